@@ -1,0 +1,354 @@
+"""The command line: parse, call one library function, print, map errors to exit codes.
+
+This is the only module that prints. Everything it does, a test can do by calling the
+library directly.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+from contextlib import contextmanager
+from dataclasses import dataclass
+from datetime import datetime
+from pathlib import Path
+from typing import BinaryIO, Iterator
+
+from . import __version__
+from .clock import format_iso, parse_iso, utc_now
+from .config import Settings, load_settings, set_setting
+from .errors import (EXIT_FAILURE, EXIT_OK, EXIT_USAGE, InvalidInputError, OracleError,
+                     UsageError)
+from .model.fact import CATEGORIES
+
+DATA_PATH_ENV = "MEMORY_ORACLE_DATA_PATH"
+CONFIG_ENV = "MEMORY_ORACLE_CONFIG"
+
+ACTIONS = {
+    "init": "create the data directory, config.yaml, canaries and MEMORY.md (idempotent)",
+    "remember": "store facts: one from --subject/--predicate/--object, or JSONL --from FILE|-",
+    "recall": "find facts for --query TEXT (or JSONL --queries FILE) and boost them",
+    "forget": "move the fact --id FACT_ID to the archive",
+    "query": "run a jq program over the active facts (with live activation)",
+    "config": "show the settings in force, or change one with --set KEY=VALUE",
+}
+
+EXIT_CODES = """exit codes:
+  0  success
+  1  anything else (an unexpected failure)
+  2  usage: unknown action, missing or conflicting options
+  3  invalid input: a malformed fact, query, config value or file (nothing is written)
+  4  lock timeout: another process held the data directory's lock too long
+  5  data directory problem: missing, not writable, or a symlink planted inside"""
+
+
+def _global_options(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--action", choices=list(ACTIONS), metavar="ACTION",
+                        help="one of: " + ", ".join(ACTIONS))
+    parser.add_argument("--data-path", metavar="DIR",
+                        help=f"data directory (else ${DATA_PATH_ENV}, else the config's "
+                             "data_path, else /data/memory)")
+    parser.add_argument("--config", metavar="FILE",
+                        help=f"settings file (else ${CONFIG_ENV}, else DIR/config.yaml)")
+    parser.add_argument("--json", action="store_true", help="machine-readable output")
+    parser.add_argument("--now", metavar="ISO-8601",
+                        help="the time to act at (tests, replaying old logs); default: now")
+    parser.add_argument("--version", action="version", version=f"vm-memory-oracle {__version__}")
+
+
+def _action_options(parser: argparse.ArgumentParser, action: str) -> None:
+    group = parser.add_argument_group(f"{action} options")
+    if action == "remember":
+        group.add_argument("--subject", help="who or what the fact is about, e.g. user")
+        group.add_argument("--predicate", help="the relation, e.g. lives_in or 'prefers'")
+        group.add_argument("--object", help="the value, e.g. Berlin")
+        group.add_argument("--source", help="provenance (default: user-stated)")
+        group.add_argument("--importance", type=float, metavar="X",
+                           help="0-1; important facts decay slower (default: from --category)")
+        group.add_argument("--category", choices=CATEGORIES, help="kind of fact")
+        group.add_argument("--text", help="the fact as one natural sentence")
+        group.add_argument("--pin", action="store_true", help="never decay, never prune")
+        group.add_argument("--from", dest="from_file", metavar="FILE|-",
+                           help="JSONL, one fact object a line (subject, predicate, object, ...)")
+    elif action == "recall":
+        group.add_argument("--query", help="what to look for")
+        group.add_argument("--queries", metavar="FILE|-",
+                           help='JSONL, one {"query": ...} a line; prints one JSON line each')
+        group.add_argument("--k", type=int, metavar="N", help="results per query (default: recall_k)")
+        group.add_argument("--no-boost", action="store_true",
+                           help="do not raise the activation of what is returned")
+        group.add_argument("--order", choices=["relevance", "activation"], default="relevance",
+                           help="relevance (default) or the seed's pure activation order")
+    elif action == "forget":
+        group.add_argument("--id", dest="fact_id", required=True, metavar="FACT_ID")
+        group.add_argument("--reason", help="why, kept in the archive")
+    elif action == "query":
+        group.add_argument("--jq", required=True, metavar="EXPR",
+                           help="jq program; its input is the array of active facts")
+    elif action == "config":
+        group.add_argument("--set", dest="assignment", metavar="KEY=VALUE",
+                           help="change one setting in the config file, keeping its comments")
+
+
+def build_parser(action: str | None) -> argparse.ArgumentParser:
+    actions = "\n".join(f"  {name:<9} {text}" for name, text in ACTIONS.items())
+    parser = argparse.ArgumentParser(
+        prog="vm-memory-oracle",
+        usage="vm-memory-oracle [--data-path DIR] [--config FILE] [--json] [--now ISO-8601] "
+              "--action ACTION [options]",
+        description="Durable long-term memory for an agent, as plain local files.",
+        epilog=f"actions (see --action ACTION --help):\n{actions}\n\n{EXIT_CODES}",
+        formatter_class=argparse.RawDescriptionHelpFormatter)
+    _global_options(parser)
+    if action in ACTIONS:
+        _action_options(parser, action)
+    return parser
+
+
+def parse_arguments(argv: list[str]) -> argparse.Namespace:
+    peek = argparse.ArgumentParser(add_help=False)
+    peek.add_argument("--action")
+    known, _ = peek.parse_known_args(argv)
+    parser = build_parser(known.action)
+    args = parser.parse_args(argv)
+    if args.action is None:
+        parser.error("--action is required")
+    return args
+
+
+# -- context --------------------------------------------------------------------------------
+@dataclass
+class Context:
+    settings: Settings
+    data_path: Path
+    config_path: Path | None
+    now: datetime
+    as_json: bool
+
+    def layout(self):
+        from .storage.layout import Layout
+
+        return Layout(self.data_path)
+
+    def store(self):
+        from .storage.store import Store
+
+        return Store(self.layout(), lock_timeout=self.settings.lock_timeout_seconds,
+                     timestamp=format_iso(self.now))
+
+    def graph(self, *, create: bool = False):
+        from .graph import KnowledgeGraph
+        from .workspace import ensure_layout
+
+        if create:
+            ensure_layout(self.layout())
+        else:
+            self.layout().check()
+        return KnowledgeGraph(self.store(), self.settings)
+
+
+def resolve_context(args: argparse.Namespace, environ=os.environ) -> Context:
+    """Settings and data path: --data-path, else $MEMORY_ORACLE_DATA_PATH, else config, else default."""
+    try:
+        now = parse_iso(args.now, what="--now") if args.now else utc_now()
+    except InvalidInputError as exc:
+        raise UsageError(str(exc)) from None
+    config_path = Path(args.config or environ.get(CONFIG_ENV) or "") if (
+        args.config or environ.get(CONFIG_ENV)) else None
+    settings = load_settings(config_path) if config_path else Settings()
+    explicit = args.data_path or environ.get(DATA_PATH_ENV)
+    if explicit:
+        data_path = Path(explicit)
+    elif config_path:
+        data_path = Path(settings.data_path)
+    else:
+        data_path = Path(Settings().data_path)
+    if config_path is None and (data_path / "config.yaml").is_file():
+        # The data directory's own config sets everything but where the data directory is.
+        config_path = data_path / "config.yaml"
+        settings = load_settings(config_path)
+    return Context(settings, data_path.expanduser().absolute(), config_path, now, args.json)
+
+
+# -- actions --------------------------------------------------------------------------------
+def action_init(args, context: Context) -> tuple[dict, list[str]]:
+    from .workspace import initialize
+
+    report = initialize(context.layout())
+    lines = ([f"Initialized {report.root}: created {', '.join(report.created)}"]
+             if report.created else [f"Already initialized: {report.root}"])
+    return {"data_path": str(report.root), "created": report.created}, lines
+
+
+def action_remember(args, context: Context) -> tuple[dict, list[str]]:
+    from .intake import candidate_fact, facts_from_jsonl
+
+    created = format_iso(context.now)
+    single = [args.subject, args.predicate, args.object]
+    if args.from_file is not None:
+        if any(value is not None for value in single + [args.text, args.importance, args.category]):
+            raise UsageError("--from takes facts from a file; do not combine it with "
+                             "--subject/--predicate/--object/--text/--importance/--category")
+        with _open_input(args.from_file) as (stream, name):
+            candidates = facts_from_jsonl(stream, name, created=created)
+    else:
+        missing = [flag for flag, value in zip(("--subject", "--predicate", "--object"), single)
+                   if value is None]
+        if missing:
+            raise UsageError(f"remember needs {', '.join(missing)} (or --from FILE)")
+        fields = {"subject": args.subject, "predicate": args.predicate, "object": args.object}
+        for key in ("source", "text", "category", "importance"):
+            if getattr(args, key) is not None:
+                fields[key] = getattr(args, key)
+        if args.pin:
+            fields["pinned"] = True
+        candidates = [candidate_fact(fields, created=created, default_source="user-stated",
+                                     source="arguments")]
+    graph = context.graph(create=True)
+    report = graph.remember(candidates, context.now)
+    payload = {"added": len(report.added), "reinforced": len(report.reinforced),
+               "superseded": [{"old": old, "new": new} for old, new in report.superseded],
+               "ids": [candidate["id"] for candidate in candidates]}
+    if len(candidates) == 1:
+        status = "new" if report.added else "reinforced"
+        lines = [f"Remembered {candidates[0]['id']} ({status}): {_sentence(candidates[0])}"]
+    else:
+        lines = [f"Remembered {len(candidates)} facts: {len(report.added)} new, "
+                 f"{len(report.reinforced)} reinforced, {len(report.superseded)} superseding "
+                 "an older fact"]
+    lines += [f"  {new} supersedes {old}" for old, new in report.superseded]
+    return _with_warnings(payload, graph), lines
+
+
+def action_recall(args, context: Context) -> tuple[dict | list, list[str]]:
+    from .intake import queries_from_jsonl
+    from .recall import recall_many
+
+    if (args.query is None) == (args.queries is None):
+        raise UsageError("recall needs exactly one of --query TEXT or --queries FILE")
+    if args.k is not None and not 1 <= args.k <= 1000:
+        raise UsageError(f"--k must be from 1 to 1000, got {args.k}")
+    if args.queries is not None:
+        with _open_input(args.queries) as (stream, name):
+            queries = queries_from_jsonl(stream, name)
+        for item in queries:
+            item["k"] = item["k"] or args.k
+    else:
+        queries = [{"query": args.query, "k": args.k}]
+    graph = context.graph()
+    result_sets = recall_many(graph, queries, context.now, boost=not args.no_boost,
+                              order=args.order)
+    if args.queries is not None:
+        return result_sets, [json.dumps(result, ensure_ascii=False) for result in result_sets]
+    results = result_sets[0]["results"]
+    lines = [f"{hit['score']:.3f}  {hit['id']}  {hit['text']}  "
+             f"(activation {hit['activation']:.2f}, source {hit['source']})" for hit in results]
+    return _with_warnings(result_sets[0], graph), lines or ["No matching facts."]
+
+
+def action_forget(args, context: Context) -> tuple[dict, list[str]]:
+    graph = context.graph()
+    archived = graph.forget(args.fact_id, args.reason, context.now)
+    payload = {"forgotten": archived["id"], "archived_at": archived["archived_at"],
+               "archive_reason": archived["archive_reason"]}
+    lines = [f"Forgot {archived['id']}: {_sentence(archived)} "
+             f"(kept in {graph.layout.relative(graph.layout.archive)})"]
+    return _with_warnings(payload, graph), lines
+
+
+def action_query(args, context: Context) -> tuple[list, list[str]]:
+    from .query import run_jq
+
+    graph = context.graph()
+    outputs = run_jq(graph, args.jq, context.now)
+    return outputs, [json.dumps(value, ensure_ascii=False) for value in outputs]
+
+
+def action_config(args, context: Context) -> tuple[dict, list[str]]:
+    settings = context.settings
+    target = context.config_path or context.data_path / "config.yaml"
+    if args.assignment is not None:
+        key, sep, value = args.assignment.partition("=")
+        if not sep or not key.strip():
+            raise UsageError(f"--set takes KEY=VALUE, got {args.assignment!r}")
+        if not target.is_file():
+            raise InvalidInputError("config file does not exist (run --action init)",
+                                    source=str(target))
+        settings = set_setting(target, key.strip(), value)
+    values = settings.as_dict()
+    payload = {"config_file": str(target) if target.is_file() else None,
+               "data_path": str(context.data_path), "settings": values}
+    lines = [f"# {payload['config_file'] or 'defaults (no config file)'}"]
+    lines += [f"{key}: {json.dumps(value, ensure_ascii=False)}" for key, value in values.items()]
+    return payload, lines
+
+
+HANDLERS = {"init": action_init, "remember": action_remember, "recall": action_recall,
+            "forget": action_forget, "query": action_query, "config": action_config}
+
+
+# -- helpers --------------------------------------------------------------------------------
+@contextmanager
+def _open_input(name: str) -> Iterator[tuple[BinaryIO, str]]:
+    if name == "-":
+        yield sys.stdin.buffer, "-"
+        return
+    try:
+        handle = open(name, "rb")
+    except FileNotFoundError:
+        raise InvalidInputError("file not found", source=name) from None
+    except IsADirectoryError:
+        raise InvalidInputError("is a directory, not a file", source=name) from None
+    except PermissionError:
+        raise InvalidInputError("permission denied", source=name) from None
+    with handle:
+        yield handle, name
+
+
+def _sentence(fact: dict) -> str:
+    from .model.fact import fact_sentence
+
+    return fact_sentence(fact)
+
+
+def _with_warnings(payload: dict, graph) -> dict:
+    if graph.store.warnings:
+        payload = {**payload, "warnings": list(graph.store.warnings)}
+    return payload
+
+
+def _print_warnings(payload) -> None:
+    if isinstance(payload, dict):
+        for warning in payload.get("warnings", []):
+            print(f"Warning: {warning}", file=sys.stderr)
+
+
+def main(argv: list[str] | None = None) -> int:
+    argv = sys.argv[1:] if argv is None else argv
+    try:
+        args = parse_arguments(argv)
+    except SystemExit as exc:  # argparse: --help, --version, or a usage error
+        return exc.code if isinstance(exc.code, int) else EXIT_USAGE
+    try:
+        context = resolve_context(args)
+        payload, lines = HANDLERS[args.action](args, context)
+    except OracleError as exc:
+        print(f"Error: {exc}", file=sys.stderr)
+        return exc.exit_code
+    except OSError as exc:
+        where = f"{exc.filename}: " if exc.filename else ""
+        print(f"Error: {where}{exc.strerror or exc}", file=sys.stderr)
+        return EXIT_FAILURE
+    except KeyboardInterrupt:
+        print("Error: interrupted", file=sys.stderr)
+        return 130
+    _print_warnings(payload)
+    line_per_value = args.action == "query" or (args.action == "recall" and args.queries)
+    if context.as_json and not line_per_value:
+        print(json.dumps(payload, ensure_ascii=False))
+    else:
+        for line in lines:
+            print(line)
+    return EXIT_OK

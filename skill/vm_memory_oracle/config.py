@@ -1,0 +1,204 @@
+"""Settings: the `memory_oracle:` section of a YAML file, validated key by key.
+
+Defaults are the seed's. An unknown key or a value out of range is refused with a message
+naming the key; the file is read and written with ruamel.yaml's round-trip mode so that a
+person's comments survive the tool changing a value.
+"""
+
+from __future__ import annotations
+
+import io
+import re
+from dataclasses import asdict, dataclass, fields
+from pathlib import Path
+from typing import Any
+
+from .errors import ConfigError
+from .model.fact import DEFAULT_SINGLE_VALUED, normalise_predicate
+from .storage import files
+
+SECTION = "memory_oracle"
+DEFAULT_DATA_PATH = "/data/memory"
+INTERVALS = ("daily", "weekly", "monthly")
+_DEVICE = re.compile(r"^(cpu|cuda(:\d+)?)$")
+
+
+@dataclass(frozen=True)
+class Settings:
+    data_path: str = DEFAULT_DATA_PATH
+    half_life_days: float = 30.0
+    recall_boost: float = 0.3
+    search_threshold: float = 0.15
+    prune_threshold: float = 0.05
+    max_facts: int = 10000
+    session_retention_days: int = 30
+    daily_retention_days: int = 365
+    memory_md_max_lines: int = 200
+    canary_check_interval: str = "weekly"
+    embedding_model: str = "multilingual-e5-large"
+    embedding_device: str = "cpu"
+    recall_k: int = 10
+    lock_timeout_seconds: float = 30.0
+    single_valued_predicates: tuple[str, ...] = DEFAULT_SINGLE_VALUED
+
+    def single_valued(self) -> frozenset[str]:
+        return frozenset(self.single_valued_predicates)
+
+    def as_dict(self) -> dict[str, Any]:
+        values = asdict(self)
+        values["single_valued_predicates"] = list(self.single_valued_predicates)
+        return values
+
+
+KEYS = tuple(field.name for field in fields(Settings))
+
+
+def _number(low: float, high: float, *, low_open: bool = False):
+    def check(key: str, value: Any) -> float:
+        if isinstance(value, bool) or not isinstance(value, (int, float)):
+            raise ConfigError(f"{key} must be a number, got {value!r}", key=key)
+        if value < low or value > high or (low_open and value == low):
+            bracket = "(" if low_open else "["
+            raise ConfigError(f"{key} must be in {bracket}{low:g}, {high:g}], got {value!r}", key=key)
+        return float(value)
+    return check
+
+
+def _integer(low: int, high: int):
+    def check(key: str, value: Any) -> int:
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise ConfigError(f"{key} must be a whole number, got {value!r}", key=key)
+        if not low <= value <= high:
+            raise ConfigError(f"{key} must be between {low} and {high}, got {value!r}", key=key)
+        return value
+    return check
+
+
+def _text(key: str, value: Any) -> str:
+    if not isinstance(value, str) or not value.strip():
+        raise ConfigError(f"{key} must be a non-empty string, got {value!r}", key=key)
+    return value.strip()
+
+
+def _choice(options: tuple[str, ...]):
+    def check(key: str, value: Any) -> str:
+        if value not in options:
+            raise ConfigError(f"{key} must be one of {', '.join(options)}, got {value!r}", key=key)
+        return value
+    return check
+
+
+def _device(key: str, value: Any) -> str:
+    if not isinstance(value, str) or not _DEVICE.match(value):
+        raise ConfigError(f"{key} must be cpu, cuda or cuda:N, got {value!r}", key=key)
+    return value
+
+
+def _predicates(key: str, value: Any) -> tuple[str, ...]:
+    if not isinstance(value, list) or not all(isinstance(item, str) and item.strip()
+                                              for item in value):
+        raise ConfigError(f"{key} must be a list of predicate names", key=key)
+    return tuple(normalise_predicate(item) for item in value)
+
+
+CHECKS = {
+    "data_path": _text,
+    "half_life_days": _number(0, 3650, low_open=True),
+    "recall_boost": _number(0, 1),
+    "search_threshold": _number(0, 1),
+    "prune_threshold": _number(0, 1),
+    "max_facts": _integer(1, 10_000_000),
+    "session_retention_days": _integer(1, 36500),
+    "daily_retention_days": _integer(1, 36500),
+    "memory_md_max_lines": _integer(20, 100_000),
+    "canary_check_interval": _choice(INTERVALS),
+    "embedding_model": _text,
+    "embedding_device": _device,
+    "recall_k": _integer(1, 1000),
+    "lock_timeout_seconds": _number(0, 3600, low_open=True),
+    "single_valued_predicates": _predicates,
+}
+assert set(CHECKS) == set(KEYS)
+
+
+def settings_from_mapping(values: dict[str, Any], *, source: str = "config") -> Settings:
+    """Validate a `memory_oracle:` mapping; the error names the first bad key."""
+    checked: dict[str, Any] = {}
+    for key, value in values.items():
+        if key not in CHECKS:
+            raise ConfigError(f"unknown key {SECTION}.{key} (known: {', '.join(KEYS)})",
+                              source=source, key=key)
+        try:
+            checked[key] = CHECKS[key](key, value)
+        except ConfigError as exc:
+            raise ConfigError(f"{SECTION}.{exc}", source=source, key=key) from None
+    settings = Settings(**checked)
+    if settings.prune_threshold > settings.search_threshold:
+        raise ConfigError(f"{SECTION}.prune_threshold ({settings.prune_threshold:g}) must not "
+                          f"exceed search_threshold ({settings.search_threshold:g})",
+                          source=source, key="prune_threshold")
+    return settings
+
+
+def _yaml():
+    from ruamel.yaml import YAML
+
+    yaml = YAML()  # round-trip: comments and key order are kept
+    yaml.preserve_quotes = True
+    return yaml
+
+
+def _read_document(path: Path):
+    from ruamel.yaml.error import YAMLError
+
+    try:
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise ConfigError("config file does not exist", source=str(path)) from None
+    except (OSError, UnicodeDecodeError) as exc:
+        raise ConfigError(f"cannot read config file ({exc})", source=str(path)) from None
+    try:
+        document = _yaml().load(text)
+    except YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None)
+        line = mark.line + 1 if mark is not None else None
+        problem = getattr(exc, "problem", None) or "invalid YAML"
+        raise ConfigError(f"invalid YAML: {problem}", source=str(path), line=line) from None
+    if document is None:
+        return {}
+    if not isinstance(document, dict):
+        raise ConfigError("top level must be a mapping with a memory_oracle: section",
+                          source=str(path))
+    section = document.get(SECTION)
+    if section is not None and not isinstance(section, dict):
+        raise ConfigError(f"{SECTION}: must be a mapping of settings", source=str(path),
+                          key=SECTION)
+    return document
+
+
+def load_settings(path: Path | None) -> Settings:
+    """Settings from `path` (defaults for every key it does not set); defaults when None."""
+    if path is None:
+        return Settings()
+    document = _read_document(path)
+    section = document.get(SECTION) or {}
+    return settings_from_mapping(dict(section), source=str(path))
+
+
+def set_setting(path: Path, key: str, raw_value: str) -> Settings:
+    """Change one key of the file at `path`, keeping its comments; refuse an invalid value."""
+    from ruamel.yaml.comments import CommentedMap
+
+    document = _read_document(path)
+    if not isinstance(document, CommentedMap):
+        document = CommentedMap(document)
+    section = document.get(SECTION)
+    if section is None:
+        section = document[SECTION] = CommentedMap()
+    value = _yaml().load(raw_value) if raw_value.strip() else raw_value
+    settings = settings_from_mapping({**dict(section), key: value}, source=str(path))
+    section[key] = value
+    buffer = io.StringIO()
+    _yaml().dump(document, buffer)
+    files.write_atomic(path, buffer.getvalue().encode("utf-8"))
+    return settings

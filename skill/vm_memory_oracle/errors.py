@@ -1,0 +1,89 @@
+"""Every error the library raises on purpose, each with the exit code the CLI maps it to.
+
+Each class subclasses the built-in a caller would expect to catch (ValueError for bad
+input, TimeoutError for a lock, OSError for the data directory) and carries the path, key
+or line at fault as attributes, so callers need not parse messages.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+EXIT_OK = 0
+EXIT_FAILURE = 1
+EXIT_USAGE = 2
+EXIT_INVALID_INPUT = 3
+EXIT_LOCK_TIMEOUT = 4
+EXIT_DATA_DIR = 5
+
+
+class OracleError(Exception):
+    """Base of the errors a user can cause; the message is one actionable line."""
+
+    exit_code = EXIT_FAILURE
+
+
+class UsageError(OracleError, ValueError):
+    """Options that do not fit together or do not fit the action."""
+
+    exit_code = EXIT_USAGE
+
+
+class InvalidInputError(OracleError, ValueError):
+    """A record, value or file given to the tool is not acceptable.
+
+    `source` names the file (or "-" for stdin, "--option" for a flag), `line` the 1-based
+    line number when the input is line-oriented, `key` the field at fault.
+    """
+
+    exit_code = EXIT_INVALID_INPUT
+
+    def __init__(self, message: str, *, source: str | None = None, line: int | None = None,
+                 key: str | None = None):
+        self.source = source
+        self.line = line
+        self.key = key
+        where = source or ""
+        if line is not None:
+            where = f"{where}:{line}" if where else f"line {line}"
+        super().__init__(f"{where}: {message}" if where else message)
+
+
+class ConfigError(InvalidInputError):
+    """The configuration file or a setting in it is not acceptable."""
+
+
+class UnknownFactError(InvalidInputError):
+    """An id that names no active fact."""
+
+    def __init__(self, fact_id: str):
+        self.fact_id = fact_id
+        super().__init__(f"no active fact with id {fact_id!r}", key="id")
+
+
+class LockTimeoutError(OracleError, TimeoutError):
+    """Another process held the data directory's lock for longer than the timeout."""
+
+    exit_code = EXIT_LOCK_TIMEOUT
+
+    def __init__(self, lock_path: Path, timeout: float, holder: str | None):
+        self.lock_path = lock_path
+        self.timeout = timeout
+        self.holder = holder
+        held_by = f" (held by {holder})" if holder else ""
+        super().__init__(f"could not lock {lock_path} within {timeout:g}s{held_by}")
+
+
+class DataDirError(OracleError, OSError):
+    """The data directory is missing, unreadable, or holds something it must not."""
+
+    exit_code = EXIT_DATA_DIR
+
+    def __init__(self, path: Path, problem: str):
+        self.path = path
+        self.problem = problem
+        # OSError's own formatting would prefix an errno; keep the message plain.
+        Exception.__init__(self, f"{path}: {problem}")
+
+    def __str__(self) -> str:
+        return f"{self.path}: {self.problem}"

@@ -1,0 +1,250 @@
+"""The knowledge graph: active facts, their activation, supersession, archive and indexes.
+
+facts.jsonl holds each fact once (by id); activation-metadata.json holds what changes on
+every recall (a0, last_accessed, access_count); entities.jsonl and relations.jsonl are
+derived from the facts and rewritten with them. Every mutation re-reads under the lock.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from datetime import datetime
+
+from .clock import format_iso, parse_iso
+from .config import Settings
+from .errors import UnknownFactError
+from .model.activation import activation_at, boosted
+from .model.fact import fact_sentence, normalise, replacement_key
+from .storage.store import Store
+
+_VALUE_LIKE = re.compile(r"^[\d\s.,:/\-+%$€£¥]+$")
+
+
+@dataclass
+class RememberReport:
+    added: list[str] = field(default_factory=list)
+    reinforced: list[str] = field(default_factory=list)
+    superseded: list[tuple[str, str]] = field(default_factory=list)  # (old id, new id)
+
+
+@dataclass
+class LiveFact:
+    """A fact as recall and query see it: the record plus its activation now."""
+
+    record: dict
+    activation: float
+    last_accessed: str
+    access_count: int
+
+    @property
+    def id(self) -> str:
+        return self.record["id"]
+
+    @property
+    def current(self) -> bool:
+        return "superseded_by" not in self.record
+
+    def as_dict(self) -> dict:
+        return {**self.record, "text": fact_sentence(self.record),
+                "activation": round(self.activation, 6), "last_accessed": self.last_accessed,
+                "access_count": self.access_count}
+
+
+class KnowledgeGraph:
+    def __init__(self, store: Store, settings: Settings):
+        self.store = store
+        self.settings = settings
+        self.layout = store.layout
+
+    # -- reading ---------------------------------------------------------------------------
+    def facts(self) -> list[dict]:
+        return self.store.read_records(self.layout.facts, "fact", unique_key="id")
+
+    def archived_facts(self) -> list[dict]:
+        return self.store.read_records(self.layout.archive, "archived-fact")
+
+    def live_facts(self, now: datetime) -> list[LiveFact]:
+        """Every active fact (superseded ones included) with its activation at `now`."""
+        state = self.store.read_activation()
+        return [self._live(fact, state, now) for fact in self.facts()]
+
+    def _live(self, fact: dict, state: dict[str, dict], now: datetime) -> LiveFact:
+        entry = state.get(fact["id"]) or initial_state(fact)
+        value = activation_at(entry["activation"], parse_iso(entry["last_accessed"]), now,
+                              half_life_days=self.settings.half_life_days,
+                              importance=fact.get("importance", 0.0),
+                              pinned=fact.get("pinned", False))
+        return LiveFact(fact, value, entry["last_accessed"], entry["access_count"])
+
+    # -- writing ---------------------------------------------------------------------------
+    def remember(self, candidates: list[dict], now: datetime) -> RememberReport:
+        """Add new facts, reinforce known ones, let newer statements supersede older ones.
+
+        `candidates` are complete fact records (model.fact.new_fact); the same id twice in
+        one batch counts as a reassertion, exactly as two separate calls would.
+        """
+        report = RememberReport()
+        stamp = format_iso(now)
+        single_valued = self.settings.single_valued()
+        with self.store.locked("remember"):
+            facts = self.facts()
+            state = self.store.read_activation()
+            by_id = {fact["id"]: fact for fact in facts}
+            holders = current_holders(facts, single_valued)
+            appended: list[dict] = []
+            rewrite = False
+            for candidate in candidates:
+                existing = by_id.get(candidate["id"])
+                if existing is not None:
+                    rewrite |= _merge_reassertion(existing, candidate)
+                    entry = state.get(existing["id"]) or initial_state(existing)
+                    live = self._live(existing, state, now).activation
+                    state[existing["id"]] = {
+                        "activation": boosted(live, self.settings.recall_boost),
+                        "last_accessed": stamp, "access_count": entry["access_count"] + 1}
+                    report.reinforced.append(existing["id"])
+                    fact = existing
+                    if "superseded_by" not in fact:
+                        continue
+                    # The older statement is made again: it is current once more.
+                    del fact["superseded_by"]
+                    fact.pop("superseded_at", None)
+                    rewrite = True
+                else:
+                    fact = candidate
+                    facts.append(fact)
+                    by_id[fact["id"]] = fact
+                    appended.append(fact)
+                    state[fact["id"]] = initial_state(fact, stamp)
+                    report.added.append(fact["id"])
+                key = replacement_key(fact, single_valued)
+                if key is None:
+                    continue
+                holder = holders.get(key)
+                if holder is not None and holder != fact["id"]:
+                    older = by_id[holder]
+                    older["superseded_by"] = fact["id"]
+                    older["superseded_at"] = stamp
+                    fact["supersedes"] = holder
+                    report.superseded.append((holder, fact["id"]))
+                    rewrite = True
+                holders[key] = fact["id"]
+            if rewrite:
+                self.store.rewrite_records(self.layout.facts, "fact", facts)
+            else:
+                self.store.append_records(self.layout.facts, "fact", appended)
+            self.store.write_activation({fid: state[fid] for fid in by_id if fid in state})
+            self._write_indexes(facts)
+        return report
+
+    def forget(self, fact_id: str, reason: str | None, now: datetime) -> dict:
+        """Move one fact to the archive; it leaves facts.jsonl only once the archive has it."""
+        stamp = format_iso(now)
+        with self.store.locked("forget"):
+            facts = self.facts()
+            state = self.store.read_activation()
+            fact = next((fact for fact in facts if fact["id"] == fact_id), None)
+            if fact is None:
+                raise UnknownFactError(fact_id)
+            archived = {**fact, "archived_at": stamp,
+                        "archive_reason": f"forgotten: {reason}" if reason else "forgotten",
+                        "final_activation": round(self._live(fact, state, now).activation, 6)}
+            self.store.append_records(self.layout.archive, "archived-fact", [archived])
+            remaining = [other for other in facts if other["id"] != fact_id]
+            self.store.rewrite_records(self.layout.facts, "fact", remaining)
+            state.pop(fact_id, None)
+            self.store.write_activation(state)
+            self._write_indexes(remaining)
+        return archived
+
+    def reinforce(self, fact_ids: list[str], now: datetime) -> dict[str, float]:
+        """The recall boost: a0 = min(1, activation(now) + recall_boost), last_accessed = now.
+
+        Only facts that still have activation state are boosted, so a fact forgotten by
+        another process since the caller read it is not brought back.
+        """
+        stamp = format_iso(now)
+        wanted = set(fact_ids)
+        with self.store.locked("recall"):
+            state = self.store.read_activation()
+            present = [fact for fact in self.facts() if fact["id"] in wanted and fact["id"] in state]
+            changed: dict[str, float] = {}
+            for fact in present:
+                live = self._live(fact, state, now).activation
+                entry = state[fact["id"]]
+                value = boosted(live, self.settings.recall_boost)
+                state[fact["id"]] = {"activation": value, "last_accessed": stamp,
+                                     "access_count": entry["access_count"] + 1}
+                changed[fact["id"]] = value
+            if changed:
+                self.store.write_activation(state)
+        return changed
+
+    def _write_indexes(self, facts: list[dict]) -> None:
+        self.store.rewrite_records(self.layout.entities, "entity", entity_records(facts))
+        self.store.rewrite_records(self.layout.relations, "relation", relation_records(facts))
+
+
+def initial_state(fact: dict, stamp: str | None = None) -> dict:
+    """Activation state of a fact that has none yet: its creation activation and time."""
+    return {"activation": fact["activation"], "last_accessed": stamp or fact["created"],
+            "access_count": 0}
+
+
+def current_holders(facts: list[dict], single_valued: frozenset[str]) -> dict[tuple, str]:
+    """Replacement key -> id of the fact that currently holds it."""
+    holders: dict[tuple, str] = {}
+    for fact in facts:
+        if "superseded_by" in fact:
+            continue
+        key = replacement_key(fact, single_valued)
+        if key is not None:
+            holders[key] = fact["id"]
+    return holders
+
+
+def _merge_reassertion(existing: dict, candidate: dict) -> bool:
+    """What a repeated statement adds to the stored fact: a pin, more importance, a text.
+
+    Returns True when the stored record changed.
+    """
+    changed = False
+    if candidate.get("pinned") and not existing.get("pinned"):
+        existing["pinned"] = True
+        changed = True
+    if candidate.get("importance", 0.0) > existing.get("importance", 0.0):
+        existing["importance"] = candidate["importance"]
+        changed = True
+    if candidate.get("text") and not existing.get("text"):
+        existing["text"] = candidate["text"]
+        changed = True
+    return changed
+
+
+def entity_names(fact: dict) -> list[str]:
+    """The subject, the named entities, and the object when it reads as a name, not a value."""
+    names = [fact["subject"], *fact.get("entities", [])]
+    obj = fact["object"]
+    if len(obj) <= 64 and len(obj.split()) <= 4 and not _VALUE_LIKE.match(obj):
+        names.append(obj)
+    return names
+
+
+def entity_records(facts: list[dict]) -> list[dict]:
+    names: dict[str, str] = {}
+    mentions: dict[str, dict[str, None]] = {}  # key -> fact ids, in order, without repeats
+    for fact in facts:
+        for name in entity_names(fact):
+            key = normalise(name)
+            names.setdefault(key, name)
+            mentions.setdefault(key, {})[fact["id"]] = None
+    return [{"name": names[key], "key": key, "fact_ids": list(mentions[key])}
+            for key in sorted(mentions)]
+
+
+def relation_records(facts: list[dict]) -> list[dict]:
+    counts: dict[str, int] = {}
+    for fact in facts:
+        counts[fact["predicate"]] = counts.get(fact["predicate"], 0) + 1
+    return [{"predicate": name, "count": count} for name, count in sorted(counts.items())]

@@ -1,0 +1,84 @@
+"""User input turned into candidate facts, all checked before anything is written.
+
+A batch is accepted whole or refused whole: the first bad line stops it with a message
+naming the line, and nothing reaches the data directory.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import BinaryIO, Iterator
+
+from .errors import InvalidInputError
+from .model.fact import new_fact
+from .storage.validation import problem
+
+MAX_LINE_BYTES = 1 << 20
+
+
+def candidate_fact(fields: dict, *, created: str, default_source: str, source: str,
+                   line: int | None = None) -> dict:
+    """Check one input object against the input schema, then build and check its fact."""
+    fault = problem("fact-input", fields)
+    if fault:
+        raise InvalidInputError(fault, source=source, line=line)
+    fact = new_fact(fields, created=created, default_source=default_source)
+    fault = problem("fact", fact)
+    if fault:
+        raise InvalidInputError(fault, source=source, line=line)
+    return fact
+
+
+def read_json_lines(stream: BinaryIO, source: str, *,
+                    max_line_bytes: int = MAX_LINE_BYTES) -> Iterator[tuple[int, object]]:
+    """(line number, parsed value) for each non-blank line; refuses oversized or broken lines."""
+    for number, raw in enumerate(stream, start=1):
+        if len(raw) > max_line_bytes:
+            raise InvalidInputError(f"line is {len(raw)} bytes, at most {max_line_bytes} allowed",
+                                    source=source, line=number)
+        if not raw.strip():
+            continue
+        try:
+            text = raw.decode("utf-8")
+        except UnicodeDecodeError:
+            raise InvalidInputError("not UTF-8 text", source=source, line=number) from None
+        try:
+            yield number, json.loads(text)
+        except json.JSONDecodeError as exc:
+            raise InvalidInputError(f"invalid JSON: {exc.msg} at column {exc.colno}",
+                                    source=source, line=number) from None
+
+
+def facts_from_jsonl(stream: BinaryIO, source: str, *, created: str,
+                     max_line_bytes: int = MAX_LINE_BYTES) -> list[dict]:
+    """Every line of `stream` as a candidate fact; provenance defaults to import:<source>."""
+    facts = []
+    for number, value in read_json_lines(stream, source, max_line_bytes=max_line_bytes):
+        facts.append(candidate_fact(value, created=created, default_source=f"import:{source}",
+                                    source=source, line=number))
+    if not facts:
+        raise InvalidInputError("no facts in input", source=source)
+    return facts
+
+
+def queries_from_jsonl(stream: BinaryIO, source: str, *,
+                       max_line_bytes: int = MAX_LINE_BYTES) -> list[dict]:
+    """Recall queries, one {"query": str, "k": int?} object a line."""
+    queries = []
+    for number, value in read_json_lines(stream, source, max_line_bytes=max_line_bytes):
+        if not isinstance(value, dict):
+            raise InvalidInputError("each line must be an object like {\"query\": \"...\"}",
+                                    source=source, line=number)
+        unknown = sorted(set(value) - {"query", "k"})
+        if unknown:
+            raise InvalidInputError(f"unknown field {unknown[0]!r}", source=source, line=number)
+        query = value.get("query")
+        if not isinstance(query, str) or not query.strip():
+            raise InvalidInputError("field 'query' must be a non-empty string", source=source,
+                                    line=number)
+        k = value.get("k")
+        if k is not None and (isinstance(k, bool) or not isinstance(k, int) or not 1 <= k <= 1000):
+            raise InvalidInputError("field 'k' must be a whole number from 1 to 1000",
+                                    source=source, line=number)
+        queries.append({"query": query, "k": k})
+    return queries

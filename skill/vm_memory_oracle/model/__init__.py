@@ -1,0 +1,1 @@
+"""Facts, activation and importance as pure functions; no file is touched here."""

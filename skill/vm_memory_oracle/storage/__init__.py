@@ -1,0 +1,1 @@
+"""Files of the data directory: layout, durable writes, locks and schemas."""

@@ -1,0 +1,184 @@
+"""The only code that writes files: durable appends, atomic rewrites, tolerant reads.
+
+Appends go out in one O_APPEND write followed by fsync, so a reader never sees half of
+another process's batch unless the machine dies mid-write; rewrites are a temp file in
+the same directory, fsync, os.replace, then fsync of the directory, so a crash leaves
+either the old file or the new one. Readers never fail on a bad line: they set it aside
+with its line number for the caller to quarantine.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import tempfile
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Callable, Iterable
+
+FILE_MODE = 0o600
+DIR_MODE = 0o700
+
+
+@dataclass
+class BadLine:
+    line: int
+    raw: str
+    reason: str
+
+
+@dataclass
+class JsonlContents:
+    """What a JSONL file held: valid records with their raw lines, and the lines set aside."""
+
+    records: list[dict] = field(default_factory=list)
+    raw_lines: list[str] = field(default_factory=list)
+    line_numbers: list[int] = field(default_factory=list)
+    bad: list[BadLine] = field(default_factory=list)
+
+    def keep(self, record: dict, raw: str, number: int) -> None:
+        self.records.append(record)
+        self.raw_lines.append(raw)
+        self.line_numbers.append(number)
+
+
+def dumps_record(record: dict) -> str:
+    """One JSONL line: compact, keys in a stable order, non-ASCII kept readable."""
+    return json.dumps(record, ensure_ascii=False, separators=(",", ":"))
+
+
+def read_jsonl(path: Path, check: Callable[[Any], str | None]) -> JsonlContents:
+    """Every line of `path` that parses and passes `check`; the others as BadLine.
+
+    A missing file reads as empty. A last line without its newline is kept when it is a
+    whole valid record (a hand edit) and set aside when it is not (a torn write).
+    """
+    contents = JsonlContents()
+    try:
+        data = _read_bytes(path)
+    except FileNotFoundError:
+        return contents
+    for number, chunk in enumerate(data.split(b"\n"), start=1):
+        if not chunk.strip():
+            continue
+        try:
+            text = chunk.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            contents.bad.append(BadLine(number, chunk.decode("utf-8", "replace"),
+                                        f"not UTF-8 ({exc.reason} at byte {exc.start})"))
+            continue
+        try:
+            record = json.loads(text)
+        except json.JSONDecodeError as exc:
+            torn = number == data.count(b"\n") + 1
+            reason = f"invalid JSON ({exc.msg} at column {exc.colno})"
+            contents.bad.append(BadLine(number, text, reason + ("; torn last line" if torn else "")))
+            continue
+        problem = check(record)
+        if problem:
+            contents.bad.append(BadLine(number, text, problem))
+            continue
+        contents.keep(record, text, number)
+    return contents
+
+
+def append_lines(path: Path, lines: Iterable[str]) -> None:
+    """Append whole lines in a single write, durably.
+
+    If the file's last line lacks its newline (a torn earlier write), a newline goes first,
+    so the torn tail stays one bad line and never swallows the new records.
+    """
+    payload = "".join(line + "\n" for line in lines).encode("utf-8")
+    if not payload:
+        return
+    fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT | os.O_NOFOLLOW, FILE_MODE)
+    try:
+        size = os.fstat(fd).st_size
+        if size and _last_byte(path, size) != b"\n":
+            payload = b"\n" + payload
+        _write_all(fd, payload)
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+
+
+def write_atomic(path: Path, data: bytes) -> None:
+    """Replace `path` with `data` so that a crash leaves either the old or the new file."""
+    fd, temp_name = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    try:
+        os.fchmod(fd, FILE_MODE)
+        _write_all(fd, data)
+        os.fsync(fd)
+        os.close(fd)
+        fd = -1
+        os.replace(temp_name, path)
+    except BaseException:
+        if fd >= 0:
+            os.close(fd)
+        try:
+            os.unlink(temp_name)
+        except FileNotFoundError:
+            pass
+        raise
+    fsync_directory(path.parent)
+
+
+def write_lines_atomic(path: Path, lines: Iterable[str]) -> None:
+    write_atomic(path, "".join(line + "\n" for line in lines).encode("utf-8"))
+
+
+def read_json(path: Path) -> Any:
+    """Parse a JSON file; raises FileNotFoundError or json.JSONDecodeError/UnicodeDecodeError."""
+    return json.loads(_read_bytes(path).decode("utf-8"))
+
+
+def write_json_atomic(path: Path, value: Any) -> None:
+    text = json.dumps(value, ensure_ascii=False, indent=2, sort_keys=True) + "\n"
+    write_atomic(path, text.encode("utf-8"))
+
+
+def create_file(path: Path, data: bytes) -> bool:
+    """Write `data` to `path` only if nothing is there yet; True if it was written."""
+    try:
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, FILE_MODE)
+    except FileExistsError:
+        return False
+    try:
+        _write_all(fd, data)
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+    return True
+
+
+def make_directory(path: Path) -> None:
+    path.mkdir(mode=DIR_MODE, parents=True, exist_ok=True)
+    if (path.stat().st_mode & 0o777) != DIR_MODE:
+        os.chmod(path, DIR_MODE)
+
+
+def fsync_directory(path: Path) -> None:
+    fd = os.open(path, os.O_RDONLY | os.O_DIRECTORY)
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+
+
+def _read_bytes(path: Path) -> bytes:
+    fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW)
+    with os.fdopen(fd, "rb") as handle:
+        return handle.read()
+
+
+def _last_byte(path: Path, size: int) -> bytes:
+    with open(path, "rb") as handle:
+        handle.seek(size - 1)
+        return handle.read(1)
+
+
+def _write_all(fd: int, data: bytes) -> None:
+    view = memoryview(data)
+    while view:
+        written = os.write(fd, view)
+        view = view[written:]

@@ -1,0 +1,145 @@
+"""Typed access to the files of the data directory, each record validated before it is written.
+
+Callers mutate only inside `with store.locked(purpose):`, and re-read there what they
+change (STYLE 4): nothing here caches a snapshot across the lock.
+"""
+
+from __future__ import annotations
+
+import os
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Iterable, Iterator
+
+from ..errors import InvalidInputError
+from . import files, locks
+from .files import BadLine, JsonlContents
+from .layout import Layout
+from .validation import problem
+
+
+class Store:
+    def __init__(self, layout: Layout, *, lock_timeout: float, timestamp: str):
+        """`timestamp` stamps quarantine records; `lock_timeout` bounds every lock wait."""
+        self.layout = layout
+        self.lock_timeout = lock_timeout
+        self.timestamp = timestamp
+        self.warnings: list[str] = []
+        self._held = False
+
+    # -- locking ---------------------------------------------------------------------------
+    @contextmanager
+    def locked(self, purpose: str) -> Iterator[None]:
+        if self._held:  # flock is per open file: a nested acquire would wait on itself
+            yield
+            return
+        with locks.exclusive(self.layout.write_lock, self.lock_timeout, purpose):
+            self._held = True
+            try:
+                yield
+            finally:
+                self._held = False
+
+    # -- JSONL files -----------------------------------------------------------------------
+    def read_records(self, path: Path, kind: str, *, unique_key: str | None = None) -> list[dict]:
+        """Valid records of `path`; bad lines are quarantined (under the lock) and reported."""
+        contents = self._read(path, kind, unique_key)
+        if contents.bad:
+            with self.locked(f"quarantine {path.name}"):
+                contents = self._read(path, kind, unique_key)  # what is there now, not before
+                if contents.bad:
+                    self._quarantine(path, contents)
+        return contents.records
+
+    def append_records(self, path: Path, kind: str, records: Iterable[dict]) -> None:
+        lines = [self._checked_line(path, kind, record) for record in records]
+        files.append_lines(path, lines)
+
+    def rewrite_records(self, path: Path, kind: str, records: Iterable[dict]) -> None:
+        lines = [self._checked_line(path, kind, record) for record in records]
+        files.write_lines_atomic(path, lines)
+
+    def _read(self, path: Path, kind: str, unique_key: str | None) -> JsonlContents:
+        contents = files.read_jsonl(path, lambda record: problem(kind, record))
+        if unique_key is None:
+            return contents
+        kept = JsonlContents(bad=contents.bad)
+        seen: set = set()
+        for record, raw, number in zip(contents.records, contents.raw_lines,
+                                       contents.line_numbers):
+            if record[unique_key] in seen:
+                kept.bad.append(BadLine(number, raw, f"duplicate {unique_key} {record[unique_key]!r}"))
+                continue
+            seen.add(record[unique_key])
+            kept.keep(record, raw, number)
+        kept.bad.sort(key=lambda bad: bad.line)
+        return kept
+
+    def _quarantine(self, path: Path, contents: JsonlContents) -> None:
+        # Quarantine first and durably, then drop the lines: a crash in between leaves the
+        # line in both places, never in neither.
+        target = self.layout.quarantine_for(path)
+        name = self.layout.relative(path)
+        entries = [{"file": name, "line": bad.line, "reason": bad.reason[:2000], "raw": bad.raw,
+                    "quarantined_at": self.timestamp} for bad in contents.bad]
+        self.append_records(target, "quarantine", entries)
+        files.write_lines_atomic(path, contents.raw_lines)
+        for bad in contents.bad:
+            self.warnings.append(f"{name}:{bad.line}: {bad.reason}; moved to "
+                                 f"{self.layout.relative(target)}")
+
+    def _checked_line(self, path: Path, kind: str, record: dict) -> str:
+        fault = problem(kind, record)
+        if fault:
+            raise InvalidInputError(f"refusing to write an invalid {kind} record: {fault}",
+                                    source=self.layout.relative(path))
+        return files.dumps_record(record)
+
+    # -- JSON files ------------------------------------------------------------------------
+    def read_activation(self) -> dict[str, dict]:
+        """Per-fact activation state; a corrupt file is set aside and reads as empty."""
+        path = self.layout.activation
+        try:
+            document = files.read_json(path)
+        except FileNotFoundError:
+            return {}
+        except (ValueError, UnicodeDecodeError) as exc:
+            self._set_aside(path, f"unreadable ({exc})")
+            return {}
+        fault = problem("activation-metadata", document)
+        if fault:
+            self._set_aside(path, fault)
+            return {}
+        return document["facts"]
+
+    def write_activation(self, state: dict[str, dict]) -> None:
+        document = {"updated": self.timestamp, "facts": state}
+        fault = problem("activation-metadata", document)
+        if fault:
+            raise InvalidInputError(f"refusing to write invalid activation metadata: {fault}",
+                                    source=self.layout.relative(self.layout.activation))
+        files.write_json_atomic(self.layout.activation, document)
+
+    def _set_aside(self, path: Path, reason: str) -> None:
+        # Activation state is rebuilt from the facts (their creation activation and time);
+        # the bad file is kept for a person to look at, never deleted.
+        aside = path.with_name(f"{path.name}.corrupt-{self.timestamp.replace(':', '')}")
+        with self.locked(f"set aside {path.name}"):
+            if path.exists():
+                os.replace(path, aside)
+                files.fsync_directory(path.parent)
+        self.warnings.append(f"{self.layout.relative(path)}: {reason}; moved to "
+                             f"{self.layout.relative(aside)}, activation reset from facts")
+
+    def read_json_file(self, path: Path, kind: str):
+        """A JSON document that must be valid; raises InvalidInputError naming the file."""
+        name = self.layout.relative(path)
+        try:
+            document = files.read_json(path)
+        except (ValueError, UnicodeDecodeError) as exc:
+            raise InvalidInputError(f"not valid JSON ({exc})", source=name) from None
+        fault = problem(kind, document)
+        if fault:
+            raise InvalidInputError(fault, source=name)
+        return document
+

@@ -1,0 +1,56 @@
+"""`init`: the data directory of DESIGN section 3, with its starting files from assets/."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from .errors import DataDirError
+from .storage import files
+from .storage.layout import Layout
+
+BUNDLE_DIR = Path(__file__).resolve().parents[2]
+TEMPLATES_DIR = BUNDLE_DIR / "assets" / "templates"
+EMPTY_ACTIVATION = b'{\n  "facts": {}\n}\n'
+
+
+@dataclass
+class InitReport:
+    root: Path
+    created: list[str] = field(default_factory=list)
+
+
+def initialize(layout: Layout, templates: Path = TEMPLATES_DIR) -> InitReport:
+    """Create whatever of the layout is missing; never touch what is there (idempotent)."""
+    starting_files = {
+        layout.config: _template(templates, "config.yaml"),
+        layout.canaries: _template(templates, "canary-facts.json"),
+        layout.memory_md: _template(templates, "MEMORY.md"),
+        layout.activation: EMPTY_ACTIVATION,
+        layout.facts: b"", layout.archive: b"", layout.entities: b"", layout.relations: b"",
+    }
+    existed = {path for path in layout.directories() if path.is_dir()}
+    layout.create()
+    report = InitReport(layout.root)
+    report.created += [f"{layout.relative(path)}/" if path != layout.root else f"{path}/"
+                       for path in layout.directories() if path not in existed]
+    for path, data in starting_files.items():
+        if files.create_file(path, data):
+            report.created.append(layout.relative(path))
+    return report
+
+
+def ensure_layout(layout: Layout) -> None:
+    """Make the directories if the data directory is new (writers call this, readers do not)."""
+    if not layout.exists() or not layout.graph_dir.is_dir():
+        initialize(layout)
+    else:
+        layout.check()
+
+
+def _template(templates: Path, name: str) -> bytes:
+    path = templates / name
+    try:
+        return path.read_bytes()
+    except OSError:
+        raise DataDirError(path, "template missing from the skill bundle") from None

@@ -1,0 +1,63 @@
+"""Benchmarks: ingesting 10,000 facts and recalling from them, through the real entrypoint.
+
+Goal (issue: foundation): `remember --from` of 10,000 facts under 10 s on the project's
+2-core machine. The figure is what pytest-benchmark prints; it is not asserted here.
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+
+import pytest
+
+from conftest import run_entrypoint, write_jsonl
+
+SUBJECTS = ["user", "team", "billing service", "deployment project", "用户", "Alice", "Bob"]
+PREDICATES = ["mentioned", "prefers", "worked on", "asked about", "喜欢", "decided", "visited"]
+
+
+def ten_thousand_facts() -> list[dict]:
+    return [{"subject": SUBJECTS[i % len(SUBJECTS)], "predicate": PREDICATES[i % len(PREDICATES)],
+             "object": f"topic number {i} of the week {i // 70}",
+             "text": f"{SUBJECTS[i % len(SUBJECTS)]} {PREDICATES[i % len(PREDICATES)]} "
+                     f"topic number {i} of the week {i // 70}",
+             "importance": round((i % 10) / 10, 1)} for i in range(10_000)]
+
+
+@pytest.fixture(scope="module")
+def source(tmp_path_factory):
+    return write_jsonl(tmp_path_factory.mktemp("bench") / "facts.jsonl", ten_thousand_facts())
+
+
+def test_bench_remember_from_10000_facts(benchmark, source, tmp_path):
+    rounds = itertools.count()
+
+    def fresh_directory():
+        return (tmp_path / f"memory-{next(rounds)}",), {}
+
+    def ingest(data):
+        result = run_entrypoint("--data-path", str(data), "--json", "--action", "remember",
+                                "--from", str(source))
+        assert result.returncode == 0, result.stderr
+        return data
+
+    data = benchmark.pedantic(ingest, setup=fresh_directory, rounds=3, iterations=1)
+    lines = (data / "knowledge-graph" / "facts.jsonl").read_text().splitlines()
+    assert len(lines) == 10_000
+
+
+def test_bench_recall_over_10000_facts(benchmark, source, tmp_path):
+    data = tmp_path / "memory"
+    assert run_entrypoint("--data-path", str(data), "--action", "remember", "--from",
+                          str(source)).returncode == 0
+
+    def recall():
+        result = run_entrypoint("--data-path", str(data), "--json", "--action", "recall",
+                                "--query", "what did the team decide about topic number 4242",
+                                "--no-boost")
+        assert result.returncode == 0, result.stderr
+        return json.loads(result.stdout)
+
+    payload = benchmark.pedantic(recall, rounds=3, iterations=1)
+    assert payload["results"][0]["object"] == "topic number 4242 of the week 60"

@@ -1,0 +1,83 @@
+"""Fixtures: a fresh data directory and an isolated HOME for every test."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+BUNDLE = Path(__file__).resolve().parents[1]
+ENTRYPOINT = BUNDLE / "scripts" / "vm-memory-oracle"
+NOW = "2026-05-15T14:30:00Z"
+
+
+@pytest.fixture(autouse=True)
+def isolated_home(tmp_path, monkeypatch):
+    home = tmp_path / "home"
+    home.mkdir()
+    monkeypatch.setenv("HOME", str(home))
+    monkeypatch.delenv("MEMORY_ORACLE_DATA_PATH", raising=False)
+    monkeypatch.delenv("MEMORY_ORACLE_CONFIG", raising=False)
+    return home
+
+
+@pytest.fixture
+def data_dir(tmp_path) -> Path:
+    return tmp_path / "memory"
+
+
+@dataclass
+class Result:
+    code: int
+    out: str
+    err: str
+
+    def json(self):
+        return json.loads(self.out)
+
+    def json_lines(self):
+        return [json.loads(line) for line in self.out.splitlines() if line.strip()]
+
+
+@pytest.fixture
+def cli(data_dir, capsys):
+    """Run the CLI in-process against the test's data directory."""
+    from vm_memory_oracle.cli import main
+
+    def run(*args: str, data: Path | None = data_dir, now: str | None = NOW) -> Result:
+        argv = []
+        if data is not None:
+            argv += ["--data-path", str(data)]
+        if now is not None:
+            argv += ["--now", now]
+        capsys.readouterr()
+        code = main(argv + list(args))
+        captured = capsys.readouterr()
+        return Result(code, captured.out, captured.err)
+
+    return run
+
+
+def run_entrypoint(*args: str, cwd: Path | None = None, env: dict | None = None,
+                   entrypoint: Path = ENTRYPOINT, stdin: str | None = None,
+                   timeout: float = 600) -> subprocess.CompletedProcess:
+    """The real shell entrypoint in a child process."""
+    full_env = {**os.environ, **(env or {})}
+    return subprocess.run([str(entrypoint), *args], cwd=cwd, env=full_env, input=stdin,
+                          capture_output=True, text=True, timeout=timeout)
+
+
+def write_jsonl(path: Path, records) -> Path:
+    path.write_text("".join(json.dumps(record, ensure_ascii=False) + "\n" for record in records),
+                    encoding="utf-8")
+    return path
+
+
+def python_child(code: str, *args: str) -> subprocess.Popen:
+    return subprocess.Popen([sys.executable, "-c", code, *args], stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True)

@@ -1,0 +1,54 @@
+"""Activation is a pure function of time: DESIGN section 5."""
+
+from datetime import timedelta
+
+import pytest
+from hypothesis import given, strategies as st
+
+from vm_memory_oracle.clock import parse_iso
+from vm_memory_oracle.model.activation import activation_at, boosted, effective_half_life
+
+T0 = parse_iso("2026-05-15T14:30:00Z")
+
+
+def test_thirty_days_without_access_halves_activation():
+    assert activation_at(0.8, T0, T0 + timedelta(days=30), half_life_days=30) == pytest.approx(0.4)
+
+
+def test_computing_decay_twice_gives_the_same_numbers():
+    now = T0 + timedelta(days=30)
+    first = [activation_at(a0, T0, now, half_life_days=30) for a0 in (1.0, 0.6, 0.2)]
+    second = [activation_at(a0, T0, now, half_life_days=30) for a0 in (1.0, 0.6, 0.2)]
+    assert first == second == pytest.approx([0.5, 0.3, 0.1])
+
+
+def test_important_facts_fade_at_half_the_rate():
+    assert effective_half_life(30, 1.0) == 60
+    assert activation_at(1.0, T0, T0 + timedelta(days=60), half_life_days=30,
+                         importance=1.0) == pytest.approx(0.5)
+
+
+def test_pinned_facts_do_not_decay():
+    assert activation_at(0.7, T0, T0 + timedelta(days=3650), half_life_days=30, pinned=True) == 0.7
+
+
+def test_time_before_last_access_does_not_raise_activation():
+    assert activation_at(0.5, T0, T0 - timedelta(days=10), half_life_days=30) == 0.5
+
+
+def test_boost_adds_and_caps_at_one():
+    assert boosted(0.5, 0.3) == pytest.approx(0.8)
+    assert boosted(0.9, 0.3) == 1.0
+
+
+@given(a0=st.floats(0, 1), days=st.floats(0, 3650), split=st.floats(0, 1),
+       importance=st.floats(0, 1))
+def test_decay_is_a_function_of_elapsed_time_only(a0, days, split, importance):
+    # Decaying in two passes from the same stored a0 equals one pass: nothing compounds.
+    now = T0 + timedelta(days=days)
+    middle = T0 + timedelta(days=days * split)
+    activation_at(a0, T0, middle, half_life_days=30, importance=importance)
+    once = activation_at(a0, T0, now, half_life_days=30, importance=importance)
+    again = activation_at(a0, T0, now, half_life_days=30, importance=importance)
+    assert once == again
+    assert 0 <= once <= a0

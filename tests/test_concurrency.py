@@ -1,0 +1,82 @@
+"""Several writers at once (agent sessions and cron): nothing lost, nothing corrupted."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import pytest
+
+from conftest import BUNDLE, ENTRYPOINT
+
+REMEMBERER = """
+import sys
+sys.path.insert(0, sys.argv[1])
+from pathlib import Path
+from vm_memory_oracle.cli import main
+data, worker, count = sys.argv[2], sys.argv[3], int(sys.argv[4])
+for i in range(count):
+    code = main(["--data-path", data, "--action", "remember", "--subject", f"worker {worker}",
+                 "--predicate", "counted", "--object", f"item {i}"])
+    assert code == 0, code
+"""
+
+RECALLER = """
+import sys
+sys.path.insert(0, sys.argv[1])
+from vm_memory_oracle.cli import main
+data, count = sys.argv[2], int(sys.argv[3])
+for i in range(count):
+    assert main(["--data-path", data, "--json", "--action", "recall", "--query", "Berlin"]) == 0
+"""
+
+
+def start(code: str, *args: str) -> subprocess.Popen:
+    return subprocess.Popen([sys.executable, "-c", code, str(BUNDLE / "skill"), *args],
+                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+
+
+def finish(processes) -> None:
+    for process in processes:
+        _, err = process.communicate(timeout=600)
+        assert process.returncode == 0, err
+
+
+@pytest.mark.slow
+def test_four_processes_remembering_250_facts_each_leave_exactly_1000_lines(data_dir):
+    finish([start(REMEMBERER, str(data_dir), str(worker), "250") for worker in range(4)])
+
+    lines = (data_dir / "knowledge-graph" / "facts.jsonl").read_text().splitlines()
+    assert len(lines) == 1000
+    facts = [json.loads(line) for line in lines]
+    assert len({fact["id"] for fact in facts}) == 1000
+    assert {fact["subject"] for fact in facts} == {f"worker {n}" for n in range(4)}
+    metadata = json.loads((data_dir / "activation-metadata.json").read_text())
+    assert set(metadata["facts"]) == {fact["id"] for fact in facts}
+    relations = [json.loads(line) for line in
+                 (data_dir / "knowledge-graph" / "relations.jsonl").read_text().splitlines()]
+    assert relations == [{"predicate": "counted", "count": 1000}]
+    assert not (data_dir / "knowledge-graph" / "facts.quarantine.jsonl").exists()
+
+
+@pytest.mark.slow
+def test_concurrent_recalls_lose_no_boost(cli, data_dir):
+    cli("--action", "remember", "--subject", "user", "--predicate", "lives_in", "--object", "Berlin",
+        now=None)
+    finish([start(RECALLER, str(data_dir), "40") for _ in range(3)])
+    metadata = json.loads((data_dir / "activation-metadata.json").read_text())
+    [entry] = metadata["facts"].values()
+    assert entry["access_count"] == 120
+
+
+@pytest.mark.slow
+def test_entrypoint_processes_writing_at_once(data_dir):
+    """The real shell entrypoint, several at once, as cron and agent sessions would run it."""
+    processes = [subprocess.Popen(
+        [str(ENTRYPOINT), "--data-path", str(data_dir), "--action", "remember", "--subject",
+         f"session {n}", "--predicate", "said", "--object", "hello"],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True) for n in range(6)]
+    finish(processes)
+    lines = (data_dir / "knowledge-graph" / "facts.jsonl").read_text().splitlines()
+    assert sorted(json.loads(line)["subject"] for line in lines) == [f"session {n}" for n in range(6)]

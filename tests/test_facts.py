@@ -1,0 +1,57 @@
+"""Fact identity and replacement rules: DESIGN section 4."""
+
+from vm_memory_oracle.model.fact import (fact_id, fact_sentence, new_fact, normalise_predicate,
+                                         replacement_key)
+from vm_memory_oracle.config import Settings
+
+SINGLE = Settings().single_valued()
+
+
+def test_the_same_fact_always_gets_the_same_id():
+    assert fact_id("User", "lives in", "Berlin") == fact_id("  user ", "Lives_In", "berlin")
+    assert fact_id("user", "lives_in", "Berlin") != fact_id("user", "lives_in", "Paris")
+    assert fact_id("user", "lives_in", "Berlin").startswith("fact-")
+
+
+def test_ids_do_not_change_between_releases():
+    # Stored facts are found again by id; a change of namespace would orphan every one.
+    assert fact_id("deployment project", "started_on", "2026-05-15") == \
+        "fact-183eb485-19f6-5a51-9397-013a32491110"
+
+
+def test_predicates_become_snake_case():
+    assert normalise_predicate("Lives In") == "lives_in"
+    assert normalise_predicate("works-at") == "works_at"
+
+
+def test_new_fact_fills_defaults_and_importance_from_category():
+    fact = new_fact({"subject": " user\t", "predicate": "prefers", "object": "dark\nmode",
+                     "category": "preference"}, created="2026-05-15T14:30:00Z",
+                    default_source="user-stated")
+    assert fact["subject"] == "user" and fact["object"] == "dark mode"
+    assert fact["source"] == "user-stated"
+    assert fact["importance"] == 0.8
+    assert fact["activation"] == 1.0
+    assert fact_sentence(fact) == "user prefers dark mode"
+
+
+def test_single_valued_predicates_key_on_subject_and_predicate():
+    berlin = {"subject": "User", "predicate": "lives_in", "object": "Berlin"}
+    paris = {"subject": "user", "predicate": "lives_in", "object": "Paris"}
+    assert replacement_key(berlin, SINGLE) == replacement_key(paris, SINGLE)
+
+
+def test_opposite_polarity_about_the_same_thing_collides():
+    likes = {"subject": "user", "predicate": "likes", "object": "Jazz"}
+    hates = {"subject": "user", "predicate": "hates", "object": "jazz"}
+    likes_rock = {"subject": "user", "predicate": "likes", "object": "rock"}
+    xihuan = {"subject": "用户", "predicate": "喜欢", "object": "咖啡"}
+    taoyan = {"subject": "用户", "predicate": "讨厌", "object": "咖啡"}
+    assert replacement_key(likes, SINGLE) == replacement_key(hates, SINGLE)
+    assert replacement_key(likes, SINGLE) != replacement_key(likes_rock, SINGLE)
+    assert replacement_key(xihuan, SINGLE) == replacement_key(taoyan, SINGLE)
+
+
+def test_multi_valued_predicates_replace_nothing():
+    assert replacement_key({"subject": "user", "predicate": "visited", "object": "Rome"},
+                           SINGLE) is None

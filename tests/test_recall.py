@@ -1,0 +1,150 @@
+"""recall and query: what the agent sees when it asks."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from conftest import write_jsonl
+
+FACTS = [
+    {"subject": "user", "predicate": "is allergic to", "object": "peanuts",
+     "text": "The user is allergic to peanuts.", "category": "health"},
+    {"subject": "user", "predicate": "lives in", "object": "Berlin"},
+    {"subject": "user", "predicate": "prefers", "object": "dark mode in the editor"},
+    {"subject": "用户", "predicate": "喜欢", "object": "乌龙茶", "text": "用户喜欢喝乌龙茶"},
+    {"subject": "deployment project", "predicate": "started on", "object": "2026-05-15"},
+]
+RESULT_KEYS = {"id", "text", "subject", "predicate", "object", "activation", "score", "source"}
+
+
+@pytest.fixture
+def seeded(cli, tmp_path):
+    result = cli("--action", "remember", "--from", str(write_jsonl(tmp_path / "f.jsonl", FACTS)),
+                 now="2026-05-01T00:00:00Z")
+    assert result.code == 0, result.err
+    return cli
+
+
+def test_recall_json_has_the_documented_shape(seeded):
+    result = seeded("--json", "--action", "recall", "--query", "peanut allergy",
+                    now="2026-05-02T00:00:00Z")
+    assert result.code == 0, result.err
+    payload = result.json()
+    assert payload["query"] == "peanut allergy"
+    top = payload["results"][0]
+    assert set(top) >= RESULT_KEYS
+    assert top["text"] == "The user is allergic to peanuts."
+    assert top["source"].startswith("import:")
+    assert 0 < top["score"] <= 1
+
+
+def test_exact_match_ranks_first(seeded):
+    results = seeded("--json", "--action", "recall", "--query", "Berlin").json()["results"]
+    assert results[0]["object"] == "Berlin" and results[0]["score"] == 1.0
+
+
+def test_chinese_queries_match_without_spaces(seeded):
+    results = seeded("--json", "--action", "recall", "--query", "乌龙茶").json()["results"]
+    assert results[0]["subject"] == "用户"
+    results = seeded("--json", "--action", "recall", "--query", "用户喜欢什么茶").json()["results"]
+    assert results and results[0]["object"] == "乌龙茶"
+
+
+def test_a_query_with_nothing_in_common_returns_nothing(seeded):
+    result = seeded("--json", "--action", "recall", "--query", "quantum chromodynamics")
+    assert result.json()["results"] == []
+    assert seeded("--action", "recall", "--query", "quantum").out.strip() == "No matching facts."
+
+
+def test_recall_boosts_what_it_returns_and_no_boost_does_not(seeded):
+    later = "2026-06-01T00:00:00Z"
+    plain = seeded("--json", "--action", "recall", "--query", "Berlin", "--no-boost",
+                   now=later).json()["results"][0]["activation"]
+    assert plain == pytest.approx(0.5 ** (31 / 30), abs=1e-4)
+    again = seeded("--json", "--action", "recall", "--query", "Berlin", "--no-boost",
+                   now=later).json()["results"][0]["activation"]
+    assert again == plain
+    boosted = seeded("--json", "--action", "recall", "--query", "Berlin",
+                     now=later).json()["results"][0]["activation"]
+    assert boosted == pytest.approx(plain + 0.3, abs=1e-4)
+    after = seeded("--json", "--action", "recall", "--query", "Berlin", "--no-boost",
+                   now=later).json()["results"][0]["activation"]
+    assert after == boosted
+
+
+def test_facts_below_the_search_threshold_are_left_out(seeded):
+    # 0.5 ** (days / 30) < 0.15 after about 82 days without recall.
+    result = seeded("--json", "--action", "recall", "--query", "Berlin",
+                    now="2026-08-01T00:00:00Z").json()
+    assert result["results"] == []
+    # The health fact (importance 1) fades at half the rate and is still found.
+    result = seeded("--json", "--action", "recall", "--query", "peanuts",
+                    now="2026-08-01T00:00:00Z").json()
+    assert [hit["object"] for hit in result["results"]] == ["peanuts"]
+
+
+def test_k_limits_results_and_order_activation_sorts_by_activation(seeded):
+    seeded("--action", "recall", "--query", "dark mode", now="2026-05-20T00:00:00Z")
+    results = seeded("--json", "--action", "recall", "--query", "user", "--k", "2", "--order",
+                     "activation", "--no-boost", now="2026-05-20T00:00:00Z").json()["results"]
+    assert len(results) == 2
+    assert results[0]["object"] == "dark mode in the editor"
+    assert results[0]["activation"] >= results[1]["activation"]
+
+
+def test_recall_queries_file_prints_one_json_line_per_query(seeded, tmp_path):
+    queries = write_jsonl(tmp_path / "q.jsonl", [{"query": "Berlin"}, {"query": "乌龙茶", "k": 1},
+                                                 {"query": "nothing like it"}])
+    result = seeded("--action", "recall", "--queries", str(queries), "--no-boost")
+    assert result.code == 0, result.err
+    lines = result.json_lines()
+    assert [line["query"] for line in lines] == ["Berlin", "乌龙茶", "nothing like it"]
+    assert lines[0]["results"][0]["object"] == "Berlin"
+    assert len(lines[1]["results"]) == 1
+    assert lines[2]["results"] == []
+    assert all(set(hit) >= RESULT_KEYS for line in lines for hit in line["results"])
+
+
+def test_a_bad_queries_file_is_refused_and_nothing_is_boosted(seeded, data_dir, tmp_path):
+    before = (data_dir / "activation-metadata.json").read_bytes()
+    queries = tmp_path / "q.jsonl"
+    queries.write_text('{"query": "Berlin"}\n{"question": "Berlin"}\n')
+    result = seeded("--action", "recall", "--queries", str(queries))
+    assert result.code == 3
+    assert f"{queries}:2: unknown field 'question'" in result.err
+    assert (data_dir / "activation-metadata.json").read_bytes() == before
+
+
+def test_recall_option_errors(seeded):
+    assert seeded("--action", "recall").code == 2
+    assert seeded("--action", "recall", "--query", "a", "--queries", "b").code == 2
+    assert seeded("--action", "recall", "--query", "a", "--k", "0").code == 2
+    result = seeded("--action", "recall", "--query", "   ")
+    assert result.code == 3 and "query must not be empty" in result.err
+
+
+def test_query_runs_jq_over_active_facts_with_live_activation(seeded):
+    result = seeded("--action", "query", "--jq",
+                    '[.[] | select(.subject == "user")] | map(.object) | sort',
+                    now="2026-05-31T00:00:00Z")
+    assert result.code == 0, result.err
+    assert json.loads(result.out) == ["Berlin", "dark mode in the editor", "peanuts"]
+    activations = seeded("--action", "query", "--jq", '.[] | select(.object == "Berlin") | '
+                         '.activation', now="2026-05-31T00:00:00Z").json_lines()
+    assert activations == [pytest.approx(0.5, abs=1e-6)]
+
+
+def test_query_reports_a_bad_program(seeded):
+    result = seeded("--action", "query", "--jq", ".[] | select(")
+    assert result.code == 3 and result.err.startswith("Error: --jq: invalid jq program")
+    result = seeded("--action", "query", "--jq", ".[0].object | keys")
+    assert result.code == 3 and "jq program failed" in result.err
+
+
+def test_reading_actions_need_an_existing_data_directory(cli, data_dir):
+    result = cli("--action", "recall", "--query", "x")
+    assert result.code == 5
+    assert result.err == f"Error: {data_dir}: data directory does not exist (run --action init)\n"
+    assert not data_dir.exists()

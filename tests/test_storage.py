@@ -1,0 +1,177 @@
+"""The storage layer: durable appends, atomic rewrites, quarantine, refusal of planted links."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import time
+from pathlib import Path
+
+import pytest
+
+from vm_memory_oracle.errors import DataDirError, InvalidInputError
+from vm_memory_oracle.model.fact import new_fact
+from vm_memory_oracle.storage import files
+from vm_memory_oracle.storage.layout import Layout
+from vm_memory_oracle.storage.store import Store
+from vm_memory_oracle.workspace import initialize
+
+from conftest import NOW, python_child
+
+
+def make_fact(index: int) -> dict:
+    return new_fact({"subject": "user", "predicate": "visited", "object": f"city {index}"},
+                    created=NOW, default_source="user-stated")
+
+
+@pytest.fixture
+def store(data_dir) -> Store:
+    layout = Layout(data_dir)
+    initialize(layout)
+    return Store(layout, lock_timeout=5, timestamp=NOW)
+
+
+def test_a_torn_last_line_is_quarantined_with_its_line_number(store):
+    facts = [make_fact(i) for i in range(3)]
+    store.append_records(store.layout.facts, "fact", facts)
+    with open(store.layout.facts, "ab") as handle:
+        handle.write(files.dumps_record(make_fact(99)).encode()[:40])  # power cut mid-line
+
+    loaded = store.read_records(store.layout.facts, "fact", unique_key="id")
+
+    assert [fact["id"] for fact in loaded] == [fact["id"] for fact in facts]
+    quarantine = store.layout.graph_dir / "facts.quarantine.jsonl"
+    entries = [json.loads(line) for line in quarantine.read_text().splitlines()]
+    assert len(entries) == 1
+    assert entries[0]["line"] == 4
+    assert entries[0]["file"] == "knowledge-graph/facts.jsonl"
+    assert "torn last line" in entries[0]["reason"]
+    assert entries[0]["raw"] == files.dumps_record(make_fact(99))[:40]
+    # The torn line left facts.jsonl, so the next append cannot be glued onto it.
+    assert store.layout.facts.read_text().count("\n") == 3
+    assert any("facts.jsonl:4" in warning for warning in store.warnings)
+
+
+def test_invalid_lines_anywhere_are_quarantined_and_the_rest_loads(store):
+    good = [make_fact(i) for i in range(4)]
+    lines = [files.dumps_record(good[0]), "not json at all", files.dumps_record(good[1]),
+             json.dumps({**good[2], "activation": 7}), files.dumps_record(good[3]),
+             files.dumps_record(good[0])]
+    store.layout.facts.write_text("\n".join(lines) + "\n")
+
+    loaded = store.read_records(store.layout.facts, "fact", unique_key="id")
+
+    assert [fact["id"] for fact in loaded] == [good[0]["id"], good[1]["id"], good[3]["id"]]
+    entries = [json.loads(line) for line in
+               (store.layout.graph_dir / "facts.quarantine.jsonl").read_text().splitlines()]
+    assert [(entry["line"], entry["reason"][:12]) for entry in entries] == [
+        (2, "invalid JSON"), (4, "field 'activ"), (6, "duplicate id")]
+
+
+def test_append_after_a_torn_tail_keeps_new_records_whole(tmp_path):
+    path = tmp_path / "log.jsonl"
+    path.write_bytes(b'{"a": 1}\n{"a": 2, "b"')
+    files.append_lines(path, ['{"a": 3}'])
+    contents = files.read_jsonl(path, lambda record: None)
+    assert contents.records == [{"a": 1}, {"a": 3}]
+    assert [bad.line for bad in contents.bad] == [2]
+
+
+def test_a_failed_rename_leaves_the_old_file_and_no_temp(tmp_path, monkeypatch):
+    folder = tmp_path / "graph"
+    folder.mkdir()
+    path = folder / "facts.jsonl"
+    path.write_text("old\n")
+
+    def broken_replace(src, dst):
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(os, "replace", broken_replace)
+    with pytest.raises(OSError):
+        files.write_lines_atomic(path, ["new"])
+    assert path.read_text() == "old\n"
+    assert sorted(p.name for p in folder.iterdir()) == ["facts.jsonl"]
+
+
+def test_an_invalid_record_is_refused_before_anything_is_written(store):
+    store.append_records(store.layout.facts, "fact", [make_fact(1)])
+    before = store.layout.facts.read_bytes()
+    bad = {**make_fact(2), "activation": "high"}
+    with pytest.raises(InvalidInputError, match="activation"):
+        store.append_records(store.layout.facts, "fact", [make_fact(3), bad])
+    with pytest.raises(InvalidInputError, match="activation"):
+        store.rewrite_records(store.layout.facts, "fact", [bad])
+    assert store.layout.facts.read_bytes() == before
+
+
+def test_corrupt_activation_metadata_is_set_aside_not_lost(store):
+    store.layout.activation.write_text("{ this is not json")
+    assert store.read_activation() == {}
+    aside = list(store.layout.root.glob("activation-metadata.json.corrupt-*"))
+    assert len(aside) == 1 and aside[0].read_text() == "{ this is not json"
+    assert any("activation-metadata.json" in warning for warning in store.warnings)
+
+
+def test_symlinks_planted_in_the_data_directory_are_refused(store, tmp_path):
+    outside = tmp_path / "elsewhere.jsonl"
+    outside.write_text("")
+    store.layout.facts.unlink()
+    store.layout.facts.symlink_to(outside)
+    with pytest.raises(DataDirError, match="facts.jsonl: is a symlink"):
+        store.layout.check()
+
+
+def test_the_data_directory_root_may_itself_be_a_symlink(tmp_path):
+    real = tmp_path / "real"
+    link = tmp_path / "link"
+    initialize(Layout(real))
+    link.symlink_to(real)
+    Layout(link).check()
+
+
+def test_a_file_where_the_data_directory_should_be_is_refused(tmp_path):
+    blocker = tmp_path / "memory"
+    blocker.write_text("")
+    with pytest.raises(DataDirError, match="not a directory"):
+        initialize(Layout(blocker))
+
+
+WRITER = """
+import sys, time
+sys.path.insert(0, sys.argv[2])
+from vm_memory_oracle.model.fact import new_fact
+from vm_memory_oracle.storage.layout import Layout
+from vm_memory_oracle.storage.store import Store
+store = Store(Layout(__import__("pathlib").Path(sys.argv[1])), lock_timeout=30,
+              timestamp="2026-05-15T14:30:00Z")
+i = 0
+print("ready", flush=True)
+while True:
+    batch = [new_fact({"subject": "user", "predicate": "visited", "object": f"place {sys.argv[3]}-{i}-{j}",
+                       "text": "x" * 1500}, created="2026-05-15T14:30:00Z",
+                      default_source="user-stated") for j in range(50)]
+    with store.locked("writer"):
+        store.append_records(store.layout.facts, "fact", batch)
+    i += 1
+"""
+
+
+@pytest.mark.slow
+def test_killing_a_writer_mid_write_loses_nothing_already_written(store):
+    package = str(Path(__file__).resolve().parents[1] / "skill")
+    for attempt in range(3):
+        child = python_child(WRITER, str(store.layout.root), package, str(attempt))
+        assert child.stdout.readline().strip() == "ready"
+        time.sleep(0.3 + 0.2 * attempt)
+        child.send_signal(signal.SIGKILL)
+        child.wait()
+    raw_lines = store.layout.facts.read_bytes().split(b"\n")
+    loaded = store.read_records(store.layout.facts, "fact", unique_key="id")
+    # Every whole line written by a killed writer is still a valid fact; at most the line
+    # being written at the kill is set aside, and the file ends clean for the next append.
+    assert len(loaded) >= 50
+    assert len(loaded) >= len([line for line in raw_lines if line.strip()]) - 3
+    assert store.layout.facts.read_bytes().endswith(b"\n")
+    store.append_records(store.layout.facts, "fact", [make_fact(10**6)])
+    assert len(store.read_records(store.layout.facts, "fact", unique_key="id")) == len(loaded) + 1

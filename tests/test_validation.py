@@ -1,0 +1,76 @@
+"""Schemas: both validators agree, and their messages name the field at fault."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from hypothesis import given, settings, strategies as st
+from jsonschema import Draft202012Validator
+
+from vm_memory_oracle.model.fact import new_fact
+from vm_memory_oracle.storage.validation import SCHEMA_DIR, SCHEMA_NAMES, is_valid, load_schema, problem
+
+GOOD = new_fact({"subject": "user", "predicate": "lives in", "object": "Berlin"},
+                created="2026-05-15T14:30:00Z", default_source="user-stated")
+
+values = st.recursive(
+    st.none() | st.booleans() | st.integers(-3, 3) | st.floats(-2, 2, allow_nan=False)
+    | st.text(max_size=8) | st.sampled_from(["2026-05-15T14:30:00Z", GOOD["id"], "fact-x"]),
+    lambda children: st.lists(children, max_size=3) | st.dictionaries(st.text(max_size=5),
+                                                                       children, max_size=3),
+    max_leaves=6)
+
+
+def mutations():
+    keys = st.sampled_from(sorted(GOOD) + ["text", "importance", "pinned", "entities", "extra"])
+    return st.dictionaries(keys, values, max_size=3)
+
+
+def test_every_schema_file_is_valid_draft_2020_12():
+    assert sorted(path.name for path in SCHEMA_DIR.glob("*.schema.json")) == \
+        sorted(f"{name}.schema.json" for name in SCHEMA_NAMES)
+    for name in SCHEMA_NAMES:
+        schema = load_schema(name)
+        assert schema["$schema"] == "https://json-schema.org/draft/2020-12/schema"
+        Draft202012Validator.check_schema(schema)
+
+
+def test_archived_facts_carry_every_fact_field():
+    fact = load_schema("fact")["properties"]
+    archived = load_schema("archived-fact")["properties"]
+    assert {key: archived[key] for key in fact} == fact
+
+
+@settings(max_examples=300, deadline=None)
+@given(changes=mutations(), drop=st.sets(st.sampled_from(sorted(GOOD)), max_size=2))
+def test_the_fast_validator_agrees_with_jsonschema(changes, drop):
+    record = {key: value for key, value in {**GOOD, **changes}.items() if key not in drop}
+    for name in ("fact", "archived-fact", "fact-input"):
+        expected = Draft202012Validator(load_schema(name)).is_valid(record)
+        assert is_valid(name, record) == expected, (name, json.dumps(record))
+
+
+@pytest.mark.parametrize("change, message", [
+    ({"object": None}, "field 'object' must be a string, got null"),
+    ({"activation": True}, "field 'activation' must be a number, got a boolean"),
+    ({"activation": 1.5}, "field 'activation' must be between 0 and 1, got 1.5"),
+    ({"id": "fact-1"}, "field 'id' is not a fact id like fact-<uuid>: 'fact-1'"),
+    ({"created": "yesterday"}, "field 'created' is not an ISO-8601 date-time"),
+    ({"category": "gossip"}, "field 'category' must be one of identity, health"),
+    ({"subject": ""}, "field 'subject' must not be empty"),
+    ({"predicate": "lives in"}, "field 'predicate' must be one word in snake_case"),
+    ({"colour": "red"}, "unknown field 'colour'"),
+    ({"entities": ["a"] * 51}, "field 'entities' must have at most 50 items, has 51"),
+])
+def test_messages_name_the_field(change, message):
+    assert problem("fact", {**GOOD, **change}).startswith(message)
+
+
+def test_missing_fields_are_named_and_huge_values_are_not_echoed():
+    record = dict(GOOD)
+    del record["source"]
+    assert problem("fact", record) == "missing field 'source'"
+    long = problem("fact", {**GOOD, "subject": "é" * 100_000})
+    assert long == "field 'subject' is too long: 100000 characters, at most 256 allowed"
+    assert problem("fact", GOOD) is None
