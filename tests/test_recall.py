@@ -148,3 +148,12 @@ def test_reading_actions_need_an_existing_data_directory(cli, data_dir):
     assert result.code == 5
     assert result.err == f"Error: {data_dir}: data directory does not exist (run --action init)\n"
     assert not data_dir.exists()
+
+
+def test_words_that_every_fact_has_do_not_flood_the_results(cli, tmp_path):
+    facts = [{"subject": "user", "predicate": "mentioned", "object": f"topic {i} of week {i // 7}"}
+             for i in range(60)]
+    cli("--action", "remember", "--from", str(write_jsonl(tmp_path / "t.jsonl", facts)))
+    results = cli("--json", "--action", "recall", "--query", "topic 42",
+                  "--no-boost").json()["results"]
+    assert [hit["object"] for hit in results] == ["topic 42 of week 6"]

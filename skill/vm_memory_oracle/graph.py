@@ -158,22 +158,23 @@ class KnowledgeGraph:
             self._write_indexes(remaining)
         return archived
 
-    def reinforce(self, fact_ids: list[str], now: datetime) -> dict[str, float]:
+    def reinforce(self, facts: list[dict], now: datetime) -> dict[str, float]:
         """The recall boost: a0 = min(1, activation(now) + recall_boost), last_accessed = now.
 
-        Only facts that still have activation state are boosted, so a fact forgotten by
+        The activation state is re-read under the lock, so concurrent recalls each add
+        their boost. Only facts that still have state are boosted: a fact forgotten by
         another process since the caller read it is not brought back.
         """
         stamp = format_iso(now)
-        wanted = set(fact_ids)
         with self.store.locked("recall"):
             state = self.store.read_activation()
-            present = [fact for fact in self.facts() if fact["id"] in wanted and fact["id"] in state]
             changed: dict[str, float] = {}
-            for fact in present:
-                live = self._live(fact, state, now).activation
-                entry = state[fact["id"]]
-                value = boosted(live, self.settings.recall_boost)
+            for fact in facts:
+                entry = state.get(fact["id"])
+                if entry is None or fact["id"] in changed:
+                    continue
+                value = boosted(self._live(fact, state, now).activation,
+                                self.settings.recall_boost)
                 state[fact["id"]] = {"activation": value, "last_accessed": stamp,
                                      "access_count": entry["access_count"] + 1}
                 changed[fact["id"]] = value

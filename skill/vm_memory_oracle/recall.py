@@ -20,6 +20,9 @@ from .model.text import tokens
 ORDERS = ("relevance", "activation")
 MAX_QUERY_CHARS = 4000
 EXACT_SCORE = 1.0
+# A lexical hit scoring under this share of the query's best hit matched only on words that
+# nearly every fact has ("user", "topic"); it is noise, not an answer.
+MIN_RELATIVE_SCORE = 0.2
 _BM25_K1 = 1.2
 _BM25_B = 0.75
 
@@ -51,8 +54,8 @@ def recall_many(graph: KnowledgeGraph, queries: list[dict], now: datetime, *,
     ranked = [rank(item["query"], corpus, item.get("k") or graph.settings.recall_k, order)
               for item in queries]
     if boost:
-        returned = list(dict.fromkeys(hit.fact.id for hits in ranked for hit in hits))
-        new_values = graph.reinforce(returned, now) if returned else {}
+        returned = {hit.fact.id: hit.fact.record for hits in ranked for hit in hits}
+        new_values = graph.reinforce(list(returned.values()), now) if returned else {}
         for hits in ranked:
             for hit in hits:
                 if hit.fact.id in new_values:
@@ -106,8 +109,12 @@ class Corpus:
         """Ids of facts whose id, subject, object, sentence or "subject predicate" is the query."""
         return self.exact.get(normalise(query), [])
 
-    def lexical_scores(self, query: str) -> dict[str, float]:
-        """Fact id -> score in (0, 1) for every fact sharing a token with the query."""
+    def lexical_scores(self, query: str,
+                       min_relative: float = MIN_RELATIVE_SCORE) -> dict[str, float]:
+        """Fact id -> score in (0, 1) for facts sharing tokens with the query.
+
+        Facts scoring under `min_relative` times the best score are left out.
+        """
         total = len(self.lengths)
         raw: dict[str, float] = {}
         for term in set(tokens(query)):
@@ -119,8 +126,10 @@ class Corpus:
                 norm = 1 - _BM25_B + _BM25_B * self.lengths[fact_id] / self.average_length
                 raw[fact_id] = raw.get(fact_id, 0.0) + (
                     idf * frequency * (_BM25_K1 + 1) / (frequency + _BM25_K1 * norm))
+        floor = min_relative * max(raw.values(), default=0.0)
         # Squash into (0, 1), below the exact-match score, keeping the order.
-        return {fact_id: 0.99 * score / (score + 2.0) for fact_id, score in raw.items()}
+        return {fact_id: 0.99 * score / (score + 2.0) for fact_id, score in raw.items()
+                if score >= floor}
 
 
 def result_entry(hit: Hit, by_id: dict[str, LiveFact]) -> dict:
