@@ -89,7 +89,8 @@ def test_the_data_directory_config_is_used_but_cannot_move_it(cli, data_dir):
     (data_dir / "config.yaml").write_text("memory_oracle:\n  recall_k: 3\n  data_path: /elsewhere\n")
     payload = cli("--json", "--action", "config").json()
     assert payload["settings"]["recall_k"] == 3
-    assert payload["data_path"] == str(data_dir)
+    assert payload["data_path"] == payload["settings"]["data_path"] == str(data_dir)
+    assert f"data_path: \"{data_dir}\"" in cli("--action", "config").out
 
 
 @pytest.mark.parametrize("body, message", [
@@ -183,3 +184,8 @@ def test_a_lock_held_too_long_exits_4_naming_the_holder(cli, data_dir):
     assert f"held by pid {holder.pid} (test holder)" in result.err
     assert waited >= 0.5
     assert (data_dir / "knowledge-graph" / "facts.jsonl").read_bytes() == before
+
+
+def test_the_holder_name_is_cleared_when_the_lock_is_released(cli, data_dir):
+    assert cli("--action", "remember", "--subject", "a", "--predicate", "b", "--object", "c").code == 0
+    assert (data_dir / "state" / "memory.lock.holder").read_text() == ""

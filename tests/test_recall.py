@@ -157,3 +157,25 @@ def test_words_that_every_fact_has_do_not_flood_the_results(cli, tmp_path):
     results = cli("--json", "--action", "recall", "--query", "topic 42",
                   "--no-boost").json()["results"]
     assert [hit["object"] for hit in results] == ["topic 42 of week 6"]
+
+
+def test_recall_still_boosts_after_the_activation_file_was_reset(seeded, data_dir):
+    (data_dir / "activation-metadata.json").write_text("garbage")
+    result = seeded("--json", "--action", "recall", "--query", "Berlin", now="2026-05-31T00:00:00Z")
+    assert result.code == 0
+    assert any("activation-metadata.json" in warning for warning in result.json()["warnings"])
+    assert "Warning: activation-metadata.json: unreadable" in result.err
+    # Reset to its creation values (1.0 on 2026-05-01), decayed 30 days, then boosted.
+    assert result.json()["results"][0]["activation"] == pytest.approx(0.8, abs=1e-4)
+    metadata = json.loads((data_dir / "activation-metadata.json").read_text())
+    assert [entry["access_count"] for entry in metadata["facts"].values()] == [1]
+
+
+def test_quarantine_warnings_reach_every_action(seeded, data_dir):
+    with open(data_dir / "knowledge-graph" / "facts.jsonl", "a") as handle:
+        handle.write('{"id": "torn')
+    result = seeded("--action", "query", "--jq", "length")
+    assert result.code == 0
+    assert result.json_lines() == [len(FACTS)]
+    assert result.err.startswith("Warning: knowledge-graph/facts.jsonl:6: invalid JSON")
+    assert "moved to knowledge-graph/facts.quarantine.jsonl" in result.err

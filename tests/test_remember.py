@@ -214,3 +214,19 @@ def test_forget_of_an_unknown_id_changes_nothing(cli, data_dir):
     assert "no active fact with id 'fact-00000000-0000-0000-0000-000000000000'" in result.err
     assert (data_dir / "knowledge-graph" / "facts.jsonl").read_bytes() == before
     assert (data_dir / "knowledge-graph" / "archived-facts.jsonl").read_bytes() == b""
+
+
+def test_remember_from_takes_source_as_the_default_provenance(cli, data_dir, tmp_path):
+    source = write_jsonl(tmp_path / "in.jsonl", [
+        {"subject": "user", "predicate": "owns", "object": "a bike"},
+        {"subject": "user", "predicate": "owns", "object": "a car", "source": "sessions/x.jsonl:3"}])
+    assert cli("--action", "remember", "--from", str(source), "--source", "notes").code == 0
+    assert [fact["source"] for fact in fact_lines(data_dir)] == ["notes", "sessions/x.jsonl:3"]
+    assert cli("--action", "remember", "--from", str(source), "--pin").code == 2
+
+
+def test_a_reassertion_is_reported_as_the_stored_fact(cli):
+    cli("--action", "remember", "--subject", "User", "--predicate", "name", "--object", "Alex")
+    result = cli("--action", "remember", "--subject", "user", "--predicate", "NAME",
+                 "--object", "ALEX")
+    assert result.out.endswith("(reinforced): User name Alex\n")

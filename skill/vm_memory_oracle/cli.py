@@ -11,7 +11,7 @@ import json
 import os
 import sys
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 from datetime import datetime
 from pathlib import Path
 from typing import BinaryIO, Iterator
@@ -126,6 +126,7 @@ class Context:
     config_path: Path | None
     now: datetime
     as_json: bool
+    _store: object = field(default=None, repr=False)
 
     def layout(self):
         from .storage.layout import Layout
@@ -133,10 +134,16 @@ class Context:
         return Layout(self.data_path)
 
     def store(self):
+        """One store per command, so its warnings reach the output whatever the action."""
         from .storage.store import Store
 
-        return Store(self.layout(), lock_timeout=self.settings.lock_timeout_seconds,
-                     timestamp=format_iso(self.now))
+        if self._store is None:
+            self._store = Store(self.layout(), lock_timeout=self.settings.lock_timeout_seconds,
+                                timestamp=format_iso(self.now))
+        return self._store
+
+    def warnings(self) -> list[str]:
+        return list(self._store.warnings) if self._store is not None else []
 
     def graph(self, *, create: bool = False):
         from .graph import KnowledgeGraph
@@ -169,7 +176,9 @@ def resolve_context(args: argparse.Namespace, environ=os.environ) -> Context:
         # The data directory's own config sets everything but where the data directory is.
         config_path = data_path / "config.yaml"
         settings = load_settings(config_path)
-    return Context(settings, data_path.expanduser().absolute(), config_path, now, args.json)
+    data_path = data_path.expanduser().absolute()
+    return Context(replace(settings, data_path=str(data_path)), data_path, config_path, now,
+                   args.json)
 
 
 # -- actions --------------------------------------------------------------------------------
@@ -188,11 +197,13 @@ def action_remember(args, context: Context) -> tuple[dict, list[str]]:
     created = format_iso(context.now)
     single = [args.subject, args.predicate, args.object]
     if args.from_file is not None:
-        if any(value is not None for value in single + [args.text, args.importance, args.category]):
-            raise UsageError("--from takes facts from a file; do not combine it with "
-                             "--subject/--predicate/--object/--text/--importance/--category")
+        per_fact = single + [args.text, args.importance, args.category, args.pin or None]
+        if any(value is not None for value in per_fact):
+            raise UsageError("--from takes facts from a file; give subject, predicate, object, "
+                             "text, importance, category and pinned in its lines, not as flags")
         with _open_input(args.from_file) as (stream, name):
-            candidates = facts_from_jsonl(stream, name, created=created)
+            candidates = facts_from_jsonl(stream, name, created=created,
+                                          default_source=args.source)
     else:
         missing = [flag for flag, value in zip(("--subject", "--predicate", "--object"), single)
                    if value is None]
@@ -213,13 +224,14 @@ def action_remember(args, context: Context) -> tuple[dict, list[str]]:
                "ids": [candidate["id"] for candidate in candidates]}
     if len(candidates) == 1:
         status = "new" if report.added else "reinforced"
-        lines = [f"Remembered {candidates[0]['id']} ({status}): {_sentence(candidates[0])}"]
+        stored = report.stored[0]
+        lines = [f"Remembered {stored['id']} ({status}): {_sentence(stored)}"]
     else:
         lines = [f"Remembered {len(candidates)} facts: {len(report.added)} new, "
                  f"{len(report.reinforced)} reinforced, {len(report.superseded)} superseding "
                  "an older fact"]
     lines += [f"  {new} supersedes {old}" for old, new in report.superseded]
-    return _with_warnings(payload, graph), lines
+    return payload, lines
 
 
 def action_recall(args, context: Context) -> tuple[dict | list, list[str]]:
@@ -245,7 +257,7 @@ def action_recall(args, context: Context) -> tuple[dict | list, list[str]]:
     results = result_sets[0]["results"]
     lines = [f"{hit['score']:.3f}  {hit['id']}  {hit['text']}  "
              f"(activation {hit['activation']:.2f}, source {hit['source']})" for hit in results]
-    return _with_warnings(result_sets[0], graph), lines or ["No matching facts."]
+    return result_sets[0], lines or ["No matching facts."]
 
 
 def action_forget(args, context: Context) -> tuple[dict, list[str]]:
@@ -255,7 +267,7 @@ def action_forget(args, context: Context) -> tuple[dict, list[str]]:
                "archive_reason": archived["archive_reason"]}
     lines = [f"Forgot {archived['id']}: {_sentence(archived)} "
              f"(kept in {graph.layout.relative(graph.layout.archive)})"]
-    return _with_warnings(payload, graph), lines
+    return payload, lines
 
 
 def action_query(args, context: Context) -> tuple[list, list[str]]:
@@ -276,7 +288,12 @@ def action_config(args, context: Context) -> tuple[dict, list[str]]:
         if not target.is_file():
             raise InvalidInputError("config file does not exist (run --action init)",
                                     source=str(target))
-        settings = set_setting(target, key.strip(), value)
+        if context.layout().exists() and target.parent == context.data_path:
+            with context.store().locked("config --set"):
+                settings = set_setting(target, key.strip(), value)
+        else:
+            settings = set_setting(target, key.strip(), value)
+        settings = replace(settings, data_path=str(context.data_path))
     values = settings.as_dict()
     payload = {"config_file": str(target) if target.is_file() else None,
                "data_path": str(context.data_path), "settings": values}
@@ -313,18 +330,6 @@ def _sentence(fact: dict) -> str:
     return fact_sentence(fact)
 
 
-def _with_warnings(payload: dict, graph) -> dict:
-    if graph.store.warnings:
-        payload = {**payload, "warnings": list(graph.store.warnings)}
-    return payload
-
-
-def _print_warnings(payload) -> None:
-    if isinstance(payload, dict):
-        for warning in payload.get("warnings", []):
-            print(f"Warning: {warning}", file=sys.stderr)
-
-
 def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
     try:
@@ -344,9 +349,13 @@ def main(argv: list[str] | None = None) -> int:
     except KeyboardInterrupt:
         print("Error: interrupted", file=sys.stderr)
         return 130
-    _print_warnings(payload)
+    warnings = context.warnings()
+    for warning in warnings:
+        print(f"Warning: {warning}", file=sys.stderr)
     line_per_value = args.action == "query" or (args.action == "recall" and args.queries)
     if context.as_json and not line_per_value:
+        if warnings:
+            payload = {**payload, "warnings": warnings}
         print(json.dumps(payload, ensure_ascii=False))
     else:
         for line in lines:

@@ -26,6 +26,7 @@ class RememberReport:
     added: list[str] = field(default_factory=list)
     reinforced: list[str] = field(default_factory=list)
     superseded: list[tuple[str, str]] = field(default_factory=list)  # (old id, new id)
+    stored: list[dict] = field(default_factory=list)  # the stored record of each candidate
 
 
 @dataclass
@@ -104,6 +105,7 @@ class KnowledgeGraph:
                         "activation": boosted(live, self.settings.recall_boost),
                         "last_accessed": stamp, "access_count": entry["access_count"] + 1}
                     report.reinforced.append(existing["id"])
+                    report.stored.append(existing)
                     fact = existing
                     if "superseded_by" not in fact:
                         continue
@@ -118,6 +120,7 @@ class KnowledgeGraph:
                     appended.append(fact)
                     state[fact["id"]] = initial_state(fact, stamp)
                     report.added.append(fact["id"])
+                    report.stored.append(fact)
                 key = replacement_key(fact, single_valued)
                 if key is None:
                     continue
@@ -162,17 +165,18 @@ class KnowledgeGraph:
         """The recall boost: a0 = min(1, activation(now) + recall_boost), last_accessed = now.
 
         The activation state is re-read under the lock, so concurrent recalls each add
-        their boost. Only facts that still have state are boosted: a fact forgotten by
-        another process since the caller read it is not brought back.
+        their boost. A fact with no state (a reset activation file) starts from its
+        creation values; state left by a fact another process forgot meanwhile is dropped
+        at the next remember, which keeps only the state of facts in facts.jsonl.
         """
         stamp = format_iso(now)
         with self.store.locked("recall"):
             state = self.store.read_activation()
             changed: dict[str, float] = {}
             for fact in facts:
-                entry = state.get(fact["id"])
-                if entry is None or fact["id"] in changed:
+                if fact["id"] in changed:
                     continue
+                entry = state.get(fact["id"]) or initial_state(fact)
                 value = boosted(self._live(fact, state, now).activation,
                                 self.settings.recall_boost)
                 state[fact["id"]] = {"activation": value, "last_accessed": stamp,

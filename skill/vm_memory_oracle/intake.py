@@ -50,11 +50,16 @@ def read_json_lines(stream: BinaryIO, source: str, *,
 
 
 def facts_from_jsonl(stream: BinaryIO, source: str, *, created: str,
+                     default_source: str | None = None,
                      max_line_bytes: int = MAX_LINE_BYTES) -> list[dict]:
-    """Every line of `stream` as a candidate fact; provenance defaults to import:<source>."""
+    """Every line of `stream` as a candidate fact.
+
+    A line without its own `source` gets `default_source`, else import:<source>.
+    """
+    fallback = default_source or f"import:{source}"
     facts = []
     for number, value in read_json_lines(stream, source, max_line_bytes=max_line_bytes):
-        facts.append(candidate_fact(value, created=created, default_source=f"import:{source}",
+        facts.append(candidate_fact(value, created=created, default_source=fallback,
                                     source=source, line=number))
     if not facts:
         raise InvalidInputError("no facts in input", source=source)

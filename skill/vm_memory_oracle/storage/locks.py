@@ -31,9 +31,12 @@ def exclusive(lock_path: Path, timeout: float, purpose: str) -> Iterator[None]:
     except Timeout:
         raise LockTimeoutError(lock_path, timeout, read_holder(lock_path)) from None
     try:
-        _write_holder(lock_path, purpose)
+        _write_holder(lock_path, f"pid {os.getpid()} ({purpose}) since "
+                                 f"{time.strftime('%Y-%m-%dT%H:%M:%SZ', time.gmtime())}")
         yield
     finally:
+        # Cleared before release, so a stale name is never blamed for someone else's hold.
+        _write_holder(lock_path, "")
         lock.release()
 
 
@@ -45,12 +48,11 @@ def read_holder(lock_path: Path) -> str | None:
     return text or None
 
 
-def _write_holder(lock_path: Path, purpose: str) -> None:
+def _write_holder(lock_path: Path, text: str) -> None:
     # Not fsynced: it only serves the error message of a process that timed out waiting.
-    text = f"pid {os.getpid()} ({purpose}) since {time.strftime('%Y-%m-%dT%H:%M:%SZ', time.gmtime())}\n"
     fd = os.open(holder_path(lock_path), os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_NOFOLLOW,
                  FILE_MODE)
     try:
-        os.write(fd, text.encode("utf-8"))
+        os.write(fd, (text + "\n" if text else "").encode("utf-8"))
     finally:
         os.close(fd)
