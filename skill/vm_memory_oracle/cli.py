@@ -12,7 +12,7 @@ import os
 import sys
 from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
-from datetime import datetime
+from datetime import date, datetime
 from pathlib import Path
 from typing import BinaryIO, Iterator
 
@@ -29,6 +29,8 @@ CONFIG_ENV = "MEMORY_ORACLE_CONFIG"
 ACTIONS = {
     "init": "create the data directory, config.yaml, canaries and MEMORY.md (idempotent)",
     "remember": "store facts: one from --subject/--predicate/--object, or JSONL --from FILE|-",
+    "summarize": "extract facts from a day's session logs (--date, default today; or --all) "
+                 "and write daily/YYYY-MM-DD.md",
     "recall": "find facts for --query TEXT (or JSONL --queries FILE) and boost them",
     "forget": "move the fact --id FACT_ID to the archive",
     "query": "run a jq program over the active facts (with live activation)",
@@ -72,6 +74,11 @@ def _action_options(parser: argparse.ArgumentParser, action: str) -> None:
         group.add_argument("--pin", action="store_true", help="never decay, never prune")
         group.add_argument("--from", dest="from_file", metavar="FILE|-",
                            help="JSONL, one fact object a line (subject, predicate, object, ...)")
+    elif action == "summarize":
+        which = group.add_mutually_exclusive_group()
+        which.add_argument("--date", metavar="YYYY-MM-DD", help="the day to summarize (UTC; default today)")
+        which.add_argument("--all", dest="all_pending", action="store_true",
+                           help="every session log not summarized yet")
     elif action == "recall":
         group.add_argument("--query", help="what to look for")
         group.add_argument("--queries", metavar="FILE|-",
@@ -202,8 +209,8 @@ def action_remember(args, context: Context) -> tuple[dict, list[str]]:
             raise UsageError("--from takes facts from a file; give subject, predicate, object, "
                              "text, importance, category and pinned in its lines, not as flags")
         with _open_input(args.from_file) as (stream, name):
-            candidates = facts_from_jsonl(stream, name, created=created,
-                                          default_source=args.source)
+            batch = facts_from_jsonl(stream, name, created=created, default_source=args.source)
+        candidates, redactions = batch.facts, batch.redactions
     else:
         missing = [flag for flag, value in zip(("--subject", "--predicate", "--object"), single)
                    if value is None]
@@ -215,13 +222,14 @@ def action_remember(args, context: Context) -> tuple[dict, list[str]]:
                 fields[key] = getattr(args, key)
         if args.pin:
             fields["pinned"] = True
-        candidates = [candidate_fact(fields, created=created, default_source="user-stated",
-                                     source="arguments")]
+        fact, redactions = candidate_fact(fields, created=created, default_source="user-stated",
+                                          source="arguments")
+        candidates = [fact]
     graph = context.graph(create=True)
     report = graph.remember(candidates, context.now)
     payload = {"added": len(report.added), "reinforced": len(report.reinforced),
                "superseded": [{"old": old, "new": new} for old, new in report.superseded],
-               "ids": [candidate["id"] for candidate in candidates]}
+               "ids": [candidate["id"] for candidate in candidates], "redactions": redactions}
     if len(candidates) == 1:
         status = "new" if report.added else "reinforced"
         stored = report.stored[0]
@@ -231,6 +239,38 @@ def action_remember(args, context: Context) -> tuple[dict, list[str]]:
                  f"{len(report.reinforced)} reinforced, {len(report.superseded)} superseding "
                  "an older fact"]
     lines += [f"  {new} supersedes {old}" for old, new in report.superseded]
+    if redactions:
+        lines.append(f"  {redactions} secret(s) redacted before storing")
+    return payload, lines
+
+
+def action_summarize(args, context: Context) -> tuple[dict, list[str]]:
+    from dataclasses import asdict
+
+    from .steps.summarize import summarize
+
+    day = None
+    if args.date is not None:
+        try:
+            day = date.fromisoformat(args.date).isoformat()
+        except ValueError:
+            raise UsageError(f"--date must be YYYY-MM-DD, got {args.date!r}") from None
+    graph = context.graph(create=True)
+    report = summarize(graph, context.settings, context.now, day=day,
+                       all_pending=args.all_pending)
+    context.store().warnings.extend(report.warnings)
+    payload = {key: value for key, value in asdict(report).items() if key != "warnings"}
+    if not report.session_files:
+        which = "pending" if args.all_pending else (day or context.now.date().isoformat())
+        return payload, [f"No session logs to summarize ({which})."]
+    lines = [f"Summarized {len(report.session_files)} session log(s) of {', '.join(report.days)}: "
+             f"{report.turns} turns, {report.fragments} fragments, {report.facts_extracted} facts "
+             f"({report.added} new, {report.reinforced} reinforced, {report.superseded} "
+             f"superseding an older fact) by {report.extractor}"]
+    if report.redactions:
+        lines.append(f"  {report.redactions} secret(s) redacted")
+    lines += [f"  wrote {name}" for name in report.daily_written]
+    lines += [f"  unchanged {name}" for name in report.daily_unchanged]
     return payload, lines
 
 
@@ -302,7 +342,8 @@ def action_config(args, context: Context) -> tuple[dict, list[str]]:
     return payload, lines
 
 
-HANDLERS = {"init": action_init, "remember": action_remember, "recall": action_recall,
+HANDLERS = {"init": action_init, "remember": action_remember, "summarize": action_summarize,
+            "recall": action_recall,
             "forget": action_forget, "query": action_query, "config": action_config}
 
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import io
 import re
+import shlex
 from dataclasses import asdict, dataclass, fields
 from pathlib import Path
 from typing import Any
@@ -40,13 +41,21 @@ class Settings:
     recall_k: int = 10
     lock_timeout_seconds: float = 30.0
     single_valued_predicates: tuple[str, ...] = DEFAULT_SINGLE_VALUED
+    extract_threshold: float = 0.3
+    extract_roles: tuple[str, ...] = ("user",)
+    extractor_command: tuple[str, ...] | None = None
+    extractor_timeout_seconds: float = 120.0
+    openclaw_sessions_dir: str | None = None
+    openclaw_memory_dir: str | None = None
 
     def single_valued(self) -> frozenset[str]:
         return frozenset(self.single_valued_predicates)
 
     def as_dict(self) -> dict[str, Any]:
         values = asdict(self)
-        values["single_valued_predicates"] = list(self.single_valued_predicates)
+        for key, value in values.items():
+            if isinstance(value, tuple):
+                values[key] = list(value)
         return values
 
 
@@ -101,6 +110,33 @@ def _predicates(key: str, value: Any) -> tuple[str, ...]:
     return tuple(normalise_predicate(item) for item in value)
 
 
+ROLES = ("user", "assistant", "system", "tool")
+
+
+def _roles(key: str, value: Any) -> tuple[str, ...]:
+    if not isinstance(value, list) or not value or any(item not in ROLES for item in value):
+        raise ConfigError(f"{key} must be a non-empty list of {', '.join(ROLES)}, got {value!r}",
+                          key=key)
+    return tuple(value)
+
+
+def _command(key: str, value: Any) -> tuple[str, ...] | None:
+    if value is None:
+        return None
+    if isinstance(value, str) and value.strip():
+        return tuple(shlex.split(value))
+    if isinstance(value, list) and value and all(isinstance(item, str) and item for item in value):
+        return tuple(value)
+    raise ConfigError(f"{key} must be a command line (a string or a list of strings), "
+                      f"got {value!r}", key=key)
+
+
+def _optional_directory(key: str, value: Any) -> str | None:
+    if value is None:
+        return None
+    return _text(key, value)
+
+
 CHECKS = {
     "data_path": _text,
     "half_life_days": _number(0, 3650, low_open=True),
@@ -117,6 +153,12 @@ CHECKS = {
     "recall_k": _integer(1, 1000),
     "lock_timeout_seconds": _number(0, 3600, low_open=True),
     "single_valued_predicates": _predicates,
+    "extract_threshold": _number(0, 1),
+    "extract_roles": _roles,
+    "extractor_command": _command,
+    "extractor_timeout_seconds": _number(0, 3600, low_open=True),
+    "openclaw_sessions_dir": _optional_directory,
+    "openclaw_memory_dir": _optional_directory,
 }
 assert set(CHECKS) == set(KEYS)
 
@@ -145,6 +187,9 @@ def _yaml():
 
     yaml = YAML()  # round-trip: comments and key order are kept
     yaml.preserve_quotes = True
+    # Write None as `null`, as a person would, not as an empty value.
+    yaml.representer.add_representer(
+        type(None), lambda representer, _: representer.represent_scalar("tag:yaml.org,2002:null", "null"))
     return yaml
 
 

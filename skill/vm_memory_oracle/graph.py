@@ -18,6 +18,7 @@ from .model.activation import activation_at, boosted
 from .model.fact import fact_sentence, normalise, replacement_key
 from .storage.store import Store
 
+REPETITION_BONUS = 0.2
 _VALUE_LIKE = re.compile(r"^[\d\s.,:/\-+%$€£¥]+$")
 
 
@@ -79,11 +80,14 @@ class KnowledgeGraph:
         return LiveFact(fact, value, entry["last_accessed"], entry["access_count"])
 
     # -- writing ---------------------------------------------------------------------------
-    def remember(self, candidates: list[dict], now: datetime) -> RememberReport:
+    def remember(self, candidates: list[dict], now: datetime, *,
+                 repetition_bonus: float = REPETITION_BONUS) -> RememberReport:
         """Add new facts, reinforce known ones, let newer statements supersede older ones.
 
         `candidates` are complete fact records (model.fact.new_fact); the same id twice in
-        one batch counts as a reassertion, exactly as two separate calls would.
+        one batch counts as a reassertion, exactly as two separate calls would. A
+        reassertion boosts activation like a recall and adds `repetition_bonus` to the
+        fact's importance (seed 003: repetition +0.2).
         """
         report = RememberReport()
         stamp = format_iso(now)
@@ -98,7 +102,7 @@ class KnowledgeGraph:
             for candidate in candidates:
                 existing = by_id.get(candidate["id"])
                 if existing is not None:
-                    rewrite |= _merge_reassertion(existing, candidate)
+                    rewrite |= _merge_reassertion(existing, candidate, repetition_bonus)
                     entry = state.get(existing["id"]) or initial_state(existing)
                     live = self._live(existing, state, now).activation
                     state[existing["id"]] = {
@@ -209,8 +213,8 @@ def current_holders(facts: list[dict], single_valued: frozenset[str]) -> dict[tu
     return holders
 
 
-def _merge_reassertion(existing: dict, candidate: dict) -> bool:
-    """What a repeated statement adds to the stored fact: a pin, more importance, a text.
+def _merge_reassertion(existing: dict, candidate: dict, repetition_bonus: float) -> bool:
+    """What a repeated statement adds to the stored fact: a pin, importance, a text.
 
     Returns True when the stored record changed.
     """
@@ -218,8 +222,10 @@ def _merge_reassertion(existing: dict, candidate: dict) -> bool:
     if candidate.get("pinned") and not existing.get("pinned"):
         existing["pinned"] = True
         changed = True
-    if candidate.get("importance", 0.0) > existing.get("importance", 0.0):
-        existing["importance"] = candidate["importance"]
+    importance = round(min(1.0, max(candidate.get("importance", 0.0),
+                                     existing.get("importance", 0.0)) + repetition_bonus), 3)
+    if importance != existing.get("importance", 0.0):
+        existing["importance"] = importance
         changed = True
     if candidate.get("text") and not existing.get("text"):
         existing["text"] = candidate["text"]

@@ -7,26 +7,38 @@ naming the line, and nothing reaches the data directory.
 from __future__ import annotations
 
 import json
+from dataclasses import dataclass, field
 from typing import BinaryIO, Iterator
 
 from .errors import InvalidInputError
+from .extract.redact import redact_value
 from .model.fact import new_fact
 from .storage.validation import problem
 
 MAX_LINE_BYTES = 1 << 20
 
 
+@dataclass
+class Candidates:
+    facts: list[dict] = field(default_factory=list)
+    redactions: int = 0
+
+
 def candidate_fact(fields: dict, *, created: str, default_source: str, source: str,
-                   line: int | None = None) -> dict:
-    """Check one input object against the input schema, then build and check its fact."""
+                   line: int | None = None) -> tuple[dict, int]:
+    """Check one input object, redact secrets in it, build and check its fact.
+
+    Returns the fact and how many secrets were replaced.
+    """
     fault = problem("fact-input", fields)
     if fault:
         raise InvalidInputError(fault, source=source, line=line)
+    fields, redactions = redact_value(fields)
     fact = new_fact(fields, created=created, default_source=default_source)
     fault = problem("fact", fact)
     if fault:
         raise InvalidInputError(fault, source=source, line=line)
-    return fact
+    return fact, redactions
 
 
 def read_json_lines(stream: BinaryIO, source: str, *,
@@ -51,19 +63,21 @@ def read_json_lines(stream: BinaryIO, source: str, *,
 
 def facts_from_jsonl(stream: BinaryIO, source: str, *, created: str,
                      default_source: str | None = None,
-                     max_line_bytes: int = MAX_LINE_BYTES) -> list[dict]:
+                     max_line_bytes: int = MAX_LINE_BYTES) -> Candidates:
     """Every line of `stream` as a candidate fact.
 
     A line without its own `source` gets `default_source`, else import:<source>.
     """
     fallback = default_source or f"import:{source}"
-    facts = []
+    result = Candidates()
     for number, value in read_json_lines(stream, source, max_line_bytes=max_line_bytes):
-        facts.append(candidate_fact(value, created=created, default_source=fallback,
-                                    source=source, line=number))
-    if not facts:
+        fact, redactions = candidate_fact(value, created=created, default_source=fallback,
+                                          source=source, line=number)
+        result.facts.append(fact)
+        result.redactions += redactions
+    if not result.facts:
         raise InvalidInputError("no facts in input", source=source)
-    return facts
+    return result
 
 
 def queries_from_jsonl(stream: BinaryIO, source: str, *,

@@ -120,6 +120,13 @@ class Store:
                                     source=self.layout.relative(self.layout.activation))
         files.write_json_atomic(self.layout.activation, document)
 
+    def write_validated_json(self, path: Path, kind: str, document) -> None:
+        fault = problem(kind, document)
+        if fault:
+            raise InvalidInputError(f"refusing to write an invalid {kind} document: {fault}",
+                                    source=self.layout.relative(path))
+        files.write_json_atomic(path, document)
+
     def _set_aside(self, path: Path, reason: str) -> None:
         # Activation state is rebuilt from the facts (their creation activation and time);
         # the bad file is kept for a person to look at, never deleted.

@@ -15,7 +15,8 @@ from typing import Any
 
 SCHEMA_DIR = Path(__file__).with_name("schemas")
 SCHEMA_NAMES = ("fact", "fact-input", "archived-fact", "entity", "relation",
-                "activation-metadata", "canary-facts", "quarantine")
+                "activation-metadata", "canary-facts", "quarantine", "session-turn",
+                "extractor-output", "summarize-ledger", "import-ledger")
 
 
 @lru_cache(maxsize=None)

@@ -1,0 +1,1 @@
+"""From what was said to facts: redaction, fragments, dates, patterns, importance."""

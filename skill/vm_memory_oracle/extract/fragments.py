@@ -1,0 +1,140 @@
+"""Phase 1 of seed 003: a turn split into semantic fragments, each classified.
+
+Splitting follows punctuation (sentence ends in both languages, Chinese commas) and
+connectives (另外, 还有, 对了, 但是, 不过, 然而; but, also, however, by the way ...). A
+fragment that is only a signal ("记住", "remember", "重要") is merged into the one after it,
+so "记住，我讨厌香菜" stays one fragment that carries its signal.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+STATEMENT, QUESTION, COMMAND, CHATTER = "statement", "question", "command", "chatter"
+MAX_FRAGMENT_CHARS = 300
+
+_SENTENCE_END = re.compile(r"(?<=[.!?…])\s+(?=\S)|(?<=[。！？；;\n])|\n+")
+_ZH_CLAUSE = re.compile(r"(?<=[，、])")
+_ZH_CONNECTIVE = re.compile(r"(?<=[^\s，,])(?=另外|还有|对了|但是|不过|然而|顺便说一下)")
+_EN_CONNECTIVE = re.compile(
+    r",?\s+(?=(?:but|however|also|plus|by the way|btw)\b)"
+    r"|,?\s+and\s+(?=(?:i|i'm|i've|i'll|we|we're|we've|my)\b)"
+    r"|,\s+(?=(?:i|i'm|i've|we|my)\s)", re.IGNORECASE)
+_LONG_SPLIT = re.compile(r"(?<=[,，])\s*")
+
+SIGNAL_ONLY = re.compile(
+    r"^\s*(?:please\s+)?(?:remember(?: this| that)?|don'?t forget|important|this is important"
+    r"|by the way|btw|fyi|note|also|but|and|so|plus|however|记住|记得|别忘了|重要|很重要|关键|"
+    r"顺便说一下|顺便|对了|另外|还有|但是|不过|然而)"
+    r"\s*[,，:：!！.。]*\s*$", re.IGNORECASE)
+
+CHATTER_WORDS = frozenset("""
+ok okay k kk yes yeah yep yup no nope sure thanks thank thx ty lol haha hahaha hehe hi hello
+hey bye goodbye good great cool nice awesome wow hmm hm alright right got it sounds fine
+perfect excellent amazing love it you too welcome see ya later morning night evening
+congrats congratulations totally absolutely definitely indeed true exactly agreed oh ah
+oops sorry np omg glad happy hear that's so to that is wonderful fantastic
+""".split())
+CHATTER_ZH = re.compile(r"^(?:好的?|好吧|嗯+|哦+|啊+|哈+|呵+|谢谢你?|多谢|是的?|对的?|行|可以|没问题|收到|"
+                        r"再见|拜拜|你好|您好|早上好|晚安|明白了?|知道了|了解|不客气|太好了|厉害|加油|"
+                        r"ok|OK|好|嗯嗯)+$")
+_QUESTION_START = re.compile(
+    r"^(?:what|when|where|who|whom|whose|why|how|which|do|does|did|is|are|was|were|can|could|"
+    r"would|will|should|shall|have|has|had|may|might|isn't|aren't|don't|didn't|won't|any)\b",
+    re.IGNORECASE)
+_QUESTION_ZH = re.compile(r"(?:吗|呢|么|吧)[。！!.]?$|(?:是不是|能不能|可不可以|有没有|要不要|怎么样|为什么|什么时候)")
+_COMMAND_START = re.compile(
+    r"^(?:please|pls|can you|could you|would you|will you|help me|let me know|tell me|show me|"
+    r"find|check|search|look up|open|run|send|write|make|create|book|schedule|fix|add|delete|"
+    r"remove|list|give me|translate|summari[sz]e|explain|go ahead|let's see)\b", re.IGNORECASE)
+_COMMAND_ZH = re.compile(r"^(?:请|帮我|帮忙|给我|麻烦|你帮|查一下|看一下|打开|发送|搜索)")
+_WORD = re.compile(r"[^\W_]+", re.UNICODE)
+
+
+@dataclass
+class Fragment:
+    text: str    # as said, connectives kept (signals are read from it)
+    kind: str    # statement, question, command or chatter
+
+
+def split_turn(text: str, *, max_chars: int = MAX_FRAGMENT_CHARS) -> list[str]:
+    pieces: list[str] = []
+    for sentence in _SENTENCE_END.split(text):
+        for clause in _ZH_CLAUSE.split(sentence):
+            for part in _ZH_CONNECTIVE.split(clause):
+                pieces.extend(_EN_CONNECTIVE.split(part))
+    pieces = [piece.strip(" \t,，、") for piece in pieces]
+    pieces = [piece for piece in pieces if piece]
+    merged: list[str] = []
+    carry = ""
+    for piece in pieces:
+        if SIGNAL_ONLY.match(piece):
+            carry = f"{carry}{piece} "
+            continue
+        merged.append(carry + piece)
+        carry = ""
+    if carry.strip():
+        # A trailing signal ("..., by the way.") belongs to what came before it.
+        if merged:
+            merged[-1] = f"{merged[-1]} {carry.strip()}"
+        else:
+            merged.append(carry.strip())
+    result: list[str] = []
+    for piece in merged:
+        result.extend(_cap_length(piece, max_chars))
+    return result
+
+
+def _cap_length(piece: str, max_chars: int) -> list[str]:
+    if len(piece) <= max_chars:
+        return [piece]
+    parts, current = [], ""
+    for chunk in _LONG_SPLIT.split(piece):
+        if current and len(current) + len(chunk) > max_chars:
+            parts.append(current.strip())
+            current = ""
+        while len(chunk) > max_chars:
+            parts.append(chunk[:max_chars])
+            chunk = chunk[max_chars:]
+        current += chunk + " "
+    if current.strip():
+        parts.append(current.strip())
+    return parts
+
+
+def classify(text: str) -> str:
+    core = text.strip()
+    words = [word.lower() for word in _WORD.findall(core)]
+    if not words:
+        return CHATTER
+    bare = re.sub(r"[\s,，.。!！?？~～…:：;；'\"]+", "", core)
+    if CHATTER_ZH.match(bare) or all(word in CHATTER_WORDS for word in words):
+        return CHATTER
+    if _COMMAND_START.match(core) or _COMMAND_ZH.match(core):
+        return COMMAND  # "can you ...?" asks for something to be done
+    if core.endswith(("?", "？")) or _QUESTION_ZH.search(core):
+        return QUESTION
+    if _QUESTION_START.match(core) and not core.endswith((".", "。", "!", "！")):
+        return QUESTION
+    return STATEMENT
+
+
+def fragments(text: str) -> list[Fragment]:
+    return [Fragment(piece, classify(_without_signal_prefix(piece))) for piece in split_turn(text)]
+
+
+_SIGNAL_PREFIX = re.compile(
+    r"^(?:(?:please\s+)?(?:remember(?: this| that)?|don'?t forget(?: that)?|important|"
+    r"this is important|by the way|btw|fyi|note|记住|记得|别忘了|重要|很重要|关键|顺便说一下|顺便|"
+    r"对了|另外|还有|但是|不过|然而|also|but|however|plus|and|so|well|oh|actually)"
+    r"\s*[,，:：!！.。]*\s*)+", re.IGNORECASE)
+
+
+def _without_signal_prefix(text: str) -> str:
+    return _SIGNAL_PREFIX.sub("", text).strip() or text
+
+
+def content_of(text: str) -> str:
+    """The fragment without its leading signals and connectives (what patterns read)."""
+    return _without_signal_prefix(text)

@@ -1,0 +1,138 @@
+"""The deterministic extractor: turns -> fragments -> kept facts with importance and provenance.
+
+importance = intrinsic(category) + explicit signals ("remember"/"记住" +0.5,
+"important"/"重要" +0.3, strong emphasis +0.1, "by the way"/"顺便" -0.2), clamped to
+[0, 1] (seed 003, section 2). Repetition (+0.2) is added when a fact is stated again.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from datetime import datetime
+
+from ..clock import format_iso
+from ..model.fact import INTRINSIC_IMPORTANCE
+from .dates import resolve_dates
+from .fragments import CHATTER, COMMAND, STATEMENT, Fragment, content_of, fragments
+from .patterns import match_statement
+
+SIGNALS = (
+    (re.compile(r"\b(?:remember|don'?t forget|from now on|going forward)\b|记住|记得|别忘了|以后都",
+                re.IGNORECASE), 0.5),
+    (re.compile(r"\b(?:important|crucial|critical|essential)\b|重要|关键", re.IGNORECASE), 0.3),
+    (re.compile(r"!!|！！|\b(?:really really|so so)\b|非常非常"), 0.1),
+    (re.compile(r"\b(?:by the way|btw|just saying)\b|顺便|随便", re.IGNORECASE), -0.2),
+)
+
+SECTION_OF_CATEGORY = {"decision": "decisions", "preference": "preferences", "action": "actions"}
+_CJK = re.compile(r"[\u4e00-\u9fff]")
+_MIN_WORDS = re.compile(r"[^\W\d_]{2,}|\d+", re.UNICODE)
+
+
+@dataclass(frozen=True)
+class Turn:
+    source_file: str   # relative to the data directory: sessions/<file>.jsonl
+    line: int
+    ts: datetime
+    role: str
+    text: str
+    speaker: str | None = None
+
+    @property
+    def source(self) -> str:
+        return f"{self.source_file}:{self.line}"
+
+    @property
+    def subject(self) -> str:
+        return self.speaker or ("user" if self.role == "user" else self.role)
+
+
+@dataclass(frozen=True)
+class FragmentRecord:
+    """A fragment as the external extractor receives it."""
+
+    id: int
+    text: str
+    kind: str
+    source: str
+    speaker: str
+    ts: str
+
+
+def signal_score(text: str) -> float:
+    return sum(weight for pattern, weight in SIGNALS if pattern.search(text))
+
+
+def importance_of(category: str, text: str) -> float:
+    return round(min(1.0, max(0.0, INTRINSIC_IMPORTANCE[category] + signal_score(text))), 3)
+
+
+def section_of(category: str) -> str:
+    return SECTION_OF_CATEGORY.get(category, "facts")
+
+
+def turn_fragments(turns: list[Turn], roles: frozenset[str]) -> list[tuple[Turn, Fragment]]:
+    return [(turn, fragment) for turn in turns if turn.role in roles
+            for fragment in fragments(turn.text)]
+
+
+def fragment_records(pairs: list[tuple[Turn, Fragment]]) -> list[FragmentRecord]:
+    return [FragmentRecord(index, fragment.text, fragment.kind, turn.source, turn.subject,
+                           format_iso(turn.ts)) for index, (turn, fragment) in enumerate(pairs, 1)]
+
+
+def extract_facts(pairs: list[tuple[Turn, Fragment]], *, threshold: float) -> list[dict]:
+    """fact-input records for every fragment that reads as a fact and passes `threshold`."""
+    facts = []
+    for turn, fragment in pairs:
+        fields = fact_from_fragment(turn, fragment)
+        if fields is not None and fields["importance"] >= threshold:
+            facts.append(fields)
+    return facts
+
+
+def fact_from_fragment(turn: Turn, fragment: Fragment) -> dict | None:
+    if fragment.kind not in (STATEMENT, COMMAND):
+        return None
+    content = content_of(fragment.text)
+    found = match_statement(content) or match_statement(fragment.text)
+    if found is None and (fragment.kind != STATEMENT or not _substantial(content)):
+        return None
+    today = turn.ts.date()
+    subject = turn.subject
+    if found is None:
+        category, predicate = "fact", "said"
+        obj = resolve_dates(content, today).text
+        text = f"{subject}: {obj}"
+    else:
+        category, predicate = found.category, found.predicate
+        obj = resolve_dates(found.obj, today).text
+        if found.text is not None:
+            text = found.text.replace("{s}", subject).replace(found.obj, obj, 1)
+            if found.when:  # "last month (2026-04)" -> " (last month, 2026-04)"
+                when = resolve_dates(found.when, today).text
+                text += " (" + (when[:-1].replace(" (", ", ", 1) if when.endswith(")") else when) + ")"
+        else:
+            text = _speaker_sentence(subject, resolve_dates(content, today).text)
+    said = resolve_dates(fragment.text, today)
+    past = [day for day in said.days if day <= today]
+    valid_from = past[0].isoformat() if len(said.days) == 1 and past else format_iso(turn.ts)
+    return {"subject": subject, "predicate": predicate, "object": obj, "text": text,
+            "category": category, "importance": importance_of(category, fragment.text),
+            "source": turn.source, "valid_from": valid_from}
+
+
+def _speaker_sentence(subject: str, content: str) -> str:
+    """A Chinese first-person fragment with its speaker in place of 我 ("用户讨厌香菜")."""
+    name = "用户" if subject == "user" else subject
+    content = content.rstrip("。！；，.!;,")
+    if content.startswith("我们"):
+        return f"{name}: {content}"
+    return name + re.sub(r"^我", "", content)
+
+
+def _substantial(content: str) -> bool:
+    if _CJK.search(content):
+        return len(_CJK.findall(content)) >= 3
+    return len(_MIN_WORDS.findall(content)) >= 3

@@ -1,0 +1,205 @@
+"""Copies of OpenClaw's own records in sessions/, in the session log format.
+
+Two sources, each read only when its directory is configured:
+- session transcripts (<state>/agents/<agentId>/sessions/*.jsonl, and their archived
+  `*.jsonl.<reason>.<time>` copies): a `session` header line, then entries; the
+  `message` entries with role user or assistant become turns (their text parts only;
+  thinking, tool calls and tool results are left out);
+- daily notes (<workspace>/memory/YYYY-MM-DD*.md): each line of text becomes a turn of
+  that day, a leading "HH:MM" setting its time, "user:"/"assistant:" its role.
+
+A source is copied again only when its size or modification time changed. The copies are
+split by day (UTC) and named after their first turn, so provenance points inside the data
+directory and cleaning old sessions never touches OpenClaw's files.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta, timezone
+from pathlib import Path
+
+from .clock import format_iso
+from .errors import DataDirError
+from .extract.redact import redact
+from .storage import files
+from .storage.layout import Layout
+from .storage.store import Store
+
+IMPORT_LEDGER = "imports.json"
+_NOTE_NAME = re.compile(r"^(\d{4}-\d{2}-\d{2})(?:-[\w.-]+)?\.md$")
+_TRANSCRIPT_NAME = re.compile(r"\.jsonl(?:\.[\w:.-]+)?$")
+_NOTE_TIME = re.compile(r"^(?:\*\*)?(\d{1,2}):(\d{2})(?:\*\*)?\s*[-–:]?\s*")
+_NOTE_ROLE = re.compile(r"^(user|assistant)\s*:\s*", re.IGNORECASE)
+_BULLET = re.compile(r"^(?:[-*+]\s+(?:\[[ xX]\]\s+)?|\d+[.)]\s+)")
+
+
+@dataclass
+class ImportReport:
+    sources: int = 0
+    files_written: list[str] = field(default_factory=list)
+    redactions: int = 0
+    skipped: list[str] = field(default_factory=list)  # "path: reason"
+
+
+def import_openclaw(store: Store, *, sessions_dir: str | None, memory_dir: str | None) -> ImportReport:
+    """Bring new or changed OpenClaw transcripts and notes into sessions/ (under the lock)."""
+    report = ImportReport()
+    sources: list[tuple[Path, str]] = []
+    if sessions_dir:
+        sources += [(path, "transcript") for path in _listing(Path(sessions_dir).expanduser(), report)
+                    if _TRANSCRIPT_NAME.search(path.name) and not path.name.endswith(".zst")]
+    if memory_dir:
+        sources += [(path, "notes") for path in _listing(Path(memory_dir).expanduser(), report)
+                    if _NOTE_NAME.match(path.name)]
+    if not sources:
+        return report
+    layout = store.layout
+    ledger_path = layout.state_dir / IMPORT_LEDGER
+    with store.locked("import openclaw"):
+        ledger = _read_ledger(store, ledger_path)
+        owned = {name for entry in ledger.values() for name in entry["files"]}
+        changed = False
+        for path, kind in sources:
+            key = str(path.resolve())
+            stat = path.stat()
+            known = ledger.get(key)
+            if known and known["size"] == stat.st_size and known["mtime_ns"] == stat.st_mtime_ns:
+                continue
+            report.sources += 1
+            turns = _transcript_turns(path) if kind == "transcript" else _note_turns(path)
+            written = _write_copies(layout, turns, previous=known["files"] if known else [],
+                                    owned=owned, report=report)
+            owned.update(written)
+            ledger[key] = {"size": stat.st_size, "mtime_ns": stat.st_mtime_ns, "files": written}
+            changed = True
+        if changed:
+            document = {"sources": ledger}
+            store.write_validated_json(ledger_path, "import-ledger", document)
+    return report
+
+
+def _listing(directory: Path, report: ImportReport) -> list[Path]:
+    if not directory.is_dir():
+        report.skipped.append(f"{directory}: not a directory")
+        return []
+    return sorted(path for path in directory.iterdir() if path.is_file())
+
+
+def _read_ledger(store: Store, path: Path) -> dict:
+    if not path.exists():
+        return {}
+    return store.read_json_file(path, "import-ledger")["sources"]
+
+
+def _transcript_turns(path: Path) -> list[dict]:
+    turns = []
+    with open(path, "rb") as handle:
+        for raw in handle:
+            try:
+                entry = json.loads(raw)
+            except (json.JSONDecodeError, UnicodeDecodeError):
+                continue
+            if not isinstance(entry, dict) or entry.get("type") != "message":
+                continue
+            message = entry.get("message")
+            if not isinstance(message, dict) or message.get("role") not in ("user", "assistant"):
+                continue
+            text = _message_text(message.get("content"))
+            moment = _moment(entry.get("timestamp"), message.get("timestamp"))
+            if text and moment is not None:
+                turns.append({"ts": format_iso(moment), "role": message["role"], "text": text})
+    return turns
+
+
+def _message_text(content) -> str:
+    if isinstance(content, str):
+        return content.strip()
+    if isinstance(content, list):
+        parts = [part.get("text", "") for part in content
+                 if isinstance(part, dict) and part.get("type") == "text"]
+        return "\n".join(part.strip() for part in parts if isinstance(part, str) and part.strip())
+    return ""
+
+
+def _moment(iso_value, epoch_ms) -> datetime | None:
+    if isinstance(iso_value, str):
+        try:
+            parsed = datetime.fromisoformat(iso_value.replace("Z", "+00:00"))
+            return (parsed if parsed.tzinfo else parsed.replace(tzinfo=timezone.utc)).astimezone(
+                timezone.utc).replace(microsecond=0)
+        except ValueError:
+            pass
+    if isinstance(epoch_ms, (int, float)) and not isinstance(epoch_ms, bool):
+        return datetime.fromtimestamp(epoch_ms / 1000, timezone.utc).replace(microsecond=0)
+    return None
+
+
+def _note_turns(path: Path) -> list[dict]:
+    day = datetime.fromisoformat(_NOTE_NAME.match(path.name).group(1)).replace(tzinfo=timezone.utc)
+    turns = []
+    in_comment = False
+    for index, raw in enumerate(path.read_text(encoding="utf-8", errors="replace").splitlines()):
+        line = raw.strip()
+        if line.startswith("<!--"):
+            in_comment = "-->" not in line
+            continue
+        if in_comment:
+            in_comment = "-->" not in line
+            continue
+        if not line or line.startswith("#") or line.startswith("- **Session") or line == "---":
+            continue
+        line = _BULLET.sub("", line)
+        moment = day + timedelta(seconds=index)  # keeps the notes' order within the day
+        clock = _NOTE_TIME.match(line)
+        if clock and int(clock.group(1)) < 24 and int(clock.group(2)) < 60:
+            moment = day + timedelta(hours=int(clock.group(1)), minutes=int(clock.group(2)))
+            line = line[clock.end():]
+        role = "user"
+        speaker = _NOTE_ROLE.match(line)
+        if speaker:
+            role = speaker.group(1).lower()
+            line = line[speaker.end():].strip()
+            if len(line) >= 2 and line[0] == line[-1] == '"':
+                try:
+                    line = json.loads(line)
+                except json.JSONDecodeError:
+                    pass
+        if line.strip():
+            turns.append({"ts": format_iso(moment), "role": role, "text": line.strip()})
+    return sorted(turns, key=lambda turn: turn["ts"])
+
+
+def _write_copies(layout: Layout, turns: list[dict], *, previous: list[str], owned: set[str],
+                  report: ImportReport) -> list[str]:
+    """One sessions/ file per day of `turns`, named after its first turn; secrets redacted."""
+    by_day: dict[str, list[dict]] = {}
+    for turn in turns:
+        by_day.setdefault(turn["ts"][:10], []).append(turn)
+    written = []
+    for day, day_turns in sorted(by_day.items()):
+        first = datetime.fromisoformat(day_turns[0]["ts"].replace("Z", "+00:00"))
+        name = _free_name(layout, first, previous, owned | set(written))
+        lines = []
+        for turn in day_turns:
+            cleaned = redact(turn["text"])
+            report.redactions += cleaned.count
+            lines.append(files.dumps_record({**turn, "text": cleaned.text}))
+        files.write_lines_atomic(layout.sessions_dir / name, lines)
+        written.append(name)
+        report.files_written.append(f"sessions/{name}")
+    return written
+
+
+def _free_name(layout: Layout, first: datetime, previous: list[str], taken: set[str]) -> str:
+    """The copy's name: its first turn's time, moved on a second while another file has it."""
+    moment = first
+    while True:
+        name = moment.strftime("%Y-%m-%d-%H%M%S") + ".jsonl"
+        if name in previous or (name not in taken and not (layout.sessions_dir / name).exists()):
+            return name
+        moment += timedelta(seconds=1)
+        if moment.date() != first.date():
+            raise DataDirError(layout.sessions_dir, f"no free session file name left on {first.date()}")

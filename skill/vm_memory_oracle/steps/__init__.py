@@ -1,0 +1,1 @@
+"""Pipeline steps, one module each: a function of its inputs to its outputs."""

@@ -1,0 +1,238 @@
+"""summarize: session logs of a day -> facts in the knowledge graph and daily/YYYY-MM-DD.md.
+
+1. OpenClaw transcripts and notes, when configured, are copied into sessions/.
+2. Secrets in the session logs are redacted in place (line numbers kept).
+3. Each turn is split into fragments, classified and scored; what passes the threshold
+   becomes a fact citing sessions/<file>:<line> (external extractor first, if configured).
+4. Facts from lines not summarized before are ingested; state/summarized.json records how
+   far each file has been read, so a second run ingests nothing and boosts nothing.
+5. The day's summary is rendered from all of that day's facts and written if it changed.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from dataclasses import dataclass, field
+from datetime import datetime
+from pathlib import Path
+
+from ..clock import format_iso, parse_iso
+from ..config import Settings
+from ..errors import InvalidInputError
+from ..extract.external import ExtractorFailed, run_extractor
+from ..extract.redact import redact, redact_value
+from ..extract.rules import Turn, extract_facts, fragment_records, section_of, turn_fragments
+from ..graph import KnowledgeGraph
+from ..intake import candidate_fact
+from ..openclaw_import import import_openclaw
+from ..storage import files
+from ..storage.sessions import read_session, session_day, session_files, sessions_quarantine
+from .daily_summary import render_daily_summary
+
+LEDGER = "summarized.json"
+
+
+@dataclass
+class SummarizeReport:
+    days: list[str] = field(default_factory=list)
+    session_files: list[str] = field(default_factory=list)
+    turns: int = 0
+    fragments: int = 0
+    facts_extracted: int = 0
+    added: int = 0
+    reinforced: int = 0
+    superseded: int = 0
+    redactions: int = 0
+    extractor: str = "rules"
+    daily_written: list[str] = field(default_factory=list)
+    daily_unchanged: list[str] = field(default_factory=list)
+    imported: list[str] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)
+
+
+def summarize(graph: KnowledgeGraph, settings: Settings, now: datetime, *,
+              day: str | None = None, all_pending: bool = False) -> SummarizeReport:
+    store, layout = graph.store, graph.layout
+    report = SummarizeReport()
+    if settings.openclaw_sessions_dir or settings.openclaw_memory_dir:
+        imported = import_openclaw(store, sessions_dir=settings.openclaw_sessions_dir,
+                                   memory_dir=settings.openclaw_memory_dir)
+        report.imported = imported.files_written
+        report.redactions += imported.redactions
+        report.warnings += [f"openclaw import: {reason}" for reason in imported.skipped]
+
+    ledger_path = layout.state_dir / LEDGER
+    if all_pending:
+        ledger = _read_ledger(store, ledger_path)
+        days = sorted({session_day(path) for path in session_files(layout)
+                       if not _fully_summarized(path, ledger.get(path.name))})
+    else:
+        days = [day or now.date().isoformat()]
+    paths = [path for one_day in days for path in session_files(layout, one_day)]
+    report.days = [one_day for one_day in days if session_files(layout, one_day)]
+    report.session_files = [layout.relative(path) for path in paths]
+    if not paths:
+        return report
+
+    with store.locked("summarize: redact"):
+        for path in paths:
+            report.redactions += _redact_session(path)
+
+    created = format_iso(now)
+    per_day: dict[str, list[tuple[dict, str]]] = {}  # day -> (candidate fact, section)
+    for one_day in report.days:
+        turns = []
+        for path in session_files(layout, one_day):
+            turns += _read_turns(store, path, report)
+        per_day[one_day] = _extract(turns, settings, created, report)
+
+    with store.locked("summarize"):
+        ledger = _read_ledger(store, ledger_path)
+        fresh: list[dict] = []
+        for path in paths:
+            entry = ledger.get(path.name)
+            done = entry["lines"] if entry and _prefix_unchanged(path, entry) else 0
+            prefix = f"{layout.relative(path)}:"
+            fresh += [fact for facts in per_day.values() for fact, _ in facts
+                      if fact["source"].startswith(prefix)
+                      and int(fact["source"][len(prefix):]) > done]
+        if fresh:
+            result = graph.remember(fresh, now)
+            report.added, report.reinforced = len(result.added), len(result.reinforced)
+            report.superseded = len(result.superseded)
+        for one_day, facts in per_day.items():
+            _write_daily(layout, one_day, facts, report)
+        for path in paths:
+            ledger[path.name] = _ledger_entry(path, created)
+        store.write_validated_json(ledger_path, "summarize-ledger", {"files": ledger})
+    report.facts_extracted = sum(len(facts) for facts in per_day.values())
+    return report
+
+
+def summarized_files(graph: KnowledgeGraph) -> dict[str, dict]:
+    """Session file name -> ledger entry, for the files summarize has read."""
+    return _read_ledger(graph.store, graph.layout.state_dir / LEDGER)
+
+
+def _read_ledger(store, path: Path) -> dict[str, dict]:
+    if not path.exists():
+        return {}
+    return store.read_json_file(path, "summarize-ledger")["files"]
+
+
+def _ledger_entry(path: Path, stamp: str) -> dict:
+    data = path.read_bytes()
+    return {"lines": data.count(b"\n") + (0 if not data or data.endswith(b"\n") else 1),
+            "bytes": len(data), "sha256": hashlib.sha256(data).hexdigest(), "summarized_at": stamp}
+
+
+def _prefix_unchanged(path: Path, entry: dict) -> bool:
+    """True when the first `bytes` bytes are those summarized (the log only grew since)."""
+    with open(path, "rb") as handle:
+        prefix = handle.read(entry["bytes"])
+    return len(prefix) == entry["bytes"] and hashlib.sha256(prefix).hexdigest() == entry["sha256"]
+
+
+def _fully_summarized(path: Path, entry: dict | None) -> bool:
+    return entry is not None and path.stat().st_size == entry["bytes"] and \
+        _prefix_unchanged(path, entry)
+
+
+def _redact_session(path: Path) -> int:
+    """Replace secrets in a session log, line by line, keeping every line where it is."""
+    raw_lines = path.read_bytes().split(b"\n")
+    trailing = raw_lines[-1] == b""
+    if trailing:
+        raw_lines.pop()
+    total = 0
+    out = []
+    for raw in raw_lines:
+        text = raw.decode("utf-8", "replace")
+        try:
+            value = json.loads(text)
+        except json.JSONDecodeError:
+            cleaned = redact(text)
+            total += cleaned.count
+            out.append(cleaned.text if cleaned.count else text)
+            continue
+        value, count = redact_value(value)
+        total += count
+        out.append(files.dumps_record(value) if count else text)
+    if total:
+        files.write_lines_atomic(path, out)
+    return total
+
+
+def _read_turns(store, path: Path, report: SummarizeReport) -> list[Turn]:
+    contents = read_session(path)
+    name = store.layout.relative(path)
+    if contents.bad:
+        _quarantine_session_lines(store, name, contents.bad, report)
+    turns = []
+    for record, number in zip(contents.records, contents.line_numbers):
+        turns.append(Turn(name, number, parse_iso(record["ts"]), record["role"], record["text"],
+                          record.get("speaker")))
+    report.turns += len(turns)
+    return turns
+
+
+def _quarantine_session_lines(store, name: str, bad_lines, report: SummarizeReport) -> None:
+    target = sessions_quarantine(store.layout)
+    known = {(entry["file"], entry["line"]) for entry in
+             store.read_records(target, "quarantine")} if target.exists() else set()
+    entries = []
+    for bad in bad_lines:
+        report.warnings.append(f"{name}:{bad.line}: {bad.reason}; skipped (copied to "
+                               f"{store.layout.relative(target)})")
+        if (name, bad.line) not in known:
+            entries.append({"file": name, "line": bad.line, "reason": bad.reason[:2000],
+                            "raw": redact(bad.raw).text, "quarantined_at": store.timestamp})
+    if entries:
+        with store.locked("quarantine session lines"):
+            store.append_records(target, "quarantine", entries)
+
+
+def _extract(turns: list[Turn], settings: Settings, created: str,
+             report: SummarizeReport) -> list[tuple[dict, str]]:
+    """(candidate fact, summary section) for one day's turns, in the order they were said."""
+    pairs = turn_fragments(turns, frozenset(settings.extract_roles))
+    report.fragments += len(pairs)
+    fields_list = None
+    if settings.extractor_command:
+        try:
+            fields_list = run_extractor(list(settings.extractor_command), fragment_records(pairs),
+                                        timeout=settings.extractor_timeout_seconds)
+            report.extractor = "external"
+        except ExtractorFailed as exc:
+            report.warnings.append(f"{exc}; using the built-in rules instead")
+            report.extractor = "rules (external extractor failed)"
+    if fields_list is None:
+        fields_list = extract_facts(pairs, threshold=settings.extract_threshold)
+    facts = []
+    for fields in fields_list:
+        try:
+            fact, redactions = candidate_fact(fields, created=created,
+                                              default_source=fields["source"],
+                                              source=fields["source"])
+            report.redactions += redactions
+        except InvalidInputError as exc:
+            report.warnings.append(f"skipped an extracted fact: {exc}")
+            continue
+        facts.append((fact, section_of(fact.get("category", "fact"))))
+    return facts
+
+
+def _write_daily(layout, day: str, facts: list[tuple[dict, str]],
+                 report: SummarizeReport) -> None:
+    names = [path.name for path in session_files(layout, day)]
+    entries = [{"section": section, "text": fact.get("text") or fact["object"],
+                "id": fact["id"], "source": fact["source"]} for fact, section in facts]
+    text = render_daily_summary(day, names, entries)
+    path = layout.daily_dir / f"{day}.md"
+    relative = layout.relative(path)
+    if path.exists() and path.read_text(encoding="utf-8") == text:
+        report.daily_unchanged.append(relative)
+        return
+    files.write_atomic(path, text.encode("utf-8"))
+    report.daily_written.append(relative)

@@ -1,0 +1,42 @@
+"""Session logs: sessions/YYYY-MM-DD-HHMMSS.jsonl, one turn a line.
+
+Session files are input and provenance: facts point at their lines by number, so a bad
+line is never removed from them (that would renumber the rest). It is copied to
+state/sessions.quarantine.jsonl once and skipped.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from . import files
+from .files import JsonlContents
+from .layout import Layout
+from .validation import problem
+
+SESSION_NAME = re.compile(r"^(\d{4}-\d{2}-\d{2})-(\d{6})\.jsonl$")
+
+
+def session_files(layout: Layout, day: str | None = None) -> list[Path]:
+    """Session logs in name order (which is time order), optionally of one day."""
+    if not layout.sessions_dir.is_dir():
+        return []
+    found = []
+    for path in layout.sessions_dir.iterdir():
+        match = SESSION_NAME.match(path.name)
+        if match and path.is_file() and not path.is_symlink() and (day is None or match.group(1) == day):
+            found.append(path)
+    return sorted(found)
+
+
+def session_day(path: Path) -> str:
+    return SESSION_NAME.match(path.name).group(1)
+
+
+def read_session(path: Path) -> JsonlContents:
+    return files.read_jsonl(path, lambda record: problem("session-turn", record))
+
+
+def sessions_quarantine(layout: Layout) -> Path:
+    return layout.state_dir / "sessions.quarantine.jsonl"

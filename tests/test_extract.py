@@ -1,0 +1,156 @@
+"""Rule-based extraction: fragments, classes, patterns, importance, dates, redaction."""
+
+from __future__ import annotations
+
+from datetime import date, datetime, timezone
+
+import pytest
+from hypothesis import given, strategies as st
+
+from vm_memory_oracle.extract.dates import resolve_dates
+from vm_memory_oracle.extract.fragments import CHATTER, COMMAND, QUESTION, STATEMENT, classify, split_turn
+from vm_memory_oracle.extract.redact import redact
+from vm_memory_oracle.extract.rules import Turn, fact_from_fragment, importance_of
+from vm_memory_oracle.extract.fragments import fragments
+
+TS = datetime(2026, 5, 15, 14, 30, tzinfo=timezone.utc)  # a Friday
+
+
+def facts_of(text: str, speaker: str | None = None) -> list[dict]:
+    turn = Turn("sessions/2026-05-15-143000.jsonl", 3, TS, "user", text, speaker)
+    found = [fact_from_fragment(turn, fragment) for fragment in fragments(text)]
+    return [fact for fact in found if fact is not None]
+
+
+def test_turns_split_on_punctuation_and_connectives_in_both_languages():
+    assert split_turn("我叫张三，在北京工作，明天要开会") == ["我叫张三", "在北京工作", "明天要开会"]
+    assert split_turn("我对花生过敏。另外，我喜欢喝乌龙茶") == ["我对花生过敏。", "另外 我喜欢喝乌龙茶"]
+    assert split_turn("I love jazz but I hate techno. Also, my wife is Maria.") == [
+        "I love jazz", "but I hate techno.", "Also my wife is Maria."]
+    # A fragment that is only a signal stays with what it is about.
+    assert split_turn("记住，我讨厌香菜") == ["记住 我讨厌香菜"]
+    assert split_turn("I'm allergic to nuts, by the way.") == ["I'm allergic to nuts by the way."]
+
+
+@pytest.mark.parametrize("text, kind", [
+    ("ok 好的", CHATTER), ("哈哈", CHATTER), ("Thanks!", CHATTER), ("Good to see you!", CHATTER),
+    ("How have you been?", QUESTION), ("你能帮我吗", QUESTION), ("Is it raining", QUESTION),
+    ("Can you check the weather", COMMAND), ("帮我查一下天气", COMMAND),
+    ("I live in Berlin", STATEMENT), ("我住在北京", STATEMENT),
+])
+def test_fragments_are_classified(text, kind):
+    assert classify(text) == kind
+
+
+@pytest.mark.parametrize("text, predicate, obj, category", [
+    ("My name is Alex Chen", "name", "Alex Chen", "identity"),
+    ("我叫张三", "name", "张三", "identity"),
+    ("I live in Berlin", "lives_in", "Berlin", "identity"),
+    ("我住在北京", "lives_in", "北京", "identity"),
+    ("I moved to Shanghai", "lives_in", "Shanghai", "state"),
+    ("I work at Acme Robotics as an engineer", "works_at", "Acme Robotics", "identity"),
+    ("我在腾讯工作", "works_at", "腾讯", "identity"),
+    ("I prefer dark mode", "prefers", "dark mode", "preference"),
+    ("I love hiking", "loves", "hiking", "preference"),
+    ("I hate cilantro", "hates", "cilantro", "preference"),
+    ("我喜欢喝乌龙茶", "喜欢", "喝乌龙茶", "preference"),
+    ("我讨厌香菜", "讨厌", "香菜", "preference"),
+    ("I'm allergic to peanuts", "allergic_to", "peanuts", "health"),
+    ("我对花生过敏", "allergic_to", "花生", "health"),
+    ("My wife is called Maria", "has_wife", "Maria", "relationship"),
+    ("我的女儿叫小雨", "has_女儿", "小雨", "relationship"),
+    ("We decided to use PostgreSQL", "decided", "use PostgreSQL", "decision"),
+    ("我们决定用Rust重写", "decided", "用Rust重写", "decision"),
+    ("TODO: renew the certificate", "needs_to", "renew the certificate", "action"),
+    ("I need to call the dentist", "needs_to", "call the dentist", "action"),
+    ("我需要准备演讲", "needs_to", "准备演讲", "action"),
+    ("我要去买菜", "needs_to", "去买菜", "action"),
+])
+def test_patterns_read_first_person_statements(text, predicate, obj, category):
+    [fact] = facts_of(text)
+    assert (fact["predicate"], fact["object"], fact["category"]) == (predicate, obj, category)
+    assert fact["subject"] == "user"
+    assert fact["source"] == "sessions/2026-05-15-143000.jsonl:3"
+
+
+def test_unmatched_statements_are_kept_with_the_speaker_as_subject():
+    [fact] = facts_of("The quarterly numbers looked much better than expected.", speaker="Dana")
+    assert (fact["subject"], fact["predicate"], fact["category"]) == ("Dana", "said", "fact")
+    assert fact["text"] == "Dana: The quarterly numbers looked much better than expected."
+    assert fact["importance"] == 0.5
+
+
+def test_chatter_questions_and_requests_give_no_fact():
+    for text in ("ok 好的", "Thanks! Sounds great.", "哈哈", "How are you doing today?",
+                 "Can you check the weather for me?", "Hey Mel!"):
+        assert facts_of(text) == [], text
+
+
+def test_importance_is_intrinsic_plus_signals_capped():
+    [fact] = facts_of("记住，我讨厌香菜")
+    assert fact["importance"] == 1.0  # preference 0.8 + "记住" 0.5, capped
+    assert importance_of("preference", "我讨厌香菜") == 0.8
+    assert importance_of("fact", "this is important: the server is in rack 4") == 0.8
+    assert importance_of("fact", "by the way, the printer is on floor 2") == 0.3
+    assert importance_of("health", "顺便说一下，我对花生过敏") == 0.8
+
+
+def test_dates_are_resolved_against_the_turn():
+    [fact] = facts_of("I need to call the dentist tomorrow")
+    assert fact["object"] == "call the dentist tomorrow (2026-05-16)"
+    [fact] = facts_of("I moved to Shanghai last month")
+    assert fact["object"] == "Shanghai"
+    assert fact["text"] == "user lives in Shanghai (last month, 2026-04)"
+    [fact] = facts_of("我明天要开会")
+    assert fact["text"] == "用户明天（2026-05-16）要开会"
+    [fact] = facts_of("I went to a support group yesterday", speaker="Caroline")
+    assert fact["text"] == "Caroline: I went to a support group yesterday (2026-05-14)"
+    assert fact["valid_from"] == "2026-05-14"
+
+
+@pytest.mark.parametrize("said, meant", [
+    ("next Friday", "next Friday (2026-05-22)"),
+    ("last Friday", "last Friday (2026-05-08)"),
+    ("the day after tomorrow", "the day after tomorrow (2026-05-17)"),
+    ("three days ago", "three days ago (2026-05-12)"),
+    ("in 2 weeks", "in 2 weeks (2026-05-29)"),
+    ("last week", "last week (week of 2026-05-04)"),
+    ("next month", "next month (2026-06)"),
+    ("下周五", "下周五（2026-05-22）"),
+    ("上周三", "上周三（2026-05-06）"),
+    ("昨天", "昨天（2026-05-14）"),
+    ("3天后", "3天后（2026-05-18）"),
+    ("去年", "去年（2025）"),
+])
+def test_relative_date_expressions(said, meant):
+    assert resolve_dates(said, date(2026, 5, 15)).text == meant
+
+
+@pytest.mark.parametrize("secret, kind", [
+    ("sk-proj-Zx81kL0pQ9rT5vW2yB7nM4cD", "openai-key"),
+    ("AKIAIOSFODNN7EXAMPLE", "aws-access-key"),
+    ("ghp_0123456789abcdefghijklmnopqrstuvwxyzAB", "github-token"),
+    ("eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.dozjgNryP4J3jVmNHl0w5N_XgL0n3I9PlFUP0THsR8U",
+     "jwt"),
+    ("-----BEGIN RSA PRIVATE KEY-----\nMIIEpAIBAAKCAQEA3Tz2mr7SZiAMfQyuvBjM\n-----END RSA PRIVATE KEY-----",
+     "private-key"),
+    ("xoxb-123456789012-abcdefghijkl", "slack-token"),
+])
+def test_secrets_are_redacted(secret, kind):
+    result = redact(f"here it is: {secret} ok")
+    assert secret not in result.text
+    assert f"[REDACTED:{kind}]" in result.text
+    assert result.count == 1
+
+
+def test_password_values_are_redacted_and_the_key_kept():
+    assert redact("password: hunter22").text == "password: [REDACTED:password]"
+    assert redact("我的密码是abc12345，别告诉别人").text == "我的密码是[REDACTED:password]，别告诉别人"
+    assert redact("I like tokens of appreciation").count == 0
+
+
+@given(st.text(max_size=80))
+def test_redaction_is_idempotent(text):
+    once = redact(text)
+    twice = redact(once.text)
+    assert twice.text == once.text and twice.count == 0
