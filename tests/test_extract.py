@@ -37,6 +37,8 @@ def test_turns_split_on_punctuation_and_connectives_in_both_languages():
     ("How have you been?", QUESTION), ("你能帮我吗", QUESTION), ("Is it raining", QUESTION),
     ("Can you check the weather", COMMAND), ("帮我查一下天气", COMMAND),
     ("I live in Berlin", STATEMENT), ("我住在北京", STATEMENT),
+    ("Wow, that's cool, Caroline!", CHATTER), ("That must've been breathtaking!", CHATTER),
+    ("I went to a pride parade last Friday!", STATEMENT), ("We adopted 2 cats!", STATEMENT),
 ])
 def test_fragments_are_classified(text, kind):
     assert classify(text) == kind

@@ -141,7 +141,8 @@ def _note_turns(path: Path) -> list[dict]:
     day = datetime.fromisoformat(_NOTE_NAME.match(path.name).group(1)).replace(tzinfo=timezone.utc)
     turns = []
     in_comment = False
-    for index, raw in enumerate(path.read_text(encoding="utf-8", errors="replace").splitlines()):
+    moment = day
+    for raw in path.read_text(encoding="utf-8", errors="replace").splitlines():
         line = raw.strip()
         if line.startswith("<!--"):
             in_comment = "-->" not in line
@@ -152,7 +153,8 @@ def _note_turns(path: Path) -> list[dict]:
         if not line or line.startswith("#") or line.startswith("- **Session") or line == "---":
             continue
         line = _BULLET.sub("", line)
-        moment = day + timedelta(seconds=index)  # keeps the notes' order within the day
+        # A line without its own time comes a second after the line before it.
+        moment = moment + timedelta(seconds=1) if turns else day
         clock = _NOTE_TIME.match(line)
         if clock and int(clock.group(1)) < 24 and int(clock.group(2)) < 60:
             moment = day + timedelta(hours=int(clock.group(1)), minutes=int(clock.group(2)))

@@ -111,6 +111,8 @@ def classify(text: str) -> str:
     bare = re.sub(r"[\s,，.。!！?？~～…:：;；'\"]+", "", core)
     if CHATTER_ZH.match(bare) or all(word in CHATTER_WORDS for word in words):
         return CHATTER
+    if _is_reaction(core, words):
+        return CHATTER
     if _COMMAND_START.match(core) or _COMMAND_ZH.match(core):
         return COMMAND  # "can you ...?" asks for something to be done
     if core.endswith(("?", "？")) or _QUESTION_ZH.search(core):
@@ -118,6 +120,28 @@ def classify(text: str) -> str:
     if _QUESTION_START.match(core) and not core.endswith((".", "。", "!", "！")):
         return QUESTION
     return STATEMENT
+
+
+_FIRST_PERSON = frozenset({"i", "i'm", "im", "ive", "i've", "me", "my", "mine", "we", "our", "us",
+                           "m", "ve", "ll", "d"})
+_REACTION_START = re.compile(
+    r"^(?:wow|woah|whoa|aw+|omg|yay|congrats|congratulations|glad|so glad|sounds|looks|that's|"
+    r"thats|that is|that was|that must|that sounds|it sounds|it looks|what a|how (?:cool|nice|"
+    r"awesome|great|sweet|fun)|you're|you are|you must|you should be|good for you|so (?:cool|"
+    r"nice|awesome|great|sweet|fun|proud))\b", re.IGNORECASE)
+_MAX_REACTION_WORDS = 10
+
+
+def _is_reaction(core: str, words: list[str]) -> bool:
+    """A short reaction to what someone else said ("Wow, that's cool, Caroline!").
+
+    It says nothing about the speaker's own life: no first person, no number.
+    """
+    if len(words) > _MAX_REACTION_WORDS or _FIRST_PERSON & set(words):
+        return False
+    if any(word.isdigit() for word in words):
+        return False
+    return bool(_REACTION_START.match(core)) or (core.endswith(("!", "！")) and len(words) <= 6)
 
 
 def fragments(text: str) -> list[Fragment]:

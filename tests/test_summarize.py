@@ -1,0 +1,292 @@
+"""summarize end to end: session logs in, facts and daily/YYYY-MM-DD.md out."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import sys
+from pathlib import Path
+
+import pytest
+
+from conftest import write_jsonl
+
+FIXTURE = Path(__file__).parent / "fixtures" / "bilingual-session.jsonl"
+SESSION = "2026-05-15-090000.jsonl"
+NIGHT = "2026-05-15T23:00:00Z"
+SECRETS = ("sk-proj-Zx81kL0pQ9rT5vW2yB7nM4cD", "AKIAIOSFODNN7EXAMPLE", "Tr0ub4dor&3")
+
+
+@pytest.fixture
+def logged(data_dir):
+    (data_dir / "sessions").mkdir(parents=True)
+    shutil.copy(FIXTURE, data_dir / "sessions" / SESSION)
+    return data_dir
+
+
+def facts_in(data_dir) -> list[dict]:
+    path = data_dir / "knowledge-graph" / "facts.jsonl"
+    return [json.loads(line) for line in path.read_text().splitlines()]
+
+
+def by_line(facts) -> dict[int, list[dict]]:
+    lines: dict[int, list[dict]] = {}
+    for fact in facts:
+        lines.setdefault(int(fact["source"].rsplit(":", 1)[1]), []).append(fact)
+    return lines
+
+
+def test_a_bilingual_log_gives_a_fact_per_stated_fact_and_none_for_chatter(cli, logged):
+    result = cli("--json", "--action", "summarize", "--date", "2026-05-15", now=NIGHT)
+    assert result.code == 0, result.err
+    facts = facts_in(logged)
+    lines = by_line(facts)
+    # chatter ("ok 好的", "Thanks! Sounds great.", "哈哈"), the assistant and a request: no fact
+    assert not {2, 3, 15, 16, 19} & set(lines)
+    expected = {
+        1: {("name", "Alex Chen"), ("lives_in", "Beijing")},
+        4: {("works_at", "Acme Robotics")},
+        5: {("allergic_to", "peanuts")},
+        6: {("讨厌", "香菜")},
+        7: {("allergic_to", "芒果"), ("喜欢", "喝乌龙茶")},
+        8: {("has_wife", "Maria")},
+        9: {("decided", "use PostgreSQL for the billing service")},
+        11: {("needs_to", "renew the TLS certificate before next Friday (2026-05-22)")},
+        12: {("needs_to", "call the dentist tomorrow (2026-05-16)")},
+        14: {("prefers", "dark mode in the editor")},
+        20: {("lives_in", "Shanghai")},
+    }
+    for line, pairs in expected.items():
+        assert {(fact["predicate"], fact["object"]) for fact in lines[line]} == pairs, line
+    assert [fact["predicate"] for fact in lines[10]] == ["decided"]
+    assert [fact["predicate"] for fact in lines[13]] == ["needs_to"]
+    assert all(fact["source"].startswith(f"sessions/{SESSION}:") for fact in facts)
+    cilantro = lines[6][0]
+    assert cilantro["importance"] == 1.0 and cilantro["category"] == "preference"
+
+    payload = result.json()
+    assert payload["days"] == ["2026-05-15"] and payload["added"] == len(facts)
+    summary = (logged / "daily" / "2026-05-15.md").read_text()
+    for title in ("## Facts Learned", "## Decisions Made", "## Preferences Noted", "## Action Items"):
+        assert title in summary
+    for fact in facts:
+        assert f"`{fact['id']}`" in summary
+    decisions = summary.split("## Decisions Made")[1].split("## Preferences Noted")[0]
+    assert "use PostgreSQL for the billing service" in decisions
+    actions = summary.split("## Action Items")[1]
+    assert "- [ ] user needs to call the dentist tomorrow (2026-05-16)" in actions
+
+
+def test_a_second_run_adds_nothing_boosts_nothing_and_yields_the_same_file(cli, logged):
+    assert cli("--action", "summarize", "--date", "2026-05-15", now=NIGHT).code == 0
+    before = {path: path.read_bytes() for path in logged.rglob("*")
+              if path.is_file() and path.name != "summarized.json"}
+    result = cli("--json", "--action", "summarize", "--date", "2026-05-15",
+                 now="2026-05-16T01:00:00Z")
+    assert result.code == 0
+    assert result.json()["added"] == 0 and result.json()["reinforced"] == 0
+    after = {path: path.read_bytes() for path in logged.rglob("*")
+             if path.is_file() and path.name != "summarized.json"}
+    changed = [str(path) for path in after if after[path] != before.get(path)]
+    assert changed == []
+    assert result.json()["daily_unchanged"] == ["daily/2026-05-15.md"]
+
+
+def test_moving_supersedes_the_old_city(cli, logged):
+    cli("--action", "summarize", "--date", "2026-05-15", now=NIGHT)
+    facts = {fact["object"]: fact for fact in facts_in(logged) if fact["predicate"] == "lives_in"}
+    assert facts["Beijing"]["superseded_by"] == facts["Shanghai"]["id"]
+    assert facts["Shanghai"]["supersedes"] == facts["Beijing"]["id"]
+    recalled = cli("--json", "--action", "recall", "--query", "where does the user live",
+                   now=NIGHT).json()["results"]
+    assert recalled[0]["object"] == "Shanghai"
+    assert "Beijing" not in [hit["object"] for hit in recalled]
+
+
+def test_no_secret_from_the_log_is_left_anywhere(cli, logged):
+    result = cli("--json", "--action", "summarize", "--date", "2026-05-15", now=NIGHT)
+    assert result.json()["redactions"] == 3
+    for path in logged.rglob("*"):
+        if path.is_file():
+            text = path.read_text(errors="replace")
+            for secret in SECRETS:
+                assert secret not in text, (path, secret)
+    session = (logged / "sessions" / SESSION).read_text().splitlines()
+    assert len(session) == 20  # lines keep their numbers: provenance stays valid
+    assert "[REDACTED:openai-key]" in session[16] and "[REDACTED:password]" in session[17]
+
+
+def test_remember_redacts_secrets_too(cli, data_dir):
+    result = cli("--json", "--action", "remember", "--subject", "staging", "--predicate", "api key",
+                 "--object", "sk-proj-Zx81kL0pQ9rT5vW2yB7nM4cD")
+    assert result.json()["redactions"] == 1
+    assert "sk-proj" not in (data_dir / "knowledge-graph" / "facts.jsonl").read_text()
+
+
+def test_all_summarizes_every_pending_log_and_a_grown_log_only_adds_its_new_lines(cli, data_dir):
+    sessions = data_dir / "sessions"
+    sessions.mkdir(parents=True)
+    write_jsonl(sessions / "2026-05-01-080000.jsonl",
+                [{"ts": "2026-05-01T08:00:00Z", "role": "user", "text": "I love hiking in the Alps."}])
+    write_jsonl(sessions / "2026-05-02-080000.jsonl",
+                [{"ts": "2026-05-02T08:00:00Z", "role": "user", "text": "My dog is called Rex."}])
+    first = cli("--json", "--action", "summarize", "--all", now="2026-05-03T00:00:00Z").json()
+    assert first["days"] == ["2026-05-01", "2026-05-02"] and first["added"] == 2
+    assert cli("--json", "--action", "summarize", "--all",
+               now="2026-05-03T00:00:00Z").json()["session_files"] == []
+    with open(sessions / "2026-05-02-080000.jsonl", "a") as handle:
+        handle.write(json.dumps({"ts": "2026-05-02T09:00:00Z", "role": "user",
+                                 "text": "I love hiking in the Alps."}) + "\n")
+        handle.write(json.dumps({"ts": "2026-05-02T09:01:00Z", "role": "user",
+                                 "text": "I'm allergic to shellfish."}) + "\n")
+    grown = cli("--json", "--action", "summarize", "--all", now="2026-05-03T00:00:00Z").json()
+    assert grown["days"] == ["2026-05-02"]
+    assert (grown["added"], grown["reinforced"]) == (1, 1)  # the repeat reinforces, once
+    hiking = [fact for fact in facts_in(data_dir) if fact["object"] == "hiking in the Alps"][0]
+    assert hiking["importance"] == 1.0  # preference 0.8 + repetition 0.2
+
+
+def test_a_broken_line_in_a_log_is_set_aside_and_the_rest_summarized(cli, data_dir):
+    sessions = data_dir / "sessions"
+    sessions.mkdir(parents=True)
+    (sessions / "2026-05-15-100000.jsonl").write_text(
+        json.dumps({"ts": "2026-05-15T10:00:00Z", "role": "user", "text": "I live in Oslo."}) + "\n"
+        + '{"ts": "2026-05-15T10:01:00Z", "role": "user", "text": "my token=ghp_0123456789abcdefghijklmnopqrstuvwxyzAB\n'
+        + json.dumps({"ts": "2026-05-15T10:02:00Z", "role": "user", "text": "I work at Statoil."}) + "\n")
+    result = cli("--action", "summarize", "--date", "2026-05-15", now=NIGHT)
+    assert result.code == 0
+    assert "Warning: sessions/2026-05-15-100000.jsonl:2: invalid JSON" in result.err
+    assert {fact["object"] for fact in facts_in(data_dir)} == {"Oslo", "Statoil"}
+    quarantine = [json.loads(line) for line in
+                  (data_dir / "state" / "sessions.quarantine.jsonl").read_text().splitlines()]
+    assert [(entry["file"], entry["line"]) for entry in quarantine] == [
+        ("sessions/2026-05-15-100000.jsonl", 2)]
+    assert "ghp_" not in (data_dir / "state" / "sessions.quarantine.jsonl").read_text()
+    assert "ghp_" not in (sessions / "2026-05-15-100000.jsonl").read_text()
+    cli("--action", "summarize", "--date", "2026-05-15", now=NIGHT)
+    assert len((data_dir / "state" / "sessions.quarantine.jsonl").read_text().splitlines()) == 1
+
+
+def test_a_day_without_logs_writes_nothing(cli, data_dir):
+    result = cli("--action", "summarize", "--date", "2026-01-01")
+    assert result.code == 0 and "No session logs to summarize (2026-01-01)." in result.out
+    assert not list((data_dir / "daily").glob("*.md"))
+    assert cli("--action", "summarize", "--date", "2026-13-01").code == 2
+    assert cli("--action", "summarize", "--date", "2026-01-01", "--all").code == 2
+
+
+EXTRACTOR = """
+import json, sys
+fragments = json.load(sys.stdin)["fragments"]
+facts = [{"subject": "user", "predicate": "mentioned", "object": f["text"][:40],
+          "source": f["source"], "category": "fact", "importance": 0.6}
+         for f in fragments if f["kind"] == "statement"]
+print(json.dumps({"facts": facts}))
+"""
+
+
+def write_config(data_dir, **settings) -> None:
+    (data_dir / "config.yaml").write_text(
+        "memory_oracle:\n" + "".join(f"  {key}: {json.dumps(value)}\n" for key, value in settings.items()))
+
+
+def test_an_external_extractor_is_used_when_configured(cli, logged, tmp_path):
+    script = tmp_path / "extractor.py"
+    script.write_text(EXTRACTOR)
+    write_config(logged, extractor_command=[sys.executable, str(script)])
+    result = cli("--json", "--action", "summarize", "--date", "2026-05-15", now=NIGHT)
+    assert result.code == 0, result.err
+    assert result.json()["extractor"] == "external"
+    facts = facts_in(logged)
+    assert facts and all(fact["predicate"] == "mentioned" for fact in facts)
+    assert all(fact["source"].startswith(f"sessions/{SESSION}:") for fact in facts)
+    for fact in facts:
+        assert not any(secret in fact["object"] for secret in SECRETS)
+
+
+@pytest.mark.parametrize("body, reason", [
+    ("import sys; sys.exit(3)", "extractor exited 3"),
+    ("print('not json')", "extractor output is not JSON"),
+    ("print('{\"facts\": [{\"subject\": \"x\"}]}')", "does not match its schema: missing field"),
+    ("print('{\"facts\": [{\"subject\": \"x\", \"predicate\": \"y\", \"object\": \"z\", "
+     "\"source\": \"sessions/elsewhere.jsonl:1\"}]}')", "which is not the source of any fragment"),
+])
+def test_a_failing_extractor_falls_back_to_the_rules_with_a_warning(cli, logged, tmp_path, body, reason):
+    script = tmp_path / "extractor.py"
+    script.write_text(body)
+    write_config(logged, extractor_command=[sys.executable, str(script)])
+    result = cli("--json", "--action", "summarize", "--date", "2026-05-15", now=NIGHT)
+    assert result.code == 0
+    assert result.json()["extractor"] == "rules (external extractor failed)"
+    assert reason in result.err and "using the built-in rules instead" in result.err
+    assert {"name", "lives_in", "allergic_to"} <= {fact["predicate"] for fact in facts_in(logged)}
+
+
+TRANSCRIPT = [
+    {"type": "session", "version": 4, "id": "0199338a-5b1e-7c3a-9f2d-3e4b5a6c7d8e",
+     "timestamp": "2026-05-15T14:03:12.345Z", "cwd": "/home/alice/.openclaw/workspace"},
+    {"type": "message", "id": "b3", "parentId": None, "timestamp": "2026-05-15T14:03:12.400Z",
+     "message": {"role": "user", "content": [{"type": "text", "text": "I'm allergic to shellfish."}],
+                 "timestamp": 1789048992400}},
+    {"type": "message", "id": "c4", "parentId": "b3", "timestamp": "2026-05-15T14:03:14.100Z",
+     "message": {"role": "assistant", "content": [
+         {"type": "thinking", "thinking": "note the allergy"},
+         {"type": "toolCall", "id": "t1", "name": "exec", "arguments": {"command": "ls"}}],
+         "stopReason": "toolUse", "timestamp": 1789048994100}},
+    {"type": "message", "id": "d5", "parentId": "c4", "timestamp": "2026-05-15T14:03:15.000Z",
+     "message": {"role": "toolResult", "toolCallId": "t1", "toolName": "exec",
+                 "content": [{"type": "text", "text": "I live in Narnia"}], "isError": False,
+                 "timestamp": 1789048995000}},
+    {"type": "message", "id": "e6", "parentId": "d5", "timestamp": "2026-05-15T14:04:00.000Z",
+     "message": {"role": "user", "content": "My key is AKIAIOSFODNN7EXAMPLE and I live in Lisbon.",
+                 "timestamp": 1789049040000}},
+    {"type": "compaction", "id": "f7", "parentId": "e6", "timestamp": "2026-05-15T18:00:00.000Z",
+     "summary": "...", "firstKeptEntryId": "e6", "tokensBefore": 1000},
+]
+NOTES = """# 2026-05-15
+
+- 09:40 User prefers TypeScript for new scripts.
+- I need to review PR 412 before Friday
+
+## Open threads
+<!-- openclaw:dreaming:light:start -->
+- dreamt content
+<!-- openclaw:dreaming:light:end -->
+"""
+
+
+def test_openclaw_transcripts_and_notes_are_copied_into_sessions_first(cli, data_dir, tmp_path):
+    openclaw_sessions = tmp_path / "openclaw" / "agents" / "main" / "sessions"
+    memory = tmp_path / "workspace" / "memory"
+    openclaw_sessions.mkdir(parents=True)
+    memory.mkdir(parents=True)
+    write_jsonl(openclaw_sessions / "0199338a-5b1e-7c3a-9f2d-3e4b5a6c7d8e.jsonl", TRANSCRIPT)
+    (memory / "2026-05-15.md").write_text(NOTES)
+    original = {path: path.read_bytes() for path in tmp_path.joinpath("openclaw").rglob("*")
+                if path.is_file()}
+    cli("--action", "init")
+    write_config(data_dir, openclaw_sessions_dir=str(openclaw_sessions),
+                 openclaw_memory_dir=str(memory))
+
+    result = cli("--json", "--action", "summarize", "--date", "2026-05-15", now=NIGHT)
+    assert result.code == 0, result.err
+    payload = result.json()
+    assert sorted(payload["imported"]) == ["sessions/2026-05-15-094000.jsonl",
+                                           "sessions/2026-05-15-140312.jsonl"]
+    copy = [json.loads(line) for line in
+            (data_dir / "sessions" / "2026-05-15-140312.jsonl").read_text().splitlines()]
+    assert [(turn["role"], turn["text"]) for turn in copy] == [
+        ("user", "I'm allergic to shellfish."),
+        ("user", "My key is [REDACTED:aws-access-key] and I live in Lisbon.")]
+    facts = {(fact["predicate"], fact["object"]): fact["source"] for fact in facts_in(data_dir)}
+    assert facts[("allergic_to", "shellfish")] == "sessions/2026-05-15-140312.jsonl:1"
+    assert facts[("lives_in", "Lisbon")] == "sessions/2026-05-15-140312.jsonl:2"
+    assert ("lives_in", "Narnia") not in facts  # tool output is not the user speaking
+    assert any(source.startswith("sessions/2026-05-15-094000.jsonl:") and pair[0] == "needs_to"
+               for pair, source in facts.items())
+    assert not any("dreamt" in pair[1] for pair in facts)
+    # OpenClaw's own files are untouched; a second run copies nothing again.
+    assert {path: path.read_bytes() for path in tmp_path.joinpath("openclaw").rglob("*")
+            if path.is_file()} == original
+    again = cli("--json", "--action", "summarize", "--date", "2026-05-15", now=NIGHT).json()
+    assert again["imported"] == [] and again["added"] == 0
