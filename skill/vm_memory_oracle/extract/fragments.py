@@ -122,8 +122,8 @@ def classify(text: str) -> str:
     return STATEMENT
 
 
-_FIRST_PERSON = frozenset({"i", "i'm", "im", "ive", "i've", "me", "my", "mine", "we", "our", "us",
-                           "m", "ve", "ll", "d"})
+_FIRST_PERSON = re.compile(r"\b(?:i|i'm|im|i've|ive|i'll|i'd|me|my|mine|we|we're|we've|our|ours|us)\b",
+                           re.IGNORECASE)
 _REACTION_START = re.compile(
     r"^(?:wow|woah|whoa|aw+|omg|yay|congrats|congratulations|glad|so glad|sounds|looks|that's|"
     r"thats|that is|that was|that must|that sounds|it sounds|it looks|what a|how (?:cool|nice|"
@@ -137,7 +137,7 @@ def _is_reaction(core: str, words: list[str]) -> bool:
 
     It says nothing about the speaker's own life: no first person, no number.
     """
-    if len(words) > _MAX_REACTION_WORDS or _FIRST_PERSON & set(words):
+    if len(words) > _MAX_REACTION_WORDS or _FIRST_PERSON.search(core.replace("’", "'")):
         return False
     if any(word.isdigit() for word in words):
         return False
