@@ -175,3 +175,18 @@ def test_killing_a_writer_mid_write_loses_nothing_already_written(store):
     assert store.layout.facts.read_bytes().endswith(b"\n")
     store.append_records(store.layout.facts, "fact", [make_fact(10**6)])
     assert len(store.read_records(store.layout.facts, "fact", unique_key="id")) == len(loaded) + 1
+
+
+def test_replace_if_unchanged_refuses_when_another_writer_appended(tmp_path):
+    path = tmp_path / "log.jsonl"
+    path.write_text("one\n")
+    seen = path.stat()
+    with open(path, "a") as handle:  # the agent appends between our read and our replace
+        handle.write("two\n")
+    with pytest.raises(files.ChangedMeanwhile):
+        files.replace_if_unchanged(path, b"ONE\n", size=seen.st_size, mtime_ns=seen.st_mtime_ns)
+    assert path.read_text() == "one\ntwo\n"
+    assert sorted(p.name for p in tmp_path.iterdir() if p.name != "home") == ["log.jsonl"]
+    now = path.stat()
+    files.replace_if_unchanged(path, b"ONE\nTWO\n", size=now.st_size, mtime_ns=now.st_mtime_ns)
+    assert path.read_text() == "ONE\nTWO\n"

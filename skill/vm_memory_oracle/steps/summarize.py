@@ -19,7 +19,7 @@ from pathlib import Path
 
 from ..clock import format_iso, parse_iso
 from ..config import Settings
-from ..errors import InvalidInputError
+from ..errors import DataDirError, InvalidInputError
 from ..extract.external import ExtractorFailed, run_extractor
 from ..extract.redact import redact, redact_value
 from ..extract.rules import Turn, extract_facts, fragment_records, section_of, turn_fragments
@@ -139,9 +139,29 @@ def _fully_summarized(path: Path, entry: dict | None) -> bool:
         _prefix_unchanged(path, entry)
 
 
-def _redact_session(path: Path) -> int:
-    """Replace secrets in a session log, line by line, keeping every line where it is."""
-    raw_lines = path.read_bytes().split(b"\n")
+def _redact_session(path: Path, attempts: int = 5) -> int:
+    """Replace secrets in a session log, line by line, keeping every line where it is.
+
+    The agent may be appending to the log meanwhile (it takes none of our locks): if the
+    file changes between reading and replacing, it is read again.
+    """
+    for _ in range(attempts):
+        before = path.stat()
+        data = path.read_bytes()
+        redacted, total = _redacted_lines(data)
+        if not total:
+            return 0
+        try:
+            files.replace_if_unchanged(path, redacted, size=before.st_size,
+                                       mtime_ns=before.st_mtime_ns)
+            return total
+        except files.ChangedMeanwhile:
+            continue
+    raise DataDirError(path, f"kept changing while secrets were being redacted ({attempts} tries)")
+
+
+def _redacted_lines(data: bytes) -> tuple[bytes, int]:
+    raw_lines = data.split(b"\n")
     trailing = raw_lines[-1] == b""
     if trailing:
         raw_lines.pop()
@@ -154,14 +174,12 @@ def _redact_session(path: Path) -> int:
         except json.JSONDecodeError:
             cleaned = redact(text)
             total += cleaned.count
-            out.append(cleaned.text if cleaned.count else text)
+            out.append(cleaned.text)
             continue
         value, count = redact_value(value)
         total += count
         out.append(files.dumps_record(value) if count else text)
-    if total:
-        files.write_lines_atomic(path, out)
-    return total
+    return "".join(line + "\n" for line in out).encode("utf-8"), total
 
 
 def _read_turns(store, path: Path, report: SummarizeReport) -> list[Turn]:

@@ -123,6 +123,36 @@ def write_atomic(path: Path, data: bytes) -> None:
     fsync_directory(path.parent)
 
 
+class ChangedMeanwhile(Exception):
+    """The file changed between being read and being replaced; nothing was written."""
+
+
+def replace_if_unchanged(path: Path, data: bytes, *, size: int, mtime_ns: int) -> None:
+    """write_atomic, unless another writer (one that takes no lock of ours, such as the
+    agent appending to a session log) changed `path` since it was read with this size and
+    modification time; then raise ChangedMeanwhile so the caller can read it again."""
+    fd, temp_name = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    try:
+        os.fchmod(fd, FILE_MODE)
+        _write_all(fd, data)
+        os.fsync(fd)
+        os.close(fd)
+        fd = -1
+        current = os.stat(path)
+        if current.st_size != size or current.st_mtime_ns != mtime_ns:
+            raise ChangedMeanwhile(str(path))
+        os.replace(temp_name, path)
+    except BaseException:
+        if fd >= 0:
+            os.close(fd)
+        try:
+            os.unlink(temp_name)
+        except FileNotFoundError:
+            pass
+        raise
+    fsync_directory(path.parent)
+
+
 def write_lines_atomic(path: Path, lines: Iterable[str]) -> None:
     write_atomic(path, "".join(line + "\n" for line in lines).encode("utf-8"))
 

@@ -113,12 +113,8 @@ class Store:
         return document["facts"]
 
     def write_activation(self, state: dict[str, dict]) -> None:
-        document = {"updated": self.timestamp, "facts": state}
-        fault = problem("activation-metadata", document)
-        if fault:
-            raise InvalidInputError(f"refusing to write invalid activation metadata: {fault}",
-                                    source=self.layout.relative(self.layout.activation))
-        files.write_json_atomic(self.layout.activation, document)
+        self.write_validated_json(self.layout.activation, "activation-metadata",
+                                  {"updated": self.timestamp, "facts": state})
 
     def write_validated_json(self, path: Path, kind: str, document) -> None:
         fault = problem(kind, document)
