@@ -82,6 +82,25 @@ def test_unmatched_statements_are_kept_with_the_speaker_as_subject():
     assert fact["importance"] == 0.5
 
 
+def test_leading_connectives_are_stripped_as_words_only():
+    [fact] = facts_of("Android builds take forty minutes on CI.")
+    assert fact["text"] == "user: Android builds take forty minutes on CI."
+    [fact] = facts_of("So I moved to Wellington")
+    assert fact["object"] == "Wellington"
+    assert classify("Sounds great.") == CHATTER
+
+
+def test_the_default_threshold_drops_asides():
+    from vm_memory_oracle.config import Settings
+    from vm_memory_oracle.extract.rules import extract_facts
+
+    turn = Turn("sessions/x.jsonl", 1, TS, "user", "")
+    aside = [(turn, fragment) for fragment in fragments("By the way, the printer is on floor 2")]
+    assert extract_facts(aside, threshold=Settings().extract_threshold) == []
+    said = [(turn, fragment) for fragment in fragments("The printer is on floor 2")]
+    assert len(extract_facts(said, threshold=Settings().extract_threshold)) == 1
+
+
 def test_chatter_questions_and_requests_give_no_fact():
     for text in ("ok 好的", "Thanks! Sounds great.", "哈哈", "How are you doing today?",
                  "Can you check the weather for me?", "Hey Mel!"):

@@ -41,8 +41,9 @@ def test_a_bilingual_log_gives_a_fact_per_stated_fact_and_none_for_chatter(cli, 
     assert result.code == 0, result.err
     facts = facts_in(logged)
     lines = by_line(facts)
-    # chatter ("ok 好的", "Thanks! Sounds great.", "哈哈"), the assistant and a request: no fact
-    assert not {2, 3, 15, 16, 19} & set(lines)
+    # chatter ("ok 好的", "Thanks! Sounds great.", "哈哈"), the assistant, a request and the
+    # remains of sentences around secrets: no fact
+    assert not {2, 3, 15, 16, 17, 18, 19} & set(lines)
     expected = {
         1: {("name", "Alex Chen"), ("lives_in", "Beijing")},
         4: {("works_at", "Acme Robotics")},
@@ -172,6 +173,7 @@ def test_a_day_without_logs_writes_nothing(cli, data_dir):
     assert result.code == 0 and "No session logs to summarize (2026-01-01)." in result.out
     assert not list((data_dir / "daily").glob("*.md"))
     assert cli("--action", "summarize", "--date", "2026-13-01").code == 2
+    assert cli("--action", "summarize", "--date", "20260101").code == 2
     assert cli("--action", "summarize", "--date", "2026-01-01", "--all").code == 2
 
 
@@ -250,7 +252,7 @@ NOTES = """# 2026-05-15
 
 ## Open threads
 <!-- openclaw:dreaming:light:start -->
-- dreamt content
+- I dreamt that the whole team moved to a lighthouse on the coast.
 <!-- openclaw:dreaming:light:end -->
 """
 
@@ -290,3 +292,26 @@ def test_openclaw_transcripts_and_notes_are_copied_into_sessions_first(cli, data
             if path.is_file()} == original
     again = cli("--json", "--action", "summarize", "--date", "2026-05-15", now=NIGHT).json()
     assert again["imported"] == [] and again["added"] == 0
+    copies = sorted(path.name for path in (data_dir / "sessions").iterdir())
+    assert not any("lighthouse" in path.read_text() for path in (data_dir / "sessions").iterdir())
+    # Even with the import ledger lost, nothing is copied twice.
+    (data_dir / "state" / "imports.json").unlink()
+    third = cli("--json", "--action", "summarize", "--date", "2026-05-15", now=NIGHT).json()
+    assert sorted(path.name for path in (data_dir / "sessions").iterdir()) == copies
+    assert third["added"] == 0 and third["reinforced"] == 0
+
+
+def test_a_line_still_being_written_is_summarized_once_complete(cli, data_dir):
+    sessions = data_dir / "sessions"
+    sessions.mkdir(parents=True)
+    log = sessions / "2026-05-15-100000.jsonl"
+    whole = json.dumps({"ts": "2026-05-15T10:00:00Z", "role": "user", "text": "I live in Oslo."})
+    late = json.dumps({"ts": "2026-05-15T10:01:00Z", "role": "user", "text": "I work at Statoil."})
+    log.write_text(whole + "\n" + late[:30])
+    cli("--action", "summarize", "--date", "2026-05-15", now=NIGHT)
+    assert {fact["object"] for fact in facts_in(data_dir)} == {"Oslo"}
+    with open(log, "a") as handle:
+        handle.write(late[30:] + "\n")
+    result = cli("--json", "--action", "summarize", "--date", "2026-05-15", now=NIGHT)
+    assert result.json()["added"] == 1
+    assert {fact["object"] for fact in facts_in(data_dir)} == {"Oslo", "Statoil"}

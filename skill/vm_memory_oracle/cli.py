@@ -252,6 +252,8 @@ def action_summarize(args, context: Context) -> tuple[dict, list[str]]:
     day = None
     if args.date is not None:
         try:
+            if len(args.date) != 10:
+                raise ValueError(args.date)
             day = date.fromisoformat(args.date).isoformat()
         except ValueError:
             raise UsageError(f"--date must be YYYY-MM-DD, got {args.date!r}") from None

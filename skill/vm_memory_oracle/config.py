@@ -41,7 +41,7 @@ class Settings:
     recall_k: int = 10
     lock_timeout_seconds: float = 30.0
     single_valued_predicates: tuple[str, ...] = DEFAULT_SINGLE_VALUED
-    extract_threshold: float = 0.3
+    extract_threshold: float = 0.35
     extract_roles: tuple[str, ...] = ("user",)
     extractor_command: tuple[str, ...] | None = None
     extractor_timeout_seconds: float = 120.0

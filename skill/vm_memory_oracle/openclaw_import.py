@@ -33,6 +33,7 @@ _NOTE_NAME = re.compile(r"^(\d{4}-\d{2}-\d{2})(?:-[\w.-]+)?\.md$")
 _TRANSCRIPT_NAME = re.compile(r"\.jsonl(?:\.[\w:.-]+)?$")
 _NOTE_TIME = re.compile(r"^(?:\*\*)?(\d{1,2}):(\d{2})(?:\*\*)?\s*[-–:]?\s*")
 _NOTE_ROLE = re.compile(r"^(user|assistant)\s*:\s*", re.IGNORECASE)
+_BLOCK_MARKER = re.compile(r"^<!--\s*([\w:.-]+?):(start|end)\s*-->$")
 _BULLET = re.compile(r"^(?:[-*+]\s+(?:\[[ xX]\]\s+)?|\d+[.)]\s+)")
 
 
@@ -141,9 +142,16 @@ def _note_turns(path: Path) -> list[dict]:
     day = datetime.fromisoformat(_NOTE_NAME.match(path.name).group(1)).replace(tzinfo=timezone.utc)
     turns = []
     in_comment = False
+    managed_block = None  # the name of an open <!-- name:start --> ... <!-- name:end --> block
     moment = day
     for raw in path.read_text(encoding="utf-8", errors="replace").splitlines():
         line = raw.strip()
+        marker = _BLOCK_MARKER.match(line)
+        if marker:
+            managed_block = marker.group(1) if marker.group(2) == "start" else None
+            continue
+        if managed_block is not None:
+            continue  # OpenClaw's own generated blocks (dreaming) are not notes
         if line.startswith("<!--"):
             in_comment = "-->" not in line
             continue
@@ -183,25 +191,41 @@ def _write_copies(layout: Layout, turns: list[dict], *, previous: list[str], own
     written = []
     for day, day_turns in sorted(by_day.items()):
         first = datetime.fromisoformat(day_turns[0]["ts"].replace("Z", "+00:00"))
-        name = _free_name(layout, first, previous, owned | set(written))
         lines = []
         for turn in day_turns:
             cleaned = redact(turn["text"])
             report.redactions += cleaned.count
             lines.append(files.dumps_record({**turn, "text": cleaned.text}))
+        name = _free_name(layout, first, previous, owned | set(written), lines[0])
         files.write_lines_atomic(layout.sessions_dir / name, lines)
         written.append(name)
         report.files_written.append(f"sessions/{name}")
     return written
 
 
-def _free_name(layout: Layout, first: datetime, previous: list[str], taken: set[str]) -> str:
-    """The copy's name: its first turn's time, moved on a second while another file has it."""
+def _free_name(layout: Layout, first: datetime, previous: list[str], taken: set[str],
+               first_line: str) -> str:
+    """The copy's name: its first turn's time, moved on a second while another file has it.
+
+    A file that starts with the same turn is an earlier copy of the same source (the ledger
+    may have been lost): it is reused, not copied again under another name.
+    """
     moment = first
     while True:
         name = moment.strftime("%Y-%m-%d-%H%M%S") + ".jsonl"
-        if name in previous or (name not in taken and not (layout.sessions_dir / name).exists()):
+        path = layout.sessions_dir / name
+        if name in previous or (name not in taken and not path.exists()):
+            return name
+        if name not in taken and _first_line(path) == first_line:
             return name
         moment += timedelta(seconds=1)
         if moment.date() != first.date():
             raise DataDirError(layout.sessions_dir, f"no free session file name left on {first.date()}")
+
+
+def _first_line(path: Path) -> str | None:
+    try:
+        with open(path, encoding="utf-8", errors="replace") as handle:
+            return handle.readline().rstrip("\n")
+    except OSError:
+        return None

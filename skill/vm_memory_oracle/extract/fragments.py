@@ -149,9 +149,9 @@ def fragments(text: str) -> list[Fragment]:
 
 
 _SIGNAL_PREFIX = re.compile(
-    r"^(?:(?:please\s+)?(?:remember(?: this| that)?|don'?t forget(?: that)?|important|"
-    r"this is important|by the way|btw|fyi|note|记住|记得|别忘了|重要|很重要|关键|顺便说一下|顺便|"
-    r"对了|另外|还有|但是|不过|然而|also|but|however|plus|and|so|well|oh|actually)"
+    r"^(?:(?:(?:please\s+)?(?:remember(?: this| that)?|don'?t forget(?: that)?|important|"
+    r"this is important|by the way|btw|fyi|note|also|but|however|plus|and|so|well|oh|actually)\b"
+    r"|记住|记得|别忘了|重要|很重要|关键|顺便说一下|顺便|对了|另外|还有|但是|不过|然而)"
     r"\s*[,，:：!！.。]*\s*)+", re.IGNORECASE)
 
 

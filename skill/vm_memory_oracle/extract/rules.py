@@ -22,9 +22,10 @@ SIGNALS = (
                 re.IGNORECASE), 0.5),
     (re.compile(r"\b(?:important|crucial|critical|essential)\b|重要|关键", re.IGNORECASE), 0.3),
     (re.compile(r"!!|！！|\b(?:really really|so so)\b|非常非常"), 0.1),
-    (re.compile(r"\b(?:by the way|btw|just saying)\b|顺便|随便", re.IGNORECASE), -0.2),
+    (re.compile(r"\b(?:by the way|btw|just saying)\b|顺便", re.IGNORECASE), -0.2),
 )
 
+REDACTED = "[REDACTED:"
 SECTION_OF_CATEGORY = {"decision": "decisions", "preference": "preferences", "action": "actions"}
 _CJK = re.compile(r"[\u4e00-\u9fff]")
 _MIN_WORDS = re.compile(r"[^\W\d_]{2,}|\d+", re.UNICODE)
@@ -93,8 +94,8 @@ def extract_facts(pairs: list[tuple[Turn, Fragment]], *, threshold: float) -> li
 
 
 def fact_from_fragment(turn: Turn, fragment: Fragment) -> dict | None:
-    if fragment.kind not in (STATEMENT, COMMAND):
-        return None
+    if fragment.kind not in (STATEMENT, COMMAND) or REDACTED in fragment.text:
+        return None  # what remains of a sentence around a secret is not worth keeping
     content = content_of(fragment.text)
     found = match_statement(content) or match_statement(fragment.text)
     if found is None and (fragment.kind != STATEMENT or not _substantial(content)):

@@ -122,9 +122,12 @@ def _read_ledger(store, path: Path) -> dict[str, dict]:
 
 
 def _ledger_entry(path: Path, stamp: str) -> dict:
+    """How much of `path` is read: its whole lines only. A last line still being written is
+    not counted, so its facts are ingested once it is complete."""
     data = path.read_bytes()
-    return {"lines": data.count(b"\n") + (0 if not data or data.endswith(b"\n") else 1),
-            "bytes": len(data), "sha256": hashlib.sha256(data).hexdigest(), "summarized_at": stamp}
+    whole = data[:data.rfind(b"\n") + 1]
+    return {"lines": whole.count(b"\n"), "bytes": len(whole),
+            "sha256": hashlib.sha256(whole).hexdigest(), "summarized_at": stamp}
 
 
 def _prefix_unchanged(path: Path, entry: dict) -> bool:
