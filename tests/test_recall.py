@@ -55,7 +55,8 @@ def test_chinese_queries_match_without_spaces(seeded):
 def test_a_query_with_nothing_in_common_returns_nothing(seeded):
     result = seeded("--json", "--action", "recall", "--query", "quantum chromodynamics")
     assert result.json()["results"] == []
-    assert seeded("--action", "recall", "--query", "quantum").out.strip() == "No matching facts."
+    assert seeded("--action", "recall", "--query", "quantum chromodynamics").out.strip() == \
+        "No matching facts."
 
 
 def test_recall_boosts_what_it_returns_and_no_boost_does_not(seeded):
@@ -156,7 +157,10 @@ def test_words_that_every_fact_has_do_not_flood_the_results(cli, tmp_path):
     cli("--action", "remember", "--from", str(write_jsonl(tmp_path / "t.jsonl", facts)))
     results = cli("--json", "--action", "recall", "--query", "topic 42",
                   "--no-boost").json()["results"]
-    assert [hit["object"] for hit in results] == ["topic 42 of week 6"]
+    assert results[0]["object"] == "topic 42 of week 6"
+    # Only that fact matched lexically; the others are semantic neighbours, not word noise.
+    assert [hit["object"] for hit in results if "lexical" in hit["matched"]] == [
+        "topic 42 of week 6"]
 
 
 def test_recall_still_boosts_after_the_activation_file_was_reset(seeded, data_dir):
@@ -168,7 +172,8 @@ def test_recall_still_boosts_after_the_activation_file_was_reset(seeded, data_di
     # Reset to its creation values (1.0 on 2026-05-01), decayed 30 days, then boosted.
     assert result.json()["results"][0]["activation"] == pytest.approx(0.8, abs=1e-4)
     metadata = json.loads((data_dir / "activation-metadata.json").read_text())
-    assert [entry["access_count"] for entry in metadata["facts"].values()] == [1]
+    berlin = result.json()["results"][0]["id"]
+    assert metadata["facts"][berlin]["access_count"] == 1
 
 
 def test_quarantine_warnings_reach_every_action(seeded, data_dir):

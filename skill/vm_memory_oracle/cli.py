@@ -33,6 +33,7 @@ ACTIONS = {
                  "and write daily/YYYY-MM-DD.md",
     "recall": "find facts for --query TEXT (or JSONL --queries FILE) and boost them",
     "forget": "move the fact --id FACT_ID to the archive",
+    "reindex": "rebuild the semantic index from the facts (embeddings are reused from cache)",
     "query": "run a jq program over the active facts (with live activation)",
     "config": "show the settings in force, or change one with --set KEY=VALUE",
 }
@@ -292,14 +293,55 @@ def action_recall(args, context: Context) -> tuple[dict | list, list[str]]:
     else:
         queries = [{"query": args.query, "k": args.k}]
     graph = context.graph()
+    semantic = _semantic(context, graph)
     result_sets = recall_many(graph, queries, context.now, boost=not args.no_boost,
-                              order=args.order)
+                              order=args.order, semantic=semantic.search)
     if args.queries is not None:
         return result_sets, [json.dumps(result, ensure_ascii=False) for result in result_sets]
     results = result_sets[0]["results"]
+    result_sets[0].update(semantic.payload)
     lines = [f"{hit['score']:.3f}  {hit['id']}  {hit['text']}  "
              f"(activation {hit['activation']:.2f}, source {hit['source']})" for hit in results]
     return result_sets[0], lines or ["No matching facts."]
+
+
+@dataclass
+class _SemanticState:
+    search: object
+    payload: dict
+
+
+def _semantic(context: Context, graph) -> _SemanticState:
+    """The semantic side of recall, with its warnings: a fallback model, a repaired index."""
+    from .steps.reindex import semantic_search
+
+    search, report, choice = semantic_search(graph, context.settings)
+    store = context.store()
+    if choice.note:
+        store.warnings.append(choice.note)
+    if report.repaired:
+        store.warnings.append(f"vector index rebuilt: {report.rebuilt} "
+                              f"({report.vectors} vectors, {report.embedded} embedded)")
+    payload = {"embedder": choice.embedder.model_id}
+    if choice.note:
+        payload["embedder_fallback"] = choice.note
+    return _SemanticState(search, payload)
+
+
+def action_reindex(args, context: Context) -> tuple[dict, list[str]]:
+    from dataclasses import asdict
+
+    from .steps.reindex import semantic_search
+
+    graph = context.graph()
+    _, report, choice = semantic_search(graph, context.settings, force=True)
+    if choice.note:
+        context.store().warnings.append(choice.note)
+    payload = {**asdict(report), "embedder": choice.embedder.model_id}
+    if choice.note:
+        payload["embedder_fallback"] = choice.note
+    return payload, [f"Rebuilt the semantic index with {report.model_id}: {report.vectors} "
+                     f"vectors, {report.embedded} embedded, {report.from_cache} from cache"]
 
 
 def action_forget(args, context: Context) -> tuple[dict, list[str]]:
@@ -345,7 +387,7 @@ def action_config(args, context: Context) -> tuple[dict, list[str]]:
 
 
 HANDLERS = {"init": action_init, "remember": action_remember, "summarize": action_summarize,
-            "recall": action_recall,
+            "recall": action_recall, "reindex": action_reindex,
             "forget": action_forget, "query": action_query, "config": action_config}
 
 

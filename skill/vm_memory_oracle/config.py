@@ -36,8 +36,13 @@ class Settings:
     daily_retention_days: int = 365
     memory_md_max_lines: int = 200
     canary_check_interval: str = "weekly"
-    embedding_model: str = "multilingual-e5-large"
+    embedding_model: str = "multilingual-e5-small"
     embedding_device: str = "cpu"
+    embedding_pooling: str = "mean"
+    embedding_query_prefix: str = "query: "
+    embedding_passage_prefix: str = "passage: "
+    hnsw_min_facts: int = 50_000
+    semantic_min_similarity: float | None = None
     recall_k: int = 10
     lock_timeout_seconds: float = 30.0
     single_valued_predicates: tuple[str, ...] = DEFAULT_SINGLE_VALUED
@@ -97,6 +102,21 @@ def _choice(options: tuple[str, ...]):
     return check
 
 
+def _optional_number(low: float, high: float):
+    check_number = _number(low, high)
+
+    def check(key: str, value: Any) -> float | None:
+        return None if value is None else check_number(key, value)
+    return check
+
+
+def _prefix(key: str, value: Any) -> str:
+    if not isinstance(value, str) or len(value) > 64:
+        raise ConfigError(f"{key} must be a string of at most 64 characters, got {value!r}",
+                          key=key)
+    return value
+
+
 def _device(key: str, value: Any) -> str:
     if not isinstance(value, str) or not _DEVICE.match(value):
         raise ConfigError(f"{key} must be cpu, cuda or cuda:N, got {value!r}", key=key)
@@ -150,6 +170,11 @@ CHECKS = {
     "canary_check_interval": _choice(INTERVALS),
     "embedding_model": _text,
     "embedding_device": _device,
+    "embedding_pooling": _choice(("mean", "cls")),
+    "embedding_query_prefix": _prefix,
+    "embedding_passage_prefix": _prefix,
+    "hnsw_min_facts": _integer(1, 100_000_000),
+    "semantic_min_similarity": _optional_number(-1, 1),
     "recall_k": _integer(1, 1000),
     "lock_timeout_seconds": _number(0, 3600, low_open=True),
     "single_valued_predicates": _predicates,

@@ -19,6 +19,8 @@ from .model.fact import fact_sentence, normalise, replacement_key
 from .storage.store import Store
 
 REPETITION_BONUS = 0.2
+RESTORED_ACTIVATION = 0.3
+ARCHIVE_FIELDS = ("archived_at", "archive_reason", "final_activation")
 _VALUE_LIKE = re.compile(r"^[\d\s.,:/\-+%$€£¥]+$")
 
 
@@ -164,6 +166,33 @@ class KnowledgeGraph:
             self.store.write_activation(state)
             self._write_indexes(remaining)
         return archived
+
+    def restore(self, archived: list[dict], now: datetime,
+                activation: float = RESTORED_ACTIVATION) -> list[LiveFact]:
+        """Bring archived facts back to the active set at `activation` (seed 003, section 9).
+
+        The fact is durably in facts.jsonl before it leaves the archive.
+        """
+        stamp = format_iso(now)
+        wanted = {fact["id"] for fact in archived}
+        with self.store.locked("restore"):
+            active = {fact["id"] for fact in self.facts()}
+            archive = self.archived_facts()
+            back = [{key: value for key, value in fact.items() if key not in ARCHIVE_FIELDS}
+                    for fact in archive if fact["id"] in wanted and fact["id"] not in active]
+            if not back:
+                return []
+            self.store.append_records(self.layout.facts, "fact", back)
+            state = self.store.read_activation()
+            for fact in back:
+                state[fact["id"]] = {"activation": activation, "last_accessed": stamp,
+                                     "access_count": 0}
+            self.store.write_activation(state)
+            returned = {fact["id"] for fact in back}
+            self.store.rewrite_records(self.layout.archive, "archived-fact",
+                                       [fact for fact in archive if fact["id"] not in returned])
+            self._write_indexes(self.facts())
+        return [LiveFact(fact, activation, stamp, 0) for fact in back]
 
     def reinforce(self, facts: list[dict], now: datetime) -> dict[str, float]:
         """The recall boost: a0 = min(1, activation(now) + recall_boost), last_accessed = now.

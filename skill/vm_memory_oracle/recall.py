@@ -1,8 +1,12 @@
-"""Recall (DESIGN section 6): candidates, ranking, activation filter, boost.
+"""Recall (DESIGN section 6): candidates, fusion, activation filter, boost, archive fallback.
 
-Candidates come from an exact match on subject, object, sentence or id, and from a lexical
-match (BM25 over tokens, English and Chinese). Superseded facts and facts below
-search_threshold are left out; what is returned is boosted unless the caller says not to.
+Candidates come from three places: an exact match on id, subject, object, sentence or
+"subject predicate"; the semantic index (nearest vectors to the query's embedding); and a
+lexical match (BM25 over tokens, English and Chinese). The lists are fused by reciprocal
+rank, exact matches first. Superseded facts and facts below search_threshold are left out.
+When fewer than k active facts match the query's words, pruned facts in the archive are
+searched too, and a hit is restored to the active set at activation 0.3. What is returned
+is boosted unless the caller says not to.
 """
 
 from __future__ import annotations
@@ -19,7 +23,13 @@ from .model.text import tokens
 
 ORDERS = ("relevance", "activation")
 MAX_QUERY_CHARS = 4000
-EXACT_SCORE = 1.0
+# Reciprocal-rank fusion: score = sum over lists of weight / (RRF_K + rank). The constants
+# are the best measured on the LoCoMo development split (benchmarks/locomo_retrieval.py).
+RRF_K = 10
+WEIGHTS = {"exact": 1.0, "semantic": 3.0, "lexical": 2.0}
+# How many neighbours the semantic index is asked for, per result wanted.
+SEMANTIC_DEPTH = 10
+SEMANTIC_MIN_CANDIDATES = 100
 # A lexical hit scoring under this share of the query's best hit matched only on words that
 # nearly every fact has ("user", "topic"); it is noise, not an answer.
 MIN_RELATIVE_SCORE = 0.2
@@ -31,16 +41,29 @@ _BM25_B = 0.75
 class Hit:
     fact: LiveFact
     score: float
+    matched: tuple[str, ...]  # which candidate lists found it: exact, semantic, lexical
+
+
+@dataclass
+class Semantic:
+    """An embedder, the index built with it (see steps/reindex.py), and the similarity
+    below which a neighbour is not related to the query."""
+
+    embedder: object
+    index: object  # steps.reindex.SemanticIndex
+    min_similarity: float = 0.0
 
 
 def recall(graph: KnowledgeGraph, query: str, now: datetime, *, k: int | None = None,
-           boost: bool = True, order: str = "relevance") -> dict:
+           boost: bool = True, order: str = "relevance", semantic: Semantic | None = None) -> dict:
     """The result set of one query: {"query", "results": [...]}, boosted unless boost=False."""
-    return recall_many(graph, [{"query": query, "k": k}], now, boost=boost, order=order)[0]
+    return recall_many(graph, [{"query": query, "k": k}], now, boost=boost, order=order,
+                       semantic=semantic)[0]
 
 
 def recall_many(graph: KnowledgeGraph, queries: list[dict], now: datetime, *,
-                boost: bool = True, order: str = "relevance") -> list[dict]:
+                boost: bool = True, order: str = "relevance",
+                semantic: Semantic | None = None) -> list[dict]:
     """Result sets for several queries, ranked on one snapshot, boosted in one locked write."""
     if order not in ORDERS:
         raise UsageError(f"--order must be one of {', '.join(ORDERS)}, got {order!r}")
@@ -51,8 +74,19 @@ def recall_many(graph: KnowledgeGraph, queries: list[dict], now: datetime, *,
                   if fact.current and fact.activation >= graph.settings.search_threshold]
     corpus = Corpus(searchable)
     by_id = {fact.id: fact for fact in facts}
-    ranked = [rank(item["query"], corpus, item.get("k") or graph.settings.recall_k, order)
-              for item in queries]
+    vectors = None
+    if semantic is not None and searchable:
+        vectors = semantic.embedder.embed_queries([item["query"] for item in queries])
+    ranked = []
+    for position, item in enumerate(queries):
+        k = item.get("k") or graph.settings.recall_k
+        neighbours = _neighbours(semantic, vectors[position], corpus, k) if vectors is not None else []
+        hits = rank(item["query"], corpus, neighbours, k, order)
+        supported = sum(1 for hit in hits if "semantic" not in hit.matched or len(hit.matched) > 1)
+        if supported < k and boost:
+            restored = _restore_from_archive(graph, item["query"], by_id, k - supported, now)
+            hits = hits[:k - len(restored)] + restored
+        ranked.append(hits)
     if boost:
         returned = {hit.fact.id: hit.fact.record for hits in ranked for hit in hits}
         new_values = graph.reinforce(list(returned.values()), now) if returned else {}
@@ -72,20 +106,81 @@ def _check_query(query: str) -> None:
                                 key="query")
 
 
-def rank(query: str, corpus: "Corpus", k: int, order: str) -> list[Hit]:
-    scores = dict.fromkeys(corpus.exact_matches(query), EXACT_SCORE)
-    for fact_id, score in corpus.lexical_scores(query).items():
-        scores.setdefault(fact_id, score)
-    hits = [Hit(corpus.by_id[fact_id], score) for fact_id, score in scores.items()]
+def _neighbours(semantic: Semantic, vector, corpus: "Corpus", k: int) -> list[tuple[str, float]]:
+    """(fact id, similarity) of the nearest searchable facts, best first."""
+    depth = max(SEMANTIC_MIN_CANDIDATES, SEMANTIC_DEPTH * k)
+    found = []
+    for vector_id, similarity in semantic.index.index.search(vector, depth):
+        if similarity < semantic.min_similarity:
+            break  # best first: the rest are further still
+        fact_id = semantic.index.fact_of_vector.get(vector_id)
+        if fact_id in corpus.by_id:
+            found.append((fact_id, similarity))
+    return found
+
+
+def rank(query: str, corpus: "Corpus", neighbours: list[tuple[str, float]], k: int,
+         order: str) -> list[Hit]:
+    """Fuse the candidate lists by reciprocal rank; exact matches always come first."""
+    lists = {"exact": sorted(corpus.exact_matches(query),
+                             key=lambda fact_id: -corpus.by_id[fact_id].activation),
+             "semantic": [fact_id for fact_id, _ in neighbours],
+             "lexical": sorted(corpus.lexical_scores(query).items(),
+                               key=lambda item: (-item[1], item[0]))}
+    lists["lexical"] = [fact_id for fact_id, _ in lists["lexical"]]
+    fused: dict[str, float] = {}
+    matched: dict[str, list[str]] = {}
+    for name, fact_ids in lists.items():
+        for position, fact_id in enumerate(fact_ids, start=1):
+            fused[fact_id] = fused.get(fact_id, 0.0) + WEIGHTS[name] / (RRF_K + position)
+            matched.setdefault(fact_id, []).append(name)
+    top = sum(WEIGHTS.values()) / (RRF_K + 1) + 1.0
+    hits = [Hit(corpus.by_id[fact_id],
+                (score + (1.0 if "exact" in matched[fact_id] else 0.0)) / top,
+                tuple(matched[fact_id])) for fact_id, score in fused.items()]
+    hits.sort(key=lambda hit: (-hit.score, -hit.fact.activation, hit.fact.id))
+    hits = _one_per_source_first(hits)[:k]
     if order == "activation":
         hits.sort(key=lambda hit: (-hit.fact.activation, -hit.score, hit.fact.id))
-    else:
-        hits.sort(key=lambda hit: (-hit.score, -hit.fact.activation, hit.fact.id))
-    return hits[:k]
+    return hits
+
+
+def _one_per_source_first(hits: list[Hit]) -> list[Hit]:
+    """The best fact of each source first, then the others: several fragments of one
+    sentence do not crowd out the other memories a query may need."""
+    seen: set[str] = set()
+    first, later = [], []
+    for hit in hits:
+        source = hit.fact.record["source"]
+        (later if source in seen else first).append(hit)
+        seen.add(source)
+    return first + later
+
+
+def _restore_from_archive(graph: KnowledgeGraph, query: str, by_id: dict[str, LiveFact],
+                          wanted: int, now: datetime) -> list[Hit]:
+    """Pruned facts of the archive that match the query's words, restored at activation 0.3.
+
+    Facts the user asked to forget, and facts replaced by newer statements, stay archived.
+    """
+    candidates = [fact for fact in graph.archived_facts()
+                  if fact["archive_reason"].startswith("pruned") and fact["id"] not in by_id]
+    if not candidates:
+        return []
+    archived = Corpus([LiveFact(fact, 0.0, fact["archived_at"], 0) for fact in candidates])
+    scores = dict.fromkeys(archived.exact_matches(query), 2.0)
+    for fact_id, score in archived.lexical_scores(query).items():
+        scores.setdefault(fact_id, score)
+    best = sorted(scores, key=lambda fact_id: (-scores[fact_id], fact_id))[:wanted]
+    restored = graph.restore([archived.by_id[fact_id].record for fact_id in best], now)
+    return [Hit(live, min(scores[live.id], 1.0), ("archive",)) for live in restored]
 
 
 class Corpus:
-    """The searchable facts, indexed once per call for exact and lexical (BM25) matching."""
+    """The searchable facts, indexed once per call for exact and lexical (BM25) matching.
+
+    A fact's lexical document is its sentence, subject, predicate, object and context.
+    """
 
     def __init__(self, facts: list[LiveFact]):
         self.by_id = {fact.id: fact for fact in facts}
@@ -99,7 +194,9 @@ class Corpus:
             for key in {record["id"], normalise(record["subject"]), normalise(record["object"]),
                         normalise(sentence), normalise(f"{record['subject']} {predicate}")}:
                 self.exact.setdefault(key, []).append(fact.id)
-            words = tokens(" ".join((sentence, record["subject"], predicate, record["object"])))
+            # A fact's words include the turn it came from, as its vector does.
+            words = tokens(" ".join((sentence, record["subject"], predicate, record["object"],
+                                     record.get("context", ""))))
             for term, frequency in Counter(words).items():
                 self.postings.setdefault(term, {})[fact.id] = frequency
             self.lengths[fact.id] = len(words)
@@ -127,8 +224,8 @@ class Corpus:
                 raw[fact_id] = raw.get(fact_id, 0.0) + (
                     idf * frequency * (_BM25_K1 + 1) / (frequency + _BM25_K1 * norm))
         floor = min_relative * max(raw.values(), default=0.0)
-        # Squash into (0, 1), below the exact-match score, keeping the order.
-        return {fact_id: 0.99 * score / (score + 2.0) for fact_id, score in raw.items()
+        # Squash into (0, 1), keeping the order.
+        return {fact_id: score / (score + 2.0) for fact_id, score in raw.items()
                 if score >= floor}
 
 
@@ -137,7 +234,7 @@ def result_entry(hit: Hit, by_id: dict[str, LiveFact]) -> dict:
     entry = {"id": record["id"], "text": fact_sentence(record), "subject": record["subject"],
              "predicate": record["predicate"], "object": record["object"],
              "activation": round(hit.fact.activation, 4), "score": round(hit.score, 4),
-             "source": record["source"]}
+             "source": record["source"], "matched": list(hit.matched)}
     history = supersession_history(record, by_id)
     if history:
         entry["history"] = history

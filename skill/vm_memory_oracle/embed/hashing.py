@@ -21,6 +21,8 @@ _CJK = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af]")
 
 
 class HashEmbedder:
+    min_similarity = 0.1  # texts sharing no word or spelling score about 0
+
     def __init__(self, dimension: int = DIMENSION):
         self.dimension = dimension
         self.model_id = f"hash-ngram-v1-{dimension}"

@@ -26,6 +26,7 @@ SIGNALS = (
 )
 
 REDACTED = "[REDACTED:"
+CONTEXT_CHARS = 1000
 SECTION_OF_CATEGORY = {"decision": "decisions", "preference": "preferences", "action": "actions"}
 _CJK = re.compile(r"[\u4e00-\u9fff]")
 _MIN_WORDS = re.compile(r"[^\W\d_]{2,}|\d+", re.UNICODE)
@@ -119,9 +120,13 @@ def fact_from_fragment(turn: Turn, fragment: Fragment) -> dict | None:
     said = resolve_dates(fragment.text, today)
     past = [day for day in said.days if day <= today]
     valid_from = past[0].isoformat() if len(said.days) == 1 and past else format_iso(turn.ts)
-    return {"subject": subject, "predicate": predicate, "object": obj, "text": text,
-            "category": category, "importance": importance_of(category, fragment.text),
-            "source": turn.source, "valid_from": valid_from}
+    fields = {"subject": subject, "predicate": predicate, "object": obj, "text": text,
+              "category": category, "importance": importance_of(category, fragment.text),
+              "source": turn.source, "valid_from": valid_from}
+    if fragment.text.strip() != turn.text.strip():
+        # The whole turn, for the semantic index: a fragment's meaning often lies around it.
+        fields["context"] = f"{turn.subject}: {turn.text}"[:CONTEXT_CHARS]
+    return fields
 
 
 def _speaker_sentence(subject: str, content: str) -> str:

@@ -43,6 +43,7 @@ POLARITY = {
 }
 _NEGATION_PREFIXES = ("not_", "does_not_", "doesn't_", "never_", "no_longer_", "不")
 
+MAX_CONTEXT_CHARS = 2000
 _SPACE = re.compile(r"\s+")
 _PREDICATE_SEPARATORS = re.compile(r"[\s\-]+")
 
@@ -137,6 +138,10 @@ def new_fact(fields: dict, *, created: str, default_source: str) -> dict:
     }
     if fields.get("text"):
         fact["text"] = clean_text(fields["text"])
+    if fields.get("context"):
+        context = clean_text(fields["context"])[:MAX_CONTEXT_CHARS]
+        if context and context != fact.get("text"):
+            fact["context"] = context
     category = fields.get("category")
     if category:
         fact["category"] = category

@@ -44,6 +44,17 @@ class Layout:
         return self.root / "embeddings"
 
     @property
+    def index_file(self) -> Path:
+        return self.embeddings_dir / "index.bin"
+
+    @property
+    def vector_metadata(self) -> Path:
+        return self.embeddings_dir / "metadata.jsonl"
+
+    def embedding_cache(self, model_id: str) -> Path:
+        return self.embeddings_dir / f"cache-{model_id}.npz"
+
+    @property
     def daily_dir(self) -> Path:
         return self.root / "daily"
 
@@ -81,7 +92,8 @@ class Layout:
 
     def known_files(self) -> list[Path]:
         return [self.facts, self.archive, self.entities, self.relations, self.canaries,
-                self.activation, self.memory_md, self.health, self.config]
+                self.activation, self.memory_md, self.health, self.config, self.index_file,
+                self.vector_metadata]
 
     def quarantine_for(self, path: Path) -> Path:
         return path.with_name(f"{path.stem}.quarantine.jsonl")

@@ -16,7 +16,7 @@ from typing import Any
 SCHEMA_DIR = Path(__file__).with_name("schemas")
 SCHEMA_NAMES = ("fact", "fact-input", "archived-fact", "entity", "relation",
                 "activation-metadata", "canary-facts", "quarantine", "session-turn",
-                "extractor-output", "summarize-ledger", "import-ledger")
+                "extractor-output", "summarize-ledger", "import-ledger", "vector-metadata")
 
 
 @lru_cache(maxsize=None)

