@@ -81,3 +81,14 @@ def write_jsonl(path: Path, records) -> Path:
 def python_child(code: str, *args: str) -> subprocess.Popen:
     return subprocess.Popen([sys.executable, "-c", code, *args], stdout=subprocess.PIPE,
                             stderr=subprocess.PIPE, text=True)
+
+
+def data_files(data_dir: Path, *, exclude: tuple[str, ...] = ()) -> dict[str, bytes]:
+    """Every file of a data directory by relative path, with its bytes; state/cache/ (derived
+    snapshots, rebuilt at will) and the names in `exclude` left out."""
+    found = {}
+    for path in data_dir.rglob("*"):
+        relative = path.relative_to(data_dir).as_posix()
+        if path.is_file() and not relative.startswith("state/cache/") and path.name not in exclude:
+            found[relative] = path.read_bytes()
+    return found

@@ -10,7 +10,7 @@ import time
 import pytest
 
 from vm_memory_oracle.cli import ACTIONS, main
-from conftest import BUNDLE, python_child
+from conftest import BUNDLE, data_files, python_child
 
 
 def test_init_creates_the_layout_private_to_the_user(cli, data_dir):
@@ -34,10 +34,10 @@ def test_init_creates_the_layout_private_to_the_user(cli, data_dir):
 def test_init_twice_changes_nothing(cli, data_dir):
     cli("--action", "init")
     (data_dir / "MEMORY.md").write_text("# my own notes\n")
-    snapshot = {path: path.read_bytes() for path in data_dir.rglob("*") if path.is_file()}
+    snapshot = data_files(data_dir)
     result = cli("--json", "--action", "init")
     assert result.code == 0 and result.json()["created"] == []
-    assert {path: path.read_bytes() for path in data_dir.rglob("*") if path.is_file()} == snapshot
+    assert data_files(data_dir) == snapshot
 
 
 def test_help_exists_for_every_action(capsys):
@@ -107,12 +107,12 @@ def test_the_data_directory_config_is_used_but_cannot_move_it(cli, data_dir):
 def test_bad_config_is_refused_naming_the_key(cli, data_dir, body, message):
     cli("--action", "init")
     (data_dir / "config.yaml").write_text(body)
-    before = {path: path.read_bytes() for path in data_dir.rglob("*") if path.is_file()}
+    before = data_files(data_dir)
     result = cli("--action", "remember", "--subject", "a", "--predicate", "b", "--object", "c")
     assert result.code == 3
     assert result.err.startswith(f"Error: {data_dir / 'config.yaml'}")
     assert message in result.err
-    assert {path: path.read_bytes() for path in data_dir.rglob("*") if path.is_file()} == before
+    assert data_files(data_dir) == before
 
 
 def test_config_set_keeps_comments_and_refuses_bad_values(cli, data_dir):

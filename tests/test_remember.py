@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from conftest import write_jsonl
+from conftest import data_files, write_jsonl
 
 ALEX = ["--subject", "user", "--predicate", "name", "--object", "Alex"]
 
@@ -126,7 +126,7 @@ def test_remember_from_jsonl_ingests_every_line(cli, data_dir, tmp_path):
 ])
 def test_remember_from_with_a_bad_line_changes_nothing(cli, data_dir, tmp_path, bad_line, message):
     cli("--action", "remember", *ALEX)
-    before = {path.name: path.read_bytes() for path in data_dir.rglob("*") if path.is_file()}
+    before = data_files(data_dir)
     source = tmp_path / "in.jsonl"
     source.write_text('{"subject": "user", "predicate": "owns", "object": "bike"}\n'
                       + bad_line + "\n")
@@ -135,7 +135,7 @@ def test_remember_from_with_a_bad_line_changes_nothing(cli, data_dir, tmp_path, 
     detail = message.split(": ", 1)[1]
     assert result.err.startswith(f"Error: {source}:2: {detail}")
     assert result.err.count("\n") == 1  # one line
-    after = {path.name: path.read_bytes() for path in data_dir.rglob("*") if path.is_file()}
+    after = data_files(data_dir)
     assert after == before
 
 

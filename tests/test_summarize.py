@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import write_jsonl
+from conftest import data_files, write_jsonl
 
 FIXTURE = Path(__file__).parent / "fixtures" / "bilingual-session.jsonl"
 SESSION = "2026-05-15-090000.jsonl"
@@ -80,14 +80,12 @@ def test_a_bilingual_log_gives_a_fact_per_stated_fact_and_none_for_chatter(cli, 
 
 def test_a_second_run_adds_nothing_boosts_nothing_and_yields_the_same_file(cli, logged):
     assert cli("--action", "summarize", "--date", "2026-05-15", now=NIGHT).code == 0
-    before = {path: path.read_bytes() for path in logged.rglob("*")
-              if path.is_file() and path.name != "summarized.json"}
+    before = data_files(logged, exclude=("summarized.json",))
     result = cli("--json", "--action", "summarize", "--date", "2026-05-15",
                  now="2026-05-16T01:00:00Z")
     assert result.code == 0
     assert result.json()["added"] == 0 and result.json()["reinforced"] == 0
-    after = {path: path.read_bytes() for path in logged.rglob("*")
-             if path.is_file() and path.name != "summarized.json"}
+    after = data_files(logged, exclude=("summarized.json",))
     changed = [str(path) for path in after if after[path] != before.get(path)]
     assert changed == []
     assert result.json()["daily_unchanged"] == ["daily/2026-05-15.md"]

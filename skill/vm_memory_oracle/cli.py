@@ -155,9 +155,10 @@ class Context:
 
     def graph(self, *, create: bool = False):
         from .graph import KnowledgeGraph
-        from .workspace import ensure_layout
 
         if create:
+            from .workspace import ensure_layout
+
             ensure_layout(self.layout())
         else:
             self.layout().check()
@@ -183,7 +184,8 @@ def resolve_context(args: argparse.Namespace, environ=os.environ) -> Context:
     if config_path is None and (data_path / "config.yaml").is_file():
         # The data directory's own config sets everything but where the data directory is.
         config_path = data_path / "config.yaml"
-        settings = load_settings(config_path)
+        cache_dir = data_path / "state" / "cache"
+        settings = load_settings(config_path, cache_dir if cache_dir.parent.is_dir() else None)
     data_path = data_path.expanduser().absolute()
     return Context(replace(settings, data_path=str(data_path)), data_path, config_path, now,
                    args.json)

@@ -7,6 +7,7 @@ tests and replays of old logs see the same numbers as a live run.
 from __future__ import annotations
 
 from datetime import datetime, timezone
+from functools import lru_cache
 
 from .errors import InvalidInputError
 
@@ -17,6 +18,7 @@ def utc_now() -> datetime:
     return datetime.now(timezone.utc).replace(microsecond=0)
 
 
+@lru_cache(maxsize=65536)
 def parse_iso(value: str, *, what: str = "timestamp") -> datetime:
     """Parse an ISO-8601 date or date-time; a value without a zone is taken as UTC."""
     if not isinstance(value, str) or not value.strip():

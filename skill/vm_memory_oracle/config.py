@@ -16,7 +16,7 @@ from typing import Any
 
 from .errors import ConfigError
 from .model.fact import DEFAULT_SINGLE_VALUED, normalise_predicate
-from .storage import files
+from .storage import files, snapshot
 
 SECTION = "memory_oracle"
 DEFAULT_DATA_PATH = "/data/memory"
@@ -246,13 +246,48 @@ def _read_document(path: Path):
     return document
 
 
-def load_settings(path: Path | None) -> Settings:
-    """Settings from `path` (defaults for every key it does not set); defaults when None."""
+def load_settings(path: Path | None, cache_dir: Path | None = None) -> Settings:
+    """Settings from `path` (defaults for every key it does not set); defaults when None.
+
+    With `cache_dir`, the validated settings are kept as a snapshot while the file is
+    unchanged, so a command does not parse YAML every time it starts.
+    """
     if path is None:
         return Settings()
+    cache = key = None
+    if cache_dir is not None:
+        cache = cache_dir / f"settings-{_slug(path)}.marshal"
+        key = snapshot.file_key(path)
+        held = snapshot.load(cache, key)
+        if held is not None:
+            return settings_from_mapping(held, source=str(path))
     document = _read_document(path)
-    section = document.get(SECTION) or {}
-    return settings_from_mapping(dict(section), source=str(path))
+    section = dict(document.get(SECTION) or {})
+    settings = settings_from_mapping(section, source=str(path))
+    if cache is not None:
+        snapshot.save(cache, key, {name: _plain(value) for name, value in section.items()})
+    return settings
+
+
+def _slug(path: Path) -> str:
+    import hashlib
+
+    return hashlib.sha256(str(path.absolute()).encode("utf-8")).hexdigest()[:12]
+
+
+def _plain(value: Any) -> Any:
+    """ruamel's round-trip types as plain data (the snapshot format stores only plain data)."""
+    if isinstance(value, dict):
+        return {str(key): _plain(item) for key, item in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_plain(item) for item in value]
+    if isinstance(value, bool) or value is None:
+        return value
+    if isinstance(value, int):
+        return int(value)
+    if isinstance(value, float):
+        return float(value)
+    return str(value)
 
 
 def set_setting(path: Path, key: str, raw_value: str) -> Settings:

@@ -55,6 +55,33 @@ class LiveFact:
                 "access_count": self.access_count}
 
 
+class LiveView:
+    """The active facts at one moment, each fact's activation computed on first use."""
+
+    def __init__(self, graph: "KnowledgeGraph", records: dict[str, dict], state: dict[str, dict],
+                 now: datetime):
+        self.records = records
+        self._graph = graph
+        self._state = state
+        self._now = now
+        self._live: dict[str, LiveFact] = {}
+
+    def __contains__(self, fact_id: str) -> bool:
+        return fact_id in self.records
+
+    def __getitem__(self, fact_id: str) -> LiveFact:
+        live = self._live.get(fact_id)
+        if live is None:
+            live = self._graph._live(self.records[fact_id], self._state, self._now)
+            self._live[fact_id] = live
+        return live
+
+    def searchable(self, fact_id: str, threshold: float) -> bool:
+        record = self.records.get(fact_id)
+        return (record is not None and "superseded_by" not in record
+                and self[fact_id].activation >= threshold)
+
+
 class KnowledgeGraph:
     def __init__(self, store: Store, settings: Settings):
         self.store = store
@@ -62,16 +89,22 @@ class KnowledgeGraph:
         self.layout = store.layout
 
     # -- reading ---------------------------------------------------------------------------
-    def facts(self) -> list[dict]:
-        return self.store.read_records(self.layout.facts, "fact", unique_key="id")
+    def facts(self, *, copy: bool = True) -> list[dict]:
+        """Active facts; copy=False for callers that only read them."""
+        return self.store.read_records(self.layout.facts, "fact", unique_key="id", copy=copy)
 
     def archived_facts(self) -> list[dict]:
         return self.store.read_records(self.layout.archive, "archived-fact")
 
+    def live_view(self, now: datetime) -> "LiveView":
+        """Activation computed only for the facts asked about (recall looks at a few)."""
+        return LiveView(self, {fact["id"]: fact for fact in self.facts(copy=False)},
+                        self.store.read_activation(), now)
+
     def live_facts(self, now: datetime) -> list[LiveFact]:
         """Every active fact (superseded ones included) with its activation at `now`."""
         state = self.store.read_activation()
-        return [self._live(fact, state, now) for fact in self.facts()]
+        return [self._live(fact, state, now) for fact in self.facts(copy=False)]
 
     def _live(self, fact: dict, state: dict[str, dict], now: datetime) -> LiveFact:
         entry = state.get(fact["id"]) or initial_state(fact)
@@ -216,7 +249,7 @@ class KnowledgeGraph:
                                      "access_count": entry["access_count"] + 1}
                 changed[fact["id"]] = value
             if changed:
-                self.store.write_activation(state)
+                self.store.write_activation(state, changed=changed)
         return changed
 
     def _write_indexes(self, facts: list[dict]) -> None:

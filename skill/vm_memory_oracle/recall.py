@@ -69,13 +69,10 @@ def recall_many(graph: KnowledgeGraph, queries: list[dict], now: datetime, *,
         raise UsageError(f"--order must be one of {', '.join(ORDERS)}, got {order!r}")
     for item in queries:
         _check_query(item["query"])
-    facts = graph.live_facts(now)
-    searchable = [fact for fact in facts
-                  if fact.current and fact.activation >= graph.settings.search_threshold]
-    corpus = Corpus(searchable)
-    by_id = {fact.id: fact for fact in facts}
+    view = graph.live_view(now)
+    corpus = Corpus(view, graph.settings.search_threshold, lexical_index(graph))
     vectors = None
-    if semantic is not None and searchable:
+    if semantic is not None and view.records:
         vectors = semantic.embedder.embed_queries([item["query"] for item in queries])
     ranked = []
     for position, item in enumerate(queries):
@@ -84,7 +81,7 @@ def recall_many(graph: KnowledgeGraph, queries: list[dict], now: datetime, *,
         hits = rank(item["query"], corpus, neighbours, k, order)
         supported = sum(1 for hit in hits if "semantic" not in hit.matched or len(hit.matched) > 1)
         if supported < k and boost:
-            restored = _restore_from_archive(graph, item["query"], by_id, k - supported, now)
+            restored = _restore_from_archive(graph, item["query"], view, k - supported, now)
             hits = hits[:k - len(restored)] + restored
         ranked.append(hits)
     if boost:
@@ -94,7 +91,7 @@ def recall_many(graph: KnowledgeGraph, queries: list[dict], now: datetime, *,
             for hit in hits:
                 if hit.fact.id in new_values:
                     hit.fact.activation = new_values[hit.fact.id]
-    return [{"query": item["query"], "results": [result_entry(hit, by_id) for hit in hits]}
+    return [{"query": item["query"], "results": [result_entry(hit, view) for hit in hits]}
             for item, hits in zip(queries, ranked)]
 
 
@@ -114,7 +111,7 @@ def _neighbours(semantic: Semantic, vector, corpus: "Corpus", k: int) -> list[tu
         if similarity < semantic.min_similarity:
             break  # best first: the rest are further still
         fact_id = semantic.index.fact_of_vector.get(vector_id)
-        if fact_id in corpus.by_id:
+        if fact_id is not None and corpus.searchable(fact_id):
             found.append((fact_id, similarity))
     return found
 
@@ -123,7 +120,7 @@ def rank(query: str, corpus: "Corpus", neighbours: list[tuple[str, float]], k: i
          order: str) -> list[Hit]:
     """Fuse the candidate lists by reciprocal rank; exact matches always come first."""
     lists = {"exact": sorted(corpus.exact_matches(query),
-                             key=lambda fact_id: -corpus.by_id[fact_id].activation),
+                             key=lambda fact_id: -corpus.view[fact_id].activation),
              "semantic": [fact_id for fact_id, _ in neighbours],
              "lexical": sorted(corpus.lexical_scores(query).items(),
                                key=lambda item: (-item[1], item[0]))}
@@ -135,7 +132,7 @@ def rank(query: str, corpus: "Corpus", neighbours: list[tuple[str, float]], k: i
             fused[fact_id] = fused.get(fact_id, 0.0) + WEIGHTS[name] / (RRF_K + position)
             matched.setdefault(fact_id, []).append(name)
     top = sum(WEIGHTS.values()) / (RRF_K + 1) + 1.0
-    hits = [Hit(corpus.by_id[fact_id],
+    hits = [Hit(corpus.view[fact_id],
                 (score + (1.0 if "exact" in matched[fact_id] else 0.0)) / top,
                 tuple(matched[fact_id])) for fact_id, score in fused.items()]
     hits.sort(key=lambda hit: (-hit.score, -hit.fact.activation, hit.fact.id))
@@ -157,54 +154,100 @@ def _one_per_source_first(hits: list[Hit]) -> list[Hit]:
     return first + later
 
 
-def _restore_from_archive(graph: KnowledgeGraph, query: str, by_id: dict[str, LiveFact],
-                          wanted: int, now: datetime) -> list[Hit]:
+def _restore_from_archive(graph: KnowledgeGraph, query: str, view, wanted: int,
+                          now: datetime) -> list[Hit]:
     """Pruned facts of the archive that match the query's words, restored at activation 0.3.
 
     Facts the user asked to forget, and facts replaced by newer statements, stay archived.
     """
-    candidates = [fact for fact in graph.archived_facts()
-                  if fact["archive_reason"].startswith("pruned") and fact["id"] not in by_id]
+    candidates = {fact["id"]: fact for fact in graph.archived_facts()
+                  if fact["archive_reason"].startswith("pruned") and fact["id"] not in view}
     if not candidates:
         return []
-    archived = Corpus([LiveFact(fact, 0.0, fact["archived_at"], 0) for fact in candidates])
+    archived = Corpus(_ArchiveView(candidates), 0.0,
+                      build_lexical_index(list(candidates.values())))
     scores = dict.fromkeys(archived.exact_matches(query), 2.0)
     for fact_id, score in archived.lexical_scores(query).items():
         scores.setdefault(fact_id, score)
     best = sorted(scores, key=lambda fact_id: (-scores[fact_id], fact_id))[:wanted]
-    restored = graph.restore([archived.by_id[fact_id].record for fact_id in best], now)
+    restored = graph.restore([candidates[fact_id] for fact_id in best], now)
     return [Hit(live, min(scores[live.id], 1.0), ("archive",)) for live in restored]
 
 
-class Corpus:
-    """The searchable facts, indexed once per call for exact and lexical (BM25) matching.
+def build_lexical_index(records: list[dict]) -> dict:
+    """Exact keys and BM25 postings of facts, as plain data (it is kept as a snapshot).
 
-    A fact's lexical document is its sentence, subject, predicate, object and context.
+    A fact's lexical document is its sentence, subject, predicate, object and context (the
+    turn it came from, as its vector reads it too).
     """
+    exact: dict[str, list[str]] = {}
+    postings: dict[str, dict[str, int]] = {}
+    lengths: dict[str, int] = {}
+    for record in records:
+        fact_id = record["id"]
+        sentence = fact_sentence(record)
+        predicate = record["predicate"].replace("_", " ")
+        for key in {fact_id, normalise(record["subject"]), normalise(record["object"]),
+                    normalise(sentence), normalise(f"{record['subject']} {predicate}")}:
+            exact.setdefault(key, []).append(fact_id)
+        words = tokens(" ".join((sentence, record["subject"], predicate, record["object"],
+                                 record.get("context", ""))))
+        for term, frequency in Counter(words).items():
+            postings.setdefault(term, {})[fact_id] = frequency
+        lengths[fact_id] = len(words)
+    return {"exact": exact, "postings": postings, "lengths": lengths}
 
-    def __init__(self, facts: list[LiveFact]):
-        self.by_id = {fact.id: fact for fact in facts}
-        self.exact: dict[str, list[str]] = {}
-        self.postings: dict[str, dict[str, int]] = {}
-        self.lengths: dict[str, int] = {}
-        for fact in facts:
-            record = fact.record
-            sentence = fact_sentence(record)
-            predicate = record["predicate"].replace("_", " ")
-            for key in {record["id"], normalise(record["subject"]), normalise(record["object"]),
-                        normalise(sentence), normalise(f"{record['subject']} {predicate}")}:
-                self.exact.setdefault(key, []).append(fact.id)
-            # A fact's words include the turn it came from, as its vector does.
-            words = tokens(" ".join((sentence, record["subject"], predicate, record["object"],
-                                     record.get("context", ""))))
-            for term, frequency in Counter(words).items():
-                self.postings.setdefault(term, {})[fact.id] = frequency
-            self.lengths[fact.id] = len(words)
-        self.average_length = (sum(self.lengths.values()) / len(self.lengths)) if facts else 0.0
+
+def lexical_index(graph: KnowledgeGraph) -> dict:
+    """The lexical index of the current facts, rebuilt only when facts.jsonl changed."""
+    from .storage import snapshot
+
+    path = graph.layout.facts
+    cache = graph.layout.state_dir / "cache" / "lexical-index.marshal"
+    key = snapshot.file_key(path)
+    held = snapshot.load(cache, key)
+    if held is None:
+        records = [fact for fact in graph.facts(copy=False) if "superseded_by" not in fact]
+        held = build_lexical_index(records)
+        snapshot.save(cache, snapshot.file_key(path), held)
+    return held
+
+
+class _ArchiveView:
+    """Archived facts seen as a corpus: all of them searchable, none with activation."""
+
+    def __init__(self, records: dict[str, dict]):
+        self.records = records
+
+    def __contains__(self, fact_id: str) -> bool:
+        return fact_id in self.records
+
+    def __getitem__(self, fact_id: str) -> LiveFact:
+        return LiveFact(self.records[fact_id], 0.0, self.records[fact_id]["archived_at"], 0)
+
+    def searchable(self, fact_id: str, threshold: float) -> bool:
+        return fact_id in self.records
+
+
+class Corpus:
+    """Exact and lexical (BM25) matching over the facts that are searchable now: current
+    and at or above the activation threshold (computed only for facts that match)."""
+
+    def __init__(self, view, threshold: float, index: dict):
+        self.view = view
+        self.threshold = threshold
+        self.exact = index["exact"]
+        self.postings = index["postings"]
+        self.lengths = index["lengths"]
+        self.average_length = (sum(self.lengths.values()) / len(self.lengths)) if self.lengths else 0.0
+
+    def searchable(self, fact_id: str) -> bool:
+        return self.view.searchable(fact_id, self.threshold)
 
     def exact_matches(self, query: str) -> list[str]:
         """Ids of facts whose id, subject, object, sentence or "subject predicate" is the query."""
-        return self.exact.get(normalise(query), [])
+        return [fact_id for fact_id in self.exact.get(normalise(query), [])
+                if self.searchable(fact_id)]
 
     def lexical_scores(self, query: str,
                        min_relative: float = MIN_RELATIVE_SCORE) -> dict[str, float]:
@@ -220,6 +263,8 @@ class Corpus:
                 continue
             idf = math.log(1 + (total - len(posting) + 0.5) / (len(posting) + 0.5))
             for fact_id, frequency in posting.items():
+                if not self.searchable(fact_id):
+                    continue  # superseded, or faded below search_threshold
                 norm = 1 - _BM25_B + _BM25_B * self.lengths[fact_id] / self.average_length
                 raw[fact_id] = raw.get(fact_id, 0.0) + (
                     idf * frequency * (_BM25_K1 + 1) / (frequency + _BM25_K1 * norm))
@@ -229,26 +274,26 @@ class Corpus:
                 if score >= floor}
 
 
-def result_entry(hit: Hit, by_id: dict[str, LiveFact]) -> dict:
+def result_entry(hit: Hit, view) -> dict:
     record = hit.fact.record
     entry = {"id": record["id"], "text": fact_sentence(record), "subject": record["subject"],
              "predicate": record["predicate"], "object": record["object"],
              "activation": round(hit.fact.activation, 4), "score": round(hit.score, 4),
              "source": record["source"], "matched": list(hit.matched)}
-    history = supersession_history(record, by_id)
+    history = supersession_history(record, view.records)
     if history:
         entry["history"] = history
     return entry
 
 
-def supersession_history(record: dict, by_id: dict[str, LiveFact]) -> list[dict]:
+def supersession_history(record: dict, records: dict[str, dict]) -> list[dict]:
     """The statements this fact replaced, newest first (as long as they are still active)."""
     history = []
     seen = {record["id"]}
     previous = record.get("supersedes")
-    while previous and previous not in seen and previous in by_id:
+    while previous and previous not in seen and previous in records:
         seen.add(previous)
-        older = by_id[previous].record
+        older = records[previous]
         history.append({"id": older["id"], "text": fact_sentence(older), "object": older["object"],
                         "created": older["created"], "superseded_at": older.get("superseded_at")})
         previous = older.get("supersedes")

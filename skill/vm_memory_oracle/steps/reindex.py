@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import hashlib
 import io
-import uuid
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -25,7 +24,7 @@ from ..embed.base import Embedder
 from ..graph import KnowledgeGraph
 from ..index import IndexCorrupt, VectorIndex
 from ..model.fact import fact_sentence
-from ..storage import files
+from ..storage import files, snapshot
 
 DEFAULT_HNSW_MIN_FACTS = 50_000
 # How a fact's vector is made from its texts; part of the id stored with each vector, so
@@ -59,8 +58,8 @@ class SemanticIndex:
 
 
 def vector_id(fact_id: str) -> int:
-    """A stable non-negative int64 from the fact's uuid."""
-    return uuid.UUID(fact_id[len("fact-"):]).int >> 65
+    """A stable non-negative int64 from the fact's uuid (its top 63 bits)."""
+    return int(fact_id[len("fact-"):].replace("-", ""), 16) >> 65
 
 
 def indexed_texts(fact: dict) -> tuple[str, ...]:
@@ -82,6 +81,11 @@ def update_index(graph: KnowledgeGraph, embedder: Embedder, *, force: bool = Fal
                  hnsw_min_facts: int = DEFAULT_HNSW_MIN_FACTS) -> tuple[SemanticIndex, IndexReport]:
     """Bring the index in step with the facts; slow embedding happens outside the lock."""
     report = IndexReport(embedder.model_id)
+    if not force:
+        ready = _in_step(graph, embedder, hnsw_min_facts)
+        if ready is not None:
+            report.vectors = len(ready.index)
+            return ready, report
     wanted = _wanted(graph)
     cache = EmbeddingCache.load(graph.layout.embedding_cache(embedder.model_id), embedder.dimension)
     missing = cache.missing(wanted)
@@ -111,8 +115,38 @@ def update_index(graph: KnowledgeGraph, embedder: Embedder, *, force: bool = Fal
             cache.keep({content_hash(text) for _, _, texts in wanted.values() for text in texts})
             cache.save()
         mapping = {vid: fact_id for vid, (fact_id, _, _) in wanted.items()}
+        snapshot.save(_state_path(graph), _state_key(graph, embedder, hnsw_min_facts), mapping)
     report.from_cache = max(0, report.added - report.embedded)
     return SemanticIndex(index, mapping), report
+
+
+def _state_path(graph: KnowledgeGraph) -> Path:
+    return graph.layout.state_dir / "cache" / "index-state.marshal"
+
+
+def _state_key(graph: KnowledgeGraph, embedder: Embedder, hnsw_min_facts: int) -> tuple | None:
+    """What the index was last brought in step with: the files and the model."""
+    layout = graph.layout
+    keys = [snapshot.file_key(path) for path in (layout.facts, layout.index_file,
+                                                  layout.vector_metadata)]
+    if None in keys:
+        return None
+    return (*keys, index_model_id(embedder), hnsw_min_facts)
+
+
+def _in_step(graph: KnowledgeGraph, embedder: Embedder,
+             hnsw_min_facts: int) -> SemanticIndex | None:
+    """The index as it is, when nothing changed since it was last brought in step."""
+    mapping = snapshot.load(_state_path(graph), _state_key(graph, embedder, hnsw_min_facts))
+    if mapping is None:
+        return None
+    try:
+        index = VectorIndex.load(graph.layout.index_file, embedder.dimension)
+    except IndexCorrupt:
+        return None
+    if len(index) != len(mapping):
+        return None
+    return SemanticIndex(index, mapping)
 
 
 def _wanted(graph: KnowledgeGraph) -> dict[int, tuple[str, str, tuple[str, ...]]]:

@@ -102,13 +102,17 @@ def append_lines(path: Path, lines: Iterable[str]) -> None:
         os.close(fd)
 
 
-def write_atomic(path: Path, data: bytes) -> None:
-    """Replace `path` with `data` so that a crash leaves either the old or the new file."""
+def write_atomic(path: Path, data: bytes, *, durable: bool = True) -> None:
+    """Replace `path` with `data` so that a crash leaves either the old or the new file.
+
+    `durable=False` skips the fsyncs, for derived files that are rebuilt when lost.
+    """
     fd, temp_name = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
     try:
         os.fchmod(fd, FILE_MODE)
         _write_all(fd, data)
-        os.fsync(fd)
+        if durable:
+            os.fsync(fd)
         os.close(fd)
         fd = -1
         os.replace(temp_name, path)
@@ -120,7 +124,8 @@ def write_atomic(path: Path, data: bytes) -> None:
         except FileNotFoundError:
             pass
         raise
-    fsync_directory(path.parent)
+    if durable:
+        fsync_directory(path.parent)
 
 
 class ChangedMeanwhile(Exception):
@@ -162,9 +167,13 @@ def read_json(path: Path) -> Any:
     return json.loads(_read_bytes(path).decode("utf-8"))
 
 
-def write_json_atomic(path: Path, value: Any) -> None:
-    text = json.dumps(value, ensure_ascii=False, indent=2, sort_keys=True) + "\n"
-    write_atomic(path, text.encode("utf-8"))
+def write_json_atomic(path: Path, value: Any, *, compact: bool = False) -> None:
+    """Indented JSON, or `compact` on one line for large documents written often."""
+    if compact:
+        text = json.dumps(value, ensure_ascii=False, sort_keys=True, separators=(",", ":"))
+    else:
+        text = json.dumps(value, ensure_ascii=False, indent=2, sort_keys=True)
+    write_atomic(path, (text + "\n").encode("utf-8"))
 
 
 def create_file(path: Path, data: bytes) -> bool:

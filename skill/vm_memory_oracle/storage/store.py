@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Iterable, Iterator
 
 from ..errors import InvalidInputError
-from . import files, locks
+from . import files, locks, snapshot
 from .files import BadLine, JsonlContents
 from .layout import Layout
 from .validation import problem
@@ -41,23 +41,47 @@ class Store:
                 self._held = False
 
     # -- JSONL files -----------------------------------------------------------------------
-    def read_records(self, path: Path, kind: str, *, unique_key: str | None = None) -> list[dict]:
-        """Valid records of `path`; bad lines are quarantined (under the lock) and reported."""
-        contents = self._read(path, kind, unique_key)
-        if contents.bad:
-            with self.locked(f"quarantine {path.name}"):
-                contents = self._read(path, kind, unique_key)  # what is there now, not before
-                if contents.bad:
-                    self._quarantine(path, contents)
-        return contents.records
+    def read_records(self, path: Path, kind: str, *, unique_key: str | None = None,
+                     copy: bool = True) -> list[dict]:
+        """Valid records of `path`; bad lines are quarantined (under the lock) and reported.
+
+        A file unchanged since it was last parsed is served from its snapshot. Callers that
+        only read may pass copy=False and must then not modify the records.
+        """
+        cache = self._snapshot_path(path)
+        key = snapshot.file_key(path)
+        records = snapshot.load(cache, key)
+        if records is None:
+            contents = self._read(path, kind, unique_key)
+            if contents.bad:
+                with self.locked(f"quarantine {path.name}"):
+                    contents = self._read(path, kind, unique_key)  # what is there now
+                    if contents.bad:
+                        self._quarantine(path, contents)
+                key = snapshot.file_key(path)
+            records = contents.records
+            snapshot.save(cache, key, records)
+        return [dict(record) for record in records] if copy else records
 
     def append_records(self, path: Path, kind: str, records: Iterable[dict]) -> None:
+        records = list(records)
         lines = [self._checked_line(path, kind, record) for record in records]
+        cache = self._snapshot_path(path)
+        before = snapshot.load(cache, snapshot.file_key(path), disk=False)
         files.append_lines(path, lines)
+        if before is not None:  # the file is what the snapshot held, plus these records
+            snapshot.save(cache, snapshot.file_key(path), before + [dict(r) for r in records])
 
     def rewrite_records(self, path: Path, kind: str, records: Iterable[dict]) -> None:
+        records = list(records)
         lines = [self._checked_line(path, kind, record) for record in records]
         files.write_lines_atomic(path, lines)
+        snapshot.save(self._snapshot_path(path), snapshot.file_key(path),
+                      [dict(record) for record in records])
+
+    def _snapshot_path(self, path: Path) -> Path:
+        return self.layout.state_dir / "cache" / (self.layout.relative(path).replace("/", "__")
+                                                 + ".marshal")
 
     def _read(self, path: Path, kind: str, unique_key: str | None) -> JsonlContents:
         contents = files.read_jsonl(path, lambda record: problem(kind, record))
@@ -97,8 +121,16 @@ class Store:
 
     # -- JSON files ------------------------------------------------------------------------
     def read_activation(self) -> dict[str, dict]:
-        """Per-fact activation state; a corrupt file is set aside and reads as empty."""
+        """Per-fact activation state; a corrupt file is set aside and reads as empty.
+
+        The result is the caller's to change (it is a copy when it comes from a snapshot).
+        """
         path = self.layout.activation
+        cache = self._snapshot_path(path)
+        key = snapshot.file_key(path)
+        held = snapshot.load(cache, key)
+        if held is not None:
+            return {fact_id: dict(entry) for fact_id, entry in held.items()}
         try:
             document = files.read_json(path)
         except FileNotFoundError:
@@ -110,11 +142,25 @@ class Store:
         if fault:
             self._set_aside(path, fault)
             return {}
-        return document["facts"]
+        snapshot.save(cache, key, document["facts"])
+        return {fact_id: dict(entry) for fact_id, entry in document["facts"].items()}
 
-    def write_activation(self, state: dict[str, dict]) -> None:
-        self.write_validated_json(self.layout.activation, "activation-metadata",
-                                  {"updated": self.timestamp, "facts": state})
+    def write_activation(self, state: dict[str, dict], changed: Iterable[str] | None = None) -> None:
+        """Write the activation state (one compact line: it is rewritten on every recall).
+
+        With `changed`, only those entries are validated: the others were when they were read.
+        """
+        document = {"updated": self.timestamp, "facts": state}
+        checked = document if changed is None else {
+            "updated": self.timestamp, "facts": {fact_id: state[fact_id] for fact_id in changed}}
+        fault = problem("activation-metadata", checked)
+        if fault:
+            raise InvalidInputError(f"refusing to write invalid activation metadata: {fault}",
+                                    source=self.layout.relative(self.layout.activation))
+        files.write_json_atomic(self.layout.activation, document, compact=True)
+        snapshot.save(self._snapshot_path(self.layout.activation),
+                      snapshot.file_key(self.layout.activation),
+                      {fact_id: dict(entry) for fact_id, entry in state.items()})
 
     def write_validated_json(self, path: Path, kind: str, document) -> None:
         fault = problem(kind, document)

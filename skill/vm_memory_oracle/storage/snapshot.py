@@ -1,0 +1,68 @@
+"""Parsed copies of files, kept while the file they came from is unchanged.
+
+Loading 10,000 facts means parsing and validating 10,000 JSON lines; a recall should not
+pay that every time. A snapshot holds what was parsed and validated, keyed by the source
+file's identity (inode, size, modification and change times): in memory for the life of
+the process, and on disk under state/cache/ in `marshal` format, which stores plain data
+only (no code runs when it is read). A snapshot whose key does not match is ignored and
+replaced; a damaged one is ignored too. Snapshots are derived data: deleting state/cache/
+costs one slow load, nothing more.
+"""
+
+from __future__ import annotations
+
+import marshal
+import os
+from pathlib import Path
+
+from . import files
+
+FORMAT = 1
+_memory: dict[str, tuple[tuple, object]] = {}
+
+
+def file_key(path: Path) -> tuple | None:
+    try:
+        stat = os.stat(path)
+    except FileNotFoundError:
+        return None
+    return (stat.st_ino, stat.st_size, stat.st_mtime_ns, stat.st_ctime_ns)
+
+
+def load(cache_path: Path, key: tuple | None, *, disk: bool = True):
+    """The payload saved for `key`, or None."""
+    if key is None:
+        return None
+    held = _memory.get(str(cache_path))
+    if held is not None and held[0] == key:
+        return held[1]
+    if not disk:
+        return None
+    try:
+        data = cache_path.read_bytes()
+        stored_format, stored_key, payload = marshal.loads(data)
+    except (OSError, EOFError, ValueError, TypeError):
+        return None
+    if stored_format != FORMAT or tuple(stored_key) != key:
+        return None
+    _memory[str(cache_path)] = (key, payload)
+    return payload
+
+
+def save(cache_path: Path, key: tuple | None, payload, *, disk: bool = True) -> None:
+    """Keep `payload` for `key` in memory and, best effort, on disk."""
+    if key is None:
+        return
+    _memory[str(cache_path)] = (key, payload)
+    if not disk:
+        return
+    try:
+        files.make_directory(cache_path.parent)
+        files.write_atomic(cache_path, marshal.dumps((FORMAT, key, payload)), durable=False)
+    except (OSError, ValueError):
+        pass  # a cache that cannot be written only costs speed
+
+
+def forget_memory() -> None:
+    """Drop what this process holds (tests simulating a new process)."""
+    _memory.clear()
