@@ -92,3 +92,11 @@ def data_files(data_dir: Path, *, exclude: tuple[str, ...] = ()) -> dict[str, by
         if path.is_file() and not relative.startswith("state/cache/") and path.name not in exclude:
             found[relative] = path.read_bytes()
     return found
+
+
+def activation_state(data_dir: Path) -> dict[str, dict]:
+    """The activation state as the tool sees it: the file with its journal applied."""
+    from vm_memory_oracle.storage.layout import Layout
+    from vm_memory_oracle.storage.store import Store
+
+    return Store(Layout(data_dir), lock_timeout=5, timestamp=NOW).read_activation()

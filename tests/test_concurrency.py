@@ -8,7 +8,7 @@ import sys
 
 import pytest
 
-from conftest import BUNDLE, ENTRYPOINT
+from conftest import BUNDLE, ENTRYPOINT, activation_state
 
 REMEMBERER = """
 import sys
@@ -52,8 +52,7 @@ def test_four_processes_remembering_250_facts_each_leave_exactly_1000_lines(data
     facts = [json.loads(line) for line in lines]
     assert len({fact["id"] for fact in facts}) == 1000
     assert {fact["subject"] for fact in facts} == {f"worker {n}" for n in range(4)}
-    metadata = json.loads((data_dir / "activation-metadata.json").read_text())
-    assert set(metadata["facts"]) == {fact["id"] for fact in facts}
+    assert set(activation_state(data_dir)) == {fact["id"] for fact in facts}
     relations = [json.loads(line) for line in
                  (data_dir / "knowledge-graph" / "relations.jsonl").read_text().splitlines()]
     assert relations == [{"predicate": "counted", "count": 1000}]
@@ -65,8 +64,7 @@ def test_concurrent_recalls_lose_no_boost(cli, data_dir):
     cli("--action", "remember", "--subject", "user", "--predicate", "lives_in", "--object", "Berlin",
         now=None)
     finish([start(RECALLER, str(data_dir), "40") for _ in range(3)])
-    metadata = json.loads((data_dir / "activation-metadata.json").read_text())
-    [entry] = metadata["facts"].values()
+    [entry] = activation_state(data_dir).values()
     assert entry["access_count"] == 120
 
 

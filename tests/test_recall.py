@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from conftest import write_jsonl
+from conftest import activation_state, write_jsonl
 
 FACTS = [
     {"subject": "user", "predicate": "is allergic to", "object": "peanuts",
@@ -109,13 +109,13 @@ def test_recall_queries_file_prints_one_json_line_per_query(seeded, tmp_path):
 
 
 def test_a_bad_queries_file_is_refused_and_nothing_is_boosted(seeded, data_dir, tmp_path):
-    before = (data_dir / "activation-metadata.json").read_bytes()
+    before = activation_state(data_dir)
     queries = tmp_path / "q.jsonl"
     queries.write_text('{"query": "Berlin"}\n{"question": "Berlin"}\n')
     result = seeded("--action", "recall", "--queries", str(queries))
     assert result.code == 3
     assert f"{queries}:2: unknown field 'question'" in result.err
-    assert (data_dir / "activation-metadata.json").read_bytes() == before
+    assert activation_state(data_dir) == before
 
 
 def test_recall_option_errors(seeded):
@@ -171,9 +171,8 @@ def test_recall_still_boosts_after_the_activation_file_was_reset(seeded, data_di
     assert "Warning: activation-metadata.json: unreadable" in result.err
     # Reset to its creation values (1.0 on 2026-05-01), decayed 30 days, then boosted.
     assert result.json()["results"][0]["activation"] == pytest.approx(0.8, abs=1e-4)
-    metadata = json.loads((data_dir / "activation-metadata.json").read_text())
     berlin = result.json()["results"][0]["id"]
-    assert metadata["facts"][berlin]["access_count"] == 1
+    assert activation_state(data_dir)[berlin]["access_count"] == 1
 
 
 def test_quarantine_warnings_reach_every_action(seeded, data_dir):

@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from conftest import data_files, write_jsonl
+from conftest import activation_state, data_files, write_jsonl
 
 ALEX = ["--subject", "user", "--predicate", "name", "--object", "Alex"]
 
@@ -200,8 +200,7 @@ def test_forget_moves_the_fact_to_the_archive(cli, data_dir):
     assert archived[0]["archive_reason"] == "forgotten: user asked"
     assert archived[0]["archived_at"] == "2026-06-01T00:00:00Z"
     assert 0 < archived[0]["final_activation"] < 1
-    metadata = json.loads((data_dir / "activation-metadata.json").read_text())
-    assert fact_id not in metadata["facts"]
+    assert fact_id not in activation_state(data_dir)
     assert cli("--action", "recall", "--query", "Alex", now="2026-06-01T00:00:00Z").out.strip() \
         == "No matching facts."
 

@@ -190,3 +190,22 @@ def test_replace_if_unchanged_refuses_when_another_writer_appended(tmp_path):
     now = path.stat()
     files.replace_if_unchanged(path, b"ONE\nTWO\n", size=now.st_size, mtime_ns=now.st_mtime_ns)
     assert path.read_text() == "ONE\nTWO\n"
+
+
+def test_recall_boosts_go_to_the_journal_and_fold_into_the_file(store):
+    state = {"fact-00000000-0000-5000-8000-00000000000a":
+             {"activation": 0.5, "last_accessed": NOW, "access_count": 0}}
+    store.write_activation(state)
+    fact_id = next(iter(state))
+    for count in range(1, 4):
+        state[fact_id] = {"activation": 0.5 + count / 10, "last_accessed": NOW, "access_count": count}
+        store.write_activation(state, changed=[fact_id], journal_limit=3)
+    file_state = json.loads(store.layout.activation.read_text())["facts"]
+    # Two boosts went to the journal; the third reached the limit and folded everything in.
+    assert file_state[fact_id]["access_count"] == 3
+    assert store.layout.activation_journal.read_text() == ""
+    state[fact_id] = {"activation": 1.0, "last_accessed": NOW, "access_count": 4}
+    store.write_activation(state, changed=[fact_id], journal_limit=3)
+    assert json.loads(store.layout.activation.read_text())["facts"][fact_id]["access_count"] == 3
+    fresh = Store(store.layout, lock_timeout=5, timestamp=NOW)
+    assert fresh.read_activation()[fact_id]["access_count"] == 4

@@ -74,3 +74,12 @@ def test_missing_fields_are_named_and_huge_values_are_not_echoed():
     long = problem("fact", {**GOOD, "subject": "é" * 100_000})
     assert long == "field 'subject' is too long: 100000 characters, at most 256 allowed"
     assert problem("fact", GOOD) is None
+
+
+def test_the_generated_validators_match_the_schemas():
+    from vm_memory_oracle.storage.validation import GENERATED_DIR, generated_sources
+
+    for file_name, source in generated_sources().items():
+        path = GENERATED_DIR / file_name
+        assert path.read_text() == source, (
+            f"{path} is out of date: run python -m vm_memory_oracle.storage.validation")

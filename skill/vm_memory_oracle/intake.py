@@ -11,7 +11,6 @@ from dataclasses import dataclass, field
 from typing import BinaryIO, Iterator
 
 from .errors import InvalidInputError
-from .extract.redact import redact_value
 from .model.fact import new_fact
 from .storage.validation import problem
 
@@ -33,6 +32,8 @@ def candidate_fact(fields: dict, *, created: str, default_source: str, source: s
     fault = problem("fact-input", fields)
     if fault:
         raise InvalidInputError(fault, source=source, line=line)
+    from .extract.redact import redact_value  # its patterns compile on first use only
+
     fields, redactions = redact_value(fields)
     fact = new_fact(fields, created=created, default_source=default_source)
     fault = problem("fact", fact)

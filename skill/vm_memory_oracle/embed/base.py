@@ -56,9 +56,9 @@ def choose_embedder(model: str, *, data_dir: Path, device: str = "cpu", pooling:
     `model` is "hash", the bundled model's name ("multilingual-e5-small"), a directory with
     model.onnx and tokenizer.json, or a name looked up as <data_dir>/models/<name>.
     """
-    from .hashing import HashEmbedder
-
     if model == HASH:
+        from .hashing import HashEmbedder
+
         return Choice(HashEmbedder(), model)
     reason = None
     if model not in BUNDLED_NAMES:
@@ -79,4 +79,6 @@ def choose_embedder(model: str, *, data_dir: Path, device: str = "cpu", pooling:
         return Choice(BundledEmbedder(), model, reason)
     except EmbedderUnavailable as exc:
         reason = f"{reason}; {exc}" if reason else str(exc)
+    from .hashing import HashEmbedder
+
     return Choice(HashEmbedder(), model, reason)

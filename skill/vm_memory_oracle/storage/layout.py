@@ -71,6 +71,10 @@ class Layout:
         return self.root / "activation-metadata.json"
 
     @property
+    def activation_journal(self) -> Path:
+        return self.state_dir / "activation-journal.jsonl"
+
+    @property
     def memory_md(self) -> Path:
         return self.root / "MEMORY.md"
 

@@ -18,6 +18,9 @@ from .layout import Layout
 from .validation import problem
 
 
+JOURNAL_LIMIT = 2000
+
+
 class Store:
     def __init__(self, layout: Layout, *, lock_timeout: float, timestamp: str):
         """`timestamp` stamps quarantine records; `lock_timeout` bounds every lock wait."""
@@ -121,16 +124,29 @@ class Store:
 
     # -- JSON files ------------------------------------------------------------------------
     def read_activation(self) -> dict[str, dict]:
-        """Per-fact activation state; a corrupt file is set aside and reads as empty.
+        """Per-fact activation state: activation-metadata.json with the journal of recalls
+        since its last full write applied over it. A corrupt file is set aside and reads as
+        empty.
 
-        The result is the caller's to change (it is a copy when it comes from a snapshot).
+        The mapping is the caller's to change; its entries are shared with the snapshot, so
+        a caller replaces an entry (state[id] = {...}) and never edits one in place.
         """
+        state = self._read_activation_file()
+        journal = self.layout.activation_journal
+        if journal.exists():
+            for entry in self.read_records(journal, "activation-journal", copy=False):
+                state[entry["id"]] = {"activation": entry["activation"],
+                                      "last_accessed": entry["last_accessed"],
+                                      "access_count": entry["access_count"]}
+        return state
+
+    def _read_activation_file(self) -> dict[str, dict]:
         path = self.layout.activation
         cache = self._snapshot_path(path)
         key = snapshot.file_key(path)
         held = snapshot.load(cache, key)
         if held is not None:
-            return {fact_id: dict(entry) for fact_id, entry in held.items()}
+            return dict(held)
         try:
             document = files.read_json(path)
         except FileNotFoundError:
@@ -143,24 +159,36 @@ class Store:
             self._set_aside(path, fault)
             return {}
         snapshot.save(cache, key, document["facts"])
-        return {fact_id: dict(entry) for fact_id, entry in document["facts"].items()}
+        return dict(document["facts"])
 
-    def write_activation(self, state: dict[str, dict], changed: Iterable[str] | None = None) -> None:
-        """Write the activation state (one compact line: it is rewritten on every recall).
+    def write_activation(self, state: dict[str, dict], changed: Iterable[str] | None = None,
+                         *, journal_limit: int = JOURNAL_LIMIT) -> None:
+        """Record the activation state.
 
-        With `changed`, only those entries are validated: the others were when they were read.
+        With `changed` (a recall's few boosted facts), only their entries are appended to
+        state/activation-journal.jsonl, while it holds fewer than `journal_limit` lines: a
+        recall then writes a few hundred bytes, not the whole file. Otherwise the whole state
+        is written to activation-metadata.json (compact, one line) and the journal, now
+        folded in, is emptied. Its entries hold values, not changes, so applying one twice
+        is harmless: a crash between the two steps loses nothing.
         """
+        journal = self.layout.activation_journal
+        if changed is not None:
+            entries = [{"id": fact_id, **state[fact_id]} for fact_id in changed]
+            if len(self.read_records(journal, "activation-journal", copy=False)) + len(entries) \
+                    < journal_limit:
+                self.append_records(journal, "activation-journal", entries)
+                return
         document = {"updated": self.timestamp, "facts": state}
-        checked = document if changed is None else {
-            "updated": self.timestamp, "facts": {fact_id: state[fact_id] for fact_id in changed}}
-        fault = problem("activation-metadata", checked)
+        fault = problem("activation-metadata", document)
         if fault:
             raise InvalidInputError(f"refusing to write invalid activation metadata: {fault}",
                                     source=self.layout.relative(self.layout.activation))
         files.write_json_atomic(self.layout.activation, document, compact=True)
         snapshot.save(self._snapshot_path(self.layout.activation),
-                      snapshot.file_key(self.layout.activation),
-                      {fact_id: dict(entry) for fact_id, entry in state.items()})
+                      snapshot.file_key(self.layout.activation), dict(state))
+        if journal.exists():
+            self.rewrite_records(journal, "activation-journal", [])
 
     def write_validated_json(self, path: Path, kind: str, document) -> None:
         fault = problem(kind, document)

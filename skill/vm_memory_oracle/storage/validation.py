@@ -8,6 +8,7 @@ Both read the same schema files; a property test holds them to the same verdicts
 
 from __future__ import annotations
 
+import hashlib
 import json
 from functools import lru_cache
 from pathlib import Path
@@ -16,7 +17,8 @@ from typing import Any
 SCHEMA_DIR = Path(__file__).with_name("schemas")
 SCHEMA_NAMES = ("fact", "fact-input", "archived-fact", "entity", "relation",
                 "activation-metadata", "canary-facts", "quarantine", "session-turn",
-                "extractor-output", "summarize-ledger", "import-ledger", "vector-metadata")
+                "extractor-output", "summarize-ledger", "import-ledger", "vector-metadata",
+                "activation-journal")
 
 
 @lru_cache(maxsize=None)
@@ -24,11 +26,72 @@ def load_schema(name: str) -> dict:
     return json.loads((SCHEMA_DIR / f"{name}.schema.json").read_text(encoding="utf-8"))
 
 
+GENERATED_DIR = Path(__file__).with_name("validators")
+
+
 @lru_cache(maxsize=None)
 def _compiled(name: str):
+    """The schema's validator: the generated module when it matches the schema file (no
+    compiling at start-up), else one compiled now."""
+    import importlib
+
+    text = (SCHEMA_DIR / f"{name}.schema.json").read_bytes()
+    module_name = _module_name(name)
+    try:
+        module = importlib.import_module(f"{__package__}.validators.{module_name}")
+        if module.SCHEMA_SHA256 == hashlib.sha256(text).hexdigest():
+            return module.validate
+    except (ImportError, AttributeError):
+        pass
     import fastjsonschema
 
-    return fastjsonschema.compile(load_schema(name))
+    return fastjsonschema.compile(json.loads(text))
+
+
+def _module_name(name: str) -> str:
+    return name.replace("-", "_")
+
+
+def generated_sources() -> dict[str, str]:
+    """File name -> Python source of each schema's generated validator."""
+    import fastjsonschema
+
+    sources = {"__init__.py": '"""Validators generated from ../schemas by fastjsonschema; see '
+                              'validation.generated_sources()."""\n\n\n' + _ERRORS}
+    for name in SCHEMA_NAMES:
+        text = (SCHEMA_DIR / f"{name}.schema.json").read_bytes()
+        # The generated code needs fastjsonschema only for two exception classes; importing
+        # the package costs a command start 20 ms, so the classes come from validators/.
+        code = fastjsonschema.compile_to_code(json.loads(text), detailed_exceptions=False).replace(
+            "from fastjsonschema import JsonSchemaValueException, JsonSchemaValuesException",
+            "from . import JsonSchemaValueException, JsonSchemaValuesException")
+        sources[f"{_module_name(name)}.py"] = (
+            f"# Generated from schemas/{name}.schema.json by fastjsonschema; do not edit.\n"
+            f"# Regenerate: python -m vm_memory_oracle.storage.validation\n"
+            f"SCHEMA_SHA256 = {hashlib.sha256(text).hexdigest()!r}\n\n{code}")
+    return sources
+
+
+_ERRORS = '''class JsonSchemaValueException(ValueError):
+    """A record does not match its schema (raised by the generated validators)."""
+
+    def __init__(self, message, value=None, name=None, definition=None, rule=None):
+        super().__init__(message)
+        self.message = message
+        self.value = value
+        self.name = name
+        self.definition = definition
+        self.rule = rule
+
+
+JsonSchemaValuesException = JsonSchemaValueException
+'''
+
+
+def write_generated() -> None:
+    GENERATED_DIR.mkdir(exist_ok=True)
+    for file_name, source in generated_sources().items():
+        (GENERATED_DIR / file_name).write_text(source, encoding="utf-8")
 
 
 @lru_cache(maxsize=None)
@@ -39,11 +102,9 @@ def _explainer(name: str):
 
 
 def is_valid(name: str, record: Any) -> bool:
-    import fastjsonschema
-
     try:
         _compiled(name)(record)
-    except fastjsonschema.JsonSchemaException:
+    except ValueError:  # what both the generated and the compiled validators raise
         return False
     return True
 
@@ -124,3 +185,7 @@ def _json_type(value: Any) -> str:
 def _short(value: Any, limit: int = 60) -> str:
     text = repr(value)
     return text if len(text) <= limit else text[:limit] + "..."
+
+
+if __name__ == "__main__":
+    write_generated()

@@ -1,0 +1,221 @@
+# Generated from schemas/fact.schema.json by fastjsonschema; do not edit.
+# Regenerate: python -m vm_memory_oracle.storage.validation
+SCHEMA_SHA256 = 'fb05e7427a1fec9bed1589dc45d2bf6d419f120b3f840a9dba47a09223c5c6bf'
+
+VERSION = "2.22.3"
+from decimal import Decimal
+import re
+from . import JsonSchemaValueException, JsonSchemaValuesException
+
+
+REGEX_PATTERNS = {
+    '^fact-[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$': re.compile('^fact-[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\\Z'),
+    '^[^\\u0000-\\u001f\\u007f-\\u009f\\u2028\\u2029]*$': re.compile('^[^\\u0000-\\u001f\\u007f-\\u009f\\u2028\\u2029]*\\Z'),
+    '^[^\\s\\u0000-\\u001f\\u007f-\\u009f]+$': re.compile('^[^\\s\\u0000-\\u001f\\u007f-\\u009f]+\\Z'),
+    '^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(\\.[0-9]+)?(Z|[+-][0-9]{2}:[0-9]{2})$': re.compile('^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(\\.[0-9]+)?(Z|[+-][0-9]{2}:[0-9]{2})\\Z'),
+    '^[0-9]{4}-[0-9]{2}-[0-9]{2}(T[0-9]{2}:[0-9]{2}:[0-9]{2}(\\.[0-9]+)?(Z|[+-][0-9]{2}:[0-9]{2}))?$': re.compile('^[0-9]{4}-[0-9]{2}-[0-9]{2}(T[0-9]{2}:[0-9]{2}:[0-9]{2}(\\.[0-9]+)?(Z|[+-][0-9]{2}:[0-9]{2}))?\\Z')
+}
+
+NoneType = type(None)
+
+def validate_vm_memory_oracle_fact_schema_json(data, custom_formats={}, name_prefix=None):
+    if not isinstance(data, (dict)):
+        raise JsonSchemaValueException("" + (name_prefix or "data") + " must be object")
+    data_is_dict = isinstance(data, dict)
+    if data_is_dict:
+        data__missing_keys = set(['id', 'subject', 'predicate', 'object', 'source', 'created', 'activation']) - data.keys()
+        if data__missing_keys:
+            raise JsonSchemaValueException("" + (name_prefix or "data") + " must contain ")
+        data_keys = set(data.keys())
+        if "id" in data_keys:
+            data_keys.remove("id")
+            data__id = data["id"]
+            if not isinstance(data__id, (str)):
+                raise JsonSchemaValueException("" + (name_prefix or "data") + ".id must be string")
+            if isinstance(data__id, str):
+                if not REGEX_PATTERNS['^fact-[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$'].search(data__id):
+                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".id must match pattern ^fact-[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$")
+        if "subject" in data_keys:
+            data_keys.remove("subject")
+            data__subject = data["subject"]
+            if not isinstance(data__subject, (str)):
+                raise JsonSchemaValueException("" + (name_prefix or "data") + ".subject must be string")
+            if isinstance(data__subject, str):
+                data__subject_len = len(data__subject)
+                if data__subject_len < 1:
+                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".subject must be longer than or equal to 1 characters")
+                if data__subject_len > 256:
+                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".subject must be shorter than or equal to 256 characters")
+                if not REGEX_PATTERNS['^[^\\u0000-\\u001f\\u007f-\\u009f\\u2028\\u2029]*$'].search(data__subject):
+                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".subject must match pattern ^[^\\u0000-\\u001f\\u007f-\\u009f\\u2028\\u2029]*$")
+        if "predicate" in data_keys:
+            data_keys.remove("predicate")
+            data__predicate = data["predicate"]
+            if not isinstance(data__predicate, (str)):
+                raise JsonSchemaValueException("" + (name_prefix or "data") + ".predicate must be string")
+            if isinstance(data__predicate, str):
+                data__predicate_len = len(data__predicate)
+                if data__predicate_len < 1:
+                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".predicate must be longer than or equal to 1 characters")
+                if data__predicate_len > 128:
+                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".predicate must be shorter than or equal to 128 characters")
+                if not REGEX_PATTERNS['^[^\\s\\u0000-\\u001f\\u007f-\\u009f]+$'].search(data__predicate):
+                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".predicate must match pattern ^[^\\s\\u0000-\\u001f\\u007f-\\u009f]+$")
+        if "object" in data_keys:
+            data_keys.remove("object")
+            data__object = data["object"]
+            if not isinstance(data__object, (str)):
+                raise JsonSchemaValueException("" + (name_prefix or "data") + ".object must be string")
+            if isinstance(data__object, str):
+                data__object_len = len(data__object)
+                if data__object_len < 1:
+                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".object must be longer than or equal to 1 characters")
+                if data__object_len > 2000:
+                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".object must be shorter than or equal to 2000 characters")
+                if not REGEX_PATTERNS['^[^\\u0000-\\u001f\\u007f-\\u009f\\u2028\\u2029]*$'].search(data__object):
+                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".object must match pattern ^[^\\u0000-\\u001f\\u007f-\\u009f\\u2028\\u2029]*$")
+        if "source" in data_keys:
+            data_keys.remove("source")
+            data__source = data["source"]
+            if not isinstance(data__source, (str)):
+                raise JsonSchemaValueException("" + (name_prefix or "data") + ".source must be string")
+            if isinstance(data__source, str):
+                data__source_len = len(data__source)
+                if data__source_len < 1:
+                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".source must be longer than or equal to 1 characters")
+                if data__source_len > 512:
+                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".source must be shorter than or equal to 512 characters")
+                if not REGEX_PATTERNS['^[^\\u0000-\\u001f\\u007f-\\u009f\\u2028\\u2029]*$'].search(data__source):
+                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".source must match pattern ^[^\\u0000-\\u001f\\u007f-\\u009f\\u2028\\u2029]*$")
+        if "created" in data_keys:
+            data_keys.remove("created")
+            data__created = data["created"]
+            if not isinstance(data__created, (str)):
+                raise JsonSchemaValueException("" + (name_prefix or "data") + ".created must be string")
+            if isinstance(data__created, str):
+                if not REGEX_PATTERNS['^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(\\.[0-9]+)?(Z|[+-][0-9]{2}:[0-9]{2})$'].search(data__created):
+                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".created must match pattern ^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(\\.[0-9]+)?(Z|[+-][0-9]{2}:[0-9]{2})$")
+        if "activation" in data_keys:
+            data_keys.remove("activation")
+            data__activation = data["activation"]
+            if not isinstance(data__activation, (int, float, Decimal)) or isinstance(data__activation, bool):
+                raise JsonSchemaValueException("" + (name_prefix or "data") + ".activation must be number")
+            if isinstance(data__activation, (int, float, Decimal)) and not isinstance(data__activation, bool):
+                if data__activation < 0:
+                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".activation must be bigger than or equal to 0")
+                if data__activation > 1:
+                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".activation must be smaller than or equal to 1")
+        if "text" in data_keys:
+            data_keys.remove("text")
+            data__text = data["text"]
+            if not isinstance(data__text, (str)):
+                raise JsonSchemaValueException("" + (name_prefix or "data") + ".text must be string")
+            if isinstance(data__text, str):
+                data__text_len = len(data__text)
+                if data__text_len < 1:
+                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".text must be longer than or equal to 1 characters")
+                if data__text_len > 2000:
+                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".text must be shorter than or equal to 2000 characters")
+                if not REGEX_PATTERNS['^[^\\u0000-\\u001f\\u007f-\\u009f\\u2028\\u2029]*$'].search(data__text):
+                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".text must match pattern ^[^\\u0000-\\u001f\\u007f-\\u009f\\u2028\\u2029]*$")
+        if "context" in data_keys:
+            data_keys.remove("context")
+            data__context = data["context"]
+            if not isinstance(data__context, (str)):
+                raise JsonSchemaValueException("" + (name_prefix or "data") + ".context must be string")
+            if isinstance(data__context, str):
+                data__context_len = len(data__context)
+                if data__context_len < 1:
+                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".context must be longer than or equal to 1 characters")
+                if data__context_len > 2000:
+                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".context must be shorter than or equal to 2000 characters")
+                if not REGEX_PATTERNS['^[^\\u0000-\\u001f\\u007f-\\u009f\\u2028\\u2029]*$'].search(data__context):
+                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".context must match pattern ^[^\\u0000-\\u001f\\u007f-\\u009f\\u2028\\u2029]*$")
+        if "category" in data_keys:
+            data_keys.remove("category")
+            data__category = data["category"]
+            if not isinstance(data__category, (str)):
+                raise JsonSchemaValueException("" + (name_prefix or "data") + ".category must be string")
+            if not (isinstance(data__category, str) and data__category == 'identity' or isinstance(data__category, str) and data__category == 'health' or isinstance(data__category, str) and data__category == 'preference' or isinstance(data__category, str) and data__category == 'relationship' or isinstance(data__category, str) and data__category == 'state' or isinstance(data__category, str) and data__category == 'decision' or isinstance(data__category, str) and data__category == 'action' or isinstance(data__category, str) and data__category == 'fact' or isinstance(data__category, str) and data__category == 'temporary'):
+                raise JsonSchemaValueException("" + (name_prefix or "data") + ".category must be one of ['identity', 'health', 'preference', 'relationship', 'state', 'decision', 'action', 'fact', 'temporary']")
+        if "importance" in data_keys:
+            data_keys.remove("importance")
+            data__importance = data["importance"]
+            if not isinstance(data__importance, (int, float, Decimal)) or isinstance(data__importance, bool):
+                raise JsonSchemaValueException("" + (name_prefix or "data") + ".importance must be number")
+            if isinstance(data__importance, (int, float, Decimal)) and not isinstance(data__importance, bool):
+                if data__importance < 0:
+                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".importance must be bigger than or equal to 0")
+                if data__importance > 1:
+                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".importance must be smaller than or equal to 1")
+        if "pinned" in data_keys:
+            data_keys.remove("pinned")
+            data__pinned = data["pinned"]
+            if not isinstance(data__pinned, (bool)):
+                raise JsonSchemaValueException("" + (name_prefix or "data") + ".pinned must be boolean")
+        if "entities" in data_keys:
+            data_keys.remove("entities")
+            data__entities = data["entities"]
+            if not isinstance(data__entities, (list, tuple)):
+                raise JsonSchemaValueException("" + (name_prefix or "data") + ".entities must be array")
+            data__entities_is_list = isinstance(data__entities, (list, tuple))
+            if data__entities_is_list:
+                data__entities_len = len(data__entities)
+                if data__entities_len > 50:
+                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".entities must contain less than or equal to 50 items")
+                for data__entities_x, data__entities_item in enumerate(data__entities):
+                    if not isinstance(data__entities_item, (str)):
+                        raise JsonSchemaValueException("" + (name_prefix or "data") + ".entities[{data__entities_x}]".format(**locals()) + " must be string")
+                    if isinstance(data__entities_item, str):
+                        data__entities_item_len = len(data__entities_item)
+                        if data__entities_item_len < 1:
+                            raise JsonSchemaValueException("" + (name_prefix or "data") + ".entities[{data__entities_x}]".format(**locals()) + " must be longer than or equal to 1 characters")
+                        if data__entities_item_len > 256:
+                            raise JsonSchemaValueException("" + (name_prefix or "data") + ".entities[{data__entities_x}]".format(**locals()) + " must be shorter than or equal to 256 characters")
+                        if not REGEX_PATTERNS['^[^\\u0000-\\u001f\\u007f-\\u009f\\u2028\\u2029]*$'].search(data__entities_item):
+                            raise JsonSchemaValueException("" + (name_prefix or "data") + ".entities[{data__entities_x}]".format(**locals()) + " must match pattern ^[^\\u0000-\\u001f\\u007f-\\u009f\\u2028\\u2029]*$")
+        if "valid_from" in data_keys:
+            data_keys.remove("valid_from")
+            data__validfrom = data["valid_from"]
+            if not isinstance(data__validfrom, (str)):
+                raise JsonSchemaValueException("" + (name_prefix or "data") + ".valid_from must be string")
+            if isinstance(data__validfrom, str):
+                if not REGEX_PATTERNS['^[0-9]{4}-[0-9]{2}-[0-9]{2}(T[0-9]{2}:[0-9]{2}:[0-9]{2}(\\.[0-9]+)?(Z|[+-][0-9]{2}:[0-9]{2}))?$'].search(data__validfrom):
+                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".valid_from must match pattern ^[0-9]{4}-[0-9]{2}-[0-9]{2}(T[0-9]{2}:[0-9]{2}:[0-9]{2}(\\.[0-9]+)?(Z|[+-][0-9]{2}:[0-9]{2}))?$")
+        if "confidence" in data_keys:
+            data_keys.remove("confidence")
+            data__confidence = data["confidence"]
+            if not isinstance(data__confidence, (int, float, Decimal)) or isinstance(data__confidence, bool):
+                raise JsonSchemaValueException("" + (name_prefix or "data") + ".confidence must be number")
+            if isinstance(data__confidence, (int, float, Decimal)) and not isinstance(data__confidence, bool):
+                if data__confidence < 0:
+                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".confidence must be bigger than or equal to 0")
+                if data__confidence > 1:
+                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".confidence must be smaller than or equal to 1")
+        if "supersedes" in data_keys:
+            data_keys.remove("supersedes")
+            data__supersedes = data["supersedes"]
+            if not isinstance(data__supersedes, (str)):
+                raise JsonSchemaValueException("" + (name_prefix or "data") + ".supersedes must be string")
+            if isinstance(data__supersedes, str):
+                if not REGEX_PATTERNS['^fact-[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$'].search(data__supersedes):
+                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".supersedes must match pattern ^fact-[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$")
+        if "superseded_by" in data_keys:
+            data_keys.remove("superseded_by")
+            data__supersededby = data["superseded_by"]
+            if not isinstance(data__supersededby, (str)):
+                raise JsonSchemaValueException("" + (name_prefix or "data") + ".superseded_by must be string")
+            if isinstance(data__supersededby, str):
+                if not REGEX_PATTERNS['^fact-[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$'].search(data__supersededby):
+                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".superseded_by must match pattern ^fact-[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$")
+        if "superseded_at" in data_keys:
+            data_keys.remove("superseded_at")
+            data__supersededat = data["superseded_at"]
+            if not isinstance(data__supersededat, (str)):
+                raise JsonSchemaValueException("" + (name_prefix or "data") + ".superseded_at must be string")
+            if isinstance(data__supersededat, str):
+                if not REGEX_PATTERNS['^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(\\.[0-9]+)?(Z|[+-][0-9]{2}:[0-9]{2})$'].search(data__supersededat):
+                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".superseded_at must match pattern ^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(\\.[0-9]+)?(Z|[+-][0-9]{2}:[0-9]{2})$")
+        if data_keys:
+            raise JsonSchemaValueException("" + (name_prefix or "data") + " must not contain "+str(data_keys)+" properties")
+    return data
