@@ -1,0 +1,111 @@
+"""Recall latency at 1k, 10k and 100k facts, index build time, and the recall process time.
+
+Facts are synthetic and their vectors random (benchmarks/synthetic.py): building the index
+measures FAISS and the pipeline, not hours of embedding. Queries are embedded by the
+bundled model. In-process figures are p50/p95 over repeated recalls in a warm process,
+with the query embedding excluded (vectors computed beforehand) and included.
+
+Goal (issue: semantic recall): the whole `scripts/vm-memory-oracle --action recall` process
+at 10k facts takes at most 2.0 times `python -c "import numpy, faiss"` in the same run.
+"""
+
+from __future__ import annotations
+
+import statistics
+import subprocess
+import sys
+import time
+from datetime import datetime, timezone
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "benchmarks"))
+
+from synthetic import QUERIES, build_memory  # noqa: E402
+
+from conftest import ENTRYPOINT  # noqa: E402
+from vm_memory_oracle.clock import format_iso  # noqa: E402
+from vm_memory_oracle.config import Settings  # noqa: E402
+from vm_memory_oracle.embed.bundled import MODEL_ID  # noqa: E402
+from vm_memory_oracle.recall import recall_many  # noqa: E402
+from vm_memory_oracle.steps.reindex import semantic_search  # noqa: E402
+
+ROUNDS = 40
+
+
+def percentile(values: list[float], share: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(round(share * (len(ordered) - 1))))]
+
+
+@pytest.mark.parametrize("count", [1_000, 10_000, 100_000])
+def test_bench_recall_latency_and_index_build(benchmark, tmp_path, count, capsys):
+    now = datetime.now(timezone.utc).replace(microsecond=0)
+    graph = build_memory(tmp_path / "memory", count, model_id=MODEL_ID, stamp=format_iso(now))
+    settings = Settings()
+    started = time.perf_counter()
+    semantic, report, choice = semantic_search(graph, settings)
+    build_seconds = time.perf_counter() - started
+    assert report.vectors == count and report.embedded == 0 and choice.note is None
+
+    queries = [QUERIES[i % len(QUERIES)] + f" {i}" for i in range(ROUNDS)]
+    vectors = {query: vector for query, vector
+               in zip(queries, semantic.embedder.embed_queries(queries))}
+    embed_queries = semantic.embedder.embed_queries
+
+    def timed(include_embedding: bool) -> list[float]:
+        semantic.embedder.embed_queries = (embed_queries if include_embedding else
+                                           lambda texts: np.vstack([vectors[t] for t in texts]))
+        took = []
+        for query in queries:
+            begun = time.perf_counter()
+            result = recall_many(graph, [{"query": query, "k": 10}], now, semantic=semantic)
+            took.append(time.perf_counter() - begun)
+            assert result[0]["results"]
+        semantic.embedder.embed_queries = embed_queries
+        return took
+
+    timed(True)  # warm: snapshots and the index loaded once, as in a long-lived process
+    excluded, included = timed(False), timed(True)
+    benchmark.extra_info.update({
+        "facts": count, "index_build_s": round(build_seconds, 3), "hnsw": semantic.index.index.hnsw,
+        "p50_ms_without_query_embedding": round(1000 * statistics.median(excluded), 2),
+        "p95_ms_without_query_embedding": round(1000 * percentile(excluded, 0.95), 2),
+        "p50_ms_with_query_embedding": round(1000 * statistics.median(included), 2),
+        "p95_ms_with_query_embedding": round(1000 * percentile(included, 0.95), 2)})
+    benchmark.pedantic(lambda: recall_many(graph, [{"query": queries[0], "k": 10}], now,
+                                           semantic=semantic), rounds=5, iterations=1)
+    with capsys.disabled():
+        info = benchmark.extra_info
+        print(f"\n{count} facts: index build {info['index_build_s']} s"
+              f"{' (HNSW)' if info['hnsw'] else ' (flat)'}; recall p50/p95 "
+              f"{info['p50_ms_without_query_embedding']}/{info['p95_ms_without_query_embedding']} ms "
+              f"without query embedding, {info['p50_ms_with_query_embedding']}/"
+              f"{info['p95_ms_with_query_embedding']} ms with it")
+
+
+def test_bench_recall_process_against_importing_numpy_and_faiss(tmp_path, capsys):
+    now = datetime.now(timezone.utc).replace(microsecond=0)
+    data = tmp_path / "memory"
+    build_memory(data, 10_000, model_id=MODEL_ID, stamp=format_iso(now))
+    recall = [str(ENTRYPOINT), "--data-path", str(data), "--action", "recall", "--query"]
+    first = subprocess.run(recall + ["what did Alice work on"], capture_output=True, text=True)
+    assert first.returncode == 0 and first.stdout.strip() != "No matching facts.", first.stderr
+    python = str(Path(sys.executable))
+    baseline, process = [], []
+    for round_ in range(11):
+        begun = time.perf_counter()
+        subprocess.run([python, "-c", "import numpy, faiss"], check=True)
+        baseline.append(time.perf_counter() - begun)
+        begun = time.perf_counter()
+        done = subprocess.run(recall + [QUERIES[round_ % len(QUERIES)]], capture_output=True)
+        process.append(time.perf_counter() - begun)
+        assert done.returncode == 0
+    ratio = statistics.median(process) / statistics.median(baseline)
+    with capsys.disabled():
+        print(f"\nrecall process at 10k facts: median {statistics.median(process):.3f} s; "
+              f"python -c 'import numpy, faiss': median {statistics.median(baseline):.3f} s; "
+              f"ratio {ratio:.2f} (goal at most 2.0)")
+    assert ratio <= 2.0
