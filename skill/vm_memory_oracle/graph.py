@@ -207,12 +207,14 @@ class KnowledgeGraph:
         The fact is durably in facts.jsonl before it leaves the archive.
         """
         stamp = format_iso(now)
-        wanted = {fact["id"] for fact in archived}
+        wanted = {(fact["id"], fact["archived_at"], fact["archive_reason"]) for fact in archived}
         with self.store.locked("restore"):
             active = {fact["id"] for fact in self.facts()}
             archive = self.archived_facts()
+            chosen = [fact for fact in archive if fact["id"] not in active
+                      and (fact["id"], fact["archived_at"], fact["archive_reason"]) in wanted]
             back = [{key: value for key, value in fact.items() if key not in ARCHIVE_FIELDS}
-                    for fact in archive if fact["id"] in wanted and fact["id"] not in active]
+                    for fact in chosen]
             if not back:
                 return []
             self.store.append_records(self.layout.facts, "fact", back)
@@ -221,9 +223,11 @@ class KnowledgeGraph:
                 state[fact["id"]] = {"activation": activation, "last_accessed": stamp,
                                      "access_count": 0}
             self.store.write_activation(state)
-            returned = {fact["id"] for fact in back}
+            # Only the archive records restored leave it; other records of the same fact
+            # (an earlier forget) stay as history.
             self.store.rewrite_records(self.layout.archive, "archived-fact",
-                                       [fact for fact in archive if fact["id"] not in returned])
+                                       [fact for fact in archive
+                                        if not any(fact is record for record in chosen)])
             self._write_indexes(self.facts())
         return [LiveFact(fact, activation, stamp, 0) for fact in back]
 

@@ -85,7 +85,9 @@ def recall_many(graph: KnowledgeGraph, queries: list[dict], now: datetime, *,
         supported = sum(1 for hit in hits if "semantic" not in hit.matched or len(hit.matched) > 1)
         if supported < k and boost:
             restored = _restore_from_archive(graph, item["query"], view, k - supported, now)
-            hits = hits[:k - len(restored)] + restored
+            if restored:
+                kept = hits[:k - len(restored)]
+                hits = _ordered(kept + restored, order)
         ranked.append(hits)
     if boost:
         returned = {hit.fact.id: hit.fact.record for hits in ranked for hit in hits}
@@ -139,21 +141,26 @@ def rank(query: str, corpus: "Corpus", neighbours: list[tuple[str, float]], k: i
                 (score + (1.0 if "exact" in matched[fact_id] else 0.0)) / top,
                 tuple(matched[fact_id])) for fact_id, score in fused.items()]
     hits.sort(key=lambda hit: (-hit.score, -hit.fact.activation, hit.fact.id))
-    hits = _one_per_source_first(hits)[:k]
+    return _ordered(_one_per_turn_first(hits)[:k], order)
+
+
+def _ordered(hits: list[Hit], order: str) -> list[Hit]:
     if order == "activation":
-        hits.sort(key=lambda hit: (-hit.fact.activation, -hit.score, hit.fact.id))
-    return hits
+        return sorted(hits, key=lambda hit: (-hit.fact.activation, -hit.score, hit.fact.id))
+    return sorted(hits, key=lambda hit: (-hit.score, -hit.fact.activation, hit.fact.id))
 
 
-def _one_per_source_first(hits: list[Hit]) -> list[Hit]:
-    """The best fact of each source first, then the others: several fragments of one
-    sentence do not crowd out the other memories a query may need."""
+def _one_per_turn_first(hits: list[Hit]) -> list[Hit]:
+    """The best fact of each conversation turn first, then the others: several fragments
+    of one sentence do not crowd out the other memories a query may need. Facts from other
+    sources (user-stated, an import file) are each their own."""
     seen: set[str] = set()
     first, later = [], []
     for hit in hits:
         source = hit.fact.record["source"]
-        (later if source in seen else first).append(hit)
-        seen.add(source)
+        turn = source if source.startswith("sessions/") else hit.fact.id
+        (later if turn in seen else first).append(hit)
+        seen.add(turn)
     return first + later
 
 

@@ -21,7 +21,7 @@ _BATCH = 32
 
 
 class OnnxEmbedder:
-    min_similarity = 0.0  # unknown model: keep every neighbour unless the settings say otherwise
+    min_similarity = -1.0  # unknown model: keep every neighbour unless the settings say otherwise
 
     def __init__(self, directory: Path, *, device: str = "cpu", pooling: str = "mean",
                  query_prefix: str = "query: ", passage_prefix: str = "passage: "):

@@ -108,6 +108,8 @@ def update_index(graph: KnowledgeGraph, embedder: Embedder, *, force: bool = Fal
         if fresh:
             index.add(np.array(fresh, dtype=np.int64),
                       np.vstack([cache.combined(wanted[vid][2]) for vid in fresh]))
+        fresh_texts = {text for vid in fresh for text in wanted[vid][2]}
+        report.from_cache = max(0, len(fresh_texts) - report.embedded)
         report.added, report.removed, report.vectors = len(fresh), len(stale), len(index)
         if fresh or stale or reason is not None:
             _save(graph, embedder, index, wanted)
@@ -116,7 +118,6 @@ def update_index(graph: KnowledgeGraph, embedder: Embedder, *, force: bool = Fal
             cache.save()
         mapping = {vid: fact_id for vid, (fact_id, _, _) in wanted.items()}
         snapshot.save(_state_path(graph), _state_key(graph, embedder, hnsw_min_facts), mapping)
-    report.from_cache = max(0, report.added - report.embedded)
     return SemanticIndex(index, mapping), report
 
 

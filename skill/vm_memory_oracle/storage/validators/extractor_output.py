@@ -1,6 +1,6 @@
 # Generated from schemas/extractor-output.schema.json by fastjsonschema; do not edit.
 # Regenerate: python -m vm_memory_oracle.storage.validation
-SCHEMA_SHA256 = 'd615c52e87f7fc2275ebd2ae6318f5406afef3d3aacd1335c48bf23910eba372'
+SCHEMA_SHA256 = '6a82c7108f5a7d08170bd84376e7be47384f8172a77c401dd6e01f84251c4989'
 
 VERSION = "2.22.3"
 from decimal import Decimal
@@ -108,6 +108,19 @@ def validate_vm_memory_oracle_extractor_output_schema_json(data, custom_formats=
                                     raise JsonSchemaValueException("" + (name_prefix or "data") + ".facts[{data__facts_x}].text".format(**locals()) + " must be shorter than or equal to 2000 characters")
                                 if not REGEX_PATTERNS['^[^\\u0000-\\u001f\\u007f-\\u009f\\u2028\\u2029]*$'].search(data__facts_item__text):
                                     raise JsonSchemaValueException("" + (name_prefix or "data") + ".facts[{data__facts_x}].text".format(**locals()) + " must match pattern ^[^\\u0000-\\u001f\\u007f-\\u009f\\u2028\\u2029]*$")
+                        if "context" in data__facts_item_keys:
+                            data__facts_item_keys.remove("context")
+                            data__facts_item__context = data__facts_item["context"]
+                            if not isinstance(data__facts_item__context, (str)):
+                                raise JsonSchemaValueException("" + (name_prefix or "data") + ".facts[{data__facts_x}].context".format(**locals()) + " must be string")
+                            if isinstance(data__facts_item__context, str):
+                                data__facts_item__context_len = len(data__facts_item__context)
+                                if data__facts_item__context_len < 1:
+                                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".facts[{data__facts_x}].context".format(**locals()) + " must be longer than or equal to 1 characters")
+                                if data__facts_item__context_len > 2000:
+                                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".facts[{data__facts_x}].context".format(**locals()) + " must be shorter than or equal to 2000 characters")
+                                if not REGEX_PATTERNS['^[^\\u0000-\\u001f\\u007f-\\u009f\\u2028\\u2029]*$'].search(data__facts_item__context):
+                                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".facts[{data__facts_x}].context".format(**locals()) + " must match pattern ^[^\\u0000-\\u001f\\u007f-\\u009f\\u2028\\u2029]*$")
                         if "category" in data__facts_item_keys:
                             data__facts_item_keys.remove("category")
                             data__facts_item__category = data__facts_item["category"]
