@@ -102,10 +102,13 @@ def append_lines(path: Path, lines: Iterable[str]) -> None:
         os.close(fd)
 
 
-def write_atomic(path: Path, data: bytes, *, durable: bool = True) -> None:
+def write_atomic(path: Path, data: bytes, *, durable: bool = True,
+                 before_replace: Callable[[], None] | None = None) -> None:
     """Replace `path` with `data` so that a crash leaves either the old or the new file.
 
     `durable=False` skips the fsyncs, for derived files that are rebuilt when lost.
+    `before_replace` runs once the new content is on disk, just before the rename; if it
+    raises, the old file stays and the temporary one is removed.
     """
     fd, temp_name = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
     try:
@@ -115,6 +118,8 @@ def write_atomic(path: Path, data: bytes, *, durable: bool = True) -> None:
             os.fsync(fd)
         os.close(fd)
         fd = -1
+        if before_replace is not None:
+            before_replace()
         os.replace(temp_name, path)
     except BaseException:
         if fd >= 0:
@@ -136,26 +141,12 @@ def replace_if_unchanged(path: Path, data: bytes, *, size: int, mtime_ns: int) -
     """write_atomic, unless another writer (one that takes no lock of ours, such as the
     agent appending to a session log) changed `path` since it was read with this size and
     modification time; then raise ChangedMeanwhile so the caller can read it again."""
-    fd, temp_name = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-    try:
-        os.fchmod(fd, FILE_MODE)
-        _write_all(fd, data)
-        os.fsync(fd)
-        os.close(fd)
-        fd = -1
+    def unchanged() -> None:
         current = os.stat(path)
         if current.st_size != size or current.st_mtime_ns != mtime_ns:
             raise ChangedMeanwhile(str(path))
-        os.replace(temp_name, path)
-    except BaseException:
-        if fd >= 0:
-            os.close(fd)
-        try:
-            os.unlink(temp_name)
-        except FileNotFoundError:
-            pass
-        raise
-    fsync_directory(path.parent)
+
+    write_atomic(path, data, before_replace=unchanged)
 
 
 def write_lines_atomic(path: Path, lines: Iterable[str]) -> None:
