@@ -326,10 +326,15 @@ def _semantic(context: Context, graph) -> _SemanticState:
     if report.repaired:
         store.warnings.append(f"vector index rebuilt: {report.rebuilt} "
                               f"({report.vectors} vectors, {report.embedded} embedded)")
+    return _SemanticState(search, _embedder_payload(choice))
+
+
+def _embedder_payload(choice) -> dict:
+    """The embedder in use for --json output, and the fallback note when there was one."""
     payload = {"embedder": choice.embedder.model_id}
     if choice.note:
         payload["embedder_fallback"] = choice.note
-    return _SemanticState(search, payload)
+    return payload
 
 
 def action_reindex(args, context: Context) -> tuple[dict, list[str]]:
@@ -341,9 +346,7 @@ def action_reindex(args, context: Context) -> tuple[dict, list[str]]:
     _, report, choice = semantic_search(graph, context.settings, force=True)
     if choice.note:
         context.store().warnings.append(choice.note)
-    payload = {**asdict(report), "embedder": choice.embedder.model_id}
-    if choice.note:
-        payload["embedder_fallback"] = choice.note
+    payload = {**asdict(report), **_embedder_payload(choice)}
     return payload, [f"Rebuilt the semantic index with {report.model_id}: {report.vectors} "
                      f"vectors, {report.embedded} embedded, {report.from_cache} from cache"]
 

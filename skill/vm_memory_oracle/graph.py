@@ -138,11 +138,7 @@ class KnowledgeGraph:
                 existing = by_id.get(candidate["id"])
                 if existing is not None:
                     rewrite |= _merge_reassertion(existing, candidate, repetition_bonus)
-                    entry = state.get(existing["id"]) or initial_state(existing)
-                    live = self._live(existing, state, now).activation
-                    state[existing["id"]] = {
-                        "activation": boosted(live, self.settings.recall_boost),
-                        "last_accessed": stamp, "access_count": entry["access_count"] + 1}
+                    state[existing["id"]] = self._boosted_entry(existing, state, now, stamp)
                     report.reinforced.append(existing["id"])
                     report.stored.append(existing)
                     fact = existing
@@ -246,15 +242,20 @@ class KnowledgeGraph:
             for fact in facts:
                 if fact["id"] in changed:
                     continue
-                entry = state.get(fact["id"]) or initial_state(fact)
-                value = boosted(self._live(fact, state, now).activation,
-                                self.settings.recall_boost)
-                state[fact["id"]] = {"activation": value, "last_accessed": stamp,
-                                     "access_count": entry["access_count"] + 1}
-                changed[fact["id"]] = value
+                state[fact["id"]] = self._boosted_entry(fact, state, now, stamp)
+                changed[fact["id"]] = state[fact["id"]]["activation"]
             if changed:
                 self.store.write_activation(state, changed=changed)
         return changed
+
+    def _boosted_entry(self, fact: dict, state: dict[str, dict], now: datetime,
+                       stamp: str) -> dict:
+        """A fact's activation state after a recall or reassertion:
+        a0 = min(1, activation(now) + recall_boost), last_accessed = now, one more access."""
+        entry = state.get(fact["id"]) or initial_state(fact)
+        return {"activation": boosted(self._live(fact, state, now).activation,
+                                      self.settings.recall_boost),
+                "last_accessed": stamp, "access_count": entry["access_count"] + 1}
 
     def _write_indexes(self, facts: list[dict]) -> None:
         self.store.rewrite_records(self.layout.entities, "entity", entity_records(facts))

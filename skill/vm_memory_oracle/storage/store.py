@@ -179,23 +179,20 @@ class Store:
                     < journal_limit:
                 self.append_records(journal, "activation-journal", entries)
                 return
-        document = {"updated": self.timestamp, "facts": state}
-        fault = problem("activation-metadata", document)
-        if fault:
-            raise InvalidInputError(f"refusing to write invalid activation metadata: {fault}",
-                                    source=self.layout.relative(self.layout.activation))
-        files.write_json_atomic(self.layout.activation, document, compact=True)
+        self.write_validated_json(self.layout.activation, "activation-metadata",
+                                  {"updated": self.timestamp, "facts": state}, compact=True)
         snapshot.save(self._snapshot_path(self.layout.activation),
                       snapshot.file_key(self.layout.activation), dict(state))
         if journal.exists():
             self.rewrite_records(journal, "activation-journal", [])
 
-    def write_validated_json(self, path: Path, kind: str, document) -> None:
+    def write_validated_json(self, path: Path, kind: str, document, *,
+                             compact: bool = False) -> None:
         fault = problem(kind, document)
         if fault:
             raise InvalidInputError(f"refusing to write an invalid {kind} document: {fault}",
                                     source=self.layout.relative(path))
-        files.write_json_atomic(path, document)
+        files.write_json_atomic(path, document, compact=compact)
 
     def _set_aside(self, path: Path, reason: str) -> None:
         # Activation state is rebuilt from the facts (their creation activation and time);
