@@ -229,3 +229,61 @@ def test_a_reassertion_is_reported_as_the_stored_fact(cli):
     result = cli("--action", "remember", "--subject", "user", "--predicate", "NAME",
                  "--object", "ALEX")
     assert result.out.endswith("(reinforced): User name Alex\n")
+
+
+def _line_facts(now, lines=(3, 9)):
+    from vm_memory_oracle.model.fact import new_fact
+
+    fields = {"subject": "user", "predicate": "drinks", "object": "oolong tea"}
+    return [new_fact({**fields, "source": f"sessions/2026-05-15-090000.jsonl:{line}"},
+                     created=now, default_source="x") for line in lines]
+
+
+def _graph(data_dir):
+    from vm_memory_oracle.config import Settings
+    from vm_memory_oracle.graph import KnowledgeGraph
+    from vm_memory_oracle.storage.layout import Layout
+    from vm_memory_oracle.storage.store import Store
+    from vm_memory_oracle.workspace import initialize
+
+    layout = Layout(data_dir)
+    initialize(layout)
+    return KnowledgeGraph(Store(layout, lock_timeout=5, timestamp="2026-05-15T23:00:00Z"),
+                          Settings())
+
+
+@pytest.mark.parametrize("before", [[], [3]])
+def test_reading_the_same_log_lines_again_counts_each_statement_once(data_dir, before,
+                                                                     monkeypatch):
+    """A fact said on lines 3 and 9 is one statement and one repetition, however many times
+    those lines are ingested, even when a crash cut an ingestion between writing facts.jsonl
+    and the activation state (`before`: lines ingested in full before the crash)."""
+    from datetime import datetime, timezone
+
+    from vm_memory_oracle.storage.store import Store
+
+    now = datetime(2026, 5, 15, 23, tzinfo=timezone.utc)
+    stamp = "2026-05-15T23:00:00Z"
+    clean_dir = data_dir.parent / "clean"
+    _graph(clean_dir).remember(_line_facts(stamp, before), now)
+    _graph(clean_dir).remember(_line_facts(stamp), now)
+    expected = (fact_lines(clean_dir), activation_state(clean_dir))
+    assert expected[0][0]["importance"] == 0.2 and expected[0][0]["sources"] == [
+        "sessions/2026-05-15-090000.jsonl:9"]
+    assert expected[1][expected[0][0]["id"]]["access_count"] == 1
+
+    _graph(data_dir).remember(_line_facts(stamp, before), now)
+
+    def killed(self, *args, **kwargs):
+        raise KeyboardInterrupt("killed between facts.jsonl and the activation state")
+
+    with monkeypatch.context() as patch:
+        patch.setattr(Store, "write_activation", killed)
+        with pytest.raises(KeyboardInterrupt):
+            _graph(data_dir).remember(_line_facts(stamp), now)
+    assert fact_lines(data_dir) == expected[0]  # the facts were written, the state was not
+    for _ in range(2):
+        report = _graph(data_dir).remember(_line_facts(stamp), now)
+        assert not report.added
+    assert report.known == [expected[0][0]["id"]] * 2
+    assert (fact_lines(data_dir), activation_state(data_dir)) == expected

@@ -19,6 +19,10 @@ from .model.fact import fact_sentence, normalise, replacement_key
 from .storage.store import Store
 
 REPETITION_BONUS = 0.2
+# Provenance that names one line (sessions/<file>.jsonl:<line>): reading it again is the same
+# statement, not a repetition.
+LINE_PRECISE = re.compile(r":\d+$")
+MAX_SOURCES = 20
 RESTORED_ACTIVATION = 0.3
 ARCHIVE_FIELDS = ("archived_at", "archive_reason", "final_activation")
 _VALUE_LIKE = re.compile(r"^[\d\s.,:/\-+%$€£¥]+$")
@@ -29,6 +33,7 @@ class RememberReport:
     added: list[str] = field(default_factory=list)
     reinforced: list[str] = field(default_factory=list)
     superseded: list[tuple[str, str]] = field(default_factory=list)  # (old id, new id)
+    known: list[str] = field(default_factory=list)  # the same line of a log read again
     stored: list[dict] = field(default_factory=list)  # the stored record of each candidate
 
 
@@ -137,10 +142,21 @@ class KnowledgeGraph:
             for candidate in candidates:
                 existing = by_id.get(candidate["id"])
                 if existing is not None:
-                    rewrite |= _merge_reassertion(existing, candidate, repetition_bonus)
-                    state[existing["id"]] = self._boosted_entry(existing, state, now, stamp)
-                    report.reinforced.append(existing["id"])
                     report.stored.append(existing)
+                    if _already_heard(existing, state.get(existing["id"]), candidate["source"]):
+                        # The same line read again (a retried summarize): not a repetition.
+                        state.setdefault(existing["id"], initial_state(existing))
+                        report.known.append(existing["id"])
+                        continue
+                    source = candidate["source"] if LINE_PRECISE.search(candidate["source"]) else None
+                    if source is None or source not in existing.get("sources", ()):
+                        rewrite |= _merge_reassertion(existing, candidate, repetition_bonus)
+                        if source is not None:
+                            existing["sources"] = [*existing.get("sources", ()), source][-MAX_SOURCES:]
+                            rewrite = True
+                    state[existing["id"]] = self._boosted_entry(existing, state, now, stamp,
+                                                                heard=source)
+                    report.reinforced.append(existing["id"])
                     fact = existing
                     if "superseded_by" not in fact:
                         continue
@@ -249,13 +265,20 @@ class KnowledgeGraph:
         return changed
 
     def _boosted_entry(self, fact: dict, state: dict[str, dict], now: datetime,
-                       stamp: str) -> dict:
+                       stamp: str, *, heard: str | None = None) -> dict:
         """A fact's activation state after a recall or reassertion:
-        a0 = min(1, activation(now) + recall_boost), last_accessed = now, one more access."""
+        a0 = min(1, activation(now) + recall_boost), last_accessed = now, one more access.
+        `heard` is the line-precise source of a reassertion, kept so it boosts only once."""
         entry = state.get(fact["id"]) or initial_state(fact)
-        return {"activation": boosted(self._live(fact, state, now).activation,
-                                      self.settings.recall_boost),
-                "last_accessed": stamp, "access_count": entry["access_count"] + 1}
+        boosted_entry = {"activation": boosted(self._live(fact, state, now).activation,
+                                               self.settings.recall_boost),
+                         "last_accessed": stamp, "access_count": entry["access_count"] + 1}
+        sources = list(entry.get("heard", ()))
+        if heard is not None and heard not in sources:
+            sources = [*sources, heard][-MAX_SOURCES:]
+        if sources:
+            boosted_entry["heard"] = sources
+        return boosted_entry
 
     def _write_indexes(self, facts: list[dict]) -> None:
         self.store.rewrite_records(self.layout.entities, "entity", entity_records(facts))
@@ -266,6 +289,21 @@ def initial_state(fact: dict, stamp: str | None = None) -> dict:
     """Activation state of a fact that has none yet: its creation activation and time."""
     return {"activation": fact["activation"], "last_accessed": stamp or fact["created"],
             "access_count": 0}
+
+
+def _already_heard(fact: dict, entry: dict | None, source: str) -> bool:
+    """True when `source` (a line of a session log) was already counted for this fact, in
+    both the fact (its first source, or a restatement) and its activation state.
+
+    Each file keeps its own record, so a crash between writing facts.jsonl and the
+    activation state is completed by the retry and never counted twice.
+    """
+    if not LINE_PRECISE.search(source):
+        return False  # "user-stated" again is a real repetition
+    if source == fact["source"]:
+        return True
+    return source in fact.get("sources", ()) and entry is not None and \
+        source in entry.get("heard", ())
 
 
 def current_holders(facts: list[dict], single_valued: frozenset[str]) -> dict[tuple, str]:

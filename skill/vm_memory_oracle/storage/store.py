@@ -135,9 +135,7 @@ class Store:
         journal = self.layout.activation_journal
         if journal.exists():
             for entry in self.read_records(journal, "activation-journal", copy=False):
-                state[entry["id"]] = {"activation": entry["activation"],
-                                      "last_accessed": entry["last_accessed"],
-                                      "access_count": entry["access_count"]}
+                state[entry["id"]] = {key: value for key, value in entry.items() if key != "id"}
         return state
 
     def _read_activation_file(self) -> dict[str, dict]:

@@ -1,6 +1,6 @@
 # Generated from schemas/activation-journal.schema.json by fastjsonschema; do not edit.
 # Regenerate: python -m vm_memory_oracle.storage.validation
-SCHEMA_SHA256 = 'e01ee3c389a85525f5712f630d9526b36f4f1824abadd682b794641083ba7c8a'
+SCHEMA_SHA256 = '87073675537c0f97ceef8962f2074a9416719ee1b483441cf60ff878adf2abe9'
 
 VERSION = "2.22.3"
 from decimal import Decimal
@@ -58,6 +58,25 @@ def validate_vm_memory_oracle_activation_journal_schema_json(data, custom_format
             if isinstance(data__accesscount, (int, float, Decimal)) and not isinstance(data__accesscount, bool):
                 if data__accesscount < 0:
                     raise JsonSchemaValueException("" + (name_prefix or "data") + ".access_count must be bigger than or equal to 0")
+        if "heard" in data_keys:
+            data_keys.remove("heard")
+            data__heard = data["heard"]
+            if not isinstance(data__heard, (list, tuple)):
+                raise JsonSchemaValueException("" + (name_prefix or "data") + ".heard must be array")
+            data__heard_is_list = isinstance(data__heard, (list, tuple))
+            if data__heard_is_list:
+                data__heard_len = len(data__heard)
+                if data__heard_len > 20:
+                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".heard must contain less than or equal to 20 items")
+                for data__heard_x, data__heard_item in enumerate(data__heard):
+                    if not isinstance(data__heard_item, (str)):
+                        raise JsonSchemaValueException("" + (name_prefix or "data") + ".heard[{data__heard_x}]".format(**locals()) + " must be string")
+                    if isinstance(data__heard_item, str):
+                        data__heard_item_len = len(data__heard_item)
+                        if data__heard_item_len < 1:
+                            raise JsonSchemaValueException("" + (name_prefix or "data") + ".heard[{data__heard_x}]".format(**locals()) + " must be longer than or equal to 1 characters")
+                        if data__heard_item_len > 512:
+                            raise JsonSchemaValueException("" + (name_prefix or "data") + ".heard[{data__heard_x}]".format(**locals()) + " must be shorter than or equal to 512 characters")
         if data_keys:
             raise JsonSchemaValueException("" + (name_prefix or "data") + " must not contain "+str(data_keys)+" properties")
     return data

@@ -1,6 +1,6 @@
 # Generated from schemas/activation-metadata.schema.json by fastjsonschema; do not edit.
 # Regenerate: python -m vm_memory_oracle.storage.validation
-SCHEMA_SHA256 = '02abf8414977bc805531a8df2def462c2a00923303d6fd4b3cf0b159c906f6cc'
+SCHEMA_SHA256 = '80d5bcc53d90b04ffc83ac5f10b9121e4a000c168bbdba53bf8d13de29f32486'
 
 VERSION = "2.22.3"
 from decimal import Decimal
@@ -77,6 +77,25 @@ def validate_vm_memory_oracle_activation_metadata_schema_json(data, custom_forma
                                 if isinstance(data__facts_value__accesscount, (int, float, Decimal)) and not isinstance(data__facts_value__accesscount, bool):
                                     if data__facts_value__accesscount < 0:
                                         raise JsonSchemaValueException("" + (name_prefix or "data") + ".facts.{data__facts_key}.access_count".format(**locals()) + " must be bigger than or equal to 0")
+                            if "heard" in data__facts_value_keys:
+                                data__facts_value_keys.remove("heard")
+                                data__facts_value__heard = data__facts_value["heard"]
+                                if not isinstance(data__facts_value__heard, (list, tuple)):
+                                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".facts.{data__facts_key}.heard".format(**locals()) + " must be array")
+                                data__facts_value__heard_is_list = isinstance(data__facts_value__heard, (list, tuple))
+                                if data__facts_value__heard_is_list:
+                                    data__facts_value__heard_len = len(data__facts_value__heard)
+                                    if data__facts_value__heard_len > 20:
+                                        raise JsonSchemaValueException("" + (name_prefix or "data") + ".facts.{data__facts_key}.heard".format(**locals()) + " must contain less than or equal to 20 items")
+                                    for data__facts_value__heard_x, data__facts_value__heard_item in enumerate(data__facts_value__heard):
+                                        if not isinstance(data__facts_value__heard_item, (str)):
+                                            raise JsonSchemaValueException("" + (name_prefix or "data") + ".facts.{data__facts_key}.heard[{data__facts_value__heard_x}]".format(**locals()) + " must be string")
+                                        if isinstance(data__facts_value__heard_item, str):
+                                            data__facts_value__heard_item_len = len(data__facts_value__heard_item)
+                                            if data__facts_value__heard_item_len < 1:
+                                                raise JsonSchemaValueException("" + (name_prefix or "data") + ".facts.{data__facts_key}.heard[{data__facts_value__heard_x}]".format(**locals()) + " must be longer than or equal to 1 characters")
+                                            if data__facts_value__heard_item_len > 512:
+                                                raise JsonSchemaValueException("" + (name_prefix or "data") + ".facts.{data__facts_key}.heard[{data__facts_value__heard_x}]".format(**locals()) + " must be shorter than or equal to 512 characters")
                             if data__facts_value_keys:
                                 raise JsonSchemaValueException("" + (name_prefix or "data") + ".facts.{data__facts_key}".format(**locals()) + " must not contain "+str(data__facts_value_keys)+" properties")
                 data__facts_len = len(data__facts)

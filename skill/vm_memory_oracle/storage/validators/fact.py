@@ -1,6 +1,6 @@
 # Generated from schemas/fact.schema.json by fastjsonschema; do not edit.
 # Regenerate: python -m vm_memory_oracle.storage.validation
-SCHEMA_SHA256 = 'fb05e7427a1fec9bed1589dc45d2bf6d419f120b3f840a9dba47a09223c5c6bf'
+SCHEMA_SHA256 = '5aab175b627d7323c6a6b598c63037fe7ab8c887a1d8eb3592b5eecadb93b941'
 
 VERSION = "2.22.3"
 from decimal import Decimal
@@ -87,6 +87,27 @@ def validate_vm_memory_oracle_fact_schema_json(data, custom_formats={}, name_pre
                     raise JsonSchemaValueException("" + (name_prefix or "data") + ".source must be shorter than or equal to 512 characters")
                 if not REGEX_PATTERNS['^[^\\u0000-\\u001f\\u007f-\\u009f\\u2028\\u2029]*$'].search(data__source):
                     raise JsonSchemaValueException("" + (name_prefix or "data") + ".source must match pattern ^[^\\u0000-\\u001f\\u007f-\\u009f\\u2028\\u2029]*$")
+        if "sources" in data_keys:
+            data_keys.remove("sources")
+            data__sources = data["sources"]
+            if not isinstance(data__sources, (list, tuple)):
+                raise JsonSchemaValueException("" + (name_prefix or "data") + ".sources must be array")
+            data__sources_is_list = isinstance(data__sources, (list, tuple))
+            if data__sources_is_list:
+                data__sources_len = len(data__sources)
+                if data__sources_len > 20:
+                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".sources must contain less than or equal to 20 items")
+                for data__sources_x, data__sources_item in enumerate(data__sources):
+                    if not isinstance(data__sources_item, (str)):
+                        raise JsonSchemaValueException("" + (name_prefix or "data") + ".sources[{data__sources_x}]".format(**locals()) + " must be string")
+                    if isinstance(data__sources_item, str):
+                        data__sources_item_len = len(data__sources_item)
+                        if data__sources_item_len < 1:
+                            raise JsonSchemaValueException("" + (name_prefix or "data") + ".sources[{data__sources_x}]".format(**locals()) + " must be longer than or equal to 1 characters")
+                        if data__sources_item_len > 512:
+                            raise JsonSchemaValueException("" + (name_prefix or "data") + ".sources[{data__sources_x}]".format(**locals()) + " must be shorter than or equal to 512 characters")
+                        if not REGEX_PATTERNS['^[^\\u0000-\\u001f\\u007f-\\u009f\\u2028\\u2029]*$'].search(data__sources_item):
+                            raise JsonSchemaValueException("" + (name_prefix or "data") + ".sources[{data__sources_x}]".format(**locals()) + " must match pattern ^[^\\u0000-\\u001f\\u007f-\\u009f\\u2028\\u2029]*$")
         if "created" in data_keys:
             data_keys.remove("created")
             data__created = data["created"]
