@@ -48,7 +48,7 @@ def test_help_exists_for_every_action(capsys):
         assert exit_info.value.code == 0
         out = capsys.readouterr().out
         assert "--data-path" in out
-        if action not in ("init", "reindex"):
+        if action not in ("init", "reindex", "quality-probe"):
             assert f"{action} options" in out
     assert main(["--help"]) == 0
     out = capsys.readouterr().out

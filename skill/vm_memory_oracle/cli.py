@@ -19,8 +19,8 @@ from typing import BinaryIO, Iterator
 from . import __version__
 from .clock import format_iso, parse_iso, utc_now
 from .config import Settings, load_settings, set_setting
-from .errors import (EXIT_FAILURE, EXIT_OK, EXIT_USAGE, InvalidInputError, OracleError,
-                     UsageError)
+from .errors import (EXIT_DEGRADED, EXIT_FAILURE, EXIT_OK, EXIT_UNHEALTHY, EXIT_USAGE,
+                     InvalidInputError, OracleError, UsageError)
 from .model.fact import CATEGORIES
 
 DATA_PATH_ENV = "MEMORY_ORACLE_DATA_PATH"
@@ -35,6 +35,12 @@ ACTIONS = {
     "forget": "move the fact --id FACT_ID to the archive",
     "reindex": "rebuild the semantic index from the facts (embeddings are reused from cache)",
     "query": "run a jq program over the active facts (with live activation)",
+    "consolidate": "the nightly pipeline: summarize, decay, index, prune, MEMORY.md, clean, "
+                   "health (--dry-run: report only)",
+    "health-check": "write health.json and print the status (--strict: exit 6 if degraded, "
+                    "7 if unhealthy)",
+    "quality-probe": "ask recall each canary of knowledge-graph/canary-facts.json, log the "
+                     "accuracy, update health.json",
     "config": "show the settings in force, or change one with --set KEY=VALUE",
 }
 
@@ -44,7 +50,9 @@ EXIT_CODES = """exit codes:
   2  usage: unknown action, missing or conflicting options
   3  invalid input: a malformed fact, query, config value or file (nothing is written)
   4  lock timeout: another process held the data directory's lock too long
-  5  data directory problem: missing, not writable, or a symlink planted inside"""
+  5  data directory problem: missing, not writable, or a symlink planted inside
+  6  health-check --strict: the memory is degraded (see the warnings)
+  7  health-check --strict: the memory is unhealthy"""
 
 
 def _global_options(parser: argparse.ArgumentParser) -> None:
@@ -58,6 +66,8 @@ def _global_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--json", action="store_true", help="machine-readable output")
     parser.add_argument("--now", metavar="ISO-8601",
                         help="the time to act at (tests, replaying old logs); default: now")
+    parser.add_argument("--actor", default="cli", metavar="NAME",
+                        help="who is acting, for the audit log (cron jobs pass --actor cron)")
     parser.add_argument("--version", action="version", version=f"vm-memory-oracle {__version__}")
 
 
@@ -95,6 +105,12 @@ def _action_options(parser: argparse.ArgumentParser, action: str) -> None:
     elif action == "query":
         group.add_argument("--jq", required=True, metavar="EXPR",
                            help="jq program; its input is the array of active facts")
+    elif action == "consolidate":
+        group.add_argument("--dry-run", action="store_true",
+                           help="print what each step would change; write nothing")
+    elif action == "health-check":
+        group.add_argument("--strict", action="store_true",
+                           help="exit 6 when degraded, 7 when unhealthy (default: 0 either way)")
     elif action == "config":
         group.add_argument("--set", dest="assignment", metavar="KEY=VALUE",
                            help="change one setting in the config file, keeping its comments")
@@ -134,6 +150,9 @@ class Context:
     config_path: Path | None
     now: datetime
     as_json: bool
+    actor: str = "cli"
+    action: str | None = None
+    exit_code: int = EXIT_OK
     _store: object = field(default=None, repr=False)
 
     def layout(self):
@@ -147,7 +166,8 @@ class Context:
 
         if self._store is None:
             self._store = Store(self.layout(), lock_timeout=self.settings.lock_timeout_seconds,
-                                timestamp=format_iso(self.now))
+                                timestamp=format_iso(self.now), actor=self.actor,
+                                action=self.action)
         return self._store
 
     def warnings(self) -> list[str]:
@@ -159,7 +179,8 @@ class Context:
         if create:
             from .workspace import ensure_layout
 
-            ensure_layout(self.layout())
+            ensure_layout(self.layout(), actor=self.actor, at=format_iso(self.now),
+                          action=self.action or "init")
         else:
             self.layout().check()
         return KnowledgeGraph(self.store(), self.settings)
@@ -185,17 +206,22 @@ def resolve_context(args: argparse.Namespace, environ=os.environ) -> Context:
         # The data directory's own config sets everything but where the data directory is.
         config_path = data_path / "config.yaml"
         cache_dir = data_path / "state" / "cache"
-        settings = load_settings(config_path, cache_dir if cache_dir.parent.is_dir() else None)
+        # A dry run writes nothing, not even the settings' snapshot.
+        cacheable = cache_dir.parent.is_dir() and not getattr(args, "dry_run", False)
+        settings = load_settings(config_path, cache_dir if cacheable else None)
     data_path = data_path.expanduser().absolute()
+    actor = args.actor.strip()
+    if not actor or len(actor) > 64 or not actor.isprintable():
+        raise UsageError(f"--actor must be a short printable name, got {args.actor!r}")
     return Context(replace(settings, data_path=str(data_path)), data_path, config_path, now,
-                   args.json)
+                   args.json, actor, args.action)
 
 
 # -- actions --------------------------------------------------------------------------------
 def action_init(args, context: Context) -> tuple[dict, list[str]]:
     from .workspace import initialize
 
-    report = initialize(context.layout())
+    report = initialize(context.layout(), actor=context.actor, at=format_iso(context.now))
     lines = ([f"Initialized {report.root}: created {', '.join(report.created)}"]
              if report.created else [f"Already initialized: {report.root}"])
     return {"data_path": str(report.root), "created": report.created}, lines
@@ -380,8 +406,11 @@ def action_config(args, context: Context) -> tuple[dict, list[str]]:
             raise InvalidInputError("config file does not exist (run --action init)",
                                     source=str(target))
         if context.layout().exists() and target.parent == context.data_path:
-            with context.store().locked("config --set"):
+            store = context.store()
+            with store.locked("config --set"):
                 settings = set_setting(target, key.strip(), value)
+                store.touched(target)
+                store.note(f"set {key.strip()} = {value}")
         else:
             settings = set_setting(target, key.strip(), value)
         settings = replace(settings, data_path=str(context.data_path))
@@ -393,9 +422,93 @@ def action_config(args, context: Context) -> tuple[dict, list[str]]:
     return payload, lines
 
 
+def action_consolidate(args, context: Context) -> tuple[dict, list[str]]:
+    from dataclasses import asdict
+
+    from .consolidate import consolidate, dry_run
+
+    layout = context.layout()
+    layout.check()
+    run = dry_run if args.dry_run else consolidate
+    report = run(layout, context.settings, context.now, actor=context.actor)
+    context.store().warnings.extend(report.warnings)
+    return asdict(report), consolidation_lines(report)
+
+
+MAX_CHANGES_SHOWN = 20
+
+
+def consolidation_lines(report) -> list[str]:
+    prefix = "[DRY RUN] " if report.dry_run else ""
+    verb = "Would consolidate" if report.dry_run else "Consolidated"
+    lines = [f"{prefix}{verb} {report.started_at}"
+             + (f" (resumed at step {report.resumed_from})" if report.resumed_from else "")
+             + f" in {report.duration_seconds:.2f} s; health: {report.status}"]
+    for number, step in enumerate(report.steps, start=1):
+        counts = ", ".join(f"{key.replace('_', ' ')} {value}" for key, value in
+                           step.get("counts", {}).items())
+        done = " (done before the interruption)" if step.get("done_before") else ""
+        lines.append(f"{prefix}{number}. {step['name']}: {counts or 'nothing to do'}{done}")
+        changes = step.get("changes", [])
+        for change in changes[:MAX_CHANGES_SHOWN]:
+            target = change.get("fact") or change.get("file")
+            lines.append(f"{prefix}     {change['change']} {target}: {change['reason']}")
+        if len(changes) > MAX_CHANGES_SHOWN:
+            lines.append(f"{prefix}     ... and {len(changes) - MAX_CHANGES_SHOWN} more "
+                         "(--json lists them all)")
+        for warning in step.get("health_warnings", []):
+            lines.append(f"{prefix}     health warning: {warning}")
+    return lines
+
+
+def action_health_check(args, context: Context) -> tuple[dict, list[str]]:
+    from .steps.health import health_report, write_health
+
+    layout = context.layout()
+    layout.check()
+    document = health_report(layout, context.settings, context.now)
+    store = context.store()
+    with store.locked("health-check"):
+        write_health(store, document)
+    lines = [f"{document['status']}: {document['active_facts']} active facts, "
+             f"{document['archived_facts']} archived, MEMORY.md {document['memory_md_lines']} "
+             f"lines, disk {document['disk_usage_percent']}% used (written to "
+             f"{layout.relative(layout.health)})"]
+    lines += [f"  warning: {warning}" for warning in document["warnings"]]
+    if args.strict and document["status"] != "healthy":
+        context.exit_code = EXIT_DEGRADED if document["status"] == "degraded" else EXIT_UNHEALTHY
+    return document, lines
+
+
+def action_quality_probe(args, context: Context) -> tuple[dict, list[str]]:
+    from .steps.health import health_report, write_health
+    from .steps.probe import quality_probe
+
+    graph = context.graph()
+    semantic = _semantic(context, graph)
+    record = quality_probe(graph, context.now, semantic=semantic.search,
+                           embedder_id=semantic.payload["embedder"])
+    document = health_report(graph.layout, context.settings, context.now)
+    store = context.store()
+    with store.locked("quality-probe: health"):
+        write_health(store, document)
+    if not record["total"]:
+        return record, [f"No canaries in {graph.layout.relative(graph.layout.canaries)}: add "
+                        '[{"query": ..., "expected_contains": ...}] entries to measure recall']
+    lines = [f"Quality probe: {record['passed']} of {record['total']} canaries passed "
+             f"({record['accuracy']:.0%}); health {document['status']}"]
+    for failure in record["failures"]:
+        top = "; ".join(failure["top"]) or "nothing"
+        lines.append(f"  failed: {failure['query']!r} expected {failure['expected_contains']!r}, "
+                     f"got: {top}")
+    return record, lines
+
+
 HANDLERS = {"init": action_init, "remember": action_remember, "summarize": action_summarize,
             "recall": action_recall, "reindex": action_reindex,
-            "forget": action_forget, "query": action_query, "config": action_config}
+            "forget": action_forget, "query": action_query, "config": action_config,
+            "consolidate": action_consolidate, "health-check": action_health_check,
+            "quality-probe": action_quality_probe}
 
 
 # -- helpers --------------------------------------------------------------------------------
@@ -452,4 +565,4 @@ def main(argv: list[str] | None = None) -> int:
     else:
         for line in lines:
             print(line)
-    return EXIT_OK
+    return context.exit_code

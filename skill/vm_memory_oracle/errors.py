@@ -15,6 +15,8 @@ EXIT_USAGE = 2
 EXIT_INVALID_INPUT = 3
 EXIT_LOCK_TIMEOUT = 4
 EXIT_DATA_DIR = 5
+EXIT_DEGRADED = 6    # health-check --strict only
+EXIT_UNHEALTHY = 7   # health-check --strict only
 
 
 class OracleError(Exception):

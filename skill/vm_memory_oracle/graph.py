@@ -111,6 +111,10 @@ class KnowledgeGraph:
         state = self.store.read_activation()
         return [self._live(fact, state, now) for fact in self.facts(copy=False)]
 
+    def activation_of(self, fact: dict, state: dict[str, dict], now: datetime) -> float:
+        """The fact's activation at `now`, given the activation state."""
+        return self._live(fact, state, now).activation
+
     def _live(self, fact: dict, state: dict[str, dict], now: datetime) -> LiveFact:
         entry = state.get(fact["id"]) or initial_state(fact)
         value = activation_at(entry["activation"], parse_iso(entry["last_accessed"]), now,
@@ -184,6 +188,7 @@ class KnowledgeGraph:
                     report.superseded.append((holder, fact["id"]))
                     rewrite = True
                 holders[key] = fact["id"]
+            self.store.note(_remember_note(report), [*report.added, *report.reinforced])
             if rewrite:
                 self.store.rewrite_records(self.layout.facts, "fact", facts)
             else:
@@ -204,6 +209,7 @@ class KnowledgeGraph:
             archived = {**fact, "archived_at": stamp,
                         "archive_reason": f"forgotten: {reason}" if reason else "forgotten",
                         "final_activation": round(self._live(fact, state, now).activation, 6)}
+            self.store.note(f"forgot 1 fact ({archived['archive_reason']})", [fact_id])
             self.store.append_records(self.layout.archive, "archived-fact", [archived])
             remaining = [other for other in facts if other["id"] != fact_id]
             self.store.rewrite_records(self.layout.facts, "fact", remaining)
@@ -211,6 +217,35 @@ class KnowledgeGraph:
             self.store.write_activation(state)
             self._write_indexes(remaining)
         return archived
+
+    def archive(self, chosen: dict[str, str], now: datetime) -> list[dict]:
+        """Move the facts of `chosen` (fact id -> reason) to the archive, as they are now.
+
+        The archive is appended to (durably) before facts.jsonl is rewritten, so a crash
+        leaves a fact in both files, never in neither; a retry at the same `now` finds its
+        archive record already there and does not append it twice. The activation state
+        keeps only the facts still active.
+        """
+        stamp = format_iso(now)
+        with self.store.locked("archive"):
+            facts = self.facts()
+            state = self.store.read_activation()
+            done = {fact["id"] for fact in self.archived_facts() if fact["archived_at"] == stamp}
+            leaving = [fact for fact in facts if fact["id"] in chosen]
+            records = [{**fact, "archived_at": stamp, "archive_reason": chosen[fact["id"]],
+                        "final_activation": round(self.activation_of(fact, state, now), 6)}
+                       for fact in leaving if fact["id"] not in done]
+            remaining = [fact for fact in facts if fact["id"] not in chosen]
+            if leaving:
+                self.store.note(f"archived {len(leaving)} fact(s)", [f["id"] for f in leaving])
+                self.store.append_records(self.layout.archive, "archived-fact", records)
+                self.store.rewrite_records(self.layout.facts, "fact", remaining)
+                self._write_indexes(remaining)
+            kept = {fact["id"] for fact in remaining}
+            if set(state) - kept:
+                self.store.write_activation({fid: entry for fid, entry in state.items()
+                                             if fid in kept})
+        return records
 
     def restore(self, archived: list[dict], now: datetime,
                 activation: float = RESTORED_ACTIVATION) -> list[LiveFact]:
@@ -229,6 +264,8 @@ class KnowledgeGraph:
                     for fact in chosen]
             if not back:
                 return []
+            self.store.note(f"restored {len(back)} archived fact(s) at activation {activation:g}",
+                            [fact["id"] for fact in back])
             self.store.append_records(self.layout.facts, "fact", back)
             state = self.store.read_activation()
             for fact in back:
@@ -261,6 +298,8 @@ class KnowledgeGraph:
                 state[fact["id"]] = self._boosted_entry(fact, state, now, stamp)
                 changed[fact["id"]] = state[fact["id"]]["activation"]
             if changed:
+                self.store.note(f"boosted the activation of {len(changed)} recalled fact(s)",
+                                changed)
                 self.store.write_activation(state, changed=changed)
         return changed
 
@@ -289,6 +328,13 @@ def initial_state(fact: dict, stamp: str | None = None) -> dict:
     """Activation state of a fact that has none yet: its creation activation and time."""
     return {"activation": fact["activation"], "last_accessed": stamp or fact["created"],
             "access_count": 0}
+
+
+def _remember_note(report: RememberReport) -> str:
+    parts = [f"added {len(report.added)}", f"reinforced {len(report.reinforced)}"]
+    if report.superseded:
+        parts.append(f"superseded {len(report.superseded)}")
+    return "remembered facts: " + ", ".join(parts)
 
 
 def _already_heard(fact: dict, entry: dict | None, source: str) -> bool:

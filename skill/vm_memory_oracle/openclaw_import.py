@@ -77,6 +77,10 @@ def import_openclaw(store: Store, *, sessions_dir: str | None, memory_dir: str |
             ledger[key] = {"size": stat.st_size, "mtime_ns": stat.st_mtime_ns, "files": written}
             changed = True
         if changed:
+            for name in report.files_written:
+                store.touched(layout.root / name)
+            store.note(f"copied {report.sources} OpenClaw file(s) into sessions/",
+                       redactions=report.redactions)
             document = {"sources": ledger}
             store.write_validated_json(ledger_path, "import-ledger", document)
     return report

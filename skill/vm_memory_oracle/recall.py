@@ -96,8 +96,28 @@ def recall_many(graph: KnowledgeGraph, queries: list[dict], now: datetime, *,
             for hit in hits:
                 if hit.fact.id in new_values:
                     hit.fact.activation = new_values[hit.fact.id]
-    return [{"query": item["query"], "results": [result_entry(hit, view) for hit in hits]}
+    history = _HistoryLookup(graph, view.records)
+    return [{"query": item["query"], "results": [result_entry(hit, history) for hit in hits]}
             for item, hits in zip(queries, ranked)]
+
+
+class _HistoryLookup:
+    """Earlier statements by id: active ones, then (read only if needed) archived ones,
+    since consolidation archives a superseded fact but it stays the newer one's history."""
+
+    def __init__(self, graph: KnowledgeGraph, records: dict[str, dict]):
+        self._graph = graph
+        self._records = records
+        self._archived: dict[str, dict] | None = None
+
+    def get(self, fact_id: str) -> dict | None:
+        record = self._records.get(fact_id)
+        if record is not None:
+            return record
+        if self._archived is None:
+            self._archived = {fact["id"]: fact for fact in self._graph.archived_facts()
+                              if fact["archive_reason"].startswith("superseded")}
+        return self._archived.get(fact_id)
 
 
 def _check_query(query: str) -> None:
@@ -318,26 +338,27 @@ class Corpus:
                 if score >= floor}
 
 
-def result_entry(hit: Hit, view) -> dict:
+def result_entry(hit: Hit, history) -> dict:
     record = hit.fact.record
     entry = {"id": record["id"], "text": fact_sentence(record), "subject": record["subject"],
              "predicate": record["predicate"], "object": record["object"],
              "activation": round(hit.fact.activation, 4), "score": round(hit.score, 4),
              "source": record["source"], "matched": list(hit.matched)}
-    history = supersession_history(record, view.records)
-    if history:
-        entry["history"] = history
+    if record.get("supersedes"):
+        earlier = supersession_history(record, history)
+        if earlier:
+            entry["history"] = earlier
     return entry
 
 
-def supersession_history(record: dict, records: dict[str, dict]) -> list[dict]:
-    """The statements this fact replaced, newest first (as long as they are still active)."""
+def supersession_history(record: dict, records) -> list[dict]:
+    """The statements this fact replaced, newest first; `records.get(id)` finds them."""
     history = []
     seen = {record["id"]}
     previous = record.get("supersedes")
-    while previous and previous not in seen and previous in records:
+    while previous and previous not in seen and records.get(previous) is not None:
         seen.add(previous)
-        older = records[previous]
+        older = records.get(previous)
         history.append({"id": older["id"], "text": fact_sentence(older), "object": older["object"],
                         "created": older["created"], "superseded_at": older.get("superseded_at")})
         previous = older.get("supersedes")

@@ -20,8 +20,12 @@ class InitReport:
     created: list[str] = field(default_factory=list)
 
 
-def initialize(layout: Layout, templates: Path = TEMPLATES_DIR) -> InitReport:
-    """Create whatever of the layout is missing; never touch what is there (idempotent)."""
+def initialize(layout: Layout, templates: Path = TEMPLATES_DIR, *, actor: str = "library",
+               at: str | None = None, action: str = "init") -> InitReport:
+    """Create whatever of the layout is missing; never touch what is there (idempotent).
+
+    What it created is recorded in the audit log as done by `actor` at `at` (default now).
+    """
     starting_files = {
         layout.config: _template(templates, "config.yaml"),
         layout.canaries: _template(templates, "canary-facts.json"),
@@ -37,13 +41,30 @@ def initialize(layout: Layout, templates: Path = TEMPLATES_DIR) -> InitReport:
     for path, data in starting_files.items():
         if files.create_file(path, data):
             report.created.append(layout.relative(path))
+    if report.created:
+        _audit_init(layout, report.created, actor, at, action)
     return report
 
 
-def ensure_layout(layout: Layout) -> None:
+def _audit_init(layout: Layout, created: list[str], actor: str, at: str | None,
+                action: str) -> None:
+    from .clock import format_iso, utc_now
+    from .storage.store import Store
+
+    store = Store(layout, lock_timeout=30, timestamp=at or format_iso(utc_now()), actor=actor,
+                  action=action)
+    with store.locked("init"):
+        for name in created:
+            if not name.endswith("/"):
+                store.touched(layout.root / name)
+        store.note(f"created {', '.join(created)}")
+
+
+def ensure_layout(layout: Layout, *, actor: str = "library", at: str | None = None,
+                  action: str = "init") -> None:
     """Make the directories if the data directory is new (writers call this, readers do not)."""
     if not layout.exists() or not layout.graph_dir.is_dir():
-        initialize(layout)
+        initialize(layout, actor=actor, at=at, action=action)
     else:
         layout.check()
 

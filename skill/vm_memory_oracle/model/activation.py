@@ -28,3 +28,14 @@ def activation_at(a0: float, last_accessed: datetime, now: datetime, *, half_lif
 def boosted(current: float, recall_boost: float) -> float:
     """The new a0 after a recall or a reassertion: current activation plus the boost, capped."""
     return min(1.0, current + recall_boost)
+
+
+def fact_activation(fact: dict, entry: dict | None, now: datetime, *,
+                    half_life_days: float) -> float:
+    """A fact's activation at `now` from its activation state `entry` (None: as created)."""
+    from ..clock import parse_iso
+
+    a0, last = ((entry["activation"], entry["last_accessed"]) if entry is not None
+                else (fact["activation"], fact["created"]))
+    return activation_at(a0, parse_iso(last), now, half_life_days=half_life_days,
+                         importance=fact.get("importance", 0.0), pinned=fact.get("pinned", False))

@@ -112,6 +112,8 @@ def update_index(graph: KnowledgeGraph, embedder: Embedder, *, force: bool = Fal
         report.from_cache = max(0, len(fresh_texts) - report.embedded)
         report.added, report.removed, report.vectors = len(fresh), len(stale), len(index)
         if fresh or stale or reason is not None:
+            graph.store.note(f"vector index: {len(fresh)} added, {len(stale)} removed"
+                             + (f", rebuilt because {reason}" if reason else ""))
             _save(graph, embedder, index, wanted)
         if missing or late or reason is not None:
             cache.keep({content_hash(text) for _, _, texts in wanted.values() for text in texts})
@@ -151,9 +153,13 @@ def _in_step(graph: KnowledgeGraph, embedder: Embedder,
 
 
 def _wanted(graph: KnowledgeGraph) -> dict[int, tuple[str, str, tuple[str, ...]]]:
-    """vector id -> (fact id, content hash, texts) for every current fact."""
+    return wanted_vectors(graph.facts(copy=False))
+
+
+def wanted_vectors(facts: list[dict]) -> dict[int, tuple[str, str, tuple[str, ...]]]:
+    """vector id -> (fact id, content hash, texts) for every current fact of `facts`."""
     wanted = {}
-    for fact in graph.facts():
+    for fact in facts:
         if "superseded_by" in fact:
             continue
         texts = indexed_texts(fact)
@@ -201,6 +207,7 @@ def _save(graph: KnowledgeGraph, embedder: Embedder, index: VectorIndex,
     layout = graph.layout
     files.make_directory(layout.embeddings_dir)
     index.save(layout.index_file)
+    graph.store.touched(layout.index_file)
     records = [{"vector_id": vid, "fact_id": fact_id, "model_id": index_model_id(embedder),
                 "dimension": embedder.dimension, "content_hash": digest}
                for vid, (fact_id, digest, _) in sorted(wanted.items())]

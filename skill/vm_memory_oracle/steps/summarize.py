@@ -77,7 +77,12 @@ def summarize(graph: KnowledgeGraph, settings: Settings, now: datetime, *,
 
     with store.locked("summarize: redact"):
         for path in paths:
-            report.redactions += _redact_session(path)
+            found = _redact_session(path)
+            if found:
+                store.touched(path)
+                store.note(f"redacted {found} secret(s) in {layout.relative(path)}",
+                           redactions=found)
+            report.redactions += found
 
     created = format_iso(now)
     per_day: dict[str, list[tuple[dict, str]]] = {}  # day -> (candidate fact, section)
@@ -102,17 +107,32 @@ def summarize(graph: KnowledgeGraph, settings: Settings, now: datetime, *,
             report.added, report.reinforced = len(result.added), len(result.reinforced)
             report.superseded = len(result.superseded)
         for one_day, facts in per_day.items():
-            _write_daily(layout, one_day, facts, report)
+            _write_daily(store, one_day, facts, report)
+        before = dict(ledger)
         for path in paths:
-            ledger[path.name] = _ledger_entry(path, created)
-        store.write_validated_json(ledger_path, "summarize-ledger", {"files": ledger})
+            entry = _ledger_entry(path, created)
+            known = ledger.get(path.name)
+            if known is None or any(known[key] != entry[key] for key in ("lines", "bytes", "sha256")):
+                ledger[path.name] = entry
+        if ledger != before:
+            store.write_validated_json(ledger_path, "summarize-ledger", {"files": ledger})
     report.facts_extracted = sum(len(facts) for facts in per_day.values())
     return report
 
 
-def summarized_files(graph: KnowledgeGraph) -> dict[str, dict]:
-    """Session file name -> ledger entry, for the files summarize has read."""
-    return _read_ledger(graph.store, graph.layout.state_dir / LEDGER)
+def unsummarized(graph: KnowledgeGraph, paths: list[Path]) -> set[Path]:
+    """The session logs of `paths` with lines summarize has not read yet."""
+    ledger = _read_ledger(graph.store, graph.layout.state_dir / LEDGER)
+    return {path for path in paths if not _fully_summarized(path, ledger.get(path.name))}
+
+
+def forget_summarized(graph: KnowledgeGraph, names: list[str]) -> None:
+    """Drop the ledger entries of session logs that were removed (under the caller's lock)."""
+    path = graph.layout.state_dir / LEDGER
+    ledger = _read_ledger(graph.store, path)
+    if any(name in ledger for name in names):
+        kept = {name: entry for name, entry in ledger.items() if name not in names}
+        graph.store.write_validated_json(path, "summarize-ledger", {"files": kept})
 
 
 def _read_ledger(store, path: Path) -> dict[str, dict]:
@@ -244,8 +264,9 @@ def _extract(turns: list[Turn], settings: Settings, created: str,
     return facts
 
 
-def _write_daily(layout, day: str, facts: list[tuple[dict, str]],
+def _write_daily(store, day: str, facts: list[tuple[dict, str]],
                  report: SummarizeReport) -> None:
+    layout = store.layout
     names = [path.name for path in session_files(layout, day)]
     entries = [{"section": section, "text": fact.get("text") or fact["object"],
                 "id": fact["id"], "source": fact["source"]} for fact, section in facts]
@@ -256,4 +277,6 @@ def _write_daily(layout, day: str, facts: list[tuple[dict, str]],
         report.daily_unchanged.append(relative)
         return
     files.write_atomic(path, text.encode("utf-8"))
+    store.touched(path)
+    store.note(f"wrote the daily summary {relative}")
     report.daily_written.append(relative)

@@ -90,14 +90,42 @@ class Layout:
     def write_lock(self) -> Path:
         return self.state_dir / "memory.lock"
 
+    @property
+    def consolidation_lock(self) -> Path:
+        return self.state_dir / "consolidate.lock"
+
+    @property
+    def checkpoint(self) -> Path:
+        return self.state_dir / "consolidation.json"
+
+    @property
+    def audit_log(self) -> Path:
+        return self.state_dir / "audit.jsonl"
+
+    @property
+    def probe_log(self) -> Path:
+        return self.state_dir / "probe-log.jsonl"
+
+    @property
+    def memory_md_backup(self) -> Path:
+        return self.root / "MEMORY.md.bak"
+
+    def unaudited(self) -> frozenset[str]:
+        """Files whose writes are bookkeeping, not changes to the memory: the audit log
+        itself, the health report, the probe log and the consolidation checkpoint."""
+        return frozenset(self.relative(path) for path in (
+            self.audit_log, self.health, self.probe_log, self.checkpoint,
+            self.state_dir / "index-built"))
+
     def directories(self) -> list[Path]:
         return [self.root, self.graph_dir, self.embeddings_dir, self.daily_dir,
                 self.sessions_dir, self.state_dir]
 
     def known_files(self) -> list[Path]:
         return [self.facts, self.archive, self.entities, self.relations, self.canaries,
-                self.activation, self.memory_md, self.health, self.config, self.index_file,
-                self.vector_metadata]
+                self.activation, self.memory_md, self.memory_md_backup, self.health, self.config,
+                self.index_file, self.vector_metadata, self.checkpoint, self.audit_log,
+                self.probe_log]
 
     def quarantine_for(self, path: Path) -> Path:
         return path.with_name(f"{path.stem}.quarantine.jsonl")

@@ -19,20 +19,32 @@ from .validation import problem
 
 
 JOURNAL_LIMIT = 2000
+AUDIT_MAX_IDS = 50
 
 
 class Store:
-    def __init__(self, layout: Layout, *, lock_timeout: float, timestamp: str):
-        """`timestamp` stamps quarantine records; `lock_timeout` bounds every lock wait."""
+    def __init__(self, layout: Layout, *, lock_timeout: float, timestamp: str,
+                 actor: str = "library", action: str | None = None):
+        """`timestamp` stamps quarantine and audit records; `lock_timeout` bounds every lock
+        wait; `actor` (cli, cron, ...) and `action` (the command) name who changed what in
+        the audit log."""
         self.layout = layout
         self.lock_timeout = lock_timeout
         self.timestamp = timestamp
+        self.actor = actor
+        self.action = action
         self.warnings: list[str] = []
         self._held = False
+        self._touched: dict[str, None] = {}
+        self._notes: list[str] = []
+        self._noted_ids: dict[str, None] = {}
+        self._redactions = 0
 
     # -- locking ---------------------------------------------------------------------------
     @contextmanager
     def locked(self, purpose: str) -> Iterator[None]:
+        """Hold the data directory's write lock. Whatever the block wrote is recorded in
+        the audit log (state/audit.jsonl) before the lock is released."""
         if self._held:  # flock is per open file: a nested acquire would wait on itself
             yield
             return
@@ -41,7 +53,41 @@ class Store:
             try:
                 yield
             finally:
-                self._held = False
+                try:
+                    self._write_audit(purpose)
+                finally:
+                    self._held = False
+
+    # -- audit -----------------------------------------------------------------------------
+    def touched(self, path: Path) -> None:
+        """Record that `path` was written in the current locked block (for the audit log)."""
+        name = self.layout.relative(path)
+        if name not in self.layout.unaudited():
+            self._touched[name] = None
+
+    def note(self, change: str, ids: Iterable[str] = (), *, redactions: int = 0) -> None:
+        """Say what the current locked block changed, in words, for its audit line."""
+        self._notes.append(change)
+        self._noted_ids.update(dict.fromkeys(ids))
+        self._redactions += redactions
+
+    def _write_audit(self, purpose: str) -> None:
+        if not self._touched:
+            self._notes, self._noted_ids, self._redactions = [], {}, 0
+            return
+        ids = list(self._noted_ids)
+        entry = {"at": self.timestamp, "actor": self.actor, "action": self.action or purpose,
+                 "step": purpose, "files": sorted(self._touched),
+                 "change": "; ".join(self._notes) or "wrote " + ", ".join(sorted(self._touched))}
+        if ids:
+            entry["ids"] = ids[:AUDIT_MAX_IDS]
+            if len(ids) > AUDIT_MAX_IDS:
+                entry["more_ids"] = len(ids) - AUDIT_MAX_IDS
+        if self._redactions:
+            entry["redactions"] = self._redactions
+        self._touched, self._notes, self._noted_ids, self._redactions = {}, [], {}, 0
+        line = self._checked_line(self.layout.audit_log, "audit-entry", entry)
+        files.append_lines(self.layout.audit_log, [line])
 
     # -- JSONL files -----------------------------------------------------------------------
     def read_records(self, path: Path, kind: str, *, unique_key: str | None = None,
@@ -66,12 +112,44 @@ class Store:
             snapshot.save(cache, key, records)
         return [dict(record) for record in records] if copy else records
 
+    def peek_records(self, path: Path, kind: str) -> tuple[list[dict], int]:
+        """(valid records, number of invalid lines) of `path`, writing nothing: for checks
+        that report damage and leave its repair to the next write (STYLE 7)."""
+        records = snapshot.load(self._snapshot_path(path), snapshot.file_key(path))
+        if records is not None:  # a snapshot is saved only of a file without bad lines
+            return records, 0
+        contents = files.read_jsonl(path, lambda record: problem(kind, record))
+        return contents.records, len(contents.bad)
+
+    def peek_activation(self) -> tuple[dict[str, dict], bool]:
+        """(activation state, whether the file is damaged), writing nothing."""
+        path = self.layout.activation
+        held = snapshot.load(self._snapshot_path(path), snapshot.file_key(path))
+        damaged = False
+        if held is not None:
+            state = dict(held)
+        else:
+            try:
+                document = files.read_json(path)
+                damaged = problem("activation-metadata", document) is not None
+                state = {} if damaged else dict(document["facts"])
+            except FileNotFoundError:
+                state = {}
+            except (ValueError, UnicodeDecodeError):
+                state, damaged = {}, True
+        journal, _ = self.peek_records(self.layout.activation_journal, "activation-journal")
+        for entry in journal:
+            state[entry["id"]] = {key: value for key, value in entry.items() if key != "id"}
+        return state, damaged
+
     def append_records(self, path: Path, kind: str, records: Iterable[dict]) -> None:
         records = list(records)
         lines = [self._checked_line(path, kind, record) for record in records]
         cache = self._snapshot_path(path)
         before = snapshot.load(cache, snapshot.file_key(path), disk=False)
         files.append_lines(path, lines)
+        if lines:
+            self.touched(path)
         if before is not None:  # the file is what the snapshot held, plus these records
             snapshot.save(cache, snapshot.file_key(path), before + [dict(r) for r in records])
 
@@ -79,6 +157,7 @@ class Store:
         records = list(records)
         lines = [self._checked_line(path, kind, record) for record in records]
         files.write_lines_atomic(path, lines)
+        self.touched(path)
         snapshot.save(self._snapshot_path(path), snapshot.file_key(path),
                       [dict(record) for record in records])
 
@@ -111,6 +190,8 @@ class Store:
                     "quarantined_at": self.timestamp} for bad in contents.bad]
         self.append_records(target, "quarantine", entries)
         files.write_lines_atomic(path, contents.raw_lines)
+        self.touched(path)
+        self.note(f"quarantined {len(contents.bad)} invalid line(s) of {name}")
         for bad in contents.bad:
             self.warnings.append(f"{name}:{bad.line}: {bad.reason}; moved to "
                                  f"{self.layout.relative(target)}")
@@ -184,6 +265,18 @@ class Store:
         if journal.exists():
             self.rewrite_records(journal, "activation-journal", [])
 
+    def fold_activation(self, state: dict[str, dict]) -> bool:
+        """Write `state` as the whole activation file, with the journal folded in, unless the
+        file already holds exactly that and the journal is empty. True when it wrote."""
+        journal = self.layout.activation_journal
+        pending = journal.exists() and bool(self.read_records(journal, "activation-journal",
+                                                              copy=False))
+        if not pending and self.layout.activation.exists() and \
+                self._read_activation_file() == state:
+            return False
+        self.write_activation(state)
+        return True
+
     def write_validated_json(self, path: Path, kind: str, document, *,
                              compact: bool = False) -> None:
         fault = problem(kind, document)
@@ -191,6 +284,7 @@ class Store:
             raise InvalidInputError(f"refusing to write an invalid {kind} document: {fault}",
                                     source=self.layout.relative(path))
         files.write_json_atomic(path, document, compact=compact)
+        self.touched(path)
 
     def _set_aside(self, path: Path, reason: str) -> None:
         # Activation state is rebuilt from the facts (their creation activation and time);
@@ -200,6 +294,8 @@ class Store:
             if path.exists():
                 os.replace(path, aside)
                 files.fsync_directory(path.parent)
+                self.touched(path)
+                self.note(f"set aside {self.layout.relative(path)} ({reason})")
         self.warnings.append(f"{self.layout.relative(path)}: {reason}; moved to "
                              f"{self.layout.relative(aside)}, activation reset from facts")
 

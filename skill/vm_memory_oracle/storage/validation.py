@@ -18,7 +18,8 @@ SCHEMA_DIR = Path(__file__).with_name("schemas")
 SCHEMA_NAMES = ("fact", "fact-input", "archived-fact", "entity", "relation",
                 "activation-metadata", "canary-facts", "quarantine", "session-turn",
                 "extractor-output", "summarize-ledger", "import-ledger", "vector-metadata",
-                "activation-journal")
+                "activation-journal", "audit-entry", "probe-result", "consolidation-checkpoint",
+                "health")
 
 
 @lru_cache(maxsize=None)

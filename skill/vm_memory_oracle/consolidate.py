@@ -1,0 +1,232 @@
+"""The nightly consolidation (DESIGN section 7): seven steps, in order, checkpointed.
+
+1 summarize (every session log with lines not read yet) -> 2 decay -> 3 index -> 4 prune
+-> 5 MEMORY.md -> 6 clean -> 7 health check.
+
+One consolidation runs at a time (state/consolidate.lock; a second one waits
+lock_timeout_seconds, then gives up naming the holder). Each step takes the data
+directory's write lock only for its own writes, so the agent can remember and recall
+meanwhile, and slow work (embedding) happens outside it. After each step,
+state/consolidation.json records it as done, with what it did. A run that is killed
+leaves that checkpoint behind: the next run resumes at the first unfinished step, at the
+clock of the interrupted run, so it ends with the files an uninterrupted run would have
+written. Every step converges (it computes what should be and writes only the
+difference), so a step cut off halfway is simply run again.
+
+A dry run consolidates a private copy of the data directory and reports what changed
+there: exactly what the real run would do, and nothing written to the data directory.
+"""
+
+from __future__ import annotations
+
+import shutil
+import tempfile
+import time
+from dataclasses import dataclass, field, replace
+from datetime import datetime, timedelta
+from pathlib import Path
+from typing import Callable
+
+from .clock import format_iso, parse_iso
+from .config import Settings
+from .graph import KnowledgeGraph
+from .storage import files, locks
+from .storage.layout import Layout
+from .storage.store import Store
+
+STEPS = ("summarize", "decay", "index", "prune", "memory_md", "clean", "health")
+# A checkpoint older than this is not resumed at its own clock: the steps are run afresh.
+RESUME_WITHIN = timedelta(hours=24)
+# Left out of a dry run's copy: derived caches and the locks of the real directory.
+NOT_COPIED = ("cache", "*.lock", "*.lock.holder")
+
+
+@dataclass
+class ConsolidationReport:
+    started_at: str
+    steps: list[dict] = field(default_factory=list)
+    resumed_from: str | None = None   # the first step this run did, when it resumed
+    dry_run: bool = False
+    duration_seconds: float = 0.0
+    status: str | None = None         # health status at the end
+    warnings: list[str] = field(default_factory=list)
+
+
+def consolidate(layout: Layout, settings: Settings, now: datetime, *, actor: str = "library",
+                progress: Callable[[str], None] | None = None,
+                monotonic: Callable[[], float] = time.monotonic) -> ConsolidationReport:
+    """Run (or resume) the consolidation of the data directory at `layout`."""
+    started = monotonic()
+    with locks.exclusive(layout.consolidation_lock, settings.lock_timeout_seconds,
+                         "consolidate"):
+        store = Store(layout, lock_timeout=settings.lock_timeout_seconds,
+                      timestamp=format_iso(now), actor=actor, action="consolidate")
+        checkpoint, report = _start(store, now)
+        now = parse_iso(checkpoint["started_at"])
+        store.timestamp = checkpoint["started_at"]
+        graph = KnowledgeGraph(store, settings)
+        run = _Run(graph, now, started, monotonic)
+        for name in STEPS:
+            if name in checkpoint["completed"]:
+                report.steps.append({"name": name, **checkpoint["reports"][name],
+                                     "done_before": True})
+                continue
+            if progress is not None:
+                progress(name)
+            step_report = run.step(name)
+            report.warnings += step_report.get("warnings", [])
+            report.steps.append({"name": name, **step_report})
+            checkpoint["completed"].append(name)
+            checkpoint["reports"][name] = step_report
+            if name != STEPS[-1]:
+                store.write_validated_json(layout.checkpoint, "consolidation-checkpoint",
+                                           checkpoint)
+        _remove_checkpoint(layout)
+        report.warnings[:0] = store.warnings
+        report.duration_seconds = round(monotonic() - started, 3)
+        report.status = checkpoint["reports"]["health"]["status"]
+    return report
+
+
+def dry_run(layout: Layout, settings: Settings, now: datetime, *, actor: str = "library",
+            progress: Callable[[str], None] | None = None) -> ConsolidationReport:
+    """What consolidate would change, found by consolidating a private copy."""
+    with tempfile.TemporaryDirectory(prefix="vm-memory-oracle-dry-run-") as scratch:
+        copy = Layout(Path(scratch) / "memory")
+        store = Store(layout, lock_timeout=settings.lock_timeout_seconds,
+                      timestamp=format_iso(now), actor=actor)
+        with store.locked("consolidate --dry-run: copy"):  # one consistent moment
+            shutil.copytree(layout.root, copy.root, symlinks=True,
+                            ignore=shutil.ignore_patterns(*NOT_COPIED))
+        report = consolidate(copy, replace(settings, data_path=str(copy.root)), now,
+                             actor=actor, progress=progress)
+    report.dry_run = True
+    return report
+
+
+class _Run:
+    """The steps of one run, sharing the embedder they load (only if a step needs it)."""
+
+    def __init__(self, graph: KnowledgeGraph, now: datetime, started: float,
+                 monotonic: Callable[[], float]):
+        self.graph = graph
+        self.now = now
+        self.started = started
+        self.monotonic = monotonic
+        self._choice = None
+
+    def step(self, name: str) -> dict:
+        return getattr(self, f"_{name}")()
+
+    def _summarize(self) -> dict:
+        from dataclasses import asdict
+
+        from .steps.summarize import summarize
+
+        result = summarize(self.graph, self.graph.settings, self.now, all_pending=True)
+        counts = {key: value for key, value in asdict(result).items()
+                  if isinstance(value, int) and not isinstance(value, bool)}
+        changes = [{"file": name, "change": "summarized", "reason": "lines not read yet"}
+                   for name in result.session_files]
+        changes += [{"file": name, "change": "written", "reason": "daily summary"}
+                    for name in result.daily_written]
+        return {"counts": {**counts, "session_files": len(result.session_files)},
+                "changes": changes, "warnings": result.warnings}
+
+    def _decay(self) -> dict:
+        from .steps.decay import decay
+
+        return decay(self.graph, self.now)
+
+    def _index(self) -> dict:
+        from .steps.reindex import update_index
+
+        choice = self._embedder()
+        _, result = update_index(self.graph, choice.embedder,
+                                 hnsw_min_facts=self.graph.settings.hnsw_min_facts)
+        warnings = [choice.note] if choice.note else []
+        if result.repaired:
+            warnings.append(f"vector index rebuilt: {result.rebuilt}")
+        return {"counts": {"vectors": result.vectors, "embedded": result.embedded,
+                           "from_cache": result.from_cache, "added": result.added,
+                           "removed": result.removed},
+                "embedder": choice.embedder.model_id, "rebuilt": result.rebuilt,
+                "changes": [], "warnings": warnings}
+
+    def _prune(self) -> dict:
+        from .steps.prune import prune
+        from .steps.reindex import update_index
+
+        def remove_vectors() -> None:
+            if self.graph.layout.index_file.exists():
+                update_index(self.graph, self._embedder().embedder,
+                             hnsw_min_facts=self.graph.settings.hnsw_min_facts)
+
+        return prune(self.graph, self.now, remove_vectors=remove_vectors)
+
+    def _memory_md(self) -> dict:
+        from .steps.memory_file import reconcile_memory_file
+
+        return reconcile_memory_file(self.graph, self.now)
+
+    def _clean(self) -> dict:
+        from .steps.clean import clean
+
+        return clean(self.graph, self.now)
+
+    def _health(self) -> dict:
+        from .steps.health import health_report, write_health
+
+        layout = self.graph.layout
+        duration = round(self.monotonic() - self.started, 3)
+        document = health_report(layout, self.graph.settings, self.now,
+                                 last_consolidation=format_iso(self.now),
+                                 duration_seconds=duration)
+        write_health(self.graph.store, document)
+        return {"counts": {"warnings": len(document["warnings"])}, "status": document["status"],
+                "changes": [], "health_warnings": document["warnings"]}
+
+    def _embedder(self):
+        if self._choice is None:
+            from .embed.base import choose_embedder
+
+            settings = self.graph.settings
+            self._choice = choose_embedder(settings.embedding_model,
+                                           data_dir=self.graph.layout.root,
+                                           device=settings.embedding_device,
+                                           pooling=settings.embedding_pooling,
+                                           query_prefix=settings.embedding_query_prefix,
+                                           passage_prefix=settings.embedding_passage_prefix)
+        return self._choice
+
+
+def _start(store: Store, now: datetime) -> tuple[dict, ConsolidationReport]:
+    """The checkpoint to continue from: the interrupted run's, or a new one."""
+    layout = store.layout
+    fresh = {"started_at": format_iso(now), "actor": store.actor, "completed": [], "reports": {}}
+    if not layout.checkpoint.exists():
+        return fresh, ConsolidationReport(fresh["started_at"])
+    try:
+        checkpoint = store.read_json_file(layout.checkpoint, "consolidation-checkpoint")
+    except ValueError as exc:
+        report = ConsolidationReport(fresh["started_at"])
+        report.warnings.append(f"{exc}; starting a new consolidation")
+        return fresh, report
+    if now - parse_iso(checkpoint["started_at"]) > RESUME_WITHIN:
+        report = ConsolidationReport(fresh["started_at"])
+        report.warnings.append(f"an interrupted consolidation of {checkpoint['started_at']} is "
+                               "too old to resume; starting a new one")
+        return fresh, report
+    remaining = [name for name in STEPS if name not in checkpoint["completed"]]
+    report = ConsolidationReport(checkpoint["started_at"], resumed_from=remaining[0])
+    report.warnings.append(f"resuming the consolidation started at {checkpoint['started_at']} "
+                           f"at step {remaining[0]}")
+    return checkpoint, report
+
+
+def _remove_checkpoint(layout: Layout) -> None:
+    try:
+        layout.checkpoint.unlink()
+    except FileNotFoundError:
+        return
+    files.fsync_directory(layout.checkpoint.parent)

@@ -1,0 +1,102 @@
+"""Step 6 of consolidation: clean.
+
+Session logs older than session_retention_days are removed, but never one with lines
+summarize has not read (its facts would be lost); daily summaries older than
+daily_retention_days are removed; audit log lines older than daily_retention_days are
+dropped. Ages are whole days between the date in the file name and today (UTC).
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from datetime import date, datetime
+
+from ..graph import KnowledgeGraph
+from ..storage import files
+from ..storage.sessions import session_day, session_files
+from .summarize import forget_summarized, unsummarized
+
+DAILY_NAME = re.compile(r"^(\d{4}-\d{2}-\d{2})\.md$")
+
+
+def expired_sessions(graph: KnowledgeGraph, today: date) -> list:
+    limit = graph.settings.session_retention_days
+    return [path for path in session_files(graph.layout)
+            if (today - date.fromisoformat(session_day(path))).days > limit]
+
+
+def expired_daily(graph: KnowledgeGraph, today: date) -> list:
+    limit = graph.settings.daily_retention_days
+    directory = graph.layout.daily_dir
+    if not directory.is_dir():
+        return []
+    found = []
+    for path in sorted(directory.iterdir()):
+        match = DAILY_NAME.match(path.name)
+        if match and path.is_file() and not path.is_symlink():
+            try:
+                day = date.fromisoformat(match.group(1))
+            except ValueError:
+                continue
+            if (today - day).days > limit:
+                found.append(path)
+    return found
+
+
+def clean(graph: KnowledgeGraph, now: datetime) -> dict:
+    layout, store = graph.layout, graph.store
+    today = now.date()
+    changes: list[dict] = []
+    warnings: list[str] = []
+    with store.locked("consolidate: clean"):
+        sessions = expired_sessions(graph, today)
+        pending = unsummarized(graph, sessions)
+        removed_sessions = []
+        for path in sessions:
+            name = layout.relative(path)
+            if path in pending:
+                warnings.append(f"{name} is past session_retention_days but has lines not "
+                                "summarized yet; kept")
+                continue
+            _remove(store, path)
+            removed_sessions.append(path.name)
+            changes.append({"file": name, "change": "removed",
+                            "reason": f"session log older than "
+                                      f"{graph.settings.session_retention_days} days"})
+        if removed_sessions:
+            forget_summarized(graph, removed_sessions)
+        daily = expired_daily(graph, today)
+        for path in daily:
+            _remove(store, path)
+            changes.append({"file": layout.relative(path), "change": "removed",
+                            "reason": f"daily summary older than "
+                                      f"{graph.settings.daily_retention_days} days"})
+        trimmed = _trim_audit_log(graph, today)
+        if changes:
+            store.note(f"removed {len(removed_sessions)} session log(s) and {len(daily)} daily "
+                       "summaries past retention")
+    return {"counts": {"sessions_removed": len(removed_sessions), "daily_removed": len(daily),
+                       "sessions_kept_unsummarized": len(pending),
+                       "audit_lines_dropped": trimmed},
+            "changes": changes, "warnings": warnings}
+
+
+def _remove(store, path) -> None:
+    os.unlink(path)
+    files.fsync_directory(path.parent)
+    store.touched(path)
+
+
+def _trim_audit_log(graph: KnowledgeGraph, today: date) -> int:
+    path = graph.layout.audit_log
+    if not path.exists():
+        return 0
+    limit = graph.settings.daily_retention_days
+    entries = graph.store.read_records(path, "audit-entry", copy=False)
+    kept = [entry for entry in entries
+            if (today - date.fromisoformat(entry["at"][:10])).days <= limit]
+    if len(kept) == len(entries):
+        return 0
+    graph.store.rewrite_records(path, "audit-entry", kept)
+    return len(entries) - len(kept)

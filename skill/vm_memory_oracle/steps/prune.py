@@ -1,0 +1,61 @@
+"""Step 4 of consolidation: prune.
+
+A fact leaves the active set, archived first and then removed from facts.jsonl and the
+index, when
+- a newer statement superseded it ("superseded by <id>": it stays findable as history);
+- its activation fell below prune_threshold ("pruned: ...");
+- the active facts number more than max_facts: the lowest activation goes first
+  ("pruned: over max_facts ...").
+Pinned facts are never pruned. Pruned facts come back when a recall finds them in the
+archive (recall.py); superseded ones do not.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from ..graph import KnowledgeGraph
+
+
+def facts_to_prune(graph: KnowledgeGraph, now: datetime) -> dict[str, str]:
+    """Fact id -> the reason it leaves the active set, as things stand at `now`."""
+    settings = graph.settings
+    facts = graph.facts(copy=False)
+    state = graph.store.read_activation()
+    chosen: dict[str, str] = {}
+    survivors: list[tuple[float, str]] = []
+    for fact in facts:
+        if "superseded_by" in fact:
+            chosen[fact["id"]] = f"superseded by {fact['superseded_by']}"
+            continue
+        if fact.get("pinned"):
+            continue
+        value = graph.activation_of(fact, state, now)
+        if value < settings.prune_threshold:
+            chosen[fact["id"]] = (f"pruned: activation {value:.4f} below prune_threshold "
+                                  f"{settings.prune_threshold:g}")
+        else:
+            survivors.append((value, fact["id"]))
+    pinned = sum(1 for fact in facts if fact.get("pinned") and "superseded_by" not in fact)
+    excess = pinned + len(survivors) - settings.max_facts
+    if excess > 0:
+        survivors.sort()
+        for value, fact_id in survivors[:excess]:
+            chosen[fact_id] = (f"pruned: over max_facts {settings.max_facts} "
+                               f"(activation {value:.4f})")
+    return chosen
+
+
+def prune(graph: KnowledgeGraph, now: datetime, *, remove_vectors=None) -> dict:
+    """Archive what is due; `remove_vectors()` then brings the index in step (no embedding)."""
+    with graph.store.locked("consolidate: prune"):
+        chosen = facts_to_prune(graph, now)
+        graph.archive(chosen, now)
+    if remove_vectors is not None:
+        remove_vectors()
+    reasons = [reason.split(":")[0].split(" by ")[0] for reason in chosen.values()]
+    return {"counts": {"archived": len(chosen),
+                       "superseded": sum(reason == "superseded" for reason in reasons),
+                       "pruned": sum(reason == "pruned" for reason in reasons)},
+            "changes": [{"fact": fact_id, "change": "archived", "reason": reason}
+                        for fact_id, reason in sorted(chosen.items())]}

@@ -1,0 +1,275 @@
+# Generated from schemas/health.schema.json by fastjsonschema; do not edit.
+# Regenerate: python -m vm_memory_oracle.storage.validation
+SCHEMA_SHA256 = 'f4c6474c995ff9c25f30e9f7f2ca9e9f13250e0ba0d557140c4be4ea4163b5d0'
+
+VERSION = "2.22.3"
+from decimal import Decimal
+import re
+from . import JsonSchemaValueException, JsonSchemaValuesException
+
+
+REGEX_PATTERNS = {
+    '^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(\\.[0-9]+)?(Z|[+-][0-9]{2}:[0-9]{2})$': re.compile('^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(\\.[0-9]+)?(Z|[+-][0-9]{2}:[0-9]{2})\\Z')
+}
+
+NoneType = type(None)
+
+def validate_vm_memory_oracle_health_schema_json(data, custom_formats={}, name_prefix=None):
+    if not isinstance(data, (dict)):
+        raise JsonSchemaValueException("" + (name_prefix or "data") + " must be object")
+    data_is_dict = isinstance(data, dict)
+    if data_is_dict:
+        data__missing_keys = set(['timestamp', 'status', 'disk_usage_bytes', 'disk_usage_percent', 'total_facts', 'active_facts', 'archived_facts', 'avg_activation', 'daily_files_count', 'session_files_count', 'embedding_index_size_bytes', 'memory_md_lines', 'last_consolidation', 'consolidation_duration_seconds', 'warnings']) - data.keys()
+        if data__missing_keys:
+            raise JsonSchemaValueException("" + (name_prefix or "data") + " must contain ")
+        data_keys = set(data.keys())
+        if "timestamp" in data_keys:
+            data_keys.remove("timestamp")
+            data__timestamp = data["timestamp"]
+            if not isinstance(data__timestamp, (str)):
+                raise JsonSchemaValueException("" + (name_prefix or "data") + ".timestamp must be string")
+            if isinstance(data__timestamp, str):
+                if not REGEX_PATTERNS['^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(\\.[0-9]+)?(Z|[+-][0-9]{2}:[0-9]{2})$'].search(data__timestamp):
+                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".timestamp must match pattern ^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(\\.[0-9]+)?(Z|[+-][0-9]{2}:[0-9]{2})$")
+        if "status" in data_keys:
+            data_keys.remove("status")
+            data__status = data["status"]
+            if not (isinstance(data__status, str) and data__status == 'healthy' or isinstance(data__status, str) and data__status == 'degraded' or isinstance(data__status, str) and data__status == 'unhealthy'):
+                raise JsonSchemaValueException("" + (name_prefix or "data") + ".status must be one of ['healthy', 'degraded', 'unhealthy']")
+        if "disk_usage_bytes" in data_keys:
+            data_keys.remove("disk_usage_bytes")
+            data__diskusagebytes = data["disk_usage_bytes"]
+            if not isinstance(data__diskusagebytes, (int)) and not (isinstance(data__diskusagebytes, float) and data__diskusagebytes.is_integer()) or isinstance(data__diskusagebytes, bool):
+                raise JsonSchemaValueException("" + (name_prefix or "data") + ".disk_usage_bytes must be integer")
+            if isinstance(data__diskusagebytes, (int, float, Decimal)) and not isinstance(data__diskusagebytes, bool):
+                if data__diskusagebytes < 0:
+                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".disk_usage_bytes must be bigger than or equal to 0")
+        if "disk_usage_percent" in data_keys:
+            data_keys.remove("disk_usage_percent")
+            data__diskusagepercent = data["disk_usage_percent"]
+            if not isinstance(data__diskusagepercent, (int, float, Decimal)) or isinstance(data__diskusagepercent, bool):
+                raise JsonSchemaValueException("" + (name_prefix or "data") + ".disk_usage_percent must be number")
+            if isinstance(data__diskusagepercent, (int, float, Decimal)) and not isinstance(data__diskusagepercent, bool):
+                if data__diskusagepercent < 0:
+                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".disk_usage_percent must be bigger than or equal to 0")
+                if data__diskusagepercent > 100:
+                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".disk_usage_percent must be smaller than or equal to 100")
+        if "total_facts" in data_keys:
+            data_keys.remove("total_facts")
+            data__totalfacts = data["total_facts"]
+            if not isinstance(data__totalfacts, (int)) and not (isinstance(data__totalfacts, float) and data__totalfacts.is_integer()) or isinstance(data__totalfacts, bool):
+                raise JsonSchemaValueException("" + (name_prefix or "data") + ".total_facts must be integer")
+            if isinstance(data__totalfacts, (int, float, Decimal)) and not isinstance(data__totalfacts, bool):
+                if data__totalfacts < 0:
+                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".total_facts must be bigger than or equal to 0")
+        if "active_facts" in data_keys:
+            data_keys.remove("active_facts")
+            data__activefacts = data["active_facts"]
+            if not isinstance(data__activefacts, (int)) and not (isinstance(data__activefacts, float) and data__activefacts.is_integer()) or isinstance(data__activefacts, bool):
+                raise JsonSchemaValueException("" + (name_prefix or "data") + ".active_facts must be integer")
+            if isinstance(data__activefacts, (int, float, Decimal)) and not isinstance(data__activefacts, bool):
+                if data__activefacts < 0:
+                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".active_facts must be bigger than or equal to 0")
+        if "archived_facts" in data_keys:
+            data_keys.remove("archived_facts")
+            data__archivedfacts = data["archived_facts"]
+            if not isinstance(data__archivedfacts, (int)) and not (isinstance(data__archivedfacts, float) and data__archivedfacts.is_integer()) or isinstance(data__archivedfacts, bool):
+                raise JsonSchemaValueException("" + (name_prefix or "data") + ".archived_facts must be integer")
+            if isinstance(data__archivedfacts, (int, float, Decimal)) and not isinstance(data__archivedfacts, bool):
+                if data__archivedfacts < 0:
+                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".archived_facts must be bigger than or equal to 0")
+        if "avg_activation" in data_keys:
+            data_keys.remove("avg_activation")
+            data__avgactivation = data["avg_activation"]
+            if not isinstance(data__avgactivation, (int, float, Decimal, NoneType)) or isinstance(data__avgactivation, bool):
+                raise JsonSchemaValueException("" + (name_prefix or "data") + ".avg_activation must be number or null")
+            if isinstance(data__avgactivation, (int, float, Decimal)) and not isinstance(data__avgactivation, bool):
+                if data__avgactivation < 0:
+                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".avg_activation must be bigger than or equal to 0")
+                if data__avgactivation > 1:
+                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".avg_activation must be smaller than or equal to 1")
+        if "daily_files_count" in data_keys:
+            data_keys.remove("daily_files_count")
+            data__dailyfilescount = data["daily_files_count"]
+            if not isinstance(data__dailyfilescount, (int)) and not (isinstance(data__dailyfilescount, float) and data__dailyfilescount.is_integer()) or isinstance(data__dailyfilescount, bool):
+                raise JsonSchemaValueException("" + (name_prefix or "data") + ".daily_files_count must be integer")
+            if isinstance(data__dailyfilescount, (int, float, Decimal)) and not isinstance(data__dailyfilescount, bool):
+                if data__dailyfilescount < 0:
+                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".daily_files_count must be bigger than or equal to 0")
+        if "session_files_count" in data_keys:
+            data_keys.remove("session_files_count")
+            data__sessionfilescount = data["session_files_count"]
+            if not isinstance(data__sessionfilescount, (int)) and not (isinstance(data__sessionfilescount, float) and data__sessionfilescount.is_integer()) or isinstance(data__sessionfilescount, bool):
+                raise JsonSchemaValueException("" + (name_prefix or "data") + ".session_files_count must be integer")
+            if isinstance(data__sessionfilescount, (int, float, Decimal)) and not isinstance(data__sessionfilescount, bool):
+                if data__sessionfilescount < 0:
+                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".session_files_count must be bigger than or equal to 0")
+        if "embedding_index_size_bytes" in data_keys:
+            data_keys.remove("embedding_index_size_bytes")
+            data__embeddingindexsizebytes = data["embedding_index_size_bytes"]
+            if not isinstance(data__embeddingindexsizebytes, (int)) and not (isinstance(data__embeddingindexsizebytes, float) and data__embeddingindexsizebytes.is_integer()) or isinstance(data__embeddingindexsizebytes, bool):
+                raise JsonSchemaValueException("" + (name_prefix or "data") + ".embedding_index_size_bytes must be integer")
+            if isinstance(data__embeddingindexsizebytes, (int, float, Decimal)) and not isinstance(data__embeddingindexsizebytes, bool):
+                if data__embeddingindexsizebytes < 0:
+                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".embedding_index_size_bytes must be bigger than or equal to 0")
+        if "memory_md_lines" in data_keys:
+            data_keys.remove("memory_md_lines")
+            data__memorymdlines = data["memory_md_lines"]
+            if not isinstance(data__memorymdlines, (int)) and not (isinstance(data__memorymdlines, float) and data__memorymdlines.is_integer()) or isinstance(data__memorymdlines, bool):
+                raise JsonSchemaValueException("" + (name_prefix or "data") + ".memory_md_lines must be integer")
+            if isinstance(data__memorymdlines, (int, float, Decimal)) and not isinstance(data__memorymdlines, bool):
+                if data__memorymdlines < 0:
+                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".memory_md_lines must be bigger than or equal to 0")
+        if "last_consolidation" in data_keys:
+            data_keys.remove("last_consolidation")
+            data__lastconsolidation = data["last_consolidation"]
+            data__lastconsolidation_any_of_count1 = 0
+            if not data__lastconsolidation_any_of_count1:
+                try:
+                    if not isinstance(data__lastconsolidation, (str)):
+                        raise JsonSchemaValueException("" + (name_prefix or "data") + ".last_consolidation must be string")
+                    if isinstance(data__lastconsolidation, str):
+                        if not REGEX_PATTERNS['^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(\\.[0-9]+)?(Z|[+-][0-9]{2}:[0-9]{2})$'].search(data__lastconsolidation):
+                            raise JsonSchemaValueException("" + (name_prefix or "data") + ".last_consolidation must match pattern ^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(\\.[0-9]+)?(Z|[+-][0-9]{2}:[0-9]{2})$")
+                    data__lastconsolidation_any_of_count1 += 1
+                except (JsonSchemaValueException, JsonSchemaValuesException): pass
+            if not data__lastconsolidation_any_of_count1:
+                try:
+                    if not isinstance(data__lastconsolidation, (NoneType)):
+                        raise JsonSchemaValueException("" + (name_prefix or "data") + ".last_consolidation must be null")
+                    data__lastconsolidation_any_of_count1 += 1
+                except (JsonSchemaValueException, JsonSchemaValuesException): pass
+            if not data__lastconsolidation_any_of_count1:
+                raise JsonSchemaValueException("" + (name_prefix or "data") + ".last_consolidation cannot be validated by any definition")
+        if "consolidation_duration_seconds" in data_keys:
+            data_keys.remove("consolidation_duration_seconds")
+            data__consolidationdurationseconds = data["consolidation_duration_seconds"]
+            if not isinstance(data__consolidationdurationseconds, (int, float, Decimal, NoneType)) or isinstance(data__consolidationdurationseconds, bool):
+                raise JsonSchemaValueException("" + (name_prefix or "data") + ".consolidation_duration_seconds must be number or null")
+            if isinstance(data__consolidationdurationseconds, (int, float, Decimal)) and not isinstance(data__consolidationdurationseconds, bool):
+                if data__consolidationdurationseconds < 0:
+                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".consolidation_duration_seconds must be bigger than or equal to 0")
+        if "warnings" in data_keys:
+            data_keys.remove("warnings")
+            data__warnings = data["warnings"]
+            if not isinstance(data__warnings, (list, tuple)):
+                raise JsonSchemaValueException("" + (name_prefix or "data") + ".warnings must be array")
+            data__warnings_is_list = isinstance(data__warnings, (list, tuple))
+            if data__warnings_is_list:
+                data__warnings_len = len(data__warnings)
+                for data__warnings_x, data__warnings_item in enumerate(data__warnings):
+                    if not isinstance(data__warnings_item, (str)):
+                        raise JsonSchemaValueException("" + (name_prefix or "data") + ".warnings[{data__warnings_x}]".format(**locals()) + " must be string")
+                    if isinstance(data__warnings_item, str):
+                        data__warnings_item_len = len(data__warnings_item)
+                        if data__warnings_item_len > 1000:
+                            raise JsonSchemaValueException("" + (name_prefix or "data") + ".warnings[{data__warnings_x}]".format(**locals()) + " must be shorter than or equal to 1000 characters")
+        if "findings" in data_keys:
+            data_keys.remove("findings")
+            data__findings = data["findings"]
+            if not isinstance(data__findings, (list, tuple)):
+                raise JsonSchemaValueException("" + (name_prefix or "data") + ".findings must be array")
+            data__findings_is_list = isinstance(data__findings, (list, tuple))
+            if data__findings_is_list:
+                data__findings_len = len(data__findings)
+                for data__findings_x, data__findings_item in enumerate(data__findings):
+                    if not isinstance(data__findings_item, (dict)):
+                        raise JsonSchemaValueException("" + (name_prefix or "data") + ".findings[{data__findings_x}]".format(**locals()) + " must be object")
+                    data__findings_item_is_dict = isinstance(data__findings_item, dict)
+                    if data__findings_item_is_dict:
+                        data__findings_item__missing_keys = set(['code', 'severity', 'message']) - data__findings_item.keys()
+                        if data__findings_item__missing_keys:
+                            raise JsonSchemaValueException("" + (name_prefix or "data") + ".findings[{data__findings_x}]".format(**locals()) + " must contain ")
+                        data__findings_item_keys = set(data__findings_item.keys())
+                        if "code" in data__findings_item_keys:
+                            data__findings_item_keys.remove("code")
+                            data__findings_item__code = data__findings_item["code"]
+                            if not isinstance(data__findings_item__code, (str)):
+                                raise JsonSchemaValueException("" + (name_prefix or "data") + ".findings[{data__findings_x}].code".format(**locals()) + " must be string")
+                            if isinstance(data__findings_item__code, str):
+                                data__findings_item__code_len = len(data__findings_item__code)
+                                if data__findings_item__code_len > 64:
+                                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".findings[{data__findings_x}].code".format(**locals()) + " must be shorter than or equal to 64 characters")
+                        if "severity" in data__findings_item_keys:
+                            data__findings_item_keys.remove("severity")
+                            data__findings_item__severity = data__findings_item["severity"]
+                            if not (isinstance(data__findings_item__severity, str) and data__findings_item__severity == 'warning' or isinstance(data__findings_item__severity, str) and data__findings_item__severity == 'critical'):
+                                raise JsonSchemaValueException("" + (name_prefix or "data") + ".findings[{data__findings_x}].severity".format(**locals()) + " must be one of ['warning', 'critical']")
+                        if "message" in data__findings_item_keys:
+                            data__findings_item_keys.remove("message")
+                            data__findings_item__message = data__findings_item["message"]
+                            if not isinstance(data__findings_item__message, (str)):
+                                raise JsonSchemaValueException("" + (name_prefix or "data") + ".findings[{data__findings_x}].message".format(**locals()) + " must be string")
+                            if isinstance(data__findings_item__message, str):
+                                data__findings_item__message_len = len(data__findings_item__message)
+                                if data__findings_item__message_len > 1000:
+                                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".findings[{data__findings_x}].message".format(**locals()) + " must be shorter than or equal to 1000 characters")
+                        if data__findings_item_keys:
+                            raise JsonSchemaValueException("" + (name_prefix or "data") + ".findings[{data__findings_x}]".format(**locals()) + " must not contain "+str(data__findings_item_keys)+" properties")
+        if "pinned_facts" in data_keys:
+            data_keys.remove("pinned_facts")
+            data__pinnedfacts = data["pinned_facts"]
+            if not isinstance(data__pinnedfacts, (int)) and not (isinstance(data__pinnedfacts, float) and data__pinnedfacts.is_integer()) or isinstance(data__pinnedfacts, bool):
+                raise JsonSchemaValueException("" + (name_prefix or "data") + ".pinned_facts must be integer")
+            if isinstance(data__pinnedfacts, (int, float, Decimal)) and not isinstance(data__pinnedfacts, bool):
+                if data__pinnedfacts < 0:
+                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".pinned_facts must be bigger than or equal to 0")
+        if "superseded_facts" in data_keys:
+            data_keys.remove("superseded_facts")
+            data__supersededfacts = data["superseded_facts"]
+            if not isinstance(data__supersededfacts, (int)) and not (isinstance(data__supersededfacts, float) and data__supersededfacts.is_integer()) or isinstance(data__supersededfacts, bool):
+                raise JsonSchemaValueException("" + (name_prefix or "data") + ".superseded_facts must be integer")
+            if isinstance(data__supersededfacts, (int, float, Decimal)) and not isinstance(data__supersededfacts, bool):
+                if data__supersededfacts < 0:
+                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".superseded_facts must be bigger than or equal to 0")
+        if "index" in data_keys:
+            data_keys.remove("index")
+            data__index = data["index"]
+            if not isinstance(data__index, (dict)):
+                raise JsonSchemaValueException("" + (name_prefix or "data") + ".index must be object")
+        if "embedder" in data_keys:
+            data_keys.remove("embedder")
+            data__embedder = data["embedder"]
+            if not isinstance(data__embedder, (dict)):
+                raise JsonSchemaValueException("" + (name_prefix or "data") + ".embedder must be object")
+        if "last_probe" in data_keys:
+            data_keys.remove("last_probe")
+            data__lastprobe = data["last_probe"]
+            if not isinstance(data__lastprobe, (dict, NoneType)):
+                raise JsonSchemaValueException("" + (name_prefix or "data") + ".last_probe must be object or null")
+        if "quarantined_lines" in data_keys:
+            data_keys.remove("quarantined_lines")
+            data__quarantinedlines = data["quarantined_lines"]
+            if not isinstance(data__quarantinedlines, (int)) and not (isinstance(data__quarantinedlines, float) and data__quarantinedlines.is_integer()) or isinstance(data__quarantinedlines, bool):
+                raise JsonSchemaValueException("" + (name_prefix or "data") + ".quarantined_lines must be integer")
+            if isinstance(data__quarantinedlines, (int, float, Decimal)) and not isinstance(data__quarantinedlines, bool):
+                if data__quarantinedlines < 0:
+                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".quarantined_lines must be bigger than or equal to 0")
+        if "invalid_lines" in data_keys:
+            data_keys.remove("invalid_lines")
+            data__invalidlines = data["invalid_lines"]
+            if not isinstance(data__invalidlines, (int)) and not (isinstance(data__invalidlines, float) and data__invalidlines.is_integer()) or isinstance(data__invalidlines, bool):
+                raise JsonSchemaValueException("" + (name_prefix or "data") + ".invalid_lines must be integer")
+            if isinstance(data__invalidlines, (int, float, Decimal)) and not isinstance(data__invalidlines, bool):
+                if data__invalidlines < 0:
+                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".invalid_lines must be bigger than or equal to 0")
+        if "redactions" in data_keys:
+            data_keys.remove("redactions")
+            data__redactions = data["redactions"]
+            if not isinstance(data__redactions, (int)) and not (isinstance(data__redactions, float) and data__redactions.is_integer()) or isinstance(data__redactions, bool):
+                raise JsonSchemaValueException("" + (name_prefix or "data") + ".redactions must be integer")
+            if isinstance(data__redactions, (int, float, Decimal)) and not isinstance(data__redactions, bool):
+                if data__redactions < 0:
+                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".redactions must be bigger than or equal to 0")
+        if "data_path" in data_keys:
+            data_keys.remove("data_path")
+            data__datapath = data["data_path"]
+            if not isinstance(data__datapath, (str)):
+                raise JsonSchemaValueException("" + (name_prefix or "data") + ".data_path must be string")
+            if isinstance(data__datapath, str):
+                data__datapath_len = len(data__datapath)
+                if data__datapath_len > 4096:
+                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".data_path must be shorter than or equal to 4096 characters")
+        if data_keys:
+            raise JsonSchemaValueException("" + (name_prefix or "data") + " must not contain "+str(data_keys)+" properties")
+    return data
