@@ -32,6 +32,7 @@ from .config import Settings
 from .graph import KnowledgeGraph
 from .storage import files, locks
 from .storage.layout import Layout
+from .steps.clean import remove_leftover_temporaries
 from .storage.store import Store
 
 STEPS = ("summarize", "decay", "index", "prune", "memory_md", "clean", "health")
@@ -65,6 +66,10 @@ def consolidate(layout: Layout, settings: Settings, now: datetime, *, actor: str
         now = parse_iso(checkpoint["started_at"])
         store.timestamp = checkpoint["started_at"]
         graph = KnowledgeGraph(store, settings)
+        leftovers = remove_leftover_temporaries(store)
+        if leftovers:
+            report.warnings.append(f"removed {len(leftovers)} temporary file(s) left by an "
+                                   f"interrupted write: {', '.join(leftovers)}")
         run = _Run(graph, now, started, monotonic)
         for name in STEPS:
             if name in checkpoint["completed"]:

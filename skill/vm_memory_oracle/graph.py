@@ -240,7 +240,7 @@ class KnowledgeGraph:
                 self.store.note(f"archived {len(leaving)} fact(s)", [f["id"] for f in leaving])
                 self.store.append_records(self.layout.archive, "archived-fact", records)
                 self.store.rewrite_records(self.layout.facts, "fact", remaining)
-                self._write_indexes(remaining)
+            self._write_indexes(remaining)
             kept = {fact["id"] for fact in remaining}
             if set(state) - kept:
                 self.store.write_activation({fid: entry for fid, entry in state.items()
@@ -320,8 +320,12 @@ class KnowledgeGraph:
         return boosted_entry
 
     def _write_indexes(self, facts: list[dict]) -> None:
-        self.store.rewrite_records(self.layout.entities, "entity", entity_records(facts))
-        self.store.rewrite_records(self.layout.relations, "relation", relation_records(facts))
+        """entities.jsonl and relations.jsonl as `facts` make them, written if they differ
+        (so a crash between a rewrite of facts.jsonl and this is repaired by the next call)."""
+        for path, kind, records in ((self.layout.entities, "entity", entity_records(facts)),
+                                    (self.layout.relations, "relation", relation_records(facts))):
+            if not path.exists() or self.store.read_records(path, kind, copy=False) != records:
+                self.store.rewrite_records(path, kind, records)
 
 
 def initial_state(fact: dict, stamp: str | None = None) -> dict:

@@ -3,7 +3,8 @@
 Session logs older than session_retention_days are removed, but never one with lines
 summarize has not read (its facts would be lost); daily summaries older than
 daily_retention_days are removed; audit log lines older than daily_retention_days are
-dropped. Ages are whole days between the date in the file name and today (UTC).
+dropped. (Temporary files a crash left behind are removed at the start of every
+consolidation: remove_leftover_temporaries.) Ages are whole days between the date in the file name and today (UTC).
 """
 
 from __future__ import annotations
@@ -15,9 +16,11 @@ from datetime import date, datetime
 from ..graph import KnowledgeGraph
 from ..storage import files
 from ..storage.sessions import session_day, session_files
-from .summarize import forget_summarized, unsummarized
+from .summarize import forget_removed_logs, unsummarized
 
 DAILY_NAME = re.compile(r"^(\d{4}-\d{2}-\d{2})\.md$")
+# What files.write_atomic and index.save leave when killed between writing and renaming.
+TEMPORARY = re.compile(r"^\..+\.[a-z0-9_]{8}\.tmp$")
 
 
 def expired_sessions(graph: KnowledgeGraph, today: date) -> list:
@@ -44,6 +47,23 @@ def expired_daily(graph: KnowledgeGraph, today: date) -> list:
     return found
 
 
+def remove_leftover_temporaries(store) -> list[str]:
+    """Remove the temporary files of atomic rewrites a crash cut short
+    (.<name>.<random>.tmp); under the write lock, so no rewrite of ours is in progress."""
+    removed = []
+    with store.locked("remove leftover temporary files"):
+        for directory in store.layout.directories():
+            if not directory.is_dir():
+                continue
+            for path in sorted(directory.iterdir()):
+                if TEMPORARY.match(path.name) and path.is_file() and not path.is_symlink():
+                    _remove(store, path)
+                    removed.append(store.layout.relative(path))
+        if removed:
+            store.note(f"removed {len(removed)} temporary file(s) of an interrupted write")
+    return removed
+
+
 def clean(graph: KnowledgeGraph, now: datetime) -> dict:
     layout, store = graph.layout, graph.store
     today = now.date()
@@ -64,8 +84,7 @@ def clean(graph: KnowledgeGraph, now: datetime) -> dict:
             changes.append({"file": name, "change": "removed",
                             "reason": f"session log older than "
                                       f"{graph.settings.session_retention_days} days"})
-        if removed_sessions:
-            forget_summarized(graph, removed_sessions)
+        forget_removed_logs(graph)
         daily = expired_daily(graph, today)
         for path in daily:
             _remove(store, path)

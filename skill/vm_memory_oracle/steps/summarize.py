@@ -126,13 +126,16 @@ def unsummarized(graph: KnowledgeGraph, paths: list[Path]) -> set[Path]:
     return {path for path in paths if not _fully_summarized(path, ledger.get(path.name))}
 
 
-def forget_summarized(graph: KnowledgeGraph, names: list[str]) -> None:
-    """Drop the ledger entries of session logs that were removed (under the caller's lock)."""
+def forget_removed_logs(graph: KnowledgeGraph) -> int:
+    """Drop the ledger entries of session logs no longer in sessions/ (under the caller's
+    lock); returns how many."""
     path = graph.layout.state_dir / LEDGER
     ledger = _read_ledger(graph.store, path)
-    if any(name in ledger for name in names):
-        kept = {name: entry for name, entry in ledger.items() if name not in names}
+    kept = {name: entry for name, entry in ledger.items()
+            if (graph.layout.sessions_dir / name).is_file()}
+    if len(kept) != len(ledger):
         graph.store.write_validated_json(path, "summarize-ledger", {"files": kept})
+    return len(ledger) - len(kept)
 
 
 def _read_ledger(store, path: Path) -> dict[str, dict]:
