@@ -176,8 +176,11 @@ def test_a_consolidation_killed_then_run_again_ends_as_if_never_killed(memory, t
     assert killed.returncode == -signal.SIGKILL, killed.stderr
     every_line_valid(data)
     assert fact_ids(root) <= fact_ids(data)  # no fact lost at the moment of the kill
+    interrupted = (data / "state" / "consolidation.json").exists()
     resumed = run_child(data)
     assert resumed.returncode == 0, resumed.stderr
+    assert ("resuming the consolidation started at 2026-07-20T00:30:00Z" in resumed.stderr) \
+        is interrupted
     every_line_valid(data)
     actual = outcome(data)
     assert {key: value for key, value in actual["health"].items()

@@ -324,8 +324,7 @@ def test_five_thousand_hot_facts_fit_in_200_lines_identity_and_health_first():
     health_out = [c.importance for c in health if c.id not in in_block]
     assert all(c.id in in_block for c in identity)
     assert min(health_in) >= max(health_out)
-    assert result.warnings == [f"{5000 - 194} fact(s) did not fit in MEMORY.md under "
-                               "memory_md_max_lines (200)"]
+    assert result.warnings == [] and result.left_out == 5000 - 194
 
 
 def test_pinned_facts_win_the_cap_over_categories():
@@ -370,7 +369,7 @@ def test_no_blank_separator_when_it_would_break_the_cap():
     result = reconcile(notes, [fact(1)], max_lines=20)
 
     assert result.text == notes + f"{BEGIN}\n{END}\n"
-    assert result.warnings == ["1 fact(s) did not fit in MEMORY.md under memory_md_max_lines (20)"]
+    assert result.warnings == [] and result.left_out == 1
 
 
 # --- idempotence ---------------------------------------------------------------------------
@@ -438,3 +437,12 @@ def test_property_cap_user_text_and_ids(before, after, with_block, old, candidat
         assert fact_id in by_id
         assert not by_id[fact_id].superseded and promotion_problem(by_id[fact_id]) is None
     assert not reconcile(result.text, candidates, max_lines=max_lines).changed
+
+
+def test_the_block_fills_to_fill_lines_and_to_the_cap_only_when_the_users_lines_need_it():
+    candidates = [fact(n) for n in range(100)]
+    roomy = reconcile("# mine\n", candidates, max_lines=50, fill_lines=45)
+    assert len(roomy.text.splitlines()) == 45
+    crowded_notes = "".join(f"note {n}\n" for n in range(44))
+    crowded = reconcile(crowded_notes, candidates, max_lines=50, fill_lines=45)
+    assert len(crowded.text.splitlines()) == 50 and crowded.text.startswith(crowded_notes)

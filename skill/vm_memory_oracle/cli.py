@@ -20,7 +20,7 @@ from . import __version__
 from .clock import format_iso, parse_iso, utc_now
 from .config import Settings, load_settings, set_setting
 from .errors import (EXIT_DEGRADED, EXIT_FAILURE, EXIT_OK, EXIT_UNHEALTHY, EXIT_USAGE,
-                     InvalidInputError, OracleError, UsageError)
+                     DataDirError, InvalidInputError, OracleError, UsageError)
 from .model.fact import CATEGORIES
 
 DATA_PATH_ENV = "MEMORY_ORACLE_DATA_PATH"
@@ -428,7 +428,14 @@ def action_consolidate(args, context: Context) -> tuple[dict, list[str]]:
     from .consolidate import consolidate, dry_run
 
     layout = context.layout()
-    layout.check()
+    layout.check()  # a missing data directory is an error, not something to create
+    if not args.dry_run:
+        from .workspace import ensure_layout
+
+        ensure_layout(layout, actor=context.actor, at=format_iso(context.now),
+                      action="consolidate")
+    elif not layout.graph_dir.is_dir():
+        raise DataDirError(layout.root, "not initialized (run --action init)")
     run = dry_run if args.dry_run else consolidate
     report = run(layout, context.settings, context.now, actor=context.actor)
     context.store().warnings.extend(report.warnings)
@@ -466,6 +473,8 @@ def action_health_check(args, context: Context) -> tuple[dict, list[str]]:
 
     layout = context.layout()
     layout.check()
+    if not layout.state_dir.is_dir():
+        raise DataDirError(layout.root, "not initialized (run --action init)")
     document = health_report(layout, context.settings, context.now)
     store = context.store()
     with store.locked("health-check"):

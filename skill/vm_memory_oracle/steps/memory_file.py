@@ -8,6 +8,7 @@ while it is being rewritten, it is read again rather than overwritten.
 
 from __future__ import annotations
 
+import math
 from datetime import datetime
 
 from ..graph import KnowledgeGraph
@@ -16,6 +17,9 @@ from ..storage import files
 from .memory_md import Candidate, reconcile
 
 ATTEMPTS = 5
+# The block fills MEMORY.md to 90% of memory_md_max_lines (180 of 200): the health check
+# warns above that, which then means the user's own lines are crowding the file.
+FILL_SHARE = 0.9
 
 
 def memory_candidates(graph: KnowledgeGraph, now: datetime) -> list[Candidate]:
@@ -45,7 +49,9 @@ def reconcile_memory_file(graph: KnowledgeGraph, now: datetime) -> dict:
             except UnicodeDecodeError as exc:
                 return _untouched(f"{layout.relative(path)} is not UTF-8 (byte {exc.start}); "
                                   "left as it is")
-            result = reconcile(current, candidates, max_lines=graph.settings.memory_md_max_lines)
+            max_lines = graph.settings.memory_md_max_lines
+            result = reconcile(current, candidates, max_lines=max_lines,
+                               fill_lines=math.floor(FILL_SHARE * max_lines))
             if not result.changed:
                 break
             data = result.text.encode("utf-8")
@@ -75,6 +81,7 @@ def reconcile_memory_file(graph: KnowledgeGraph, now: datetime) -> dict:
                 for fact_id, reason in result.removed]
     return {"counts": {"added": len(result.added), "removed": len(result.removed),
                        "kept": len(result.kept), "never_promoted": len(result.skipped),
+                       "not_fitting": result.left_out,
                        "lines": len(result.text.splitlines())},
             "changes": changes, "warnings": list(result.warnings)}
 
@@ -84,5 +91,6 @@ def _pinned(candidates: list[Candidate], fact_id: str) -> bool:
 
 
 def _untouched(warning: str) -> dict:
-    return {"counts": {"added": 0, "removed": 0, "kept": 0, "never_promoted": 0},
+    return {"counts": {"added": 0, "removed": 0, "kept": 0, "never_promoted": 0,
+                       "not_fitting": 0},
             "changes": [], "warnings": [warning]}

@@ -64,6 +64,7 @@ class Reconciled:
     skipped: list[tuple[str, str]]     # (fact id, reason) for eligible facts never promoted
     warnings: list[str]
     previous: str | None = field(default=None, repr=False)  # the input; None: no file
+    left_out: int = 0                  # facts that qualified but did not fit under the cap
 
     @property
     def changed(self) -> bool:
@@ -224,8 +225,14 @@ def _block_lines(facts: list[Candidate]) -> list[str]:
 
 
 def reconcile(current: str | None, candidates: list[Candidate], *, max_lines: int,
-              add_above: float = ADD_ABOVE, remove_below: float = REMOVE_BELOW) -> Reconciled:
-    """MEMORY.md with its managed block rebuilt from `candidates`; `current` None: no file."""
+              fill_lines: int | None = None, add_above: float = ADD_ABOVE,
+              remove_below: float = REMOVE_BELOW) -> Reconciled:
+    """MEMORY.md with its managed block rebuilt from `candidates`; `current` None: no file.
+
+    The block fills the file up to `fill_lines` (default `max_lines`) when the user's own
+    lines leave room for that, else up to `max_lines`: the headroom keeps the file under
+    the health check's "approaching the limit" line unless the user's own text fills it.
+    """
     text = DEFAULT_DOCUMENT if current is None else current
     lines = text.splitlines(keepends=True)
     problem = _marker_problem(lines)
@@ -249,7 +256,8 @@ def reconcile(current: str | None, candidates: list[Candidate], *, max_lines: in
     wanted, reasons, skipped = _select(by_id, old_ids, add_above, remove_below)
 
     own_lines = len(document.before.splitlines()) + len(document.after.splitlines())
-    budget = max_lines - own_lines - 2
+    fill = fill_lines if fill_lines is not None and own_lines + 2 <= fill_lines else max_lines
+    budget = min(fill, max_lines) - own_lines - 2
     if budget < 0:
         warnings.append(f"MEMORY.md has {own_lines} lines of your own, which with the 2 marker "
                         f"lines exceed memory_md_max_lines ({max_lines}); the managed block "
@@ -259,9 +267,6 @@ def reconcile(current: str | None, candidates: list[Candidate], *, max_lines: in
     left_out = [c.id for c in wanted if c.id not in placed]
     for fact_id in left_out:
         reasons[fact_id] = CAP_REASON
-    if left_out and budget >= 0:
-        warnings.append(f"{len(left_out)} fact(s) did not fit in MEMORY.md under "
-                        f"memory_md_max_lines ({max_lines})")
 
     block = _block_lines(facts)
     new_text = (document.before + BEGIN + newline + "".join(line + newline for line in block)
@@ -272,4 +277,4 @@ def reconcile(current: str | None, candidates: list[Candidate], *, max_lines: in
         removed=[(fact_id, reasons.get(fact_id, GONE_REASON))
                  for fact_id in old_ids if fact_id not in placed],
         kept=[fact_id for fact_id in old_ids if fact_id in placed],
-        skipped=skipped, warnings=warnings, previous=current)
+        skipped=skipped, warnings=warnings, previous=current, left_out=len(left_out))
