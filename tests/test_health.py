@@ -178,3 +178,11 @@ def test_a_consolidation_not_run_for_two_days_is_reported(cli):
 def test_health_check_of_a_missing_data_directory_exits_5(cli, data_dir):
     result = cli("--action", "health-check")
     assert result.code == 5 and not data_dir.exists()
+
+
+def test_redactions_are_counted_from_the_audit_log(cli, data_dir):
+    hash_embedder(cli)
+    assert cli("--action", "remember", "--subject", "user", "--predicate", "uses_key",
+               "--object", "sk-proj-Zx81kL0pQ9rT5vW2yB7nM4cD").code == 0
+    assert check(cli).json()["redactions"] == 1
+    assert "sk-proj" not in (data_dir / "state" / "audit.jsonl").read_text()

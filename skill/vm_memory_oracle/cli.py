@@ -255,6 +255,9 @@ def action_remember(args, context: Context) -> tuple[dict, list[str]]:
                                           source="arguments")
         candidates = [fact]
     graph = context.graph(create=True)
+    if redactions:  # counted in the audit line of the write that follows
+        context.store().note(f"redacted {redactions} secret(s) before storing",
+                             redactions=redactions)
     report = graph.remember(candidates, context.now)
     payload = {"added": len(report.added), "reinforced": len(report.reinforced),
                "superseded": [{"old": old, "new": new} for old, new in report.superseded],
