@@ -49,7 +49,8 @@ def test_health_json_has_every_key_of_the_seed_and_what_an_operator_needs(cli, d
     assert written["status"] == "healthy" and written["warnings"] == []
     assert written["active_facts"] == 8 and written["total_facts"] == 8
     assert written["last_consolidation"] == NOW
-    assert written["index"] == {"vectors": 8, "facts": 8, "consistent": True, "problem": None}
+    assert written["index"] == {"vectors": 8, "facts": 8, "consistent": True, "pending": 0,
+                                "stale": 0, "problem": None}
     assert written["embedder"]["index_built_with"].startswith("hash-")
     assert written["memory_md_lines"] == len((data_dir / "MEMORY.md").read_text().splitlines())
     assert written["embedding_index_size_bytes"] == (data_dir / "embeddings/index.bin").stat().st_size
@@ -186,3 +187,17 @@ def test_redactions_are_counted_from_the_audit_log(cli, data_dir):
                "--object", "sk-proj-Zx81kL0pQ9rT5vW2yB7nM4cD").code == 0
     assert check(cli).json()["redactions"] == 1
     assert "sk-proj" not in (data_dir / "state" / "audit.jsonl").read_text()
+
+
+def test_facts_not_indexed_yet_are_pending_not_a_problem(cli, data_dir):
+    hash_embedder(cli)
+    assert cli("--action", "remember", "--from", "assets/examples/facts.jsonl").code == 0
+    before_any_index = check(cli).json()
+    assert before_any_index["status"] == "healthy"
+    assert before_any_index["index"]["pending"] == 8
+    assert cli("--action", "consolidate").code == 0
+    assert cli("--action", "remember", "--subject", "user", "--predicate", "likes",
+               "--object", "tea").code == 0
+    document = check(cli).json()
+    assert document["status"] == "healthy"
+    assert document["index"]["consistent"] is False and document["index"]["pending"] == 1

@@ -134,7 +134,7 @@ def test_activation_thresholds_add_keep_and_remove():
 
     result = reconcile(current, now, max_lines=200)
 
-    assert result.removed == [("fact-0001", "activation 0.10 below 0.15")]
+    assert result.removed == [("fact-0001", "activation 0.1000 below 0.15")]
     assert result.kept == ["fact-0002", "fact-0005"]
     assert result.added == ["fact-0004"]
     assert block_fact_ids(result.text) == ["fact-0004", "fact-0002", "fact-0005"]
@@ -163,7 +163,7 @@ def test_custom_thresholds_are_used():
 
     result = reconcile(memory_with(fact(1)), now, max_lines=200, add_above=0.8, remove_below=0.4)
 
-    assert result.removed == [("fact-0001", "activation 0.35 below 0.4")]
+    assert result.removed == [("fact-0001", "activation 0.3500 below 0.4")]
     assert result.added == ["fact-0002"]
 
 

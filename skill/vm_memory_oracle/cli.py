@@ -121,6 +121,7 @@ def build_parser(action: str | None) -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="vm-memory-oracle",
         usage="vm-memory-oracle [--data-path DIR] [--config FILE] [--json] [--now ISO-8601] "
+              "[--actor NAME] "
               "--action ACTION [options]",
         description="Durable long-term memory for an agent, as plain local files.",
         epilog=f"actions (see --action ACTION --help):\n{actions}\n\n{EXIT_CODES}",

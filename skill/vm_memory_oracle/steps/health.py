@@ -132,7 +132,7 @@ def assess(measured: dict, settings: Settings, now: datetime) -> list[Finding]:
         warn("probe_accuracy", f"Recall quality below {PROBE_MIN_ACCURACY:.0%}: {probe['passed']} "
                                f"of {probe['total']} canaries passed ({probe['at']})")
     index = measured["index"]
-    if not index["consistent"]:
+    if index["problem"]:
         warn("index", f"Semantic recall degraded: {index['problem']}; the next recall or "
                       "consolidation rebuilds the index")
     embedder = measured["embedder"]
@@ -174,7 +174,13 @@ def _previous_consolidation(store: Store) -> tuple[str | None, float | None]:
 
 
 def _index_state(store: Store, current: list[dict]) -> dict:
-    from .reindex import wanted_vectors
+    """How the vector index stands against the facts.
+
+    Facts remembered since the index was last brought in step are `pending`: the next
+    recall or consolidation embeds them first, so that is normal. A `problem` is damage:
+    an index that was built and is now missing, or metadata with invalid lines.
+    """
+    from .reindex import built_marker, wanted_vectors
 
     layout = store.layout
     records, bad = store.peek_records(layout.vector_metadata, "vector-metadata")
@@ -182,23 +188,16 @@ def _index_state(store: Store, current: list[dict]) -> dict:
                 wanted_vectors(current).items()}
     known = {record["vector_id"]: (record["fact_id"], record["content_hash"])
              for record in records}
-    state = {"vectors": len(known), "facts": len(expected), "consistent": True, "problem": None}
-    if not expected:
-        return state
-    if not layout.index_file.exists():
+    pending = sum(1 for vid, value in expected.items() if known.get(vid) != value)
+    stale = sum(1 for vid in known if vid not in expected)
+    problem = None
+    if expected and not layout.index_file.exists() and built_marker(layout).exists():
         problem = f"{layout.relative(layout.index_file)} is missing"
     elif bad:
         problem = f"{layout.relative(layout.vector_metadata)} has {bad} invalid line(s)"
-    elif known != expected:
-        missing = len(set(expected) - set(known))
-        changed = sum(1 for vid in expected if vid in known and known[vid] != expected[vid])
-        extra = len(set(known) - set(expected))
-        problem = (f"the index lacks {missing} fact(s), holds {extra} it should not and "
-                   f"{changed} outdated")
-    else:
-        return state
-    state.update(consistent=False, problem=problem)
-    return state
+    return {"vectors": len(known), "facts": len(expected),
+            "consistent": problem is None and pending == 0 and stale == 0,
+            "pending": pending, "stale": stale, "problem": problem}
 
 
 def _embedder_state(store: Store, settings: Settings) -> dict:

@@ -194,7 +194,7 @@ def _select(candidates: dict[str, Candidate], old_ids: list[str], add_above: flo
         elif eligible:
             wanted.append(candidate)
         else:
-            reasons[candidate.id] = f"activation {candidate.activation:.2f} below {remove_below}"
+            reasons[candidate.id] = f"activation {candidate.activation:.4f} below {remove_below}"
     return wanted, reasons, skipped
 
 

@@ -180,7 +180,7 @@ def _load(graph: KnowledgeGraph, embedder: Embedder, force: bool, count: int,
         return fresh("a rebuild was asked for")
     if not layout.index_file.exists():
         # The marker lives in state/, so deleting embeddings/ is told apart from a first build.
-        if not _built_marker(layout).exists():
+        if not built_marker(layout).exists():
             return fresh(FIRST_BUILD)
         return fresh(f"{layout.relative(layout.index_file)} is missing")
     records = graph.store.read_records(layout.vector_metadata, "vector-metadata")
@@ -212,11 +212,11 @@ def _save(graph: KnowledgeGraph, embedder: Embedder, index: VectorIndex,
                 "dimension": embedder.dimension, "content_hash": digest}
                for vid, (fact_id, digest, _) in sorted(wanted.items())]
     graph.store.rewrite_records(layout.vector_metadata, "vector-metadata", records)
-    files.write_atomic(_built_marker(layout),
+    files.write_atomic(built_marker(layout),
                        f"{index_model_id(embedder)} {len(records)} vectors\n".encode("utf-8"))
 
 
-def _built_marker(layout) -> Path:
+def built_marker(layout) -> Path:
     return layout.state_dir / "index-built"
 
 
