@@ -54,10 +54,16 @@ def build_memory(directory: Path, count: int, *, dimension: int = 384, model_id:
 
     graph.remember(facts_from_jsonl(io.BytesIO(data), "synthetic", created=stamp).facts,
                    parse_iso(stamp))
+    cache_random_vectors(graph, model_id=model_id, dimension=dimension)
+    return graph
+
+
+def cache_random_vectors(graph: KnowledgeGraph, *, model_id: str, dimension: int = 384) -> None:
+    """File a random unit vector under the content hash of every text of every fact, so
+    that building the index embeds nothing."""
     texts = sorted({text for fact in graph.facts() for text in indexed_texts(fact)})
     vectors = np.random.default_rng(0).normal(size=(len(texts), dimension)).astype(np.float32)
     vectors /= np.linalg.norm(vectors, axis=1, keepdims=True)
-    cache = EmbeddingCache(layout.embedding_cache(model_id), dimension,
+    cache = EmbeddingCache(graph.layout.embedding_cache(model_id), dimension,
                            {content_hash(text): vector for text, vector in zip(texts, vectors)})
     cache.save()
-    return graph
