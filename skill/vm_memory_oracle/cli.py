@@ -143,6 +143,41 @@ def parse_arguments(argv: list[str]) -> argparse.Namespace:
     return args
 
 
+# -- progress -------------------------------------------------------------------------------
+class ProgressBar:
+    """One line on stderr, redrawn in place: only on a terminal, so cron's mail and --json
+    consumers never see it. Cleared before the command prints its result."""
+
+    WIDTH = 30
+
+    def __init__(self, stream):
+        self.stream = stream
+        self.drawn = False
+
+    def __call__(self, label: str, done: int, total: int) -> None:
+        filled = self.WIDTH if not total else int(self.WIDTH * min(done, total) / total)
+        self.stream.write(f"\r{label[:28]:<28} [{'#' * filled}{'.' * (self.WIDTH - filled)}] "
+                          f"{done}/{total}\x1b[K")
+        self.stream.flush()
+        self.drawn = True
+
+    def clear(self) -> None:
+        if self.drawn:
+            self.stream.write("\r\x1b[K")
+            self.stream.flush()
+            self.drawn = False
+
+
+@contextmanager
+def progress_bar() -> Iterator[ProgressBar | None]:
+    bar = ProgressBar(sys.stderr) if sys.stderr.isatty() else None
+    try:
+        yield bar
+    finally:
+        if bar is not None:
+            bar.clear()
+
+
 # -- context --------------------------------------------------------------------------------
 @dataclass
 class Context:
@@ -291,8 +326,9 @@ def action_summarize(args, context: Context) -> tuple[dict, list[str]]:
         except ValueError:
             raise UsageError(f"--date must be YYYY-MM-DD, got {args.date!r}") from None
     graph = context.graph(create=True)
-    report = summarize(graph, context.settings, context.now, day=day,
-                       all_pending=args.all_pending)
+    with progress_bar() as bar:
+        report = summarize(graph, context.settings, context.now, day=day,
+                           all_pending=args.all_pending, progress=bar)
     context.store().warnings.extend(report.warnings)
     payload = {key: value for key, value in asdict(report).items() if key != "warnings"}
     if not report.session_files:
@@ -373,7 +409,8 @@ def action_reindex(args, context: Context) -> tuple[dict, list[str]]:
     from .steps.reindex import semantic_search
 
     graph = context.graph()
-    _, report, choice = semantic_search(graph, context.settings, force=True)
+    with progress_bar() as bar:
+        _, report, choice = semantic_search(graph, context.settings, force=True, progress=bar)
     if choice.note:
         context.store().warnings.append(choice.note)
     payload = {**asdict(report), **_embedder_payload(choice)}
@@ -441,7 +478,8 @@ def action_consolidate(args, context: Context) -> tuple[dict, list[str]]:
     elif not layout.graph_dir.is_dir():
         raise DataDirError(layout.root, "not initialized (run --action init)")
     run = dry_run if args.dry_run else consolidate
-    report = run(layout, context.settings, context.now, actor=context.actor)
+    with progress_bar() as bar:
+        report = run(layout, context.settings, context.now, actor=context.actor, progress=bar)
     context.store().warnings.extend(report.warnings)
     return asdict(report), consolidation_lines(report)
 

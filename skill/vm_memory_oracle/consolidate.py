@@ -54,9 +54,12 @@ class ConsolidationReport:
 
 
 def consolidate(layout: Layout, settings: Settings, now: datetime, *, actor: str = "library",
-                progress: Callable[[str], None] | None = None,
+                progress: Callable[[str, int, int], None] | None = None,
                 monotonic: Callable[[], float] = time.monotonic) -> ConsolidationReport:
-    """Run (or resume) the consolidation of the data directory at `layout`."""
+    """Run (or resume) the consolidation of the data directory at `layout`.
+
+    `progress(label, done, total)`, when given, is told of each step and of the embedding.
+    """
     started = monotonic()
     with locks.exclusive(layout.consolidation_lock, settings.lock_timeout_seconds,
                          "consolidate"):
@@ -70,14 +73,14 @@ def consolidate(layout: Layout, settings: Settings, now: datetime, *, actor: str
         if leftovers:
             report.warnings.append(f"removed {len(leftovers)} temporary file(s) left by an "
                                    f"interrupted write: {', '.join(leftovers)}")
-        run = _Run(graph, now, started, monotonic)
-        for name in STEPS:
+        run = _Run(graph, now, started, monotonic, progress)
+        for number, name in enumerate(STEPS):
             if name in checkpoint["completed"]:
                 report.steps.append({"name": name, **checkpoint["reports"][name],
                                      "done_before": True})
                 continue
             if progress is not None:
-                progress(name)
+                progress(f"{number + 1}/{len(STEPS)} {name}", number, len(STEPS))
             step_report = run.step(name)
             report.warnings += step_report.get("warnings", [])
             report.steps.append({"name": name, **step_report})
@@ -90,11 +93,13 @@ def consolidate(layout: Layout, settings: Settings, now: datetime, *, actor: str
         report.warnings[:0] = store.warnings
         report.duration_seconds = round(monotonic() - started, 3)
         report.status = checkpoint["reports"]["health"]["status"]
+        if progress is not None:
+            progress("consolidate", len(STEPS), len(STEPS))
     return report
 
 
 def dry_run(layout: Layout, settings: Settings, now: datetime, *, actor: str = "library",
-            progress: Callable[[str], None] | None = None) -> ConsolidationReport:
+            progress: Callable[[str, int, int], None] | None = None) -> ConsolidationReport:
     """What consolidate would change, found by consolidating a private copy."""
     with tempfile.TemporaryDirectory(prefix="vm-memory-oracle-dry-run-") as scratch:
         copy = Layout(Path(scratch) / "memory")
@@ -113,8 +118,9 @@ class _Run:
     """The steps of one run, sharing the embedder they load (only if a step needs it)."""
 
     def __init__(self, graph: KnowledgeGraph, now: datetime, started: float,
-                 monotonic: Callable[[], float]):
+                 monotonic: Callable[[], float], progress=None):
         self.graph = graph
+        self.progress = progress
         self.now = now
         self.started = started
         self.monotonic = monotonic
@@ -128,7 +134,8 @@ class _Run:
 
         from .steps.summarize import summarize
 
-        result = summarize(self.graph, self.graph.settings, self.now, all_pending=True)
+        result = summarize(self.graph, self.graph.settings, self.now, all_pending=True,
+                           progress=self.progress)
         counts = {key: value for key, value in asdict(result).items()
                   if isinstance(value, int) and not isinstance(value, bool)}
         changes = [{"file": name, "change": "summarized", "reason": "lines not read yet"}
@@ -148,7 +155,8 @@ class _Run:
 
         choice = self._embedder()
         _, result = update_index(self.graph, choice.embedder,
-                                 hnsw_min_facts=self.graph.settings.hnsw_min_facts)
+                                 hnsw_min_facts=self.graph.settings.hnsw_min_facts,
+                                 progress=self.progress)
         warnings = [choice.note] if choice.note else []
         if result.repaired:
             warnings.append(f"vector index rebuilt: {result.rebuilt}")

@@ -77,9 +77,16 @@ def index_model_id(embedder: Embedder) -> str:
     return f"{embedder.model_id}+{VECTOR_RECIPE}"
 
 
+EMBED_BATCH = 64
+
+
 def update_index(graph: KnowledgeGraph, embedder: Embedder, *, force: bool = False,
-                 hnsw_min_facts: int = DEFAULT_HNSW_MIN_FACTS) -> tuple[SemanticIndex, IndexReport]:
-    """Bring the index in step with the facts; slow embedding happens outside the lock."""
+                 hnsw_min_facts: int = DEFAULT_HNSW_MIN_FACTS,
+                 progress=None) -> tuple[SemanticIndex, IndexReport]:
+    """Bring the index in step with the facts; slow embedding happens outside the lock.
+
+    `progress(label, done, total)`, when given, is told how the embedding goes.
+    """
     report = IndexReport(embedder.model_id)
     if not force:
         ready = _in_step(graph, embedder, hnsw_min_facts)
@@ -90,7 +97,13 @@ def update_index(graph: KnowledgeGraph, embedder: Embedder, *, force: bool = Fal
     cache = EmbeddingCache.load(graph.layout.embedding_cache(embedder.model_id), embedder.dimension)
     missing = cache.missing(wanted)
     if missing:
-        cache.add(missing, embedder.embed_passages(missing))
+        for start in range(0, len(missing), EMBED_BATCH):
+            if progress is not None:
+                progress("embedding", start, len(missing))
+            batch = missing[start:start + EMBED_BATCH]
+            cache.add(batch, embedder.embed_passages(batch))
+        if progress is not None:
+            progress("embedding", len(missing), len(missing))
         report.embedded += len(missing)
     with graph.store.locked("index"):
         wanted = _wanted(graph)  # the facts as they are now, not before the embedding
@@ -275,7 +288,7 @@ class EmbeddingCache:
         files.write_atomic(self.path, buffer.getvalue())
 
 
-def semantic_search(graph: KnowledgeGraph, settings, *, force: bool = False):
+def semantic_search(graph: KnowledgeGraph, settings, *, force: bool = False, progress=None):
     """The configured embedder (or its named fallback) and an up-to-date index for recall.
 
     Returns (recall.Semantic, IndexReport, embed.base.Choice); warnings for the caller to
@@ -290,7 +303,7 @@ def semantic_search(graph: KnowledgeGraph, settings, *, force: bool = False):
                              query_prefix=settings.embedding_query_prefix,
                              passage_prefix=settings.embedding_passage_prefix)
     index, report = update_index(graph, choice.embedder, force=force,
-                                 hnsw_min_facts=settings.hnsw_min_facts)
+                                 hnsw_min_facts=settings.hnsw_min_facts, progress=progress)
     floor = settings.semantic_min_similarity
     if floor is None:
         floor = choice.embedder.min_similarity

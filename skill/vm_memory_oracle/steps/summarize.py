@@ -52,7 +52,9 @@ class SummarizeReport:
 
 
 def summarize(graph: KnowledgeGraph, settings: Settings, now: datetime, *,
-              day: str | None = None, all_pending: bool = False) -> SummarizeReport:
+              day: str | None = None, all_pending: bool = False,
+              progress=None) -> SummarizeReport:
+    """`progress(label, done, total)`, when given, is told of each day read."""
     store, layout = graph.store, graph.layout
     report = SummarizeReport()
     if settings.openclaw_sessions_dir or settings.openclaw_memory_dir:
@@ -86,12 +88,16 @@ def summarize(graph: KnowledgeGraph, settings: Settings, now: datetime, *,
 
     created = format_iso(now)
     per_day: dict[str, list[tuple[dict, str]]] = {}  # day -> (candidate fact, section)
-    for one_day in report.days:
+    for number, one_day in enumerate(report.days):
+        if progress is not None:
+            progress("summarize", number, len(report.days))
         turns = []
         for path in session_files(layout, one_day):
             turns += _read_turns(store, path, report)
         per_day[one_day] = _extract(turns, settings, created, report)
 
+    if progress is not None:
+        progress("summarize", len(report.days), len(report.days))
     with store.locked("summarize"):
         ledger = _read_ledger(store, ledger_path)
         fresh: list[dict] = []
