@@ -1,0 +1,90 @@
+#!/usr/bin/env bash
+# init_memory.sh: set up vm-memory-oracle on this machine for the user who runs it.
+#
+#   scripts/init_memory.sh [DATA_DIR] [--install-cron]
+#
+# Creates the bundle's virtual environment (on the entrypoint's first run), then the data
+# directory DATA_DIR (default: $MEMORY_ORACLE_DATA_PATH, else /data/memory) with
+# config.yaml, knowledge-graph/canary-facts.json and MEMORY.md, leaving alone whatever is
+# there already. With --install-cron, adds the four schedules of crontab.example to the
+# user's crontab, each once: a second run adds nothing and no other line is touched.
+# Needs no root; CRONTAB names another crontab(1) command if needed.
+set -euo pipefail
+
+usage() {
+  sed -n '3,4p' "${BASH_SOURCE[0]}" | sed 's/^# *//' >&2
+}
+
+script="$(readlink -f "${BASH_SOURCE[0]}")"
+bundle="$(cd "$(dirname "$script")/.." && pwd)"
+data=""
+install_cron=0
+for argument in "$@"; do
+  case "$argument" in
+    --install-cron) install_cron=1 ;;
+    -h|--help) usage; exit 0 ;;
+    -*) echo "Error: unknown option $argument" >&2; usage; exit 2 ;;
+    *)
+      if [ -n "$data" ]; then
+        echo "Error: one data directory at most, got $data and $argument" >&2; exit 2
+      fi
+      data="$argument" ;;
+  esac
+done
+data="${data:-${MEMORY_ORACLE_DATA_PATH:-/data/memory}}"
+data="$(realpath -m -- "$data")"   # cron runs from another directory: make it absolute
+
+"$bundle/scripts/vm-memory-oracle" --data-path "$data" --action init
+
+if [ "$install_cron" -eq 0 ]; then
+  exit 0
+fi
+
+crontab_command="${CRONTAB:-crontab}"
+if ! command -v "$crontab_command" >/dev/null 2>&1; then
+  echo "Error: $crontab_command not found; install cron, or add the lines of" \
+       "$bundle/crontab.example to your scheduler by hand" >&2
+  exit 1
+fi
+for path in "$bundle" "$data"; do
+  case "$path" in
+    *"'"*|*%*) echo "Error: $path: a path with ' or % cannot go in a crontab line" >&2; exit 2 ;;
+  esac
+done
+
+entrypoint="'$bundle/scripts/vm-memory-oracle' --data-path '$data' --actor cron"
+schedules=(
+  "0 23 * * * $entrypoint --action summarize"
+  "30 0 * * * $entrypoint --action consolidate"
+  "0 */6 * * * $entrypoint --action health-check"
+  "0 3 * * 0 $entrypoint --action quality-probe"
+)
+
+# The table as it is; "no crontab for <user>" is an empty one, any other failure stops us
+# before we could write a table that lost the user's lines.
+errors="$(mktemp)"
+trap 'rm -f "$errors"' EXIT
+if ! current="$("$crontab_command" -l 2>"$errors")"; then
+  if ! grep -q "no crontab" "$errors"; then
+    echo "Error: $crontab_command -l failed: $(head -n 1 "$errors")" >&2
+    exit 1
+  fi
+  current=""
+fi
+
+added=()
+for line in "${schedules[@]}"; do
+  if ! grep -qxF -- "$line" <<<"$current"; then
+    added+=("$line")
+  fi
+done
+if [ "${#added[@]}" -eq 0 ]; then
+  echo "The crontab already has the four vm-memory-oracle schedules for $data."
+  exit 0
+fi
+{
+  if [ -n "$current" ]; then printf '%s\n' "$current"; fi
+  printf '%s\n' "${added[@]}"
+} | "$crontab_command" -
+echo "Added ${#added[@]} schedule(s) to the crontab for $data:"
+printf '  %s\n' "${added[@]}"
