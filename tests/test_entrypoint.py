@@ -15,9 +15,14 @@ def setup_commands() -> list[str]:
     """The commands of the README's set-up section, in order."""
     text = README.read_text()
     section = text.split("## Set up on a fresh machine", 1)[1].split("\n## ", 1)[0]
-    blocks = re.findall(r"```(?:sh|bash|shell)?\n(.*?)```", section, re.S)
-    return [line.strip() for block in blocks for line in block.splitlines()
-            if line.strip() and not line.strip().startswith("#")]
+    commands, language = [], None  # language: None outside a fenced block
+    for line in section.splitlines():
+        if line.startswith("```"):
+            language = None if language is not None else (line[3:].strip() or "sh")
+        elif language in ("sh", "bash", "shell") and line.strip() and \
+                not line.strip().startswith("#"):
+            commands.append(line.strip())
+    return commands
 
 
 def test_the_readme_has_exactly_two_set_up_commands_and_ci_runs_the_second():
@@ -28,7 +33,8 @@ def test_the_readme_has_exactly_two_set_up_commands_and_ci_runs_the_second():
     assert re.search(r"^\s*(exec\s+)?(bash\s+)?scripts/test\b", ci, re.M), ci
 
 
-def test_the_readme_main_command_works_as_written(tmp_path):
+def test_the_readme_main_command_goes_from_nothing_to_a_consolidated_memory_and_an_answer(
+        tmp_path):
     # Run from a directory that looks like the bundle root, so ./memory-demo lands in tmp.
     workdir = tmp_path / "bundle"
     workdir.mkdir()
@@ -39,13 +45,28 @@ def test_the_readme_main_command_works_as_written(tmp_path):
                             timeout=900)
     assert result.returncode == 0, result.stderr
     data = workdir / "memory-demo"
-    facts = (data / "knowledge-graph" / "facts.jsonl").read_text().splitlines()
-    example = (BUNDLE / "assets/examples/facts.jsonl").read_text().splitlines()
-    assert len(facts) == len(example)
-    recall = run_entrypoint("--data-path", str(data), "--json", "--action", "recall",
-                            "--query", "peanuts", cwd=workdir)
-    assert recall.returncode == 0, recall.stderr
-    assert json.loads(recall.stdout)["results"][0]["object"] == "peanuts"
+    # consolidated: the example log summarized (then cleaned, being old), MEMORY.md written,
+    # the health check done
+    assert "Consolidated" in result.stdout
+    assert json.loads((data / "health.json").read_text())["status"] == "healthy"
+    memory = (data / "MEMORY.md").read_text()
+    assert "## Health and safety" in memory and "peanuts" in memory
+    facts = (data / "knowledge-graph" / "facts.jsonl").read_text()
+    assert "sessions/2026-05-15-090000.jsonl:" in facts and "Acme Robotics" in facts
+    assert "sk-proj" not in facts + memory  # the log's planted secrets were redacted
+    # and the answer
+    answer = result.stdout.split("--action recall", 1)[1].splitlines()[1]
+    assert "allergic to peanuts" in answer
+    # again: nothing changes but the health check's time
+    before = {path: path.read_bytes() for path in data.rglob("*")
+              if path.is_file() and "cache" not in path.parts and path.name != "health.json"}
+    again = subprocess.run(["bash", "-c", first], cwd=workdir, capture_output=True, text=True,
+                           timeout=900)
+    assert again.returncode == 0, again.stderr
+    after = {path: path.read_bytes() for path in data.rglob("*")
+             if path.is_file() and "cache" not in path.parts and path.name != "health.json"}
+    changed = {str(path.relative_to(data)) for path in after if after[path] != before.get(path)}
+    assert changed == set()
 
 
 def test_the_entrypoint_works_from_any_directory_and_through_a_symlink(tmp_path):
