@@ -3,10 +3,17 @@
 Goal (issue: semantic recall): evidence recall@10 of at least 0.70 with the default model,
 through the real pipeline (session logs -> summarize -> index -> recall). Figures for each
 embedder and per category are printed.
+
+Embedding the ~8,400 texts with the default model takes minutes; the embedding caches
+(vectors by model and content hash, exactly what a run would compute) are kept between runs
+in $VM_MEMORY_ORACLE_TEST_CACHE (else ~/.cache/vm-memory-oracle-tests)/locomo-embeddings.
+Everything else (summarize, the index, recall) is done afresh each run.
 """
 
 from __future__ import annotations
 
+import os
+import shutil
 import sys
 from pathlib import Path
 
@@ -19,14 +26,43 @@ from locomo_retrieval import LEXICAL, evaluate, prepare  # noqa: E402
 
 from vm_memory_oracle.config import Settings  # noqa: E402
 
+CACHE = Path(os.environ.get("VM_MEMORY_ORACLE_TEST_CACHE")
+             or Path.home() / ".cache" / "vm-memory-oracle-tests") / "locomo-embeddings"
+
+
+def _embedding_caches(workdir: Path) -> list[Path]:
+    return sorted(workdir.glob("*/embeddings/cache-*.npz"))
+
+
+def _restore_caches(workdir: Path) -> int:
+    restored = 0
+    for kept in sorted(CACHE.glob("*/cache-*.npz")) if CACHE.is_dir() else []:
+        target = workdir / kept.parent.name / "embeddings" / kept.name
+        if target.parent.parent.is_dir():
+            target.parent.mkdir(exist_ok=True)
+            shutil.copy2(kept, target)
+            restored += 1
+    return restored
+
+
+def _keep_caches(workdir: Path) -> None:
+    for cache in _embedding_caches(workdir):
+        sample = cache.parent.parent.name
+        (CACHE / sample).mkdir(parents=True, exist_ok=True)
+        shutil.copy2(cache, CACHE / sample / cache.name)
+
 
 @pytest.mark.skipif(not dataset_path().exists(), reason=f"LoCoMo data not found at {dataset_path()}")
 def test_recall_at_10_on_locomo(tmp_path, capsys):
     prepared = prepare(tmp_path)
+    restored = _restore_caches(tmp_path)
     default = Settings().embedding_model
     results = {name: evaluate(prepared, name) for name in (LEXICAL, "hash", default)}
+    _keep_caches(tmp_path)
     with capsys.disabled():
         print()
+        if restored:
+            print(f"({restored} embedding cache file(s) of an earlier run restored)")
         for name, scores in results.items():
             categories = ", ".join(f"{key} {value:.3f}" for key, value in scores.per_category.items())
             print(f"LoCoMo dev recall@10 {name}: {scores.recall:.3f} over {scores.questions} "
