@@ -1,0 +1,116 @@
+"""The documentation is run: every command of the README's walk-through, in order, and every
+command SKILL.md shows the agent, each with its documented flags, must succeed.
+
+Set-up and installation commands run elsewhere (test_entrypoint, test_init_memory,
+test_openclaw); scratch paths under /tmp are moved into the test's own directory.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+
+import pytest
+
+from conftest import BUNDLE
+
+# Commands run by other tests, or that act outside a test's reach (the user's OpenClaw
+# workspace, /data/memory).
+ELSEWHERE = ("scripts/demo", "scripts/test", "openclaw ", "cd ~/.openclaw", "init_memory.sh",
+             "AGENTS.md")
+ACTIONS_SHOWN = re.compile(r"--action ([a-z-]+)")
+
+
+def fenced(path, languages=("sh", "bash", "shell")) -> list[str]:
+    """The text of each fenced block of `path` in one of `languages` ("" for unlabelled)."""
+    blocks, language, lines = [], None, []
+    for line in path.read_text(encoding="utf-8").splitlines():
+        if line.startswith("```"):
+            if language is None:
+                language, lines = line[3:].strip(), []
+            else:
+                if language in languages:
+                    blocks.append("\n".join(lines))
+                language = None
+        elif language is not None:
+            lines.append(line)
+    return blocks
+
+
+def readme_commands() -> list[str]:
+    return [block for block in fenced(BUNDLE / "README.md")
+            if not any(marker in block for marker in ELSEWHERE)]
+
+
+def skill_commands() -> list[str]:
+    commands = []
+    for block in fenced(BUNDLE / "SKILL.md", languages=("", "sh", "bash", "shell")):
+        for line in block.splitlines():
+            if "{baseDir}/scripts/vm-memory-oracle --action " in line and \
+                    "--action ACTION" not in line:
+                commands.append(line.strip())
+    return commands
+
+
+def workdir_for(tmp_path):
+    """A directory that looks like the bundle root, so ./memory-example lands in tmp."""
+    workdir = tmp_path / "bundle"
+    (workdir / "tests").mkdir(parents=True)
+    for name in ("scripts", "assets"):
+        (workdir / name).symlink_to(BUNDLE / name)
+    (workdir / "tests" / "fixtures").symlink_to(BUNDLE / "tests" / "fixtures")
+    return workdir
+
+
+def run_shell(command: str, cwd, env) -> subprocess.CompletedProcess:
+    return subprocess.run(["bash", "-euo", "pipefail", "-c", command], cwd=cwd, env=env,
+                          capture_output=True, text=True, timeout=600)
+
+
+def test_every_action_is_shown_in_both_documents():
+    from vm_memory_oracle.cli import ACTIONS
+
+    readme = {action for block in readme_commands() for action in ACTIONS_SHOWN.findall(block)}
+    skill = {action for line in skill_commands() for action in ACTIONS_SHOWN.findall(line)}
+    assert set(ACTIONS) <= readme, set(ACTIONS) - readme
+    assert set(ACTIONS) - {"reindex"} <= skill, set(ACTIONS) - skill
+
+
+def test_the_readme_walk_through_runs_command_by_command(tmp_path):
+    workdir = workdir_for(tmp_path)
+    env = {**os.environ, "HOME": str(tmp_path)}
+    for block in readme_commands():
+        command = block.replace("/tmp/", f"{tmp_path}/scratch-")
+        result = run_shell(command, workdir, env)
+        assert result.returncode == 0, f"{block}\n{result.stderr}"
+    memory = workdir / "memory-example"
+    assert (memory / "health.json").is_file() and (memory / "MEMORY.md.bak").is_file()
+    assert (tmp_path / "scratch-sumdemo" / "daily" / "2026-05-15.md").is_file()
+
+
+def test_every_command_skill_md_shows_the_agent_runs(tmp_path):
+    data = tmp_path / "memory"
+    env = {**os.environ, "HOME": str(tmp_path), "MEMORY_ORACLE_DATA_PATH": str(data)}
+    seed = run_shell(f"'{BUNDLE}/scripts/vm-memory-oracle' --action remember --from "
+                     f"'{BUNDLE}/assets/examples/facts.jsonl'", tmp_path, env)
+    assert seed.returncode == 0, seed.stderr
+    commands = skill_commands()
+    assert len(commands) >= 10
+    for line in commands:
+        result = run_shell(line.replace("{baseDir}", str(BUNDLE)), tmp_path, env)
+        assert result.returncode == 0, f"{line}\n{result.stderr}"
+
+
+@pytest.mark.parametrize("document", ["README.md", "SKILL.md"])
+def test_documented_flags_exist(document):
+    """Every --flag written after an action in the documents is an option of that action."""
+    from vm_memory_oracle.cli import build_parser
+
+    text = (BUNDLE / document).read_text(encoding="utf-8")
+    for match in re.finditer(r"--action ([a-z-]+)((?: +--?[a-z][a-z-]*(?:[ =](?:\"[^\"]*\"|'[^']*'|[^\s`-][^\s`]*))?)*)", text):
+        action, rest = match.group(1), match.group(2)
+        parser = build_parser(action)
+        known = {option for item in parser._actions for option in item.option_strings}
+        for flag in re.findall(r"(?<![\w-])(--[a-z][a-z-]*)", rest):
+            assert flag in known, f"{document}: --action {action} has no option {flag}"
