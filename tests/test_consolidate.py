@@ -327,3 +327,19 @@ def test_consolidate_of_an_empty_directory_lays_it_out_and_a_dry_run_refuses_it(
     result = cli("--action", "consolidate")
     assert result.code == 0, result.err
     assert (data_dir / "MEMORY.md").exists() and (data_dir / "health.json").exists()
+
+
+def test_a_workspace_link_to_memory_md_keeps_showing_the_rewritten_file(cli, data_dir, tmp_path):
+    """OpenClaw reads MEMORY.md from its workspace: a link there follows every rewrite."""
+    hash_embedder(cli)
+    workspace = tmp_path / "workspace"
+    workspace.mkdir()
+    (workspace / "MEMORY.md").symlink_to(data_dir / "MEMORY.md")
+    remember(cli, "--subject", "user", "--predicate", "likes", "--object", "green tea")
+    consolidate(cli, now=DAY0)
+    remember(cli, "--subject", "user", "--predicate", "likes", "--object", "jazz",
+             now="2026-01-02T00:00:00Z")
+    consolidate(cli, now="2026-01-02T00:30:00Z")
+    seen = (workspace / "MEMORY.md").read_text()
+    assert "green tea" in seen and "jazz" in seen
+    assert (workspace / "MEMORY.md").is_symlink()

@@ -17,7 +17,7 @@ from conftest import BUNDLE
 
 # Commands run by other tests, or that act outside a test's reach (the user's OpenClaw
 # workspace, /data/memory).
-ELSEWHERE = ("scripts/demo", "scripts/test", "openclaw ", "cd ~/.openclaw", "init_memory.sh",
+ELSEWHERE = ("scripts/demo", "scripts/test", "openclaw ", "~/.openclaw", "init_memory.sh",
              "AGENTS.md")
 ACTIONS_SHOWN = re.compile(r"--action ([a-z-]+)")
 
