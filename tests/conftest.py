@@ -63,6 +63,12 @@ def cli(data_dir, capsys):
     return run
 
 
+def hash_embedder(cli) -> None:
+    """Initialize the test's data directory with the hashing embedder (fast, no model)."""
+    assert cli("--action", "init").code == 0
+    assert cli("--action", "config", "--set", "embedding_model=hash").code == 0
+
+
 def run_entrypoint(*args: str, cwd: Path | None = None, env: dict | None = None,
                    entrypoint: Path = ENTRYPOINT, stdin: str | None = None,
                    timeout: float = 600) -> subprocess.CompletedProcess:

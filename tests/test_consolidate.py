@@ -9,17 +9,12 @@ import time
 
 import pytest
 
-from conftest import data_files, python_child, write_jsonl
+from conftest import data_files, hash_embedder, python_child, write_jsonl
 
 DAY0 = "2026-01-01T09:00:00Z"
 LATER = "2026-07-20T00:30:00Z"   # 200 days after DAY0
 USER_TOP = "# MEMORY\n\nMy own notes: call mum on Sundays.\n\n"
 USER_BOTTOM = "\n## Scratch\n- written by hand, kept by hand\n"
-
-
-def hash_embedder(cli):
-    assert cli("--action", "init").code == 0
-    assert cli("--action", "config", "--set", "embedding_model=hash").code == 0
 
 
 def remember(cli, *args, now=DAY0):

@@ -8,18 +8,13 @@ from datetime import datetime, timezone
 
 import pytest
 
-from conftest import data_files, write_jsonl
+from conftest import data_files, hash_embedder, write_jsonl
 
 NOW = "2026-05-15T14:30:00Z"
 SEED_KEYS = ("timestamp", "status", "disk_usage_bytes", "disk_usage_percent", "total_facts",
              "active_facts", "archived_facts", "avg_activation", "daily_files_count",
              "session_files_count", "embedding_index_size_bytes", "memory_md_lines",
              "last_consolidation", "consolidation_duration_seconds", "warnings")
-
-
-def hash_embedder(cli):
-    assert cli("--action", "init").code == 0
-    assert cli("--action", "config", "--set", "embedding_model=hash").code == 0
 
 
 def check(cli, *args, now=NOW):

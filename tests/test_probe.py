@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 
-from conftest import activation_state
+from conftest import activation_state, hash_embedder
 
 SEED_FACT = ["--subject", "deployment project", "--predicate", "started_on",
              "--object", "2026-05-15"]
@@ -38,8 +38,7 @@ def test_the_seeds_own_canary_passes_with_the_default_embedder(cli, data_dir):
 
 
 def test_every_way_of_writing_the_date_matches(cli, data_dir):
-    assert cli("--action", "init").code == 0
-    assert cli("--action", "config", "--set", "embedding_model=hash").code == 0
+    hash_embedder(cli)
     assert cli("--action", "remember", "--subject", "项目", "--predicate", "开始于",
                "--object", "2026年5月15日").code == 0
     assert cli("--action", "remember", *SEED_FACT).code == 0
@@ -52,8 +51,7 @@ def test_every_way_of_writing_the_date_matches(cli, data_dir):
 
 
 def test_a_failed_canary_is_logged_with_what_recall_returned(cli, data_dir):
-    assert cli("--action", "init").code == 0
-    assert cli("--action", "config", "--set", "embedding_model=hash").code == 0
+    hash_embedder(cli)
     assert cli("--action", "remember", *SEED_FACT).code == 0
     canaries(data_dir, [{"query": "deployment project start",
                          "expected_contains": "May 16, 2026"}])

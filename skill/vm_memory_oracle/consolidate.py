@@ -201,15 +201,9 @@ class _Run:
 
     def _embedder(self):
         if self._choice is None:
-            from .embed.base import choose_embedder
+            from .steps.reindex import configured_embedder
 
-            settings = self.graph.settings
-            self._choice = choose_embedder(settings.embedding_model,
-                                           data_dir=self.graph.layout.root,
-                                           device=settings.embedding_device,
-                                           pooling=settings.embedding_pooling,
-                                           query_prefix=settings.embedding_query_prefix,
-                                           passage_prefix=settings.embedding_passage_prefix)
+            self._choice = configured_embedder(self.graph, self.graph.settings)
         return self._choice
 
 

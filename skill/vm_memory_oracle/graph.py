@@ -11,10 +11,10 @@ import re
 from dataclasses import dataclass, field
 from datetime import datetime
 
-from .clock import format_iso, parse_iso
+from .clock import format_iso
 from .config import Settings
 from .errors import UnknownFactError
-from .model.activation import activation_at, boosted
+from .model.activation import boosted, fact_activation
 from .model.fact import fact_sentence, normalise, replacement_key
 from .storage.store import Store
 
@@ -117,10 +117,7 @@ class KnowledgeGraph:
 
     def _live(self, fact: dict, state: dict[str, dict], now: datetime) -> LiveFact:
         entry = state.get(fact["id"]) or initial_state(fact)
-        value = activation_at(entry["activation"], parse_iso(entry["last_accessed"]), now,
-                              half_life_days=self.settings.half_life_days,
-                              importance=fact.get("importance", 0.0),
-                              pinned=fact.get("pinned", False))
+        value = fact_activation(fact, entry, now, half_life_days=self.settings.half_life_days)
         return LiveFact(fact, value, entry["last_accessed"], entry["access_count"])
 
     # -- writing ---------------------------------------------------------------------------
@@ -199,26 +196,15 @@ class KnowledgeGraph:
 
     def forget(self, fact_id: str, reason: str | None, now: datetime) -> dict:
         """Move one fact to the archive; it leaves facts.jsonl only once the archive has it."""
-        stamp = format_iso(now)
+        why = f"forgotten: {reason}" if reason else "forgotten"
         with self.store.locked("forget"):
-            facts = self.facts()
-            state = self.store.read_activation()
-            fact = next((fact for fact in facts if fact["id"] == fact_id), None)
-            if fact is None:
+            if not any(fact["id"] == fact_id for fact in self.facts(copy=False)):
                 raise UnknownFactError(fact_id)
-            archived = {**fact, "archived_at": stamp,
-                        "archive_reason": f"forgotten: {reason}" if reason else "forgotten",
-                        "final_activation": round(self._live(fact, state, now).activation, 6)}
-            self.store.note(f"forgot 1 fact ({archived['archive_reason']})", [fact_id])
-            self.store.append_records(self.layout.archive, "archived-fact", [archived])
-            remaining = [other for other in facts if other["id"] != fact_id]
-            self.store.rewrite_records(self.layout.facts, "fact", remaining)
-            state.pop(fact_id, None)
-            self.store.write_activation(state)
-            self._write_indexes(remaining)
+            [archived] = self.archive({fact_id: why}, now, note=f"forgot 1 fact ({why})")
         return archived
 
-    def archive(self, chosen: dict[str, str], now: datetime) -> list[dict]:
+    def archive(self, chosen: dict[str, str], now: datetime, *,
+                note: str | None = None) -> list[dict]:
         """Move the facts of `chosen` (fact id -> reason) to the archive, as they are now.
 
         The archive is appended to (durably) before facts.jsonl is rewritten, so a crash
@@ -237,7 +223,8 @@ class KnowledgeGraph:
                        for fact in leaving if fact["id"] not in done]
             remaining = [fact for fact in facts if fact["id"] not in chosen]
             if leaving:
-                self.store.note(f"archived {len(leaving)} fact(s)", [f["id"] for f in leaving])
+                self.store.note(note or f"archived {len(leaving)} fact(s)",
+                                [fact["id"] for fact in leaving])
                 self.store.append_records(self.layout.archive, "archived-fact", records)
                 self.store.rewrite_records(self.layout.facts, "fact", remaining)
             self._write_indexes(remaining)

@@ -63,6 +63,7 @@ def collect(layout: Layout, settings: Settings, now: datetime, *,
     used, free = usage[1], usage[2]
     oldest = min((parse_iso(fact["created"]) for fact in current), default=None)
     quarantined, recently_quarantined = _quarantined(store, now)
+    vectors, bad_vectors = store.peek_records(layout.vector_metadata, "vector-metadata")
     return {
         "timestamp": format_iso(now),
         "data_path": str(layout.root),
@@ -80,8 +81,8 @@ def collect(layout: Layout, settings: Settings, now: datetime, *,
         "memory_md_lines": _lines(layout.memory_md),
         "last_consolidation": last_consolidation,
         "consolidation_duration_seconds": duration_seconds,
-        "index": _index_state(store, current),
-        "embedder": _embedder_state(store, settings),
+        "index": _index_state(store, current, vectors, bad_vectors),
+        "embedder": _embedder_state(vectors, settings),
         "last_probe": _last_probe(store),
         "quarantined_lines": quarantined,
         "invalid_lines": bad_facts + bad_archived,
@@ -173,7 +174,7 @@ def _previous_consolidation(store: Store) -> tuple[str | None, float | None]:
     return previous.get("last_consolidation"), previous.get("consolidation_duration_seconds")
 
 
-def _index_state(store: Store, current: list[dict]) -> dict:
+def _index_state(store: Store, current: list[dict], records: list[dict], bad: int) -> dict:
     """How the vector index stands against the facts.
 
     Facts remembered since the index was last brought in step are `pending`: the next
@@ -183,7 +184,6 @@ def _index_state(store: Store, current: list[dict]) -> dict:
     from .reindex import built_marker, wanted_vectors
 
     layout = store.layout
-    records, bad = store.peek_records(layout.vector_metadata, "vector-metadata")
     expected = {vid: (fact_id, digest) for vid, (fact_id, digest, _) in
                 wanted_vectors(current).items()}
     known = {record["vector_id"]: (record["fact_id"], record["content_hash"])
@@ -200,9 +200,9 @@ def _index_state(store: Store, current: list[dict]) -> dict:
             "pending": pending, "stale": stale, "problem": problem}
 
 
-def _embedder_state(store: Store, settings: Settings) -> dict:
-    """The model the index was built with, against the one configured."""
-    records, _ = store.peek_records(store.layout.vector_metadata, "vector-metadata")
+def _embedder_state(records: list[dict], settings: Settings) -> dict:
+    """The model the index was built with (`records`: vector metadata), against the one
+    configured."""
     built = sorted({record["model_id"].split("+")[0] for record in records})
     state = {"configured": settings.embedding_model, "index_built_with": built[0] if built else None,
              "problem": None}

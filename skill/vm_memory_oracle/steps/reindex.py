@@ -294,17 +294,22 @@ def semantic_search(graph: KnowledgeGraph, settings, *, force: bool = False, pro
     Returns (recall.Semantic, IndexReport, embed.base.Choice); warnings for the caller to
     show: Choice.note when the model fell back, IndexReport.repaired when it was rebuilt.
     """
-    from ..embed.base import choose_embedder
     from ..recall import Semantic
 
-    choice = choose_embedder(settings.embedding_model, data_dir=graph.layout.root,
-                             device=settings.embedding_device,
-                             pooling=settings.embedding_pooling,
-                             query_prefix=settings.embedding_query_prefix,
-                             passage_prefix=settings.embedding_passage_prefix)
+    choice = configured_embedder(graph, settings)
     index, report = update_index(graph, choice.embedder, force=force,
                                  hnsw_min_facts=settings.hnsw_min_facts, progress=progress)
     floor = settings.semantic_min_similarity
     if floor is None:
         floor = choice.embedder.min_similarity
     return Semantic(choice.embedder, index, floor), report, choice
+
+
+def configured_embedder(graph: KnowledgeGraph, settings):
+    """The embedder the settings name, or its named fallback (embed.base.Choice)."""
+    from ..embed.base import choose_embedder
+
+    return choose_embedder(settings.embedding_model, data_dir=graph.layout.root,
+                           device=settings.embedding_device, pooling=settings.embedding_pooling,
+                           query_prefix=settings.embedding_query_prefix,
+                           passage_prefix=settings.embedding_passage_prefix)

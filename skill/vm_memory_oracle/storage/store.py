@@ -137,9 +137,8 @@ class Store:
                 state = {}
             except (ValueError, UnicodeDecodeError):
                 state, damaged = {}, True
-        journal, _ = self.peek_records(self.layout.activation_journal, "activation-journal")
-        for entry in journal:
-            state[entry["id"]] = {key: value for key, value in entry.items() if key != "id"}
+        _apply_journal(state, self.peek_records(self.layout.activation_journal,
+                                                "activation-journal")[0])
         return state, damaged
 
     def append_records(self, path: Path, kind: str, records: Iterable[dict]) -> None:
@@ -215,8 +214,7 @@ class Store:
         state = self._read_activation_file()
         journal = self.layout.activation_journal
         if journal.exists():
-            for entry in self.read_records(journal, "activation-journal", copy=False):
-                state[entry["id"]] = {key: value for key, value in entry.items() if key != "id"}
+            _apply_journal(state, self.read_records(journal, "activation-journal", copy=False))
         return state
 
     def _read_activation_file(self) -> dict[str, dict]:
@@ -311,3 +309,9 @@ class Store:
             raise InvalidInputError(fault, source=name)
         return document
 
+
+
+def _apply_journal(state: dict[str, dict], entries: list[dict]) -> None:
+    """Each journal entry replaces its fact's state (entries hold values, not changes)."""
+    for entry in entries:
+        state[entry["id"]] = {key: value for key, value in entry.items() if key != "id"}
