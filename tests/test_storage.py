@@ -122,12 +122,15 @@ def test_symlinks_planted_in_the_data_directory_are_refused(store, tmp_path):
         store.layout.check()
 
 
-def test_the_data_directory_root_may_itself_be_a_symlink(tmp_path):
+def test_a_data_directory_that_is_a_symlink_is_refused_naming_its_target(tmp_path):
     real = tmp_path / "real"
     link = tmp_path / "link"
     initialize(Layout(real))
     link.symlink_to(real)
-    Layout(link).check()
+    with pytest.raises(DataDirError, match=f"link: is a symlink .*give the directory it points "
+                                           f"to, {real}"):
+        Layout(link).check()
+    Layout(real).check()
 
 
 def test_a_file_where_the_data_directory_should_be_is_refused(tmp_path):

@@ -8,7 +8,9 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import os
+import re
 import sys
 from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
@@ -19,12 +21,13 @@ from typing import BinaryIO, Iterator
 from . import __version__
 from .clock import format_iso, parse_iso, utc_now
 from .config import Settings, load_settings, set_setting
-from .errors import (EXIT_DEGRADED, EXIT_FAILURE, EXIT_OK, EXIT_UNHEALTHY, EXIT_USAGE,
-                     DataDirError, InvalidInputError, OracleError, UsageError)
+from .errors import (EXIT_DEGRADED, EXIT_FAILURE, EXIT_INVALID_INPUT, EXIT_OK, EXIT_UNHEALTHY,
+                     EXIT_USAGE, DataDirError, InvalidInputError, OracleError, UsageError)
 from .model.fact import CATEGORIES
 
 DATA_PATH_ENV = "MEMORY_ORACLE_DATA_PATH"
 CONFIG_ENV = "MEMORY_ORACLE_CONFIG"
+_SURROGATE = re.compile("[\ud800-\udfff]")
 
 ACTIONS = {
     "init": "create the data directory, config.yaml, canaries and MEMORY.md (idempotent)",
@@ -50,7 +53,8 @@ EXIT_CODES = """exit codes:
   2  usage: unknown action, missing or conflicting options
   3  invalid input: a malformed fact, query, config value or file (nothing is written)
   4  lock timeout: another process held the data directory's lock too long
-  5  data directory problem: missing, not writable, or a symlink planted inside
+  5  data directory problem: missing, not writable, a symlink, a symlink inside, or an
+     entry owned by another user or writable by others
   6  health-check --strict: the memory is degraded (see the warnings)
   7  health-check --strict: the memory is unhealthy"""
 
@@ -78,7 +82,7 @@ def _action_options(parser: argparse.ArgumentParser, action: str) -> None:
         group.add_argument("--predicate", help="the relation, e.g. lives_in or 'prefers'")
         group.add_argument("--object", help="the value, e.g. Berlin")
         group.add_argument("--source", help="provenance (default: user-stated)")
-        group.add_argument("--importance", type=float, metavar="X",
+        group.add_argument("--importance", type=_finite_number, metavar="X",
                            help="0-1; important facts decay slower (default: from --category)")
         group.add_argument("--category", choices=CATEGORIES, help="kind of fact")
         group.add_argument("--text", help="the fact as one natural sentence")
@@ -114,6 +118,16 @@ def _action_options(parser: argparse.ArgumentParser, action: str) -> None:
     elif action == "config":
         group.add_argument("--set", dest="assignment", metavar="KEY=VALUE",
                            help="change one setting in the config file, keeping its comments")
+
+
+def _finite_number(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        value = math.nan
+    if not math.isfinite(value):
+        raise argparse.ArgumentTypeError(f"must be a finite number, got {text!r}")
+    return value
 
 
 def build_parser(action: str | None) -> argparse.ArgumentParser:
@@ -238,6 +252,11 @@ def resolve_context(args: argparse.Namespace, environ=os.environ) -> Context:
         data_path = Path(settings.data_path)
     else:
         data_path = Path(Settings().data_path)
+    if os.path.lexists(data_path):
+        # Before anything in it is read: its config.yaml could be a planted link.
+        from .storage.layout import Layout
+
+        Layout(data_path.expanduser().absolute()).check()
     if config_path is None and (data_path / "config.yaml").is_file():
         # The data directory's own config sets everything but where the data directory is.
         config_path = data_path / "config.yaml"
@@ -347,7 +366,7 @@ def action_summarize(args, context: Context) -> tuple[dict, list[str]]:
 
 def action_recall(args, context: Context) -> tuple[dict | list, list[str]]:
     from .intake import queries_from_jsonl
-    from .recall import recall_many
+    from .recall import check_query, recall_many
 
     if (args.query is None) == (args.queries is None):
         raise UsageError("recall needs exactly one of --query TEXT or --queries FILE")
@@ -360,6 +379,8 @@ def action_recall(args, context: Context) -> tuple[dict | list, list[str]]:
             item["k"] = item["k"] or args.k
     else:
         queries = [{"query": args.query, "k": args.k}]
+    for item in queries:  # before the index is brought up to date: a refusal writes nothing
+        check_query(item["query"])
     graph = context.graph()
     semantic = _semantic(context, graph)
     result_sets = recall_many(graph, queries, context.now, boost=not args.no_boost,
@@ -432,7 +453,8 @@ def action_query(args, context: Context) -> tuple[list, list[str]]:
     from .query import run_jq
 
     graph = context.graph()
-    outputs = run_jq(graph, args.jq, context.now)
+    outputs = run_jq(graph, args.jq, context.now,
+                     timeout=context.settings.query_timeout_seconds)
     return outputs, [json.dumps(value, ensure_ascii=False) for value in outputs]
 
 
@@ -588,6 +610,11 @@ def _sentence(fact: dict) -> str:
 
 def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
+    undecodable = next((arg for arg in argv if _SURROGATE.search(arg)), None)
+    if undecodable is not None:  # invalid UTF-8 bytes, decoded by Python as lone surrogates
+        raw = undecodable.encode("utf-8", "surrogateescape")
+        print(f"Error: command-line argument {raw!r} is not valid UTF-8", file=sys.stderr)
+        return EXIT_INVALID_INPUT
     try:
         args = parse_arguments(argv)
     except SystemExit as exc:  # argparse: --help, --version, or a usage error

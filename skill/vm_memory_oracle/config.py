@@ -8,6 +8,7 @@ person's comments survive the tool changing a value.
 from __future__ import annotations
 
 import io
+import math
 import re
 import shlex
 from dataclasses import asdict, dataclass, fields
@@ -15,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from .errors import ConfigError
+from .model.characters import UNSAFE
 from .model.fact import DEFAULT_SINGLE_VALUED, normalise_predicate
 from .storage import files, snapshot
 
@@ -50,6 +52,7 @@ class Settings:
     extract_roles: tuple[str, ...] = ("user",)
     extractor_command: tuple[str, ...] | None = None
     extractor_timeout_seconds: float = 120.0
+    query_timeout_seconds: float = 10.0
     openclaw_sessions_dir: str | None = None
     openclaw_memory_dir: str | None = None
 
@@ -69,7 +72,8 @@ KEYS = tuple(field.name for field in fields(Settings))
 
 def _number(low: float, high: float, *, low_open: bool = False):
     def check(key: str, value: Any) -> float:
-        if isinstance(value, bool) or not isinstance(value, (int, float)):
+        if isinstance(value, bool) or not isinstance(value, (int, float)) or \
+                not math.isfinite(value):
             raise ConfigError(f"{key} must be a number, got {value!r}", key=key)
         if value < low or value > high or (low_open and value == low):
             bracket = "(" if low_open else "["
@@ -91,6 +95,9 @@ def _integer(low: int, high: int):
 def _text(key: str, value: Any) -> str:
     if not isinstance(value, str) or not value.strip():
         raise ConfigError(f"{key} must be a non-empty string, got {value!r}", key=key)
+    if UNSAFE.search(value):
+        raise ConfigError(f"{key} contains a control character, a bidirectional control "
+                          f"character or invalid UTF-8: {value!r}", key=key)
     return value.strip()
 
 
@@ -182,6 +189,7 @@ CHECKS = {
     "extract_roles": _roles,
     "extractor_command": _command,
     "extractor_timeout_seconds": _number(0, 3600, low_open=True),
+    "query_timeout_seconds": _number(0, 3600, low_open=True),
     "openclaw_sessions_dir": _optional_directory,
     "openclaw_memory_dir": _optional_directory,
 }
@@ -234,6 +242,8 @@ def _read_document(path: Path):
         line = mark.line + 1 if mark is not None else None
         problem = getattr(exc, "problem", None) or "invalid YAML"
         raise ConfigError(f"invalid YAML: {problem}", source=str(path), line=line) from None
+    except RecursionError:
+        raise ConfigError("invalid YAML: nested too deeply", source=str(path)) from None
     if document is None:
         return {}
     if not isinstance(document, dict):
@@ -293,6 +303,7 @@ def _plain(value: Any) -> Any:
 def set_setting(path: Path, key: str, raw_value: str) -> Settings:
     """Change one key of the file at `path`, keeping its comments; refuse an invalid value."""
     from ruamel.yaml.comments import CommentedMap
+    from ruamel.yaml.error import YAMLError
 
     document = _read_document(path)
     if not isinstance(document, CommentedMap):
@@ -300,7 +311,14 @@ def set_setting(path: Path, key: str, raw_value: str) -> Settings:
     section = document.get(SECTION)
     if section is None:
         section = document[SECTION] = CommentedMap()
-    value = _yaml().load(raw_value) if raw_value.strip() else raw_value
+    try:
+        value = _yaml().load(raw_value) if raw_value.strip() else raw_value
+    except YAMLError as exc:
+        raise ConfigError(f"invalid YAML value for {key}: {getattr(exc, 'problem', None) or exc}",
+                          source="--set", key=key) from None
+    except RecursionError:
+        raise ConfigError(f"invalid YAML value for {key}: nested too deeply", source="--set",
+                          key=key) from None
     settings = settings_from_mapping({**dict(section), key: value}, source=str(path))
     section[key] = value
     buffer = io.StringIO()

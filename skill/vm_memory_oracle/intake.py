@@ -6,12 +6,12 @@ naming the line, and nothing reaches the data directory.
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass, field
 from typing import BinaryIO, Iterator
 
 from .errors import InvalidInputError
 from .model.fact import new_fact
+from .storage import strict_json
 from .storage.validation import problem
 
 MAX_LINE_BYTES = 1 << 20
@@ -56,10 +56,10 @@ def read_json_lines(stream: BinaryIO, source: str, *,
         except UnicodeDecodeError:
             raise InvalidInputError("not UTF-8 text", source=source, line=number) from None
         try:
-            yield number, json.loads(text)
-        except json.JSONDecodeError as exc:
-            raise InvalidInputError(f"invalid JSON: {exc.msg} at column {exc.colno}",
-                                    source=source, line=number) from None
+            value = strict_json.loads(text)
+        except strict_json.JsonRefused as exc:
+            raise InvalidInputError(str(exc), source=source, line=number) from None
+        yield number, value
 
 
 def facts_from_jsonl(stream: BinaryIO, source: str, *, created: str,

@@ -24,7 +24,7 @@ from pathlib import Path
 from .clock import format_iso
 from .errors import DataDirError
 from .extract.redact import redact
-from .storage import files
+from .storage import files, strict_json
 from .storage.layout import Layout
 from .storage.store import Store
 
@@ -104,8 +104,8 @@ def _transcript_turns(path: Path) -> list[dict]:
     with open(path, "rb") as handle:
         for raw in handle:
             try:
-                entry = json.loads(raw)
-            except (json.JSONDecodeError, UnicodeDecodeError):
+                entry = strict_json.loads(raw.decode("utf-8"))
+            except (strict_json.JsonRefused, UnicodeDecodeError):
                 continue
             if not isinstance(entry, dict) or entry.get("type") != "message":
                 continue

@@ -19,6 +19,7 @@ from collections import Counter
 from dataclasses import dataclass
 from datetime import datetime
 
+from .model.characters import without_unsafe
 from .errors import InvalidInputError, UsageError
 from .graph import KnowledgeGraph, LiveFact
 from .model.fact import fact_sentence, normalise
@@ -71,7 +72,7 @@ def recall_many(graph: KnowledgeGraph, queries: list[dict], now: datetime, *,
     if order not in ORDERS:
         raise UsageError(f"--order must be one of {', '.join(ORDERS)}, got {order!r}")
     for item in queries:
-        _check_query(item["query"])
+        check_query(item["query"])
     view = graph.live_view(now)
     corpus = Corpus(view, graph.settings.search_threshold, lexical_index(graph))
     vectors = None
@@ -120,12 +121,15 @@ class _HistoryLookup:
         return self._archived.get(fact_id)
 
 
-def _check_query(query: str) -> None:
+def check_query(query: str) -> None:
     if not isinstance(query, str) or not query.strip():
         raise InvalidInputError("query must not be empty", key="query")
     if len(query) > MAX_QUERY_CHARS:
         raise InvalidInputError(f"query is {len(query)} characters, at most {MAX_QUERY_CHARS}",
                                 key="query")
+    if without_unsafe(query) != query:
+        raise InvalidInputError("query contains a control character, a bidirectional control "
+                                f"character or invalid UTF-8: {query[:80]!r}", key="query")
 
 
 def _neighbours(semantic: Semantic, vector, corpus: "Corpus", k: int) -> list[tuple[str, float]]:

@@ -12,6 +12,7 @@ import json
 import subprocess
 from dataclasses import asdict
 
+from ..storage import strict_json
 from ..storage.validation import problem
 from .redact import redact_value
 from .rules import FragmentRecord
@@ -37,8 +38,8 @@ def run_extractor(command: list[str], records: list[FragmentRecord], *, timeout:
         raise ExtractorFailed(f"extractor exited {completed.returncode}"
                               + (f": {detail[-1][:200]}" if detail else ""))
     try:
-        output = json.loads(completed.stdout.decode("utf-8"))
-    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
+        output = strict_json.loads(completed.stdout.decode("utf-8"))
+    except (UnicodeDecodeError, strict_json.JsonRefused) as exc:
         raise ExtractorFailed(f"extractor output is not JSON ({exc})") from None
     fault = problem("extractor-output", output)
     if fault:

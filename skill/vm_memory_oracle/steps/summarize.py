@@ -12,7 +12,6 @@
 from __future__ import annotations
 
 import hashlib
-import json
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
@@ -25,8 +24,9 @@ from ..extract.redact import redact, redact_value
 from ..extract.rules import Turn, extract_facts, fragment_records, section_of, turn_fragments
 from ..graph import KnowledgeGraph
 from ..intake import candidate_fact
+from ..model.characters import without_unsafe
 from ..openclaw_import import import_openclaw
-from ..storage import files
+from ..storage import files, strict_json
 from ..storage.sessions import read_session, session_day, session_files, sessions_quarantine
 from .daily_summary import render_daily_summary
 
@@ -202,8 +202,8 @@ def _redacted_lines(data: bytes) -> tuple[bytes, int]:
     for raw in raw_lines:
         text = raw.decode("utf-8", "replace")
         try:
-            value = json.loads(text)
-        except json.JSONDecodeError:
+            value = strict_json.loads(text)
+        except strict_json.JsonRefused:
             cleaned = redact(text)
             total += cleaned.count
             out.append(cleaned.text)
@@ -221,8 +221,9 @@ def _read_turns(store, path: Path, report: SummarizeReport) -> list[Turn]:
         _quarantine_session_lines(store, name, contents.bad, report)
     turns = []
     for record, number in zip(contents.records, contents.line_numbers):
-        turns.append(Turn(name, number, parse_iso(record["ts"]), record["role"], record["text"],
-                          record.get("speaker")))
+        turns.append(Turn(name, number, parse_iso(record["ts"]), record["role"],
+                          without_unsafe(record["text"]),
+                          without_unsafe(record["speaker"]) if "speaker" in record else None))
     report.turns += len(turns)
     return turns
 

@@ -9,12 +9,13 @@ with its line number for the caller to quarantine.
 
 from __future__ import annotations
 
-import json
 import os
 import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Iterable
+
+from . import strict_json
 
 FILE_MODE = 0o600
 DIR_MODE = 0o700
@@ -44,7 +45,7 @@ class JsonlContents:
 
 def dumps_record(record: dict) -> str:
     """One JSONL line: compact, keys in a stable order, non-ASCII kept readable."""
-    return json.dumps(record, ensure_ascii=False, separators=(",", ":"))
+    return strict_json.dumps(record, separators=(",", ":"))
 
 
 def read_jsonl(path: Path, check: Callable[[Any], str | None]) -> JsonlContents:
@@ -68,11 +69,10 @@ def read_jsonl(path: Path, check: Callable[[Any], str | None]) -> JsonlContents:
                                         f"not UTF-8 ({exc.reason} at byte {exc.start})"))
             continue
         try:
-            record = json.loads(text)
-        except json.JSONDecodeError as exc:
+            record = strict_json.loads(text)
+        except strict_json.JsonRefused as exc:
             torn = number == data.count(b"\n") + 1
-            reason = f"invalid JSON ({exc.msg} at column {exc.colno})"
-            contents.bad.append(BadLine(number, text, reason + ("; torn last line" if torn else "")))
+            contents.bad.append(BadLine(number, text, str(exc) + ("; torn last line" if torn else "")))
             continue
         problem = check(record)
         if problem:
@@ -154,16 +154,17 @@ def write_lines_atomic(path: Path, lines: Iterable[str]) -> None:
 
 
 def read_json(path: Path) -> Any:
-    """Parse a JSON file; raises FileNotFoundError or json.JSONDecodeError/UnicodeDecodeError."""
-    return json.loads(_read_bytes(path).decode("utf-8"))
+    """Parse a JSON file; raises FileNotFoundError, strict_json.JsonRefused or UnicodeDecodeError
+    (all but the first are ValueErrors)."""
+    return strict_json.loads(_read_bytes(path).decode("utf-8"))
 
 
 def write_json_atomic(path: Path, value: Any, *, compact: bool = False) -> None:
     """Indented JSON, or `compact` on one line for large documents written often."""
     if compact:
-        text = json.dumps(value, ensure_ascii=False, sort_keys=True, separators=(",", ":"))
+        text = strict_json.dumps(value, sort_keys=True, separators=(",", ":"))
     else:
-        text = json.dumps(value, ensure_ascii=False, indent=2, sort_keys=True)
+        text = strict_json.dumps(value, indent=2, sort_keys=True)
     write_atomic(path, (text + "\n").encode("utf-8"))
 
 

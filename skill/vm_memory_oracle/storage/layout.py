@@ -137,9 +137,12 @@ class Layout:
         return self.root.is_dir()
 
     def create(self) -> None:
-        """Make every directory of the layout, private to the user (mode 0700)."""
-        if self.root.exists() and not self.root.is_dir():
-            raise DataDirError(self.root, "exists and is not a directory")
+        """Make every directory of the layout, private to the user (mode 0700), in a new or
+        empty directory or one that already holds a memory (see `check`)."""
+        if os.path.lexists(self.root):
+            self.check()
+        else:
+            _refuse_unsafe_path(self.root)
         try:
             for directory in self.directories():
                 if directory != self.root:
@@ -151,22 +154,84 @@ class Layout:
         self.check()
 
     def check(self) -> None:
-        """Refuse a data directory that is missing, unusable, or has symlinks planted in it.
+        """Refuse a data directory that is missing or unusable, or that someone else could
+        have changed: one that is a symlink, holds a symlink, or has an entry owned by
+        another user or writable by other users; and one that is not empty but holds no
+        memory, so that a mistyped path (a home directory, /etc) is never read or filled.
 
-        The root itself may be a symlink (a mount elsewhere); what is inside may not, since a
-        planted link would send writes outside the data directory.
+        A planted link would send reads and writes outside the data directory, and a file
+        others can write could say anything; the message says how to put it right.
         """
-        if not self.root.exists():
-            raise DataDirError(self.root, "data directory does not exist (run --action init)")
-        if not self.root.is_dir():
+        _refuse_unsafe_path(self.root)
+        try:
+            status = os.lstat(self.root)
+        except FileNotFoundError:
+            raise DataDirError(self.root, "data directory does not exist (run --action init)") from None
+        if stat.S_ISLNK(status.st_mode):
+            raise DataDirError(self.root, f"is a symlink (to {os.readlink(self.root)}); give the "
+                                          f"directory it points to, {self.root.resolve()}")
+        if not stat.S_ISDIR(status.st_mode):
             raise DataDirError(self.root, "exists and is not a directory")
         if not os.access(self.root, os.R_OK | os.W_OK | os.X_OK):
             raise DataDirError(self.root, "data directory is not readable and writable")
-        for path in self.directories()[1:] + self.known_files():
-            _refuse_symlink(path)
+        _refuse_foreign(self.root, status)
+        if not self._holds_memory():
+            with os.scandir(self.root) as entries:
+                if any(entries):
+                    raise DataDirError(self.root, "is not empty and holds no memory (no "
+                                                  "config.yaml or knowledge-graph/); give a new "
+                                                  "or empty directory")
+            return
+        _check_tree(self.root)
         for path in self.directories()[1:]:
             if path.exists() and not path.is_dir():
                 raise DataDirError(path, "exists and is not a directory")
+
+    def _holds_memory(self) -> bool:
+        return any(os.path.lexists(path) for path in self.directories()[1:] + self.known_files())
+
+
+def _refuse_unsafe_path(root: Path) -> None:
+    if ".." in root.parts:
+        raise DataDirError(root, "has a '..' component; give the data directory's path without it")
+    if root.resolve() == Path(root.anchor or "/"):
+        raise DataDirError(root, "is the filesystem root; give a directory of its own, "
+                                 "e.g. /data/memory")
+
+
+def _check_tree(directory: Path) -> None:
+    """Every entry below `directory`, depth first, without following any link.
+
+    Other processes write meanwhile: a temporary file renamed into place between being
+    listed and being looked at is simply gone, not an error.
+    """
+    try:
+        entries = list(os.scandir(directory))
+    except FileNotFoundError:
+        return
+    for entry in entries:
+        path = Path(entry.path)
+        if entry.is_symlink():
+            raise DataDirError(path, "is a symlink; refusing to follow links inside the "
+                                     "data directory")
+        try:
+            status = entry.stat(follow_symlinks=False)
+        except FileNotFoundError:
+            continue
+        _refuse_foreign(path, status)
+        if stat.S_ISDIR(status.st_mode):
+            _check_tree(path)
+
+
+def _refuse_foreign(path: Path, status: os.stat_result) -> None:
+    user = os.geteuid()
+    if status.st_uid != user:
+        raise DataDirError(path, f"is owned by uid {status.st_uid}, not by the user running "
+                                 f"the tool (uid {user}); chown it or run as its owner")
+    if status.st_mode & 0o022:
+        fix = "700" if stat.S_ISDIR(status.st_mode) else "600"
+        raise DataDirError(path, f"is writable by other users (mode "
+                                 f"{stat.S_IMODE(status.st_mode):04o}); run chmod {fix} {path}")
 
 
 def _refuse_symlink(path: Path) -> None:

@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Iterable, Iterator
 
 from ..errors import InvalidInputError
-from . import files, locks, snapshot
+from . import files, locks, snapshot, strict_json
 from .files import BadLine, JsonlContents
 from .layout import Layout
 from .validation import problem
@@ -200,7 +200,11 @@ class Store:
         if fault:
             raise InvalidInputError(f"refusing to write an invalid {kind} record: {fault}",
                                     source=self.layout.relative(path))
-        return files.dumps_record(record)
+        try:
+            return files.dumps_record(record)
+        except strict_json.JsonRefused as exc:
+            raise InvalidInputError(f"refusing to write a {kind} record that {exc}",
+                                    source=self.layout.relative(path)) from None
 
     # -- JSON files ------------------------------------------------------------------------
     def read_activation(self) -> dict[str, dict]:
@@ -281,7 +285,11 @@ class Store:
         if fault:
             raise InvalidInputError(f"refusing to write an invalid {kind} document: {fault}",
                                     source=self.layout.relative(path))
-        files.write_json_atomic(path, document, compact=compact)
+        try:
+            files.write_json_atomic(path, document, compact=compact)
+        except strict_json.JsonRefused as exc:
+            raise InvalidInputError(f"refusing to write a {kind} document that {exc}",
+                                    source=self.layout.relative(path)) from None
         self.touched(path)
 
     def _set_aside(self, path: Path, reason: str) -> None:

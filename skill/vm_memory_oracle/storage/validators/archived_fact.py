@@ -1,6 +1,6 @@
 # Generated from schemas/archived-fact.schema.json by fastjsonschema; do not edit.
 # Regenerate: python -m vm_memory_oracle.storage.validation
-SCHEMA_SHA256 = 'de545a9507c0788f5c020536383e74d712cd0a8738e72ae5dc29752520ab0399'
+SCHEMA_SHA256 = 'fd0f4be7f2505bfda4d0c0cb7083843275634893c81aa82eecb68b536de85439'
 
 VERSION = "2.22.3"
 from decimal import Decimal
@@ -10,7 +10,7 @@ from . import JsonSchemaValueException, JsonSchemaValuesException
 
 REGEX_PATTERNS = {
     '^fact-[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$': re.compile('^fact-[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\\Z'),
-    '^[^\\u0000-\\u001f\\u007f-\\u009f\\u2028\\u2029]*$': re.compile('^[^\\u0000-\\u001f\\u007f-\\u009f\\u2028\\u2029]*\\Z'),
+    '^[^\\u0000-\\u001f\\u007f-\\u009f\\u2028\\u2029\\u202a-\\u202e\\u2066-\\u2069\\ud800-\\udfff]*$': re.compile('^[^\\u0000-\\u001f\\u007f-\\u009f\\u2028\\u2029\\u202a-\\u202e\\u2066-\\u2069\\ud800-\\udfff]*\\Z'),
     '^[^\\s\\u0000-\\u001f\\u007f-\\u009f]+$': re.compile('^[^\\s\\u0000-\\u001f\\u007f-\\u009f]+\\Z'),
     '^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(\\.[0-9]+)?(Z|[+-][0-9]{2}:[0-9]{2})$': re.compile('^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(\\.[0-9]+)?(Z|[+-][0-9]{2}:[0-9]{2})\\Z'),
     '^[0-9]{4}-[0-9]{2}-[0-9]{2}(T[0-9]{2}:[0-9]{2}:[0-9]{2}(\\.[0-9]+)?(Z|[+-][0-9]{2}:[0-9]{2}))?$': re.compile('^[0-9]{4}-[0-9]{2}-[0-9]{2}(T[0-9]{2}:[0-9]{2}:[0-9]{2}(\\.[0-9]+)?(Z|[+-][0-9]{2}:[0-9]{2}))?\\Z')
@@ -46,8 +46,8 @@ def validate_vm_memory_oracle_archived_fact_schema_json(data, custom_formats={},
                     raise JsonSchemaValueException("" + (name_prefix or "data") + ".subject must be longer than or equal to 1 characters")
                 if data__subject_len > 256:
                     raise JsonSchemaValueException("" + (name_prefix or "data") + ".subject must be shorter than or equal to 256 characters")
-                if not REGEX_PATTERNS['^[^\\u0000-\\u001f\\u007f-\\u009f\\u2028\\u2029]*$'].search(data__subject):
-                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".subject must match pattern ^[^\\u0000-\\u001f\\u007f-\\u009f\\u2028\\u2029]*$")
+                if not REGEX_PATTERNS['^[^\\u0000-\\u001f\\u007f-\\u009f\\u2028\\u2029\\u202a-\\u202e\\u2066-\\u2069\\ud800-\\udfff]*$'].search(data__subject):
+                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".subject must match pattern ^[^\\u0000-\\u001f\\u007f-\\u009f\\u2028\\u2029\\u202a-\\u202e\\u2066-\\u2069\\ud800-\\udfff]*$")
         if "predicate" in data_keys:
             data_keys.remove("predicate")
             data__predicate = data["predicate"]
@@ -72,8 +72,8 @@ def validate_vm_memory_oracle_archived_fact_schema_json(data, custom_formats={},
                     raise JsonSchemaValueException("" + (name_prefix or "data") + ".object must be longer than or equal to 1 characters")
                 if data__object_len > 2000:
                     raise JsonSchemaValueException("" + (name_prefix or "data") + ".object must be shorter than or equal to 2000 characters")
-                if not REGEX_PATTERNS['^[^\\u0000-\\u001f\\u007f-\\u009f\\u2028\\u2029]*$'].search(data__object):
-                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".object must match pattern ^[^\\u0000-\\u001f\\u007f-\\u009f\\u2028\\u2029]*$")
+                if not REGEX_PATTERNS['^[^\\u0000-\\u001f\\u007f-\\u009f\\u2028\\u2029\\u202a-\\u202e\\u2066-\\u2069\\ud800-\\udfff]*$'].search(data__object):
+                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".object must match pattern ^[^\\u0000-\\u001f\\u007f-\\u009f\\u2028\\u2029\\u202a-\\u202e\\u2066-\\u2069\\ud800-\\udfff]*$")
         if "source" in data_keys:
             data_keys.remove("source")
             data__source = data["source"]
@@ -85,8 +85,8 @@ def validate_vm_memory_oracle_archived_fact_schema_json(data, custom_formats={},
                     raise JsonSchemaValueException("" + (name_prefix or "data") + ".source must be longer than or equal to 1 characters")
                 if data__source_len > 512:
                     raise JsonSchemaValueException("" + (name_prefix or "data") + ".source must be shorter than or equal to 512 characters")
-                if not REGEX_PATTERNS['^[^\\u0000-\\u001f\\u007f-\\u009f\\u2028\\u2029]*$'].search(data__source):
-                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".source must match pattern ^[^\\u0000-\\u001f\\u007f-\\u009f\\u2028\\u2029]*$")
+                if not REGEX_PATTERNS['^[^\\u0000-\\u001f\\u007f-\\u009f\\u2028\\u2029\\u202a-\\u202e\\u2066-\\u2069\\ud800-\\udfff]*$'].search(data__source):
+                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".source must match pattern ^[^\\u0000-\\u001f\\u007f-\\u009f\\u2028\\u2029\\u202a-\\u202e\\u2066-\\u2069\\ud800-\\udfff]*$")
         if "sources" in data_keys:
             data_keys.remove("sources")
             data__sources = data["sources"]
@@ -106,8 +106,8 @@ def validate_vm_memory_oracle_archived_fact_schema_json(data, custom_formats={},
                             raise JsonSchemaValueException("" + (name_prefix or "data") + ".sources[{data__sources_x}]".format(**locals()) + " must be longer than or equal to 1 characters")
                         if data__sources_item_len > 512:
                             raise JsonSchemaValueException("" + (name_prefix or "data") + ".sources[{data__sources_x}]".format(**locals()) + " must be shorter than or equal to 512 characters")
-                        if not REGEX_PATTERNS['^[^\\u0000-\\u001f\\u007f-\\u009f\\u2028\\u2029]*$'].search(data__sources_item):
-                            raise JsonSchemaValueException("" + (name_prefix or "data") + ".sources[{data__sources_x}]".format(**locals()) + " must match pattern ^[^\\u0000-\\u001f\\u007f-\\u009f\\u2028\\u2029]*$")
+                        if not REGEX_PATTERNS['^[^\\u0000-\\u001f\\u007f-\\u009f\\u2028\\u2029\\u202a-\\u202e\\u2066-\\u2069\\ud800-\\udfff]*$'].search(data__sources_item):
+                            raise JsonSchemaValueException("" + (name_prefix or "data") + ".sources[{data__sources_x}]".format(**locals()) + " must match pattern ^[^\\u0000-\\u001f\\u007f-\\u009f\\u2028\\u2029\\u202a-\\u202e\\u2066-\\u2069\\ud800-\\udfff]*$")
         if "created" in data_keys:
             data_keys.remove("created")
             data__created = data["created"]
@@ -137,8 +137,8 @@ def validate_vm_memory_oracle_archived_fact_schema_json(data, custom_formats={},
                     raise JsonSchemaValueException("" + (name_prefix or "data") + ".text must be longer than or equal to 1 characters")
                 if data__text_len > 2000:
                     raise JsonSchemaValueException("" + (name_prefix or "data") + ".text must be shorter than or equal to 2000 characters")
-                if not REGEX_PATTERNS['^[^\\u0000-\\u001f\\u007f-\\u009f\\u2028\\u2029]*$'].search(data__text):
-                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".text must match pattern ^[^\\u0000-\\u001f\\u007f-\\u009f\\u2028\\u2029]*$")
+                if not REGEX_PATTERNS['^[^\\u0000-\\u001f\\u007f-\\u009f\\u2028\\u2029\\u202a-\\u202e\\u2066-\\u2069\\ud800-\\udfff]*$'].search(data__text):
+                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".text must match pattern ^[^\\u0000-\\u001f\\u007f-\\u009f\\u2028\\u2029\\u202a-\\u202e\\u2066-\\u2069\\ud800-\\udfff]*$")
         if "context" in data_keys:
             data_keys.remove("context")
             data__context = data["context"]
@@ -150,8 +150,8 @@ def validate_vm_memory_oracle_archived_fact_schema_json(data, custom_formats={},
                     raise JsonSchemaValueException("" + (name_prefix or "data") + ".context must be longer than or equal to 1 characters")
                 if data__context_len > 2000:
                     raise JsonSchemaValueException("" + (name_prefix or "data") + ".context must be shorter than or equal to 2000 characters")
-                if not REGEX_PATTERNS['^[^\\u0000-\\u001f\\u007f-\\u009f\\u2028\\u2029]*$'].search(data__context):
-                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".context must match pattern ^[^\\u0000-\\u001f\\u007f-\\u009f\\u2028\\u2029]*$")
+                if not REGEX_PATTERNS['^[^\\u0000-\\u001f\\u007f-\\u009f\\u2028\\u2029\\u202a-\\u202e\\u2066-\\u2069\\ud800-\\udfff]*$'].search(data__context):
+                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".context must match pattern ^[^\\u0000-\\u001f\\u007f-\\u009f\\u2028\\u2029\\u202a-\\u202e\\u2066-\\u2069\\ud800-\\udfff]*$")
         if "category" in data_keys:
             data_keys.remove("category")
             data__category = data["category"]
@@ -193,8 +193,8 @@ def validate_vm_memory_oracle_archived_fact_schema_json(data, custom_formats={},
                             raise JsonSchemaValueException("" + (name_prefix or "data") + ".entities[{data__entities_x}]".format(**locals()) + " must be longer than or equal to 1 characters")
                         if data__entities_item_len > 256:
                             raise JsonSchemaValueException("" + (name_prefix or "data") + ".entities[{data__entities_x}]".format(**locals()) + " must be shorter than or equal to 256 characters")
-                        if not REGEX_PATTERNS['^[^\\u0000-\\u001f\\u007f-\\u009f\\u2028\\u2029]*$'].search(data__entities_item):
-                            raise JsonSchemaValueException("" + (name_prefix or "data") + ".entities[{data__entities_x}]".format(**locals()) + " must match pattern ^[^\\u0000-\\u001f\\u007f-\\u009f\\u2028\\u2029]*$")
+                        if not REGEX_PATTERNS['^[^\\u0000-\\u001f\\u007f-\\u009f\\u2028\\u2029\\u202a-\\u202e\\u2066-\\u2069\\ud800-\\udfff]*$'].search(data__entities_item):
+                            raise JsonSchemaValueException("" + (name_prefix or "data") + ".entities[{data__entities_x}]".format(**locals()) + " must match pattern ^[^\\u0000-\\u001f\\u007f-\\u009f\\u2028\\u2029\\u202a-\\u202e\\u2066-\\u2069\\ud800-\\udfff]*$")
         if "valid_from" in data_keys:
             data_keys.remove("valid_from")
             data__validfrom = data["valid_from"]
@@ -256,8 +256,8 @@ def validate_vm_memory_oracle_archived_fact_schema_json(data, custom_formats={},
                     raise JsonSchemaValueException("" + (name_prefix or "data") + ".archive_reason must be longer than or equal to 1 characters")
                 if data__archivereason_len > 512:
                     raise JsonSchemaValueException("" + (name_prefix or "data") + ".archive_reason must be shorter than or equal to 512 characters")
-                if not REGEX_PATTERNS['^[^\\u0000-\\u001f\\u007f-\\u009f\\u2028\\u2029]*$'].search(data__archivereason):
-                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".archive_reason must match pattern ^[^\\u0000-\\u001f\\u007f-\\u009f\\u2028\\u2029]*$")
+                if not REGEX_PATTERNS['^[^\\u0000-\\u001f\\u007f-\\u009f\\u2028\\u2029\\u202a-\\u202e\\u2066-\\u2069\\ud800-\\udfff]*$'].search(data__archivereason):
+                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".archive_reason must match pattern ^[^\\u0000-\\u001f\\u007f-\\u009f\\u2028\\u2029\\u202a-\\u202e\\u2066-\\u2069\\ud800-\\udfff]*$")
         if "final_activation" in data_keys:
             data_keys.remove("final_activation")
             data__finalactivation = data["final_activation"]

@@ -1,6 +1,6 @@
 # Generated from schemas/canary-facts.schema.json by fastjsonschema; do not edit.
 # Regenerate: python -m vm_memory_oracle.storage.validation
-SCHEMA_SHA256 = '588e5f29f4642e9f99337389d7938c8f9a2f1a6586ddfb8728f80e631a883af1'
+SCHEMA_SHA256 = 'b393f1d2957cf554aa8de2bf0004687b3bd0629a11f8c33385c92cff7e7f4cd3'
 
 VERSION = "2.22.3"
 from decimal import Decimal
@@ -9,7 +9,7 @@ from . import JsonSchemaValueException, JsonSchemaValuesException
 
 
 REGEX_PATTERNS = {
-    '^[^\\u0000-\\u001f\\u007f-\\u009f\\u2028\\u2029]*$': re.compile('^[^\\u0000-\\u001f\\u007f-\\u009f\\u2028\\u2029]*\\Z')
+    '^[^\\u0000-\\u001f\\u007f-\\u009f\\u2028\\u2029\\u202a-\\u202e\\u2066-\\u2069\\ud800-\\udfff]*$': re.compile('^[^\\u0000-\\u001f\\u007f-\\u009f\\u2028\\u2029\\u202a-\\u202e\\u2066-\\u2069\\ud800-\\udfff]*\\Z')
 }
 
 NoneType = type(None)
@@ -40,8 +40,8 @@ def validate_vm_memory_oracle_canary_facts_schema_json(data, custom_formats={}, 
                             raise JsonSchemaValueException("" + (name_prefix or "data") + "[{data_x}].query".format(**locals()) + " must be longer than or equal to 1 characters")
                         if data_item__query_len > 2000:
                             raise JsonSchemaValueException("" + (name_prefix or "data") + "[{data_x}].query".format(**locals()) + " must be shorter than or equal to 2000 characters")
-                        if not REGEX_PATTERNS['^[^\\u0000-\\u001f\\u007f-\\u009f\\u2028\\u2029]*$'].search(data_item__query):
-                            raise JsonSchemaValueException("" + (name_prefix or "data") + "[{data_x}].query".format(**locals()) + " must match pattern ^[^\\u0000-\\u001f\\u007f-\\u009f\\u2028\\u2029]*$")
+                        if not REGEX_PATTERNS['^[^\\u0000-\\u001f\\u007f-\\u009f\\u2028\\u2029\\u202a-\\u202e\\u2066-\\u2069\\ud800-\\udfff]*$'].search(data_item__query):
+                            raise JsonSchemaValueException("" + (name_prefix or "data") + "[{data_x}].query".format(**locals()) + " must match pattern ^[^\\u0000-\\u001f\\u007f-\\u009f\\u2028\\u2029\\u202a-\\u202e\\u2066-\\u2069\\ud800-\\udfff]*$")
                 if "expected_contains" in data_item_keys:
                     data_item_keys.remove("expected_contains")
                     data_item__expectedcontains = data_item["expected_contains"]
@@ -53,8 +53,8 @@ def validate_vm_memory_oracle_canary_facts_schema_json(data, custom_formats={}, 
                             raise JsonSchemaValueException("" + (name_prefix or "data") + "[{data_x}].expected_contains".format(**locals()) + " must be longer than or equal to 1 characters")
                         if data_item__expectedcontains_len > 2000:
                             raise JsonSchemaValueException("" + (name_prefix or "data") + "[{data_x}].expected_contains".format(**locals()) + " must be shorter than or equal to 2000 characters")
-                        if not REGEX_PATTERNS['^[^\\u0000-\\u001f\\u007f-\\u009f\\u2028\\u2029]*$'].search(data_item__expectedcontains):
-                            raise JsonSchemaValueException("" + (name_prefix or "data") + "[{data_x}].expected_contains".format(**locals()) + " must match pattern ^[^\\u0000-\\u001f\\u007f-\\u009f\\u2028\\u2029]*$")
+                        if not REGEX_PATTERNS['^[^\\u0000-\\u001f\\u007f-\\u009f\\u2028\\u2029\\u202a-\\u202e\\u2066-\\u2069\\ud800-\\udfff]*$'].search(data_item__expectedcontains):
+                            raise JsonSchemaValueException("" + (name_prefix or "data") + "[{data_x}].expected_contains".format(**locals()) + " must match pattern ^[^\\u0000-\\u001f\\u007f-\\u009f\\u2028\\u2029\\u202a-\\u202e\\u2066-\\u2069\\ud800-\\udfff]*$")
                 if data_item_keys:
                     raise JsonSchemaValueException("" + (name_prefix or "data") + "[{data_x}]".format(**locals()) + " must not contain "+str(data_item_keys)+" properties")
     return data

@@ -1,6 +1,6 @@
 # Generated from schemas/entity.schema.json by fastjsonschema; do not edit.
 # Regenerate: python -m vm_memory_oracle.storage.validation
-SCHEMA_SHA256 = '1982a6182279cde98cdb4f19b0d65d6f719b5ce5bc90654203e70dc349cd9c94'
+SCHEMA_SHA256 = 'b74032a67ca161887a5c7830be28fc34ff23b499308d330d59b3d6c25264befa'
 
 VERSION = "2.22.3"
 from decimal import Decimal
@@ -9,7 +9,7 @@ from . import JsonSchemaValueException, JsonSchemaValuesException
 
 
 REGEX_PATTERNS = {
-    '^[^\\u0000-\\u001f\\u007f-\\u009f\\u2028\\u2029]*$': re.compile('^[^\\u0000-\\u001f\\u007f-\\u009f\\u2028\\u2029]*\\Z'),
+    '^[^\\u0000-\\u001f\\u007f-\\u009f\\u2028\\u2029\\u202a-\\u202e\\u2066-\\u2069\\ud800-\\udfff]*$': re.compile('^[^\\u0000-\\u001f\\u007f-\\u009f\\u2028\\u2029\\u202a-\\u202e\\u2066-\\u2069\\ud800-\\udfff]*\\Z'),
     '^fact-[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$': re.compile('^fact-[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\\Z')
 }
 
@@ -35,8 +35,8 @@ def validate_vm_memory_oracle_entity_schema_json(data, custom_formats={}, name_p
                     raise JsonSchemaValueException("" + (name_prefix or "data") + ".name must be longer than or equal to 1 characters")
                 if data__name_len > 256:
                     raise JsonSchemaValueException("" + (name_prefix or "data") + ".name must be shorter than or equal to 256 characters")
-                if not REGEX_PATTERNS['^[^\\u0000-\\u001f\\u007f-\\u009f\\u2028\\u2029]*$'].search(data__name):
-                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".name must match pattern ^[^\\u0000-\\u001f\\u007f-\\u009f\\u2028\\u2029]*$")
+                if not REGEX_PATTERNS['^[^\\u0000-\\u001f\\u007f-\\u009f\\u2028\\u2029\\u202a-\\u202e\\u2066-\\u2069\\ud800-\\udfff]*$'].search(data__name):
+                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".name must match pattern ^[^\\u0000-\\u001f\\u007f-\\u009f\\u2028\\u2029\\u202a-\\u202e\\u2066-\\u2069\\ud800-\\udfff]*$")
         if "key" in data_keys:
             data_keys.remove("key")
             data__key = data["key"]
@@ -48,8 +48,8 @@ def validate_vm_memory_oracle_entity_schema_json(data, custom_formats={}, name_p
                     raise JsonSchemaValueException("" + (name_prefix or "data") + ".key must be longer than or equal to 1 characters")
                 if data__key_len > 256:
                     raise JsonSchemaValueException("" + (name_prefix or "data") + ".key must be shorter than or equal to 256 characters")
-                if not REGEX_PATTERNS['^[^\\u0000-\\u001f\\u007f-\\u009f\\u2028\\u2029]*$'].search(data__key):
-                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".key must match pattern ^[^\\u0000-\\u001f\\u007f-\\u009f\\u2028\\u2029]*$")
+                if not REGEX_PATTERNS['^[^\\u0000-\\u001f\\u007f-\\u009f\\u2028\\u2029\\u202a-\\u202e\\u2066-\\u2069\\ud800-\\udfff]*$'].search(data__key):
+                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".key must match pattern ^[^\\u0000-\\u001f\\u007f-\\u009f\\u2028\\u2029\\u202a-\\u202e\\u2066-\\u2069\\ud800-\\udfff]*$")
         if "fact_ids" in data_keys:
             data_keys.remove("fact_ids")
             data__factids = data["fact_ids"]

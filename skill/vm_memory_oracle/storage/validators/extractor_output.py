@@ -1,6 +1,6 @@
 # Generated from schemas/extractor-output.schema.json by fastjsonschema; do not edit.
 # Regenerate: python -m vm_memory_oracle.storage.validation
-SCHEMA_SHA256 = '6a82c7108f5a7d08170bd84376e7be47384f8172a77c401dd6e01f84251c4989'
+SCHEMA_SHA256 = '2fdef0b0c4929df46068acfe4858535c5450b5a98edd87dc0b93c15270e285cf'
 
 VERSION = "2.22.3"
 from decimal import Decimal
@@ -9,7 +9,7 @@ from . import JsonSchemaValueException, JsonSchemaValuesException
 
 
 REGEX_PATTERNS = {
-    '^[^\\u0000-\\u001f\\u007f-\\u009f\\u2028\\u2029]*$': re.compile('^[^\\u0000-\\u001f\\u007f-\\u009f\\u2028\\u2029]*\\Z'),
+    '^[^\\u0000-\\u001f\\u007f-\\u009f\\u2028\\u2029\\u202a-\\u202e\\u2066-\\u2069\\ud800-\\udfff]*$': re.compile('^[^\\u0000-\\u001f\\u007f-\\u009f\\u2028\\u2029\\u202a-\\u202e\\u2066-\\u2069\\ud800-\\udfff]*\\Z'),
     '^[0-9]{4}-[0-9]{2}-[0-9]{2}(T[0-9]{2}:[0-9]{2}:[0-9]{2}(\\.[0-9]+)?(Z|[+-][0-9]{2}:[0-9]{2}))?$': re.compile('^[0-9]{4}-[0-9]{2}-[0-9]{2}(T[0-9]{2}:[0-9]{2}:[0-9]{2}(\\.[0-9]+)?(Z|[+-][0-9]{2}:[0-9]{2}))?\\Z')
 }
 
@@ -54,8 +54,8 @@ def validate_vm_memory_oracle_extractor_output_schema_json(data, custom_formats=
                                     raise JsonSchemaValueException("" + (name_prefix or "data") + ".facts[{data__facts_x}].subject".format(**locals()) + " must be longer than or equal to 1 characters")
                                 if data__facts_item__subject_len > 256:
                                     raise JsonSchemaValueException("" + (name_prefix or "data") + ".facts[{data__facts_x}].subject".format(**locals()) + " must be shorter than or equal to 256 characters")
-                                if not REGEX_PATTERNS['^[^\\u0000-\\u001f\\u007f-\\u009f\\u2028\\u2029]*$'].search(data__facts_item__subject):
-                                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".facts[{data__facts_x}].subject".format(**locals()) + " must match pattern ^[^\\u0000-\\u001f\\u007f-\\u009f\\u2028\\u2029]*$")
+                                if not REGEX_PATTERNS['^[^\\u0000-\\u001f\\u007f-\\u009f\\u2028\\u2029\\u202a-\\u202e\\u2066-\\u2069\\ud800-\\udfff]*$'].search(data__facts_item__subject):
+                                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".facts[{data__facts_x}].subject".format(**locals()) + " must match pattern ^[^\\u0000-\\u001f\\u007f-\\u009f\\u2028\\u2029\\u202a-\\u202e\\u2066-\\u2069\\ud800-\\udfff]*$")
                         if "predicate" in data__facts_item_keys:
                             data__facts_item_keys.remove("predicate")
                             data__facts_item__predicate = data__facts_item["predicate"]
@@ -67,8 +67,8 @@ def validate_vm_memory_oracle_extractor_output_schema_json(data, custom_formats=
                                     raise JsonSchemaValueException("" + (name_prefix or "data") + ".facts[{data__facts_x}].predicate".format(**locals()) + " must be longer than or equal to 1 characters")
                                 if data__facts_item__predicate_len > 128:
                                     raise JsonSchemaValueException("" + (name_prefix or "data") + ".facts[{data__facts_x}].predicate".format(**locals()) + " must be shorter than or equal to 128 characters")
-                                if not REGEX_PATTERNS['^[^\\u0000-\\u001f\\u007f-\\u009f\\u2028\\u2029]*$'].search(data__facts_item__predicate):
-                                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".facts[{data__facts_x}].predicate".format(**locals()) + " must match pattern ^[^\\u0000-\\u001f\\u007f-\\u009f\\u2028\\u2029]*$")
+                                if not REGEX_PATTERNS['^[^\\u0000-\\u001f\\u007f-\\u009f\\u2028\\u2029\\u202a-\\u202e\\u2066-\\u2069\\ud800-\\udfff]*$'].search(data__facts_item__predicate):
+                                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".facts[{data__facts_x}].predicate".format(**locals()) + " must match pattern ^[^\\u0000-\\u001f\\u007f-\\u009f\\u2028\\u2029\\u202a-\\u202e\\u2066-\\u2069\\ud800-\\udfff]*$")
                         if "object" in data__facts_item_keys:
                             data__facts_item_keys.remove("object")
                             data__facts_item__object = data__facts_item["object"]
@@ -80,8 +80,8 @@ def validate_vm_memory_oracle_extractor_output_schema_json(data, custom_formats=
                                     raise JsonSchemaValueException("" + (name_prefix or "data") + ".facts[{data__facts_x}].object".format(**locals()) + " must be longer than or equal to 1 characters")
                                 if data__facts_item__object_len > 2000:
                                     raise JsonSchemaValueException("" + (name_prefix or "data") + ".facts[{data__facts_x}].object".format(**locals()) + " must be shorter than or equal to 2000 characters")
-                                if not REGEX_PATTERNS['^[^\\u0000-\\u001f\\u007f-\\u009f\\u2028\\u2029]*$'].search(data__facts_item__object):
-                                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".facts[{data__facts_x}].object".format(**locals()) + " must match pattern ^[^\\u0000-\\u001f\\u007f-\\u009f\\u2028\\u2029]*$")
+                                if not REGEX_PATTERNS['^[^\\u0000-\\u001f\\u007f-\\u009f\\u2028\\u2029\\u202a-\\u202e\\u2066-\\u2069\\ud800-\\udfff]*$'].search(data__facts_item__object):
+                                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".facts[{data__facts_x}].object".format(**locals()) + " must match pattern ^[^\\u0000-\\u001f\\u007f-\\u009f\\u2028\\u2029\\u202a-\\u202e\\u2066-\\u2069\\ud800-\\udfff]*$")
                         if "source" in data__facts_item_keys:
                             data__facts_item_keys.remove("source")
                             data__facts_item__source = data__facts_item["source"]
@@ -93,8 +93,8 @@ def validate_vm_memory_oracle_extractor_output_schema_json(data, custom_formats=
                                     raise JsonSchemaValueException("" + (name_prefix or "data") + ".facts[{data__facts_x}].source".format(**locals()) + " must be longer than or equal to 1 characters")
                                 if data__facts_item__source_len > 512:
                                     raise JsonSchemaValueException("" + (name_prefix or "data") + ".facts[{data__facts_x}].source".format(**locals()) + " must be shorter than or equal to 512 characters")
-                                if not REGEX_PATTERNS['^[^\\u0000-\\u001f\\u007f-\\u009f\\u2028\\u2029]*$'].search(data__facts_item__source):
-                                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".facts[{data__facts_x}].source".format(**locals()) + " must match pattern ^[^\\u0000-\\u001f\\u007f-\\u009f\\u2028\\u2029]*$")
+                                if not REGEX_PATTERNS['^[^\\u0000-\\u001f\\u007f-\\u009f\\u2028\\u2029\\u202a-\\u202e\\u2066-\\u2069\\ud800-\\udfff]*$'].search(data__facts_item__source):
+                                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".facts[{data__facts_x}].source".format(**locals()) + " must match pattern ^[^\\u0000-\\u001f\\u007f-\\u009f\\u2028\\u2029\\u202a-\\u202e\\u2066-\\u2069\\ud800-\\udfff]*$")
                         if "text" in data__facts_item_keys:
                             data__facts_item_keys.remove("text")
                             data__facts_item__text = data__facts_item["text"]
@@ -106,8 +106,8 @@ def validate_vm_memory_oracle_extractor_output_schema_json(data, custom_formats=
                                     raise JsonSchemaValueException("" + (name_prefix or "data") + ".facts[{data__facts_x}].text".format(**locals()) + " must be longer than or equal to 1 characters")
                                 if data__facts_item__text_len > 2000:
                                     raise JsonSchemaValueException("" + (name_prefix or "data") + ".facts[{data__facts_x}].text".format(**locals()) + " must be shorter than or equal to 2000 characters")
-                                if not REGEX_PATTERNS['^[^\\u0000-\\u001f\\u007f-\\u009f\\u2028\\u2029]*$'].search(data__facts_item__text):
-                                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".facts[{data__facts_x}].text".format(**locals()) + " must match pattern ^[^\\u0000-\\u001f\\u007f-\\u009f\\u2028\\u2029]*$")
+                                if not REGEX_PATTERNS['^[^\\u0000-\\u001f\\u007f-\\u009f\\u2028\\u2029\\u202a-\\u202e\\u2066-\\u2069\\ud800-\\udfff]*$'].search(data__facts_item__text):
+                                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".facts[{data__facts_x}].text".format(**locals()) + " must match pattern ^[^\\u0000-\\u001f\\u007f-\\u009f\\u2028\\u2029\\u202a-\\u202e\\u2066-\\u2069\\ud800-\\udfff]*$")
                         if "context" in data__facts_item_keys:
                             data__facts_item_keys.remove("context")
                             data__facts_item__context = data__facts_item["context"]
@@ -119,8 +119,8 @@ def validate_vm_memory_oracle_extractor_output_schema_json(data, custom_formats=
                                     raise JsonSchemaValueException("" + (name_prefix or "data") + ".facts[{data__facts_x}].context".format(**locals()) + " must be longer than or equal to 1 characters")
                                 if data__facts_item__context_len > 2000:
                                     raise JsonSchemaValueException("" + (name_prefix or "data") + ".facts[{data__facts_x}].context".format(**locals()) + " must be shorter than or equal to 2000 characters")
-                                if not REGEX_PATTERNS['^[^\\u0000-\\u001f\\u007f-\\u009f\\u2028\\u2029]*$'].search(data__facts_item__context):
-                                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".facts[{data__facts_x}].context".format(**locals()) + " must match pattern ^[^\\u0000-\\u001f\\u007f-\\u009f\\u2028\\u2029]*$")
+                                if not REGEX_PATTERNS['^[^\\u0000-\\u001f\\u007f-\\u009f\\u2028\\u2029\\u202a-\\u202e\\u2066-\\u2069\\ud800-\\udfff]*$'].search(data__facts_item__context):
+                                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".facts[{data__facts_x}].context".format(**locals()) + " must match pattern ^[^\\u0000-\\u001f\\u007f-\\u009f\\u2028\\u2029\\u202a-\\u202e\\u2066-\\u2069\\ud800-\\udfff]*$")
                         if "category" in data__facts_item_keys:
                             data__facts_item_keys.remove("category")
                             data__facts_item__category = data__facts_item["category"]
@@ -162,8 +162,8 @@ def validate_vm_memory_oracle_extractor_output_schema_json(data, custom_formats=
                                             raise JsonSchemaValueException("" + (name_prefix or "data") + ".facts[{data__facts_x}].entities[{data__facts_item__entities_x}]".format(**locals()) + " must be longer than or equal to 1 characters")
                                         if data__facts_item__entities_item_len > 256:
                                             raise JsonSchemaValueException("" + (name_prefix or "data") + ".facts[{data__facts_x}].entities[{data__facts_item__entities_x}]".format(**locals()) + " must be shorter than or equal to 256 characters")
-                                        if not REGEX_PATTERNS['^[^\\u0000-\\u001f\\u007f-\\u009f\\u2028\\u2029]*$'].search(data__facts_item__entities_item):
-                                            raise JsonSchemaValueException("" + (name_prefix or "data") + ".facts[{data__facts_x}].entities[{data__facts_item__entities_x}]".format(**locals()) + " must match pattern ^[^\\u0000-\\u001f\\u007f-\\u009f\\u2028\\u2029]*$")
+                                        if not REGEX_PATTERNS['^[^\\u0000-\\u001f\\u007f-\\u009f\\u2028\\u2029\\u202a-\\u202e\\u2066-\\u2069\\ud800-\\udfff]*$'].search(data__facts_item__entities_item):
+                                            raise JsonSchemaValueException("" + (name_prefix or "data") + ".facts[{data__facts_x}].entities[{data__facts_item__entities_x}]".format(**locals()) + " must match pattern ^[^\\u0000-\\u001f\\u007f-\\u009f\\u2028\\u2029\\u202a-\\u202e\\u2066-\\u2069\\ud800-\\udfff]*$")
                         if "valid_from" in data__facts_item_keys:
                             data__facts_item_keys.remove("valid_from")
                             data__facts_item__validfrom = data__facts_item["valid_from"]

@@ -1,6 +1,6 @@
 # Generated from schemas/fact-input.schema.json by fastjsonschema; do not edit.
 # Regenerate: python -m vm_memory_oracle.storage.validation
-SCHEMA_SHA256 = 'e8f70e3d78359d38c35145fd35560dc2aa6c8dc115000e84f3d3610587fc580a'
+SCHEMA_SHA256 = '6023e9947d3c6a5710df21af5988f7217a8572c6a11278711c9e33a80b28affe'
 
 VERSION = "2.22.3"
 from decimal import Decimal
@@ -9,7 +9,7 @@ from . import JsonSchemaValueException, JsonSchemaValuesException
 
 
 REGEX_PATTERNS = {
-    '^[^\\u0000-\\u001f\\u007f-\\u009f\\u2028\\u2029]*$': re.compile('^[^\\u0000-\\u001f\\u007f-\\u009f\\u2028\\u2029]*\\Z'),
+    '^[^\\u0000-\\u001f\\u007f-\\u009f\\u2028\\u2029\\u202a-\\u202e\\u2066-\\u2069\\ud800-\\udfff]*$': re.compile('^[^\\u0000-\\u001f\\u007f-\\u009f\\u2028\\u2029\\u202a-\\u202e\\u2066-\\u2069\\ud800-\\udfff]*\\Z'),
     '^[0-9]{4}-[0-9]{2}-[0-9]{2}(T[0-9]{2}:[0-9]{2}:[0-9]{2}(\\.[0-9]+)?(Z|[+-][0-9]{2}:[0-9]{2}))?$': re.compile('^[0-9]{4}-[0-9]{2}-[0-9]{2}(T[0-9]{2}:[0-9]{2}:[0-9]{2}(\\.[0-9]+)?(Z|[+-][0-9]{2}:[0-9]{2}))?\\Z')
 }
 
@@ -35,8 +35,8 @@ def validate_vm_memory_oracle_fact_input_schema_json(data, custom_formats={}, na
                     raise JsonSchemaValueException("" + (name_prefix or "data") + ".subject must be longer than or equal to 1 characters")
                 if data__subject_len > 256:
                     raise JsonSchemaValueException("" + (name_prefix or "data") + ".subject must be shorter than or equal to 256 characters")
-                if not REGEX_PATTERNS['^[^\\u0000-\\u001f\\u007f-\\u009f\\u2028\\u2029]*$'].search(data__subject):
-                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".subject must match pattern ^[^\\u0000-\\u001f\\u007f-\\u009f\\u2028\\u2029]*$")
+                if not REGEX_PATTERNS['^[^\\u0000-\\u001f\\u007f-\\u009f\\u2028\\u2029\\u202a-\\u202e\\u2066-\\u2069\\ud800-\\udfff]*$'].search(data__subject):
+                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".subject must match pattern ^[^\\u0000-\\u001f\\u007f-\\u009f\\u2028\\u2029\\u202a-\\u202e\\u2066-\\u2069\\ud800-\\udfff]*$")
         if "predicate" in data_keys:
             data_keys.remove("predicate")
             data__predicate = data["predicate"]
@@ -48,8 +48,8 @@ def validate_vm_memory_oracle_fact_input_schema_json(data, custom_formats={}, na
                     raise JsonSchemaValueException("" + (name_prefix or "data") + ".predicate must be longer than or equal to 1 characters")
                 if data__predicate_len > 128:
                     raise JsonSchemaValueException("" + (name_prefix or "data") + ".predicate must be shorter than or equal to 128 characters")
-                if not REGEX_PATTERNS['^[^\\u0000-\\u001f\\u007f-\\u009f\\u2028\\u2029]*$'].search(data__predicate):
-                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".predicate must match pattern ^[^\\u0000-\\u001f\\u007f-\\u009f\\u2028\\u2029]*$")
+                if not REGEX_PATTERNS['^[^\\u0000-\\u001f\\u007f-\\u009f\\u2028\\u2029\\u202a-\\u202e\\u2066-\\u2069\\ud800-\\udfff]*$'].search(data__predicate):
+                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".predicate must match pattern ^[^\\u0000-\\u001f\\u007f-\\u009f\\u2028\\u2029\\u202a-\\u202e\\u2066-\\u2069\\ud800-\\udfff]*$")
         if "object" in data_keys:
             data_keys.remove("object")
             data__object = data["object"]
@@ -61,8 +61,8 @@ def validate_vm_memory_oracle_fact_input_schema_json(data, custom_formats={}, na
                     raise JsonSchemaValueException("" + (name_prefix or "data") + ".object must be longer than or equal to 1 characters")
                 if data__object_len > 2000:
                     raise JsonSchemaValueException("" + (name_prefix or "data") + ".object must be shorter than or equal to 2000 characters")
-                if not REGEX_PATTERNS['^[^\\u0000-\\u001f\\u007f-\\u009f\\u2028\\u2029]*$'].search(data__object):
-                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".object must match pattern ^[^\\u0000-\\u001f\\u007f-\\u009f\\u2028\\u2029]*$")
+                if not REGEX_PATTERNS['^[^\\u0000-\\u001f\\u007f-\\u009f\\u2028\\u2029\\u202a-\\u202e\\u2066-\\u2069\\ud800-\\udfff]*$'].search(data__object):
+                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".object must match pattern ^[^\\u0000-\\u001f\\u007f-\\u009f\\u2028\\u2029\\u202a-\\u202e\\u2066-\\u2069\\ud800-\\udfff]*$")
         if "source" in data_keys:
             data_keys.remove("source")
             data__source = data["source"]
@@ -74,8 +74,8 @@ def validate_vm_memory_oracle_fact_input_schema_json(data, custom_formats={}, na
                     raise JsonSchemaValueException("" + (name_prefix or "data") + ".source must be longer than or equal to 1 characters")
                 if data__source_len > 512:
                     raise JsonSchemaValueException("" + (name_prefix or "data") + ".source must be shorter than or equal to 512 characters")
-                if not REGEX_PATTERNS['^[^\\u0000-\\u001f\\u007f-\\u009f\\u2028\\u2029]*$'].search(data__source):
-                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".source must match pattern ^[^\\u0000-\\u001f\\u007f-\\u009f\\u2028\\u2029]*$")
+                if not REGEX_PATTERNS['^[^\\u0000-\\u001f\\u007f-\\u009f\\u2028\\u2029\\u202a-\\u202e\\u2066-\\u2069\\ud800-\\udfff]*$'].search(data__source):
+                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".source must match pattern ^[^\\u0000-\\u001f\\u007f-\\u009f\\u2028\\u2029\\u202a-\\u202e\\u2066-\\u2069\\ud800-\\udfff]*$")
         if "text" in data_keys:
             data_keys.remove("text")
             data__text = data["text"]
@@ -87,8 +87,8 @@ def validate_vm_memory_oracle_fact_input_schema_json(data, custom_formats={}, na
                     raise JsonSchemaValueException("" + (name_prefix or "data") + ".text must be longer than or equal to 1 characters")
                 if data__text_len > 2000:
                     raise JsonSchemaValueException("" + (name_prefix or "data") + ".text must be shorter than or equal to 2000 characters")
-                if not REGEX_PATTERNS['^[^\\u0000-\\u001f\\u007f-\\u009f\\u2028\\u2029]*$'].search(data__text):
-                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".text must match pattern ^[^\\u0000-\\u001f\\u007f-\\u009f\\u2028\\u2029]*$")
+                if not REGEX_PATTERNS['^[^\\u0000-\\u001f\\u007f-\\u009f\\u2028\\u2029\\u202a-\\u202e\\u2066-\\u2069\\ud800-\\udfff]*$'].search(data__text):
+                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".text must match pattern ^[^\\u0000-\\u001f\\u007f-\\u009f\\u2028\\u2029\\u202a-\\u202e\\u2066-\\u2069\\ud800-\\udfff]*$")
         if "context" in data_keys:
             data_keys.remove("context")
             data__context = data["context"]
@@ -100,8 +100,8 @@ def validate_vm_memory_oracle_fact_input_schema_json(data, custom_formats={}, na
                     raise JsonSchemaValueException("" + (name_prefix or "data") + ".context must be longer than or equal to 1 characters")
                 if data__context_len > 2000:
                     raise JsonSchemaValueException("" + (name_prefix or "data") + ".context must be shorter than or equal to 2000 characters")
-                if not REGEX_PATTERNS['^[^\\u0000-\\u001f\\u007f-\\u009f\\u2028\\u2029]*$'].search(data__context):
-                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".context must match pattern ^[^\\u0000-\\u001f\\u007f-\\u009f\\u2028\\u2029]*$")
+                if not REGEX_PATTERNS['^[^\\u0000-\\u001f\\u007f-\\u009f\\u2028\\u2029\\u202a-\\u202e\\u2066-\\u2069\\ud800-\\udfff]*$'].search(data__context):
+                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".context must match pattern ^[^\\u0000-\\u001f\\u007f-\\u009f\\u2028\\u2029\\u202a-\\u202e\\u2066-\\u2069\\ud800-\\udfff]*$")
         if "category" in data_keys:
             data_keys.remove("category")
             data__category = data["category"]
@@ -143,8 +143,8 @@ def validate_vm_memory_oracle_fact_input_schema_json(data, custom_formats={}, na
                             raise JsonSchemaValueException("" + (name_prefix or "data") + ".entities[{data__entities_x}]".format(**locals()) + " must be longer than or equal to 1 characters")
                         if data__entities_item_len > 256:
                             raise JsonSchemaValueException("" + (name_prefix or "data") + ".entities[{data__entities_x}]".format(**locals()) + " must be shorter than or equal to 256 characters")
-                        if not REGEX_PATTERNS['^[^\\u0000-\\u001f\\u007f-\\u009f\\u2028\\u2029]*$'].search(data__entities_item):
-                            raise JsonSchemaValueException("" + (name_prefix or "data") + ".entities[{data__entities_x}]".format(**locals()) + " must match pattern ^[^\\u0000-\\u001f\\u007f-\\u009f\\u2028\\u2029]*$")
+                        if not REGEX_PATTERNS['^[^\\u0000-\\u001f\\u007f-\\u009f\\u2028\\u2029\\u202a-\\u202e\\u2066-\\u2069\\ud800-\\udfff]*$'].search(data__entities_item):
+                            raise JsonSchemaValueException("" + (name_prefix or "data") + ".entities[{data__entities_x}]".format(**locals()) + " must match pattern ^[^\\u0000-\\u001f\\u007f-\\u009f\\u2028\\u2029\\u202a-\\u202e\\u2066-\\u2069\\ud800-\\udfff]*$")
         if "valid_from" in data_keys:
             data_keys.remove("valid_from")
             data__validfrom = data["valid_from"]

@@ -1,6 +1,6 @@
 # Generated from schemas/quarantine.schema.json by fastjsonschema; do not edit.
 # Regenerate: python -m vm_memory_oracle.storage.validation
-SCHEMA_SHA256 = 'afa9137ef3d4bd00b2765005e23e653daaa627dd84638986136744cbf09ddef0'
+SCHEMA_SHA256 = '2c8c2f75d8df42261a0dfff4a8b9432dbd8d07806354b7a0ef2dee19d2fabf12'
 
 VERSION = "2.22.3"
 from decimal import Decimal
@@ -9,7 +9,7 @@ from . import JsonSchemaValueException, JsonSchemaValuesException
 
 
 REGEX_PATTERNS = {
-    '^[^\\u0000-\\u001f\\u007f-\\u009f\\u2028\\u2029]*$': re.compile('^[^\\u0000-\\u001f\\u007f-\\u009f\\u2028\\u2029]*\\Z'),
+    '^[^\\u0000-\\u001f\\u007f-\\u009f\\u2028\\u2029\\u202a-\\u202e\\u2066-\\u2069\\ud800-\\udfff]*$': re.compile('^[^\\u0000-\\u001f\\u007f-\\u009f\\u2028\\u2029\\u202a-\\u202e\\u2066-\\u2069\\ud800-\\udfff]*\\Z'),
     '^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(\\.[0-9]+)?(Z|[+-][0-9]{2}:[0-9]{2})$': re.compile('^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(\\.[0-9]+)?(Z|[+-][0-9]{2}:[0-9]{2})\\Z')
 }
 
@@ -35,8 +35,8 @@ def validate_vm_memory_oracle_quarantine_schema_json(data, custom_formats={}, na
                     raise JsonSchemaValueException("" + (name_prefix or "data") + ".file must be longer than or equal to 1 characters")
                 if data__file_len > 256:
                     raise JsonSchemaValueException("" + (name_prefix or "data") + ".file must be shorter than or equal to 256 characters")
-                if not REGEX_PATTERNS['^[^\\u0000-\\u001f\\u007f-\\u009f\\u2028\\u2029]*$'].search(data__file):
-                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".file must match pattern ^[^\\u0000-\\u001f\\u007f-\\u009f\\u2028\\u2029]*$")
+                if not REGEX_PATTERNS['^[^\\u0000-\\u001f\\u007f-\\u009f\\u2028\\u2029\\u202a-\\u202e\\u2066-\\u2069\\ud800-\\udfff]*$'].search(data__file):
+                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".file must match pattern ^[^\\u0000-\\u001f\\u007f-\\u009f\\u2028\\u2029\\u202a-\\u202e\\u2066-\\u2069\\ud800-\\udfff]*$")
         if "line" in data_keys:
             data_keys.remove("line")
             data__line = data["line"]
@@ -56,8 +56,8 @@ def validate_vm_memory_oracle_quarantine_schema_json(data, custom_formats={}, na
                     raise JsonSchemaValueException("" + (name_prefix or "data") + ".reason must be longer than or equal to 1 characters")
                 if data__reason_len > 2000:
                     raise JsonSchemaValueException("" + (name_prefix or "data") + ".reason must be shorter than or equal to 2000 characters")
-                if not REGEX_PATTERNS['^[^\\u0000-\\u001f\\u007f-\\u009f\\u2028\\u2029]*$'].search(data__reason):
-                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".reason must match pattern ^[^\\u0000-\\u001f\\u007f-\\u009f\\u2028\\u2029]*$")
+                if not REGEX_PATTERNS['^[^\\u0000-\\u001f\\u007f-\\u009f\\u2028\\u2029\\u202a-\\u202e\\u2066-\\u2069\\ud800-\\udfff]*$'].search(data__reason):
+                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".reason must match pattern ^[^\\u0000-\\u001f\\u007f-\\u009f\\u2028\\u2029\\u202a-\\u202e\\u2066-\\u2069\\ud800-\\udfff]*$")
         if "raw" in data_keys:
             data_keys.remove("raw")
             data__raw = data["raw"]

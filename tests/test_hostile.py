@@ -1,0 +1,538 @@
+"""Hostile input: every bad thing a user, a file or a command line can hand the tool gets a
+clear one-line error and a non-zero exit, follows no link out of the data directory, and
+changes nothing on disk. Hand-written cases first, then property-based ones."""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+import re
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings, strategies as st
+
+from conftest import ENTRYPOINT, NOW, data_files, write_jsonl
+from vm_memory_oracle.config import KEYS, settings_from_mapping
+from vm_memory_oracle.errors import ConfigError
+from vm_memory_oracle.model.characters import UNSAFE, without_unsafe
+from vm_memory_oracle.storage import strict_json
+from vm_memory_oracle.storage.validation import SCHEMA_NAMES, load_schema, problem
+
+REMEMBER = ("--action", "remember", "--subject", "user", "--predicate", "likes")
+PROPERTY = settings(max_examples=60, deadline=None,
+                    suppress_health_check=[HealthCheck.function_scoped_fixture])
+
+
+@pytest.fixture(scope="module")
+def made_once(tmp_path_factory) -> Path:
+    """A memory with every kind of file in it: facts, an archived one, a built index."""
+    from vm_memory_oracle.cli import main
+
+    data = tmp_path_factory.mktemp("hostile") / "memory"
+
+    def run(*args: str) -> int:
+        return main(["--data-path", str(data), "--now", NOW, "--json", *args])
+
+    assert run("--action", "init") == run("--action", "config", "--set",
+                                          "embedding_model=hash") == 0
+    assert run(*REMEMBER, "--object", "green tea") == 0
+    assert run(*REMEMBER, "--object", "long walks") == 0
+    walks = [json.loads(line)["id"] for line in
+             (data / "knowledge-graph/facts.jsonl").read_text().splitlines()][1]
+    assert run("--action", "forget", "--id", walks) == 0
+    assert run("--action", "recall", "--query", "tea") == 0
+    return data
+
+
+@pytest.fixture
+def memory(made_once, data_dir) -> Path:
+    shutil.copytree(made_once, data_dir, symlinks=True)
+    return data_dir
+
+
+def names_field(message: str, *names: str) -> bool:
+    """Whether `message` names one of `names` as a field, alone or in a dotted path."""
+    quoted = {part for token in re.findall(r"'([^']*)'", message) for part in token.split(".")}
+    return bool(quoted & set(names))
+
+
+def refused(result, code: int, *message: str) -> None:
+    """The command failed with `code`, one line on stderr naming what was wrong."""
+    assert result.code == code, (result.code, result.err)
+    lines = result.err.strip().splitlines()
+    assert lines and lines[-1].startswith(("Error: ", "vm-memory-oracle: error: ")), result.err
+    for part in message:
+        assert part in result.err, (part, result.err)
+
+
+# -- hand-written ---------------------------------------------------------------------------
+@pytest.mark.parametrize("line, message", [
+    (b'{"subject": "user", "predicate": "likes", "object": "caf\xe9"}', "not UTF-8 text"),
+    (b'{"subject": "user", "predicate": "likes", "object": "a\\u0007b"}',
+     "field 'object' contains a control character"),
+    ('{"subject": "user", "predicate": "likes", "object": "abc\u202edef"}'.encode(),
+     "a bidirectional control character"),
+    (b'{"subject": "user", "predicate": "likes", "object": "a\\udc80"}', "invalid UTF-8"),
+    (b'{"subject": "user", "predicate": "likes", "object": "tea", "importance": NaN}',
+     "NaN is not a JSON number"),
+    (b'{"subject": "user", "predicate": "likes", "object": "tea", "importance": -Infinity}',
+     "-Infinity is not a JSON number"),
+    (b'{"subject": "user", "predicate": "likes", "object": "tea", "importance": 1e999}',
+     "number 1e999 is out of range"),
+    (b'{"subject": "user", "predicate": "likes", "object": "tea", "object": "coffee"}',
+     "duplicate key 'object'"),
+    (b"[" * 100_000 + b"]" * 100_000, "nested too deeply"),
+    (b'{"subject": "user", "predicate": "likes", "object": ' + b"9" * 5000 + b"}",
+     "invalid JSON"),
+    (b'{"subject": "user", "predicate": "likes", "object": "x' + b"y" * (10 << 20) + b'"}',
+     "bytes, at most 1048576 allowed"),
+])
+def test_hostile_lines_given_to_remember_from_are_refused(cli, memory, tmp_path, line, message):
+    given_file = tmp_path / "facts.jsonl"
+    given_file.write_bytes(b'{"subject": "user", "predicate": "likes", "object": "jazz"}\n'
+                           + line + b"\n")
+    before = data_files(memory)
+    refused(cli("--action", "remember", "--from", str(given_file)), 3,
+            f"{given_file}:2: ", message)
+    assert data_files(memory) == before
+
+
+@pytest.mark.parametrize("flag, value, message", [
+    ("--object", "tea\u202e", "contains a control character, a bidirectional control"),
+    ("--object", "tea\x1b[2J", "contains a control character"),
+    ("--subject", "us\ner", "contains a control character"),
+    ("--importance", "nan", "--importance: must be a finite number, got 'nan'"),
+    ("--importance", "inf", "--importance: must be a finite number, got 'inf'"),
+    ("--text", "x" * 2001, "is too long: 2001 characters"),
+])
+def test_hostile_flags_given_to_remember_are_refused(cli, memory, flag, value, message):
+    args = {"--subject": "user", "--predicate": "likes", "--object": "tea", flag: value}
+    before = data_files(memory)
+    result = cli("--action", "remember", *[item for pair in args.items() for item in pair])
+    refused(result, 2 if flag == "--importance" else 3, message)
+    assert data_files(memory) == before
+
+
+def test_invalid_utf8_on_the_command_line_is_refused_by_the_real_process(memory):
+    before = data_files(memory)
+    done = subprocess.run([os.fsencode(ENTRYPOINT), b"--data-path", os.fsencode(memory),
+                           b"--action", b"remember", b"--subject", b"user", b"--predicate",
+                           b"likes", b"--object", b"caf\xe9"], capture_output=True)
+    assert done.returncode == 3, done.stderr
+    assert done.stderr.decode() == "Error: command-line argument b'caf\\xe9' is not valid UTF-8\n"
+    assert data_files(memory) == before
+
+
+@pytest.mark.parametrize("query, message", [
+    ("tea\u202e", "query contains a control character, a bidirectional control character"),
+    ("tea\x00", "query contains a control character"),
+    ("x" * 5000, "query is 5000 characters"),
+    ("   ", "query must not be empty"),
+])
+def test_hostile_queries_are_refused_before_anything_is_written(cli, memory, query, message):
+    assert cli("--action", "remember", "--subject", "user", "--predicate", "drinks",
+               "--object", "coffee").code == 0  # the index now has an entry to add
+    before = data_files(memory)
+    refused(cli("--action", "recall", "--query", query), 3, message)
+    assert data_files(memory) == before
+
+
+@pytest.mark.parametrize("line, message", [
+    (b'{"query": "tea", "query": "coffee"}', "duplicate key 'query'"),
+    (b'{"query": "tea", "k": NaN}', "NaN is not a JSON number"),
+    (b'{"query": "\xff"}', "not UTF-8"),
+    (b"{" * 50_000, "invalid JSON"),
+    (b'{"query": "tea\\u202e"}', "bidirectional control character"),
+])
+def test_hostile_query_files_are_refused(cli, memory, tmp_path, line, message):
+    queries = tmp_path / "queries.jsonl"
+    queries.write_bytes(line + b"\n")
+    before = data_files(memory)
+    refused(cli("--action", "recall", "--queries", str(queries)), 3, message)
+    assert data_files(memory) == before
+
+
+@pytest.mark.parametrize("program", ["def f: f; f", "repeat(1)", "last(range(1e12))"])
+def test_a_jq_program_that_never_ends_is_stopped_at_its_time_limit(cli, memory, program):
+    assert cli("--action", "config", "--set", "query_timeout_seconds=0.5").code == 0
+    before = data_files(memory)
+    result = cli("--action", "query", "--jq", program)
+    refused(result, 3, "--jq: jq program did not finish within 0.5s (query_timeout_seconds)")
+    assert data_files(memory) == before
+    assert cli("--action", "query", "--jq", ".[] | .object").out.split() == ['"green', 'tea"']
+
+
+def test_a_jq_program_that_prints_too_much_is_stopped(data_dir, memory):
+    from vm_memory_oracle.config import Settings
+    from vm_memory_oracle.errors import InvalidInputError
+    from vm_memory_oracle.graph import KnowledgeGraph
+    from vm_memory_oracle.query import run_jq
+    from vm_memory_oracle.storage.layout import Layout
+    from vm_memory_oracle.storage.store import Store
+    from vm_memory_oracle.clock import parse_iso
+
+    graph = KnowledgeGraph(Store(Layout(memory), lock_timeout=5, timestamp=NOW), Settings())
+    with pytest.raises(InvalidInputError, match="printed more than 1 MiB"):
+        run_jq(graph, "range(1e9)", parse_iso(NOW), timeout=30, max_output_bytes=1 << 20)
+    assert run_jq(graph, ".[0].object", parse_iso(NOW), timeout=30) == ["green tea"]
+
+
+@pytest.mark.parametrize("body, message", [
+    (b"memory_oracle:\n  half_life_days: .nan\n", "half_life_days must be a number, got nan"),
+    (b"memory_oracle:\n  recall_boost: .inf\n", "recall_boost must be a number, got inf"),
+    (b"memory_oracle:\n  recall_k: 5\n  recall_k: 6\n", "invalid YAML"),
+    (b"memory_oracle:\n  colour: blue\n", "unknown key memory_oracle.colour"),
+    (b"memory_oracle:\n  max_facts: '10'\n", "max_facts must be a whole number"),
+    (b"memory_oracle:\n  embedding_model: \"hash\\u202e\"\n", "bidirectional control character"),
+    (b"memory_oracle:\n  recall_k: 10 # caf\xe9\n", "cannot read config file"),
+    (b"memory_oracle: !!python/object/apply:os.system [\"touch /tmp/pwned\"]\n",
+     "memory_oracle: must be a mapping"),
+    (b"memory_oracle:\n  recall_k: " + b"[" * 400 + b"]" * 400 + b"\n", "nested too deeply"),
+])
+def test_hostile_config_files_are_refused_naming_the_file(cli, memory, body, message):
+    config = memory / "config.yaml"
+    config.write_bytes(body)
+    before = data_files(memory)
+    refused(cli("--action", "recall", "--query", "tea"), 3, f"Error: {config}", message)
+    assert data_files(memory) == before
+    assert not Path("/tmp/pwned").exists()
+
+
+def test_a_data_path_of_root_or_with_dotdot_is_refused(cli, tmp_path):
+    refused(cli("--action", "init", data=Path("/")), 5, "/: is the filesystem root")
+    refused(cli("--action", "recall", "--query", "x", data=Path("/")), 5, "filesystem root")
+    (tmp_path / "a").mkdir()
+    sneaky = Path(f"{tmp_path}/a/../memory")
+    refused(cli("--action", "init", data=sneaky), 5, "has a '..' component")
+    assert not (tmp_path / "memory").exists()
+
+
+def test_a_directory_that_is_not_a_memory_is_neither_read_nor_filled(cli, tmp_path, isolated_home):
+    (isolated_home / "notes.txt").write_text("mine")
+    before = data_files(isolated_home)
+    for action in (("--action", "init"), REMEMBER + ("--object", "tea"),
+                   ("--action", "recall", "--query", "tea"), ("--action", "consolidate")):
+        refused(cli(*action, data=isolated_home), 5, "is not empty and holds no memory")
+    assert data_files(isolated_home) == before
+
+
+def test_a_data_path_that_is_a_symlink_is_refused(cli, memory, tmp_path):
+    link = tmp_path / "link"
+    link.symlink_to(memory)
+    before = data_files(memory)
+    refused(cli(*REMEMBER, "--object", "coffee", data=link), 5,
+            f"{link}: is a symlink (to {memory}); give the directory it points to, {memory}")
+    assert data_files(memory) == before
+
+
+ACTIONS = [
+    ("--action", "init"), REMEMBER + ("--object", "coffee"), ("--action", "summarize", "--all"),
+    ("--action", "recall", "--query", "tea"), ("--action", "query", "--jq", "length"),
+    ("--action", "reindex"), ("--action", "consolidate"), ("--action", "consolidate", "--dry-run"),
+    ("--action", "health-check"), ("--action", "quality-probe"),
+    ("--action", "config", "--set", "recall_k=5"), ("--action", "config"),
+]
+PLANTED = ["config.yaml", "knowledge-graph/facts.jsonl", "state/memory.lock",
+           "sessions/2026-05-15-120000.jsonl", "daily", "state/cache"]
+
+
+@pytest.mark.parametrize("planted", PLANTED)
+@pytest.mark.parametrize("action", ACTIONS, ids=lambda action: " ".join(action[1:3]))
+def test_a_symlink_planted_inside_is_refused_by_every_action(cli, memory, tmp_path, planted,
+                                                               action):
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    (outside / "secret").write_text('{"ts": "2026-05-15T12:00:00Z", "role": "user", '
+                                    '"text": "my password is hunter2"}\n')
+    target = memory / planted
+    if target.is_dir():
+        os.rename(target, tmp_path / "moved-away")
+    elif target.exists():
+        target.unlink()
+    target.symlink_to(outside if planted in ("daily", "state/cache") else outside / "secret")
+    before, outside_before = data_files(memory), data_files(outside)
+    refused(cli(*action), 5, f"{target}: is a symlink; refusing to follow links")
+    assert data_files(memory) == before and data_files(outside) == outside_before
+    assert target.is_symlink()
+
+
+@pytest.mark.parametrize("victim", ["MEMORY.md", "knowledge-graph/facts.jsonl", "state",
+                                    "sessions"])
+def test_files_owned_by_another_user_are_refused(cli, memory, victim):
+    if os.geteuid() != 0:
+        pytest.skip("only root can give a file to another user")
+    path = memory / victim
+    os.chown(path, 65534, 65534)
+    before = data_files(memory)
+    refused(cli("--action", "recall", "--query", "tea"), 5,
+            f"{path}: is owned by uid 65534, not by the user running the tool (uid 0)")
+    refused(cli(*REMEMBER, "--object", "coffee"), 5, "is owned by uid 65534")
+    assert data_files(memory) == before
+
+
+@pytest.mark.parametrize("victim, mode, fix", [
+    (".", 0o777, "chmod 700"), (".", 0o720, "chmod 700"), ("knowledge-graph", 0o707, "chmod 700"),
+    ("MEMORY.md", 0o666, "chmod 600"), ("knowledge-graph/facts.jsonl", 0o620, "chmod 600"),
+])
+def test_a_data_directory_writable_by_others_is_refused_saying_why(cli, memory, victim, mode,
+                                                                   fix):
+    path = memory / victim
+    os.chmod(path, mode)
+    before = data_files(memory)
+    refused(cli("--action", "recall", "--query", "tea"), 5,
+            f"is writable by other users (mode {mode:04o}); run {fix}")
+    refused(cli("--action", "init"), 5, "is writable by other users")
+    assert data_files(memory) == before
+
+
+def test_files_are_0600_and_directories_0700_whatever_the_umask(tmp_path):
+    """Every command of a day's use, in real processes started with umask 000."""
+    data = tmp_path / "memory"
+    session = tmp_path / "2026-05-15-120000.jsonl"
+    write_jsonl(session, [{"ts": NOW, "role": "user", "text": "I live in Lisbon."},
+                          {"ts": NOW, "role": "user", "text": "{broken"}])
+
+    def run(*args: str) -> None:
+        done = subprocess.run([str(ENTRYPOINT), "--data-path", str(data), "--now", NOW, *args],
+                              capture_output=True, text=True, preexec_fn=lambda: os.umask(0))
+        assert done.returncode == 0, done.stderr
+
+    run("--action", "init")
+    run("--action", "config", "--set", "embedding_model=hash")
+    (data / "sessions" / session.name).write_bytes(session.read_bytes())
+    os.chmod(data / "sessions" / session.name, 0o600)
+    run("--action", "summarize", "--all")
+    run(*REMEMBER, "--object", "tea")
+    run("--action", "recall", "--query", "Lisbon")
+    run("--action", "consolidate")
+    run("--action", "quality-probe")
+    with open(data / "knowledge-graph" / "facts.jsonl", "a") as facts:
+        facts.write("not json\n")
+    run("--action", "recall", "--query", "tea")  # quarantines the line
+    assert (data / "knowledge-graph" / "facts.quarantine.jsonl").exists()
+    entries = [data] + list(data.rglob("*"))
+    assert len(entries) > 25
+    wrong = {str(path.relative_to(data)): oct(path.stat().st_mode & 0o777) for path in entries
+             if (path.stat().st_mode & 0o777) != (0o700 if path.is_dir() else 0o600)}
+    assert wrong == {}
+
+
+# -- property-based -------------------------------------------------------------------------
+json_values = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats() | st.text(),
+    lambda children: st.lists(children, max_size=4) | st.dictionaries(st.text(), children,
+                                                                       max_size=4),
+    max_leaves=12)
+
+
+@PROPERTY
+@given(lines=st.lists(st.binary(max_size=200) | json_values.map(
+    lambda value: json.dumps(value, allow_nan=True).encode("utf-8", "surrogatepass")),
+    min_size=1, max_size=3))
+def test_any_bytes_given_to_remember_from_are_stored_or_refused_whole(cli, memory, tmp_path,
+                                                                       lines):
+    given_file = tmp_path / "given.jsonl"
+    given_file.write_bytes(b"\n".join(lines) + b"\n")
+    before = data_files(memory)
+    result = cli("--action", "remember", "--from", str(given_file))
+    if result.code == 0:
+        return
+    refused(result, 3, f"{given_file}")
+    assert data_files(memory) == before
+
+
+fact_field = st.sampled_from(["subject", "predicate", "object", "source", "text", "context",
+                              "category", "importance", "pinned", "entities", "valid_from",
+                              "confidence"])
+unsafe_text = st.text(alphabet=st.characters(codec=None), min_size=1, max_size=20).filter(
+    lambda text: UNSAFE.search(text) is not None)
+
+
+@PROPERTY
+@given(key=fact_field, value=json_values | unsafe_text)
+def test_any_value_in_any_field_is_stored_or_refused_naming_the_field(cli, memory, tmp_path,
+                                                                      key, value):
+    record = {"subject": "user", "predicate": "likes", "object": "tea", key: value}
+    given_file = tmp_path / "given.jsonl"
+    given_file.write_bytes(json.dumps(record, allow_nan=True).encode("utf-8") + b"\n")
+    before = data_files(memory)
+    result = cli("--action", "remember", "--from", str(given_file))
+    if result.code != 0:
+        refused(result, 3, f"{given_file}:1: ")
+        assert names_field(result.err, key) or "JSON number" in result.err \
+            or "out of range" in result.err, result.err
+        assert data_files(memory) == before
+
+
+JSON_TYPES = {"string": "text", "number": 2.5, "integer": 7, "boolean": True, "null": None,
+              "array": [1], "object": {"k": 1}}
+FULL_FACT_INPUT = {"subject": "user", "predicate": "likes", "object": "tea", "source": "s",
+                   "text": "The user likes tea.", "context": "c", "category": "preference",
+                   "importance": 0.5, "pinned": False, "entities": ["tea"],
+                   "valid_from": "2026-05-01", "confidence": 0.9}
+HAND_WRITTEN = {
+    "fact-input": FULL_FACT_INPUT,
+    "extractor-output": {"facts": [FULL_FACT_INPUT]},
+    "import-ledger": {"sources": {"/x/a.jsonl": {"size": 1, "mtime_ns": 2,
+                                                  "files": ["2026-05-15-120000.jsonl"]}}},
+    "consolidation-checkpoint": {"started_at": NOW, "actor": "cron", "completed": ["summarize"],
+                                 "reports": {"summarize": {"counts": {}}}},
+    "canary-facts": [{"query": "q", "expected_contains": "a"}],
+}
+FROM_FILES = {"fact": "knowledge-graph/facts.jsonl", "archived-fact": "knowledge-graph/archived-facts.jsonl",
+              "entity": "knowledge-graph/entities.jsonl", "relation": "knowledge-graph/relations.jsonl",
+              "activation-metadata": "activation-metadata.json",
+              "quarantine": "knowledge-graph/facts.quarantine.jsonl",
+              "session-turn": "sessions/2026-05-15-120000.jsonl",
+              "summarize-ledger": "state/summarized.json",
+              "vector-metadata": "embeddings/metadata.jsonl",
+              "activation-journal": "state/activation-journal.jsonl",
+              "audit-entry": "state/audit.jsonl", "probe-result": "state/probe-log.jsonl",
+              "health": "health.json"}
+
+
+@pytest.fixture(scope="module")
+def real_records(tmp_path_factory) -> dict:
+    """One valid record of every schema, most of them read from a memory the CLI made."""
+    from vm_memory_oracle.cli import main
+
+    data = tmp_path_factory.mktemp("schemas") / "memory"
+
+    def run(*args: str) -> None:
+        assert main(["--data-path", str(data), "--now", NOW, *args]) == 0
+
+    run("--action", "init")
+    run("--action", "config", "--set", "embedding_model=hash")
+    write_jsonl(data / "sessions" / "2026-05-15-120000.jsonl",
+                [{"ts": NOW, "role": "user", "text": "I live in Lisbon."}])
+    run("--action", "summarize", "--all")
+    run(*REMEMBER, "--object", "tea", "--category", "preference")
+    run("--action", "consolidate")
+    run("--action", "forget", "--id", json.loads(
+        (data / "knowledge-graph/facts.jsonl").read_text().splitlines()[0])["id"])
+    run("--action", "recall", "--query", "tea")
+    with open(data / "knowledge-graph/facts.jsonl", "a") as facts:
+        facts.write("not json\n")
+    (data / "knowledge-graph/canary-facts.json").write_text(
+        '[{"query": "favourite planet", "expected_contains": "Neptune"}]')
+    run("--action", "quality-probe")  # the canary fails, so the result lists a failure
+    records = dict(HAND_WRITTEN)
+    for schema, name in FROM_FILES.items():
+        text = (data / name).read_text()
+        records[schema] = json.loads(text if name.endswith(".json") else text.splitlines()[0])
+    assert set(records) == set(SCHEMA_NAMES)
+    for schema, record in records.items():
+        assert problem(schema, record) is None, (schema, problem(schema, record))
+    return records
+
+
+def typed_fields(spec: dict, path: tuple = ()):
+    """(path, property schema) of every field with a declared type, nested ones included;
+    "[]" in a path stands for an array's items, "*" for a mapping's values."""
+    if path and ("type" in spec or "enum" in spec):
+        yield path, spec
+    for key, sub in spec.get("properties", {}).items():
+        yield from typed_fields(sub, path + (key,))
+    if isinstance(spec.get("items"), dict):
+        yield from typed_fields(spec["items"], path + ("[]",))
+    for sub in list(spec.get("patternProperties", {}).values()) + [spec.get("additionalProperties")]:
+        if isinstance(sub, dict):
+            yield from typed_fields(sub, path + ("*",))
+
+
+def put(record, path: tuple, value):
+    """A copy of `record` with `value` at `path`, or None when a parent on the way is absent."""
+    import copy
+
+    record = copy.deepcopy(record)
+    parent = record
+    for step in path[:-1]:
+        if step == "[]":
+            if not parent:
+                return None
+            parent = parent[0]
+        elif step == "*":
+            if not parent:
+                return None
+            parent = parent[next(iter(parent))]
+        elif step in parent:
+            parent = parent[step]
+        elif path[-2:] == (step, "[]"):  # an optional list left out: give it one item
+            parent = parent.setdefault(step, [])
+        else:
+            return None
+    last = path[-1]
+    if last == "[]":
+        if not isinstance(parent, list):
+            return None
+        parent[:1] = [value]
+    elif last == "*":
+        if not isinstance(parent, dict) or not parent:
+            return None
+        parent[next(iter(parent))] = value
+    else:
+        parent[last] = value
+    return record
+
+
+def test_a_wrong_type_in_every_field_of_every_schema_is_refused_naming_it(real_records):
+    tried, unreachable = 0, []
+    for schema in SCHEMA_NAMES:
+        for path, spec in typed_fields(load_schema(schema)):
+            allowed = spec.get("type", [])
+            allowed = {allowed} if isinstance(allowed, str) else set(allowed)
+            if "number" in allowed:
+                allowed.add("integer")
+            for type_name, value in JSON_TYPES.items():
+                if type_name in allowed or value in spec.get("enum", [value]) and "enum" in spec:
+                    continue
+                record = put(real_records[schema], path, value)
+                if record is None:
+                    unreachable.append((schema, path))
+                    continue
+                message = problem(schema, record)
+                tried += 1
+                assert message is not None, (schema, path, value)
+                named = [step for step in path if step not in ("[]", "*")]
+                assert names_field(message, *named) or not named, (schema, path, value, message)
+    assert tried > 800
+    assert sorted(set(unreachable)) == [], sorted(set(unreachable))
+
+
+@settings(max_examples=200, deadline=None)
+@given(values=st.dictionaries(st.sampled_from(KEYS) | st.text(max_size=10),
+                              json_values | st.floats(), max_size=4))
+def test_any_config_mapping_is_accepted_or_refused_naming_a_key(values):
+    try:
+        settings_from_mapping(values, source="config.yaml")
+    except ConfigError as exc:
+        assert exc.key in values or exc.key == "prune_threshold", (exc.key, values)
+        assert str(exc).startswith("config.yaml: ")
+    else:
+        for value in values.values():
+            assert not isinstance(value, float) or math.isfinite(value)
+
+
+@settings(max_examples=300, deadline=None)
+@given(text=st.text(alphabet=st.characters(codec=None)))
+def test_the_schemas_and_the_session_cleaner_agree_on_unsafe_characters(text):
+    record = {"subject": "user", "predicate": "likes", "object": text or "x"}
+    cleaned = without_unsafe(text)
+    assert UNSAFE.search(cleaned.replace("\n", "").replace("\t", "")) is None
+    assert (problem("fact-input", record) is None) == (UNSAFE.search(text) is None) or \
+        len(text) > 2000
+
+
+@settings(max_examples=300, deadline=None)
+@given(value=json_values)
+def test_strict_json_reads_back_exactly_what_it_writes_or_refuses_to_write(value):
+    try:
+        text = strict_json.dumps(value)
+    except strict_json.JsonRefused:
+        assert "nan" in repr(value) or "inf" in repr(value)
+        return
+    assert strict_json.loads(text) == value
