@@ -536,3 +536,23 @@ def test_strict_json_reads_back_exactly_what_it_writes_or_refuses_to_write(value
         assert "nan" in repr(value) or "inf" in repr(value)
         return
     assert strict_json.loads(text) == value
+
+
+def test_ten_megabyte_lines_in_memory_files_and_logs_are_set_aside_and_the_rest_kept(cli, memory):
+    """Files the tool reads rather than is given: a bad line is quarantined with a warning
+    (DESIGN: nothing is silently dropped, nothing stops the other lines)."""
+    big = "x" * (10 << 20)
+    write_jsonl(memory / "sessions" / "2026-05-15-120000.jsonl", [
+        {"ts": NOW, "role": "user", "text": f"I live in Oslo. {big}"},
+        {"ts": NOW, "role": "user", "text": "I live in Bergen."}])
+    with open(memory / "knowledge-graph" / "facts.jsonl", "a") as facts:
+        facts.write(json.dumps({"subject": "user", "text": big}) + "\n")
+    result = cli("--action", "summarize", "--all")
+    assert result.code == 0, result.err
+    assert "facts.jsonl:2: missing field 'id'" in result.err
+    assert "2026-05-15-120000.jsonl:1: field 'text' is too long: 10485776 characters" in result.err
+    objects = [json.loads(line)["object"] for line in
+               (memory / "knowledge-graph" / "facts.jsonl").read_text().splitlines()]
+    assert objects == ["green tea", "Bergen"]
+    quarantined = (memory / "knowledge-graph" / "facts.quarantine.jsonl").read_text()
+    assert json.loads(quarantined)["raw"].endswith('x"}')
