@@ -89,7 +89,7 @@ def refused(result, code: int, *message: str) -> None:
     (b'{"subject": "user", "predicate": "likes", "object": ' + b"9" * 5000 + b"}",
      "invalid JSON"),
     (b'{"subject": "user", "predicate": "likes", "object": "x' + b"y" * (10 << 20) + b'"}',
-     "bytes, at most 1048576 allowed"),
+     "line is longer than the 1048576 bytes allowed"),
 ])
 def test_hostile_lines_given_to_remember_from_are_refused(cli, memory, tmp_path, line, message):
     given_file = tmp_path / "facts.jsonl"
@@ -556,3 +556,10 @@ def test_ten_megabyte_lines_in_memory_files_and_logs_are_set_aside_and_the_rest_
     assert objects == ["green tea", "Bergen"]
     quarantined = (memory / "knowledge-graph" / "facts.quarantine.jsonl").read_text()
     assert json.loads(quarantined)["raw"].endswith('x"}')
+
+
+def test_input_without_line_ends_is_refused_at_the_line_limit(cli, memory):
+    before = data_files(memory)
+    refused(cli("--action", "remember", "--from", "/dev/zero"), 3,
+            "/dev/zero:1: line is longer than the 1048576 bytes allowed")
+    assert data_files(memory) == before

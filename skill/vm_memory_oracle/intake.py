@@ -45,9 +45,11 @@ def candidate_fact(fields: dict, *, created: str, default_source: str, source: s
 def read_json_lines(stream: BinaryIO, source: str, *,
                     max_line_bytes: int = MAX_LINE_BYTES) -> Iterator[tuple[int, object]]:
     """(line number, parsed value) for each non-blank line; refuses oversized or broken lines."""
-    for number, raw in enumerate(stream, start=1):
+    # readline with a limit: a line without end (--from /dev/zero) is refused at the limit,
+    # not read into memory whole.
+    for number, raw in enumerate(iter(lambda: stream.readline(max_line_bytes + 1), b""), start=1):
         if len(raw) > max_line_bytes:
-            raise InvalidInputError(f"line is {len(raw)} bytes, at most {max_line_bytes} allowed",
+            raise InvalidInputError(f"line is longer than the {max_line_bytes} bytes allowed",
                                     source=source, line=number)
         if not raw.strip():
             continue
