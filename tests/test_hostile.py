@@ -563,3 +563,14 @@ def test_input_without_line_ends_is_refused_at_the_line_limit(cli, memory):
     refused(cli("--action", "remember", "--from", "/dev/zero"), 3,
             "/dev/zero:1: line is longer than the 1048576 bytes allowed")
     assert data_files(memory) == before
+
+
+def test_a_config_that_is_a_device_or_huge_is_refused(cli, memory, tmp_path):
+    huge = tmp_path / "huge.yaml"
+    huge.write_text("memory_oracle:\n" + "# padding\n" * 200_000)
+    before = data_files(memory)
+    refused(cli("--config", "/dev/zero", "--action", "recall", "--query", "tea"), 3,
+            "/dev/zero: config file is not a regular file")
+    refused(cli("--config", str(huge), "--action", "recall", "--query", "tea"), 3,
+            f"{huge}: config file is larger than 1048576 bytes")
+    assert data_files(memory) == before

@@ -9,8 +9,10 @@ from __future__ import annotations
 
 import io
 import math
+import os
 import re
 import shlex
+import stat
 from dataclasses import asdict, dataclass, fields
 from pathlib import Path
 from typing import Any
@@ -23,6 +25,7 @@ from .storage import files, snapshot
 SECTION = "memory_oracle"
 DEFAULT_DATA_PATH = "/data/memory"
 INTERVALS = ("daily", "weekly", "monthly")
+MAX_CONFIG_BYTES = 1 << 20
 _DEVICE = re.compile(r"^(cpu|cuda(:\d+)?)$")
 
 
@@ -230,7 +233,14 @@ def _read_document(path: Path):
     from ruamel.yaml.error import YAMLError
 
     try:
-        text = path.read_text(encoding="utf-8")
+        with open(path, "rb") as handle:
+            if not stat.S_ISREG(os.fstat(handle.fileno()).st_mode):
+                raise ConfigError("config file is not a regular file", source=str(path))
+            data = handle.read(MAX_CONFIG_BYTES + 1)
+        if len(data) > MAX_CONFIG_BYTES:
+            raise ConfigError(f"config file is larger than {MAX_CONFIG_BYTES} bytes",
+                              source=str(path))
+        text = data.decode("utf-8")
     except FileNotFoundError:
         raise ConfigError("config file does not exist", source=str(path)) from None
     except (OSError, UnicodeDecodeError) as exc:
