@@ -313,3 +313,57 @@ def test_a_line_still_being_written_is_summarized_once_complete(cli, data_dir):
     result = cli("--json", "--action", "summarize", "--date", "2026-05-15", now=NIGHT)
     assert result.json()["added"] == 1
     assert {fact["object"] for fact in facts_in(data_dir)} == {"Oslo", "Statoil"}
+
+
+def test_a_line_appended_while_summarize_reads_the_log_is_summarized_by_the_next_run(
+        cli, data_dir, monkeypatch):
+    """The agent appends to its log without taking any lock: a line that arrives after
+    summarize has read the log, even before it records how far it read, is read next time."""
+    from vm_memory_oracle.steps import summarize as step
+
+    sessions = data_dir / "sessions"
+    sessions.mkdir(parents=True)
+    log = write_jsonl(sessions / "2026-05-15-100000.jsonl",
+                      [{"ts": "2026-05-15T10:00:00Z", "role": "user", "text": "I live in Oslo."}])
+    extract = step._extract
+
+    def extract_while_the_agent_appends(*args, **kwargs):
+        monkeypatch.setattr(step, "_extract", extract)
+        with open(log, "a") as handle:
+            handle.write(json.dumps({"ts": "2026-05-15T10:01:00Z", "role": "user",
+                                     "text": "I work at Statoil."}) + "\n")
+        return extract(*args, **kwargs)
+
+    monkeypatch.setattr(step, "_extract", extract_while_the_agent_appends)
+    first = cli("--json", "--action", "summarize", "--date", "2026-05-15", now=NIGHT).json()
+    assert first["added"] == 1
+    second = cli("--json", "--action", "summarize", "--date", "2026-05-15", now=NIGHT).json()
+    assert second["added"] == 1
+    assert {fact["object"] for fact in facts_in(data_dir)} == {"Oslo", "Statoil"}
+    assert cli("--json", "--action", "summarize", "--all",
+               now=NIGHT).json()["session_files"] == []
+
+
+def test_a_summarize_that_read_less_leaves_the_record_of_one_that_read_more(
+        cli, data_dir, monkeypatch):
+    from vm_memory_oracle.steps import summarize as step
+
+    sessions = data_dir / "sessions"
+    sessions.mkdir(parents=True)
+    log = write_jsonl(sessions / "2026-05-15-100000.jsonl",
+                      [{"ts": "2026-05-15T10:00:00Z", "role": "user", "text": "I live in Oslo."}])
+    extract = step._extract
+
+    def another_summarize_reads_further(*args, **kwargs):
+        monkeypatch.setattr(step, "_extract", extract)
+        with open(log, "a") as handle:
+            handle.write(json.dumps({"ts": "2026-05-15T10:01:00Z", "role": "user",
+                                     "text": "I work at Statoil."}) + "\n")
+        assert cli("--action", "summarize", "--date", "2026-05-15", now=NIGHT).code == 0
+        return extract(*args, **kwargs)
+
+    monkeypatch.setattr(step, "_extract", another_summarize_reads_further)
+    assert cli("--action", "summarize", "--date", "2026-05-15", now=NIGHT).code == 0
+    ledger = json.loads((data_dir / "state" / "summarized.json").read_text())
+    assert ledger["files"]["2026-05-15-100000.jsonl"]["lines"] == 2
+    assert {fact["object"] for fact in facts_in(data_dir)} == {"Oslo", "Statoil"}

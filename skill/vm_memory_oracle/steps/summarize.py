@@ -88,12 +88,14 @@ def summarize(graph: KnowledgeGraph, settings: Settings, now: datetime, *,
 
     created = format_iso(now)
     per_day: dict[str, list[tuple[dict, str]]] = {}  # day -> (candidate fact, section)
+    read: dict[str, bytes] = {}  # log name -> the bytes its turns were read from
     for number, one_day in enumerate(report.days):
         if progress is not None:
             progress("summarize", number, len(report.days))
         turns = []
         for path in session_files(layout, one_day):
-            turns += _read_turns(store, path, report)
+            read[path.name], path_turns = _read_turns(store, path, report)
+            turns += path_turns
         per_day[one_day] = _extract(turns, settings, created, report)
 
     if progress is not None:
@@ -116,9 +118,13 @@ def summarize(graph: KnowledgeGraph, settings: Settings, now: datetime, *,
             _write_daily(store, one_day, facts, report)
         before = dict(ledger)
         for path in paths:
-            entry = _ledger_entry(path, created)
+            # What was read, not the log as it is now: lines the agent appended since were
+            # not summarized.
+            entry = _ledger_entry(read[path.name], created)
             known = ledger.get(path.name)
-            if known is None or any(known[key] != entry[key] for key in ("lines", "bytes", "sha256")):
+            # A summarize that ran meanwhile may have read further: its record stands.
+            if known is None or known["bytes"] < entry["bytes"] or \
+                    not _prefix_unchanged(path, known):
                 ledger[path.name] = entry
         if ledger != before:
             store.write_validated_json(ledger_path, "summarize-ledger", {"files": ledger})
@@ -150,10 +156,9 @@ def _read_ledger(store, path: Path) -> dict[str, dict]:
     return store.read_json_file(path, "summarize-ledger")["files"]
 
 
-def _ledger_entry(path: Path, stamp: str) -> dict:
-    """How much of `path` is read: its whole lines only. A last line still being written is
-    not counted, so its facts are ingested once it is complete."""
-    data = path.read_bytes()
+def _ledger_entry(data: bytes, stamp: str) -> dict:
+    """How much of a log is read, given the bytes read: its whole lines only. A last line
+    still being written is not counted, so its facts are ingested once it is complete."""
     whole = data[:data.rfind(b"\n") + 1]
     return {"lines": whole.count(b"\n"), "bytes": len(whole),
             "sha256": hashlib.sha256(whole).hexdigest(), "summarized_at": stamp}
@@ -214,8 +219,9 @@ def _redacted_lines(data: bytes) -> tuple[bytes, int]:
     return "".join(line + "\n" for line in out).encode("utf-8"), total
 
 
-def _read_turns(store, path: Path, report: SummarizeReport) -> list[Turn]:
-    contents = read_session(path)
+def _read_turns(store, path: Path, report: SummarizeReport) -> tuple[bytes, list[Turn]]:
+    """The bytes read from the log at `path`, and its turns."""
+    data, contents = read_session(path)
     name = store.layout.relative(path)
     if contents.bad:
         _quarantine_session_lines(store, name, contents.bad, report)
@@ -224,7 +230,7 @@ def _read_turns(store, path: Path, report: SummarizeReport) -> list[Turn]:
         turns.append(Turn(name, number, parse_iso(record["ts"]), record["role"], record["text"],
                           record.get("speaker")))
     report.turns += len(turns)
-    return turns
+    return data, turns
 
 
 def _quarantine_session_lines(store, name: str, bad_lines, report: SummarizeReport) -> None:
