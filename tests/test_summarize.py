@@ -367,3 +367,43 @@ def test_a_summarize_that_read_less_leaves_the_record_of_one_that_read_more(
     ledger = json.loads((data_dir / "state" / "summarized.json").read_text())
     assert ledger["files"]["2026-05-15-100000.jsonl"]["lines"] == 2
     assert {fact["object"] for fact in facts_in(data_dir)} == {"Oslo", "Statoil"}
+
+
+def test_summarize_runs_whose_reads_cross_leave_a_daily_summary_of_every_line(
+        cli, data_dir, monkeypatch):
+    """One summarize reads the first log, another then reads both logs and finishes, and
+    the first reads the second log, grown meanwhile: each read a line the other did not.
+    The first reads the logs again, so the day's summary has every line's fact."""
+    from vm_memory_oracle.steps import summarize as step
+
+    sessions = data_dir / "sessions"
+    first_log, second_log = sessions / "2026-05-15-100000.jsonl", sessions / "2026-05-15-110000.jsonl"
+    sessions.mkdir(parents=True)
+    write_jsonl(first_log, [{"ts": "2026-05-15T10:00:00Z", "role": "user", "text": "I live in Oslo."}])
+    write_jsonl(second_log, [{"ts": "2026-05-15T11:00:00Z", "role": "user",
+                              "text": "I prefer tea in the morning."}])
+
+    def say(log, text):
+        with open(log, "a") as handle:
+            handle.write(json.dumps({"ts": "2026-05-15T12:00:00Z", "role": "user",
+                                     "text": text}) + "\n")
+
+    read_turns = step._read_turns
+
+    def another_summarize_between_the_two_logs(store, path, report):
+        read = read_turns(store, path, report)
+        if path == first_log:
+            monkeypatch.setattr(step, "_read_turns", read_turns)
+            say(first_log, "I work at Statoil.")
+            assert cli("--action", "summarize", "--date", "2026-05-15", now=NIGHT).code == 0
+            say(second_log, "I decided to use PostgreSQL for billing.")
+        return read
+
+    monkeypatch.setattr(step, "_read_turns", another_summarize_between_the_two_logs)
+    assert cli("--action", "summarize", "--date", "2026-05-15", now=NIGHT).code == 0
+    facts = facts_in(data_dir)
+    assert len(facts) == 4
+    summary = (data_dir / "daily" / "2026-05-15.md").read_text()
+    assert [fact["id"] for fact in facts if f"`{fact['id']}`" not in summary] == []
+    assert cli("--json", "--action", "summarize", "--all",
+               now=NIGHT).json()["session_files"] == []
