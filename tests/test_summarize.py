@@ -313,3 +313,97 @@ def test_a_line_still_being_written_is_summarized_once_complete(cli, data_dir):
     result = cli("--json", "--action", "summarize", "--date", "2026-05-15", now=NIGHT)
     assert result.json()["added"] == 1
     assert {fact["object"] for fact in facts_in(data_dir)} == {"Oslo", "Statoil"}
+
+
+def test_a_line_appended_while_summarize_reads_the_log_is_summarized_by_the_next_run(
+        cli, data_dir, monkeypatch):
+    """The agent appends to its log without taking any lock: a line that arrives after
+    summarize has read the log, even before it records how far it read, is read next time."""
+    from vm_memory_oracle.steps import summarize as step
+
+    sessions = data_dir / "sessions"
+    sessions.mkdir(parents=True)
+    log = write_jsonl(sessions / "2026-05-15-100000.jsonl",
+                      [{"ts": "2026-05-15T10:00:00Z", "role": "user", "text": "I live in Oslo."}])
+    extract = step._extract
+
+    def extract_while_the_agent_appends(*args, **kwargs):
+        monkeypatch.setattr(step, "_extract", extract)
+        with open(log, "a") as handle:
+            handle.write(json.dumps({"ts": "2026-05-15T10:01:00Z", "role": "user",
+                                     "text": "I work at Statoil."}) + "\n")
+        return extract(*args, **kwargs)
+
+    monkeypatch.setattr(step, "_extract", extract_while_the_agent_appends)
+    first = cli("--json", "--action", "summarize", "--date", "2026-05-15", now=NIGHT).json()
+    assert first["added"] == 1
+    second = cli("--json", "--action", "summarize", "--date", "2026-05-15", now=NIGHT).json()
+    assert second["added"] == 1
+    assert {fact["object"] for fact in facts_in(data_dir)} == {"Oslo", "Statoil"}
+    assert cli("--json", "--action", "summarize", "--all",
+               now=NIGHT).json()["session_files"] == []
+
+
+def test_a_summarize_that_read_less_leaves_the_record_of_one_that_read_more(
+        cli, data_dir, monkeypatch):
+    from vm_memory_oracle.steps import summarize as step
+
+    sessions = data_dir / "sessions"
+    sessions.mkdir(parents=True)
+    log = write_jsonl(sessions / "2026-05-15-100000.jsonl",
+                      [{"ts": "2026-05-15T10:00:00Z", "role": "user", "text": "I live in Oslo."}])
+    extract = step._extract
+
+    def another_summarize_reads_further(*args, **kwargs):
+        monkeypatch.setattr(step, "_extract", extract)
+        with open(log, "a") as handle:
+            handle.write(json.dumps({"ts": "2026-05-15T10:01:00Z", "role": "user",
+                                     "text": "I work at Statoil."}) + "\n")
+        assert cli("--action", "summarize", "--date", "2026-05-15", now=NIGHT).code == 0
+        return extract(*args, **kwargs)
+
+    monkeypatch.setattr(step, "_extract", another_summarize_reads_further)
+    assert cli("--action", "summarize", "--date", "2026-05-15", now=NIGHT).code == 0
+    ledger = json.loads((data_dir / "state" / "summarized.json").read_text())
+    assert ledger["files"]["2026-05-15-100000.jsonl"]["lines"] == 2
+    assert {fact["object"] for fact in facts_in(data_dir)} == {"Oslo", "Statoil"}
+
+
+def test_summarize_runs_whose_reads_cross_leave_a_daily_summary_of_every_line(
+        cli, data_dir, monkeypatch):
+    """One summarize reads the first log, another then reads both logs and finishes, and
+    the first reads the second log, grown meanwhile: each read a line the other did not.
+    The first reads the logs again, so the day's summary has every line's fact."""
+    from vm_memory_oracle.steps import summarize as step
+
+    sessions = data_dir / "sessions"
+    first_log, second_log = sessions / "2026-05-15-100000.jsonl", sessions / "2026-05-15-110000.jsonl"
+    sessions.mkdir(parents=True)
+    write_jsonl(first_log, [{"ts": "2026-05-15T10:00:00Z", "role": "user", "text": "I live in Oslo."}])
+    write_jsonl(second_log, [{"ts": "2026-05-15T11:00:00Z", "role": "user",
+                              "text": "I prefer tea in the morning."}])
+
+    def say(log, text):
+        with open(log, "a") as handle:
+            handle.write(json.dumps({"ts": "2026-05-15T12:00:00Z", "role": "user",
+                                     "text": text}) + "\n")
+
+    read_turns = step._read_turns
+
+    def another_summarize_between_the_two_logs(store, path, report):
+        read = read_turns(store, path, report)
+        if path == first_log:
+            monkeypatch.setattr(step, "_read_turns", read_turns)
+            say(first_log, "I work at Statoil.")
+            assert cli("--action", "summarize", "--date", "2026-05-15", now=NIGHT).code == 0
+            say(second_log, "I decided to use PostgreSQL for billing.")
+        return read
+
+    monkeypatch.setattr(step, "_read_turns", another_summarize_between_the_two_logs)
+    assert cli("--action", "summarize", "--date", "2026-05-15", now=NIGHT).code == 0
+    facts = facts_in(data_dir)
+    assert len(facts) == 4
+    summary = (data_dir / "daily" / "2026-05-15.md").read_text()
+    assert [fact["id"] for fact in facts if f"`{fact['id']}`" not in summary] == []
+    assert cli("--json", "--action", "summarize", "--all",
+               now=NIGHT).json()["session_files"] == []

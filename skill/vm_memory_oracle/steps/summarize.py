@@ -31,6 +31,9 @@ from ..storage.sessions import read_session, session_day, session_files, session
 from .daily_summary import render_daily_summary
 
 LEDGER = "summarized.json"
+# A summarize that finds, once it holds the lock, that another one read the logs further
+# since it read them, reads them again: its daily summary would lack what it missed.
+READ_ATTEMPTS = 5
 
 
 @dataclass
@@ -87,43 +90,87 @@ def summarize(graph: KnowledgeGraph, settings: Settings, now: datetime, *,
             report.redactions += found
 
     created = format_iso(now)
-    per_day: dict[str, list[tuple[dict, str]]] = {}  # day -> (candidate fact, section)
-    for number, one_day in enumerate(report.days):
-        if progress is not None:
-            progress("summarize", number, len(report.days))
-        turns = []
-        for path in session_files(layout, one_day):
-            turns += _read_turns(store, path, report)
-        per_day[one_day] = _extract(turns, settings, created, report)
-
-    if progress is not None:
-        progress("summarize", len(report.days), len(report.days))
-    with store.locked("summarize"):
-        ledger = _read_ledger(store, ledger_path)
-        fresh: list[dict] = []
-        for path in paths:
-            entry = ledger.get(path.name)
-            done = entry["lines"] if entry and _prefix_unchanged(path, entry) else 0
-            prefix = f"{layout.relative(path)}:"
-            fresh += [fact for facts in per_day.values() for fact, _ in facts
-                      if fact["source"].startswith(prefix)
-                      and int(fact["source"][len(prefix):]) > done]
-        if fresh:
-            result = graph.remember(fresh, now)
-            report.added, report.reinforced = len(result.added), len(result.reinforced)
-            report.superseded = len(result.superseded)
-        for one_day, facts in per_day.items():
-            _write_daily(store, one_day, facts, report)
-        before = dict(ledger)
-        for path in paths:
-            entry = _ledger_entry(path, created)
-            known = ledger.get(path.name)
-            if known is None or any(known[key] != entry[key] for key in ("lines", "bytes", "sha256")):
-                ledger[path.name] = entry
-        if ledger != before:
-            store.write_validated_json(ledger_path, "summarize-ledger", {"files": ledger})
-    report.facts_extracted = sum(len(facts) for facts in per_day.values())
+    for attempt in range(1, READ_ATTEMPTS + 1):
+        reading = _read_logs(store, report.days, settings, created, progress)
+        # How far each log was read: by the bytes read, not the log as it is now, since the
+        # agent may have appended to it meanwhile.
+        entries = {name: _ledger_entry(data, created) for name, data in reading.logs.items()}
+        with store.locked("summarize"):
+            ledger = _read_ledger(store, ledger_path)
+            behind = [path for path in paths if _read_further(path, ledger.get(path.name),
+                                                              entries[path.name])]
+            if behind and attempt < READ_ATTEMPTS:
+                continue  # another summarize read further meanwhile: read the logs again
+            fresh: list[dict] = []
+            for path in paths:
+                entry = ledger.get(path.name)
+                done = entry["lines"] if entry and _prefix_unchanged(path, entry) else 0
+                prefix = f"{layout.relative(path)}:"
+                fresh += [fact for facts in reading.per_day.values() for fact, _ in facts
+                          if fact["source"].startswith(prefix)
+                          and int(fact["source"][len(prefix):]) > done]
+            if fresh:
+                result = graph.remember(fresh, now)
+                report.added, report.reinforced = len(result.added), len(result.reinforced)
+                report.superseded = len(result.superseded)
+            stale_days = {session_day(path) for path in behind}
+            for one_day, facts in reading.per_day.items():
+                if one_day in stale_days:
+                    # Its summary, written by the summarize that read further, stands.
+                    report.warnings.append(
+                        f"daily/{one_day}.md left as it is: other summarize runs kept reading "
+                        f"its logs further than this one ({READ_ATTEMPTS} tries)")
+                    continue
+                _write_daily(store, one_day, facts, report)
+            before = dict(ledger)
+            for path in paths:
+                known, entry = ledger.get(path.name), entries[path.name]
+                # The record of a summarize that read as far, or further, stands.
+                if known is None or known["bytes"] < entry["bytes"] or \
+                        not _prefix_unchanged(path, known):
+                    ledger[path.name] = entry
+            if ledger != before:
+                store.write_validated_json(ledger_path, "summarize-ledger", {"files": ledger})
+            break
+    report.turns, report.fragments = reading.tally.turns, reading.tally.fragments
+    report.redactions += reading.tally.redactions
+    report.warnings += reading.tally.warnings
+    report.extractor = reading.tally.extractor
+    report.facts_extracted = sum(len(facts) for facts in reading.per_day.values())
     return report
+
+
+@dataclass
+class _Reading:
+    """What one read of the session logs found."""
+
+    logs: dict[str, bytes] = field(default_factory=dict)  # log name -> the bytes read
+    per_day: dict[str, list[tuple[dict, str]]] = field(default_factory=dict)  # day -> (candidate fact, section)
+    tally: SummarizeReport = field(default_factory=SummarizeReport)  # turns, fragments, ...
+
+
+def _read_logs(store, days: list[str], settings: Settings, created: str,
+               progress=None) -> _Reading:
+    """Read the logs of `days` and extract their candidate facts (no lock held)."""
+    reading = _Reading()
+    for number, one_day in enumerate(days):
+        if progress is not None:
+            progress("summarize", number, len(days))
+        turns = []
+        for path in session_files(store.layout, one_day):
+            reading.logs[path.name], path_turns = _read_turns(store, path, reading.tally)
+            turns += path_turns
+        reading.per_day[one_day] = _extract(turns, settings, created, reading.tally)
+    if progress is not None:
+        progress("summarize", len(days), len(days))
+    return reading
+
+
+def _read_further(path: Path, known: dict | None, entry: dict) -> bool:
+    """True when the ledger's record `known` of `path` covers more of it than `entry`, what
+    this run read: another summarize read the log after this one did."""
+    return known is not None and known["bytes"] > entry["bytes"] and \
+        _prefix_unchanged(path, known)
 
 
 def unsummarized(graph: KnowledgeGraph, paths: list[Path]) -> set[Path]:
@@ -150,10 +197,9 @@ def _read_ledger(store, path: Path) -> dict[str, dict]:
     return store.read_json_file(path, "summarize-ledger")["files"]
 
 
-def _ledger_entry(path: Path, stamp: str) -> dict:
-    """How much of `path` is read: its whole lines only. A last line still being written is
-    not counted, so its facts are ingested once it is complete."""
-    data = path.read_bytes()
+def _ledger_entry(data: bytes, stamp: str) -> dict:
+    """How much of a log is read, given the bytes read: its whole lines only. A last line
+    still being written is not counted, so its facts are ingested once it is complete."""
     whole = data[:data.rfind(b"\n") + 1]
     return {"lines": whole.count(b"\n"), "bytes": len(whole),
             "sha256": hashlib.sha256(whole).hexdigest(), "summarized_at": stamp}
@@ -214,8 +260,9 @@ def _redacted_lines(data: bytes) -> tuple[bytes, int]:
     return "".join(line + "\n" for line in out).encode("utf-8"), total
 
 
-def _read_turns(store, path: Path, report: SummarizeReport) -> list[Turn]:
-    contents = read_session(path)
+def _read_turns(store, path: Path, report: SummarizeReport) -> tuple[bytes, list[Turn]]:
+    """The bytes read from the log at `path`, and its turns."""
+    data, contents = read_session(path)
     name = store.layout.relative(path)
     if contents.bad:
         _quarantine_session_lines(store, name, contents.bad, report)
@@ -225,7 +272,7 @@ def _read_turns(store, path: Path, report: SummarizeReport) -> list[Turn]:
                           without_unsafe(record["text"]),
                           without_unsafe(record["speaker"]) if "speaker" in record else None))
     report.turns += len(turns)
-    return turns
+    return data, turns
 
 
 def _quarantine_session_lines(store, name: str, bad_lines, report: SummarizeReport) -> None:

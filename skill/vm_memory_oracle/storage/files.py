@@ -54,11 +54,16 @@ def read_jsonl(path: Path, check: Callable[[Any], str | None]) -> JsonlContents:
     A missing file reads as empty. A last line without its newline is kept when it is a
     whole valid record (a hand edit) and set aside when it is not (a torn write).
     """
-    contents = JsonlContents()
     try:
-        data = _read_bytes(path)
+        data = read_bytes(path)
     except FileNotFoundError:
-        return contents
+        return JsonlContents()
+    return parse_jsonl(data, check)
+
+
+def parse_jsonl(data: bytes, check: Callable[[Any], str | None]) -> JsonlContents:
+    """What read_jsonl finds in `data`, the bytes of a JSONL file."""
+    contents = JsonlContents()
     for number, chunk in enumerate(data.split(b"\n"), start=1):
         if not chunk.strip():
             continue
@@ -156,7 +161,7 @@ def write_lines_atomic(path: Path, lines: Iterable[str]) -> None:
 def read_json(path: Path) -> Any:
     """Parse a JSON file; raises FileNotFoundError, strict_json.JsonRefused or UnicodeDecodeError
     (all but the first are ValueErrors)."""
-    return strict_json.loads(_read_bytes(path).decode("utf-8"))
+    return strict_json.loads(read_bytes(path).decode("utf-8"))
 
 
 def write_json_atomic(path: Path, value: Any, *, compact: bool = False) -> None:
@@ -196,7 +201,7 @@ def fsync_directory(path: Path) -> None:
         os.close(fd)
 
 
-def _read_bytes(path: Path) -> bytes:
+def read_bytes(path: Path) -> bytes:
     fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW)
     with os.fdopen(fd, "rb") as handle:
         return handle.read()

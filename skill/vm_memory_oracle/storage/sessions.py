@@ -34,8 +34,15 @@ def session_day(path: Path) -> str:
     return SESSION_NAME.match(path.name).group(1)
 
 
-def read_session(path: Path) -> JsonlContents:
-    return files.read_jsonl(path, lambda record: problem("session-turn", record))
+def read_session(path: Path) -> tuple[bytes, JsonlContents]:
+    """The bytes of the log as read, and the turns they hold. The agent appends without
+    taking a lock, so how far a log was read is measured on these bytes, never on a second
+    read. A missing log reads as empty."""
+    try:
+        data = files.read_bytes(path)
+    except FileNotFoundError:
+        data = b""
+    return data, files.parse_jsonl(data, lambda record: problem("session-turn", record))
 
 
 def sessions_quarantine(layout: Layout) -> Path:
