@@ -115,6 +115,33 @@ def test_no_secret_from_the_log_is_left_anywhere(cli, logged):
     assert "[REDACTED:openai-key]" in session[16] and "[REDACTED:password]" in session[17]
 
 
+def test_a_turn_appended_while_the_redacted_log_replaces_it_is_kept_and_redacted(
+        cli, logged, monkeypatch):
+    """The agent appends without our lock: a line written to the old file after the
+    unchanged-check and before the rename is carried over to the new file."""
+    import os
+
+    session = logged / "sessions" / SESSION
+    real_replace = os.replace
+    late = [json.dumps({"ts": "2026-05-15T22:00:00Z", "role": "user",
+                        "text": f"I live in Oslo. My password is {SECRETS[2]}x"}),
+            json.dumps({"ts": "2026-05-15T22:00:01Z", "role": "user", "text": "I like tea."})]
+
+    def append_then_replace(source, target):
+        if Path(target) == session and late:
+            with open(session, "a") as log:  # the agent, writing to the file it opened
+                log.write(late.pop(0) + "\n")
+        real_replace(source, target)
+
+    monkeypatch.setattr(os, "replace", append_then_replace)
+    result = cli("--json", "--action", "summarize", "--date", "2026-05-15", now=NIGHT)
+    assert result.code == 0, result.err
+    lines = session.read_text().splitlines()
+    assert len(lines) == 22 and "I live in Oslo" in lines[20] and "I like tea." in lines[21]
+    assert f"{SECRETS[2]}x" not in session.read_text()
+    assert any(fact["object"] == "Oslo" for fact in facts_in(logged))
+
+
 def test_remember_redacts_secrets_too(cli, data_dir):
     result = cli("--json", "--action", "remember", "--subject", "staging", "--predicate", "api key",
                  "--object", "sk-proj-Zx81kL0pQ9rT5vW2yB7nM4cD")

@@ -221,20 +221,24 @@ def _redact_session(path: Path, attempts: int = 5) -> int:
     """Replace secrets in a session log, line by line, keeping every line where it is.
 
     The agent may be appending to the log meanwhile (it takes none of our locks): if the
-    file changes between reading and replacing, it is read again.
+    file changes between reading and replacing, it is read again; lines appended during the
+    replacement itself are carried over, and redacted in turn.
     """
+    redactions = 0
     for _ in range(attempts):
         before = path.stat()
         data = path.read_bytes()
         redacted, total = _redacted_lines(data)
         if not total:
-            return 0
+            return redactions
         try:
-            files.replace_if_unchanged(path, redacted, size=before.st_size,
-                                       mtime_ns=before.st_mtime_ns)
-            return total
+            carried = files.replace_if_unchanged(path, redacted, size=before.st_size,
+                                                 mtime_ns=before.st_mtime_ns)
         except files.ChangedMeanwhile:
             continue
+        redactions += total
+        if not carried:
+            return redactions
     raise DataDirError(path, f"kept changing while secrets were being redacted ({attempts} tries)")
 
 

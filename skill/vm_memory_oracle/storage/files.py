@@ -142,16 +142,37 @@ class ChangedMeanwhile(Exception):
     """The file changed between being read and being replaced; nothing was written."""
 
 
-def replace_if_unchanged(path: Path, data: bytes, *, size: int, mtime_ns: int) -> None:
+def replace_if_unchanged(path: Path, data: bytes, *, size: int, mtime_ns: int) -> bytes:
     """write_atomic, unless another writer (one that takes no lock of ours, such as the
     agent appending to a session log) changed `path` since it was read with this size and
-    modification time; then raise ChangedMeanwhile so the caller can read it again."""
-    def unchanged() -> None:
-        current = os.stat(path)
-        if current.st_size != size or current.st_mtime_ns != mtime_ns:
-            raise ChangedMeanwhile(str(path))
+    modification time; then raise ChangedMeanwhile so the caller can read it again.
 
-    write_atomic(path, data, before_replace=unchanged)
+    A writer can still append to the old file between that check and the rename. The old
+    file is kept open, and whatever it gained is appended to the new one, until it stops
+    growing; those bytes are returned (almost always none), for the caller to look at.
+    """
+    old = os.open(path, os.O_RDONLY | os.O_NOFOLLOW)
+    try:
+        def unchanged() -> None:
+            current, held = os.stat(path), os.fstat(old)
+            if current.st_size != size or current.st_mtime_ns != mtime_ns or \
+                    current.st_ino != held.st_ino:
+                raise ChangedMeanwhile(str(path))
+
+        write_atomic(path, data, before_replace=unchanged)
+        carried = b""
+        while (grown := os.fstat(old).st_size - size - len(carried)) > 0:
+            carried += os.pread(old, grown, size + len(carried))
+    finally:
+        os.close(old)
+    if carried:
+        fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_NOFOLLOW)
+        try:
+            _write_all(fd, carried)
+            os.fsync(fd)
+        finally:
+            os.close(fd)
+    return carried
 
 
 def write_lines_atomic(path: Path, lines: Iterable[str]) -> None:
