@@ -52,11 +52,18 @@ class Store:
             self._held = True
             try:
                 yield
-            finally:
+            except BaseException:
+                # What the block wrote before it failed is still recorded, if the disk
+                # lets us; if it does not, the block's own error is the one to report.
                 try:
                     self._write_audit(purpose)
-                finally:
-                    self._held = False
+                except OSError:
+                    pass
+                raise
+            else:
+                self._write_audit(purpose)
+            finally:
+                self._held = False
 
     # -- audit -----------------------------------------------------------------------------
     def touched(self, path: Path) -> None:
