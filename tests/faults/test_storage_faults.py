@@ -4,6 +4,7 @@ a full disk or an I/O error ends in one line naming the file, exit 8, and nothin
 from __future__ import annotations
 
 import errno
+import json
 import os
 
 import numpy as np
@@ -145,3 +146,27 @@ def test_a_vector_index_the_disk_refuses_is_an_os_error_naming_it(tmp_path, monk
     assert list(folder.iterdir()) == []
     index.save(path)
     assert len(VectorIndex.load(path, 8)) == 50
+
+
+def test_a_forget_cut_off_between_archive_and_rewrite_is_finished_by_its_retry(
+        cli, data_dir, monkeypatch):
+    hash_embedder(cli)
+    assert cli("--action", "remember", "--subject", "user", "--predicate", "plays",
+               "--object", "chess").code == 0
+    fact = json.loads((data_dir / "knowledge-graph" / "facts.jsonl").read_text())["id"]
+    original = Store.rewrite_records
+
+    def disk_fails_on_facts(self, path, kind, records):
+        if path == self.layout.facts:
+            raise OSError(errno.EIO, os.strerror(errno.EIO), str(path))
+        return original(self, path, kind, records)
+
+    monkeypatch.setattr(Store, "rewrite_records", disk_fails_on_facts)
+    assert cli("--action", "forget", "--id", fact).code == EXIT_STORAGE
+    monkeypatch.undo()
+    retried = cli("--json", "--action", "forget", "--id", fact)
+    assert retried.code == 0, retried.err
+    assert retried.json()["forgotten"] == fact
+    archive = (data_dir / "knowledge-graph" / "archived-facts.jsonl").read_text().splitlines()
+    assert [json.loads(line)["id"] for line in archive] == [fact]
+    assert (data_dir / "knowledge-graph" / "facts.jsonl").read_text() == ""
