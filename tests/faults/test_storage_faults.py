@@ -148,6 +148,21 @@ def test_a_vector_index_the_disk_refuses_is_an_os_error_naming_it(tmp_path, monk
     assert len(VectorIndex.load(path, 8)) == 50
 
 
+def test_a_consolidation_removes_temporaries_left_in_state_cache_and_health_lists_it(
+        cli, data_dir):
+    hash_embedder(cli)
+    assert cli("--action", "remember", "--from", "assets/examples/facts.jsonl").code == 0
+    left = data_dir / "state" / "cache" / ".knowledge-graph__facts.jsonl.marshal.ab12cd34.tmp"
+    left.write_bytes(b"half a snapshot")
+    result = cli("--action", "consolidate")
+    assert result.code == 0, result.err
+    assert not left.exists()
+    assert "state/cache/.knowledge-graph__facts.jsonl.marshal.ab12cd34.tmp" in result.err
+    repairs = json.loads((data_dir / "health.json").read_text())["repairs"]
+    assert repairs == [{"at": NOW, "action": "consolidate",
+                        "repair": "removed 1 temporary file(s) of an interrupted write"}]
+
+
 def test_a_forget_cut_off_between_archive_and_rewrite_is_finished_by_its_retry(
         cli, data_dir, monkeypatch):
     hash_embedder(cli)
@@ -170,3 +185,28 @@ def test_a_forget_cut_off_between_archive_and_rewrite_is_finished_by_its_retry(
     archive = (data_dir / "knowledge-graph" / "archived-facts.jsonl").read_text().splitlines()
     assert [json.loads(line)["id"] for line in archive] == [fact]
     assert (data_dir / "knowledge-graph" / "facts.jsonl").read_text() == ""
+
+
+def test_damage_no_command_mends_is_listed_in_health_json_with_a_finding(cli, data_dir):
+    from vm_memory_oracle.steps.daily_summary import render_daily_summary
+
+    hash_embedder(cli)
+    summary = render_daily_summary("2026-05-14", ["2026-05-14-090000.jsonl"], [
+        {"section": section, "text": f"a {section} entry", "id": f"fact-{n:08d}-0000-5000-8000-"
+         "000000000000", "source": f"sessions/2026-05-14-090000.jsonl:{n}"}
+        for n, section in enumerate(["facts", "actions", "actions"], start=1)])
+    (data_dir / "daily" / "2026-05-14.md").write_text(summary)
+    (data_dir / "daily" / "2026-05-13.md").write_text(summary.replace("14", "13")[:150])
+    (data_dir / "MEMORY.md").write_text("# MEMORY\n\n<!-- vm-memory-oracle:begin -->\n- a fa")
+    (data_dir / "knowledge-graph" / "canary-facts.json").write_text('[{"query": "x"')
+    report = cli("--json", "--action", "health-check").json()
+    assert report["damaged_files"] == [
+        {"file": "knowledge-graph/canary-facts.json",
+         "problem": "not valid JSON (Expecting ',' delimiter: line 1 column 15 (char 14))"},
+        {"file": "MEMORY.md", "problem": "a begin marker without an end marker; the managed "
+                                         "block is left as it is until the file is fixed by hand"},
+        {"file": "daily/2026-05-13.md", "problem": "section 'Facts Learned' is cut short or "
+         "holds a line summarize did not write; summarize --date 2026-05-13 writes it again "
+         "while the day's session logs are kept"}]
+    assert [finding["code"] for finding in report["findings"]] == ["damaged_file"] * 3
+    assert report["status"] == "degraded"
