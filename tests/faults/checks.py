@@ -258,7 +258,7 @@ def convergence_problems(data: Path, baseline: Path, operation: str, *,
         # interrupted run left it, until the next write brings it in step.
         problems += derived_problems(data)
     report = health(data)
-    if operation in ("consolidate", "reindex"):
+    if operation in ("consolidate", "reindex", "recall"):
         problems += index_problems(data)
         if not report["index"]["consistent"]:
             problems.append(f"health.json: index {report['index']}")
