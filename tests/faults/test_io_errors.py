@@ -8,7 +8,8 @@ calls. The command must stop with exit 8 and one line, `Error: <file>: <reason>`
 the file of the data directory whose write was refused; unless the refused writes were
 only those of the derived snapshots under state/cache/, which are best effort: then it
 succeeds. Either way, right after it every line of every file is valid (an append that
-failed is cut back: no torn line), and every fact held before is still there; then the
+failed is cut back: no torn line), no temporary file is left (a rewrite that failed
+removes its own), and every fact held before is still there; then the
 same command run again, and a health check, succeed and leave what an uninterrupted run
 leaves (for a consolidation: the very same files).
 """
@@ -23,7 +24,7 @@ import re
 import pytest
 
 from checks import (NOW, copy, fact_ids, files_of, forker, invalid, long_run,  # noqa: F401
-                    run_again, seed, starting_runs, tally)
+                    run_again, seed, starting_runs, tally, temporaries)
 
 FULL_DISK_OPERATIONS = ("remember", "remember --from", "summarize", "recall", "consolidate")
 IO_ERROR_OPERATIONS = ("remember", "remember --from", "forget", "summarize", "consolidate")
@@ -59,6 +60,7 @@ def trial_problems(forker, template, data, argv, operation, baseline, fault, rea
     outcome = forker.run(data, *argv, now=NOW, fault=fault)
     problems = refusal_problems(outcome, data, reason)
     problems += invalid(data)
+    problems += [f"temporary left behind: {name}" for name in temporaries(data)]
     problems += [f"lost {fact}" for fact in sorted(acknowledged - fact_ids(data))]
     return problems + run_again(forker, data, argv, operation, baseline), outcome
 

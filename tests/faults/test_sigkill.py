@@ -16,7 +16,7 @@ runs the same command again and a health check. Whatever the instant:
   matches them too; a consolidation also leaves no temporary file behind and ends with the
   very files an uninterrupted one writes.
 
-The draws are seeded (--fault-seed, printed on failure); --long runs 1000 trials.
+The draws are seeded (--fault-seed, printed on failure); --long runs 1002 trials.
 """
 
 from __future__ import annotations
