@@ -106,3 +106,12 @@ def activation_state(data_dir: Path) -> dict[str, dict]:
     from vm_memory_oracle.storage.store import Store
 
     return Store(Layout(data_dir), lock_timeout=5, timestamp=NOW).read_activation()
+
+
+def pytest_addoption(parser):
+    group = parser.getgroup("fault injection (tests/faults)")
+    group.addoption("--long", action="store_true",
+                    help="run the fault injection tests at full size (1000 SIGKILL trials, "
+                         "more fault points and truncation offsets)")
+    group.addoption("--fault-seed", type=int, default=None, metavar="N",
+                    help="seed of the fault injection tests' random choices (default: fixed)")

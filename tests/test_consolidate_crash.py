@@ -183,6 +183,11 @@ def test_a_consolidation_killed_then_run_again_ends_as_if_never_killed(memory, t
         is interrupted
     every_line_valid(data)
     actual = outcome(data)
+    # What the resumed run mended is reported (temporary files the kill left), and is the
+    # only way its health report may differ.
+    repairs = actual["health"].pop("repairs")
+    assert all(repair["repair"].startswith("removed 1 temporary file(s)") for repair in repairs)
+    actual["health"]["repairs"] = expected["health"]["repairs"]
     assert {key: value for key, value in actual["health"].items()
             if value != expected["health"].get(key)} == {}
     assert actual == expected

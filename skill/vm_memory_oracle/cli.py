@@ -21,8 +21,9 @@ from typing import BinaryIO, Iterator
 from . import __version__
 from .clock import format_iso, parse_iso, utc_now
 from .config import Settings, load_settings, set_setting
-from .errors import (EXIT_DEGRADED, EXIT_FAILURE, EXIT_INVALID_INPUT, EXIT_OK, EXIT_UNHEALTHY,
-                     EXIT_USAGE, DataDirError, InvalidInputError, OracleError, UsageError)
+from .errors import (EXIT_DEGRADED, EXIT_FAILURE, EXIT_INVALID_INPUT, EXIT_OK, EXIT_STORAGE,
+                     EXIT_UNHEALTHY, EXIT_USAGE, STORAGE_ERRNOS, DataDirError, InvalidInputError,
+                     OracleError, UsageError)
 from .model.fact import CATEGORIES
 
 DATA_PATH_ENV = "MEMORY_ORACLE_DATA_PATH"
@@ -56,7 +57,8 @@ EXIT_CODES = """exit codes:
   5  data directory problem: missing, not writable, a symlink, a symlink inside, or an
      entry owned by another user or writable by others
   6  health-check --strict: the memory is degraded (see the warnings)
-  7  health-check --strict: the memory is unhealthy"""
+  7  health-check --strict: the memory is unhealthy
+  8  storage: the disk refused a write (full, read-only, I/O error); fix it and retry"""
 
 
 def _global_options(parser: argparse.ArgumentParser) -> None:
@@ -628,7 +630,7 @@ def main(argv: list[str] | None = None) -> int:
     except OSError as exc:
         where = f"{exc.filename}: " if exc.filename else ""
         print(f"Error: {where}{exc.strerror or exc}", file=sys.stderr)
-        return EXIT_FAILURE
+        return EXIT_STORAGE if exc.errno in STORAGE_ERRNOS else EXIT_FAILURE
     except KeyboardInterrupt:
         print("Error: interrupted", file=sys.stderr)
         return 130

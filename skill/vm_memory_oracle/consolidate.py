@@ -11,7 +11,9 @@ state/consolidation.json records it as done, with what it did. A run that is kil
 leaves that checkpoint behind: the next run resumes at the first unfinished step, at the
 clock of the interrupted run, so it ends with the files an uninterrupted run would have
 written. Every step converges (it computes what should be and writes only the
-difference), so a step cut off halfway is simply run again.
+difference), so a step cut off halfway is simply run again. Before the steps, what an
+interrupted write can leave is repaired: temporary files are removed and torn lines
+quarantined.
 
 A dry run consolidates a private copy of the data directory and reports what changed
 there: exactly what the real run would do, and nothing written to the data directory.
@@ -32,7 +34,7 @@ from .config import Settings
 from .graph import KnowledgeGraph
 from .storage import files, locks
 from .storage.layout import Layout
-from .steps.clean import remove_leftover_temporaries
+from .steps.clean import quarantine_invalid_lines, remove_leftover_temporaries
 from .storage.store import Store
 
 STEPS = ("summarize", "decay", "index", "prune", "memory_md", "clean", "health")
@@ -73,6 +75,7 @@ def consolidate(layout: Layout, settings: Settings, now: datetime, *, actor: str
         if leftovers:
             report.warnings.append(f"removed {len(leftovers)} temporary file(s) left by an "
                                    f"interrupted write: {', '.join(leftovers)}")
+        quarantine_invalid_lines(store)
         run = _Run(graph, now, started, monotonic, progress)
         for number, name in enumerate(STEPS):
             if name in checkpoint["completed"]:

@@ -7,6 +7,7 @@ or line at fault as attributes, so callers need not parse messages.
 
 from __future__ import annotations
 
+import errno
 from pathlib import Path
 
 EXIT_OK = 0
@@ -17,6 +18,11 @@ EXIT_LOCK_TIMEOUT = 4
 EXIT_DATA_DIR = 5
 EXIT_DEGRADED = 6    # health-check --strict only
 EXIT_UNHEALTHY = 7   # health-check --strict only
+EXIT_STORAGE = 8     # the disk refused a write: full, over quota, read-only, I/O error
+
+# The errors of an OSError that mean the storage, not the tool or its input, is at fault:
+# the user's fix is on the machine (free space, remount, replace the disk), then a retry.
+STORAGE_ERRNOS = frozenset({errno.ENOSPC, errno.EDQUOT, errno.EROFS, errno.EIO})
 
 
 class OracleError(Exception):

@@ -210,22 +210,27 @@ class KnowledgeGraph:
         The archive is appended to (durably) before facts.jsonl is rewritten, so a crash
         leaves a fact in both files, never in neither; a retry at the same `now` finds its
         archive record already there and does not append it twice. The activation state
-        keeps only the facts still active.
+        keeps only the facts still active. Returns the archive record of each fact that
+        left, whichever run appended it.
         """
         stamp = format_iso(now)
         with self.store.locked("archive"):
             facts = self.facts()
             state = self.store.read_activation()
-            done = {fact["id"] for fact in self.archived_facts() if fact["archived_at"] == stamp}
+            done = {fact["id"]: fact for fact in self.archived_facts()
+                    if fact["archived_at"] == stamp}
             leaving = [fact for fact in facts if fact["id"] in chosen]
-            records = [{**fact, "archived_at": stamp, "archive_reason": chosen[fact["id"]],
+            records = [done.get(fact["id"]) or
+                       {**fact, "archived_at": stamp, "archive_reason": chosen[fact["id"]],
                         "final_activation": round(self.activation_of(fact, state, now), 6)}
-                       for fact in leaving if fact["id"] not in done]
+                       for fact in leaving]
             remaining = [fact for fact in facts if fact["id"] not in chosen]
             if leaving:
                 self.store.note(note or f"archived {len(leaving)} fact(s)",
                                 [fact["id"] for fact in leaving])
-                self.store.append_records(self.layout.archive, "archived-fact", records)
+                self.store.append_records(self.layout.archive, "archived-fact",
+                                          [record for record in records
+                                           if record["id"] not in done])
                 self.store.rewrite_records(self.layout.facts, "fact", remaining)
             self._write_indexes(remaining)
             kept = {fact["id"] for fact in remaining}

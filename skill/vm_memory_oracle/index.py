@@ -8,8 +8,6 @@ can be read back.
 
 from __future__ import annotations
 
-import os
-import tempfile
 from pathlib import Path
 
 import numpy as np
@@ -82,23 +80,13 @@ class VectorIndex:
                 if vector_id != -1]
 
     def save(self, path: Path) -> None:
-        """Write atomically: a temp file in the same directory, fsync, rename."""
+        """Write atomically, through storage.files like every other file: FAISS's own
+        writer reports a full disk as a RuntimeError and leaves its file half-written."""
         import faiss
 
-        fd, temp_name = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-        os.close(fd)
-        try:
-            faiss.write_index(self._index, temp_name)
-            with open(temp_name, "rb+") as handle:
-                os.fsync(handle.fileno())
-            os.chmod(temp_name, 0o600)
-            os.replace(temp_name, path)
-        except BaseException:
-            try:
-                os.unlink(temp_name)
-            except FileNotFoundError:
-                pass
-            raise
+        from .storage import files
+
+        files.write_atomic(path, faiss.serialize_index(self._index))
 
     @classmethod
     def load(cls, path: Path, dimension: int) -> "VectorIndex":

@@ -3,8 +3,9 @@
 Session logs older than session_retention_days are removed, but never one with lines
 summarize has not read (its facts would be lost); daily summaries older than
 daily_retention_days are removed; audit log lines older than daily_retention_days are
-dropped. (Temporary files a crash left behind are removed at the start of every
-consolidation: remove_leftover_temporaries.) Ages are whole days between the date in the file name and today (UTC).
+dropped. (At the start of every consolidation, temporary files a crash left behind are
+removed, remove_leftover_temporaries, and torn lines quarantined, quarantine_invalid_lines.)
+Ages are whole days between the date in the file name and today (UTC).
 """
 
 from __future__ import annotations
@@ -16,9 +17,9 @@ from datetime import date, datetime
 from ..graph import KnowledgeGraph
 from ..storage import files
 from ..storage.sessions import session_day, session_files
+from .daily_summary import DAILY_NAME
 from .summarize import forget_removed_logs, unsummarized
 
-DAILY_NAME = re.compile(r"^(\d{4}-\d{2}-\d{2})\.md$")
 # What files.write_atomic and index.save leave when killed between writing and renaming.
 TEMPORARY = re.compile(r"^\..+\.[a-z0-9_]{8}\.tmp$")
 
@@ -49,10 +50,11 @@ def expired_daily(graph: KnowledgeGraph, today: date) -> list:
 
 def remove_leftover_temporaries(store) -> list[str]:
     """Remove the temporary files of atomic rewrites a crash cut short
-    (.<name>.<random>.tmp); under the write lock, so no rewrite of ours is in progress."""
+    (.<name>.<random>.tmp), state/cache/ included; under the write lock, so no rewrite of
+    ours is in progress."""
     removed = []
     with store.locked("remove leftover temporary files"):
-        for directory in store.layout.directories():
+        for directory in [*store.layout.directories(), store.layout.state_dir / "cache"]:
             if not directory.is_dir():
                 continue
             for path in sorted(directory.iterdir()):
@@ -60,8 +62,27 @@ def remove_leftover_temporaries(store) -> list[str]:
                     _remove(store, path)
                     removed.append(store.layout.relative(path))
         if removed:
-            store.note(f"removed {len(removed)} temporary file(s) of an interrupted write")
+            store.note(f"removed {len(removed)} temporary file(s) of an interrupted write",
+                       repair=True)
     return removed
+
+
+def quarantine_invalid_lines(store) -> None:
+    """Read every JSONL file the tool appends to, so that a line torn by a power loss or
+    spoilt by a hand edit is quarantined now, even in a file no step of this run reads
+    (the probe log, the audit log before its trim). Each file is read as its own reader
+    reads it (the snapshot kept is shared with that reader)."""
+    layout = store.layout
+    for path, kind, unique_key in ((layout.facts, "fact", "id"),
+                                   (layout.archive, "archived-fact", None),
+                                   (layout.entities, "entity", None),
+                                   (layout.relations, "relation", None),
+                                   (layout.vector_metadata, "vector-metadata", None),
+                                   (layout.activation_journal, "activation-journal", None),
+                                   (layout.audit_log, "audit-entry", None),
+                                   (layout.probe_log, "probe-result", None)):
+        if path.exists():
+            store.read_records(path, kind, unique_key=unique_key, copy=False)
 
 
 def clean(graph: KnowledgeGraph, now: datetime) -> dict:

@@ -34,6 +34,7 @@ SLOW_CONSOLIDATION_SECONDS = 600.0
 PROBE_MIN_ACCURACY = 0.7
 CONSOLIDATION_OVERDUE_DAYS = 2.0
 RECENT_QUARANTINE_DAYS = 7.0
+RECENT_REPAIRS_SHOWN = 20
 
 
 @dataclass(frozen=True)
@@ -64,6 +65,7 @@ def collect(layout: Layout, settings: Settings, now: datetime, *,
     oldest = min((parse_iso(fact["created"]) for fact in current), default=None)
     quarantined, recently_quarantined = _quarantined(store, now)
     vectors, bad_vectors = store.peek_records(layout.vector_metadata, "vector-metadata")
+    audit, _ = store.peek_records(layout.audit_log, "audit-entry")
     return {
         "timestamp": format_iso(now),
         "data_path": str(layout.root),
@@ -86,8 +88,9 @@ def collect(layout: Layout, settings: Settings, now: datetime, *,
         "last_probe": _last_probe(store),
         "quarantined_lines": quarantined,
         "invalid_lines": bad_facts + bad_archived,
-        "redactions": sum(entry.get("redactions", 0) for entry in
-                          store.peek_records(layout.audit_log, "audit-entry")[0]),
+        "redactions": sum(entry.get("redactions", 0) for entry in audit),
+        "repairs": _recent_repairs(audit, now),
+        "damaged_files": _damaged_files(store),
         "_recently_quarantined": recently_quarantined,
         "_memory_age_days": days_between(oldest, now) if oldest else 0.0,
     }
@@ -142,6 +145,8 @@ def assess(measured: dict, settings: Settings, now: datetime) -> list[Finding]:
     if measured["invalid_lines"]:
         warn("invalid_lines", f"{measured['invalid_lines']} invalid line(s) in the knowledge "
                               "graph; the next write quarantines them")
+    for damaged in measured["damaged_files"]:
+        warn("damaged_file", f"{damaged['file']}: {damaged['problem']}")
     if measured["_recently_quarantined"]:
         warn("quarantine", f"{measured['_recently_quarantined']} line(s) quarantined in the last "
                            f"{RECENT_QUARANTINE_DAYS:.0f} days (see *.quarantine.jsonl)")
@@ -224,6 +229,69 @@ def _last_probe(store: Store) -> dict | None:
         return None
     last = results[-1]
     return {key: last[key] for key in ("at", "total", "passed", "accuracy")}
+
+
+def _recent_repairs(audit: list[dict], now: datetime) -> list[dict]:
+    """What commands mended in the last RECENT_QUARANTINE_DAYS days, oldest first (the
+    audit log's `repairs`): reported, not warned about, since each was warned of when it
+    was made and the damage is gone."""
+    repairs = [{"at": entry["at"], "action": entry["action"], "repair": repair}
+               for entry in audit for repair in entry.get("repairs", ())
+               if days_between(parse_iso(entry["at"]), now) <= RECENT_QUARANTINE_DAYS]
+    return repairs[-RECENT_REPAIRS_SHOWN:]
+
+
+def _damaged_files(store: Store) -> list[dict]:
+    """Damage that no command mends by itself, because the file is a person's (MEMORY.md
+    outside its block, the canaries), is all there is of what it records (the ledgers of
+    summarize and of the OpenClaw import), or can only be rendered again while its day's
+    logs are kept (a daily summary): {"file", "problem"} for each."""
+    from .daily_summary import DAILY_NAME, summary_problem
+    from .memory_md import marker_problem
+
+    layout = store.layout
+    found = []
+
+    def damaged(path: Path, problem: str) -> None:
+        found.append({"file": layout.relative(path), "problem": problem})
+
+    for path, kind in ((layout.canaries, "canary-facts"),
+                       (layout.state_dir / "summarized.json", "summarize-ledger"),
+                       (layout.state_dir / "imports.json", "import-ledger")):
+        try:
+            store.read_json_file(path, kind)
+        except FileNotFoundError:
+            pass
+        except ValueError as exc:  # InvalidInputError: "<file>: <problem>"
+            damaged(path, str(exc).split(": ", 1)[-1])
+    text = _text(layout.memory_md)
+    problem = (f"not UTF-8 (byte {text.start})" if isinstance(text, UnicodeDecodeError)
+               else marker_problem(text) if text is not None else None)
+    if problem:
+        damaged(layout.memory_md, f"{problem}; the managed block is left as it is until the "
+                                  "file is fixed by hand")
+    if layout.daily_dir.is_dir():
+        for path in sorted(layout.daily_dir.iterdir()):
+            match = DAILY_NAME.match(path.name)
+            if not match or not path.is_file() or path.is_symlink():
+                continue
+            text = _text(path)
+            problem = (f"not UTF-8 (byte {text.start})" if isinstance(text, UnicodeDecodeError)
+                       else summary_problem(text, match.group(1)) if text is not None else None)
+            if problem:
+                damaged(path, f"{problem}; summarize --date {match.group(1)} writes it again "
+                              "while the day's session logs are kept")
+    return found
+
+
+def _text(path: Path) -> str | UnicodeDecodeError | None:
+    """The file's text; None when it is missing; the decoding error when it is not UTF-8."""
+    try:
+        return path.read_bytes().decode("utf-8")
+    except FileNotFoundError:
+        return None
+    except UnicodeDecodeError as exc:
+        return exc
 
 
 def _quarantined(store: Store, now: datetime) -> tuple[int, int]:

@@ -135,6 +135,11 @@ def _marker_problem(lines: list[str]) -> str | None:
     return None
 
 
+def marker_problem(text: str) -> str | None:
+    """Why the markers of MEMORY.md's `text` leave no managed block to rewrite, or None."""
+    return _marker_problem(text.splitlines(keepends=True))
+
+
 def _split_document(lines: list[str]) -> _Document | None:
     """The document around its block (markers checked first); None when there is no block."""
     contents = [_content(line).strip() for line in lines]

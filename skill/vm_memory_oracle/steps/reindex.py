@@ -15,6 +15,8 @@ from __future__ import annotations
 
 import hashlib
 import io
+import zipfile
+import zlib
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -31,6 +33,7 @@ DEFAULT_HNSW_MIN_FACTS = 50_000
 # a change here rebuilds the index like a change of model.
 VECTOR_RECIPE = "sentence-context-mean-v1"
 FIRST_BUILD = "no vector index yet"
+FORCED = "a rebuild was asked for"
 
 
 @dataclass
@@ -46,7 +49,7 @@ class IndexReport:
     @property
     def repaired(self) -> bool:
         """True when an index that should have been usable had to be built again."""
-        return self.rebuilt is not None and self.rebuilt != FIRST_BUILD
+        return self.rebuilt not in (None, FIRST_BUILD, FORCED)
 
 
 @dataclass
@@ -126,11 +129,17 @@ def update_index(graph: KnowledgeGraph, embedder: Embedder, *, force: bool = Fal
         report.added, report.removed, report.vectors = len(fresh), len(stale), len(index)
         if fresh or stale or reason is not None:
             graph.store.note(f"vector index: {len(fresh)} added, {len(stale)} removed"
-                             + (f", rebuilt because {reason}" if reason else ""))
+                             + (f", rebuilt because {reason}" if reason else ""),
+                             repair=report.repaired)
             _save(graph, embedder, index, wanted)
-        if missing or late or reason is not None:
+        if missing or late or reason is not None or cache.problem is not None:
             cache.keep({content_hash(text) for _, _, texts in wanted.values() for text in texts})
             cache.save()
+        if cache.problem is not None:
+            graph.store.touched(cache.path)
+            graph.store.note(f"{graph.layout.relative(cache.path)} could not be read "
+                             f"({cache.problem}); its vectors were embedded again",
+                             repair=True)
         mapping = {vid: fact_id for vid, (fact_id, _, _) in wanted.items()}
         snapshot.save(_state_path(graph), _state_key(graph, embedder, hnsw_min_facts), mapping)
     return SemanticIndex(index, mapping), report
@@ -190,7 +199,7 @@ def _load(graph: KnowledgeGraph, embedder: Embedder, force: bool, count: int,
         return VectorIndex(embedder.dimension, hnsw=hnsw), {}, reason
 
     if force:
-        return fresh("a rebuild was asked for")
+        return fresh(FORCED)
     if not layout.index_file.exists():
         # The marker lives in state/, so deleting embeddings/ is told apart from a first build.
         if not built_marker(layout).exists():
@@ -236,22 +245,29 @@ def built_marker(layout) -> Path:
 class EmbeddingCache:
     """Vectors by content hash for one model, kept beside the index (derived, rebuildable)."""
 
-    def __init__(self, path: Path, dimension: int, vectors: dict[str, np.ndarray]):
+    def __init__(self, path: Path, dimension: int, vectors: dict[str, np.ndarray],
+                 problem: str | None = None):
         self.path = path
         self.dimension = dimension
         self._vectors = vectors
+        self.problem = problem  # why a cache file that exists could not be read
 
     @classmethod
     def load(cls, path: Path, dimension: int) -> "EmbeddingCache":
         vectors: dict[str, np.ndarray] = {}
+        problem = None
         try:
             with np.load(path, allow_pickle=False) as data:
                 hashes, matrix = data["hashes"], data["vectors"]
                 if matrix.ndim == 2 and matrix.shape[1] == dimension and len(hashes) == len(matrix):
                     vectors = {str(digest): row for digest, row in zip(hashes, matrix)}
-        except (OSError, ValueError, KeyError, EOFError):
-            pass  # no cache or a damaged one: everything is embedded again
-        return cls(path, dimension, vectors)
+        except FileNotFoundError:
+            pass  # no cache yet, or deleted: everything is embedded again
+        except (OSError, ValueError, KeyError, EOFError, zipfile.BadZipFile,
+                zlib.error) as exc:
+            # A damaged cache (a truncated .npz is no zip at all) costs only the embedding.
+            problem = f"{type(exc).__name__}: {str(exc)[:120]}"
+        return cls(path, dimension, vectors, problem)
 
     def __contains__(self, digest: str) -> bool:
         return digest in self._vectors

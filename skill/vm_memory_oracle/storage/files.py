@@ -11,9 +11,10 @@ from __future__ import annotations
 
 import os
 import tempfile
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable, Iterable
+from typing import Any, Callable, Iterable, Iterator
 
 from . import strict_json
 
@@ -88,23 +89,35 @@ def parse_jsonl(data: bytes, check: Callable[[Any], str | None]) -> JsonlContent
 
 
 def append_lines(path: Path, lines: Iterable[str]) -> None:
-    """Append whole lines in a single write, durably.
+    """Append whole lines in a single write, durably, or not at all.
 
     If the file's last line lacks its newline (a torn earlier write), a newline goes first,
-    so the torn tail stays one bad line and never swallows the new records.
+    so the torn tail stays one bad line and never swallows the new records. If the write
+    or its fsync fails (a full disk writes part of the batch, then refuses the rest), the
+    file is cut back to its size before, so no torn line is left for the next reader.
     """
     payload = "".join(line + "\n" for line in lines).encode("utf-8")
     if not payload:
         return
-    fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT | os.O_NOFOLLOW, FILE_MODE)
-    try:
-        size = os.fstat(fd).st_size
-        if size and _last_byte(path, size) != b"\n":
-            payload = b"\n" + payload
-        _write_all(fd, payload)
-        os.fsync(fd)
-    finally:
-        os.close(fd)
+    with _naming(path):
+        fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT | os.O_NOFOLLOW, FILE_MODE)
+        try:
+            size = os.fstat(fd).st_size
+            if size and _last_byte(path, size) != b"\n":
+                payload = b"\n" + payload
+            try:
+                _write_all(fd, payload)
+                os.fsync(fd)
+            except BaseException:
+                # Safe to cut at `size`: every append to these files is made under the
+                # data directory's lock, so nobody else appended meanwhile.
+                try:
+                    os.ftruncate(fd, size)
+                except OSError:
+                    pass  # the first failure is the one to report
+                raise
+        finally:
+            os.close(fd)
 
 
 def write_atomic(path: Path, data: bytes, *, durable: bool = True,
@@ -115,6 +128,12 @@ def write_atomic(path: Path, data: bytes, *, durable: bool = True,
     `before_replace` runs once the new content is on disk, just before the rename; if it
     raises, the old file stays and the temporary one is removed.
     """
+    with _naming(path):
+        _write_atomic(path, data, durable, before_replace)
+
+
+def _write_atomic(path: Path, data: bytes, durable: bool,
+                  before_replace: Callable[[], None] | None) -> None:
     fd, temp_name = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
     try:
         os.fchmod(fd, FILE_MODE)
@@ -131,8 +150,8 @@ def write_atomic(path: Path, data: bytes, *, durable: bool = True,
             os.close(fd)
         try:
             os.unlink(temp_name)
-        except FileNotFoundError:
-            pass
+        except OSError:
+            pass  # the first failure is the one to report; consolidate removes the rest
         raise
     if durable:
         fsync_directory(path.parent)
@@ -200,11 +219,12 @@ def create_file(path: Path, data: bytes) -> bool:
         fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, FILE_MODE)
     except FileExistsError:
         return False
-    try:
-        _write_all(fd, data)
-        os.fsync(fd)
-    finally:
-        os.close(fd)
+    with _naming(path):
+        try:
+            _write_all(fd, data)
+            os.fsync(fd)
+        finally:
+            os.close(fd)
     return True
 
 
@@ -215,11 +235,25 @@ def make_directory(path: Path) -> None:
 
 
 def fsync_directory(path: Path) -> None:
-    fd = os.open(path, os.O_RDONLY | os.O_DIRECTORY)
+    with _naming(path):
+        fd = os.open(path, os.O_RDONLY | os.O_DIRECTORY)
+        try:
+            os.fsync(fd)
+        finally:
+            os.close(fd)
+
+
+@contextmanager
+def _naming(path: Path) -> Iterator[None]:
+    """Make an OSError name `path`: os.write and os.fsync errors name no file, and a failed
+    rename names the temporary file, while the user needs to know which file the disk
+    refused."""
     try:
-        os.fsync(fd)
-    finally:
-        os.close(fd)
+        yield
+    except OSError as exc:
+        if exc.filename == str(path) or exc.errno is None:
+            raise
+        raise OSError(exc.errno, exc.strerror or str(exc), str(path)) from exc
 
 
 def read_bytes(path: Path) -> bytes:

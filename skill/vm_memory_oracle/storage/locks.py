@@ -14,7 +14,7 @@ from typing import Iterator
 
 from filelock import FileLock, Timeout
 
-from ..errors import LockTimeoutError
+from ..errors import STORAGE_ERRNOS, LockTimeoutError
 from .files import FILE_MODE
 
 
@@ -49,10 +49,20 @@ def read_holder(lock_path: Path) -> str | None:
 
 
 def _write_holder(lock_path: Path, text: str) -> None:
-    # Not fsynced: it only serves the error message of a process that timed out waiting.
-    fd = os.open(holder_path(lock_path), os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_NOFOLLOW,
-                 FILE_MODE)
+    # Not fsynced, and best effort on a failing disk: it only serves the error message of a
+    # process that timed out waiting, so a full disk must neither fail the command here
+    # (the write the command is for reports it) nor stop it releasing the lock.
+    try:
+        fd = os.open(holder_path(lock_path),
+                     os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_NOFOLLOW, FILE_MODE)
+    except OSError as exc:
+        if exc.errno in STORAGE_ERRNOS:
+            return
+        raise
     try:
         os.write(fd, (text + "\n" if text else "").encode("utf-8"))
+    except OSError as exc:
+        if exc.errno not in STORAGE_ERRNOS:
+            raise
     finally:
         os.close(fd)

@@ -39,6 +39,7 @@ class Store:
         self._notes: list[str] = []
         self._noted_ids: dict[str, None] = {}
         self._redactions = 0
+        self._repairs: list[str] = []
 
     # -- locking ---------------------------------------------------------------------------
     @contextmanager
@@ -52,11 +53,18 @@ class Store:
             self._held = True
             try:
                 yield
-            finally:
+            except BaseException:
+                # What the block wrote before it failed is still recorded, if the disk
+                # lets us; if it does not, the block's own error is the one to report.
                 try:
                     self._write_audit(purpose)
-                finally:
-                    self._held = False
+                except OSError:
+                    pass
+                raise
+            else:
+                self._write_audit(purpose)
+            finally:
+                self._held = False
 
     # -- audit -----------------------------------------------------------------------------
     def touched(self, path: Path) -> None:
@@ -65,15 +73,23 @@ class Store:
         if name not in self.layout.unaudited():
             self._touched[name] = None
 
-    def note(self, change: str, ids: Iterable[str] = (), *, redactions: int = 0) -> None:
-        """Say what the current locked block changed, in words, for its audit line."""
+    def note(self, change: str, ids: Iterable[str] = (), *, redactions: int = 0,
+             repair: bool = False) -> None:
+        """Say what the current locked block changed, in words, for its audit line.
+
+        `repair`: the change mends damage (a torn line quarantined, a file set aside, an
+        index rebuilt, temporaries removed); the audit line lists it under `repairs`, which
+        the health check reports.
+        """
         self._notes.append(change)
         self._noted_ids.update(dict.fromkeys(ids))
         self._redactions += redactions
+        if repair:
+            self._repairs.append(change)
 
     def _write_audit(self, purpose: str) -> None:
         if not self._touched:
-            self._notes, self._noted_ids, self._redactions = [], {}, 0
+            self._notes, self._noted_ids, self._redactions, self._repairs = [], {}, 0, []
             return
         ids = list(self._noted_ids)
         entry = {"at": self.timestamp, "actor": self.actor, "action": self.action or purpose,
@@ -85,7 +101,10 @@ class Store:
                 entry["more_ids"] = len(ids) - AUDIT_MAX_IDS
         if self._redactions:
             entry["redactions"] = self._redactions
+        if self._repairs:
+            entry["repairs"] = [repair[:1000] for repair in self._repairs[:AUDIT_MAX_IDS]]
         self._touched, self._notes, self._noted_ids, self._redactions = {}, [], {}, 0
+        self._repairs = []
         line = self._checked_line(self.layout.audit_log, "audit-entry", entry)
         files.append_lines(self.layout.audit_log, [line])
 
@@ -190,7 +209,7 @@ class Store:
         self.append_records(target, "quarantine", entries)
         files.write_lines_atomic(path, contents.raw_lines)
         self.touched(path)
-        self.note(f"quarantined {len(contents.bad)} invalid line(s) of {name}")
+        self.note(f"quarantined {len(contents.bad)} invalid line(s) of {name}", repair=True)
         for bad in contents.bad:
             self.warnings.append(f"{name}:{bad.line}: {bad.reason}; moved to "
                                  f"{self.layout.relative(target)}")
@@ -301,7 +320,7 @@ class Store:
                 os.replace(path, aside)
                 files.fsync_directory(path.parent)
                 self.touched(path)
-                self.note(f"set aside {self.layout.relative(path)} ({reason})")
+                self.note(f"set aside {self.layout.relative(path)} ({reason})", repair=True)
         self.warnings.append(f"{self.layout.relative(path)}: {reason}; moved to "
                              f"{self.layout.relative(aside)}, activation reset from facts")
 

@@ -1,6 +1,6 @@
 # Generated from schemas/audit-entry.schema.json by fastjsonschema; do not edit.
 # Regenerate: python -m vm_memory_oracle.storage.validation
-SCHEMA_SHA256 = '2c7652ba0a495845d06446fd7b53e42a663b83fda094037f139f4f8c31bb105c'
+SCHEMA_SHA256 = '2df749efa6768ce1be7c6f9e049064d757d5ed0cb2632428356fee15c103835c'
 
 VERSION = "2.22.3"
 from decimal import Decimal
@@ -121,6 +121,23 @@ def validate_vm_memory_oracle_audit_entry_schema_json(data, custom_formats={}, n
             if isinstance(data__redactions, (int, float, Decimal)) and not isinstance(data__redactions, bool):
                 if data__redactions < 0:
                     raise JsonSchemaValueException("" + (name_prefix or "data") + ".redactions must be bigger than or equal to 0")
+        if "repairs" in data_keys:
+            data_keys.remove("repairs")
+            data__repairs = data["repairs"]
+            if not isinstance(data__repairs, (list, tuple)):
+                raise JsonSchemaValueException("" + (name_prefix or "data") + ".repairs must be array")
+            data__repairs_is_list = isinstance(data__repairs, (list, tuple))
+            if data__repairs_is_list:
+                data__repairs_len = len(data__repairs)
+                if data__repairs_len > 50:
+                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".repairs must contain less than or equal to 50 items")
+                for data__repairs_x, data__repairs_item in enumerate(data__repairs):
+                    if not isinstance(data__repairs_item, (str)):
+                        raise JsonSchemaValueException("" + (name_prefix or "data") + ".repairs[{data__repairs_x}]".format(**locals()) + " must be string")
+                    if isinstance(data__repairs_item, str):
+                        data__repairs_item_len = len(data__repairs_item)
+                        if data__repairs_item_len > 1000:
+                            raise JsonSchemaValueException("" + (name_prefix or "data") + ".repairs[{data__repairs_x}]".format(**locals()) + " must be shorter than or equal to 1000 characters")
         if data_keys:
             raise JsonSchemaValueException("" + (name_prefix or "data") + " must not contain "+str(data_keys)+" properties")
     return data

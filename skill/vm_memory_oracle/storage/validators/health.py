@@ -1,6 +1,6 @@
 # Generated from schemas/health.schema.json by fastjsonschema; do not edit.
 # Regenerate: python -m vm_memory_oracle.storage.validation
-SCHEMA_SHA256 = 'f4c6474c995ff9c25f30e9f7f2ca9e9f13250e0ba0d557140c4be4ea4163b5d0'
+SCHEMA_SHA256 = '8cfcb47534a4d68494d156ecf0f0e26441e6be70b755b18e281f151ffb7885fd'
 
 VERSION = "2.22.3"
 from decimal import Decimal
@@ -270,6 +270,91 @@ def validate_vm_memory_oracle_health_schema_json(data, custom_formats={}, name_p
                 data__datapath_len = len(data__datapath)
                 if data__datapath_len > 4096:
                     raise JsonSchemaValueException("" + (name_prefix or "data") + ".data_path must be shorter than or equal to 4096 characters")
+        if "repairs" in data_keys:
+            data_keys.remove("repairs")
+            data__repairs = data["repairs"]
+            if not isinstance(data__repairs, (list, tuple)):
+                raise JsonSchemaValueException("" + (name_prefix or "data") + ".repairs must be array")
+            data__repairs_is_list = isinstance(data__repairs, (list, tuple))
+            if data__repairs_is_list:
+                data__repairs_len = len(data__repairs)
+                if data__repairs_len > 20:
+                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".repairs must contain less than or equal to 20 items")
+                for data__repairs_x, data__repairs_item in enumerate(data__repairs):
+                    if not isinstance(data__repairs_item, (dict)):
+                        raise JsonSchemaValueException("" + (name_prefix or "data") + ".repairs[{data__repairs_x}]".format(**locals()) + " must be object")
+                    data__repairs_item_is_dict = isinstance(data__repairs_item, dict)
+                    if data__repairs_item_is_dict:
+                        data__repairs_item__missing_keys = set(['at', 'action', 'repair']) - data__repairs_item.keys()
+                        if data__repairs_item__missing_keys:
+                            raise JsonSchemaValueException("" + (name_prefix or "data") + ".repairs[{data__repairs_x}]".format(**locals()) + " must contain ")
+                        data__repairs_item_keys = set(data__repairs_item.keys())
+                        if "at" in data__repairs_item_keys:
+                            data__repairs_item_keys.remove("at")
+                            data__repairs_item__at = data__repairs_item["at"]
+                            if not isinstance(data__repairs_item__at, (str)):
+                                raise JsonSchemaValueException("" + (name_prefix or "data") + ".repairs[{data__repairs_x}].at".format(**locals()) + " must be string")
+                            if isinstance(data__repairs_item__at, str):
+                                data__repairs_item__at_len = len(data__repairs_item__at)
+                                if data__repairs_item__at_len > 64:
+                                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".repairs[{data__repairs_x}].at".format(**locals()) + " must be shorter than or equal to 64 characters")
+                        if "action" in data__repairs_item_keys:
+                            data__repairs_item_keys.remove("action")
+                            data__repairs_item__action = data__repairs_item["action"]
+                            if not isinstance(data__repairs_item__action, (str)):
+                                raise JsonSchemaValueException("" + (name_prefix or "data") + ".repairs[{data__repairs_x}].action".format(**locals()) + " must be string")
+                            if isinstance(data__repairs_item__action, str):
+                                data__repairs_item__action_len = len(data__repairs_item__action)
+                                if data__repairs_item__action_len > 64:
+                                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".repairs[{data__repairs_x}].action".format(**locals()) + " must be shorter than or equal to 64 characters")
+                        if "repair" in data__repairs_item_keys:
+                            data__repairs_item_keys.remove("repair")
+                            data__repairs_item__repair = data__repairs_item["repair"]
+                            if not isinstance(data__repairs_item__repair, (str)):
+                                raise JsonSchemaValueException("" + (name_prefix or "data") + ".repairs[{data__repairs_x}].repair".format(**locals()) + " must be string")
+                            if isinstance(data__repairs_item__repair, str):
+                                data__repairs_item__repair_len = len(data__repairs_item__repair)
+                                if data__repairs_item__repair_len > 1000:
+                                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".repairs[{data__repairs_x}].repair".format(**locals()) + " must be shorter than or equal to 1000 characters")
+                        if data__repairs_item_keys:
+                            raise JsonSchemaValueException("" + (name_prefix or "data") + ".repairs[{data__repairs_x}]".format(**locals()) + " must not contain "+str(data__repairs_item_keys)+" properties")
+        if "damaged_files" in data_keys:
+            data_keys.remove("damaged_files")
+            data__damagedfiles = data["damaged_files"]
+            if not isinstance(data__damagedfiles, (list, tuple)):
+                raise JsonSchemaValueException("" + (name_prefix or "data") + ".damaged_files must be array")
+            data__damagedfiles_is_list = isinstance(data__damagedfiles, (list, tuple))
+            if data__damagedfiles_is_list:
+                data__damagedfiles_len = len(data__damagedfiles)
+                for data__damagedfiles_x, data__damagedfiles_item in enumerate(data__damagedfiles):
+                    if not isinstance(data__damagedfiles_item, (dict)):
+                        raise JsonSchemaValueException("" + (name_prefix or "data") + ".damaged_files[{data__damagedfiles_x}]".format(**locals()) + " must be object")
+                    data__damagedfiles_item_is_dict = isinstance(data__damagedfiles_item, dict)
+                    if data__damagedfiles_item_is_dict:
+                        data__damagedfiles_item__missing_keys = set(['file', 'problem']) - data__damagedfiles_item.keys()
+                        if data__damagedfiles_item__missing_keys:
+                            raise JsonSchemaValueException("" + (name_prefix or "data") + ".damaged_files[{data__damagedfiles_x}]".format(**locals()) + " must contain ")
+                        data__damagedfiles_item_keys = set(data__damagedfiles_item.keys())
+                        if "file" in data__damagedfiles_item_keys:
+                            data__damagedfiles_item_keys.remove("file")
+                            data__damagedfiles_item__file = data__damagedfiles_item["file"]
+                            if not isinstance(data__damagedfiles_item__file, (str)):
+                                raise JsonSchemaValueException("" + (name_prefix or "data") + ".damaged_files[{data__damagedfiles_x}].file".format(**locals()) + " must be string")
+                            if isinstance(data__damagedfiles_item__file, str):
+                                data__damagedfiles_item__file_len = len(data__damagedfiles_item__file)
+                                if data__damagedfiles_item__file_len > 4096:
+                                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".damaged_files[{data__damagedfiles_x}].file".format(**locals()) + " must be shorter than or equal to 4096 characters")
+                        if "problem" in data__damagedfiles_item_keys:
+                            data__damagedfiles_item_keys.remove("problem")
+                            data__damagedfiles_item__problem = data__damagedfiles_item["problem"]
+                            if not isinstance(data__damagedfiles_item__problem, (str)):
+                                raise JsonSchemaValueException("" + (name_prefix or "data") + ".damaged_files[{data__damagedfiles_x}].problem".format(**locals()) + " must be string")
+                            if isinstance(data__damagedfiles_item__problem, str):
+                                data__damagedfiles_item__problem_len = len(data__damagedfiles_item__problem)
+                                if data__damagedfiles_item__problem_len > 2000:
+                                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".damaged_files[{data__damagedfiles_x}].problem".format(**locals()) + " must be shorter than or equal to 2000 characters")
+                        if data__damagedfiles_item_keys:
+                            raise JsonSchemaValueException("" + (name_prefix or "data") + ".damaged_files[{data__damagedfiles_x}]".format(**locals()) + " must not contain "+str(data__damagedfiles_item_keys)+" properties")
         if data_keys:
             raise JsonSchemaValueException("" + (name_prefix or "data") + " must not contain "+str(data_keys)+" properties")
     return data
