@@ -109,9 +109,12 @@ def activation_state(data_dir: Path) -> dict[str, dict]:
 
 
 def pytest_addoption(parser):
-    group = parser.getgroup("fault injection (tests/faults)")
+    group = parser.getgroup("long runs (tests/stress, tests/faults)")
     group.addoption("--long", action="store_true",
-                    help="run the fault injection tests at full size (1000 SIGKILL trials, "
-                         "more fault points and truncation offsets)")
+                    help="run the stress test for 60 s instead of 15 s, and the fault injection "
+                         "tests at full size (1000 SIGKILL trials, more fault points and "
+                         "truncation offsets)")
+    group.addoption("--stress-seconds", type=float, default=None, metavar="N",
+                    help="run the stress test for N seconds (overrides --long)")
     group.addoption("--fault-seed", type=int, default=None, metavar="N",
                     help="seed of the fault injection tests' random choices (default: fixed)")

@@ -424,6 +424,8 @@ def real_records(tmp_path_factory) -> dict:
     for schema, name in FROM_FILES.items():
         text = (data / name).read_text()
         records[schema] = json.loads(text if name.endswith(".json") else text.splitlines()[0])
+    records["health"]["damaged_files"] = [{"file": "knowledge-graph/canary-facts.json",
+                                           "problem": "invalid JSON"}]
     assert set(records) == set(SCHEMA_NAMES)
     for schema, record in records.items():
         assert problem(schema, record) is None, (schema, problem(schema, record))

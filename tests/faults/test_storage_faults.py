@@ -202,7 +202,7 @@ def test_damage_no_command_mends_is_listed_in_health_json_with_a_finding(cli, da
     report = cli("--json", "--action", "health-check").json()
     assert report["damaged_files"] == [
         {"file": "knowledge-graph/canary-facts.json",
-         "problem": "not valid JSON (Expecting ',' delimiter: line 1 column 15 (char 14))"},
+         "problem": "invalid JSON (Expecting ',' delimiter at column 15)"},
         {"file": "MEMORY.md", "problem": "a begin marker without an end marker; the managed "
                                          "block is left as it is until the file is fixed by hand"},
         {"file": "daily/2026-05-13.md", "problem": "section 'Facts Learned' is cut short or "

@@ -1,4 +1,5 @@
-"""Options of the stress test: the bounded size by default, `--long` or `--stress-seconds N`."""
+"""How long the stress test runs: the bounded size by default, `--long` or `--stress-seconds N`
+(both options are declared in tests/conftest.py)."""
 
 from __future__ import annotations
 
@@ -6,15 +7,6 @@ import pytest
 
 BOUNDED_SECONDS = 15.0
 LONG_SECONDS = 60.0
-
-
-def pytest_addoption(parser):
-    group = parser.getgroup("stress", "stress test (tests/stress)")
-    group.addoption("--long", action="store_true", default=False,
-                    help=f"run the stress test for {LONG_SECONDS:g} s instead of "
-                         f"{BOUNDED_SECONDS:g} s (scripts/test tests/stress --long)")
-    group.addoption("--stress-seconds", type=float, default=None, metavar="N",
-                    help="run the stress test for N seconds (overrides --long)")
 
 
 @pytest.fixture

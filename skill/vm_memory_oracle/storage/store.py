@@ -329,8 +329,10 @@ class Store:
         name = self.layout.relative(path)
         try:
             document = files.read_json(path)
-        except (ValueError, UnicodeDecodeError) as exc:
-            raise InvalidInputError(f"not valid JSON ({exc})", source=name) from None
+        except UnicodeDecodeError:
+            raise InvalidInputError("not UTF-8 text", source=name) from None
+        except ValueError as exc:  # strict_json.JsonRefused: says what is wrong
+            raise InvalidInputError(str(exc), source=name) from None
         fault = problem(kind, document)
         if fault:
             raise InvalidInputError(fault, source=name)
