@@ -102,6 +102,25 @@ def test_moving_supersedes_the_old_city(cli, logged):
     assert "Beijing" not in [hit["object"] for hit in recalled]
 
 
+def test_a_log_read_again_after_a_cut_does_not_bring_back_an_archived_statement(cli, logged):
+    """A log cut inside its summarized part is read again from line 1. The statements whose
+    facts went to the archive since (superseded, forgotten) were heard already: they must
+    not come back, let alone supersede the newer fact."""
+    cli("--action", "summarize", "--date", "2026-05-15", now=NIGHT)
+    assert cli("--action", "consolidate", now=NIGHT).code == 0  # Beijing goes to the archive
+    archived = (logged / "knowledge-graph" / "archived-facts.jsonl").read_text()
+    assert "Beijing" in archived
+    session = logged / "sessions" / SESSION
+    session.write_bytes(session.read_bytes().rsplit(b"\n", 2)[0] + b"\n")  # cut the last line
+    assert cli("--action", "consolidate", now=NIGHT).code == 0
+    homes = [fact for fact in facts_in(logged) if fact["predicate"] == "lives_in"]
+    assert [(fact["object"], "superseded_by" in fact) for fact in homes] == [("Shanghai", False)]
+    assert (logged / "knowledge-graph" / "archived-facts.jsonl").read_text() == archived
+    recalled = cli("--json", "--action", "recall", "--query", "where does the user live",
+                   now=NIGHT).json()["results"]
+    assert recalled[0]["object"] == "Shanghai"
+
+
 def test_no_secret_from_the_log_is_left_anywhere(cli, logged):
     result = cli("--json", "--action", "summarize", "--date", "2026-05-15", now=NIGHT)
     assert result.json()["redactions"] == 3

@@ -320,7 +320,7 @@ def action_remember(args, context: Context) -> tuple[dict, list[str]]:
                "superseded": [{"old": old, "new": new} for old, new in report.superseded],
                "ids": [candidate["id"] for candidate in candidates], "redactions": redactions}
     if len(candidates) == 1:
-        status = "new" if report.added else "reinforced"
+        status = "new" if report.added else "reinforced" if report.reinforced else "already known"
         stored = report.stored[0]
         lines = [f"Remembered {stored['id']} ({status}): {_sentence(stored)}"]
     else:

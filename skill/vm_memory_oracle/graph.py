@@ -140,8 +140,20 @@ class KnowledgeGraph:
             holders = current_holders(facts, single_valued)
             appended: list[dict] = []
             rewrite = False
+            archived: dict[str, dict] | None = None
             for candidate in candidates:
                 existing = by_id.get(candidate["id"])
+                if existing is None and LINE_PRECISE.search(candidate["source"]):
+                    if archived is None:
+                        archived = self._archived_by_id()
+                    record = archived.get(candidate["id"])
+                    if record is not None and candidate["source"] in \
+                            {record["source"], *record.get("sources", ())}:
+                        # A log line read again (the log was cut or edited above what was
+                        # summarized) whose fact was archived since: heard, not new.
+                        report.known.append(candidate["id"])
+                        report.stored.append(record)
+                        continue
                 if existing is not None:
                     report.stored.append(existing)
                     if _already_heard(existing, state.get(existing["id"]), candidate["source"]):
@@ -193,6 +205,10 @@ class KnowledgeGraph:
             self.store.write_activation({fid: state[fid] for fid in by_id if fid in state})
             self._write_indexes(facts)
         return report
+
+    def _archived_by_id(self) -> dict[str, dict]:
+        return {record["id"]: record for record in
+                self.store.read_records(self.layout.archive, "archived-fact", copy=False)}
 
     def forget(self, fact_id: str, reason: str | None, now: datetime) -> dict:
         """Move one fact to the archive; it leaves facts.jsonl only once the archive has it."""
