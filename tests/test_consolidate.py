@@ -79,6 +79,31 @@ def test_a_superseded_fact_is_archived_and_stays_the_newer_ones_history(cli, dat
     assert berlin not in {hit["id"] for hit in recalled["results"]}
 
 
+def test_a_fact_superseded_by_a_fact_lost_to_damage_is_current_again(cli, data_dir):
+    """facts.jsonl cut inside the newer fact's line (a disk fault; the tool's own writes
+    cannot do it): the older fact is not archived as superseded by a fact that is nowhere,
+    it is made current again, and the repair is reported."""
+    hash_embedder(cli)
+    porto = remember(cli, "--subject", "user", "--predicate", "lives_in", "--object", "Porto")
+    remember(cli, "--subject", "user", "--predicate", "lives_in", "--object", "Rome",
+             now="2026-01-02T09:00:00Z")
+    facts = data_dir / "knowledge-graph" / "facts.jsonl"
+    facts.write_bytes(facts.read_bytes()[:-40])
+    result = cli("--json", "--action", "consolidate", now="2026-01-03T00:30:00Z")
+    assert result.code == 0, result.err
+    [current] = lines_of(facts)
+    assert current["id"] == porto and "superseded_by" not in current
+    prune = next(step for step in result.json()["steps"] if step["name"] == "prune")
+    assert prune["counts"]["reinstated"] == 1
+    [change] = [change for change in prune["changes"] if change["change"] == "reinstated"]
+    assert change["fact"] == porto and "in neither facts.jsonl nor the archive" in change["reason"]
+    health = json.loads((data_dir / "health.json").read_text())
+    assert any("reinstated" in repair["repair"] for repair in health["repairs"])
+    recalled = cli("--json", "--action", "recall", "--query", "where does the user live",
+                   "--no-boost", now="2026-01-03T08:00:00Z").json()["results"]
+    assert recalled[0]["object"] == "Porto"
+
+
 def test_two_consolidations_in_a_row_change_no_file_but_health_timestamps(cli, data_dir):
     """With the default embedder and the wall clock, as cron runs it."""
     sessions = data_dir / "sessions"
@@ -194,7 +219,8 @@ def test_a_dry_run_writes_nothing_and_lists_the_changes_the_real_run_makes(cli, 
     assert _changes(dry.json()) == _changes(real.json())
     steps = {step["name"]: step for step in real.json()["steps"]}
     assert steps["summarize"]["counts"]["session_files"] == 2
-    assert steps["prune"]["counts"] == {"archived": 2, "superseded": 1, "pruned": 1}
+    assert steps["prune"]["counts"] == {"archived": 2, "superseded": 1, "pruned": 1,
+                                        "reinstated": 0}
     assert steps["clean"]["counts"]["sessions_removed"] == 1   # 2026-06-01, summarized
     assert steps["clean"]["counts"]["daily_removed"] == 1      # 2025-06-01
     assert steps["memory_md"]["counts"]["added"] >= 3

@@ -206,6 +206,28 @@ class KnowledgeGraph:
             self._write_indexes(facts)
         return report
 
+    def reinstate_orphans(self) -> dict[str, str]:
+        """Make current again each fact superseded by a fact that is in neither facts.jsonl
+        nor the archive: a line lost to damage, since the tool never removes a fact without
+        archiving it. Fact id -> why. (A fact superseded by one forgotten or pruned since
+        stays superseded.)"""
+        with self.store.locked("reinstate"):
+            facts = self.facts()
+            known = {fact["id"] for fact in facts} | set(self._archived_by_id())
+            orphans = {fact["id"]: f"superseded by {fact['superseded_by']}, which is in neither "
+                                   "facts.jsonl nor the archive"
+                       for fact in facts if fact.get("superseded_by", fact["id"]) not in known}
+            if not orphans:
+                return {}
+            for fact in facts:
+                if fact["id"] in orphans:
+                    del fact["superseded_by"]
+                    fact.pop("superseded_at", None)
+            self.store.rewrite_records(self.layout.facts, "fact", facts)
+            self.store.note(f"reinstated {len(orphans)} fact(s) superseded by a fact lost to "
+                            "damage", orphans, repair=True)
+        return orphans
+
     def _archived_by_id(self) -> dict[str, dict]:
         return {record["id"]: record for record in
                 self.store.read_records(self.layout.archive, "archived-fact", copy=False)}

@@ -7,7 +7,8 @@ index, when
 - the active facts number more than max_facts: the lowest activation goes first
   ("pruned: over max_facts ...").
 Pinned facts are never pruned. Pruned facts come back when a recall finds them in the
-archive (recall.py); superseded ones do not.
+archive (recall.py); superseded ones do not. First, a fact superseded by a fact that is
+nowhere (its line lost to damage) is made current again ("reinstated").
 """
 
 from __future__ import annotations
@@ -49,6 +50,7 @@ def facts_to_prune(graph: KnowledgeGraph, now: datetime) -> dict[str, str]:
 def prune(graph: KnowledgeGraph, now: datetime, *, remove_vectors=None) -> dict:
     """Archive what is due; `remove_vectors()` then brings the index in step (no embedding)."""
     with graph.store.locked("consolidate: prune"):
+        reinstated = graph.reinstate_orphans()
         chosen = facts_to_prune(graph, now)
         graph.archive(chosen, now)
     if remove_vectors is not None:
@@ -56,6 +58,9 @@ def prune(graph: KnowledgeGraph, now: datetime, *, remove_vectors=None) -> dict:
     reasons = [reason.split(":")[0].split(" by ")[0] for reason in chosen.values()]
     return {"counts": {"archived": len(chosen),
                        "superseded": sum(reason == "superseded" for reason in reasons),
-                       "pruned": sum(reason == "pruned" for reason in reasons)},
-            "changes": [{"fact": fact_id, "change": "archived", "reason": reason}
-                        for fact_id, reason in sorted(chosen.items())]}
+                       "pruned": sum(reason == "pruned" for reason in reasons),
+                       "reinstated": len(reinstated)},
+            "changes": [{"fact": fact_id, "change": "reinstated", "reason": reason}
+                        for fact_id, reason in sorted(reinstated.items())]
+                       + [{"fact": fact_id, "change": "archived", "reason": reason}
+                          for fact_id, reason in sorted(chosen.items())]}
