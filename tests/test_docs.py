@@ -114,3 +114,14 @@ def test_documented_flags_exist(document):
         known = {option for item in parser._actions for option in item.option_strings}
         for flag in re.findall(r"(?<![\w-])(--[a-z][a-z-]*)", rest):
             assert flag in known, f"{document}: --action {action} has no option {flag}"
+
+
+def test_no_document_or_source_holds_a_merge_conflict_marker():
+    marker = re.compile(r"^(<{7} |={7}$|>{7} )", re.MULTILINE)
+    tracked = subprocess.run(["git", "ls-files"], cwd=BUNDLE, capture_output=True, text=True)
+    names = tracked.stdout.split() if tracked.returncode == 0 else [
+        str(path.relative_to(BUNDLE)) for path in BUNDLE.rglob("*")
+        if path.is_file() and ".venv" not in path.parts]
+    found = [name for name in names if name.endswith((".md", ".py", ".json", ".yaml", ".sh"))
+             and marker.search((BUNDLE / name).read_text(encoding="utf-8", errors="replace"))]
+    assert found == []
