@@ -106,8 +106,7 @@ def append_lines(path: Path, lines: Iterable[str]) -> None:
             if size and _last_byte(path, size) != b"\n":
                 payload = b"\n" + payload
             try:
-                _write_all(fd, payload)
-                os.fsync(fd)
+                _write_durably(fd, payload)
             except BaseException:
                 # Safe to cut at `size`: every append to these files is made under the
                 # data directory's lock, so nobody else appended meanwhile.
@@ -185,12 +184,12 @@ def replace_if_unchanged(path: Path, data: bytes, *, size: int, mtime_ns: int) -
     finally:
         os.close(old)
     if carried:
-        fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_NOFOLLOW)
-        try:
-            _write_all(fd, carried)
-            os.fsync(fd)
-        finally:
-            os.close(fd)
+        with _naming(path):
+            fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_NOFOLLOW)
+            try:
+                _write_durably(fd, carried)
+            finally:
+                os.close(fd)
     return carried
 
 
@@ -221,8 +220,7 @@ def create_file(path: Path, data: bytes) -> bool:
         return False
     with _naming(path):
         try:
-            _write_all(fd, data)
-            os.fsync(fd)
+            _write_durably(fd, data)
         finally:
             os.close(fd)
     return True
@@ -266,6 +264,11 @@ def _last_byte(path: Path, size: int) -> bytes:
     with open(path, "rb") as handle:
         handle.seek(size - 1)
         return handle.read(1)
+
+
+def _write_durably(fd: int, data: bytes) -> None:
+    _write_all(fd, data)
+    os.fsync(fd)
 
 
 def _write_all(fd: int, data: bytes) -> None:
