@@ -95,7 +95,7 @@ def test_bench_recall_process_against_importing_numpy_and_faiss(tmp_path, capsys
     assert first.returncode == 0 and first.stdout.strip() != "No matching facts.", first.stderr
     python = str(Path(sys.executable))
     baseline, process = [], []
-    for round_ in range(11):
+    for round_ in range(21):
         begun = time.perf_counter()
         subprocess.run([python, "-c", "import numpy, faiss"], check=True)
         baseline.append(time.perf_counter() - begun)

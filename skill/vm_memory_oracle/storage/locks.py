@@ -1,4 +1,8 @@
-"""The data directory's write lock: a real flock with an explicit timeout.
+"""The data directory's write lock: a real flock(2) with an explicit timeout.
+
+flock, not a lock file's existence: the kernel releases it when its holder dies, however
+it dies, so a killed writer never leaves the memory locked. (Taken with fcntl directly: the
+filelock package costs a recall process 15 ms of imports for these few lines.)
 
 Whoever holds it writes who they are beside it, so a process that gives up waiting can
 name the holder's pid in its error.
@@ -6,16 +10,17 @@ name the holder's pid in its error.
 
 from __future__ import annotations
 
+import fcntl
 import os
 import time
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Iterator
 
-from filelock import FileLock, Timeout
-
 from ..errors import STORAGE_ERRNOS, LockTimeoutError
 from .files import FILE_MODE
+
+POLL_SECONDS = 0.01
 
 
 def holder_path(lock_path: Path) -> Path:
@@ -23,21 +28,31 @@ def holder_path(lock_path: Path) -> Path:
 
 
 @contextmanager
-def exclusive(lock_path: Path, timeout: float, purpose: str) -> Iterator[None]:
-    """Hold `lock_path` exclusively for the block, or raise LockTimeoutError after `timeout` s."""
-    lock = FileLock(lock_path, timeout=timeout, mode=FILE_MODE)
+def exclusive(lock_path: Path, timeout: float, purpose: str, *,
+              poll: float = POLL_SECONDS) -> Iterator[None]:
+    """Hold `lock_path` exclusively for the block, or raise LockTimeoutError after `timeout` s
+    of trying every `poll` s."""
+    fd = os.open(lock_path, os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW, FILE_MODE)
     try:
-        lock.acquire()
-    except Timeout:
-        raise LockTimeoutError(lock_path, timeout, read_holder(lock_path)) from None
-    try:
-        _write_holder(lock_path, f"pid {os.getpid()} ({purpose}) since "
-                                 f"{time.strftime('%Y-%m-%dT%H:%M:%SZ', time.gmtime())}")
-        yield
+        deadline = time.monotonic() + timeout
+        while True:
+            try:
+                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                break
+            except BlockingIOError:
+                if time.monotonic() >= deadline:
+                    raise LockTimeoutError(lock_path, timeout, read_holder(lock_path)) from None
+                time.sleep(poll)
+        try:
+            _write_holder(lock_path, f"pid {os.getpid()} ({purpose}) since "
+                                     f"{time.strftime('%Y-%m-%dT%H:%M:%SZ', time.gmtime())}")
+            yield
+        finally:
+            # Cleared before release, so a stale name is never blamed for someone else's hold.
+            _write_holder(lock_path, "")
+            fcntl.flock(fd, fcntl.LOCK_UN)
     finally:
-        # Cleared before release, so a stale name is never blamed for someone else's hold.
-        _write_holder(lock_path, "")
-        lock.release()
+        os.close(fd)
 
 
 def read_holder(lock_path: Path) -> str | None:
