@@ -37,6 +37,9 @@ ACTIONS = {
                  "and write daily/YYYY-MM-DD.md",
     "recall": "find facts for --query TEXT (or JSONL --queries FILE) and boost them",
     "forget": "move the fact --id FACT_ID to the archive",
+    "pin": "put the fact --id FACT_ID in the vault: it never decays, is never pruned, and "
+           "always has a line in MEMORY.md",
+    "unpin": "take the fact --id FACT_ID out of the vault: it decays like any other again",
     "reindex": "rebuild the semantic index from the facts (embeddings are reused from cache)",
     "query": "run a jq program over the active facts (with live activation)",
     "consolidate": "the nightly pipeline: summarize, decay, index, prune, MEMORY.md, clean, "
@@ -108,6 +111,8 @@ def _action_options(parser: argparse.ArgumentParser, action: str) -> None:
     elif action == "forget":
         group.add_argument("--id", dest="fact_id", required=True, metavar="FACT_ID")
         group.add_argument("--reason", help="why, kept in the archive")
+    elif action in ("pin", "unpin"):
+        group.add_argument("--id", dest="fact_id", required=True, metavar="FACT_ID")
     elif action == "query":
         group.add_argument("--jq", required=True, metavar="EXPR",
                            help="jq program; its input is the array of active facts")
@@ -451,6 +456,15 @@ def action_forget(args, context: Context) -> tuple[dict, list[str]]:
     return payload, lines
 
 
+def action_pin(args, context: Context) -> tuple[dict, list[str]]:
+    pinned = args.action == "pin"
+    fact, changed = context.graph().set_pinned(args.fact_id, pinned, context.now)
+    done = ("Pinned" if pinned else "Unpinned") if changed else \
+        ("Already pinned:" if pinned else "Not pinned:")
+    return ({"id": fact["id"], "pinned": pinned, "changed": changed},
+            [f"{done} {fact['id']}: {_sentence(fact)}"])
+
+
 def action_query(args, context: Context) -> tuple[list, list[str]]:
     from .query import run_jq
 
@@ -581,7 +595,8 @@ def action_quality_probe(args, context: Context) -> tuple[dict, list[str]]:
 
 HANDLERS = {"init": action_init, "remember": action_remember, "summarize": action_summarize,
             "recall": action_recall, "reindex": action_reindex,
-            "forget": action_forget, "query": action_query, "config": action_config,
+            "forget": action_forget, "pin": action_pin, "unpin": action_pin,
+            "query": action_query, "config": action_config,
             "consolidate": action_consolidate, "health-check": action_health_check,
             "quality-probe": action_quality_probe}
 

@@ -232,6 +232,30 @@ class KnowledgeGraph:
         return {record["id"]: record for record in
                 self.store.read_records(self.layout.archive, "archived-fact", copy=False)}
 
+    def set_pinned(self, fact_id: str, pinned: bool, now: datetime) -> tuple[dict, bool]:
+        """Put a fact in the vault (pinned: it never decays, is never pruned or merged away,
+        and always has its line in MEMORY.md's block) or take it out. Returns the fact and
+        whether anything changed; pinning a pinned fact writes nothing.
+
+        Either way its activation is taken as it stands `now`: pinning holds that value,
+        and an unpinned fact starts decaying from it now, not from its last recall."""
+        with self.store.locked("pin" if pinned else "unpin"):
+            facts = self.facts()
+            fact = next((fact for fact in facts if fact["id"] == fact_id), None)
+            if fact is None:
+                raise UnknownFactError(fact_id)
+            if bool(fact.get("pinned")) == pinned:
+                return fact, False
+            state = self.store.read_activation()
+            entry = state.get(fact_id) or initial_state(fact)
+            state[fact_id] = {**entry, "activation": self._live(fact, state, now).activation,
+                              "last_accessed": format_iso(now)}
+            fact["pinned"] = pinned
+            self.store.rewrite_records(self.layout.facts, "fact", facts)
+            self.store.write_activation(state, changed=[fact_id])
+            self.store.note("pinned 1 fact" if pinned else "unpinned 1 fact", [fact_id])
+        return fact, True
+
     def forget(self, fact_id: str, reason: str | None, now: datetime) -> dict:
         """Move one fact to the archive; it leaves facts.jsonl only once the archive has it."""
         why = f"forgotten: {reason}" if reason else "forgotten"
