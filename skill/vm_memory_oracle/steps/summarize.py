@@ -97,14 +97,17 @@ def summarize(graph: KnowledgeGraph, settings: Settings, now: datetime, *,
         entries = {name: _ledger_entry(data, created) for name, data in reading.logs.items()}
         with store.locked("summarize"):
             ledger = _read_ledger(store, ledger_path)
-            behind = [path for path in paths if _read_further(path, ledger.get(path.name),
-                                                              entries[path.name])]
+            # The records that still describe their log (it only grew since), each checked
+            # once: it re-reads and hashes what the record covers.
+            standing = {path.name: ledger[path.name] for path in paths
+                        if path.name in ledger and _prefix_unchanged(path, ledger[path.name])}
+            behind = [path for path in paths if path.name in standing
+                      and standing[path.name]["bytes"] > entries[path.name]["bytes"]]
             if behind and attempt < READ_ATTEMPTS:
                 continue  # another summarize read further meanwhile: read the logs again
             fresh: list[dict] = []
             for path in paths:
-                entry = ledger.get(path.name)
-                done = entry["lines"] if entry and _prefix_unchanged(path, entry) else 0
+                done = standing[path.name]["lines"] if path.name in standing else 0
                 prefix = f"{layout.relative(path)}:"
                 fresh += [fact for facts in reading.per_day.values() for fact, _ in facts
                           if fact["source"].startswith(prefix)
@@ -124,10 +127,9 @@ def summarize(graph: KnowledgeGraph, settings: Settings, now: datetime, *,
                 _write_daily(store, one_day, facts, report)
             before = dict(ledger)
             for path in paths:
-                known, entry = ledger.get(path.name), entries[path.name]
+                known, entry = standing.get(path.name), entries[path.name]
                 # The record of a summarize that read as far, or further, stands.
-                if known is None or known["bytes"] < entry["bytes"] or \
-                        not _prefix_unchanged(path, known):
+                if known is None or known["bytes"] < entry["bytes"]:
                     ledger[path.name] = entry
             if ledger != before:
                 store.write_validated_json(ledger_path, "summarize-ledger", {"files": ledger})
@@ -164,13 +166,6 @@ def _read_logs(store, days: list[str], settings: Settings, created: str,
     if progress is not None:
         progress("summarize", len(days), len(days))
     return reading
-
-
-def _read_further(path: Path, known: dict | None, entry: dict) -> bool:
-    """True when the ledger's record `known` of `path` covers more of it than `entry`, what
-    this run read: another summarize read the log after this one did."""
-    return known is not None and known["bytes"] > entry["bytes"] and \
-        _prefix_unchanged(path, known)
 
 
 def unsummarized(graph: KnowledgeGraph, paths: list[Path]) -> set[Path]:
