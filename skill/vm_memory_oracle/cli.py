@@ -210,12 +210,22 @@ class Context:
     actor: str = "cli"
     action: str | None = None
     exit_code: int = EXIT_OK
+    checked: bool = False  # the data directory passed Layout.check in this command
     _store: object = field(default=None, repr=False)
 
     def layout(self):
         from .storage.layout import Layout
 
         return Layout(self.data_path)
+
+    def checked_layout(self):
+        """The data directory's layout, checked once per command: Layout.check walks every
+        entry, and resolve_context has usually done it before the config was read."""
+        layout = self.layout()
+        if not self.checked:
+            layout.check()
+            self.checked = True
+        return layout
 
     def store(self):
         """One store per command, so its warnings reach the output whatever the action."""
@@ -233,13 +243,13 @@ class Context:
     def graph(self, *, create: bool = False):
         from .graph import KnowledgeGraph
 
-        if create:
+        if create and not self.layout().graph_dir.is_dir():
             from .workspace import ensure_layout
 
             ensure_layout(self.layout(), actor=self.actor, at=format_iso(self.now),
                           action=self.action or "init")
         else:
-            self.layout().check()
+            self.checked_layout()
         return KnowledgeGraph(self.store(), self.settings)
 
 
@@ -259,7 +269,8 @@ def resolve_context(args: argparse.Namespace, environ=os.environ) -> Context:
         data_path = Path(settings.data_path)
     else:
         data_path = Path(Settings().data_path)
-    if os.path.lexists(data_path):
+    checked = os.path.lexists(data_path)
+    if checked:
         # Before anything in it is read: its config.yaml could be a planted link.
         from .storage.layout import Layout
 
@@ -276,7 +287,7 @@ def resolve_context(args: argparse.Namespace, environ=os.environ) -> Context:
     if not actor or len(actor) > 64 or not actor.isprintable():
         raise UsageError(f"--actor must be a short printable name, got {args.actor!r}")
     return Context(replace(settings, data_path=str(data_path)), data_path, config_path, now,
-                   args.json, actor, args.action)
+                   args.json, actor, args.action, checked=checked)
 
 
 # -- actions --------------------------------------------------------------------------------
@@ -506,9 +517,8 @@ def action_consolidate(args, context: Context) -> tuple[dict, list[str]]:
 
     from .consolidate import consolidate, dry_run
 
-    layout = context.layout()
-    layout.check()  # a missing data directory is an error, not something to create
-    if not args.dry_run:
+    layout = context.checked_layout()  # a missing data directory is an error, not made here
+    if not args.dry_run and not layout.graph_dir.is_dir():
         from .workspace import ensure_layout
 
         ensure_layout(layout, actor=context.actor, at=format_iso(context.now),
@@ -551,8 +561,7 @@ def consolidation_lines(report) -> list[str]:
 def action_health_check(args, context: Context) -> tuple[dict, list[str]]:
     from .steps.health import health_report, write_health
 
-    layout = context.layout()
-    layout.check()
+    layout = context.checked_layout()
     if not layout.state_dir.is_dir():
         raise DataDirError(layout.root, "not initialized (run --action init)")
     document = health_report(layout, context.settings, context.now)
