@@ -579,3 +579,9 @@ def test_a_config_that_is_a_device_or_huge_is_refused(cli, memory, tmp_path):
     refused(cli("--config", str(huge), "--action", "recall", "--query", "tea"), 3,
             f"{huge}: config file is larger than 1048576 bytes")
     assert data_files(memory) == before
+
+
+def test_the_schemas_and_the_code_refuse_unsafe_characters_in_the_same_words():
+    from vm_memory_oracle.model.characters import UNSAFE_FOUND
+
+    assert load_schema("fact-input")["properties"]["object"]["x-message"] == UNSAFE_FOUND

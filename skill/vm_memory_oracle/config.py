@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from .errors import ConfigError
-from .model.characters import UNSAFE
+from .model.characters import UNSAFE, UNSAFE_FOUND
 from .model.fact import DEFAULT_SINGLE_VALUED, normalise_predicate
 from .storage import files, snapshot
 
@@ -99,8 +99,7 @@ def _text(key: str, value: Any) -> str:
     if not isinstance(value, str) or not value.strip():
         raise ConfigError(f"{key} must be a non-empty string, got {value!r}", key=key)
     if UNSAFE.search(value):
-        raise ConfigError(f"{key} contains a control character, a bidirectional control "
-                          f"character or invalid UTF-8: {value!r}", key=key)
+        raise ConfigError(f"{key} {UNSAFE_FOUND}: {value!r}", key=key)
     return value.strip()
 
 

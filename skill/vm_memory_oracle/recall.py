@@ -19,9 +19,9 @@ from collections import Counter
 from dataclasses import dataclass
 from datetime import datetime
 
-from .model.characters import without_unsafe
 from .errors import InvalidInputError, UsageError
 from .graph import KnowledgeGraph, LiveFact
+from .model.characters import UNSAFE_FOUND, without_unsafe
 from .model.fact import fact_sentence, normalise
 from .model.text import tokens
 
@@ -128,8 +128,7 @@ def check_query(query: str) -> None:
         raise InvalidInputError(f"query is {len(query)} characters, at most {MAX_QUERY_CHARS}",
                                 key="query")
     if without_unsafe(query) != query:
-        raise InvalidInputError("query contains a control character, a bidirectional control "
-                                f"character or invalid UTF-8: {query[:80]!r}", key="query")
+        raise InvalidInputError(f"query {UNSAFE_FOUND}: {query[:80]!r}", key="query")
 
 
 def _neighbours(semantic: Semantic, vector, corpus: "Corpus", k: int) -> list[tuple[str, float]]:

@@ -15,6 +15,8 @@ from __future__ import annotations
 import re
 
 UNSAFE = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069\ud800-\udfff]")
+# What is said of a value holding one (the schemas' x-message says the same).
+UNSAFE_FOUND = "contains a control character, a bidirectional control character or invalid UTF-8"
 _KEPT = frozenset("\n\t")  # line and cell boundaries the extractor reads
 
 
