@@ -35,11 +35,7 @@ class Store:
         self.action = action
         self.warnings: list[str] = []
         self._held = False
-        self._touched: dict[str, None] = {}
-        self._notes: list[str] = []
-        self._noted_ids: dict[str, None] = {}
-        self._redactions = 0
-        self._repairs: list[str] = []
+        self._clear_block()
 
     # -- locking ---------------------------------------------------------------------------
     @contextmanager
@@ -87,24 +83,31 @@ class Store:
         if repair:
             self._repairs.append(change)
 
+    def _clear_block(self) -> None:
+        """Forget what the locked block wrote and said: its audit line is written, or due none."""
+        self._touched: dict[str, None] = {}
+        self._notes: list[str] = []
+        self._noted_ids: dict[str, None] = {}
+        self._redactions = 0
+        self._repairs: list[str] = []
+
     def _write_audit(self, purpose: str) -> None:
-        if not self._touched:
-            self._notes, self._noted_ids, self._redactions, self._repairs = [], {}, 0, []
+        touched, notes, ids = sorted(self._touched), self._notes, list(self._noted_ids)
+        redactions, repairs = self._redactions, self._repairs
+        self._clear_block()
+        if not touched:
             return
-        ids = list(self._noted_ids)
         entry = {"at": self.timestamp, "actor": self.actor, "action": self.action or purpose,
-                 "step": purpose, "files": sorted(self._touched),
-                 "change": "; ".join(self._notes) or "wrote " + ", ".join(sorted(self._touched))}
+                 "step": purpose, "files": touched,
+                 "change": "; ".join(notes) or "wrote " + ", ".join(touched)}
         if ids:
             entry["ids"] = ids[:AUDIT_MAX_IDS]
             if len(ids) > AUDIT_MAX_IDS:
                 entry["more_ids"] = len(ids) - AUDIT_MAX_IDS
-        if self._redactions:
-            entry["redactions"] = self._redactions
-        if self._repairs:
-            entry["repairs"] = [repair[:1000] for repair in self._repairs[:AUDIT_MAX_IDS]]
-        self._touched, self._notes, self._noted_ids, self._redactions = {}, [], {}, 0
-        self._repairs = []
+        if redactions:
+            entry["redactions"] = redactions
+        if repairs:
+            entry["repairs"] = [repair[:1000] for repair in repairs[:AUDIT_MAX_IDS]]
         line = self._checked_line(self.layout.audit_log, "audit-entry", entry)
         files.append_lines(self.layout.audit_log, [line])
 
