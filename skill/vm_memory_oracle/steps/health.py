@@ -264,9 +264,7 @@ def _damaged_files(store: Store) -> list[dict]:
             pass
         except ValueError as exc:  # InvalidInputError: "<file>: <problem>"
             damaged(path, str(exc).split(": ", 1)[-1])
-    text = _text(layout.memory_md)
-    problem = (f"not UTF-8 (byte {text.start})" if isinstance(text, UnicodeDecodeError)
-               else marker_problem(text) if text is not None else None)
+    problem = _text_problem(layout.memory_md, marker_problem)
     if problem:
         damaged(layout.memory_md, f"{problem}; the managed block is left as it is until the "
                                   "file is fixed by hand")
@@ -275,23 +273,23 @@ def _damaged_files(store: Store) -> list[dict]:
             match = DAILY_NAME.match(path.name)
             if not match or not path.is_file() or path.is_symlink():
                 continue
-            text = _text(path)
-            problem = (f"not UTF-8 (byte {text.start})" if isinstance(text, UnicodeDecodeError)
-                       else summary_problem(text, match.group(1)) if text is not None else None)
+            problem = _text_problem(path, lambda text: summary_problem(text, match.group(1)))
             if problem:
                 damaged(path, f"{problem}; summarize --date {match.group(1)} writes it again "
                               "while the day's session logs are kept")
     return found
 
 
-def _text(path: Path) -> str | UnicodeDecodeError | None:
-    """The file's text; None when it is missing; the decoding error when it is not UTF-8."""
+def _text_problem(path: Path, check) -> str | None:
+    """What `check` finds wrong with the text of `path`, or that it is not UTF-8; None when
+    nothing is, or the file is missing."""
     try:
-        return path.read_bytes().decode("utf-8")
+        text = path.read_bytes().decode("utf-8")
     except FileNotFoundError:
         return None
     except UnicodeDecodeError as exc:
-        return exc
+        return f"not UTF-8 (byte {exc.start})"
+    return check(text)
 
 
 def _quarantined(store: Store, now: datetime) -> tuple[int, int]:
