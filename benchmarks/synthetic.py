@@ -27,7 +27,9 @@ from vm_memory_oracle.workspace import initialize  # noqa: E402
 
 SUBJECTS = ["user", "team", "billing service", "deployment project", "用户", "Alice", "Bob",
             "the cluster", "the mobile app", "Carol"]
-PREDICATES = ["mentioned", "prefers", "worked on", "asked about", "喜欢", "decided", "visited",
+# No "prefers": its objects here ("dark mode item 12", "... item 45") would be two values of
+# one choice, and each would replace the last (scoring.md, "Supersession").
+PREDICATES = ["mentioned", "likes", "worked on", "asked about", "喜欢", "decided", "visited",
               "fixed", "reviewed", "planned"]
 TOPICS = ["database migration", "dark mode", "oolong tea", "the Berlin office", "TLS renewal",
           "quarterly report", "hiking trip", "violin lessons", "peanut allergy", "Rust rewrite",

@@ -121,10 +121,11 @@ def test_two_consolidations_in_a_row_change_no_file_but_health_timestamps(cli, d
     second = cli("--json", "--action", "consolidate", now=None)
     assert second.code == 0, second.err
     after = data_files(data_dir)
-    assert {name for name in after if after[name] != before.get(name)} <= {"health.json"}
-    assert set(after) == set(before)
+    report = f"state/reports/{json.loads(second.out)['started_at'].replace(':', '-')}.md"
+    assert {name for name in after if after[name] != before.get(name)} <= {"health.json", report}
+    assert set(after) - {report} == set(before)
     old, new = json.loads(before["health.json"]), json.loads(after["health.json"])
-    moving = ("timestamp", "last_consolidation", "consolidation_duration_seconds",
+    moving = ("timestamp", "last_consolidation", "consolidation_duration_seconds", "disk_usage_bytes",
               "disk_usage_percent")
     assert {k: v for k, v in old.items() if k not in moving} == \
         {k: v for k, v in new.items() if k not in moving}
@@ -324,7 +325,8 @@ def test_every_mutation_leaves_an_audit_line_naming_its_actor(cli, data_dir):
     changed = {name for name in set(before) | set(after) if before.get(name) != after.get(name)}
     bookkeeping = {"health.json", "state/audit.jsonl", "state/index-built",
                    "state/consolidate.lock", "state/consolidate.lock.holder"}
-    derived = {name for name in changed if name.startswith("embeddings/cache-")}
+    derived = {name for name in changed if name.startswith(("embeddings/cache-",
+                                                            "state/reports/"))}
     assert changed - bookkeeping - derived <= written
     assert {"knowledge-graph/archived-facts.jsonl", "MEMORY.md",
             "sessions/2026-06-01-080000.jsonl"} <= written

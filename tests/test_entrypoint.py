@@ -58,13 +58,16 @@ def test_the_readme_main_command_goes_from_nothing_to_a_consolidated_memory_and_
     answer = result.stdout.split("--action recall", 1)[1].splitlines()[1]
     assert "allergic to peanuts" in answer
     # again: nothing changes but the health check's time
+    # (and the new run's report, state/reports/<time>.md)
     before = {path: path.read_bytes() for path in data.rglob("*")
-              if path.is_file() and "cache" not in path.parts and path.name != "health.json"}
+              if path.is_file() and "cache" not in path.parts and path.name != "health.json"
+              and "reports" not in path.parts}
     again = subprocess.run(["bash", "-c", first], cwd=workdir, capture_output=True, text=True,
                            timeout=900)
     assert again.returncode == 0, again.stderr
     after = {path: path.read_bytes() for path in data.rglob("*")
-             if path.is_file() and "cache" not in path.parts and path.name != "health.json"}
+             if path.is_file() and "cache" not in path.parts and path.name != "health.json"
+             and "reports" not in path.parts}
     changed = {str(path.relative_to(data)) for path in after if after[path] != before.get(path)}
     assert changed == set()
 

@@ -532,29 +532,21 @@ def action_consolidate(args, context: Context) -> tuple[dict, list[str]]:
     return asdict(report), consolidation_lines(report)
 
 
-MAX_CHANGES_SHOWN = 20
+MAX_CHANGES_SHOWN = 50
 
 
 def consolidation_lines(report) -> list[str]:
-    prefix = "[DRY RUN] " if report.dry_run else ""
-    verb = "Would consolidate" if report.dry_run else "Consolidated"
-    lines = [f"{prefix}{verb} {report.started_at}"
-             + (f" (resumed at step {report.resumed_from})" if report.resumed_from else "")
-             + f" in {report.duration_seconds:.2f} s; health: {report.status}"]
-    for number, step in enumerate(report.steps, start=1):
-        counts = ", ".join(f"{key.replace('_', ' ')} {value}" for key, value in
-                           step.get("counts", {}).items())
-        done = " (done before the interruption)" if step.get("done_before") else ""
-        lines.append(f"{prefix}{number}. {step['name']}: {counts or 'nothing to do'}{done}")
-        changes = step.get("changes", [])
-        for change in changes[:MAX_CHANGES_SHOWN]:
-            target = change.get("fact") or change.get("file")
-            lines.append(f"{prefix}     {change['change']} {target}: {change['reason']}")
-        if len(changes) > MAX_CHANGES_SHOWN:
-            lines.append(f"{prefix}     ... and {len(changes) - MAX_CHANGES_SHOWN} more "
-                         "(--json lists them all)")
-        for warning in step.get("health_warnings", []):
-            lines.append(f"{prefix}     health warning: {warning}")
+    """The consolidation report (steps/report.py); a dry run's lines say so each."""
+    from .steps.report import render
+
+    more = (f"all in {report.report_file}" if report.report_file else "--json lists them all")
+    lines = render(report, max_changes=MAX_CHANGES_SHOWN, more=more)
+    if report.report_file:
+        lines += ["", f"Written to {report.report_file}."]
+    if report.dry_run:
+        lines = ["No file was changed. Run without --dry-run to apply these changes.", "",
+                 *lines]
+        return [f"[DRY RUN] {line}".rstrip() for line in lines]
     return lines
 
 

@@ -48,6 +48,7 @@ class Settings:
     embedding_passage_prefix: str = "passage: "
     hnsw_min_facts: int = 50_000
     semantic_min_similarity: float | None = None
+    merge_similarity: float | None = None
     recall_k: int = 10
     lock_timeout_seconds: float = 30.0
     single_valued_predicates: tuple[str, ...] = DEFAULT_SINGLE_VALUED
@@ -184,6 +185,7 @@ CHECKS = {
     "embedding_passage_prefix": _prefix,
     "hnsw_min_facts": _integer(1, 100_000_000),
     "semantic_min_similarity": _optional_number(-1, 1),
+    "merge_similarity": _optional_number(0, 1),
     "recall_k": _integer(1, 1000),
     "lock_timeout_seconds": _number(0, 3600, low_open=True),
     "single_valued_predicates": _predicates,

@@ -1,7 +1,7 @@
 """The nightly consolidation (DESIGN section 7): seven steps, in order, checkpointed.
 
-1 summarize (every session log with lines not read yet) -> 2 decay -> 3 index -> 4 prune
--> 5 MEMORY.md -> 6 clean -> 7 health check.
+1 summarize (every session log with lines not read yet) -> 2 decay -> 3 index -> 4 merge
+(near-duplicates) -> 5 prune -> 6 MEMORY.md -> 7 clean -> 8 health check.
 
 One consolidation runs at a time (state/consolidate.lock; a second one waits
 lock_timeout_seconds, then gives up naming the holder). Each step takes the data
@@ -35,9 +35,10 @@ from .graph import KnowledgeGraph
 from .storage import files, locks
 from .storage.layout import Layout
 from .steps.clean import quarantine_invalid_lines, remove_leftover_temporaries
+from .steps.report import changes, render, summary_counts
 from .storage.store import Store
 
-STEPS = ("summarize", "decay", "index", "prune", "memory_md", "clean", "health")
+STEPS = ("summarize", "decay", "index", "merge", "prune", "memory_md", "clean", "health")
 # A checkpoint older than this is not resumed at its own clock: the steps are run afresh.
 RESUME_WITHIN = timedelta(hours=24)
 # Left out of a dry run's copy: derived caches and the locks of the real directory.
@@ -53,6 +54,9 @@ class ConsolidationReport:
     duration_seconds: float = 0.0
     status: str | None = None         # health status at the end
     warnings: list[str] = field(default_factory=list)
+    counts: dict[str, int] = field(default_factory=dict)  # the report's summary counts
+    changes: list[dict] = field(default_factory=list)     # every step's changes, in order
+    report_file: str | None = None    # state/reports/<start>.md (None for a dry run)
 
 
 def consolidate(layout: Layout, settings: Settings, now: datetime, *, actor: str = "library",
@@ -92,10 +96,13 @@ def consolidate(layout: Layout, settings: Settings, now: datetime, *, actor: str
             if name != STEPS[-1]:
                 store.write_validated_json(layout.checkpoint, "consolidation-checkpoint",
                                            checkpoint)
-        _remove_checkpoint(layout)
         report.warnings[:0] = store.warnings
         report.duration_seconds = round(monotonic() - started, 3)
         report.status = checkpoint["reports"]["health"]["status"]
+        report.counts = summary_counts(report.steps)
+        report.changes = changes(report.steps)
+        report.report_file = _write_report(store, report)
+        _remove_checkpoint(layout)
         if progress is not None:
             progress("consolidate", len(STEPS), len(STEPS))
     return report
@@ -114,6 +121,7 @@ def dry_run(layout: Layout, settings: Settings, now: datetime, *, actor: str = "
         report = consolidate(copy, replace(settings, data_path=str(copy.root)), now,
                              actor=actor, progress=progress)
     report.dry_run = True
+    report.report_file = None  # it was written in the copy, which is gone
     return report
 
 
@@ -168,6 +176,18 @@ class _Run:
                            "removed": result.removed},
                 "embedder": choice.embedder.model_id, "rebuilt": result.rebuilt,
                 "changes": [], "warnings": warnings}
+
+    def _merge(self) -> dict:
+        from .steps.merge import merge_duplicates
+        from .steps.reindex import cached_sentence_vectors
+
+        embedder = self._embedder().embedder
+        threshold = self.graph.settings.merge_similarity
+        if threshold is None:
+            threshold = embedder.merge_similarity
+        vectors = (cached_sentence_vectors(self.graph, embedder) if threshold is not None
+                   else None)
+        return merge_duplicates(self.graph, self.now, vectors=vectors, threshold=threshold)
 
     def _prune(self) -> dict:
         from .steps.prune import prune
@@ -232,6 +252,21 @@ def _start(store: Store, now: datetime) -> tuple[dict, ConsolidationReport]:
     report.warnings.append(f"resuming the consolidation started at {checkpoint['started_at']} "
                            f"at step {remaining[0]}")
     return checkpoint, report
+
+
+def report_path(layout: Layout, started_at: str) -> Path:
+    return layout.reports_dir / f"{started_at.replace(':', '-')}.md"
+
+
+def _write_report(store: Store, report: ConsolidationReport) -> str:
+    """state/reports/<start>.md; a resumed run rewrites the report of the run it finishes.
+    Bookkeeping, like health.json: the audit log already has each change."""
+    path = report_path(store.layout, report.started_at)
+    text = "\n".join(render(report)) + "\n"
+    with store.locked("consolidate: report"):
+        files.make_directory(path.parent)
+        files.write_atomic(path, text.encode("utf-8"))
+    return store.layout.relative(path)
 
 
 def _remove_checkpoint(layout: Layout) -> None:

@@ -15,7 +15,8 @@ from .clock import format_iso
 from .config import Settings
 from .errors import UnknownFactError
 from .model.activation import boosted, fact_activation
-from .model.fact import fact_sentence, normalise, replacement_key
+from .model.fact import fact_sentence, normalise, polarity, replacement_key
+from .model.similarity import one_word_swapped, significant_words
 from .storage.store import Store
 
 REPETITION_BONUS = 0.2
@@ -25,6 +26,7 @@ LINE_PRECISE = re.compile(r":\d+$")
 MAX_SOURCES = 20
 RESTORED_ACTIVATION = 0.3
 ARCHIVE_FIELDS = ("archived_at", "archive_reason", "final_activation")
+PREFERENCE = ("prefers", 1)  # a choice among values: a new value replaces the old
 _VALUE_LIKE = re.compile(r"^[\d\s.,:/\-+%$€£¥]+$")
 
 
@@ -138,6 +140,7 @@ class KnowledgeGraph:
             state = self.store.read_activation()
             by_id = {fact["id"]: fact for fact in facts}
             holders = current_holders(facts, single_valued)
+            preferences = _Preferences(facts)
             appended: list[dict] = []
             rewrite = False
             archived: dict[str, dict] | None = None
@@ -185,18 +188,20 @@ class KnowledgeGraph:
                     state[fact["id"]] = initial_state(fact, stamp)
                     report.added.append(fact["id"])
                     report.stored.append(fact)
+                replaced = preferences.rivals(fact)
                 key = replacement_key(fact, single_valued)
-                if key is None:
-                    continue
-                holder = holders.get(key)
-                if holder is not None and holder != fact["id"]:
+                if key is not None:
+                    holder = holders.get(key)
+                    if holder is not None and holder != fact["id"]:
+                        replaced.append(holder)
+                    holders[key] = fact["id"]
+                for holder in dict.fromkeys(replaced):
                     older = by_id[holder]
                     older["superseded_by"] = fact["id"]
                     older["superseded_at"] = stamp
                     fact["supersedes"] = holder
                     report.superseded.append((holder, fact["id"]))
                     rewrite = True
-                holders[key] = fact["id"]
             self.store.note(_remember_note(report), [*report.added, *report.reinforced])
             if rewrite:
                 self.store.rewrite_records(self.layout.facts, "fact", facts)
@@ -265,17 +270,20 @@ class KnowledgeGraph:
             [archived] = self.archive({fact_id: why}, now, note=f"forgot 1 fact ({why})")
         return archived
 
-    def archive(self, chosen: dict[str, str], now: datetime, *,
-                note: str | None = None) -> list[dict]:
+    def archive(self, chosen: dict[str, str], now: datetime, *, note: str | None = None,
+                fields: dict[str, dict] | None = None,
+                amend: dict[str, dict] | None = None) -> list[dict]:
         """Move the facts of `chosen` (fact id -> reason) to the archive, as they are now.
 
-        The archive is appended to (durably) before facts.jsonl is rewritten, so a crash
-        leaves a fact in both files, never in neither; a retry at the same `now` finds its
-        archive record already there and does not append it twice. The activation state
-        keeps only the facts still active. Returns the archive record of each fact that
-        left, whichever run appended it.
+        `fields` adds to a fact's archive record (merged_into); `amend` sets fields of facts
+        that stay, in the same rewrite (a merge's sources). The archive is appended to
+        (durably) before facts.jsonl is rewritten, so a crash leaves a fact in both files,
+        never in neither; a retry at the same `now` finds its archive record already there
+        and does not append it twice. The activation state keeps only the facts still
+        active. Returns the archive record of each fact that left, whichever run appended it.
         """
         stamp = format_iso(now)
+        fields, amend = fields or {}, amend or {}
         with self.store.locked("archive"):
             facts = self.facts()
             state = self.store.read_activation()
@@ -284,9 +292,11 @@ class KnowledgeGraph:
             leaving = [fact for fact in facts if fact["id"] in chosen]
             records = [done.get(fact["id"]) or
                        {**fact, "archived_at": stamp, "archive_reason": chosen[fact["id"]],
-                        "final_activation": round(self.activation_of(fact, state, now), 6)}
+                        "final_activation": round(self.activation_of(fact, state, now), 6),
+                        **fields.get(fact["id"], {})}
                        for fact in leaving]
-            remaining = [fact for fact in facts if fact["id"] not in chosen]
+            remaining = [{**fact, **amend[fact["id"]]} if fact["id"] in amend else fact
+                         for fact in facts if fact["id"] not in chosen]
             if leaving:
                 self.store.note(note or f"archived {len(leaving)} fact(s)",
                                 [fact["id"] for fact in leaving])
@@ -300,6 +310,46 @@ class KnowledgeGraph:
                 self.store.write_activation({fid: entry for fid, entry in state.items()
                                              if fid in kept})
         return records
+
+    def merge(self, pairs: dict[str, tuple[str, str]], now: datetime) -> dict[str, tuple[str, str]]:
+        """Fold each duplicate into the fact that stays: `pairs` maps the id of the fact that
+        leaves to (the id of the one that stays, why). The one that stays keeps its wording,
+        gains the other's sources and takes the higher activation (max, not sum: two
+        wordings of one statement are not two recalls); the other is archived with
+        `merged_into`. Pairs whose facts changed meanwhile (one gone, superseded or pinned)
+        are skipped. Every value is a max or a union, so a retry at the same `now` after a
+        crash writes the same files. Returns the pairs merged."""
+        with self.store.locked("merge"):
+            by_id = {fact["id"]: fact for fact in self.facts()}
+            merged = {gone: (kept, why) for gone, (kept, why) in pairs.items()
+                      if _mergeable(by_id.get(gone), by_id.get(kept))}
+            if not merged:
+                return {}
+            state = self.store.read_activation()
+            absorbed: dict[str, list[dict]] = {}
+            for gone, (kept, _) in merged.items():
+                absorbed.setdefault(kept, []).append(by_id[gone])
+            amend: dict[str, dict] = {}
+            for kept, others in absorbed.items():
+                fact = by_id[kept]
+                sources = [fact["source"], *fact.get("sources", ())]
+                for other in others:
+                    sources += [other["source"], *other.get("sources", ())]
+                amend[kept] = {"sources": list(dict.fromkeys(sources))[1:][-MAX_SOURCES:]}
+                group = [fact, *others]
+                entries = [state.get(item["id"]) or initial_state(item) for item in group]
+                state[kept] = {**entries[0],
+                               "activation": max(self.activation_of(item, state, now)
+                                                 for item in group),
+                               "last_accessed": format_iso(now),
+                               "access_count": max(entry["access_count"] for entry in entries)}
+            self.store.write_activation(state, changed=list(absorbed))
+            self.archive({gone: f"merged into {kept}: {why}"
+                          for gone, (kept, why) in merged.items()}, now,
+                         note=f"merged {len(merged)} duplicate fact(s)",
+                         fields={gone: {"merged_into": kept} for gone, (kept, _) in merged.items()},
+                         amend=amend)
+        return merged
 
     def restore(self, archived: list[dict], now: datetime,
                 activation: float = RESTORED_ACTIVATION) -> list[LiveFact]:
@@ -388,6 +438,11 @@ def initial_state(fact: dict, stamp: str | None = None) -> dict:
             "access_count": 0}
 
 
+def _mergeable(gone: dict | None, kept: dict | None) -> bool:
+    return (gone is not None and kept is not None and not gone.get("pinned")
+            and "superseded_by" not in gone and "superseded_by" not in kept)
+
+
 def _remember_note(report: RememberReport) -> str:
     parts = [f"added {len(report.added)}", f"reinforced {len(report.reinforced)}"]
     if report.superseded:
@@ -420,6 +475,41 @@ def current_holders(facts: list[dict], single_valued: frozenset[str]) -> dict[tu
         if key is not None:
             holders[key] = fact["id"]
     return holders
+
+
+class _Preferences:
+    """The current preferences of each subject, so that "prefers light mode" replaces
+    "prefers dark mode": two values of one choice, sharing words and differing in exactly
+    one word each (model.similarity.one_word_swapped). "tea" and "coffee" share none: a
+    user can prefer both. Built on first use."""
+
+    def __init__(self, facts: list[dict]):
+        self._facts = facts
+        self._by_subject: dict[str, dict[str, tuple[dict, frozenset[str]]]] | None = None
+
+    def rivals(self, fact: dict) -> list[str]:
+        """Ids of the current preferences `fact` replaces; `fact` is filed as one."""
+        if polarity(fact["predicate"]) != PREFERENCE:
+            return []
+        if self._by_subject is None:
+            self._by_subject = {}
+            for other in self._facts:
+                if other is not fact:
+                    self._file(other)
+        words = frozenset(significant_words(fact["object"]))
+        known = self._by_subject.get(normalise(fact["subject"]), {})
+        rivals = [fact_id for fact_id, (other, other_words) in known.items()
+                  if "superseded_by" not in other and fact_id != fact["id"]
+                  and one_word_swapped(words, other_words)]
+        self._file(fact, words)
+        return rivals
+
+    def _file(self, fact: dict, words: frozenset[str] | None = None) -> None:
+        if "superseded_by" not in fact and polarity(fact["predicate"]) == PREFERENCE:
+            known = self._by_subject.setdefault(normalise(fact["subject"]), {})
+            if fact["id"] not in known:
+                known[fact["id"]] = (fact, words if words is not None else
+                                     frozenset(significant_words(fact["object"])))
 
 
 def _merge_reassertion(existing: dict, candidate: dict, repetition_bonus: float) -> bool:

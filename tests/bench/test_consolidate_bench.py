@@ -52,6 +52,7 @@ def test_bench_consolidate_10000_facts_with_nothing_new(benchmark, consolidated)
     steps = benchmark.pedantic(consolidate, args=(consolidated,), rounds=3, iterations=1)
     assert steps["index"]["counts"] == {"vectors": 10_000, "embedded": 0, "from_cache": 0,
                                         "added": 0, "removed": 0}
+    assert steps["merge"]["counts"]["merged"] == 0
     assert steps["prune"]["counts"]["archived"] == 0
     assert steps["memory_md"]["counts"]["added"] == 0
 
@@ -74,3 +75,4 @@ def test_bench_consolidate_10000_facts_and_1000_new_with_the_default_embedder(
     steps = benchmark.pedantic(consolidate, setup=with_new_facts, rounds=1, iterations=1)
     assert steps["index"]["counts"]["embedded"] == 1000
     assert steps["index"]["counts"]["vectors"] == 11_000
+    assert steps["merge"]["counts"]["merged"] == 0  # "fresh detail 5" is not "... 7"

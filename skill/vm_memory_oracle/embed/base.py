@@ -18,6 +18,10 @@ class Embedder(Protocol):
     # Below this cosine similarity a neighbour is not related to the query at all (each
     # model has its own scale: e5 puts unrelated texts near 0.75).
     min_similarity: float
+    # At or above this cosine similarity two sentences about one subject are one statement
+    # (consolidation's merge step); None: this model's scale was not measured, and only
+    # shared words decide.
+    merge_similarity: float | None
 
     def embed_passages(self, texts: Sequence[str]) -> np.ndarray: ...
 

@@ -32,8 +32,9 @@ def _stem(word: str) -> str:
     return word
 
 
-def tokens(text: str) -> list[str]:
-    """Lexical tokens of `text`, stop words dropped, in order (repeats kept)."""
+def tokens(text: str, *, pairs: bool = True) -> list[str]:
+    """Lexical tokens of `text`, stop words dropped, in order (repeats kept); pairs=False
+    leaves out the overlapping CJK character pairs, so each CJK character counts once."""
     result: list[str] = []
     normal = normalise(text)
     for piece in _WORD.findall(_CJK.sub(" ", normal)):
@@ -42,5 +43,6 @@ def tokens(text: str) -> list[str]:
     for run in _CJK.findall(normal):
         chars = [char for char in run]
         result.extend(char for char in chars if char not in CJK_STOP_CHARS)
-        result.extend(run[i:i + 2] for i in range(len(run) - 1))
+        if pairs:
+            result.extend(run[i:i + 2] for i in range(len(run) - 1))
     return result

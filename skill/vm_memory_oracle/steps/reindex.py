@@ -304,6 +304,19 @@ class EmbeddingCache:
         files.write_atomic(self.path, buffer.getvalue())
 
 
+def cached_sentence_vectors(graph: KnowledgeGraph, embedder: Embedder):
+    """sentences -> each one's vector from the embedding cache, or None when it has none
+    (the index step has just cached every fact's sentence; nothing is embedded here)."""
+    cache = EmbeddingCache.load(graph.layout.embedding_cache(embedder.model_id),
+                                embedder.dimension)
+
+    def vectors(sentences: list[str]) -> list[np.ndarray | None]:
+        return [cache.vector(digest) if digest in cache else None
+                for digest in map(content_hash, sentences)]
+
+    return vectors
+
+
 def semantic_search(graph: KnowledgeGraph, settings, *, force: bool = False, progress=None):
     """The configured embedder (or its named fallback) and an up-to-date index for recall.
 

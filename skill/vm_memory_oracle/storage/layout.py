@@ -99,6 +99,10 @@ class Layout:
         return self.state_dir / "consolidation.json"
 
     @property
+    def reports_dir(self) -> Path:
+        return self.state_dir / "reports"
+
+    @property
     def audit_log(self) -> Path:
         return self.state_dir / "audit.jsonl"
 

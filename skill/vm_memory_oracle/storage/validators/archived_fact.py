@@ -1,6 +1,6 @@
 # Generated from schemas/archived-fact.schema.json by fastjsonschema; do not edit.
 # Regenerate: python -m vm_memory_oracle.storage.validation
-SCHEMA_SHA256 = 'fd0f4be7f2505bfda4d0c0cb7083843275634893c81aa82eecb68b536de85439'
+SCHEMA_SHA256 = '99255c7fb59b817ee0d7be3c919f9c968f0982b4f7dbb238ae38cca0083f82d0'
 
 VERSION = "2.22.3"
 from decimal import Decimal
@@ -268,6 +268,14 @@ def validate_vm_memory_oracle_archived_fact_schema_json(data, custom_formats={},
                     raise JsonSchemaValueException("" + (name_prefix or "data") + ".final_activation must be bigger than or equal to 0")
                 if data__finalactivation > 1:
                     raise JsonSchemaValueException("" + (name_prefix or "data") + ".final_activation must be smaller than or equal to 1")
+        if "merged_into" in data_keys:
+            data_keys.remove("merged_into")
+            data__mergedinto = data["merged_into"]
+            if not isinstance(data__mergedinto, (str)):
+                raise JsonSchemaValueException("" + (name_prefix or "data") + ".merged_into must be string")
+            if isinstance(data__mergedinto, str):
+                if not REGEX_PATTERNS['^fact-[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$'].search(data__mergedinto):
+                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".merged_into must match pattern ^fact-[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$")
         if data_keys:
             raise JsonSchemaValueException("" + (name_prefix or "data") + " must not contain "+str(data_keys)+" properties")
     return data

@@ -1,6 +1,6 @@
 # Generated from schemas/fact.schema.json by fastjsonschema; do not edit.
 # Regenerate: python -m vm_memory_oracle.storage.validation
-SCHEMA_SHA256 = '2840adcd1bd8c4343936c2d5da1278a77b3bee1b386846f976ddaf63a7645249'
+SCHEMA_SHA256 = '1a5e3fc45902fcb109a97454f728891138dc32c80f1aee5f3fb582e413c91124'
 
 VERSION = "2.22.3"
 from decimal import Decimal

@@ -1,0 +1,139 @@
+"""Step 4 of consolidation: merge near-duplicates.
+
+Two current facts about one subject that say the same thing in other words (at least 60%
+of significant words shared, or sentence embeddings closer than merge_similarity; never two
+that disagree: model.similarity) become one. The newer wording stays; the older fact is
+archived with `merged_into` and its sources are kept by the one that stays, which takes the
+higher of the two activations. A pinned fact is never merged away: it is the one that
+stays, and two pinned facts are both kept.
+
+Finding the pairs is exact, not sampled: a pair the word check merges has one fact's
+value words all among the other's words, so only the facts holding the rarest of them are
+compared; the cosine check compares every pair of facts about the same subject.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Callable
+
+import numpy as np
+
+from ..clock import parse_iso
+from ..graph import KnowledgeGraph
+from ..model.fact import fact_sentence
+from ..model.similarity import MIN_OVERLAP, Wording, duplicate_reason, overlap, wording
+
+# Rows of the similarity matrix computed at once, which bounds its memory for a subject
+# with many facts (1,024 rows x 50,000 facts x 4 bytes is 200 MB).
+_ROWS = 1024
+
+SentenceVectors = Callable[[list[str]], "list[np.ndarray | None]"]
+
+
+def find_duplicates(facts: list[dict], *, vectors: SentenceVectors | None = None,
+                    threshold: float | None = None) -> dict[str, tuple[str, str]]:
+    """Id of each fact to merge away -> (id of the fact it merges into, why).
+
+    `vectors(sentences)` gives each sentence's unit embedding (or None when it has none);
+    without it, or without a threshold, only word overlap is checked.
+    """
+    current = [fact for fact in facts if "superseded_by" not in fact]
+    wordings = [wording(fact) for fact in current]
+    groups: dict[str, list[int]] = {}
+    for position, item in enumerate(wordings):
+        groups.setdefault(item.subject, []).append(position)
+    reasons: dict[tuple[int, int], str] = {}
+    for members in groups.values():
+        if len(members) < 2:
+            continue
+        cosines = (_close_pairs(current, members, vectors, threshold)
+                   if vectors is not None and threshold is not None else {})
+        for pair in sorted(_overlapping_pairs(wordings, members) | set(cosines)):
+            reason = duplicate_reason(wordings[pair[0]], wordings[pair[1]],
+                                      cosines.get(pair), threshold)
+            if reason is not None:
+                reasons[pair] = reason
+    return _choose(current, reasons)
+
+
+def _overlapping_pairs(wordings: list[Wording], members: list[int]) -> set[tuple[int, int]]:
+    """Pairs (i < j) of `members` that the word check may merge: one's value words all
+    among the other's words (else each names a value the other never mentions), so the
+    other holds the rarest of them, and the two share MIN_OVERLAP of the smaller set."""
+    postings: dict[str, list[int]] = {}
+    for position in members:
+        for word in wordings[position].words:
+            postings.setdefault(word, []).append(position)
+    pairs: set[tuple[int, int]] = set()
+    for position in members:
+        words, value = wordings[position].words, wordings[position].value
+        if not words:
+            continue
+        # No value words (its object is its subject, or stop words): any fact sharing a word.
+        probes = ([min(value, key=lambda word: (len(postings.get(word, ())), word))]
+                  if value else words)
+        for word in probes:
+            for other in postings.get(word, ()):
+                if other == position or value - wordings[other].words:
+                    continue
+                if overlap(words, wordings[other].words) >= MIN_OVERLAP:
+                    pairs.add((min(position, other), max(position, other)))
+    return pairs
+
+
+def _close_pairs(facts: list[dict], members: list[int], vectors: SentenceVectors,
+                 threshold: float) -> dict[tuple[int, int], float]:
+    """Pairs (i < j) of `members` whose sentence vectors have cosine >= threshold."""
+    found = vectors([fact_sentence(facts[position]) for position in members])
+    known = [(position, vector) for position, vector in zip(members, found)
+             if vector is not None]
+    if len(known) < 2:
+        return {}
+    positions = [position for position, _ in known]
+    matrix = np.vstack([vector for _, vector in known]).astype(np.float32)
+    close: dict[tuple[int, int], float] = {}
+    for start in range(0, len(matrix), _ROWS):
+        block = matrix[start:start + _ROWS] @ matrix.T
+        for row, column in zip(*np.nonzero(block >= threshold)):
+            i, j = start + int(row), int(column)
+            if i < j:
+                close[(positions[i], positions[j])] = float(block[row, column])
+    return close
+
+
+def _choose(facts: list[dict], reasons: dict[tuple[int, int], str]) -> dict[str, tuple[str, str]]:
+    """Which fact of each duplicate pair stays: a pinned one, else the newer (later in the
+    file when created at the same time). Facts are taken from the one that stays most
+    surely; each absorbs its duplicates not taken yet, so a fact merges at most once."""
+    partners: dict[int, list[tuple[int, str]]] = {}
+    for (i, j), reason in reasons.items():
+        partners.setdefault(i, []).append((j, reason))
+        partners.setdefault(j, []).append((i, reason))
+
+    def priority(position: int) -> tuple:
+        fact = facts[position]
+        return (bool(fact.get("pinned")), parse_iso(fact["created"]), position)
+
+    merged: dict[str, tuple[str, str]] = {}
+    taken: set[int] = set()
+    for position in sorted(partners, key=priority, reverse=True):
+        if position in taken:
+            continue
+        for other, reason in sorted(partners[position]):
+            if other in taken or facts[other].get("pinned") or priority(other) > priority(position):
+                continue
+            taken.add(other)
+            merged[facts[other]["id"]] = (facts[position]["id"], reason)
+    return merged
+
+
+def merge_duplicates(graph: KnowledgeGraph, now: datetime, *,
+                     vectors: SentenceVectors | None = None,
+                     threshold: float | None = None) -> dict:
+    """The step: find the duplicates among the active facts and merge them."""
+    pairs = find_duplicates(graph.facts(copy=False), vectors=vectors, threshold=threshold)
+    merged = graph.merge(pairs, now) if pairs else {}
+    return {"counts": {"merged": len(merged)},
+            "changes": [{"fact": gone, "change": "merged", "reason": f"into {kept}: {why}"}
+                        for gone, (kept, why) in sorted(merged.items())]}

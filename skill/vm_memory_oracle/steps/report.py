@@ -1,0 +1,89 @@
+"""The consolidation report: what each step counted and every change with its reason.
+
+Written to state/reports/<start time>.md at the end of a run and printed by the command
+(the same text; a dry run prints it with every line prefixed "[DRY RUN]" and writes
+nothing). It is made from the steps' own reports only, so a dry run on a copy and the
+real run list the same changes.
+"""
+
+from __future__ import annotations
+
+# The counts every report shows, whatever the steps did: (name, step, count of that step).
+# "archived" adds up every step that moves facts to the archive.
+SUMMARY = (
+    ("summarized session files", "summarize", "session_files"),
+    ("facts extracted", "summarize", "facts_extracted"),
+    ("decayed", "decay", "facts"),
+    ("indexed", "index", "added"),
+    ("merged", "merge", "merged"),
+    ("stale", "stale", "stale"),
+    ("partially stale (kept, flagged)", "stale", "partially_stale"),
+    ("superseded", "prune", "superseded"),
+    ("pruned", "prune", "pruned"),
+    ("added to MEMORY.md", "memory_md", "added"),
+    ("removed from MEMORY.md", "memory_md", "removed"),
+    ("redactions", "summarize", "redactions"),
+)
+ARCHIVED_BY = (("merge", "merged"), ("stale", "stale"), ("prune", "archived"))
+TARGETS = ("fact", "file", "proposal")
+
+
+def summary_counts(steps: list[dict]) -> dict[str, int]:
+    """The report's counts, by name (a step that did not run counts 0)."""
+    counts = {step["name"]: step.get("counts", {}) for step in steps}
+    summary = {name: int(counts.get(step, {}).get(key, 0)) for name, step, key in SUMMARY}
+    summary["archived"] = sum(int(counts.get(step, {}).get(key, 0)) for step, key in ARCHIVED_BY)
+    return summary
+
+
+def changes(steps: list[dict]) -> list[dict]:
+    """Every change of every step, in step order: step, change, target, reason."""
+    rows = []
+    for step in steps:
+        for change in step.get("changes", []):
+            target = next((change[key] for key in TARGETS if key in change), "")
+            rows.append({"step": step["name"], "change": change["change"], "target": target,
+                         "reason": change["reason"]})
+    return rows
+
+
+def render(report, *, max_changes: int | None = None, more: str = "") -> list[str]:
+    """The report as markdown lines. `max_changes` cuts the table (printing), and `more`
+    says where the rest is."""
+    verb = "Would consolidate" if report.dry_run else "Consolidated"
+    resumed = f" (resumed at step {report.resumed_from})" if report.resumed_from else ""
+    lines = [f"# {verb} {report.started_at}{resumed}", "",
+             f"Health: {report.status}; {report.duration_seconds:.2f} s.", "",
+             "| Count | |", "|---|---:|"]
+    summary = summary_counts(report.steps)
+    lines += [f"| {name} | {summary[name]} |" for name in ("archived", *(
+        name for name, _, _ in SUMMARY))]
+    rows = changes(report.steps)
+    lines += ["", f"## Changes ({len(rows)})", ""]
+    if rows:
+        lines += ["| Step | Change | Fact or file | Reason |", "|---|---|---|---|"]
+        shown = rows if max_changes is None else rows[:max_changes]
+        lines += [f"| {row['step']} | {row['change']} | {_cell(row['target'])} | "
+                  f"{_cell(row['reason'])} |" for row in shown]
+        if len(shown) < len(rows):
+            lines.append(f"| ... | {len(rows) - len(shown)} more | {more} | |")
+    else:
+        lines.append("None.")
+    lines += ["", "## Steps", ""]
+    for number, step in enumerate(report.steps, start=1):
+        counts = ", ".join(f"{key.replace('_', ' ')} {value}" for key, value in
+                           step.get("counts", {}).items())
+        done = " (done before the interruption)" if step.get("done_before") else ""
+        lines.append(f"{number}. {step['name']}: {counts or 'nothing to do'}{done}")
+    warnings = [*report.warnings,
+                *(f"health: {warning}" for step in report.steps
+                  for warning in step.get("health_warnings", []))]
+    if warnings:
+        lines += ["", "## Warnings", ""]
+        lines += [f"- {warning}" for warning in warnings]
+    return lines
+
+
+def _cell(text: str) -> str:
+    """Text safe inside a markdown table cell."""
+    return str(text).replace("|", "\\|")

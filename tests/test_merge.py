@@ -1,0 +1,199 @@
+"""Near-duplicates merge at consolidation; contradictions do not (supersession resolves
+them); the consolidation report lists every change, the same for a dry run on a copy."""
+
+from __future__ import annotations
+
+import json
+import shutil
+
+import pytest
+
+from conftest import activation_state, data_files, hash_embedder, write_jsonl
+from vm_memory_oracle.model.similarity import duplicate_reason, wording
+
+DAY1, DAY2, NIGHT = "2026-03-01T09:00:00Z", "2026-03-02T09:00:00Z", "2026-03-03T00:30:00Z"
+
+
+def fact(text: str, subject: str = "user", predicate: str = "said", obj: str | None = None):
+    return {"subject": subject, "predicate": predicate, "object": obj or text, "text": text}
+
+
+def lines(path) -> list[dict]:
+    return [json.loads(line) for line in path.read_text().splitlines()]
+
+
+def remember(cli, *args: str, now: str) -> str:
+    result = cli("--json", "--action", "remember", "--subject", "user", *args, now=now)
+    assert result.code == 0, result.err
+    return result.json()["ids"][0]
+
+
+def consolidate(cli, now: str = NIGHT, **kwargs) -> dict:
+    result = cli("--json", "--action", "consolidate", now=now, **kwargs)
+    assert result.code == 0, result.err
+    return result.json()
+
+
+def said_in_sessions(data_dir) -> None:
+    """The user says one thing in two wordings, a day apart."""
+    sessions = data_dir / "sessions"
+    write_jsonl(sessions / "2026-03-01-090000.jsonl", [
+        {"ts": DAY1, "role": "user", "text": "I prefer dark mode in the editor."}])
+    write_jsonl(sessions / "2026-03-02-090000.jsonl", [
+        {"ts": DAY2, "role": "user", "text": "I like the editor in dark mode."}])
+
+
+@pytest.mark.parametrize("a, b", [
+    (fact("User prefers dark mode in the editor"), fact("the user likes the editor in dark mode")),
+    (fact("User prefers dark mode in the editor", predicate="prefers",
+          obj="dark mode in the editor"),
+     fact("the user likes the editor in dark mode", predicate="likes",
+          obj="the editor in dark mode")),
+    (fact("User's cat is named Pixel"), fact("The user has a cat called Pixel")),
+    (fact("用户喜欢深色模式"), fact("用户偏好深色模式")),
+])
+def test_one_statement_in_other_words_is_a_duplicate(a, b):
+    assert duplicate_reason(wording(a), wording(b)).startswith("same subject, ")
+
+
+@pytest.mark.parametrize("a, b", [
+    (fact("user prefers dark mode"), fact("user prefers light mode")),          # other value
+    (fact("用户喜欢深色模式"), fact("用户喜欢浅色模式")),
+    (fact("user likes tea"), fact("user likes coffee")),                      # two facts
+    (fact("The user noted detail 5 about the garden"),
+     fact("The user noted detail 7 about the garden")),
+    (fact("user likes the editor in dark mode", predicate="likes"),
+     fact("user dislikes the editor in dark mode", predicate="dislikes")),   # opposite sign
+    (fact("user eats meat"), fact("user does not eat meat")),                 # negated
+    (fact("User prefers dark mode", subject="user"),
+     fact("Sam prefers dark mode", subject="Sam")),                           # another subject
+])
+def test_a_contradiction_or_another_fact_is_not_a_duplicate(a, b):
+    assert duplicate_reason(wording(a), wording(b), cosine=0.999, threshold=0.99) is None \
+        or "cosine" not in duplicate_reason(wording(a), wording(b), cosine=0.999, threshold=0.99)
+    assert duplicate_reason(wording(a), wording(b)) is None
+
+
+def test_one_preference_said_twice_in_other_words_becomes_one_fact(cli, data_dir):
+    hash_embedder(cli)
+    said_in_sessions(data_dir)
+    report = consolidate(cli)
+    [merge] = [step for step in report["steps"] if step["name"] == "merge"]
+    assert merge["counts"] == {"merged": 1}
+    active = [item for item in lines(data_dir / "knowledge-graph" / "facts.jsonl")]
+    assert [item["text"] for item in active] == ["user likes the editor in dark mode"]
+    [kept] = active
+    assert kept["sources"] == ["sessions/2026-03-01-090000.jsonl:1"]  # the older one's
+    assert kept["source"] == "sessions/2026-03-02-090000.jsonl:1"
+    [gone] = lines(data_dir / "knowledge-graph" / "archived-facts.jsonl")
+    assert gone["text"] == "user prefers dark mode in the editor"
+    assert gone["merged_into"] == kept["id"]
+    assert gone["archive_reason"].startswith(f"merged into {kept['id']}: same subject, ")
+    # max, not sum: the kept fact has the higher of the two activations, below 1
+    state = activation_state(data_dir)
+    assert state[kept["id"]]["activation"] == pytest.approx(
+        max(gone["final_activation"], state[kept["id"]]["activation"]))
+    assert gone["id"] not in state
+    assert {row["target"] for row in report["changes"] if row["change"] == "merged"} == {gone["id"]}
+
+    # Summarizing the first log again finds its line already known: nothing comes back.
+    again = cli("--json", "--action", "summarize", "--date", "2026-03-01", now=NIGHT)
+    assert again.code == 0, again.err
+    assert len(lines(data_dir / "knowledge-graph" / "facts.jsonl")) == 1
+    graph = {name: data for name, data in data_files(data_dir).items()
+             if name.startswith("knowledge-graph/")}
+    assert consolidate(cli, now="2026-03-04T00:30:00Z")["counts"]["merged"] == 0
+    assert {name: data for name, data in data_files(data_dir).items()
+            if name.startswith("knowledge-graph/")} == graph
+
+
+def test_dark_and_light_mode_are_a_contradiction_the_newer_supersedes(cli, data_dir):
+    hash_embedder(cli)
+    dark = remember(cli, "--predicate", "prefers", "--object", "dark mode", now=DAY1)
+    light = remember(cli, "--predicate", "prefers", "--object", "light mode", now=DAY2)
+    tea = remember(cli, "--predicate", "prefers", "--object", "green tea", now=DAY2)
+    report = consolidate(cli)
+    steps = {step["name"]: step for step in report["steps"]}
+    assert steps["merge"]["counts"] == {"merged": 0}
+    assert steps["prune"]["counts"]["superseded"] == 1
+    assert {item["id"] for item in lines(data_dir / "knowledge-graph" / "facts.jsonl")} == \
+        {light, tea}
+    [old] = lines(data_dir / "knowledge-graph" / "archived-facts.jsonl")
+    assert old["id"] == dark and old["superseded_by"] == light and "merged_into" not in old
+
+
+def test_a_pinned_fact_is_never_merged_away(cli, data_dir):
+    hash_embedder(cli)
+    pinned = remember(cli, "--predicate", "has", "--object", "a cat named Pixel", "--text",
+                      "User's cat is named Pixel", "--pin", now=DAY1)
+    newer = remember(cli, "--predicate", "has", "--object", "a cat called Pixel", now=DAY2)
+    report = consolidate(cli)
+    assert report["counts"]["merged"] == 1
+    [kept] = lines(data_dir / "knowledge-graph" / "facts.jsonl")
+    assert kept["id"] == pinned and kept["pinned"] is True
+    [gone] = lines(data_dir / "knowledge-graph" / "archived-facts.jsonl")
+    assert gone["id"] == newer and gone["merged_into"] == pinned
+
+    # Two pinned duplicates: both stay.
+    other = remember(cli, "--predicate", "has", "--object", "a cat that is called Pixel",
+                     "--pin", now="2026-03-04T09:00:00Z")
+    assert consolidate(cli, now="2026-03-05T00:30:00Z")["counts"]["merged"] == 0
+    assert {item["id"] for item in lines(data_dir / "knowledge-graph" / "facts.jsonl")} == \
+        {pinned, other}
+
+
+def test_the_embedding_merges_a_paraphrase_the_words_do_not_and_keeps_a_close_other_fact(
+        cli, data_dir):
+    """The bundled model and its measured threshold (0.986): benchmarks/merge_threshold.py."""
+    coffee = remember(cli, "--predicate", "said", "--object", "用户每天早上喝咖啡", now=DAY1)
+    also = remember(cli, "--predicate", "said", "--object", "用户每天早晨都会喝一杯咖啡", now=DAY2)
+    home = remember(cli, "--predicate", "said", "--object", "用户住在上海", now=DAY1)
+    work = remember(cli, "--predicate", "said", "--object", "用户在上海工作", now=DAY2)
+    report = consolidate(cli)
+    [row] = [row for row in report["changes"] if row["change"] == "merged"]
+    assert row["target"] == coffee
+    assert row["reason"].startswith(f"into {also}: same subject, cosine 0.99")
+    assert {item["id"] for item in lines(data_dir / "knowledge-graph" / "facts.jsonl")} == \
+        {also, home, work}
+
+
+def test_the_report_of_a_dry_run_on_a_copy_lists_the_changes_of_the_real_run(
+        cli, data_dir, tmp_path):
+    hash_embedder(cli)
+    said_in_sessions(data_dir)
+    remember(cli, "--predicate", "prefers", "--object", "dark mode", now=DAY1)
+    remember(cli, "--predicate", "prefers", "--object", "light mode", now=DAY2)
+    remember(cli, "--predicate", "visited", "--object", "Oslo", now="2025-01-01T00:00:00Z")
+    copy = tmp_path / "copy"
+    shutil.copytree(data_dir, copy)
+    before = data_files(copy)
+    dry = cli("--action", "consolidate", "--dry-run", now=NIGHT, data=copy)
+    dry_json = cli("--json", "--action", "consolidate", "--dry-run", now=NIGHT, data=copy)
+    assert dry.code == 0 and dry_json.code == 0, dry.err + dry_json.err
+    assert data_files(copy) == before
+    real = consolidate(cli)
+
+    assert dry_json.json()["changes"] == real["changes"]
+    assert dry_json.json()["counts"] == real["counts"]
+    assert {row["change"] for row in real["changes"]} >= {"merged", "archived", "summarized",
+                                                           "added to MEMORY.md"}
+    assert real["counts"]["merged"] == 1 and real["counts"]["superseded"] == 1
+    assert real["counts"]["pruned"] == 1 and real["counts"]["archived"] == 3
+
+    written = (data_dir / real["report_file"]).read_text()
+    assert real["report_file"] == "state/reports/2026-03-03T00-30-00Z.md"
+    printed = [line.removeprefix("[DRY RUN] ").removeprefix("[DRY RUN]")
+               for line in dry.out.splitlines()]
+    assert all(line.startswith("[DRY RUN]") for line in dry.out.splitlines())
+    assert section(printed, "## Changes") == section(written.splitlines(), "## Changes")
+    rows = [line for line in section(printed, "## Changes") if line.startswith("| ")]
+    assert len(rows) == len(real["changes"]) + 1  # and the header
+    assert "| archived | 3 |" in written and "| merged | 1 |" in written
+    assert not (copy / "state" / "reports").exists()
+
+
+def section(lines: list[str], heading: str) -> list[str]:
+    start = next(n for n, line in enumerate(lines) if line.startswith(heading))
+    end = next((n for n in range(start + 1, len(lines)) if lines[n].startswith("## ")),
+               len(lines))
+    return lines[start:end]
