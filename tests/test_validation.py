@@ -60,6 +60,7 @@ def test_the_fast_validator_agrees_with_jsonschema(changes, drop):
     ({"category": "gossip"}, "field 'category' must be one of identity, health"),
     ({"subject": ""}, "field 'subject' must not be empty"),
     ({"predicate": "lives in"}, "field 'predicate' must be one word in snake_case"),
+    ({"subject": "user\n"}, "field 'subject' contains a control character"),
     ({"colour": "red"}, "unknown field 'colour'"),
     ({"entities": ["a"] * 51}, "field 'entities' must have at most 50 items, has 51"),
 ])
