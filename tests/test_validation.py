@@ -42,6 +42,13 @@ def test_archived_facts_carry_every_fact_field():
     assert {key: archived[key] for key in fact} == fact
 
 
+def test_a_proposal_holds_a_fact_exactly_as_facts_jsonl_would():
+    fact = load_schema("fact")
+    proposed = load_schema("pending-memory")["properties"]["fact"]
+    assert {key: proposed[key] for key in ("required", "additionalProperties", "properties")} \
+        == {key: fact[key] for key in ("required", "additionalProperties", "properties")}
+
+
 @settings(max_examples=300, deadline=None)
 @given(changes=mutations(), drop=st.sets(st.sampled_from(sorted(GOOD)), max_size=2))
 def test_the_fast_validator_agrees_with_jsonschema(changes, drop):

@@ -20,7 +20,7 @@ SCHEMA_NAMES = ("fact", "fact-input", "archived-fact", "entity", "relation",
                 "activation-metadata", "canary-facts", "quarantine", "session-turn",
                 "extractor-output", "summarize-ledger", "import-ledger", "vector-metadata",
                 "activation-journal", "audit-entry", "probe-result", "consolidation-checkpoint",
-                "health")
+                "health", "pending-memory")
 
 
 @lru_cache(maxsize=None)
