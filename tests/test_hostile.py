@@ -23,6 +23,8 @@ from vm_memory_oracle.storage import strict_json
 from vm_memory_oracle.storage.validation import SCHEMA_NAMES, load_schema, problem
 
 REMEMBER = ("--action", "remember", "--subject", "user", "--predicate", "likes")
+PROPOSE = ("--action", "propose", "--proposer", "helper", "--subject", "user", "--predicate",
+           "likes")
 PROPERTY = settings(max_examples=60, deadline=None,
                     suppress_health_check=[HealthCheck.function_scoped_fixture])
 
@@ -45,6 +47,7 @@ def made_once(tmp_path_factory) -> Path:
              (data / "knowledge-graph/facts.jsonl").read_text().splitlines()][1]
     assert run("--action", "forget", "--id", walks) == 0
     assert run("--action", "recall", "--query", "tea") == 0
+    assert run(*PROPOSE, "--object", "herbal tea") == 0
     return data
 
 
@@ -114,6 +117,24 @@ def test_hostile_flags_given_to_remember_are_refused(cli, memory, flag, value, m
     before = data_files(memory)
     result = cli("--action", "remember", *[item for pair in args.items() for item in pair])
     refused(result, 2 if flag == "--importance" else 3, message)
+    assert data_files(memory) == before
+
+
+@pytest.mark.parametrize("flag, value, code, message", [
+    ("--proposer", "help\u202eer", 3, "--proposer: must be a printable name of 1 to 48"),
+    ("--proposer", "x" * 49, 3, "--proposer: must be a printable name of 1 to 48"),
+    ("--proposer", "  ", 3, "--proposer: must be a printable name"),
+    ("--confidence", "nan", 2, "--confidence: must be a finite number, got 'nan'"),
+    ("--confidence", "1.5", 3, "--confidence: must be between 0 and 1, got 1.5"),
+    ("--object", "tea\x1b[2J", 3, "contains a control character"),
+    ("--source", "s" * 500, 3, "field 'source' is too long for a proposal: 500 characters"),
+])
+def test_hostile_flags_given_to_propose_are_refused(cli, memory, flag, value, code, message):
+    args = {"--proposer": "helper", "--subject": "user", "--predicate": "likes",
+            "--object": "tea", flag: value}
+    before = data_files(memory)
+    result = cli("--action", "propose", *[item for pair in args.items() for item in pair])
+    refused(result, code, message)
     assert data_files(memory) == before
 
 
@@ -235,9 +256,12 @@ ACTIONS = [
     ("--action", "reindex"), ("--action", "consolidate"), ("--action", "consolidate", "--dry-run"),
     ("--action", "health-check"), ("--action", "quality-probe"),
     ("--action", "config", "--set", "recall_k=5"), ("--action", "config"),
+    PROPOSE + ("--object", "coffee"), ("--action", "review"),
+    ("--action", "review", "--accept-all-from", "helper"),
 ]
 PLANTED = ["config.yaml", "knowledge-graph/facts.jsonl", "state/memory.lock",
-           "sessions/2026-05-15-120000.jsonl", "daily", "state/cache"]
+           "sessions/2026-05-15-120000.jsonl", "daily", "state/cache",
+           "state/pending-memories.jsonl"]
 
 
 @pytest.mark.parametrize("planted", PLANTED)
@@ -392,7 +416,7 @@ FROM_FILES = {"fact": "knowledge-graph/facts.jsonl", "archived-fact": "knowledge
               "vector-metadata": "embeddings/metadata.jsonl",
               "activation-journal": "state/activation-journal.jsonl",
               "audit-entry": "state/audit.jsonl", "probe-result": "state/probe-log.jsonl",
-              "health": "health.json"}
+              "health": "health.json", "pending-memory": "state/pending-memories.jsonl"}
 
 
 @pytest.fixture(scope="module")
@@ -420,6 +444,7 @@ def real_records(tmp_path_factory) -> dict:
     (data / "knowledge-graph/canary-facts.json").write_text(
         '[{"query": "favourite planet", "expected_contains": "Neptune"}]')
     run("--action", "quality-probe")  # the canary fails, so the result lists a failure
+    run(*PROPOSE, "--object", "jasmine tea", "--category", "preference", "--pin")
     records = dict(HAND_WRITTEN)
     for schema, name in FROM_FILES.items():
         text = (data / name).read_text()

@@ -42,6 +42,13 @@ def test_archived_facts_carry_every_fact_field():
     assert {key: archived[key] for key in fact} == fact
 
 
+def test_a_proposal_holds_a_fact_exactly_as_facts_jsonl_would():
+    fact = load_schema("fact")
+    proposed = load_schema("pending-memory")["properties"]["fact"]
+    assert {key: proposed[key] for key in ("required", "additionalProperties", "properties")} \
+        == {key: fact[key] for key in ("required", "additionalProperties", "properties")}
+
+
 @settings(max_examples=300, deadline=None)
 @given(changes=mutations(), drop=st.sets(st.sampled_from(sorted(GOOD)), max_size=2))
 def test_the_fast_validator_agrees_with_jsonschema(changes, drop):
@@ -60,6 +67,7 @@ def test_the_fast_validator_agrees_with_jsonschema(changes, drop):
     ({"category": "gossip"}, "field 'category' must be one of identity, health"),
     ({"subject": ""}, "field 'subject' must not be empty"),
     ({"predicate": "lives in"}, "field 'predicate' must be one word in snake_case"),
+    ({"subject": "user\n"}, "field 'subject' contains a control character"),
     ({"colour": "red"}, "unknown field 'colour'"),
     ({"entities": ["a"] * 51}, "field 'entities' must have at most 50 items, has 51"),
 ])

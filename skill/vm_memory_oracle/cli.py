@@ -40,6 +40,9 @@ ACTIONS = {
     "pin": "put the fact --id FACT_ID in the vault: it never decays, is never pruned, and "
            "always has a line in MEMORY.md",
     "unpin": "take the fact --id FACT_ID out of the vault: it decays like any other again",
+    "propose": "a sub-agent proposes facts (as remember takes them, plus --proposer NAME); "
+               "they wait, unseen by recall, for review",
+    "review": "list the pending proposals, or --accept ID, --reject ID, --accept-all-from NAME",
     "reindex": "rebuild the semantic index from the facts (embeddings are reused from cache)",
     "query": "run a jq program over the active facts (with live activation)",
     "consolidate": "the nightly pipeline: summarize, decay, index, prune, MEMORY.md, clean, "
@@ -82,11 +85,13 @@ def _global_options(parser: argparse.ArgumentParser) -> None:
 
 def _action_options(parser: argparse.ArgumentParser, action: str) -> None:
     group = parser.add_argument_group(f"{action} options")
-    if action == "remember":
+    if action in ("remember", "propose"):
         group.add_argument("--subject", help="who or what the fact is about, e.g. user")
         group.add_argument("--predicate", help="the relation, e.g. lives_in or 'prefers'")
         group.add_argument("--object", help="the value, e.g. Berlin")
-        group.add_argument("--source", help="provenance (default: user-stated)")
+        group.add_argument("--source", help="provenance (default: " + (
+            "user-stated)" if action == "remember" else "subagent:NAME); the proposer and "
+            "the proposal's id are added to it"))
         group.add_argument("--importance", type=_finite_number, metavar="X",
                            help="0-1; important facts decay slower (default: from --category)")
         group.add_argument("--category", choices=CATEGORIES, help="kind of fact")
@@ -94,6 +99,19 @@ def _action_options(parser: argparse.ArgumentParser, action: str) -> None:
         group.add_argument("--pin", action="store_true", help="never decay, never prune")
         group.add_argument("--from", dest="from_file", metavar="FILE|-",
                            help="JSONL, one fact object a line (subject, predicate, object, ...)")
+    if action == "propose":
+        group.add_argument("--proposer", required=True, metavar="NAME",
+                           help="the sub-agent proposing (a printable name, at most 48 "
+                                "characters)")
+        group.add_argument("--confidence", type=_finite_number, metavar="X",
+                           help="0-1, how sure the proposer is (default: 0.5; a --from line "
+                                "may give its own)")
+    elif action == "review":
+        which = group.add_mutually_exclusive_group()
+        which.add_argument("--accept", metavar="ID", help="remember the proposal's fact")
+        which.add_argument("--reject", metavar="ID", help="drop the proposal")
+        which.add_argument("--accept-all-from", metavar="NAME",
+                           help="accept every pending proposal of this proposer")
     elif action == "summarize":
         which = group.add_mutually_exclusive_group()
         which.add_argument("--date", metavar="YYYY-MM-DD", help="the day to summarize (UTC; default today)")
@@ -300,7 +318,24 @@ def action_init(args, context: Context) -> tuple[dict, list[str]]:
     return {"data_path": str(report.root), "created": report.created}, lines
 
 
-def action_remember(args, context: Context) -> tuple[dict, list[str]]:
+@dataclass
+class _Given:
+    """The facts of a remember or propose command line, checked, with what was redacted;
+    `lines` holds the input line of each fact given with --from (None for the flags)."""
+
+    facts: list[dict]
+    redactions: int
+    where: str
+    lines: list[int | None]
+
+
+def _given_facts(args, context: Context, *, default_source: str | None,
+                 extra: dict | None = None) -> _Given:
+    """The facts given by --subject/--predicate/--object and the other flags, or by --from.
+
+    `extra` fields (a proposal's confidence) go into the flags' fact, and into each --from
+    line that does not set them itself.
+    """
     from .intake import candidate_fact, facts_from_jsonl
 
     created = format_iso(context.now)
@@ -311,26 +346,37 @@ def action_remember(args, context: Context) -> tuple[dict, list[str]]:
             raise UsageError("--from takes facts from a file; give subject, predicate, object, "
                              "text, importance, category and pinned in its lines, not as flags")
         with _open_input(args.from_file) as (stream, name):
-            batch = facts_from_jsonl(stream, name, created=created, default_source=args.source)
-        candidates, redactions = batch.facts, batch.redactions
-    else:
-        missing = [flag for flag, value in zip(("--subject", "--predicate", "--object"), single)
-                   if value is None]
-        if missing:
-            raise UsageError(f"remember needs {', '.join(missing)} (or --from FILE)")
-        fields = {"subject": args.subject, "predicate": args.predicate, "object": args.object}
-        for key in ("source", "text", "category", "importance"):
-            if getattr(args, key) is not None:
-                fields[key] = getattr(args, key)
-        if args.pin:
-            fields["pinned"] = True
-        fact, redactions = candidate_fact(fields, created=created, default_source="user-stated",
-                                          source="arguments")
-        candidates = [fact]
-    graph = context.graph(create=True)
+            batch = facts_from_jsonl(stream, name, created=created, default_source=default_source,
+                                     defaults=extra)
+        return _Given(batch.facts, batch.redactions, name, batch.lines)
+    missing = [flag for flag, value in zip(("--subject", "--predicate", "--object"), single)
+               if value is None]
+    if missing:
+        raise UsageError(f"{args.action} needs {', '.join(missing)} (or --from FILE)")
+    fields = {"subject": args.subject, "predicate": args.predicate, "object": args.object,
+              **(extra or {})}
+    for key in ("source", "text", "category", "importance"):
+        if getattr(args, key) is not None:
+            fields[key] = getattr(args, key)
+    if args.pin:
+        fields["pinned"] = True
+    fact, redactions = candidate_fact(fields, created=created, default_source=default_source,
+                                      source="arguments")
+    return _Given([fact], redactions, "arguments", [None])
+
+
+def _note_redactions(context: Context, redactions: int) -> None:
     if redactions:  # counted in the audit line of the write that follows
         context.store().note(f"redacted {redactions} secret(s) before storing",
                              redactions=redactions)
+
+
+def action_remember(args, context: Context) -> tuple[dict, list[str]]:
+    given = _given_facts(args, context, default_source=(
+        args.source if args.from_file is not None else "user-stated"))
+    candidates, redactions = given.facts, given.redactions
+    graph = context.graph(create=True)
+    _note_redactions(context, redactions)
     report = graph.remember(candidates, context.now)
     payload = {"added": len(report.added), "reinforced": len(report.reinforced),
                "superseded": [{"old": old, "new": new} for old, new in report.superseded],
@@ -346,6 +392,97 @@ def action_remember(args, context: Context) -> tuple[dict, list[str]]:
     lines += [f"  {new} supersedes {old}" for old, new in report.superseded]
     if redactions:
         lines.append(f"  {redactions} secret(s) redacted before storing")
+    return payload, lines
+
+
+def action_propose(args, context: Context) -> tuple[dict, list[str]]:
+    from .proposals import (DEFAULT_CONFIDENCE, PendingMemories, check_confidence,
+                            check_proposer, new_proposal, proposed_by)
+
+    proposer = check_proposer(args.proposer)
+    confidence = DEFAULT_CONFIDENCE if args.confidence is None else \
+        check_confidence(args.confidence)
+    if args.actor == "cli":  # the audit log names the sub-agent, as the seed's actor types do
+        context.actor = proposed_by(proposer)
+    given = _given_facts(args, context, default_source=args.source or proposed_by(proposer),
+                         extra={"confidence": confidence})
+    stamp = format_iso(context.now)
+    proposals = [new_proposal(fact, proposer=proposer, confidence=fact["confidence"],
+                              proposed_at=stamp, where=given.where, line=line)
+                 for fact, line in zip(given.facts, given.lines)]
+    graph = context.graph(create=True)
+    _note_redactions(context, given.redactions)
+    report = PendingMemories(graph).propose(proposals)
+    payload = {"proposer": proposer,
+               "proposed": [proposal["id"] for proposal in report.proposed],
+               "already_pending": [proposal["id"] for proposal in report.already_pending],
+               "ids": [proposal["id"] for proposal in proposals],
+               "fact_ids": [proposal["fact"]["id"] for proposal in proposals],
+               "redactions": given.redactions}
+    if len(proposals) == 1:
+        [proposal] = report.proposed or report.already_pending
+        done = "Proposed" if report.proposed else "Already pending:"
+        lines = [f"{done} {proposal['id']} (confidence {proposal['confidence']:g}): "
+                 f"{_sentence(proposal['fact'])}"]
+    else:
+        lines = [f"Proposed {len(proposals)} facts: {len(report.proposed)} new, "
+                 f"{len(report.already_pending)} already pending"]
+    them = "it" if len(proposals) == 1 else "them"
+    lines.append(f"  waiting for review (--action review); recall does not see {them} until "
+                 "accepted")
+    if given.redactions:
+        lines.append(f"  {given.redactions} secret(s) redacted before storing")
+    return payload, lines
+
+
+def action_review(args, context: Context) -> tuple[dict, list[str]]:
+    from .proposals import PendingMemories, check_proposer
+
+    graph = context.graph()
+    box = PendingMemories(graph)
+    if args.accept is None and args.reject is None and args.accept_all_from is None:
+        view = box.review_view()
+        lines = [f"{len(view)} pending proposal(s):"] if view else ["No pending proposals."]
+        for entry in view:
+            lines.append(f"{entry['id']}  from {entry['proposer']} at {entry['proposed_at']}, "
+                         f"confidence {entry['confidence']:g}: {entry['text']}")
+            if entry["known"]:
+                lines.append(f"    already known as {entry['fact']['id']}")
+            if "would_supersede" in entry:
+                older = entry["would_supersede"]
+                lines.append(f"    would supersede {older['id']}: {older['text']}")
+        return {"pending": view}, lines
+    if args.reject is not None:
+        decisions = [box.reject(args.reject)]
+    elif args.accept is not None:
+        decisions = [box.accept(args.accept, context.now)]
+    else:
+        name = check_proposer(args.accept_all_from, source="--accept-all-from")
+        decisions = box.accept_all_from(name, context.now)
+        if not decisions:
+            return {"accepted": [], "rejected": []}, [f"No pending proposals from {name}."]
+    payload: dict = {"accepted": [], "rejected": []}
+    lines = []
+    for decision in decisions:
+        proposal = decision.proposal
+        entry = {"proposal": proposal["id"], "proposer": proposal["proposer"],
+                 "fact": proposal["fact"]["id"]}
+        if decision.remembered is None:
+            payload["rejected"].append(entry)
+            lines.append(f"Rejected {proposal['id']} from {proposal['proposer']}: "
+                         f"{_sentence(proposal['fact'])}")
+            continue
+        remembered = decision.remembered
+        stored = remembered.stored[0]
+        status = ("new" if remembered.added else "reinforced" if remembered.reinforced
+                  else "already known, in the archive" if "archived_at" in stored
+                  else "already known")
+        entry.update(status=status, superseded=[{"old": old, "new": new}
+                                                for old, new in remembered.superseded])
+        payload["accepted"].append(entry)
+        lines.append(f"Accepted {proposal['id']} from {proposal['proposer']}: remembered "
+                     f"{stored['id']} ({status}): {_sentence(stored)}")
+        lines += [f"  {new} supersedes {old}" for old, new in remembered.superseded]
     return payload, lines
 
 
@@ -597,6 +734,7 @@ def action_quality_probe(args, context: Context) -> tuple[dict, list[str]]:
 HANDLERS = {"init": action_init, "remember": action_remember, "summarize": action_summarize,
             "recall": action_recall, "reindex": action_reindex,
             "forget": action_forget, "pin": action_pin, "unpin": action_pin,
+            "propose": action_propose, "review": action_review,
             "query": action_query, "config": action_config,
             "consolidate": action_consolidate, "health-check": action_health_check,
             "quality-probe": action_quality_probe}

@@ -57,6 +57,7 @@ class Settings:
     extractor_command: tuple[str, ...] | None = None
     extractor_timeout_seconds: float = 120.0
     query_timeout_seconds: float = 10.0
+    proposal_max_age_days: int = 14
     openclaw_sessions_dir: str | None = None
     openclaw_memory_dir: str | None = None
 
@@ -194,6 +195,7 @@ CHECKS = {
     "extractor_command": _command,
     "extractor_timeout_seconds": _number(0, 3600, low_open=True),
     "query_timeout_seconds": _number(0, 3600, low_open=True),
+    "proposal_max_age_days": _integer(1, 36500),
     "openclaw_sessions_dir": _optional_directory,
     "openclaw_memory_dir": _optional_directory,
 }

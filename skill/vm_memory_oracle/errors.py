@@ -69,6 +69,16 @@ class UnknownFactError(InvalidInputError):
         super().__init__(f"no active fact with id {fact_id!r}", key="id")
 
 
+class UnknownProposalError(InvalidInputError):
+    """An id that names no pending proposal."""
+
+    def __init__(self, proposal_id: str):
+        self.proposal_id = proposal_id
+        super().__init__(f"no pending proposal with id {proposal_id!r} (decided already, "
+                         "expired, or never made; --action review lists the pending ones)",
+                         key="id")
+
+
 class LockTimeoutError(OracleError, TimeoutError):
     """Another process held the data directory's lock for longer than the timeout."""
 

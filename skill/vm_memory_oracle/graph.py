@@ -20,9 +20,11 @@ from .model.similarity import one_word_swapped, significant_words
 from .storage.store import Store
 
 REPETITION_BONUS = 0.2
-# Provenance that names one line (sessions/<file>.jsonl:<line>): reading it again is the same
-# statement, not a repetition.
-LINE_PRECISE = re.compile(r":\d+$")
+# Provenance that names one statement, a line of a log (sessions/<file>.jsonl:<line>) or a
+# sub-agent's proposal (... via proposal-<uuid>): hearing it again is the same statement,
+# not a repetition.
+PRECISE_SOURCE = re.compile(r"(:\d+| via proposal-[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-"
+                            r"[0-9a-f]{4}-[0-9a-f]{12})$")
 MAX_SOURCES = 20
 RESTORED_ACTIVATION = 0.3
 ARCHIVE_FIELDS = ("archived_at", "archive_reason", "final_activation")
@@ -146,25 +148,28 @@ class KnowledgeGraph:
             archived: dict[str, dict] | None = None
             for candidate in candidates:
                 existing = by_id.get(candidate["id"])
-                if existing is None and LINE_PRECISE.search(candidate["source"]):
+                if existing is None and PRECISE_SOURCE.search(candidate["source"]):
                     if archived is None:
                         archived = self._archived_by_id()
                     record = archived.get(candidate["id"])
                     if record is not None and candidate["source"] in \
                             {record["source"], *record.get("sources", ())}:
                         # A log line read again (the log was cut or edited above what was
-                        # summarized) whose fact was archived since: heard, not new.
+                        # summarized), or a proposal accepted again, whose fact was
+                        # archived since: heard, not new.
                         report.known.append(candidate["id"])
                         report.stored.append(record)
                         continue
                 if existing is not None:
                     report.stored.append(existing)
                     if _already_heard(existing, state.get(existing["id"]), candidate["source"]):
-                        # The same line read again (a retried summarize): not a repetition.
+                        # The same line read again (a retried summarize or acceptance):
+                        # not a repetition.
                         state.setdefault(existing["id"], initial_state(existing))
                         report.known.append(existing["id"])
                         continue
-                    source = candidate["source"] if LINE_PRECISE.search(candidate["source"]) else None
+                    source = (candidate["source"] if PRECISE_SOURCE.search(candidate["source"])
+                              else None)
                     if source is None or source not in existing.get("sources", ()):
                         rewrite |= _merge_reassertion(existing, candidate, repetition_bonus)
                         if source is not None:
@@ -411,7 +416,7 @@ class KnowledgeGraph:
                        stamp: str, *, heard: str | None = None) -> dict:
         """A fact's activation state after a recall or reassertion:
         a0 = min(1, activation(now) + recall_boost), last_accessed = now, one more access.
-        `heard` is the line-precise source of a reassertion, kept so it boosts only once."""
+        `heard` is the precise source of a reassertion, kept so it boosts only once."""
         entry = state.get(fact["id"]) or initial_state(fact)
         boosted_entry = {"activation": boosted(self._live(fact, state, now).activation,
                                                self.settings.recall_boost),
@@ -451,13 +456,13 @@ def _remember_note(report: RememberReport) -> str:
 
 
 def _already_heard(fact: dict, entry: dict | None, source: str) -> bool:
-    """True when `source` (a line of a session log) was already counted for this fact, in
-    both the fact (its first source, or a restatement) and its activation state.
+    """True when `source` (a line of a session log, a proposal) was already counted for this
+    fact, in both the fact (its first source, or a restatement) and its activation state.
 
     Each file keeps its own record, so a crash between writing facts.jsonl and the
     activation state is completed by the retry and never counted twice.
     """
-    if not LINE_PRECISE.search(source):
+    if not PRECISE_SOURCE.search(source):
         return False  # "user-stated" again is a real repetition
     if source == fact["source"]:
         return True

@@ -21,6 +21,7 @@ MAX_LINE_BYTES = 1 << 20
 class Candidates:
     facts: list[dict] = field(default_factory=list)
     redactions: int = 0
+    lines: list[int] = field(default_factory=list)  # the input line of each fact
 
 
 def candidate_fact(fields: dict, *, created: str, default_source: str, source: str,
@@ -65,19 +66,23 @@ def read_json_lines(stream: BinaryIO, source: str, *,
 
 
 def facts_from_jsonl(stream: BinaryIO, source: str, *, created: str,
-                     default_source: str | None = None,
+                     default_source: str | None = None, defaults: dict | None = None,
                      max_line_bytes: int = MAX_LINE_BYTES) -> Candidates:
     """Every line of `stream` as a candidate fact.
 
-    A line without its own `source` gets `default_source`, else import:<source>.
+    A line without its own `source` gets `default_source`, else import:<source>; a line
+    without one of the fields of `defaults` gets its value there.
     """
     fallback = default_source or f"import:{source}"
     result = Candidates()
     for number, value in read_json_lines(stream, source, max_line_bytes=max_line_bytes):
+        if defaults and isinstance(value, dict):
+            value = {**defaults, **value}
         fact, redactions = candidate_fact(value, created=created, default_source=fallback,
                                           source=source, line=number)
         result.facts.append(fact)
         result.redactions += redactions
+        result.lines.append(number)
     if not result.facts:
         raise InvalidInputError("no facts in input", source=source)
     return result

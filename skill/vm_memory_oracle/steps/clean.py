@@ -3,7 +3,7 @@
 Session logs older than session_retention_days are removed, but never one with lines
 summarize has not read (its facts would be lost); daily summaries older than
 daily_retention_days are removed; audit log lines older than daily_retention_days are
-dropped. (At the start of every consolidation, temporary files a crash left behind are
+dropped; proposals pending review longer than proposal_max_age_days expire, each listed. (At the start of every consolidation, temporary files a crash left behind are
 removed, remove_leftover_temporaries, and torn lines quarantined, quarantine_invalid_lines.)
 Ages are whole days between the date in the file name and today (UTC).
 """
@@ -15,6 +15,8 @@ import re
 from datetime import date, datetime
 
 from ..graph import KnowledgeGraph
+from ..model.fact import fact_sentence
+from ..proposals import PendingMemories
 from ..storage import files
 from ..storage.sessions import session_day, session_files
 from .daily_summary import DAILY_NAME
@@ -80,7 +82,8 @@ def quarantine_invalid_lines(store) -> None:
                                    (layout.vector_metadata, "vector-metadata", None),
                                    (layout.activation_journal, "activation-journal", None),
                                    (layout.audit_log, "audit-entry", None),
-                                   (layout.probe_log, "probe-result", None)):
+                                   (layout.probe_log, "probe-result", None),
+                                   (layout.pending_memories, "pending-memory", "id")):
         if path.exists():
             store.read_records(path, kind, unique_key=unique_key, copy=False)
 
@@ -116,9 +119,16 @@ def clean(graph: KnowledgeGraph, now: datetime) -> dict:
         if changes:
             store.note(f"removed {len(removed_sessions)} session log(s) and {len(daily)} daily "
                        "summaries past retention")
+        max_age = graph.settings.proposal_max_age_days
+        expired = PendingMemories(graph).expire(now, max_age)
+        for proposal in expired:
+            changes.append({"proposal": proposal["id"], "change": "expired",
+                            "reason": f"pending more than {max_age} days (proposed by "
+                                      f"{proposal['proposer']} at {proposal['proposed_at']}): "
+                                      f"{fact_sentence(proposal['fact'])}"})
     return {"counts": {"sessions_removed": len(removed_sessions), "daily_removed": len(daily),
                        "sessions_kept_unsummarized": len(pending),
-                       "audit_lines_dropped": trimmed},
+                       "audit_lines_dropped": trimmed, "proposals_expired": len(expired)},
             "changes": changes, "warnings": warnings}
 
 

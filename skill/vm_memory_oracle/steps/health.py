@@ -66,6 +66,7 @@ def collect(layout: Layout, settings: Settings, now: datetime, *,
     quarantined, recently_quarantined = _quarantined(store, now)
     vectors, bad_vectors = store.peek_records(layout.vector_metadata, "vector-metadata")
     audit, _ = store.peek_records(layout.audit_log, "audit-entry")
+    proposals, _ = store.peek_records(layout.pending_memories, "pending-memory")
     return {
         "timestamp": format_iso(now),
         "data_path": str(layout.root),
@@ -89,6 +90,7 @@ def collect(layout: Layout, settings: Settings, now: datetime, *,
         "quarantined_lines": quarantined,
         "invalid_lines": bad_facts + bad_archived,
         "redactions": sum(entry.get("redactions", 0) for entry in audit),
+        "pending_proposals": len(proposals),
         "repairs": _recent_repairs(audit, now),
         "damaged_files": _damaged_files(store),
         "_recently_quarantined": recently_quarantined,

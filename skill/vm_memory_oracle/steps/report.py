@@ -23,6 +23,7 @@ SUMMARY = (
     ("added to MEMORY.md", "memory_md", "added"),
     ("removed from MEMORY.md", "memory_md", "removed"),
     ("redactions", "summarize", "redactions"),
+    ("proposals expired", "clean", "proposals_expired"),
 )
 ARCHIVED_BY = (("merge", "merged"), ("stale", "stale"), ("prune", "archived"))
 TARGETS = ("fact", "file", "proposal")

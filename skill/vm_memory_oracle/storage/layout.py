@@ -111,6 +111,10 @@ class Layout:
         return self.state_dir / "probe-log.jsonl"
 
     @property
+    def pending_memories(self) -> Path:
+        return self.state_dir / "pending-memories.jsonl"
+
+    @property
     def memory_md_backup(self) -> Path:
         return self.root / "MEMORY.md.bak"
 
@@ -129,7 +133,7 @@ class Layout:
         return [self.facts, self.archive, self.entities, self.relations, self.canaries,
                 self.activation, self.memory_md, self.memory_md_backup, self.health, self.config,
                 self.index_file, self.vector_metadata, self.checkpoint, self.audit_log,
-                self.probe_log]
+                self.probe_log, self.pending_memories]
 
     def quarantine_for(self, path: Path) -> Path:
         return path.with_name(f"{path.stem}.quarantine.jsonl")

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
@@ -19,7 +20,7 @@ SCHEMA_NAMES = ("fact", "fact-input", "archived-fact", "entity", "relation",
                 "activation-metadata", "canary-facts", "quarantine", "session-turn",
                 "extractor-output", "summarize-ledger", "import-ledger", "vector-metadata",
                 "activation-journal", "audit-entry", "probe-result", "consolidation-checkpoint",
-                "health")
+                "health", "pending-memory")
 
 
 @lru_cache(maxsize=None)
@@ -97,9 +98,25 @@ def write_generated() -> None:
 
 @lru_cache(maxsize=None)
 def _explainer(name: str):
-    from jsonschema import Draft202012Validator
+    from jsonschema import Draft202012Validator, validators
 
-    return Draft202012Validator(load_schema(name))
+    strict = validators.extend(Draft202012Validator, {"pattern": _pattern_to_the_end})
+    return strict(load_schema(name))
+
+
+def _pattern_to_the_end(validator, pattern, instance, schema):
+    """The `pattern` keyword as the fast validator reads it: `$` is the end of the text.
+    (Python's re also lets `$` match before a final newline, so plain jsonschema would find
+    nothing wrong with "x\n" and the message could not name the field.)"""
+    from jsonschema.exceptions import ValidationError
+
+    if validator.is_type(instance, "string") and not _to_the_end(pattern).search(instance):
+        yield ValidationError(f"{instance!r} does not match {pattern!r}")
+
+
+@lru_cache(maxsize=None)
+def _to_the_end(pattern: str) -> re.Pattern:
+    return re.compile(re.sub(r"(?<!\\)\$", r"\\Z", pattern))
 
 
 def is_valid(name: str, record: Any) -> bool:

@@ -1,6 +1,6 @@
 # Generated from schemas/health.schema.json by fastjsonschema; do not edit.
 # Regenerate: python -m vm_memory_oracle.storage.validation
-SCHEMA_SHA256 = '8cfcb47534a4d68494d156ecf0f0e26441e6be70b755b18e281f151ffb7885fd'
+SCHEMA_SHA256 = '052af659dcfa1951cd2344003be47f8c730b1621d66a97b815ff0cebdc3b1f9c'
 
 VERSION = "2.22.3"
 from decimal import Decimal
@@ -261,6 +261,14 @@ def validate_vm_memory_oracle_health_schema_json(data, custom_formats={}, name_p
             if isinstance(data__redactions, (int, float, Decimal)) and not isinstance(data__redactions, bool):
                 if data__redactions < 0:
                     raise JsonSchemaValueException("" + (name_prefix or "data") + ".redactions must be bigger than or equal to 0")
+        if "pending_proposals" in data_keys:
+            data_keys.remove("pending_proposals")
+            data__pendingproposals = data["pending_proposals"]
+            if not isinstance(data__pendingproposals, (int)) and not (isinstance(data__pendingproposals, float) and data__pendingproposals.is_integer()) or isinstance(data__pendingproposals, bool):
+                raise JsonSchemaValueException("" + (name_prefix or "data") + ".pending_proposals must be integer")
+            if isinstance(data__pendingproposals, (int, float, Decimal)) and not isinstance(data__pendingproposals, bool):
+                if data__pendingproposals < 0:
+                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".pending_proposals must be bigger than or equal to 0")
         if "data_path" in data_keys:
             data_keys.remove("data_path")
             data__datapath = data["data_path"]
