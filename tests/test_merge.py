@@ -197,3 +197,18 @@ def section(lines: list[str], heading: str) -> list[str]:
     end = next((n for n in range(start + 1, len(lines)) if lines[n].startswith("## ")),
                len(lines))
     return lines[start:end]
+
+
+def test_reports_past_daily_retention_days_are_removed_by_the_clean_step(cli, data_dir):
+    hash_embedder(cli)
+    reports = data_dir / "state" / "reports"
+    reports.mkdir(parents=True)
+    (reports / "2025-03-02T00-30-00Z.md").write_text("# Consolidated 2025-03-02T00:30:00Z\n")
+    (reports / "2025-03-03T00-30-00Z.md").write_text("# Consolidated 2025-03-03T00:30:00Z\n")
+    (reports / "notes.md").write_text("mine\n")
+    report = consolidate(cli)  # 2026-03-03: 366 and 365 days later
+    assert [row for row in report["changes"] if row["step"] == "clean"] == [
+        {"step": "clean", "change": "removed", "target": "state/reports/2025-03-02T00-30-00Z.md",
+         "reason": "consolidation report older than 365 days"}]
+    assert sorted(path.name for path in reports.iterdir()) == [
+        "2025-03-03T00-30-00Z.md", "2026-03-03T00-30-00Z.md", "notes.md"]

@@ -2,8 +2,9 @@
 
 Session logs older than session_retention_days are removed, but never one with lines
 summarize has not read (its facts would be lost); daily summaries older than
-daily_retention_days are removed; audit log lines older than daily_retention_days are
-dropped; proposals pending review longer than proposal_max_age_days expire, each listed. (At the start of every consolidation, temporary files a crash left behind are
+daily_retention_days are removed, and so are consolidation reports (state/reports/) and
+audit log lines; proposals pending review longer than proposal_max_age_days expire, each
+listed. (At the start of every consolidation, temporary files a crash left behind are
 removed, remove_leftover_temporaries, and torn lines quarantined, quarantine_invalid_lines.)
 Ages are whole days between the date in the file name and today (UTC).
 """
@@ -24,6 +25,7 @@ from .summarize import forget_removed_logs, unsummarized
 
 # What files.write_atomic and index.save leave when killed between writing and renaming.
 TEMPORARY = re.compile(r"^\..+\.[a-z0-9_]{8}\.tmp$")
+REPORT_NAME = re.compile(r"^(\d{4}-\d{2}-\d{2})T[\d-]+(?:\.\d+)?Z\.md$")
 
 
 def expired_sessions(graph: KnowledgeGraph, today: date) -> list:
@@ -32,14 +34,17 @@ def expired_sessions(graph: KnowledgeGraph, today: date) -> list:
             if (today - date.fromisoformat(session_day(path))).days > limit]
 
 
-def expired_daily(graph: KnowledgeGraph, today: date) -> list:
+def expired_daily(graph: KnowledgeGraph, today: date, *, reports: bool = False) -> list:
+    """Daily summaries (or, with reports=True, consolidation reports) past
+    daily_retention_days."""
     limit = graph.settings.daily_retention_days
-    directory = graph.layout.daily_dir
+    directory = graph.layout.reports_dir if reports else graph.layout.daily_dir
+    pattern = REPORT_NAME if reports else DAILY_NAME
     if not directory.is_dir():
         return []
     found = []
     for path in sorted(directory.iterdir()):
-        match = DAILY_NAME.match(path.name)
+        match = pattern.match(path.name)
         if match and path.is_file() and not path.is_symlink():
             try:
                 day = date.fromisoformat(match.group(1))
@@ -56,7 +61,8 @@ def remove_leftover_temporaries(store) -> list[str]:
     ours is in progress."""
     removed = []
     with store.locked("remove leftover temporary files"):
-        for directory in [*store.layout.directories(), store.layout.state_dir / "cache"]:
+        for directory in [*store.layout.directories(), store.layout.state_dir / "cache",
+                          store.layout.reports_dir]:
             if not directory.is_dir():
                 continue
             for path in sorted(directory.iterdir()):
@@ -115,10 +121,16 @@ def clean(graph: KnowledgeGraph, now: datetime) -> dict:
             changes.append({"file": layout.relative(path), "change": "removed",
                             "reason": f"daily summary older than "
                                       f"{graph.settings.daily_retention_days} days"})
+        reports = expired_daily(graph, today, reports=True)
+        for path in reports:
+            _remove(store, path)
+            changes.append({"file": layout.relative(path), "change": "removed",
+                            "reason": f"consolidation report older than "
+                                      f"{graph.settings.daily_retention_days} days"})
         trimmed = _trim_audit_log(graph, today)
         if changes:
-            store.note(f"removed {len(removed_sessions)} session log(s) and {len(daily)} daily "
-                       "summaries past retention")
+            store.note(f"removed {len(removed_sessions)} session log(s), {len(daily)} daily "
+                       f"summaries and {len(reports)} consolidation reports past retention")
         max_age = graph.settings.proposal_max_age_days
         expired = PendingMemories(graph).expire(now, max_age)
         for proposal in expired:
@@ -127,6 +139,7 @@ def clean(graph: KnowledgeGraph, now: datetime) -> dict:
                                       f"{proposal['proposer']} at {proposal['proposed_at']}): "
                                       f"{fact_sentence(proposal['fact'])}"})
     return {"counts": {"sessions_removed": len(removed_sessions), "daily_removed": len(daily),
+                       "reports_removed": len(reports),
                        "sessions_kept_unsummarized": len(pending),
                        "audit_lines_dropped": trimmed, "proposals_expired": len(expired)},
             "changes": changes, "warnings": warnings}
