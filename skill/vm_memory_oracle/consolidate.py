@@ -1,7 +1,7 @@
-"""The nightly consolidation (DESIGN section 7): seven steps, in order, checkpointed.
+"""The nightly consolidation (DESIGN section 7): eight steps, in order, checkpointed.
 
-1 summarize (every session log with lines not read yet) -> 2 decay -> 3 index -> 4 prune
--> 5 MEMORY.md -> 6 clean -> 7 health check.
+1 summarize (every session log with lines not read yet) -> 2 decay -> 3 index -> 4 stale
+(facts naming files that are gone) -> 5 prune -> 6 MEMORY.md -> 7 clean -> 8 health check.
 
 One consolidation runs at a time (state/consolidate.lock; a second one waits
 lock_timeout_seconds, then gives up naming the holder). Each step takes the data
@@ -21,6 +21,7 @@ there: exactly what the real run would do, and nothing written to the data direc
 
 from __future__ import annotations
 
+import os
 import shutil
 import tempfile
 import time
@@ -37,7 +38,7 @@ from .storage.layout import Layout
 from .steps.clean import quarantine_invalid_lines, remove_leftover_temporaries
 from .storage.store import Store
 
-STEPS = ("summarize", "decay", "index", "prune", "memory_md", "clean", "health")
+STEPS = ("summarize", "decay", "index", "stale", "prune", "memory_md", "clean", "health")
 # A checkpoint older than this is not resumed at its own clock: the steps are run afresh.
 RESUME_WITHIN = timedelta(hours=24)
 # Left out of a dry run's copy: derived caches and the locks of the real directory.
@@ -111,8 +112,11 @@ def dry_run(layout: Layout, settings: Settings, now: datetime, *, actor: str = "
         with store.locked("consolidate --dry-run: copy"):  # one consistent moment
             shutil.copytree(layout.root, copy.root, symlinks=True,
                             ignore=shutil.ignore_patterns(*NOT_COPIED))
-        report = consolidate(copy, replace(settings, data_path=str(copy.root)), now,
-                             actor=actor, progress=progress)
+        # Paths that facts name in the real data directory are checked there, as the real
+        # run checks them.
+        copy_settings = replace(settings, data_path=str(copy.root), path_check_roots=(
+            *settings.path_check_roots, os.path.abspath(layout.root)))
+        report = consolidate(copy, copy_settings, now, actor=actor, progress=progress)
     report.dry_run = True
     return report
 
@@ -168,6 +172,11 @@ class _Run:
                            "removed": result.removed},
                 "embedder": choice.embedder.model_id, "rebuilt": result.rebuilt,
                 "changes": [], "warnings": warnings}
+
+    def _stale(self) -> dict:
+        from .steps.stale import stale
+
+        return stale(self.graph, self.now)
 
     def _prune(self) -> dict:
         from .steps.prune import prune

@@ -1,6 +1,6 @@
 # Generated from schemas/consolidation-checkpoint.schema.json by fastjsonschema; do not edit.
 # Regenerate: python -m vm_memory_oracle.storage.validation
-SCHEMA_SHA256 = '3be3f3b2ee19c7ef20055a9c64dd5008fc8ab596d7e8e9705113ec1f5c70210a'
+SCHEMA_SHA256 = '253b0c5a12838d0e9668b7194a5ed11716d0f6df9f75cf83ba852ea21d037fac'
 
 VERSION = "2.22.3"
 from decimal import Decimal
@@ -49,8 +49,8 @@ def validate_vm_memory_oracle_consolidation_checkpoint_schema_json(data, custom_
             if data__completed_is_list:
                 data__completed_len = len(data__completed)
                 for data__completed_x, data__completed_item in enumerate(data__completed):
-                    if not (isinstance(data__completed_item, str) and data__completed_item == 'summarize' or isinstance(data__completed_item, str) and data__completed_item == 'decay' or isinstance(data__completed_item, str) and data__completed_item == 'index' or isinstance(data__completed_item, str) and data__completed_item == 'prune' or isinstance(data__completed_item, str) and data__completed_item == 'memory_md' or isinstance(data__completed_item, str) and data__completed_item == 'clean' or isinstance(data__completed_item, str) and data__completed_item == 'health'):
-                        raise JsonSchemaValueException("" + (name_prefix or "data") + ".completed[{data__completed_x}]".format(**locals()) + " must be one of ['summarize', 'decay', 'index', 'prune', 'memory_md', 'clean', 'health']")
+                    if not (isinstance(data__completed_item, str) and data__completed_item == 'summarize' or isinstance(data__completed_item, str) and data__completed_item == 'decay' or isinstance(data__completed_item, str) and data__completed_item == 'index' or isinstance(data__completed_item, str) and data__completed_item == 'stale' or isinstance(data__completed_item, str) and data__completed_item == 'prune' or isinstance(data__completed_item, str) and data__completed_item == 'memory_md' or isinstance(data__completed_item, str) and data__completed_item == 'clean' or isinstance(data__completed_item, str) and data__completed_item == 'health'):
+                        raise JsonSchemaValueException("" + (name_prefix or "data") + ".completed[{data__completed_x}]".format(**locals()) + " must be one of ['summarize', 'decay', 'index', 'stale', 'prune', 'memory_md', 'clean', 'health']")
         if "reports" in data_keys:
             data_keys.remove("reports")
             data__reports = data["reports"]
