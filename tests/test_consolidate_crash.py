@@ -71,6 +71,14 @@ def build_memory(root: Path, cli) -> None:
     run("--action", "remember", "--subject", "user", "--predicate", "lives_in", "--object", "Porto",
         now="2026-07-01T00:00:00Z")
     run("--action", "recall", "--query", "dark mode", now="2026-07-10T00:00:00Z")
+    refs = root.parent / "refs"  # beside every copy of the memory, so all see the same files
+    refs.mkdir(exist_ok=True)
+    (refs / "plan.md").write_text("plan")
+    run("--action", "config", "--set", f'path_check_roots=["{refs}"]', now="2026-07-10T00:00:00Z")
+    for predicate, obj in (("drafted_in", f"{refs}/draft.md"),
+                           ("documented_in", f"{refs}/plan.md and {refs}/old.md")):
+        run("--action", "remember", "--subject", "launch", "--predicate", predicate,
+            "--object", obj, now="2026-07-10T00:00:00Z")
     sessions = root / "sessions"
     write_jsonl(sessions / "2026-06-01-080000.jsonl", [
         {"ts": "2026-06-01T08:00:00Z", "role": "user", "text": "I prefer green tea in the morning."},
@@ -163,6 +171,9 @@ def test_the_uninterrupted_run_does_every_step(memory):
     assert "2025-06-01.md" not in expected["daily"]
     archive = expected["knowledge-graph/archived-facts.jsonl"].decode()
     assert "superseded by" in archive and "pruned: activation" in archive
+    assert "stale: every path it names is gone" in archive
+    assert [entry["gone"] for entry in expected["health"]["stale_references"]] == \
+        [[str(root.parent / "refs" / "old.md")]]
     assert fact_ids(root) <= ids
 
 

@@ -213,6 +213,11 @@ def test_a_jq_program_that_prints_too_much_is_stopped(data_dir, memory):
     (b"memory_oracle: !!python/object/apply:os.system [\"touch /tmp/pwned\"]\n",
      "memory_oracle: must be a mapping"),
     (b"memory_oracle:\n  recall_k: " + b"[" * 400 + b"]" * 400 + b"\n", "nested too deeply"),
+    (b"memory_oracle:\n  path_check_roots: [notes]\n",
+     "path_check_roots must be a list of directories, each absolute or starting with ~/"),
+    (b"memory_oracle:\n  path_check_roots: \"~\"\n", "path_check_roots must be a list"),
+    (b"memory_oracle:\n  path_check_roots: [\"/srv\\u202e\"]\n",
+     "path_check_roots contains a control character, a bidirectional control character"),
 ])
 def test_hostile_config_files_are_refused_naming_the_file(cli, memory, body, message):
     config = memory / "config.yaml"
@@ -438,6 +443,9 @@ def real_records(tmp_path_factory) -> dict:
     run("--action", "consolidate")
     run("--action", "forget", "--id", json.loads(
         (data / "knowledge-graph/facts.jsonl").read_text().splitlines()[0])["id"])
+    (data / "notes").mkdir()
+    (data / "notes" / "kept.md").write_text("kept")
+    run(*REMEMBER, "--object", f"{data}/notes/kept.md and {data}/notes/gone.md")  # stale_references
     run("--action", "recall", "--query", "tea")
     with open(data / "knowledge-graph/facts.jsonl", "a") as facts:
         facts.write("not json\n")

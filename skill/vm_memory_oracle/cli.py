@@ -702,6 +702,12 @@ def action_health_check(args, context: Context) -> tuple[dict, list[str]]:
              f"lines, disk {document['disk_usage_percent']}% used (written to "
              f"{layout.relative(layout.health)})"]
     lines += [f"  warning: {warning}" for warning in document["warnings"]]
+    stale = document["stale_references"]
+    lines += [f"  to review: {entry['fact']} names paths that are gone: "
+              f"{', '.join(entry['gone'])}" for entry in stale[:MAX_CHANGES_SHOWN]]
+    if len(stale) > MAX_CHANGES_SHOWN:
+        lines.append(f"  ... and {len(stale) - MAX_CHANGES_SHOWN} more to review "
+                     "(health.json's stale_references lists them all)")
     if args.strict and document["status"] != "healthy":
         context.exit_code = EXIT_DEGRADED if document["status"] == "degraded" else EXIT_UNHEALTHY
     return document, lines

@@ -60,6 +60,7 @@ class Settings:
     proposal_max_age_days: int = 14
     openclaw_sessions_dir: str | None = None
     openclaw_memory_dir: str | None = None
+    path_check_roots: tuple[str, ...] = ("~",)
 
     def single_valued(self) -> frozenset[str]:
         return frozenset(self.single_valued_predicates)
@@ -168,6 +169,18 @@ def _optional_directory(key: str, value: Any) -> str | None:
     return _text(key, value)
 
 
+def _roots(key: str, value: Any) -> tuple[str, ...]:
+    if not isinstance(value, list) or not all(
+            isinstance(item, str) and (item == "~" or item.startswith(("/", "~/")))
+            for item in value):
+        raise ConfigError(f"{key} must be a list of directories, each absolute or starting "
+                          f"with ~/, got {value!r}", key=key)
+    for item in value:
+        if UNSAFE.search(item):
+            raise ConfigError(f"{key} {UNSAFE_FOUND}: {item!r}", key=key)
+    return tuple(value)
+
+
 CHECKS = {
     "data_path": _text,
     "half_life_days": _number(0, 3650, low_open=True),
@@ -198,6 +211,7 @@ CHECKS = {
     "proposal_max_age_days": _integer(1, 36500),
     "openclaw_sessions_dir": _optional_directory,
     "openclaw_memory_dir": _optional_directory,
+    "path_check_roots": _roots,
 }
 assert set(CHECKS) == set(KEYS)
 

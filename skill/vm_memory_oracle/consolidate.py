@@ -1,7 +1,8 @@
-"""The nightly consolidation (DESIGN section 7): seven steps, in order, checkpointed.
+"""The nightly consolidation (DESIGN section 7): nine steps, in order, checkpointed.
 
 1 summarize (every session log with lines not read yet) -> 2 decay -> 3 index -> 4 merge
-(near-duplicates) -> 5 prune -> 6 MEMORY.md -> 7 clean -> 8 health check.
+(near-duplicates) -> 5 stale (facts naming files that are gone) -> 6 prune -> 7 MEMORY.md
+-> 8 clean -> 9 health check.
 
 One consolidation runs at a time (state/consolidate.lock; a second one waits
 lock_timeout_seconds, then gives up naming the holder). Each step takes the data
@@ -21,6 +22,7 @@ there: exactly what the real run would do, and nothing written to the data direc
 
 from __future__ import annotations
 
+import os
 import shutil
 import tempfile
 import time
@@ -38,7 +40,8 @@ from .steps.clean import quarantine_invalid_lines, remove_leftover_temporaries
 from .steps.report import changes, render, summary_counts
 from .storage.store import Store
 
-STEPS = ("summarize", "decay", "index", "merge", "prune", "memory_md", "clean", "health")
+STEPS = ("summarize", "decay", "index", "merge", "stale", "prune", "memory_md", "clean",
+         "health")
 # A checkpoint older than this is not resumed at its own clock: the steps are run afresh.
 RESUME_WITHIN = timedelta(hours=24)
 # Left out of a dry run's copy: derived caches and the locks of the real directory.
@@ -118,8 +121,11 @@ def dry_run(layout: Layout, settings: Settings, now: datetime, *, actor: str = "
         with store.locked("consolidate --dry-run: copy"):  # one consistent moment
             shutil.copytree(layout.root, copy.root, symlinks=True,
                             ignore=shutil.ignore_patterns(*NOT_COPIED))
-        report = consolidate(copy, replace(settings, data_path=str(copy.root)), now,
-                             actor=actor, progress=progress)
+        # Paths that facts name in the real data directory are checked there, as the real
+        # run checks them.
+        copy_settings = replace(settings, data_path=str(copy.root), path_check_roots=(
+            *settings.path_check_roots, os.path.abspath(layout.root)))
+        report = consolidate(copy, copy_settings, now, actor=actor, progress=progress)
     report.dry_run = True
     report.report_file = None  # it was written in the copy, which is gone
     return report
@@ -188,6 +194,11 @@ class _Run:
         vectors = (cached_sentence_vectors(self.graph, embedder) if threshold is not None
                    else None)
         return merge_duplicates(self.graph, self.now, vectors=vectors, threshold=threshold)
+
+    def _stale(self) -> dict:
+        from .steps.stale import stale
+
+        return stale(self.graph, self.now)
 
     def _prune(self) -> dict:
         from .steps.prune import prune

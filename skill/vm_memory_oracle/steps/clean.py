@@ -1,4 +1,4 @@
-"""Step 6 of consolidation: clean.
+"""Step 8 of consolidation: clean.
 
 Session logs older than session_retention_days are removed, but never one with lines
 summarize has not read (its facts would be lost); daily summaries older than

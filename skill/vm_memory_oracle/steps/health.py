@@ -1,9 +1,14 @@
-"""Step 7 of consolidation, and --action health-check: health.json.
+"""Step 9 of consolidation, and --action health-check: health.json.
 
 `collect` measures the data directory without changing it (damage is reported, and left for
 the next write to quarantine: STYLE 7); `assess` turns the measurements into typed findings;
 the status is unhealthy when a finding is critical, degraded when there is any finding,
 healthy otherwise. The keys are the seed's example, plus what an operator needs.
+
+Facts naming files that are gone (steps/stale.py) are listed in stale_references, checked
+again here so that the health check between consolidations sees them too. They are not
+findings: a fact to review is the user's decision, not a fault of the memory, and leaves the
+status as it is.
 """
 
 from __future__ import annotations
@@ -51,6 +56,8 @@ def collect(layout: Layout, settings: Settings, now: datetime, *,
 
     `last_consolidation` and `duration_seconds` default to those of the previous health.json.
     """
+    from .stale import flagged_references, reference_checker
+
     store = Store(layout, lock_timeout=settings.lock_timeout_seconds, timestamp=format_iso(now))
     facts, bad_facts = store.peek_records(layout.facts, "fact")
     archived, bad_archived = store.peek_records(layout.archive, "archived-fact")
@@ -93,6 +100,7 @@ def collect(layout: Layout, settings: Settings, now: datetime, *,
         "pending_proposals": len(proposals),
         "repairs": _recent_repairs(audit, now),
         "damaged_files": _damaged_files(store),
+        "stale_references": flagged_references(current, reference_checker(settings, layout)),
         "_recently_quarantined": recently_quarantined,
         "_memory_age_days": days_between(oldest, now) if oldest else 0.0,
     }

@@ -1,4 +1,4 @@
-"""Step 5 of consolidation: MEMORY.md on disk, reconciled with the knowledge graph.
+"""Step 7 of consolidation: MEMORY.md on disk, reconciled with the knowledge graph.
 
 The block between the markers is recomputed (steps/memory_md.py decides what is in it);
 the rest of the file is the user's and is kept as it is. The file is rewritten only when

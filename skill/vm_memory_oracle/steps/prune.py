@@ -1,4 +1,4 @@
-"""Step 4 of consolidation: prune.
+"""Step 6 of consolidation: prune.
 
 A fact leaves the active set, archived first and then removed from facts.jsonl and the
 index, when

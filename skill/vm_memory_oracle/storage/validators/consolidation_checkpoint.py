@@ -1,6 +1,6 @@
 # Generated from schemas/consolidation-checkpoint.schema.json by fastjsonschema; do not edit.
 # Regenerate: python -m vm_memory_oracle.storage.validation
-SCHEMA_SHA256 = '4d5e5ef16a160419b49629636b615aecad229e0dadfb35614464a6110c752ddd'
+SCHEMA_SHA256 = '7e369a5b827ee449c41c9df7859ed03e273d13288754e7f23836879d50471836'
 
 VERSION = "2.22.3"
 from decimal import Decimal
@@ -49,8 +49,8 @@ def validate_vm_memory_oracle_consolidation_checkpoint_schema_json(data, custom_
             if data__completed_is_list:
                 data__completed_len = len(data__completed)
                 for data__completed_x, data__completed_item in enumerate(data__completed):
-                    if not (isinstance(data__completed_item, str) and data__completed_item == 'summarize' or isinstance(data__completed_item, str) and data__completed_item == 'decay' or isinstance(data__completed_item, str) and data__completed_item == 'index' or isinstance(data__completed_item, str) and data__completed_item == 'merge' or isinstance(data__completed_item, str) and data__completed_item == 'prune' or isinstance(data__completed_item, str) and data__completed_item == 'memory_md' or isinstance(data__completed_item, str) and data__completed_item == 'clean' or isinstance(data__completed_item, str) and data__completed_item == 'health'):
-                        raise JsonSchemaValueException("" + (name_prefix or "data") + ".completed[{data__completed_x}]".format(**locals()) + " must be one of ['summarize', 'decay', 'index', 'merge', 'prune', 'memory_md', 'clean', 'health']")
+                    if not (isinstance(data__completed_item, str) and data__completed_item == 'summarize' or isinstance(data__completed_item, str) and data__completed_item == 'decay' or isinstance(data__completed_item, str) and data__completed_item == 'index' or isinstance(data__completed_item, str) and data__completed_item == 'merge' or isinstance(data__completed_item, str) and data__completed_item == 'stale' or isinstance(data__completed_item, str) and data__completed_item == 'prune' or isinstance(data__completed_item, str) and data__completed_item == 'memory_md' or isinstance(data__completed_item, str) and data__completed_item == 'clean' or isinstance(data__completed_item, str) and data__completed_item == 'health'):
+                        raise JsonSchemaValueException("" + (name_prefix or "data") + ".completed[{data__completed_x}]".format(**locals()) + " must be one of ['summarize', 'decay', 'index', 'merge', 'stale', 'prune', 'memory_md', 'clean', 'health']")
         if "reports" in data_keys:
             data_keys.remove("reports")
             data__reports = data["reports"]

@@ -1,6 +1,6 @@
 # Generated from schemas/health.schema.json by fastjsonschema; do not edit.
 # Regenerate: python -m vm_memory_oracle.storage.validation
-SCHEMA_SHA256 = '052af659dcfa1951cd2344003be47f8c730b1621d66a97b815ff0cebdc3b1f9c'
+SCHEMA_SHA256 = '6b7467f40464e87484bec2b457a8e40f7b32707a37bfcba6080eea1f5c6293f6'
 
 VERSION = "2.22.3"
 from decimal import Decimal
@@ -326,6 +326,79 @@ def validate_vm_memory_oracle_health_schema_json(data, custom_formats={}, name_p
                                     raise JsonSchemaValueException("" + (name_prefix or "data") + ".repairs[{data__repairs_x}].repair".format(**locals()) + " must be shorter than or equal to 1000 characters")
                         if data__repairs_item_keys:
                             raise JsonSchemaValueException("" + (name_prefix or "data") + ".repairs[{data__repairs_x}]".format(**locals()) + " must not contain "+str(data__repairs_item_keys)+" properties")
+        if "stale_references" in data_keys:
+            data_keys.remove("stale_references")
+            data__stalereferences = data["stale_references"]
+            if not isinstance(data__stalereferences, (list, tuple)):
+                raise JsonSchemaValueException("" + (name_prefix or "data") + ".stale_references must be array")
+            data__stalereferences_is_list = isinstance(data__stalereferences, (list, tuple))
+            if data__stalereferences_is_list:
+                data__stalereferences_len = len(data__stalereferences)
+                for data__stalereferences_x, data__stalereferences_item in enumerate(data__stalereferences):
+                    if not isinstance(data__stalereferences_item, (dict)):
+                        raise JsonSchemaValueException("" + (name_prefix or "data") + ".stale_references[{data__stalereferences_x}]".format(**locals()) + " must be object")
+                    data__stalereferences_item_is_dict = isinstance(data__stalereferences_item, dict)
+                    if data__stalereferences_item_is_dict:
+                        data__stalereferences_item__missing_keys = set(['fact', 'gone', 'present', 'unchecked']) - data__stalereferences_item.keys()
+                        if data__stalereferences_item__missing_keys:
+                            raise JsonSchemaValueException("" + (name_prefix or "data") + ".stale_references[{data__stalereferences_x}]".format(**locals()) + " must contain ")
+                        data__stalereferences_item_keys = set(data__stalereferences_item.keys())
+                        if "fact" in data__stalereferences_item_keys:
+                            data__stalereferences_item_keys.remove("fact")
+                            data__stalereferences_item__fact = data__stalereferences_item["fact"]
+                            if not isinstance(data__stalereferences_item__fact, (str)):
+                                raise JsonSchemaValueException("" + (name_prefix or "data") + ".stale_references[{data__stalereferences_x}].fact".format(**locals()) + " must be string")
+                            if isinstance(data__stalereferences_item__fact, str):
+                                data__stalereferences_item__fact_len = len(data__stalereferences_item__fact)
+                                if data__stalereferences_item__fact_len > 64:
+                                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".stale_references[{data__stalereferences_x}].fact".format(**locals()) + " must be shorter than or equal to 64 characters")
+                        if "gone" in data__stalereferences_item_keys:
+                            data__stalereferences_item_keys.remove("gone")
+                            data__stalereferences_item__gone = data__stalereferences_item["gone"]
+                            if not isinstance(data__stalereferences_item__gone, (list, tuple)):
+                                raise JsonSchemaValueException("" + (name_prefix or "data") + ".stale_references[{data__stalereferences_x}].gone".format(**locals()) + " must be array")
+                            data__stalereferences_item__gone_is_list = isinstance(data__stalereferences_item__gone, (list, tuple))
+                            if data__stalereferences_item__gone_is_list:
+                                data__stalereferences_item__gone_len = len(data__stalereferences_item__gone)
+                                for data__stalereferences_item__gone_x, data__stalereferences_item__gone_item in enumerate(data__stalereferences_item__gone):
+                                    if not isinstance(data__stalereferences_item__gone_item, (str)):
+                                        raise JsonSchemaValueException("" + (name_prefix or "data") + ".stale_references[{data__stalereferences_x}].gone[{data__stalereferences_item__gone_x}]".format(**locals()) + " must be string")
+                                    if isinstance(data__stalereferences_item__gone_item, str):
+                                        data__stalereferences_item__gone_item_len = len(data__stalereferences_item__gone_item)
+                                        if data__stalereferences_item__gone_item_len > 2000:
+                                            raise JsonSchemaValueException("" + (name_prefix or "data") + ".stale_references[{data__stalereferences_x}].gone[{data__stalereferences_item__gone_x}]".format(**locals()) + " must be shorter than or equal to 2000 characters")
+                        if "present" in data__stalereferences_item_keys:
+                            data__stalereferences_item_keys.remove("present")
+                            data__stalereferences_item__present = data__stalereferences_item["present"]
+                            if not isinstance(data__stalereferences_item__present, (list, tuple)):
+                                raise JsonSchemaValueException("" + (name_prefix or "data") + ".stale_references[{data__stalereferences_x}].present".format(**locals()) + " must be array")
+                            data__stalereferences_item__present_is_list = isinstance(data__stalereferences_item__present, (list, tuple))
+                            if data__stalereferences_item__present_is_list:
+                                data__stalereferences_item__present_len = len(data__stalereferences_item__present)
+                                for data__stalereferences_item__present_x, data__stalereferences_item__present_item in enumerate(data__stalereferences_item__present):
+                                    if not isinstance(data__stalereferences_item__present_item, (str)):
+                                        raise JsonSchemaValueException("" + (name_prefix or "data") + ".stale_references[{data__stalereferences_x}].present[{data__stalereferences_item__present_x}]".format(**locals()) + " must be string")
+                                    if isinstance(data__stalereferences_item__present_item, str):
+                                        data__stalereferences_item__present_item_len = len(data__stalereferences_item__present_item)
+                                        if data__stalereferences_item__present_item_len > 2000:
+                                            raise JsonSchemaValueException("" + (name_prefix or "data") + ".stale_references[{data__stalereferences_x}].present[{data__stalereferences_item__present_x}]".format(**locals()) + " must be shorter than or equal to 2000 characters")
+                        if "unchecked" in data__stalereferences_item_keys:
+                            data__stalereferences_item_keys.remove("unchecked")
+                            data__stalereferences_item__unchecked = data__stalereferences_item["unchecked"]
+                            if not isinstance(data__stalereferences_item__unchecked, (list, tuple)):
+                                raise JsonSchemaValueException("" + (name_prefix or "data") + ".stale_references[{data__stalereferences_x}].unchecked".format(**locals()) + " must be array")
+                            data__stalereferences_item__unchecked_is_list = isinstance(data__stalereferences_item__unchecked, (list, tuple))
+                            if data__stalereferences_item__unchecked_is_list:
+                                data__stalereferences_item__unchecked_len = len(data__stalereferences_item__unchecked)
+                                for data__stalereferences_item__unchecked_x, data__stalereferences_item__unchecked_item in enumerate(data__stalereferences_item__unchecked):
+                                    if not isinstance(data__stalereferences_item__unchecked_item, (str)):
+                                        raise JsonSchemaValueException("" + (name_prefix or "data") + ".stale_references[{data__stalereferences_x}].unchecked[{data__stalereferences_item__unchecked_x}]".format(**locals()) + " must be string")
+                                    if isinstance(data__stalereferences_item__unchecked_item, str):
+                                        data__stalereferences_item__unchecked_item_len = len(data__stalereferences_item__unchecked_item)
+                                        if data__stalereferences_item__unchecked_item_len > 2000:
+                                            raise JsonSchemaValueException("" + (name_prefix or "data") + ".stale_references[{data__stalereferences_x}].unchecked[{data__stalereferences_item__unchecked_x}]".format(**locals()) + " must be shorter than or equal to 2000 characters")
+                        if data__stalereferences_item_keys:
+                            raise JsonSchemaValueException("" + (name_prefix or "data") + ".stale_references[{data__stalereferences_x}]".format(**locals()) + " must not contain "+str(data__stalereferences_item_keys)+" properties")
         if "damaged_files" in data_keys:
             data_keys.remove("damaged_files")
             data__damagedfiles = data["damaged_files"]
