@@ -1,4 +1,4 @@
-"""consolidate end to end: the eight steps, their idempotence, the lock, the dry run."""
+"""consolidate end to end: the nine steps, their idempotence, the lock, the dry run."""
 
 from __future__ import annotations
 
