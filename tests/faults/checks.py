@@ -38,7 +38,9 @@ SESSION_LATE = [{"ts": f"2026-07-19T21:0{n}:00Z", "role": "user", "text": text}
                 for n, text in enumerate(["Remember that my dentist is Dr. Silva.",
                                           "I prefer green tea in the morning.",
                                           "I moved to Lisbon last week.",
-                                          "I need to renew my passport by August."])]
+                                          "I need to renew my passport by August.",
+                                          # the example fact in other words: merged
+                                          "I like the editor in dark mode."])]
 CANARIES = [{"query": "food allergies", "expected_contains": "peanuts"},
             {"query": "where does the user live", "expected_contains": "Porto"}]
 
@@ -50,7 +52,7 @@ def jsonl_text(records) -> str:
 def build_pending(forker: Forker, root: Path) -> None:
     """A memory with work for every command: facts, one superseded, a recall boost in the
     journal, a forgettable fact, and session logs not summarized yet (one old enough to be
-    cleaned once summarized)."""
+    cleaned once summarized, one restating a fact in other words, for the merge step)."""
     first = "2026-01-01T00:00:00Z"
     forker.ok(root, "--action", "init", now=first)
     forker.ok(root, "--action", "config", "--set", "embedding_model=hash", now=first)
