@@ -188,6 +188,18 @@ def test_accepting_supersedes_and_the_listing_says_so_beforehand(cli, data_dir):
     assert facts(data_dir)[lisbon]["superseded_by"] == berlin
 
 
+def test_the_listing_names_the_preference_a_proposed_alternative_would_replace(cli, data_dir):
+    hash_embedder(cli)
+    dark = cli("--json", "--action", "remember", "--subject", "user", "--predicate", "prefers",
+               "--object", "dark mode").json()["ids"][0]
+    [proposal_id] = propose(cli, "researcher", "--subject", "user", "--predicate", "prefers",
+                            "--object", "light mode")["proposed"]
+    [entry] = cli("--json", "--action", "review").json()["pending"]
+    assert entry["would_supersede"] == {"id": dark, "text": "user prefers dark mode"}
+    assert cli("--action", "review", "--accept", proposal_id).code == 0
+    assert facts(data_dir)[dark]["superseded_by"] == entry["fact"]["id"]
+
+
 def test_an_acceptance_cut_short_after_remembering_completes_without_a_second_boost(
         cli, data_dir, monkeypatch):
     from vm_memory_oracle.proposals import PendingMemories

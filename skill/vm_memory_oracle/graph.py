@@ -141,8 +141,7 @@ class KnowledgeGraph:
             facts = self.facts()
             state = self.store.read_activation()
             by_id = {fact["id"]: fact for fact in facts}
-            holders = current_holders(facts, single_valued)
-            preferences = _Preferences(facts)
+            supersession = Supersession(facts, single_valued)
             appended: list[dict] = []
             rewrite = False
             archived: dict[str, dict] | None = None
@@ -193,14 +192,7 @@ class KnowledgeGraph:
                     state[fact["id"]] = initial_state(fact, stamp)
                     report.added.append(fact["id"])
                     report.stored.append(fact)
-                replaced = preferences.rivals(fact)
-                key = replacement_key(fact, single_valued)
-                if key is not None:
-                    holder = holders.get(key)
-                    if holder is not None and holder != fact["id"]:
-                        replaced.append(holder)
-                    holders[key] = fact["id"]
-                for holder in dict.fromkeys(replaced):
+                for holder in supersession.replaced(fact):
                     older = by_id[holder]
                     older["superseded_by"] = fact["id"]
                     older["superseded_at"] = stamp
@@ -482,6 +474,29 @@ def current_holders(facts: list[dict], single_valued: frozenset[str]) -> dict[tu
     return holders
 
 
+class Supersession:
+    """Which current facts a fact replaces: the holder of its replacement key
+    (model.fact.replacement_key), and the preferences it is an alternative of."""
+
+    def __init__(self, facts: list[dict], single_valued: frozenset[str]):
+        self._single_valued = single_valued
+        self._holders = current_holders(facts, single_valued)
+        self._preferences = _Preferences(facts)
+
+    def replaced(self, fact: dict, *, take: bool = True) -> list[str]:
+        """Ids of the current facts `fact` replaces; with `take`, `fact` is current from now
+        on (a later fact of the same batch replaces it in turn)."""
+        replaced = self._preferences.rivals(fact, take=take)
+        key = replacement_key(fact, self._single_valued)
+        if key is not None:
+            holder = self._holders.get(key)
+            if holder is not None and holder != fact["id"]:
+                replaced.append(holder)
+            if take:
+                self._holders[key] = fact["id"]
+        return list(dict.fromkeys(replaced))
+
+
 class _Preferences:
     """The current preferences of each subject, so that "prefers light mode" replaces
     "prefers dark mode": two values of one choice, sharing words and differing in exactly
@@ -492,8 +507,9 @@ class _Preferences:
         self._facts = facts
         self._by_subject: dict[str, dict[str, tuple[dict, frozenset[str]]]] | None = None
 
-    def rivals(self, fact: dict) -> list[str]:
-        """Ids of the current preferences `fact` replaces; `fact` is filed as one."""
+    def rivals(self, fact: dict, *, take: bool = True) -> list[str]:
+        """Ids of the current preferences `fact` replaces; with `take`, `fact` is filed as
+        one."""
         if polarity(fact["predicate"]) != PREFERENCE:
             return []
         if self._by_subject is None:
@@ -506,7 +522,8 @@ class _Preferences:
         rivals = [fact_id for fact_id, (other, other_words) in known.items()
                   if "superseded_by" not in other and fact_id != fact["id"]
                   and one_word_swapped(words, other_words)]
-        self._file(fact, words)
+        if take:
+            self._file(fact, words)
         return rivals
 
     def _file(self, fact: dict, words: frozenset[str] | None = None) -> None:

@@ -21,8 +21,8 @@ from datetime import datetime
 
 from .clock import days_between, format_iso, parse_iso
 from .errors import InvalidInputError, UnknownProposalError
-from .graph import KnowledgeGraph, RememberReport, current_holders
-from .model.fact import fact_sentence, replacement_key
+from .graph import KnowledgeGraph, RememberReport, Supersession
+from .model.fact import fact_sentence
 from .storage.validation import load_schema, problem
 
 # uuid5 namespace of proposal ids; fixed forever, or every pending id would change.
@@ -118,16 +118,15 @@ class PendingMemories:
         fact is already known, and which current fact it would supersede."""
         facts = self.graph.facts(copy=False)
         by_id = {fact["id"]: fact for fact in facts}
-        single_valued = self.graph.settings.single_valued()
-        holders = current_holders(facts, single_valued)
+        supersession = Supersession(facts, self.graph.settings.single_valued())
         view = []
         for proposal in self.pending(copy=False):
             fact = proposal["fact"]
             entry = {**proposal, "text": fact_sentence(fact), "known": fact["id"] in by_id}
-            key = replacement_key(fact, single_valued)
-            holder = holders.get(key) if key is not None else None
-            if holder is not None and holder != fact["id"]:
-                entry["would_supersede"] = {"id": holder, "text": fact_sentence(by_id[holder])}
+            replaced = supersession.replaced(fact, take=False)
+            if replaced:
+                entry["would_supersede"] = {"id": replaced[0],
+                                            "text": fact_sentence(by_id[replaced[0]])}
             view.append(entry)
         return view
 
