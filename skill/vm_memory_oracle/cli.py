@@ -45,8 +45,9 @@ ACTIONS = {
     "review": "list the pending proposals, or --accept ID, --reject ID, --accept-all-from NAME",
     "reindex": "rebuild the semantic index from the facts (embeddings are reused from cache)",
     "query": "run a jq program over the active facts (with live activation)",
-    "consolidate": "the nightly pipeline: summarize, decay, index, prune, MEMORY.md, clean, "
-                   "health (--dry-run: report only)",
+    "consolidate": "the nightly pipeline: summarize, decay, index, merge, stale, prune, "
+                   "MEMORY.md, clean, health; prints and keeps a report (--dry-run: report "
+                   "only)",
     "health-check": "write health.json and print the status (--strict: exit 6 if degraded, "
                     "7 if unhealthy)",
     "quality-probe": "ask recall each canary of knowledge-graph/canary-facts.json, log the "
