@@ -49,10 +49,14 @@ class Scores:
     fallback: str | None = None
 
 
-def prepare(workdir: Path) -> list[tuple[KnowledgeGraph, object, object]]:
-    """Each conversation summarized into its own data directory (reused when present)."""
+def prepare(workdir: Path, samples: tuple[str, ...] | None = None
+            ) -> list[tuple[KnowledgeGraph, object, object]]:
+    """Each conversation (or those named) summarized into its own data directory (reused
+    when present)."""
     prepared = []
     for sample in load_dataset():
+        if samples is not None and sample["sample_id"] not in samples:
+            continue
         layout = Layout(workdir / sample["sample_id"])
         fresh = not layout.facts.exists()
         initialize(layout)

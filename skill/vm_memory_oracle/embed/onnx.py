@@ -22,6 +22,7 @@ _BATCH = 32
 
 class OnnxEmbedder:
     min_similarity = -1.0  # unknown model: keep every neighbour unless the settings say otherwise
+    relevance = None  # no measured scale: the floor alone decides
     merge_similarity = None  # unknown scale: only shared words merge unless the settings say
 
     def __init__(self, directory: Path, *, device: str = "cpu", pooling: str = "mean",

@@ -32,6 +32,41 @@ def _stem(word: str) -> str:
     return word
 
 
+def evidence_sequence(text: str) -> list[str]:
+    """The evidence terms of `text` in the order they come: its words and numbers (stop words
+    dropped), and its CJK character pairs; a single CJK character counts only when it stands
+    alone, as in "茶" (inside a longer run, "用" of "作用" says nothing of "用户"), and a pair
+    with a function character (的, 了, 是...) is no word of its own."""
+    normal = normalise(text)
+    found: list[tuple[int, str]] = []
+    latin = _CJK.sub(lambda run: " " * len(run.group()), normal)  # positions kept
+    for match in _WORD.finditer(latin):
+        if match.group() not in STOPWORDS:
+            found.append((match.start(), _stem(match.group())))
+    for match in _CJK.finditer(normal):
+        run = match.group()
+        if len(run) == 1:
+            if run not in CJK_STOP_CHARS:
+                found.append((match.start(), run))
+            continue
+        found.extend((match.start() + i, run[i:i + 2]) for i in range(len(run) - 1)
+                     if run[i] not in CJK_STOP_CHARS and run[i + 1] not in CJK_STOP_CHARS)
+    return [term for _, term in sorted(found)]
+
+
+def evidence_terms(text: str) -> set[str]:
+    """The terms of `text` whose presence in a fact is evidence that the fact concerns it
+    (see evidence_sequence)."""
+    return set(evidence_sequence(text))
+
+
+def adjacent_pairs(text: str) -> set[tuple[str, str]]:
+    """Each two evidence terms that follow one another in `text`: a shared pair is a shared
+    phrase ("database migration"; for CJK, three characters or more: 北京出差)."""
+    sequence = evidence_sequence(text)
+    return set(zip(sequence, sequence[1:]))
+
+
 def tokens(text: str, *, pairs: bool = True) -> list[str]:
     """Lexical tokens of `text`, stop words dropped, in order (repeats kept); pairs=False
     leaves out the overlapping CJK character pairs, so each CJK character counts once."""

@@ -331,7 +331,22 @@ def semantic_search(graph: KnowledgeGraph, settings, *, force: bool = False, pro
     floor = settings.semantic_min_similarity
     if floor is None:
         floor = choice.embedder.min_similarity
-    return Semantic(choice.embedder, index, floor), report, choice
+    scale = getattr(choice.embedder, "relevance", None)
+    background = _background(graph, choice.embedder) if scale is not None else None
+    return Semantic(choice.embedder, index, floor, background, scale), report, choice
+
+
+def _background(graph: KnowledgeGraph, embedder: Embedder):
+    """The embedder's view of the background passages (embed/relevance.py): shipped with
+    the package for the bundled model, else computed once and cached beside the index."""
+    from ..embed.relevance import load_background
+
+    cache = graph.layout.embeddings_dir / f"background-{embedder.model_id}.npz"
+    background, computed = load_background(embedder, cache)
+    if computed:
+        files.make_directory(cache.parent)
+        files.write_atomic(cache, background.to_bytes())
+    return background
 
 
 def configured_embedder(graph: KnowledgeGraph, settings):
