@@ -1,27 +1,37 @@
 #!/usr/bin/env bash
 # init_memory.sh: set up vm-memory-oracle on this machine for the user who runs it.
 #
-#   scripts/init_memory.sh [DATA_DIR] [--install-cron]
+#   scripts/init_memory.sh [DATA_DIR] [--openclaw[=STATE_DIR]] [--install-cron]
 #
 # Creates the bundle's virtual environment (on the entrypoint's first run), then the data
 # directory DATA_DIR (default: $MEMORY_ORACLE_DATA_PATH, else /data/memory) with
 # config.yaml, knowledge-graph/canary-facts.json and MEMORY.md, leaving alone whatever is
-# there already. With --install-cron, adds the four schedules of crontab.example to the
-# user's crontab, each once: a second run adds nothing and no other line is touched.
-# Needs no root; CRONTAB names another crontab(1) command if needed.
+# there already. With --openclaw, connects the memory to OpenClaw: sets openclaw_state_dir
+# to STATE_DIR, else $OPENCLAW_STATE_DIR, else ~/.openclaw (summarize then learns from every
+# agent's conversations, consolidate writes each workspace's MEMORY.md). With
+# --install-cron, adds the four schedules of crontab.example to the user's crontab, each
+# once: a second run adds nothing and no other line is touched. Needs no root; CRONTAB
+# names another crontab(1) command if needed.
 set -euo pipefail
 
 usage() {
-  sed -n '3,4p' "${BASH_SOURCE[0]}" | sed 's/^# *//' >&2
+  sed -n '3p' "${BASH_SOURCE[0]}" | sed 's/^# *//' >&2
 }
 
 script="$(readlink -f "${BASH_SOURCE[0]}")"
 bundle="$(cd "$(dirname "$script")/.." && pwd)"
 data=""
 install_cron=0
+openclaw=""
 for argument in "$@"; do
   case "$argument" in
     --install-cron) install_cron=1 ;;
+    --openclaw) openclaw="${OPENCLAW_STATE_DIR:-$HOME/.openclaw}" ;;
+    --openclaw=*)
+      openclaw="${argument#--openclaw=}"
+      if [ -z "$openclaw" ]; then
+        echo "Error: --openclaw= names no directory" >&2; exit 2
+      fi ;;
     -h|--help) usage; exit 0 ;;
     -*) echo "Error: unknown option $argument" >&2; usage; exit 2 ;;
     *)
@@ -35,6 +45,16 @@ data="${data:-${MEMORY_ORACLE_DATA_PATH:-/data/memory}}"
 data="$(realpath -m -- "$data")"   # cron runs from another directory: make it absolute
 
 "$bundle/scripts/vm-memory-oracle" --data-path "$data" --action init
+
+if [ -n "$openclaw" ]; then
+  openclaw="$(realpath -m -- "$openclaw")"
+  "$bundle/scripts/vm-memory-oracle" --data-path "$data" --action config \
+    --set "openclaw_state_dir=$openclaw" >/dev/null
+  echo "Connected to OpenClaw at $openclaw (openclaw_state_dir in $data/config.yaml)"
+  if [ ! -d "$openclaw" ]; then
+    echo "Warning: $openclaw does not exist yet; the memory reads it once OpenClaw has run" >&2
+  fi
+fi
 
 if [ "$install_cron" -eq 0 ]; then
   exit 0

@@ -245,6 +245,9 @@ def test_memory_md_keeps_the_users_lines_and_a_backup_of_the_previous_version(cl
 
 def test_memory_md_with_5000_facts_above_half_stays_within_200_lines(cli, data_dir, tmp_path):
     hash_embedder(cli)
+    # The line cap, with the character budget at its highest (20,000) so that the lines
+    # run out first; the default budget is held by the next test.
+    assert cli("--action", "config", "--set", "memory_md_max_chars=20000").code == 0
     categories = ["identity", "health"] + ["preference", "fact", "decision"] * 16
     facts = [{"subject": "user", "predicate": f"note_{n}", "object": f"value {n}",
               "category": categories[n % len(categories)]} for n in range(5000)]  # 100 identity
@@ -268,6 +271,22 @@ def test_memory_md_with_5000_facts_above_half_stays_within_200_lines(cli, data_d
     own = len(USER_TOP.splitlines()) + len(USER_BOTTOM.splitlines())
     placed = 180 - own - 2 - 2  # markers and two headings
     assert steps["memory_md"]["counts"]["not_fitting"] == 5000 - placed
+
+
+
+def test_memory_md_stays_within_its_character_budget(cli, data_dir, tmp_path):
+    hash_embedder(cli)
+    facts = [{"subject": "user", "predicate": f"note_{n}",
+              "object": f"value {n} of a rather long description of something", "pinned": True,
+              "category": "fact"} for n in range(400)]
+    source = write_jsonl(tmp_path / "many.jsonl", facts)
+    assert cli("--action", "remember", "--from", str(source), now=DAY0).code == 0
+    report = consolidate(cli, now="2026-01-02T00:30:00Z")
+    text = (data_dir / "MEMORY.md").read_text()
+    assert len(text) <= 8000 < len(text) + 150  # the default budget, filled
+    assert len(text.splitlines()) < 180  # the characters ran out before the lines
+    step = {step["name"]: step for step in report["steps"]}["memory_md"]
+    assert step["counts"]["not_fitting"] > 0 and step["counts"]["chars"] == len(text)
 
 
 def test_the_users_own_lines_over_the_cap_are_kept_and_warned_about(cli, data_dir):

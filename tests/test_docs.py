@@ -18,6 +18,7 @@ from conftest import BUNDLE
 # Commands run by other tests, or that act outside a test's reach (the user's OpenClaw
 # workspace, /data/memory).
 ELSEWHERE = ("scripts/demo", "scripts/test", "openclaw ", "~/.openclaw", "init_memory.sh",
+             "install-openclaw",
              "AGENTS.md")
 ACTIONS_SHOWN = re.compile(r"--action ([a-z-]+)")
 

@@ -436,6 +436,13 @@ def real_records(tmp_path_factory) -> dict:
 
     run("--action", "init")
     run("--action", "config", "--set", "embedding_model=hash")
+    # Connected to an OpenClaw state directory, so health.json has its "openclaw" part.
+    from test_openclaw_state import Transcript
+
+    state = data.parent / "openclaw-state"
+    (state / "workspace").mkdir(parents=True)
+    Transcript(state)
+    run("--action", "config", "--set", f"openclaw_state_dir={state}")
     write_jsonl(data / "sessions" / "2026-05-15-120000.jsonl",
                 [{"ts": NOW, "role": "user", "text": "I live in Lisbon."}])
     run("--action", "summarize", "--all")
@@ -501,6 +508,8 @@ def put(record, path: tuple, value):
         else:
             return None
     last = path[-1]
+    if parent is None:  # an optional object given as null (health.json's "openclaw")
+        return None
     if last == "[]":
         if not isinstance(parent, list):
             return None

@@ -1,6 +1,10 @@
-"""The skill as OpenClaw meets it: the real `openclaw` CLI installs the bundle, finds it
-eligible with nothing missing, and the installed copy's entrypoint runs; and the bundle
-passes the Agent Skills validator (`agentskills validate`, PyPI skills-ref).
+"""The skill as OpenClaw meets it: scripts/install-openclaw installs the bundle with the real
+`openclaw` CLI, which finds it eligible with nothing missing, and the installed copy runs on
+its own; the real agent (`openclaw agent --local`, its model a server scripted here) talks,
+the memory learns from its SQLite transcript, writes the workspace MEMORY.md the next turn's
+prompt holds, and answers the agent's exec of recall; and the bundle passes the Agent
+Skills validator (`agentskills validate`, PyPI skills-ref). The agent test is marked
+`openclaw_agent`: `scripts/test -m "not openclaw_agent"` skips it; CI runs it.
 
 OpenClaw needs Node >= 24, which the npm package node@24 provides without root. Both are
 installed once into a cache outside the repository ($VM_MEMORY_ORACLE_TEST_CACHE, else
@@ -13,13 +17,18 @@ from __future__ import annotations
 import json
 import os
 import shutil
+import sqlite3
+import stat
 import subprocess
 import sys
+import time
+from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
 
 from conftest import BUNDLE
+from scripted_model import ScriptedModel, last_meaningful_role, last_user_text, message_text
 
 OPENCLAW_VERSION = "2026.9.6"
 NODE_PACKAGE = "node@24"
@@ -83,16 +92,81 @@ def staged_bundle(target: Path) -> Path:
     return stage
 
 
+@dataclass
+class OpenClawHome:
+    """A temporary HOME with OpenClaw's state, its config, the scripted model and the skill
+    installed by scripts/install-openclaw into the agent's workspace."""
+    env: dict
+    root: Path
+    state: Path
+    workspace: Path
+    base: Path          # the installed skill
+    model: ScriptedModel
+    script: dict        # what the model does on the next user turn
+
+
+def _decide(script: dict):
+    def decide(body: dict):
+        if last_meaningful_role(body) == "tool":
+            return ("text", "Done.")
+        asked = last_user_text(body)
+        for question, command in script.items():
+            if question in asked:
+                return ("tool", "exec", {"command": command})
+        return ("text", "Noted.")
+    return decide
+
+
+@pytest.fixture(scope="module")
+def openclaw_home(openclaw_env, tmp_path_factory):
+    root = tmp_path_factory.mktemp("openclaw")
+    home, state, workspace = root / "home", root / "state", root / "agent-workspace"
+    for directory in (home, state, workspace):
+        directory.mkdir()
+    script: dict = {}
+    with ScriptedModel(_decide(script)) as model:
+        # JSON5, as OpenClaw writes it: comments, unquoted keys, trailing commas. The
+        # workspace is not OpenClaw's default: the memory must read it from here.
+        (state / "openclaw.json").write_text(f"""// written by the test
+{{
+  models: {{ mode: "merge", providers: {{ scripted: {{
+    baseUrl: "http://127.0.0.1:{model.port}/v1", apiKey: "test-key",
+    api: "openai-completions",
+    models: [{{ id: "scripted-model", name: "Scripted", reasoning: false, input: ["text"],
+               cost: {{input: 0, output: 0, cacheRead: 0, cacheWrite: 0}},
+               contextWindow: 128000, maxTokens: 4096 }}],
+  }}, }}, }},
+  agents: {{ defaults: {{ workspace: "{workspace}",
+                         model: {{ primary: "scripted/scripted-model" }}, }}, }},
+  update: {{ checkOnStart: false }},
+}}
+""")
+        env = {**openclaw_env, "HOME": str(home), "OPENCLAW_STATE_DIR": str(state),
+               "OPENCLAW_NO_AUTO_UPDATE": "1"}
+        installed = subprocess.run([str(BUNDLE / "scripts" / "install-openclaw")], env=env,
+                                   stdin=subprocess.DEVNULL, capture_output=True, text=True,
+                                   timeout=1200)
+        assert installed.returncode == 0, installed.stdout + installed.stderr[-3000:]
+        base = Path(installed.stdout.strip().splitlines()[-1].removeprefix(
+            "Installed vm-memory-oracle into "))
+        yield OpenClawHome(env, root, state, workspace, base, model, script)
+
+
+def agent_turn(setup: OpenClawHome, message: str) -> tuple[dict, float]:
+    """One turn of the real agent in the main session: its --json reply and seconds."""
+    begun = time.perf_counter()
+    turn = subprocess.run(["openclaw", "agent", "--local", "--agent", "main", "--message",
+                           message, "--thinking", "off", "--timeout", "180", "--json"],
+                          env=setup.env, stdin=subprocess.DEVNULL, capture_output=True,
+                          text=True, timeout=400)
+    took = time.perf_counter() - begun
+    assert turn.returncode == 0, turn.stdout[-2000:] + turn.stderr[-3000:]
+    return json.loads(turn.stdout), took
+
+
 def test_openclaw_installs_the_skill_finds_it_eligible_and_its_entrypoint_runs(
-        openclaw_env, tmp_path):
-    stage = staged_bundle(tmp_path / "stage")
-    home = tmp_path / "openclaw-home"
-    home.mkdir()
-    env = {**openclaw_env, "HOME": str(home)}
-    installed = subprocess.run(["openclaw", "skills", "install", str(stage)], env=env,
-                               stdin=subprocess.DEVNULL, capture_output=True, text=True,
-                               timeout=300)
-    assert installed.returncode == 0, installed.stderr
+        openclaw_home, tmp_path):
+    env = openclaw_home.env
     info = subprocess.run(["openclaw", "skills", "info", "vm-memory-oracle", "--json"], env=env,
                           stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=300)
     assert info.returncode == 0, info.stderr
@@ -102,10 +176,13 @@ def test_openclaw_installs_the_skill_finds_it_eligible_and_its_entrypoint_runs(
     assert skill["requirements"]["bins"] == ["python3"]
     assert all(not missing for missing in skill["missing"].values()), skill["missing"]
     base = Path(skill["baseDir"])
-    assert base.is_relative_to(home) and (base / "SKILL.md").is_file()
-    assert not (base / ".venv").exists()
+    assert base == openclaw_home.base
+    assert base.is_relative_to(openclaw_home.workspace) and (base / "SKILL.md").is_file()
+    # Only the bundle's own files were copied: no checkout, no caches, no outputs.
+    for name in (".git", "benchmarks/output", "memory-demo", ".pytest_cache"):
+        assert not (base / name).exists(), name
 
-    # The installed copy, as the agent runs it: its own venv on first run, then the actions.
+    # The installed copy, as the agent runs it: its own venv (made by install-openclaw).
     data = tmp_path / "data"
     entrypoint = base / "scripts" / "vm-memory-oracle"
     init = subprocess.run([str(entrypoint), "--data-path", str(data), "--json", "--action",
@@ -121,6 +198,94 @@ def test_openclaw_installs_the_skill_finds_it_eligible_and_its_entrypoint_runs(
                                "import vm_memory_oracle; print(vm_memory_oracle.__file__)"],
                               capture_output=True, text=True)
     assert Path(imported.stdout.strip()).is_relative_to(base)  # the installed code, not ours
+
+
+@pytest.mark.openclaw_agent
+def test_the_real_agent_learns_sees_and_recalls_the_memory(openclaw_home, tmp_path):
+    """Conversation in OpenClaw -> summarize imports it from the agent's SQLite transcript
+    -> consolidate writes the workspace MEMORY.md -> the next turn's system prompt holds it
+    and the agent's exec of the skill's recall returns the fact."""
+    setup = openclaw_home
+    base, data = setup.base, tmp_path / "memory"
+    memory = [str(base / "scripts" / "vm-memory-oracle"), "--data-path", str(data)]
+    init = subprocess.run([str(base / "scripts" / "init_memory.sh"), str(data), "--openclaw"],
+                          env=setup.env, capture_output=True, text=True, timeout=600)
+    assert init.returncode == 0, init.stderr
+    assert f"Connected to OpenClaw at {setup.state}" in init.stdout
+
+    _, first = agent_turn(setup, "I am allergic to peanuts and I live in Porto.")
+    summarized = subprocess.run(memory + ["--json", "--action", "summarize", "--all"],
+                                capture_output=True, text=True, timeout=600)
+    assert summarized.returncode == 0, summarized.stderr
+    report = json.loads(summarized.stdout)
+    assert report["imported_turns"] >= 2  # the user's turn and the agent's reply
+    recalled = subprocess.run(memory + ["--json", "--action", "recall", "--query",
+                                        "What is the user allergic to?", "--no-boost"],
+                              capture_output=True, text=True, timeout=300)
+    assert recalled.returncode == 0, recalled.stderr
+    top = json.loads(recalled.stdout)["results"][0]
+    assert top["object"] == "peanuts" and top["source"].startswith("sessions/")
+    facts = [json.loads(line) for line in
+             (data / "knowledge-graph" / "facts.jsonl").read_text().splitlines()]
+    peanut = next(fact for fact in facts if fact["object"] == "peanuts")
+    assert any(origin.startswith("openclaw:main/") for origin in peanut["sources"])
+
+    consolidated = subprocess.run(memory + ["--json", "--action", "consolidate"],
+                                  capture_output=True, text=True, timeout=600)
+    assert consolidated.returncode == 0, consolidated.stderr
+    workspace_memory = setup.workspace / "MEMORY.md"
+    info = os.lstat(workspace_memory)
+    assert stat.S_ISREG(info.st_mode) and info.st_nlink == 1  # what OpenClaw will load
+    text = workspace_memory.read_text()
+    peanut_line = next(line for line in text.splitlines() if "peanuts" in line)
+
+    query = "What am I allergic to?"
+    setup.script[query] = (f"{base}/scripts/vm-memory-oracle --data-path {data} --action recall "
+                           f"--query 'What is the user allergic to?' --no-boost")
+    before = len(setup.model.requests)
+    reply, second = agent_turn(setup, query)
+    requests = setup.model.requests[before:]
+    system = requests[0]["messages"][0]["content"]
+    assert "<name>vm-memory-oracle</name>" in system
+    assert f"<location>{base}/SKILL.md</location>" in system
+    assert f"## {workspace_memory}" in system and peanut_line in system
+    tool_results = [message_text(message) for message in requests[-1]["messages"]
+                    if message.get("role") == "tool"]
+    assert any("allergic to peanuts" in result for result in tool_results), tool_results
+    assert reply["meta"]["systemPromptReport"]["injectedWorkspaceFiles"]
+
+    # A turn of more than 1 KB, which OpenClaw stores zstd-compressed, comes through whole.
+    long_turn = ("Please keep this for the garden plan. My favourite tea is oolong. " +
+                 " ".join(f"Bed {n} gets tomatoes, basil and marigolds this spring."
+                          for n in range(1, 40)))
+    assert len(long_turn.encode()) > 1024
+    _, third = agent_turn(setup, long_turn)
+    database = setup.state / "agents" / "main" / "agent" / "openclaw-agent.sqlite"
+    with sqlite3.connect(f"{database.as_uri()}?mode=ro", uri=True) as connection:
+        compressed = connection.execute(
+            "SELECT COUNT(*) FROM transcript_events WHERE event_zstd IS NOT NULL").fetchone()[0]
+    assert compressed >= 1
+    again = subprocess.run(memory + ["--json", "--action", "summarize", "--all"],
+                           capture_output=True, text=True, timeout=600)
+    assert again.returncode == 0, again.stderr
+    copied = [json.loads(line) for name in json.loads(again.stdout)["imported"]
+              for line in (data / name).read_text().splitlines()]
+    assert long_turn in [turn["text"] for turn in copied]
+    events = sum(1 for _ in sqlite3.connect(f"{database.as_uri()}?mode=ro", uri=True).execute(
+        "SELECT 1 FROM transcript_events"))
+    figures = {"seconds_per_turn": [round(first, 1), round(second, 1), round(third, 1)],
+               "transcript_events": events,
+               "turns_imported": report["imported_turns"] + json.loads(again.stdout)["imported_turns"],
+               "workspace_memory_md_chars": len(text)}
+    with_output(figures)
+
+
+def with_output(figures: dict) -> None:
+    sys.path.insert(0, str(BUNDLE / "benchmarks"))
+    from results import record
+
+    path = record("openclaw_agent", figures)
+    print(f"\nOpenClaw agent end to end: {figures} ({path})")
 
 
 def test_agentskills_validate_passes_on_the_bundle(tmp_path):

@@ -506,10 +506,13 @@ def action_summarize(args, context: Context) -> tuple[dict, list[str]]:
                            all_pending=args.all_pending, progress=bar)
     context.store().warnings.extend(report.warnings)
     payload = {key: value for key, value in asdict(report).items() if key != "warnings"}
+    imported = ([f"Imported {report.imported_turns} OpenClaw turn(s) into "
+                 f"{', '.join(report.imported)}"] if report.imported_turns else [])
     if not report.session_files:
         which = "pending" if args.all_pending else (day or context.now.date().isoformat())
-        return payload, [f"No session logs to summarize ({which})."]
-    lines = [f"Summarized {len(report.session_files)} session log(s) of {', '.join(report.days)}: "
+        return payload, imported + [f"No session logs to summarize ({which})."]
+    lines = imported + [
+             f"Summarized {len(report.session_files)} session log(s) of {', '.join(report.days)}: "
              f"{report.turns} turns, {report.fragments} fragments, {report.facts_extracted} facts "
              f"({report.added} new, {report.reinforced} reinforced, {report.superseded} "
              f"superseding an older fact) by {report.extractor}"]

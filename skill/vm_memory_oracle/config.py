@@ -58,6 +58,8 @@ class Settings:
     extractor_timeout_seconds: float = 120.0
     query_timeout_seconds: float = 10.0
     proposal_max_age_days: int = 14
+    memory_md_max_chars: int = 8000
+    openclaw_state_dir: str | None = None
     openclaw_sessions_dir: str | None = None
     openclaw_memory_dir: str | None = None
     path_check_roots: tuple[str, ...] = ("~",)
@@ -209,6 +211,8 @@ CHECKS = {
     "extractor_timeout_seconds": _number(0, 3600, low_open=True),
     "query_timeout_seconds": _number(0, 3600, low_open=True),
     "proposal_max_age_days": _integer(1, 36500),
+    "memory_md_max_chars": _integer(1000, 20_000),
+    "openclaw_state_dir": _optional_directory,
     "openclaw_sessions_dir": _optional_directory,
     "openclaw_memory_dir": _optional_directory,
     "path_check_roots": _roots,

@@ -1,6 +1,12 @@
 """Copies of OpenClaw's own records in sessions/, in the session log format.
 
-Two sources, each read only when its directory is configured:
+OpenClaw 2026.9 (`openclaw_state_dir`): every agent's transcript database
+(openclaw_transcripts.py), read incrementally by (agent, session, seq). The new turns of a
+session are appended to its copy of that day, each line naming where it came from
+(`"origin": "openclaw:<agent>/<session>#<seq>"`), so a fact learned from it cites both the
+copy's line and the OpenClaw session.
+
+Older versions, each read only when its directory is configured:
 - session transcripts (<state>/agents/<agentId>/sessions/*.jsonl, and their archived
   `*.jsonl.<reason>.<time>` copies): a `session` header line, then entries; the
   `message` entries with role user or assistant become turns (their text parts only;
@@ -24,6 +30,8 @@ from pathlib import Path
 from .clock import format_iso
 from .errors import DataDirError
 from .extract.redact import redact
+from .openclaw_state import read_setup
+from .openclaw_transcripts import TranscriptRead, read_new_turns
 from .storage import files, strict_json
 from .storage.layout import Layout
 from .storage.store import Store
@@ -43,6 +51,8 @@ class ImportReport:
     files_written: list[str] = field(default_factory=list)
     redactions: int = 0
     skipped: list[str] = field(default_factory=list)  # "path: reason"
+    events: int = 0   # OpenClaw transcript events read
+    turns: int = 0    # of them, conversation turns copied
 
 
 def import_openclaw(store: Store, *, sessions_dir: str | None, memory_dir: str | None) -> ImportReport:
@@ -61,7 +71,7 @@ def import_openclaw(store: Store, *, sessions_dir: str | None, memory_dir: str |
     ledger_path = layout.state_dir / IMPORT_LEDGER
     with store.locked("import openclaw"):
         ledger = _read_ledger(store, ledger_path)
-        owned = {name for entry in ledger.values() for name in entry["files"]}
+        owned = {name for entry in ledger.values() for name in _entry_files(entry)}
         changed = False
         for path, kind in sources:
             key = str(path.resolve())
@@ -84,6 +94,93 @@ def import_openclaw(store: Store, *, sessions_dir: str | None, memory_dir: str |
             document = {"sources": ledger}
             store.write_validated_json(ledger_path, "import-ledger", document)
     return report
+
+
+TRANSCRIPTS = "openclaw-transcripts"
+
+
+def import_openclaw_state(store: Store, state_dir: str, *, busy_timeout: float = 5.0
+                          ) -> ImportReport:
+    """Bring every agent's new transcript turns into sessions/. The databases are read
+    without the store's lock (OpenClaw may keep one busy); the copies are written under it,
+    leaving out what another run imported meanwhile."""
+    report = ImportReport()
+    setup = read_setup(state_dir)
+    report.skipped += setup.problems
+    layout = store.layout
+    ledger_path = layout.state_dir / IMPORT_LEDGER
+    ledger = _read_ledger(store, ledger_path)
+    reads: list[tuple[str, str, TranscriptRead]] = []
+    for agent in setup.agents:
+        database = agent.database
+        if not database.exists() and not database.is_symlink():
+            continue  # the agent has not talked yet
+        if database.is_symlink() or not database.is_file():
+            report.skipped.append(f"{database}: not a regular file; skipped")
+            continue
+        key = f"sqlite:{database}"
+        seen = {session: entry["seq"] for session, entry
+                in ledger.get(key, {}).get("sessions", {}).items()}
+        read = read_new_turns(database, seen, busy_timeout=busy_timeout)
+        if read.problem:
+            report.skipped.append(read.problem)
+            continue
+        if read.undecodable:
+            report.skipped.append(f"{database}: {read.undecodable} event(s) could not be "
+                                  "decoded; skipped")
+        report.events += read.events
+        if read.last_seq:
+            reads.append((agent.id, key, read))
+    if not reads:
+        return report
+    with store.locked("import openclaw"):
+        ledger = _read_ledger(store, ledger_path)
+        owned = {name for entry in ledger.values() for name in _entry_files(entry)}
+        for agent_id, key, read in reads:
+            entry = ledger.setdefault(key, {"kind": TRANSCRIPTS, "sessions": {}})
+            sessions = entry["sessions"]
+            fresh = [turn for turn in read.turns
+                     if turn.seq > sessions.get(turn.session_id, {}).get("seq", -1)]
+            groups: dict[tuple[str, str], list] = {}
+            for turn in fresh:
+                groups.setdefault((turn.session_id, turn.ts[:10]), []).append(turn)
+            for (session_id, day), turns in sorted(groups.items()):
+                known = sessions.setdefault(session_id, {"seq": -1, "files": {}})
+                lines = []
+                for turn in turns:
+                    cleaned = redact(turn.text)
+                    report.redactions += cleaned.count
+                    lines.append(files.dumps_record({
+                        "ts": turn.ts, "role": turn.role, "text": cleaned.text,
+                        "origin": f"openclaw:{agent_id}/{session_id}#{turn.seq}"}))
+                name = known["files"].get(day)
+                if name and (layout.sessions_dir / name).is_file():
+                    files.append_lines(layout.sessions_dir / name, lines)
+                else:
+                    first = datetime.fromisoformat(turns[0].ts.replace("Z", "+00:00"))
+                    name = _free_name(layout, first, [], owned, lines[0])
+                    files.write_lines_atomic(layout.sessions_dir / name, lines)
+                    known["files"][day] = name
+                    owned.add(name)
+                report.turns += len(turns)
+                if f"sessions/{name}" not in report.files_written:
+                    report.files_written.append(f"sessions/{name}")
+            for session_id, seq in read.last_seq.items():
+                known = sessions.setdefault(session_id, {"seq": -1, "files": {}})
+                known["seq"] = max(known["seq"], seq)
+        for name in report.files_written:
+            store.touched(layout.root / name)
+        store.note(f"imported {report.turns} OpenClaw turn(s) of {report.events} event(s) "
+                   f"into sessions/", redactions=report.redactions)
+        store.write_validated_json(ledger_path, "import-ledger", {"sources": ledger})
+    return report
+
+
+def _entry_files(entry: dict) -> list[str]:
+    if entry.get("kind") == TRANSCRIPTS:
+        return [name for session in entry["sessions"].values()
+                for name in session["files"].values()]
+    return entry["files"]
 
 
 def _listing(directory: Path, report: ImportReport) -> list[Path]:

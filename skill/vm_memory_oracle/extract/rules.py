@@ -40,6 +40,7 @@ class Turn:
     role: str
     text: str
     speaker: str | None = None
+    origin: str | None = None  # where the log's line was copied from (an OpenClaw session)
 
     @property
     def source(self) -> str:

@@ -74,7 +74,13 @@ def collect(layout: Layout, settings: Settings, now: datetime, *,
     vectors, bad_vectors = store.peek_records(layout.vector_metadata, "vector-metadata")
     audit, _ = store.peek_records(layout.audit_log, "audit-entry")
     proposals, _ = store.peek_records(layout.pending_memories, "pending-memory")
+    openclaw = None
+    if settings.openclaw_state_dir:
+        from .openclaw_memory import openclaw_health
+
+        openclaw = openclaw_health(settings, layout.memory_md)
     return {
+        "openclaw": openclaw,
         "timestamp": format_iso(now),
         "data_path": str(layout.root),
         "disk_usage_bytes": _bytes_under(layout),
@@ -155,6 +161,8 @@ def assess(measured: dict, settings: Settings, now: datetime) -> list[Finding]:
     if measured["invalid_lines"]:
         warn("invalid_lines", f"{measured['invalid_lines']} invalid line(s) in the knowledge "
                               "graph; the next write quarantines them")
+    for problem in (measured["openclaw"] or {}).get("problems", ()):
+        warn("openclaw", f"OpenClaw: {problem}")
     for damaged in measured["damaged_files"]:
         warn("damaged_file", f"{damaged['file']}: {damaged['problem']}")
     if measured["_recently_quarantined"]:

@@ -14,7 +14,7 @@ from datetime import datetime
 from ..graph import KnowledgeGraph
 from ..model.fact import fact_sentence
 from ..storage import files
-from .memory_md import Candidate, reconcile
+from .memory_md import Candidate, chars, reconcile
 
 ATTEMPTS = 5
 # The block fills MEMORY.md to 90% of memory_md_max_lines (180 of 200): the health check
@@ -51,7 +51,8 @@ def reconcile_memory_file(graph: KnowledgeGraph, now: datetime) -> dict:
                                   "left as it is")
             max_lines = graph.settings.memory_md_max_lines
             result = reconcile(current, candidates, max_lines=max_lines,
-                               fill_lines=math.floor(FILL_SHARE * max_lines))
+                               fill_lines=math.floor(FILL_SHARE * max_lines),
+                               max_chars=graph.settings.memory_md_max_chars)
             if not result.changed:
                 break
             data = result.text.encode("utf-8")
@@ -79,11 +80,19 @@ def reconcile_memory_file(graph: KnowledgeGraph, now: datetime) -> dict:
                for fact_id in result.added]
     changes += [{"fact": fact_id, "change": "removed from MEMORY.md", "reason": reason}
                 for fact_id, reason in result.removed]
-    return {"counts": {"added": len(result.added), "removed": len(result.removed),
-                       "kept": len(result.kept), "never_promoted": len(result.skipped),
-                       "not_fitting": result.left_out,
-                       "lines": len(result.text.splitlines())},
-            "changes": changes, "warnings": list(result.warnings)}
+    report = {"counts": {"added": len(result.added), "removed": len(result.removed),
+                         "kept": len(result.kept), "never_promoted": len(result.skipped),
+                         "not_fitting": result.left_out,
+                         "lines": len(result.text.splitlines()),
+                         "chars": chars(result.text)},
+              "changes": changes, "warnings": list(result.warnings)}
+    if graph.settings.openclaw_state_dir:
+        from .openclaw_memory import write_workspace_memories
+
+        written = write_workspace_memories(graph, candidates)
+        report["counts"]["openclaw_workspaces"] = written.written
+        report["warnings"] += written.warnings
+    return report
 
 
 def _pinned(candidates: list[Candidate], fact_id: str) -> bool:

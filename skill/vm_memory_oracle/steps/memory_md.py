@@ -21,6 +21,7 @@ REMOVE_BELOW = 0.15  # facts in the block with activation < this are removed
 MAX_TEXT_CHARS = 300
 DEFAULT_DOCUMENT = f"# MEMORY\n\n{BEGIN}\n{END}\n"
 CAP_REASON = "MEMORY.md line cap"
+CHAR_CAP_REASON = "MEMORY.md character budget"
 GONE_REASON = "no longer an active fact (forgotten or archived)"
 
 # Block order, which is also the priority under the line cap.
@@ -203,18 +204,34 @@ def _select(candidates: dict[str, Candidate], old_ids: list[str], add_above: flo
     return wanted, reasons, skipped
 
 
-def _fit(wanted: list[Candidate], budget: int) -> list[Candidate]:
-    """The most important facts whose lines, with their group headings, fit in `budget`."""
+def chars(text: str) -> int:
+    """The length of `text` as OpenClaw counts it (JavaScript's, in UTF-16 code units)."""
+    return len(text.encode("utf-16-le")) // 2
+
+
+def _line(candidate: Candidate) -> str:
+    return f"- {candidate.text.strip()} <!-- {candidate.id} -->"
+
+
+def _fit(wanted: list[Candidate], budget: int, char_budget: int | None = None
+         ) -> list[Candidate]:
+    """The most important facts whose lines, with their group headings, fit in `budget`
+    lines and `char_budget` characters (line endings counted)."""
     ranked = sorted(wanted, key=lambda c: (not c.pinned, _PRIORITY[_category(c)],
                                            -c.importance, -c.activation, c.id))
     taken: list[Candidate] = []
     opened: set[str] = set()
     for candidate in ranked:
-        cost = 1 if _category(candidate) in opened else 2
-        if cost <= budget:
+        category = _category(candidate)
+        cost = 1 if category in opened else 2
+        cost_chars = chars(_line(candidate)) + 1 + (
+            0 if category in opened else chars(HEADINGS[category]) + 1)
+        if cost <= budget and (char_budget is None or cost_chars <= char_budget):
             taken.append(candidate)
-            opened.add(_category(candidate))
+            opened.add(category)
             budget -= cost
+            if char_budget is not None:
+                char_budget -= cost_chars
     return taken
 
 
@@ -225,25 +242,28 @@ def _block_lines(facts: list[Candidate]) -> list[str]:
                        key=lambda c: (not c.pinned, -c.importance, -c.activation, c.id))
         if group:
             lines.append(heading)
-            lines += [f"- {c.text.strip()} <!-- {c.id} -->" for c in group]
+            lines += [_line(c) for c in group]
     return lines
 
 
 def reconcile(current: str | None, candidates: list[Candidate], *, max_lines: int,
-              fill_lines: int | None = None, add_above: float = ADD_ABOVE,
-              remove_below: float = REMOVE_BELOW) -> Reconciled:
+              fill_lines: int | None = None, max_chars: int | None = None,
+              add_above: float = ADD_ABOVE, remove_below: float = REMOVE_BELOW,
+              name: str = "MEMORY.md") -> Reconciled:
     """MEMORY.md with its managed block rebuilt from `candidates`; `current` None: no file.
 
     The block fills the file up to `fill_lines` (default `max_lines`) when the user's own
     lines leave room for that, else up to `max_lines`: the headroom keeps the file under
     the health check's "approaching the limit" line unless the user's own text fills it.
+    With `max_chars`, the whole file also stays within that many characters (as OpenClaw
+    counts them), the user's own text included.
     """
     text = DEFAULT_DOCUMENT if current is None else current
     lines = text.splitlines(keepends=True)
     problem = _marker_problem(lines)
     if problem:
         return Reconciled(text, [], [], [], [], [
-            f"MEMORY.md left as it is: {problem}; fix the markers by hand"], previous=current)
+            f"{name} left as it is: {problem}; fix the markers by hand"], previous=current)
     newline = "\r\n" if "\r\n" in text else "\n"
     document = _split_document(lines) or _split_document(
         _with_empty_block(text, newline, max_lines).splitlines(keepends=True))
@@ -264,14 +284,23 @@ def reconcile(current: str | None, candidates: list[Candidate], *, max_lines: in
     fill = fill_lines if fill_lines is not None and own_lines + 2 <= fill_lines else max_lines
     budget = min(fill, max_lines) - own_lines - 2
     if budget < 0:
-        warnings.append(f"MEMORY.md has {own_lines} lines of your own, which with the 2 marker "
+        warnings.append(f"{name} has {own_lines} lines of your own, which with the 2 marker "
                         f"lines exceed memory_md_max_lines ({max_lines}); the managed block "
                         "is left empty")
-    facts = _fit(wanted, max(budget, 0))
+    char_budget = None
+    if max_chars is not None:
+        own_chars = chars(document.before) + chars(document.after)
+        char_budget = max_chars - own_chars - chars(BEGIN + newline + END + document.end_ending)
+        if char_budget < 0:
+            warnings.append(f"{name} has {own_chars} characters of your own, more than its "
+                            f"budget of {max_chars}; the managed block is left empty")
+    facts = _fit(wanted, max(budget, 0), None if char_budget is None else max(char_budget, 0))
     placed = {c.id for c in facts}
     left_out = [c.id for c in wanted if c.id not in placed]
+    by_lines = ({c.id for c in _fit(wanted, max(budget, 0))} if char_budget is not None
+                else placed)
     for fact_id in left_out:
-        reasons[fact_id] = CAP_REASON
+        reasons[fact_id] = CAP_REASON if fact_id not in by_lines else CHAR_CAP_REASON
 
     block = _block_lines(facts)
     new_text = (document.before + BEGIN + newline + "".join(line + newline for line in block)

@@ -12,6 +12,7 @@
 from __future__ import annotations
 
 import hashlib
+import re
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
@@ -25,7 +26,7 @@ from ..extract.rules import Turn, extract_facts, fragment_records, section_of, t
 from ..graph import KnowledgeGraph
 from ..intake import candidate_fact
 from ..model.characters import without_unsafe
-from ..openclaw_import import import_openclaw
+from ..openclaw_import import import_openclaw, import_openclaw_state
 from ..storage import files, strict_json
 from ..storage.sessions import read_session, session_day, session_files, sessions_quarantine
 from .daily_summary import render_daily_summary
@@ -34,6 +35,8 @@ LEDGER = "summarized.json"
 # A summarize that finds, once it holds the lock, that another one read the logs further
 # since it read them, reads them again: its daily summary would lack what it missed.
 READ_ATTEMPTS = 5
+# The origin an imported line names (openclaw_import.py): "openclaw:<agent>/<session>#<seq>".
+_ORIGIN = re.compile(r"openclaw:[^\s/#]{1,128}/[^\s#]{1,256}#\d{1,12}")
 
 
 @dataclass
@@ -51,6 +54,7 @@ class SummarizeReport:
     daily_written: list[str] = field(default_factory=list)
     daily_unchanged: list[str] = field(default_factory=list)
     imported: list[str] = field(default_factory=list)
+    imported_turns: int = 0  # OpenClaw transcript turns copied into sessions/
     warnings: list[str] = field(default_factory=list)
 
 
@@ -60,10 +64,16 @@ def summarize(graph: KnowledgeGraph, settings: Settings, now: datetime, *,
     """`progress(label, done, total)`, when given, is told of each day read."""
     store, layout = graph.store, graph.layout
     report = SummarizeReport()
+    if settings.openclaw_state_dir:
+        imported = import_openclaw_state(store, settings.openclaw_state_dir)
+        report.imported = imported.files_written
+        report.imported_turns = imported.turns
+        report.redactions += imported.redactions
+        report.warnings += [f"openclaw import: {reason}" for reason in imported.skipped]
     if settings.openclaw_sessions_dir or settings.openclaw_memory_dir:
         imported = import_openclaw(store, sessions_dir=settings.openclaw_sessions_dir,
                                    memory_dir=settings.openclaw_memory_dir)
-        report.imported = imported.files_written
+        report.imported += imported.files_written
         report.redactions += imported.redactions
         report.warnings += [f"openclaw import: {reason}" for reason in imported.skipped]
 
@@ -267,9 +277,12 @@ def _read_turns(store, path: Path, report: SummarizeReport) -> tuple[bytes, list
         _quarantine_session_lines(store, name, contents.bad, report)
     turns = []
     for record, number in zip(contents.records, contents.line_numbers):
+        origin = record.get("origin")
         turns.append(Turn(name, number, parse_iso(record["ts"]), record["role"],
                           without_unsafe(record["text"]),
-                          without_unsafe(record["speaker"]) if "speaker" in record else None))
+                          without_unsafe(record["speaker"]) if "speaker" in record else None,
+                          origin if isinstance(origin, str) and _ORIGIN.fullmatch(origin)
+                          else None))
     report.turns += len(turns)
     return data, turns
 
@@ -306,6 +319,7 @@ def _extract(turns: list[Turn], settings: Settings, created: str,
             report.extractor = "rules (external extractor failed)"
     if fields_list is None:
         fields_list = extract_facts(pairs, threshold=settings.extract_threshold)
+    origins = {turn.source: turn.origin for turn in turns if turn.origin}
     facts = []
     for fields in fields_list:
         try:
@@ -316,6 +330,9 @@ def _extract(turns: list[Turn], settings: Settings, created: str,
         except InvalidInputError as exc:
             report.warnings.append(f"skipped an extracted fact: {exc}")
             continue
+        if fact["source"] in origins:
+            # The copied line's own origin: the fact names the OpenClaw session it was said in.
+            fact["sources"] = [origins[fact["source"]]]
         facts.append((fact, section_of(fact.get("category", "fact"))))
     return facts
 

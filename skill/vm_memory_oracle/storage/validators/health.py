@@ -1,6 +1,6 @@
 # Generated from schemas/health.schema.json by fastjsonschema; do not edit.
 # Regenerate: python -m vm_memory_oracle.storage.validation
-SCHEMA_SHA256 = '6b7467f40464e87484bec2b457a8e40f7b32707a37bfcba6080eea1f5c6293f6'
+SCHEMA_SHA256 = 'fbe85d8930dcfc47bfb3aa0531dd3e2bebfaa7b03f0f4f08c59c3c095a36ab29'
 
 VERSION = "2.22.3"
 from decimal import Decimal
@@ -436,6 +436,90 @@ def validate_vm_memory_oracle_health_schema_json(data, custom_formats={}, name_p
                                     raise JsonSchemaValueException("" + (name_prefix or "data") + ".damaged_files[{data__damagedfiles_x}].problem".format(**locals()) + " must be shorter than or equal to 2000 characters")
                         if data__damagedfiles_item_keys:
                             raise JsonSchemaValueException("" + (name_prefix or "data") + ".damaged_files[{data__damagedfiles_x}]".format(**locals()) + " must not contain "+str(data__damagedfiles_item_keys)+" properties")
+        if "openclaw" in data_keys:
+            data_keys.remove("openclaw")
+            data__openclaw = data["openclaw"]
+            if not isinstance(data__openclaw, (dict, NoneType)):
+                raise JsonSchemaValueException("" + (name_prefix or "data") + ".openclaw must be object or null")
+            data__openclaw_is_dict = isinstance(data__openclaw, dict)
+            if data__openclaw_is_dict:
+                data__openclaw__missing_keys = set(['state_dir', 'agents', 'problems']) - data__openclaw.keys()
+                if data__openclaw__missing_keys:
+                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".openclaw must contain ")
+                data__openclaw_keys = set(data__openclaw.keys())
+                if "state_dir" in data__openclaw_keys:
+                    data__openclaw_keys.remove("state_dir")
+                    data__openclaw__statedir = data__openclaw["state_dir"]
+                    if not isinstance(data__openclaw__statedir, (str)):
+                        raise JsonSchemaValueException("" + (name_prefix or "data") + ".openclaw.state_dir must be string")
+                if "bootstrap_max_chars" in data__openclaw_keys:
+                    data__openclaw_keys.remove("bootstrap_max_chars")
+                    data__openclaw__bootstrapmaxchars = data__openclaw["bootstrap_max_chars"]
+                    if not isinstance(data__openclaw__bootstrapmaxchars, (int)) and not (isinstance(data__openclaw__bootstrapmaxchars, float) and data__openclaw__bootstrapmaxchars.is_integer()) or isinstance(data__openclaw__bootstrapmaxchars, bool):
+                        raise JsonSchemaValueException("" + (name_prefix or "data") + ".openclaw.bootstrap_max_chars must be integer")
+                if "bootstrap_total_max_chars" in data__openclaw_keys:
+                    data__openclaw_keys.remove("bootstrap_total_max_chars")
+                    data__openclaw__bootstraptotalmaxchars = data__openclaw["bootstrap_total_max_chars"]
+                    if not isinstance(data__openclaw__bootstraptotalmaxchars, (int)) and not (isinstance(data__openclaw__bootstraptotalmaxchars, float) and data__openclaw__bootstraptotalmaxchars.is_integer()) or isinstance(data__openclaw__bootstraptotalmaxchars, bool):
+                        raise JsonSchemaValueException("" + (name_prefix or "data") + ".openclaw.bootstrap_total_max_chars must be integer")
+                if "agents" in data__openclaw_keys:
+                    data__openclaw_keys.remove("agents")
+                    data__openclaw__agents = data__openclaw["agents"]
+                    if not isinstance(data__openclaw__agents, (list, tuple)):
+                        raise JsonSchemaValueException("" + (name_prefix or "data") + ".openclaw.agents must be array")
+                    data__openclaw__agents_is_list = isinstance(data__openclaw__agents, (list, tuple))
+                    if data__openclaw__agents_is_list:
+                        data__openclaw__agents_len = len(data__openclaw__agents)
+                        for data__openclaw__agents_x, data__openclaw__agents_item in enumerate(data__openclaw__agents):
+                            if not isinstance(data__openclaw__agents_item, (dict)):
+                                raise JsonSchemaValueException("" + (name_prefix or "data") + ".openclaw.agents[{data__openclaw__agents_x}]".format(**locals()) + " must be object")
+                            data__openclaw__agents_item_is_dict = isinstance(data__openclaw__agents_item, dict)
+                            if data__openclaw__agents_item_is_dict:
+                                data__openclaw__agents_item__missing_keys = set(['id', 'workspace', 'database', 'database_found']) - data__openclaw__agents_item.keys()
+                                if data__openclaw__agents_item__missing_keys:
+                                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".openclaw.agents[{data__openclaw__agents_x}]".format(**locals()) + " must contain ")
+                                data__openclaw__agents_item_keys = set(data__openclaw__agents_item.keys())
+                                if "id" in data__openclaw__agents_item_keys:
+                                    data__openclaw__agents_item_keys.remove("id")
+                                    data__openclaw__agents_item__id = data__openclaw__agents_item["id"]
+                                    if not isinstance(data__openclaw__agents_item__id, (str)):
+                                        raise JsonSchemaValueException("" + (name_prefix or "data") + ".openclaw.agents[{data__openclaw__agents_x}].id".format(**locals()) + " must be string")
+                                if "workspace" in data__openclaw__agents_item_keys:
+                                    data__openclaw__agents_item_keys.remove("workspace")
+                                    data__openclaw__agents_item__workspace = data__openclaw__agents_item["workspace"]
+                                    if not isinstance(data__openclaw__agents_item__workspace, (str)):
+                                        raise JsonSchemaValueException("" + (name_prefix or "data") + ".openclaw.agents[{data__openclaw__agents_x}].workspace".format(**locals()) + " must be string")
+                                if "database" in data__openclaw__agents_item_keys:
+                                    data__openclaw__agents_item_keys.remove("database")
+                                    data__openclaw__agents_item__database = data__openclaw__agents_item["database"]
+                                    if not isinstance(data__openclaw__agents_item__database, (str)):
+                                        raise JsonSchemaValueException("" + (name_prefix or "data") + ".openclaw.agents[{data__openclaw__agents_x}].database".format(**locals()) + " must be string")
+                                if "database_found" in data__openclaw__agents_item_keys:
+                                    data__openclaw__agents_item_keys.remove("database_found")
+                                    data__openclaw__agents_item__databasefound = data__openclaw__agents_item["database_found"]
+                                    if not isinstance(data__openclaw__agents_item__databasefound, (bool)):
+                                        raise JsonSchemaValueException("" + (name_prefix or "data") + ".openclaw.agents[{data__openclaw__agents_x}].database_found".format(**locals()) + " must be boolean")
+                                if "memory_md_chars" in data__openclaw__agents_item_keys:
+                                    data__openclaw__agents_item_keys.remove("memory_md_chars")
+                                    data__openclaw__agents_item__memorymdchars = data__openclaw__agents_item["memory_md_chars"]
+                                    if not isinstance(data__openclaw__agents_item__memorymdchars, (int, NoneType)) and not (isinstance(data__openclaw__agents_item__memorymdchars, float) and data__openclaw__agents_item__memorymdchars.is_integer()) or isinstance(data__openclaw__agents_item__memorymdchars, bool):
+                                        raise JsonSchemaValueException("" + (name_prefix or "data") + ".openclaw.agents[{data__openclaw__agents_x}].memory_md_chars".format(**locals()) + " must be integer or null")
+                                if "memory_md_budget" in data__openclaw__agents_item_keys:
+                                    data__openclaw__agents_item_keys.remove("memory_md_budget")
+                                    data__openclaw__agents_item__memorymdbudget = data__openclaw__agents_item["memory_md_budget"]
+                                    if not isinstance(data__openclaw__agents_item__memorymdbudget, (int)) and not (isinstance(data__openclaw__agents_item__memorymdbudget, float) and data__openclaw__agents_item__memorymdbudget.is_integer()) or isinstance(data__openclaw__agents_item__memorymdbudget, bool):
+                                        raise JsonSchemaValueException("" + (name_prefix or "data") + ".openclaw.agents[{data__openclaw__agents_x}].memory_md_budget".format(**locals()) + " must be integer")
+                if "problems" in data__openclaw_keys:
+                    data__openclaw_keys.remove("problems")
+                    data__openclaw__problems = data__openclaw["problems"]
+                    if not isinstance(data__openclaw__problems, (list, tuple)):
+                        raise JsonSchemaValueException("" + (name_prefix or "data") + ".openclaw.problems must be array")
+                    data__openclaw__problems_is_list = isinstance(data__openclaw__problems, (list, tuple))
+                    if data__openclaw__problems_is_list:
+                        data__openclaw__problems_len = len(data__openclaw__problems)
+                        for data__openclaw__problems_x, data__openclaw__problems_item in enumerate(data__openclaw__problems):
+                            if not isinstance(data__openclaw__problems_item, (str)):
+                                raise JsonSchemaValueException("" + (name_prefix or "data") + ".openclaw.problems[{data__openclaw__problems_x}]".format(**locals()) + " must be string")
         if data_keys:
             raise JsonSchemaValueException("" + (name_prefix or "data") + " must not contain "+str(data_keys)+" properties")
     return data

@@ -1,6 +1,6 @@
 # Generated from schemas/import-ledger.schema.json by fastjsonschema; do not edit.
 # Regenerate: python -m vm_memory_oracle.storage.validation
-SCHEMA_SHA256 = 'cd5ed49b5519783e24a68320db1832ad581abd8d0be477fcd9bbc469d081b6ef'
+SCHEMA_SHA256 = 'cc30c7cb06008189e9854fe7685416af0be3ebd9964bdc838e40a659fa51d46f'
 
 VERSION = "2.22.3"
 from decimal import Decimal
@@ -9,7 +9,8 @@ from . import JsonSchemaValueException, JsonSchemaValuesException
 
 
 REGEX_PATTERNS = {
-    '^[0-9]{4}-[0-9]{2}-[0-9]{2}-[0-9]{6}\\.jsonl$': re.compile('^[0-9]{4}-[0-9]{2}-[0-9]{2}-[0-9]{6}\\.jsonl\\Z')
+    '^[0-9]{4}-[0-9]{2}-[0-9]{2}-[0-9]{6}\\.jsonl$': re.compile('^[0-9]{4}-[0-9]{2}-[0-9]{2}-[0-9]{6}\\.jsonl\\Z'),
+    '^[0-9]{4}-[0-9]{2}-[0-9]{2}$': re.compile('^[0-9]{4}-[0-9]{2}-[0-9]{2}\\Z')
 }
 
 NoneType = type(None)
@@ -34,43 +35,126 @@ def validate_vm_memory_oracle_import_ledger_schema_json(data, custom_formats={},
                 for data__sources_key in data__sources_keys:
                     if data__sources_key not in []:
                         data__sources_value = data__sources.get(data__sources_key)
-                        if not isinstance(data__sources_value, (dict)):
-                            raise JsonSchemaValueException("" + (name_prefix or "data") + ".sources.{data__sources_key}".format(**locals()) + " must be object")
-                        data__sources_value_is_dict = isinstance(data__sources_value, dict)
-                        if data__sources_value_is_dict:
-                            data__sources_value__missing_keys = set(['size', 'mtime_ns', 'files']) - data__sources_value.keys()
-                            if data__sources_value__missing_keys:
-                                raise JsonSchemaValueException("" + (name_prefix or "data") + ".sources.{data__sources_key}".format(**locals()) + " must contain ")
-                            data__sources_value_keys = set(data__sources_value.keys())
-                            if "size" in data__sources_value_keys:
-                                data__sources_value_keys.remove("size")
-                                data__sources_value__size = data__sources_value["size"]
-                                if not isinstance(data__sources_value__size, (int)) and not (isinstance(data__sources_value__size, float) and data__sources_value__size.is_integer()) or isinstance(data__sources_value__size, bool):
-                                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".sources.{data__sources_key}.size".format(**locals()) + " must be integer")
-                                if isinstance(data__sources_value__size, (int, float, Decimal)) and not isinstance(data__sources_value__size, bool):
-                                    if data__sources_value__size < 0:
-                                        raise JsonSchemaValueException("" + (name_prefix or "data") + ".sources.{data__sources_key}.size".format(**locals()) + " must be bigger than or equal to 0")
-                            if "mtime_ns" in data__sources_value_keys:
-                                data__sources_value_keys.remove("mtime_ns")
-                                data__sources_value__mtimens = data__sources_value["mtime_ns"]
-                                if not isinstance(data__sources_value__mtimens, (int)) and not (isinstance(data__sources_value__mtimens, float) and data__sources_value__mtimens.is_integer()) or isinstance(data__sources_value__mtimens, bool):
-                                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".sources.{data__sources_key}.mtime_ns".format(**locals()) + " must be integer")
-                            if "files" in data__sources_value_keys:
-                                data__sources_value_keys.remove("files")
-                                data__sources_value__files = data__sources_value["files"]
-                                if not isinstance(data__sources_value__files, (list, tuple)):
-                                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".sources.{data__sources_key}.files".format(**locals()) + " must be array")
-                                data__sources_value__files_is_list = isinstance(data__sources_value__files, (list, tuple))
-                                if data__sources_value__files_is_list:
-                                    data__sources_value__files_len = len(data__sources_value__files)
-                                    for data__sources_value__files_x, data__sources_value__files_item in enumerate(data__sources_value__files):
-                                        if not isinstance(data__sources_value__files_item, (str)):
-                                            raise JsonSchemaValueException("" + (name_prefix or "data") + ".sources.{data__sources_key}.files[{data__sources_value__files_x}]".format(**locals()) + " must be string")
-                                        if isinstance(data__sources_value__files_item, str):
-                                            if not REGEX_PATTERNS['^[0-9]{4}-[0-9]{2}-[0-9]{2}-[0-9]{6}\\.jsonl$'].search(data__sources_value__files_item):
-                                                raise JsonSchemaValueException("" + (name_prefix or "data") + ".sources.{data__sources_key}.files[{data__sources_value__files_x}]".format(**locals()) + " must match pattern ^[0-9]{4}-[0-9]{2}-[0-9]{2}-[0-9]{6}\\.jsonl$")
-                            if data__sources_value_keys:
-                                raise JsonSchemaValueException("" + (name_prefix or "data") + ".sources.{data__sources_key}".format(**locals()) + " must not contain "+str(data__sources_value_keys)+" properties")
+                        data__sources_value_one_of_count1 = 0
+                        if data__sources_value_one_of_count1 < 2:
+                            try:
+                                if not isinstance(data__sources_value, (dict)):
+                                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".sources.{data__sources_key}".format(**locals()) + " must be object")
+                                data__sources_value_is_dict = isinstance(data__sources_value, dict)
+                                if data__sources_value_is_dict:
+                                    data__sources_value__missing_keys = set(['size', 'mtime_ns', 'files']) - data__sources_value.keys()
+                                    if data__sources_value__missing_keys:
+                                        raise JsonSchemaValueException("" + (name_prefix or "data") + ".sources.{data__sources_key}".format(**locals()) + " must contain ")
+                                    data__sources_value_keys = set(data__sources_value.keys())
+                                    if "size" in data__sources_value_keys:
+                                        data__sources_value_keys.remove("size")
+                                        data__sources_value__size = data__sources_value["size"]
+                                        if not isinstance(data__sources_value__size, (int)) and not (isinstance(data__sources_value__size, float) and data__sources_value__size.is_integer()) or isinstance(data__sources_value__size, bool):
+                                            raise JsonSchemaValueException("" + (name_prefix or "data") + ".sources.{data__sources_key}.size".format(**locals()) + " must be integer")
+                                        if isinstance(data__sources_value__size, (int, float, Decimal)) and not isinstance(data__sources_value__size, bool):
+                                            if data__sources_value__size < 0:
+                                                raise JsonSchemaValueException("" + (name_prefix or "data") + ".sources.{data__sources_key}.size".format(**locals()) + " must be bigger than or equal to 0")
+                                    if "mtime_ns" in data__sources_value_keys:
+                                        data__sources_value_keys.remove("mtime_ns")
+                                        data__sources_value__mtimens = data__sources_value["mtime_ns"]
+                                        if not isinstance(data__sources_value__mtimens, (int)) and not (isinstance(data__sources_value__mtimens, float) and data__sources_value__mtimens.is_integer()) or isinstance(data__sources_value__mtimens, bool):
+                                            raise JsonSchemaValueException("" + (name_prefix or "data") + ".sources.{data__sources_key}.mtime_ns".format(**locals()) + " must be integer")
+                                    if "files" in data__sources_value_keys:
+                                        data__sources_value_keys.remove("files")
+                                        data__sources_value__files = data__sources_value["files"]
+                                        if not isinstance(data__sources_value__files, (list, tuple)):
+                                            raise JsonSchemaValueException("" + (name_prefix or "data") + ".sources.{data__sources_key}.files".format(**locals()) + " must be array")
+                                        data__sources_value__files_is_list = isinstance(data__sources_value__files, (list, tuple))
+                                        if data__sources_value__files_is_list:
+                                            data__sources_value__files_len = len(data__sources_value__files)
+                                            for data__sources_value__files_x, data__sources_value__files_item in enumerate(data__sources_value__files):
+                                                if not isinstance(data__sources_value__files_item, (str)):
+                                                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".sources.{data__sources_key}.files[{data__sources_value__files_x}]".format(**locals()) + " must be string")
+                                                if isinstance(data__sources_value__files_item, str):
+                                                    if not REGEX_PATTERNS['^[0-9]{4}-[0-9]{2}-[0-9]{2}-[0-9]{6}\\.jsonl$'].search(data__sources_value__files_item):
+                                                        raise JsonSchemaValueException("" + (name_prefix or "data") + ".sources.{data__sources_key}.files[{data__sources_value__files_x}]".format(**locals()) + " must match pattern ^[0-9]{4}-[0-9]{2}-[0-9]{2}-[0-9]{6}\\.jsonl$")
+                                    if data__sources_value_keys:
+                                        raise JsonSchemaValueException("" + (name_prefix or "data") + ".sources.{data__sources_key}".format(**locals()) + " must not contain "+str(data__sources_value_keys)+" properties")
+                                data__sources_value_one_of_count1 += 1
+                            except (JsonSchemaValueException, JsonSchemaValuesException): pass
+                        if data__sources_value_one_of_count1 < 2:
+                            try:
+                                if not isinstance(data__sources_value, (dict)):
+                                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".sources.{data__sources_key}".format(**locals()) + " must be object")
+                                data__sources_value_is_dict = isinstance(data__sources_value, dict)
+                                if data__sources_value_is_dict:
+                                    data__sources_value__missing_keys = set(['kind', 'sessions']) - data__sources_value.keys()
+                                    if data__sources_value__missing_keys:
+                                        raise JsonSchemaValueException("" + (name_prefix or "data") + ".sources.{data__sources_key}".format(**locals()) + " must contain ")
+                                    data__sources_value_keys = set(data__sources_value.keys())
+                                    if "kind" in data__sources_value_keys:
+                                        data__sources_value_keys.remove("kind")
+                                        data__sources_value__kind = data__sources_value["kind"]
+                                        if not (isinstance(data__sources_value__kind, str) and data__sources_value__kind == 'openclaw-transcripts'):
+                                            raise JsonSchemaValueException("" + (name_prefix or "data") + ".sources.{data__sources_key}.kind".format(**locals()) + " must be one of ['openclaw-transcripts']")
+                                    if "sessions" in data__sources_value_keys:
+                                        data__sources_value_keys.remove("sessions")
+                                        data__sources_value__sessions = data__sources_value["sessions"]
+                                        if not isinstance(data__sources_value__sessions, (dict)):
+                                            raise JsonSchemaValueException("" + (name_prefix or "data") + ".sources.{data__sources_key}.sessions".format(**locals()) + " must be object")
+                                        data__sources_value__sessions_is_dict = isinstance(data__sources_value__sessions, dict)
+                                        if data__sources_value__sessions_is_dict:
+                                            data__sources_value__sessions_keys = set(data__sources_value__sessions.keys())
+                                            for data__sources_value__sessions_key in data__sources_value__sessions_keys:
+                                                if data__sources_value__sessions_key not in []:
+                                                    data__sources_value__sessions_value = data__sources_value__sessions.get(data__sources_value__sessions_key)
+                                                    if not isinstance(data__sources_value__sessions_value, (dict)):
+                                                        raise JsonSchemaValueException("" + (name_prefix or "data") + ".sources.{data__sources_key}.sessions.{data__sources_value__sessions_key}".format(**locals()) + " must be object")
+                                                    data__sources_value__sessions_value_is_dict = isinstance(data__sources_value__sessions_value, dict)
+                                                    if data__sources_value__sessions_value_is_dict:
+                                                        data__sources_value__sessions_value__missing_keys = set(['seq', 'files']) - data__sources_value__sessions_value.keys()
+                                                        if data__sources_value__sessions_value__missing_keys:
+                                                            raise JsonSchemaValueException("" + (name_prefix or "data") + ".sources.{data__sources_key}.sessions.{data__sources_value__sessions_key}".format(**locals()) + " must contain ")
+                                                        data__sources_value__sessions_value_keys = set(data__sources_value__sessions_value.keys())
+                                                        if "seq" in data__sources_value__sessions_value_keys:
+                                                            data__sources_value__sessions_value_keys.remove("seq")
+                                                            data__sources_value__sessions_value__seq = data__sources_value__sessions_value["seq"]
+                                                            if not isinstance(data__sources_value__sessions_value__seq, (int)) and not (isinstance(data__sources_value__sessions_value__seq, float) and data__sources_value__sessions_value__seq.is_integer()) or isinstance(data__sources_value__sessions_value__seq, bool):
+                                                                raise JsonSchemaValueException("" + (name_prefix or "data") + ".sources.{data__sources_key}.sessions.{data__sources_value__sessions_key}.seq".format(**locals()) + " must be integer")
+                                                            if isinstance(data__sources_value__sessions_value__seq, (int, float, Decimal)) and not isinstance(data__sources_value__sessions_value__seq, bool):
+                                                                if data__sources_value__sessions_value__seq < -1:
+                                                                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".sources.{data__sources_key}.sessions.{data__sources_value__sessions_key}.seq".format(**locals()) + " must be bigger than or equal to -1")
+                                                        if "files" in data__sources_value__sessions_value_keys:
+                                                            data__sources_value__sessions_value_keys.remove("files")
+                                                            data__sources_value__sessions_value__files = data__sources_value__sessions_value["files"]
+                                                            if not isinstance(data__sources_value__sessions_value__files, (dict)):
+                                                                raise JsonSchemaValueException("" + (name_prefix or "data") + ".sources.{data__sources_key}.sessions.{data__sources_value__sessions_key}.files".format(**locals()) + " must be object")
+                                                            data__sources_value__sessions_value__files_is_dict = isinstance(data__sources_value__sessions_value__files, dict)
+                                                            if data__sources_value__sessions_value__files_is_dict:
+                                                                data__sources_value__sessions_value__files_keys = set(data__sources_value__sessions_value__files.keys())
+                                                                for data__sources_value__sessions_value__files_key in data__sources_value__sessions_value__files_keys:
+                                                                    if data__sources_value__sessions_value__files_key not in []:
+                                                                        data__sources_value__sessions_value__files_value = data__sources_value__sessions_value__files.get(data__sources_value__sessions_value__files_key)
+                                                                        if not isinstance(data__sources_value__sessions_value__files_value, (str)):
+                                                                            raise JsonSchemaValueException("" + (name_prefix or "data") + ".sources.{data__sources_key}.sessions.{data__sources_value__sessions_key}.files.{data__sources_value__sessions_value__files_key}".format(**locals()) + " must be string")
+                                                                        if isinstance(data__sources_value__sessions_value__files_value, str):
+                                                                            if not REGEX_PATTERNS['^[0-9]{4}-[0-9]{2}-[0-9]{2}-[0-9]{6}\\.jsonl$'].search(data__sources_value__sessions_value__files_value):
+                                                                                raise JsonSchemaValueException("" + (name_prefix or "data") + ".sources.{data__sources_key}.sessions.{data__sources_value__sessions_key}.files.{data__sources_value__sessions_value__files_key}".format(**locals()) + " must match pattern ^[0-9]{4}-[0-9]{2}-[0-9]{2}-[0-9]{6}\\.jsonl$")
+                                                                data__sources_value__sessions_value__files_len = len(data__sources_value__sessions_value__files)
+                                                                if data__sources_value__sessions_value__files_len != 0:
+                                                                    data__sources_value__sessions_value__files_property_names = True
+                                                                    for data__sources_value__sessions_value__files_key in data__sources_value__sessions_value__files:
+                                                                        try:
+                                                                            if isinstance(data__sources_value__sessions_value__files_key, str):
+                                                                                if not REGEX_PATTERNS['^[0-9]{4}-[0-9]{2}-[0-9]{2}$'].search(data__sources_value__sessions_value__files_key):
+                                                                                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".sources.{data__sources_key}.sessions.{data__sources_value__sessions_key}.files".format(**locals()) + " must match pattern ^[0-9]{4}-[0-9]{2}-[0-9]{2}$")
+                                                                        except (JsonSchemaValueException, JsonSchemaValuesException):
+                                                                            data__sources_value__sessions_value__files_property_names = False
+                                                                    if not data__sources_value__sessions_value__files_property_names:
+                                                                        raise JsonSchemaValueException("" + (name_prefix or "data") + ".sources.{data__sources_key}.sessions.{data__sources_value__sessions_key}.files".format(**locals()) + " must be named by propertyName definition")
+                                                        if data__sources_value__sessions_value_keys:
+                                                            raise JsonSchemaValueException("" + (name_prefix or "data") + ".sources.{data__sources_key}.sessions.{data__sources_value__sessions_key}".format(**locals()) + " must not contain "+str(data__sources_value__sessions_value_keys)+" properties")
+                                    if data__sources_value_keys:
+                                        raise JsonSchemaValueException("" + (name_prefix or "data") + ".sources.{data__sources_key}".format(**locals()) + " must not contain "+str(data__sources_value_keys)+" properties")
+                                data__sources_value_one_of_count1 += 1
+                            except (JsonSchemaValueException, JsonSchemaValuesException): pass
+                        if data__sources_value_one_of_count1 != 1:
+                            raise JsonSchemaValueException("" + (name_prefix or "data") + ".sources.{data__sources_key}".format(**locals()) + " must be valid exactly by one definition")
         if data_keys:
             raise JsonSchemaValueException("" + (name_prefix or "data") + " must not contain "+str(data_keys)+" properties")
     return data

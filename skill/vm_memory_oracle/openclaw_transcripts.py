@@ -1,0 +1,225 @@
+"""New conversation turns from an OpenClaw 2026.9 agent's transcript database.
+
+Each agent's transcript is the table `transcript_events(session_id, seq, event_json,
+created_at, event_zstd, event_utf8_bytes, navigation_json)` of
+`<state dir>/agents/<agent>/agent/openclaw-agent.sqlite`: one JSON event a row, numbered by
+`seq` within its session; an event of about 1 KB or more may be stored zstd-compressed in
+`event_zstd`, with `event_json` empty. The database is opened read-only (OpenClaw may be
+writing to it: it runs in WAL mode, and a busy database is waited for, then left for the
+next run), and only events after the last `seq` read of each session are read.
+
+A turn is a `message` event of role `user` or `assistant`: the user's words (a string, or
+its text parts) and the assistant's text parts. Tool calls, tool results, thinking, and
+what OpenClaw injects itself (a user-role message opening with its internal-context
+marker, the date stamp and runtime line it puts around the user's words) stay out.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import sqlite3
+import time
+from dataclasses import dataclass, field
+from datetime import datetime, timezone
+from pathlib import Path
+
+TABLE = "transcript_events"
+COLUMNS = ("session_id", "seq", "event_json", "event_zstd", "event_utf8_bytes", "created_at")
+INTERNAL_BEGIN = "<<<BEGIN_OPENCLAW_INTERNAL_CONTEXT>>>"
+INTERNAL_END = "<<<END_OPENCLAW_INTERNAL_CONTEXT>>>"
+MAX_EVENT_BYTES = 4 * 1024 * 1024  # OpenClaw's own limit on an event
+_INTERNAL_BLOCK = re.compile(re.escape(INTERNAL_BEGIN) + r".*?(?:" + re.escape(INTERNAL_END)
+                             + r"|\Z)", re.DOTALL)
+# "[Wed 2026-11-25 10:34 UTC] " before the user's words, as the model is shown them.
+_DATE_STAMP = re.compile(r"^\[[A-Z][a-z]{2} \d{4}-\d{2}-\d{2} \d{1,2}:\d{2}(?::\d{2})?"
+                         r"(?: [A-Za-z0-9+:-]{1,10})?\] ")
+# "Runtime: agent=main | session=... | ..." after the first user message of a session.
+_RUNTIME_LINE = re.compile(r"\n+Runtime: agent=[^\n]*\Z")
+
+
+@dataclass(frozen=True)
+class TranscriptTurn:
+    session_id: str
+    seq: int
+    ts: str      # ISO 8601, UTC, whole seconds
+    role: str    # user or assistant
+    text: str
+
+
+@dataclass
+class TranscriptRead:
+    turns: list[TranscriptTurn] = field(default_factory=list)
+    last_seq: dict[str, int] = field(default_factory=dict)  # session -> last seq read
+    events: int = 0                # events read (turns or not)
+    undecodable: int = 0           # events that could not be decoded, skipped
+    problem: str | None = None     # why the database was not read; one line, naming it
+
+
+def read_new_turns(database: Path, seen: dict[str, int], *, busy_timeout: float = 5.0,
+                   attempts: int = 3) -> TranscriptRead:
+    """The turns of `database` after `seen` (session -> last seq read)."""
+    last_error = None
+    for attempt in range(attempts):
+        try:
+            return _read(database, seen, busy_timeout)
+        except sqlite3.OperationalError as exc:
+            if "locked" not in str(exc) and "busy" not in str(exc):
+                return TranscriptRead(problem=f"{database}: cannot be read ({exc}); skipped")
+            last_error = exc
+            time.sleep(min(1.0, busy_timeout) * (attempt + 1))
+        except sqlite3.DatabaseError as exc:
+            return TranscriptRead(problem=f"{database}: not a readable SQLite database "
+                                          f"({exc}); skipped")
+    return TranscriptRead(problem=f"{database}: busy ({last_error}) after {attempts} tries; "
+                                  "its new turns will be read on the next run")
+
+
+def check_database(database: Path, *, busy_timeout: float = 1.0) -> str | None:
+    """Why the transcripts of `database` cannot be imported, or None (for the health check:
+    nothing but its layout is read)."""
+    try:
+        connection = _connect(database, busy_timeout)
+        try:
+            return _layout_problem(connection, database)
+        finally:
+            connection.close()
+    except sqlite3.OperationalError as exc:
+        if "locked" in str(exc) or "busy" in str(exc):
+            return None  # OpenClaw is writing: readable, later
+        return f"{database}: cannot be read ({exc})"
+    except sqlite3.DatabaseError as exc:
+        return f"{database}: not a readable SQLite database ({exc})"
+
+
+def _connect(database: Path, busy_timeout: float) -> sqlite3.Connection:
+    uri = f"{database.absolute().as_uri()}?mode=ro"
+    return sqlite3.connect(uri, uri=True, timeout=busy_timeout)
+
+
+def _layout_problem(connection: sqlite3.Connection, database: Path) -> str | None:
+    names = {row[0] for row in connection.execute(
+        "SELECT name FROM sqlite_master WHERE type = 'table'")}
+    if TABLE not in names:
+        return (f"{database}: no {TABLE} table (not the OpenClaw 2026.9 transcript layout); "
+                "nothing imported from it")
+    columns = {row[1] for row in connection.execute(f"PRAGMA table_info({TABLE})")}
+    missing = [column for column in COLUMNS if column not in columns]
+    if missing:
+        return (f"{database}: table {TABLE} has no column {', '.join(missing)} (an OpenClaw "
+                "version this memory does not know); nothing imported from it")
+    return None
+
+
+def _read(database: Path, seen: dict[str, int], busy_timeout: float) -> TranscriptRead:
+    result = TranscriptRead()
+    connection = _connect(database, busy_timeout)
+    try:
+        result.problem = _layout_problem(connection, database)
+        if result.problem:
+            return result
+        sessions = connection.execute(
+            f"SELECT session_id, MAX(seq) FROM {TABLE} GROUP BY session_id").fetchall()
+        for session_id, newest in sessions:
+            if not isinstance(session_id, str) or not isinstance(newest, int):
+                continue
+            after = seen.get(session_id, -1)
+            if newest <= after:
+                continue
+            rows = connection.execute(
+                f"SELECT seq, event_json, event_zstd, event_utf8_bytes, created_at FROM {TABLE} "
+                "WHERE session_id = ? AND seq > ? ORDER BY seq", (session_id, after))
+            for seq, event_json, event_zstd, size, created_at in rows:
+                result.events += 1
+                result.last_seq[session_id] = seq
+                event = _event(event_json, event_zstd, size)
+                if event is None:
+                    result.undecodable += 1
+                    continue
+                turn = _turn(session_id, seq, event, created_at)
+                if turn is not None:
+                    result.turns.append(turn)
+    finally:
+        connection.close()
+    return result
+
+
+def _event(event_json, event_zstd, size) -> dict | None:
+    if isinstance(event_json, str) and event_json:
+        text = event_json
+    elif isinstance(event_zstd, bytes) and event_zstd:
+        import zstandard
+
+        limit = size if isinstance(size, int) and 0 < size <= MAX_EVENT_BYTES else MAX_EVENT_BYTES
+        try:
+            text = zstandard.ZstdDecompressor().decompress(
+                event_zstd, max_output_size=limit).decode("utf-8")
+        except (zstandard.ZstdError, UnicodeDecodeError):
+            return None
+    else:
+        return None
+    try:
+        event = json.loads(text)
+    except ValueError:
+        return None
+    return event if isinstance(event, dict) else None
+
+
+def _turn(session_id: str, seq: int, event: dict, created_at) -> TranscriptTurn | None:
+    if event.get("type") != "message" or not isinstance(event.get("message"), dict):
+        return None
+    message = event["message"]
+    role = message.get("role")
+    if role not in ("user", "assistant"):
+        return None  # toolResult, system and the like
+    text = user_words(message.get("content")) if role == "user" else \
+        _text_parts(message.get("content"))
+    if not text:
+        return None
+    moment = (_iso(event.get("timestamp")) or _epoch(message.get("timestamp"))
+              or _epoch(created_at))
+    if moment is None:
+        return None
+    return TranscriptTurn(session_id, seq, moment.strftime("%Y-%m-%dT%H:%M:%SZ"), role, text)
+
+
+def user_words(content) -> str:
+    """What the user said, without what OpenClaw wrapped around it or injected."""
+    text = content if isinstance(content, str) else _text_parts(content)
+    if not isinstance(text, str) or text.lstrip().startswith(INTERNAL_BEGIN):
+        return ""
+    text = _INTERNAL_BLOCK.sub("", text)
+    text = _RUNTIME_LINE.sub("", _DATE_STAMP.sub("", text.strip()))
+    return text.strip()
+
+
+def _text_parts(content) -> str:
+    if isinstance(content, str):
+        return content.strip()
+    if not isinstance(content, list):
+        return ""
+    parts = [part.get("text") for part in content
+             if isinstance(part, dict) and part.get("type") == "text"]
+    return "\n".join(part.strip() for part in parts if isinstance(part, str) and part.strip())
+
+
+def _iso(value) -> datetime | None:
+    if not isinstance(value, str):
+        return None
+    try:
+        moment = datetime.fromisoformat(value.replace("Z", "+00:00"))
+    except ValueError:
+        return None
+    moment = moment if moment.tzinfo else moment.replace(tzinfo=timezone.utc)
+    return moment.astimezone(timezone.utc).replace(microsecond=0)
+
+
+def _epoch(value) -> datetime | None:
+    """A moment from epoch milliseconds (or seconds, for values too small to be ms)."""
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or value <= 0:
+        return None
+    seconds = value / 1000 if value > 10_000_000_000 else value
+    try:
+        return datetime.fromtimestamp(seconds, timezone.utc).replace(microsecond=0)
+    except (OverflowError, OSError, ValueError):
+        return None
