@@ -80,3 +80,15 @@ def test_entrypoint_processes_writing_at_once(data_dir):
     finish(processes)
     lines = (data_dir / "knowledge-graph" / "facts.jsonl").read_text().splitlines()
     assert sorted(json.loads(line)["subject"] for line in lines) == [f"session {n}" for n in range(6)]
+
+
+def test_a_writer_finishes_a_layout_another_writer_is_still_making(cli, data_dir):
+    # Another writer has made the data directory and knowledge-graph/ so far, not yet
+    # state/, which holds the lock: a remember must not take the layout as made.
+    (data_dir / "knowledge-graph").mkdir(mode=0o700, parents=True)
+    data_dir.chmod(0o700)
+    result = cli("--action", "remember", "--subject", "user", "--predicate", "lives_in",
+                 "--object", "Porto")
+    assert result.code == 0, result.err
+    assert (data_dir / "state").is_dir()
+    assert len((data_dir / "knowledge-graph" / "facts.jsonl").read_text().splitlines()) == 1

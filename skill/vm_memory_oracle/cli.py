@@ -262,7 +262,7 @@ class Context:
     def graph(self, *, create: bool = False):
         from .graph import KnowledgeGraph
 
-        if create and not self.layout().graph_dir.is_dir():
+        if create and not self.layout().is_made():
             from .workspace import ensure_layout
 
             ensure_layout(self.layout(), actor=self.actor, at=format_iso(self.now),
@@ -659,7 +659,7 @@ def action_consolidate(args, context: Context) -> tuple[dict, list[str]]:
     from .consolidate import consolidate, dry_run
 
     layout = context.checked_layout()  # a missing data directory is an error, not made here
-    if not args.dry_run and not layout.graph_dir.is_dir():
+    if not args.dry_run and not layout.is_made():
         from .workspace import ensure_layout
 
         ensure_layout(layout, actor=context.actor, at=format_iso(context.now),

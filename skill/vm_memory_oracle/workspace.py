@@ -62,8 +62,9 @@ def _audit_init(layout: Layout, created: list[str], actor: str, at: str | None,
 
 def ensure_layout(layout: Layout, *, actor: str = "library", at: str | None = None,
                   action: str = "init") -> None:
-    """Make the directories if the data directory is new (writers call this, readers do not)."""
-    if not layout.exists() or not layout.graph_dir.is_dir():
+    """Make the directories if the data directory is new or half made (writers call this,
+    readers do not)."""
+    if not layout.is_made():
         initialize(layout, actor=actor, at=at, action=action)
     else:
         layout.check()

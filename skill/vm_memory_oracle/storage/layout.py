@@ -144,6 +144,12 @@ class Layout:
     def exists(self) -> bool:
         return self.root.is_dir()
 
+    def is_made(self) -> bool:
+        """Whether every directory of the layout is there: a writer that finds some missing
+        makes them, since another writer may be making the layout right now (state/, which
+        holds the lock, comes last)."""
+        return all(directory.is_dir() for directory in self.directories())
+
     def create(self) -> None:
         """Make every directory of the layout, private to the user (mode 0700), in a new or
         empty directory or one that already holds a memory (see `check`)."""

@@ -1,0 +1,45 @@
+"""What MEMORY.md holds on the LoCoMo dev conversations (benchmarks/memory_salience.py):
+lines, characters, precision and observation coverage, per conversation, printed and
+written to benchmarks/output/memory_salience.json.
+
+The character budget (memory_md_max_chars, 8,000 by default) is asserted; precision (goal
+0.90) and coverage (goal 0.35) are reported, not yet asserted: what reaches MEMORY.md is
+still chosen by category and activation alone (see references/scoring.md).
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import pytest
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "benchmarks"))
+
+from locomo import dataset_path  # noqa: E402
+from memory_salience import score  # noqa: E402
+from results import record  # noqa: E402
+from test_locomo_retrieval import CACHE  # noqa: E402
+
+
+@pytest.mark.skipif(not dataset_path().exists(), reason=f"LoCoMo data not found at {dataset_path()}")
+def test_memory_md_on_the_locomo_dev_conversations(tmp_path, capsys):
+    results = score(tmp_path, CACHE)
+    assert [result.conversation for result in results] == [
+        "conv-26", "conv-30", "conv-41", "conv-42", "conv-43"]
+    for result in results:
+        assert 0 < result.lines and result.chars <= 8000
+        assert 0 <= result.salient <= result.lines
+        assert result.observations > 100 and result.observations_shown <= result.observations
+    figures = {result.conversation: {"lines": result.lines, "chars": result.chars,
+                                     "precision": result.precision,
+                                     "observation_coverage": result.coverage}
+               for result in results}
+    path = record("memory_salience", figures)
+    with capsys.disabled():
+        print()
+        for name, values in figures.items():
+            print(f"MEMORY.md of {name}: {values['lines']} lines, {values['chars']} characters, "
+                  f"precision {values['precision']:.3f}, observation coverage "
+                  f"{values['observation_coverage']:.3f}")
+        print(f"({path})")
