@@ -70,6 +70,24 @@ def prepare(workdir: Path, samples: tuple[str, ...] | None = None
     return prepared
 
 
+KEPT_EMBEDDINGS = Path.home() / ".cache" / "vm-memory-oracle-tests" / "locomo-embeddings"
+
+
+def restore_embeddings(workdir: Path, kept: Path | None = None) -> None:
+    """Put back the conversations' embedding caches an earlier run kept (the retrieval
+    benchmark's test keeps them in `kept`), so that nothing is embedded again."""
+    import shutil
+
+    kept = kept or KEPT_EMBEDDINGS
+    for sample in (kept.iterdir() if kept.is_dir() else []):
+        target = workdir / sample.name / "embeddings"
+        if target.parent.is_dir():
+            target.mkdir(exist_ok=True)
+            for cache in sample.glob("cache-*.npz"):
+                if not (target / cache.name).exists():
+                    shutil.copy2(cache, target / cache.name)
+
+
 def evaluate(prepared, embedder: str, k: int = 10) -> Scores:
     scores = Scores(embedder)
     per_question: list[tuple[int, float]] = []

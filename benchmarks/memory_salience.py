@@ -19,7 +19,6 @@ import contextlib
 import io
 import json
 import re
-import shutil
 import sys
 import tempfile
 from dataclasses import dataclass, field
@@ -29,7 +28,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "skill"))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from locomo import load_dataset  # noqa: E402
-from locomo_retrieval import prepare  # noqa: E402
+from locomo_retrieval import prepare, restore_embeddings  # noqa: E402
 
 from vm_memory_oracle.cli import main as cli_main  # noqa: E402
 
@@ -75,7 +74,7 @@ def score(workdir: Path, caches: Path | None = None) -> list[Salience]:
     retrieval benchmark's test's, ~/.cache/vm-memory-oracle-tests/locomo-embeddings)."""
     samples = {sample["sample_id"]: sample for sample in load_dataset()}
     prepared = prepare(workdir)
-    _restore_embeddings(workdir, caches)
+    restore_embeddings(workdir, caches)
     results = []
     for graph, conversation, now in prepared:
         data = graph.layout.root
@@ -110,18 +109,6 @@ def score(workdir: Path, caches: Path | None = None) -> list[Salience]:
         result.observations_shown = sum(1 for ids in shown_observations if ids & shown)
         results.append(result)
     return results
-
-
-def _restore_embeddings(workdir: Path, kept: Path | None) -> None:
-    """The embedding caches an earlier run of the retrieval benchmark's test kept."""
-    kept = kept or Path.home() / ".cache" / "vm-memory-oracle-tests" / "locomo-embeddings"
-    for sample in (kept.iterdir() if kept.is_dir() else []):
-        target = workdir / sample.name / "embeddings"
-        if target.parent.is_dir():
-            target.mkdir(exist_ok=True)
-            for cache in sample.glob("cache-*.npz"):
-                if not (target / cache.name).exists():
-                    shutil.copy2(cache, target / cache.name)
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import shutil
 import sys
 import tempfile
 from dataclasses import dataclass, field, replace
@@ -229,19 +228,12 @@ def locomo_graphs(workdir: Path):
     """Each LoCoMo dev conversation summarized into its own memory, with the embedding
     caches of earlier runs (the retrieval benchmark's test keeps them) put back."""
     from locomo import dataset_path
-    from locomo_retrieval import prepare
+    from locomo_retrieval import prepare, restore_embeddings
 
     if not dataset_path().exists():
         return []
     prepared = prepare(workdir)
-    kept = Path.home() / ".cache" / "vm-memory-oracle-tests" / "locomo-embeddings"
-    for sample in (kept.iterdir() if kept.is_dir() else []):
-        target = workdir / sample.name / "embeddings"
-        if target.parent.is_dir():
-            target.mkdir(exist_ok=True)
-            for cache in sample.glob("cache-*.npz"):
-                if not (target / cache.name).exists():
-                    shutil.copy2(cache, target / cache.name)
+    restore_embeddings(workdir)
     return [(conversation.sample_id, graph, now) for graph, conversation, now in prepared]
 
 
