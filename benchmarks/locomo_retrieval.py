@@ -47,12 +47,14 @@ class Scores:
     seconds_index: float = 0.0
     seconds_queries: float = 0.0
     fallback: str | None = None
+    per_conversation: dict = field(default_factory=dict)
 
 
-def prepare(workdir: Path, samples: tuple[str, ...] | None = None
+def prepare(workdir: Path, samples: tuple[str, ...] | None = None, kept: Path | None = None
             ) -> list[tuple[KnowledgeGraph, object, object]]:
     """Each conversation (or those named) summarized into its own data directory (reused
-    when present)."""
+    when present). `kept`: embedding caches of earlier runs (see restore_embeddings), put in
+    place before summarizing, so that neither summarize nor the index embeds a text twice."""
     prepared = []
     for sample in load_dataset():
         if samples is not None and sample["sample_id"] not in samples:
@@ -60,6 +62,8 @@ def prepare(workdir: Path, samples: tuple[str, ...] | None = None
         layout = Layout(workdir / sample["sample_id"])
         fresh = not layout.facts.exists()
         initialize(layout)
+        if kept is not None:
+            restore_embeddings(workdir, kept, samples=(sample["sample_id"],))
         conversation = write_sessions(sample, layout.sessions_dir)
         now = conversation.last_time + timedelta(hours=1)
         store = Store(layout, lock_timeout=60, timestamp=format_iso(now))
@@ -73,13 +77,16 @@ def prepare(workdir: Path, samples: tuple[str, ...] | None = None
 KEPT_EMBEDDINGS = Path.home() / ".cache" / "vm-memory-oracle-tests" / "locomo-embeddings"
 
 
-def restore_embeddings(workdir: Path, kept: Path | None = None) -> None:
+def restore_embeddings(workdir: Path, kept: Path | None = None,
+                       samples: tuple[str, ...] | None = None) -> None:
     """Put back the conversations' embedding caches an earlier run kept (the retrieval
     benchmark's test keeps them in `kept`), so that nothing is embedded again."""
     import shutil
 
     kept = kept or KEPT_EMBEDDINGS
     for sample in (kept.iterdir() if kept.is_dir() else []):
+        if samples is not None and sample.name not in samples:
+            continue
         target = workdir / sample.name / "embeddings"
         if target.parent.is_dir():
             target.mkdir(exist_ok=True)
@@ -106,15 +113,19 @@ def evaluate(prepared, embedder: str, k: int = 10) -> Scores:
         queries = [{"query": qa["question"], "k": k} for qa in conversation.questions]
         results = recall_many(graph, queries, now, boost=False, semantic=semantic)
         scores.seconds_queries += time.perf_counter() - started
+        own = []
         for qa, result in zip(conversation.questions, results):
             found = {dia_of_source.get(hit["source"]) for hit in result["results"]}
-            per_question.append((qa["category"],
-                                 len(found & set(qa["evidence"])) / len(qa["evidence"])))
+            own.append((qa["category"], len(found & set(qa["evidence"])) / len(qa["evidence"])))
+        per_question += own
+        scores.per_conversation[conversation.sample_id] = round(
+            sum(value for _, value in own) / len(own), 4) if own else 0.0
     scores.questions = len(per_question)
     scores.recall = round(sum(value for _, value in per_question) / len(per_question), 4)
     for category, name in CATEGORIES.items():
         values = [value for cat, value in per_question if cat == category]
-        scores.per_category[f"{category} {name}"] = round(sum(values) / len(values), 4)
+        if values:
+            scores.per_category[f"{category} {name}"] = round(sum(values) / len(values), 4)
     scores.seconds_index = round(scores.seconds_index, 1)
     scores.seconds_queries = round(scores.seconds_queries, 1)
     return scores
@@ -127,7 +138,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args(argv)
     with tempfile.TemporaryDirectory() as scratch:
-        prepared = prepare(args.workdir or Path(scratch))
+        prepared = prepare(args.workdir or Path(scratch), kept=KEPT_EMBEDDINGS)
         results = [evaluate(prepared, name) for name in args.embedders.split(",")]
     if args.json:
         print(json.dumps([result.__dict__ for result in results]))
@@ -137,6 +148,8 @@ def main(argv: list[str] | None = None) -> int:
         print(f"{result.embedder:<22} recall@10 {result.recall:.3f} over {result.questions} "
               f"questions ({categories}); index {result.seconds_index:.1f} s, queries "
               f"{result.seconds_queries:.1f} s" + (f"; {result.fallback}" if result.fallback else ""))
+        print("    per conversation: " + ", ".join(
+            f"{name} {value:.3f}" for name, value in result.per_conversation.items()))
     return 0
 
 

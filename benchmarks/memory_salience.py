@@ -28,11 +28,12 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "skill"))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from locomo import load_dataset  # noqa: E402
-from locomo_retrieval import prepare, restore_embeddings  # noqa: E402
+from locomo_retrieval import KEPT_EMBEDDINGS, prepare  # noqa: E402
 
 from vm_memory_oracle.cli import main as cli_main  # noqa: E402
+from vm_memory_oracle.steps.memory_file import candidate  # noqa: E402
+from vm_memory_oracle.steps.memory_md import BEGIN, END, fact_line  # noqa: E402
 
-_FACT_ID = re.compile(r"<!-- (fact-[0-9a-f-]+) -->")
 _DIA = re.compile(r"^D\d+:\d+$")
 
 
@@ -73,8 +74,7 @@ def score(workdir: Path, caches: Path | None = None) -> list[Salience]:
     """`caches`: where earlier runs kept the conversations' embedding caches (default: the
     retrieval benchmark's test's, ~/.cache/vm-memory-oracle-tests/locomo-embeddings)."""
     samples = {sample["sample_id"]: sample for sample in load_dataset()}
-    prepared = prepare(workdir)
-    restore_embeddings(workdir, caches)
+    prepared = prepare(workdir, kept=caches or KEPT_EMBEDDINGS)
     results = []
     for graph, conversation, now in prepared:
         data = graph.layout.root
@@ -88,21 +88,22 @@ def score(workdir: Path, caches: Path | None = None) -> list[Salience]:
         shown_observations = observations(sample)
         salient_turns |= {dia for ids in shown_observations for dia in ids}
         dia_of_source = {source: dia for dia, source in conversation.turn_sources.items()}
-        facts = {fact["id"]: fact for fact in graph.facts(copy=False)}
+        # A line of the block is known by its text, as consolidation knows it.
+        facts = {fact_line(candidate(fact, 0.0)): fact for fact in graph.facts(copy=False)}
         text = (data / "MEMORY.md").read_text(encoding="utf-8")
         result = Salience(conversation.sample_id, chars=len(text))
         shown: set[str] = set()
-        for line in text.splitlines():
-            match = _FACT_ID.search(line)
-            if not match:
+        lines = text.splitlines()
+        for line in lines[lines.index(BEGIN) + 1:lines.index(END)]:
+            if not line.startswith("- "):
                 continue
             result.lines += 1
-            fact = facts.get(match.group(1))
+            fact = facts.get(line)
             dia = dia_of_source.get(fact["source"]) if fact else None
             if dia in salient_turns:
                 result.salient += 1
             elif len(result.examples) < 5:
-                result.examples.append(line.split(" <!--")[0])
+                result.examples.append(line)
             if dia:
                 shown.add(dia)
         result.observations = len(shown_observations)

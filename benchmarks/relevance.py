@@ -228,12 +228,11 @@ def locomo_graphs(workdir: Path):
     """Each LoCoMo dev conversation summarized into its own memory, with the embedding
     caches of earlier runs (the retrieval benchmark's test keeps them) put back."""
     from locomo import dataset_path
-    from locomo_retrieval import prepare, restore_embeddings
+    from locomo_retrieval import KEPT_EMBEDDINGS, prepare
 
     if not dataset_path().exists():
         return []
-    prepared = prepare(workdir)
-    restore_embeddings(workdir)
+    prepared = prepare(workdir, kept=KEPT_EMBEDDINGS)
     return [(conversation.sample_id, graph, now) for graph, conversation, now in prepared]
 
 

@@ -50,7 +50,7 @@ def test_the_readme_main_command_goes_from_nothing_to_a_consolidated_memory_and_
     assert "Consolidated" in result.stdout
     assert json.loads((data / "health.json").read_text())["status"] == "healthy"
     memory = (data / "MEMORY.md").read_text()
-    assert "## Health and safety" in memory and "peanuts" in memory
+    assert "## The user\n" in memory and "peanuts" in memory
     facts = (data / "knowledge-graph" / "facts.jsonl").read_text()
     assert "sessions/2026-05-15-090000.jsonl:" in facts and "Acme Robotics" in facts
     assert "sk-proj" not in facts + memory  # the log's planted secrets were redacted

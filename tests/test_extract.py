@@ -125,7 +125,7 @@ def test_dates_are_resolved_against_the_turn():
     [fact] = facts_of("我明天要开会")
     assert fact["text"] == "用户明天（2026-05-16）要开会"
     [fact] = facts_of("I went to a support group yesterday", speaker="Caroline")
-    assert fact["text"] == "Caroline: I went to a support group yesterday (2026-05-14)"
+    assert fact["text"] == "Caroline went to a support group yesterday (2026-05-14)"
     assert fact["valid_from"] == "2026-05-14"
 
 
@@ -175,3 +175,80 @@ def test_redaction_is_idempotent(text):
     once = redact(text)
     twice = redact(once.text)
     assert twice.text == once.text and twice.count == 0
+
+
+@pytest.mark.parametrize("text", [
+    "I feel the same way!", "Hey Caroline, since we last chatted", "So much since we talked!",
+    "Thanks, Caroline!", "Hey Mel, great to chat with you again!", "I'm so happy for you!",
+    "I agree, Mel!", "[photo: a sunset over a lake]", "[shares a photo: a dog]", "It's been ages!",
+    "I know, right?", "谢谢你！",
+])
+def test_chatter_is_classified_as_chatter(text):
+    assert classify(text) == CHATTER
+    assert facts_of(text, speaker="Melanie") == []
+
+
+@pytest.mark.parametrize("text", [
+    "I love camping trips with my fam.", "Hey Caroline, it's been super busy at work.",
+    "I went to a LGBTQ support group yesterday and it was so powerful.",
+    "Since we talked I moved to Paris.",
+])
+def test_statements_that_open_like_chatter_stay_statements(text):
+    assert classify(text) == STATEMENT
+
+
+def caroline_to_melanie(text: str) -> list[str]:
+    turn = Turn("sessions/2026-05-15-143000.jsonl", 3, TS, "user", text, "Caroline", None,
+                "Melanie")
+    return [fact["text"] for fact in
+            (fact_from_fragment(turn, fragment) for fragment in fragments(text)) if fact]
+
+
+@pytest.mark.parametrize("said, stored", [
+    ("I'm creating a library for when I have kids.",
+     "Caroline is creating a library for when they have kids."),
+    ("I love camping trips with my fam.", "Caroline loves camping trips with their fam"),
+    ("I love that you chose pottery for your art.",
+     "Caroline loves that Melanie chose pottery for Melanie's art."),
+    ("Last Fri I finally took my kids to a pottery workshop.",
+     "Last Fri Caroline finally took their kids to a pottery workshop."),
+    ("You are so brave and you inspire me.", "Melanie is so brave and Melanie inspires Caroline."),
+    ("I'd been there before.", "Caroline had been there before."),
+    ("We all made our own pots, it was fun!", "Caroline: We all made our own pots, it was fun!"),
+    ("I chose them 'cause they help LGBTQ+ folks with adoption.",
+     "Caroline chose them 'cause they help LGBTQ+ folks with adoption."),
+])
+def test_first_and_second_person_are_resolved_to_the_speaker_and_the_addressee(said, stored):
+    assert caroline_to_melanie(said) == [stored]
+
+
+def test_chinese_first_and_second_person_are_resolved():
+    assert caroline_to_melanie("我喜欢你做的菜") == ["Caroline喜欢Melanie做的菜"]
+    assert caroline_to_melanie("我们下周去爬山") == ["Caroline: 我们下周（week of 2026-05-18）去爬山"]
+
+
+def test_a_rewritten_fact_keeps_the_words_it_was_said_in():
+    turn = Turn("sessions/2026-05-15-143000.jsonl", 3, TS, "user",
+                "I feel the same way! I love camping trips with my fam.", "Melanie", None,
+                "Caroline")
+    [fact] = [fact for fact in (fact_from_fragment(turn, fragment)
+                                for fragment in fragments(turn.text)) if fact]
+    assert fact["text"] == "Melanie loves camping trips with their fam"
+    assert fact["context"] == "Melanie: I feel the same way! I love camping trips with my fam."
+
+
+@pytest.mark.parametrize("text, pieces", [
+    ("Please renew the TLS certificate for api.example.org before Friday. Then tell Dr. Smith.",
+     ["Please renew the TLS certificate for api.example.org before Friday.", "Then tell Dr. Smith."]),
+    ("The price went up 3.5% to $12.50 in the U.S. last year! I said \"stop it. now.\" and left.",
+     ["The price went up 3.5% to $12.50 in the U.S. last year!",
+      "I said \"stop it. now.\" and left."]),
+    ("我昨天搬到了上海。明天去北京！你呢？", ["我昨天搬到了上海。", "明天去北京！", "你呢？"]),
+])
+def test_sentences_end_where_sentences_end(text, pieces):
+    assert split_turn(text) == pieces
+
+
+def test_a_task_keeps_a_domain_name_whole():
+    [fact] = facts_of("TODO: renew the TLS certificate for api.example.org before Friday")
+    assert fact["object"] == "renew the TLS certificate for api.example.org before Friday"

@@ -10,17 +10,28 @@ from hypothesis import strategies as st
 
 from vm_memory_oracle.extract.redact import redact
 from vm_memory_oracle.steps.memory_md import (
-    ADD_ABOVE, BEGIN, END, REMOVE_BELOW, Candidate, block_fact_ids, promotion_problem, reconcile)
+    ADD_ABOVE, BEGIN, CAP_REASON, CHAR_CAP_REASON, DUPLICATE_REASON, END, GONE_REASON,
+    MAX_LINE_CHARS, REMOVE_BELOW, SAME_TURN_REASON, Candidate, block_fact_ids, chars, fact_line,
+    promotion_problem, reconcile)
 
 OPENAI_KEY = "sk-" + "A1b2C3d4E5" * 4
+FOREIGN_WARNING = ("1 line(s) inside the managed block were not written by "
+                   "vm-memory-oracle and were replaced; keep notes outside the markers")
 
 
 def fact(number: int, text: str | None = None, *, category: str = "fact",
          importance: float = 0.5, activation: float = 0.9, pinned: bool = False,
-         superseded: bool = False) -> Candidate:
+         superseded: bool = False, subject: str = "user", salience: float | None = None,
+         source: str = "", valid_from: str | None = None) -> Candidate:
     return Candidate(id=f"fact-{number:04d}", text=text or f"The user said thing number {number}",
                      category=category, importance=importance, activation=activation,
-                     pinned=pinned, superseded=superseded)
+                     pinned=pinned, superseded=superseded, subject=subject, salience=salience,
+                     source=source, valid_from=valid_from)
+
+
+def line(number: int, text: str | None = None) -> str:
+    """The block line of fact `number` with the default text (or `text`)."""
+    return f"- {text or f'The user said thing number {number}'}"
 
 
 def block_of(text: str) -> list[str]:
@@ -40,8 +51,8 @@ def test_no_file_gives_the_default_document_with_the_block():
     result = reconcile(None, [fact(1, "Alex lives in Berlin", category="identity")],
                        max_lines=200)
 
-    assert result.text == ("# MEMORY\n\n" + BEGIN + "\n## Identity\n"
-                           "- Alex lives in Berlin <!-- fact-0001 -->\n" + END + "\n")
+    assert result.text == ("# MEMORY\n\n" + BEGIN + "\n## The user\n"
+                           "- Alex lives in Berlin\n" + END + "\n")
     assert result.added == ["fact-0001"]
     assert result.changed
 
@@ -53,8 +64,7 @@ def test_text_without_markers_gets_the_block_appended_after_a_blank_line():
 
     assert result.text.startswith(notes)
     assert result.text[len(notes):] == (
-        "\n\n" + BEGIN + "\n## Facts\n- The user said thing number 1 <!-- fact-0001 -->\n"
-        + END + "\n")
+        "\n\n" + BEGIN + "\n## The user\n- The user said thing number 1\n" + END + "\n")
 
 
 def test_text_ending_in_a_blank_line_gets_no_second_blank_line():
@@ -72,8 +82,8 @@ def test_user_text_above_and_below_the_block_survives_byte_for_byte():
 
     assert result.text.startswith(above)
     assert result.text.endswith(f"{END}\n" + below)
-    assert block_of(result.text) == ["## Preferences",
-                                     "- The user said thing number 1 <!-- fact-0001 -->"]
+    assert block_of(result.text) == ["## The user", "- The user said thing number 1"]
+    assert result.removed == [("fact-0009", GONE_REASON)]
 
 
 def test_a_block_at_the_very_end_without_newline_stays_without_one():
@@ -81,7 +91,7 @@ def test_a_block_at_the_very_end_without_newline_stays_without_one():
 
     result = reconcile(current, [fact(1)], max_lines=200)
 
-    assert result.text.endswith(f"-->\n{END}")
+    assert result.text.endswith(f"\n- The user said thing number 1\n{END}")
 
 
 def test_crlf_files_keep_crlf_in_the_block():
@@ -91,15 +101,17 @@ def test_crlf_files_keep_crlf_in_the_block():
 
     assert result.text.startswith("# Notes\r\nline two\r\n\r\n")
     assert "\n" not in result.text.replace("\r\n", "")
-    assert f"{BEGIN}\r\n## Identity\r\n- " in result.text
-    assert not reconcile(result.text, [fact(1, category="identity")], max_lines=200).changed
+    assert f"{BEGIN}\r\n## The user\r\n- " in result.text
+    again = reconcile(result.text, [fact(1, category="identity")], max_lines=200)
+    assert not again.changed
+    assert again.kept == ["fact-0001"]   # the line is known by its text despite the "\r\n"
 
 
 def test_crlf_file_without_markers_gets_a_crlf_block():
     result = reconcile("a\r\nb\r\n", [fact(1)], max_lines=200)
 
-    assert result.text == (f"a\r\nb\r\n\r\n{BEGIN}\r\n## Facts\r\n"
-                           f"- The user said thing number 1 <!-- fact-0001 -->\r\n{END}\r\n")
+    assert result.text == (f"a\r\nb\r\n\r\n{BEGIN}\r\n## The user\r\n"
+                           f"- The user said thing number 1\r\n{END}\r\n")
 
 
 # --- malformed markers --------------------------------------------------------------------
@@ -113,13 +125,16 @@ def test_crlf_file_without_markers_gets_a_crlf_block():
     (f"see {BEGIN} here\n{END}\n", "a marker is not on a line of its own"),
 ])
 def test_malformed_markers_leave_the_file_verbatim_with_a_warning(current, problem):
-    result = reconcile(current, [fact(1, category="identity", pinned=True)], max_lines=200)
+    candidates = [fact(1, "a fact", category="identity", pinned=True)]
+
+    result = reconcile(current, candidates, max_lines=200)
 
     assert result.text == current
     assert not result.changed
     assert result.warnings == [f"MEMORY.md left as it is: {problem}; fix the markers by hand"]
     assert result.added == result.kept == result.removed == []
     assert block_fact_ids(current) == []
+    assert block_fact_ids(current, candidates) == []
 
 
 # --- what goes in and what comes out -------------------------------------------------------
@@ -137,25 +152,29 @@ def test_activation_thresholds_add_keep_and_remove():
     assert result.removed == [("fact-0001", "activation 0.1000 below 0.15")]
     assert result.kept == ["fact-0002", "fact-0005"]
     assert result.added == ["fact-0004"]
-    assert block_fact_ids(result.text) == ["fact-0004", "fact-0002", "fact-0005"]
-    assert "fact-0003" not in result.text and "fact-0006" not in result.text
+    assert block_fact_ids(result.text, now) == ["fact-0004", "fact-0002", "fact-0005"]
+    assert line(3) not in block_of(result.text) and line(6) not in block_of(result.text)
 
 
 def test_superseded_and_vanished_facts_are_removed_with_their_reasons():
     current = memory_with(fact(1), fact(2), fact(3))
+    now = [fact(1, superseded=True, pinned=True), fact(3)]
 
-    result = reconcile(current, [fact(1, superseded=True, pinned=True), fact(3)],
-                       max_lines=200)
+    # fact-0002 is no longer a candidate: `former` tells its line
+    result = reconcile(current, now, max_lines=200, former={line(2): "fact-0002"})
 
     assert result.removed == [("fact-0001", "superseded"),
                               ("fact-0002", "no longer an active fact (forgotten or archived)")]
-    assert block_fact_ids(result.text) == ["fact-0003"]
+    assert block_fact_ids(result.text, now) == ["fact-0003"]
+    assert result.warnings == []
 
 
 def test_pinned_facts_are_in_however_faded():
-    result = reconcile(None, [fact(1, activation=0.0, pinned=True)], max_lines=200)
+    candidates = [fact(1, activation=0.0, pinned=True)]
 
-    assert block_fact_ids(result.text) == ["fact-0001"]
+    result = reconcile(None, candidates, max_lines=200)
+
+    assert block_fact_ids(result.text, candidates) == ["fact-0001"]
 
 
 def test_custom_thresholds_are_used():
@@ -203,18 +222,32 @@ def test_metadata_logs_and_secrets_are_never_promoted(text, reason):
 
     assert promotion_problem(candidate) == reason
     assert result.skipped == [("fact-0001", reason)]
-    assert block_fact_ids(result.text) == []
+    assert block_fact_ids(result.text, [candidate]) == []
+    assert block_of(result.text) == []
     if text.strip():
         assert text.strip() not in result.text
 
 
 def test_a_promoted_fact_that_now_has_a_problem_is_removed_with_the_reason():
-    current = memory_with(fact(1))
+    # A line of an earlier version is known by its id even when the fact's text changed.
+    current = (f"# Notes\n{BEGIN}\n## Facts\n"
+               f"- The user said thing number 1 <!-- fact-0001 -->\n{END}\n")
 
     result = reconcile(current, [fact(1, f"token = {OPENAI_KEY}")], max_lines=200)
 
     assert result.removed == [("fact-0001", "holds a secret (openai-key)")]
     assert OPENAI_KEY not in result.text
+    assert block_of(result.text) == []
+
+
+def test_a_promoted_fact_that_became_temporary_is_removed_with_the_reason():
+    current = memory_with(fact(1))
+
+    result = reconcile(current, [fact(1, category="temporary")], max_lines=200)
+
+    assert result.removed == [("fact-0001", "temporary facts stay out of MEMORY.md")]
+    assert block_of(result.text) == []
+    assert result.warnings == []
 
 
 @pytest.mark.parametrize("text", ["Alex lives in Berlin", "我住在北京。",
@@ -231,8 +264,7 @@ def test_temporary_facts_stay_out_unless_pinned():
     result = reconcile(None, [loose, pinned], max_lines=200)
 
     assert result.skipped == [("fact-0001", "temporary facts stay out of MEMORY.md")]
-    assert block_of(result.text) == ["## Temporary",
-                                     "- The user said thing number 2 <!-- fact-0002 -->"]
+    assert block_of(result.text) == ["## The user", "- The user said thing number 2"]
 
 
 def test_ineligible_facts_with_problems_are_not_reported_as_skipped():
@@ -243,35 +275,58 @@ def test_ineligible_facts_with_problems_are_not_reported_as_skipped():
 
 # --- layout --------------------------------------------------------------------------------
 
-def test_groups_follow_the_category_order_with_headings_only_when_used():
-    categories = ["temporary", "fact", "action", "decision", "state", "relationship",
-                  "preference", "health", "identity", "no-such-category"]
-    candidates = [fact(n, category=c, pinned=True) for n, c in enumerate(categories)]
+def test_groups_follow_the_subject_the_user_first_with_headings_only_when_used():
+    candidates = [
+        fact(1, subject="Sam", salience=0.9, category="identity"),
+        fact(2, subject="user", salience=0.1, category="health"),
+        fact(3, subject="用户", salience=0.2, category="no-such-category"),
+        fact(4, subject="Berlin", salience=0.95),
+        fact(5, subject="  Sam ", salience=0.3, category="preference"),
+        fact(6, subject="", salience=0.15, category="action"),
+    ]
 
     lines = block_of(reconcile(None, candidates, max_lines=200).text)
 
+    # the user first however little salient; the others in the order of their best fact
     assert [line for line in lines if line.startswith("#")] == [
-        "## Identity", "## Health and safety", "## Preferences", "## Relationships",
-        "## Current state", "## Decisions", "## Action items", "## Facts", "## Temporary"]
-    assert lines[lines.index("## Facts") + 1:lines.index("## Temporary")] == [
-        "- The user said thing number 1 <!-- fact-0001 -->",
-        "- The user said thing number 9 <!-- fact-0009 -->"]   # unknown category -> Facts
+        "## The user", "## Berlin", "## Sam"]
+    assert lines == ["## The user", line(3), line(6), line(2),   # "用户" and "" are the user
+                     "## Berlin", line(4),
+                     "## Sam", line(1), line(5)]
     assert "" not in lines
+    # categories give no headings any more
+    assert not any(heading in lines for heading in ("## Identity", "## Facts", "## Temporary"))
 
 
-def test_within_a_group_pinned_then_importance_then_activation_then_id():
-    candidates = [fact(1, importance=0.5, activation=0.9), fact(2, importance=0.9),
-                  fact(3, importance=0.1, pinned=True), fact(4, importance=0.5, activation=0.95),
-                  fact(5, importance=0.5, activation=0.9)]
+def test_within_a_group_pinned_then_weight_then_importance_then_id():
+    candidates = [fact(1, importance=0.5, activation=0.9),                  # weight .45
+                  fact(2, importance=0.9),                                   # .81
+                  fact(3, importance=0.1, pinned=True),                      # pinned: first
+                  fact(4, importance=0.5, activation=0.95),                  # .475
+                  fact(5, importance=0.5, activation=0.9),                   # .45, id after 1
+                  fact(6, importance=0.2, salience=0.5),                     # .45, importance .2
+                  fact(7, importance=0.9, salience=0.5),                     # .45, importance .9
+                  fact(8, importance=0.9, activation=0.6),                   # .54
+                  fact(9, importance=0.8, activation=0.51),                  # .408
+                  fact(10, importance=0.1, salience=1.0)]                    # .9: salience wins
 
     result = reconcile(None, candidates, max_lines=200)
 
-    assert block_fact_ids(result.text) == ["fact-0003", "fact-0002", "fact-0004", "fact-0001",
-                                           "fact-0005"]
+    assert block_fact_ids(result.text, candidates) == [
+        "fact-0003", "fact-0010", "fact-0002", "fact-0008", "fact-0004", "fact-0007",
+        "fact-0001", "fact-0005", "fact-0006", "fact-0009"]
+
+
+def test_weight_is_salience_or_importance_times_activation():
+    assert fact(1, importance=0.4, activation=0.5).weight == pytest.approx(0.2)
+    assert fact(1, importance=0.4, salience=0.8, activation=0.5).weight == pytest.approx(0.4)
+    assert fact(1, importance=0.4, salience=0.0, activation=0.5).weight == 0.0
 
 
 def test_order_of_the_candidates_does_not_matter():
-    candidates = [fact(n, category=c, importance=(n % 7) / 7, activation=0.6 + (n % 5) / 20)
+    candidates = [fact(n, category=c, importance=(n % 7) / 7, activation=0.6 + (n % 5) / 20,
+                       subject=["user", "Sam", "Berlin"][n % 3],
+                       salience=None if n % 2 else (n % 9) / 9)
                   for n, c in enumerate(["identity", "health", "fact", "state"] * 30)]
     shuffled = candidates[:]
     random.Random(4).shuffle(shuffled)
@@ -280,73 +335,229 @@ def test_order_of_the_candidates_does_not_matter():
         reconcile("x\n", shuffled, max_lines=50).text
 
 
-def test_handwritten_lines_inside_the_block_are_replaced_with_a_warning():
-    current = f"{BEGIN}\n## Identity\n- my own note\n\n- Kept <!-- fact-0001 -->\n{END}\n"
+@pytest.mark.parametrize("kept_line", ["- Kept <!-- fact-0001 -->", "- Kept"])
+def test_handwritten_lines_inside_the_block_are_replaced_with_a_warning(kept_line):
+    current = f"{BEGIN}\n## Identity\n- my own note\n\n{kept_line}\n{END}\n"
 
     result = reconcile(current, [fact(1, "Kept", activation=0.3)], max_lines=200)
 
     assert result.kept == ["fact-0001"]
     assert "my own note" not in result.text
-    assert result.warnings == ["1 line(s) inside the managed block were not written by "
-                               "vm-memory-oracle and were replaced; keep notes outside the markers"]
+    assert result.warnings == [FOREIGN_WARNING]
+    assert block_of(result.text) == ["## The user", "- Kept"]
 
 
 def test_block_fact_ids_reads_the_ids_in_order():
-    current = f"- outside <!-- fact-9 -->\n{BEGIN}\n## Facts\n- b <!-- fact-2 -->\n" \
-              f"- a <!-- fact-1 -->\n- again <!-- fact-2 -->\n{END}\n"
+    candidates = [fact(1, "a"), fact(2, "b"), fact(3, "c")]
+    current = f"- outside <!-- fact-0009 -->\n- c\n{BEGIN}\n## The user\n- b\n" \
+              f"- old <!-- fact-0007 -->\n- a\n- again <!-- fact-0002 -->\n- unknown\n{END}\n"
 
-    assert block_fact_ids(current) == ["fact-2", "fact-1"]
+    assert block_fact_ids(current, candidates) == ["fact-0002", "fact-0007", "fact-0001"]
+    assert block_fact_ids(current) == ["fact-0007", "fact-0002"]   # earlier versions' lines only
     assert block_fact_ids(None) == []
-    assert block_fact_ids("no markers\n") == []
+    assert block_fact_ids(None, candidates) == []
+    assert block_fact_ids("no markers\n- a\n", candidates) == []
+
+
+# --- what a line shows ---------------------------------------------------------------------
+
+def test_a_long_fact_is_shortened_at_a_word_with_an_ellipsis():
+    text = " ".join(f"word{n:02d}" for n in range(36))[:250]   # 250 characters
+    assert len(text) == 250
+    long = fact(1, text)
+
+    result = reconcile(None, [long], max_lines=200)
+
+    [shown] = [entry for entry in block_of(result.text) if entry.startswith("- ")]
+    assert shown == fact_line(long)
+    assert len(shown) <= MAX_LINE_CHARS and chars(shown) <= MAX_LINE_CHARS
+    assert shown.endswith("…")
+    kept = shown[2:-1]
+    assert text.startswith(kept) and text[len(kept)] == " "   # cut at a word boundary
+    assert promotion_problem(long) is None and result.added == ["fact-0001"]
+    again = reconcile(result.text, [long], max_lines=200)
+    assert not again.changed and again.kept == ["fact-0001"]
+
+
+def test_a_short_fact_is_shown_whole():
+    text = "x" * (MAX_LINE_CHARS - 2)
+    assert fact_line(fact(1, text)) == f"- {text}"
+    assert fact_line(fact(1, "  Lives   in\tBerlin ")) == "- Lives in Berlin"
+
+
+def test_the_day_of_a_dated_fact_is_shown():
+    dated = fact(1, "Moved to Lisbon", valid_from="2026-05-01")
+    says_it = fact(2, "Booster shot on 2026-04-02", valid_from="2026-04-02")
+    not_a_day = fact(3, "Started a new job", valid_from="May 2026")
+
+    result = reconcile(None, [dated, says_it, not_a_day], max_lines=200)
+
+    lines = block_of(result.text)
+    assert "- Moved to Lisbon (2026-05-01)" in lines
+    assert "- Booster shot on 2026-04-02" in lines
+    assert "- Started a new job" in lines
+    assert not reconcile(result.text, [dated, says_it, not_a_day], max_lines=200).changed
+
+
+def test_near_duplicates_are_shown_once():
+    best = fact(1, "The user's sister Sam lives in Berlin with her two cats", salience=0.9)
+    echo = fact(2, "the user's sister Sam lives in Berlin with two cats", salience=0.5)
+    other = fact(3, "The user's brother lives in Rome", salience=0.4)
+
+    result = reconcile(None, [echo, best, other], max_lines=200)
+
+    assert block_of(result.text) == ["## The user", fact_line(best), fact_line(other)]
+    assert result.left_out == 0
+
+    # the echo was shown before the better statement came
+    current = memory_with(echo, other)
+    result = reconcile(current, [echo, best, other], max_lines=200)
+    assert block_of(result.text) == ["## The user", fact_line(best), fact_line(other)]
+    assert result.removed == [("fact-0002", DUPLICATE_REASON)]
+    assert result.added == ["fact-0001"] and result.kept == ["fact-0003"]
+    assert result.left_out == 0
+
+
+def test_one_line_per_session_turn_the_most_salient():
+    turn = "sessions/2026-05-15-090000.jsonl:3"
+    salient = fact(1, "Alex lives in Berlin", salience=0.9, source=turn)
+    lesser = fact(2, "Alex has a cat called Miso", salience=0.4, source=turn)
+    other_turn = fact(3, "Alex likes green tea", salience=0.3,
+                      source="sessions/2026-05-15-090000.jsonl:4")
+    note_a = fact(4, "Alex speaks Portuguese", salience=0.2, source="notes/alex.md:1")
+    note_b = fact(5, "Alex plays the cello", salience=0.1, source="notes/alex.md:1")
+    candidates = [lesser, salient, other_turn, note_a, note_b]
+
+    result = reconcile(None, candidates, max_lines=200)
+
+    # one line per turn; sources outside sessions/ are not turns
+    assert block_fact_ids(result.text, candidates) == [
+        "fact-0001", "fact-0003", "fact-0004", "fact-0005"]
+    assert result.left_out == 0
+
+    # the lesser statement was shown before
+    result = reconcile(memory_with(lesser), candidates, max_lines=200)
+    assert result.removed == [("fact-0002", SAME_TURN_REASON)]
+    assert fact_line(lesser) not in block_of(result.text)
+
+
+# --- earlier versions and former facts -----------------------------------------------------
+
+def test_an_old_format_block_migrates_to_lines_without_ids():
+    current = (f"# Notes\n{BEGIN}\n## Identity\n- Alex lives in Berlin <!-- fact-0001 -->\n"
+               f"## Preferences\n- Likes green tea <!-- fact-0002 -->\n"
+               f"- Gone by now <!-- fact-0003 -->\n{END}\nafter\n")
+    candidates = [fact(1, "Alex lives in Berlin", category="identity", activation=0.3),
+                  fact(2, "Likes green tea", category="preference", activation=0.9)]
+
+    result = reconcile(current, candidates, max_lines=200)
+
+    # activation 0.3 keeps fact-0001 only because it was in the block: its id was known
+    assert result.kept == ["fact-0001", "fact-0002"]
+    assert result.added == []
+    assert result.removed == [("fact-0003", GONE_REASON)]
+    assert result.warnings == []
+    assert result.changed
+    assert block_of(result.text) == ["## The user", "- Likes green tea", "- Alex lives in Berlin"]
+    assert "<!-- fact-" not in result.text
+    assert result.text.startswith(f"# Notes\n{BEGIN}\n") and result.text.endswith(f"{END}\nafter\n")
+    assert block_fact_ids(result.text, candidates) == ["fact-0002", "fact-0001"]
+
+    again = reconcile(result.text, candidates, max_lines=200)
+    assert not again.changed
+    assert again.kept == ["fact-0002", "fact-0001"]
+    assert again.added == [] and again.removed == [] and again.warnings == []
+
+
+def test_former_facts_lines_are_reported_as_removed_not_as_foreign():
+    archived = fact(2, "Worked at Initech")
+    current = memory_with(fact(1), archived)
+
+    unknown = reconcile(current, [fact(1)], max_lines=200)
+    known = reconcile(current, [fact(1)], max_lines=200,
+                      former={fact_line(archived): archived.id})
+
+    assert unknown.removed == [] and unknown.warnings == [FOREIGN_WARNING]
+    assert known.removed == [("fact-0002", GONE_REASON)]
+    assert known.warnings == [] and known.kept == ["fact-0001"]
+    assert known.text == unknown.text
+    assert block_of(known.text) == ["## The user", line(1)]
+
+
+def test_a_candidate_wins_over_a_former_fact_with_the_same_line():
+    current = memory_with(fact(1))
+
+    result = reconcile(current, [fact(1)], max_lines=200, former={line(1): "fact-0099"})
+
+    assert result.kept == ["fact-0001"] and result.removed == [] and not result.changed
 
 
 # --- the line cap --------------------------------------------------------------------------
 
-def test_five_thousand_hot_facts_fit_in_200_lines_identity_and_health_first():
-    others = ["fact", "preference", "decision", "state", "action", "relationship"]
-    category = {0: "identity", 1: "health"}   # 100 of each among the 5,000
-    candidates = [fact(n, category=category.get(n % 50, others[n % 6]),
-                       importance=(n // 50 % 10) / 10, activation=0.9) for n in range(5000)]
+def test_five_thousand_hot_facts_fit_in_200_lines_the_most_salient_first():
+    salience = random.Random(7)
+    candidates = [fact(n, subject="Sam" if n % 50 == 0 else "user",
+                       importance=(n // 50 % 10) / 10, salience=round(salience.random(), 3),
+                       activation=0.6 + (n % 4) / 10) for n in range(5000)]
+    candidates[4999] = fact(4999, salience=0.0, activation=0.0, pinned=True)
+    candidates[100] = fact(100, subject="Sam", salience=1.0, activation=1.0)   # Sam's best
 
     result = reconcile(None, candidates, max_lines=200)
 
     lines = result.text.splitlines()
     assert len(lines) == 200
-    assert [line for line in lines if line.startswith("## ")] == ["## Identity",
-                                                                  "## Health and safety"]
-    in_block = set(block_fact_ids(result.text))
+    # the user first, though Sam has the most salient fact
+    assert [line for line in lines if line.startswith("## ")] == ["## The user", "## Sam"]
+    in_block = set(block_fact_ids(result.text, candidates))
     assert len(in_block) == 200 - 4 - 2
-    identity = [c for c in candidates if c.category == "identity"]
-    health = [c for c in candidates if c.category == "health"]
-    assert len(identity) + len(health) > len(in_block)
-    # what was left out of health is never more important than what got in
-    health_in = [c.importance for c in health if c.id in in_block]
-    health_out = [c.importance for c in health if c.id not in in_block]
-    assert all(c.id in in_block for c in identity)
-    assert min(health_in) >= max(health_out)
+    assert "fact-4999" in in_block and "fact-0100" in in_block   # pinned however faded
+    # what was left out is never weightier than what got in
+    weights_in = [c.weight for c in candidates if c.id in in_block and not c.pinned]
+    weights_out = [c.weight for c in candidates if c.id not in in_block]
+    assert min(weights_in) >= max(weights_out)
     assert result.warnings == [] and result.left_out == 5000 - 194
 
 
-def test_pinned_facts_win_the_cap_over_categories():
-    candidates = [fact(n, category="identity", importance=1.0) for n in range(10)] + \
-                 [fact(99, category="action", importance=0.0, pinned=True)]
+def test_pinned_facts_win_the_cap_over_high_salience_facts():
+    candidates = [fact(n, importance=1.0, salience=1.0, activation=1.0) for n in range(10)] + \
+                 [fact(99, subject="Sam", importance=0.0, salience=0.0, pinned=True)]
 
     result = reconcile("", candidates, max_lines=6)
 
-    assert block_of(result.text) == ["## Identity",
-                                     "- The user said thing number 0 <!-- fact-0000 -->",
-                                     "## Action items",
-                                     "- The user said thing number 99 <!-- fact-0099 -->"]
+    assert block_of(result.text) == ["## The user",
+                                     "- The user said thing number 0",
+                                     "## Sam",
+                                     "- The user said thing number 99"]
+    assert result.left_out == 9
 
 
 def test_a_fact_squeezed_out_by_the_cap_is_removed_with_that_reason():
-    current = memory_with(fact(1, category="fact"), before="")
-    hot = [fact(n, category="identity", importance=1.0) for n in range(2, 5)]
+    current = memory_with(fact(1, salience=0.5), before="")
+    hot = [fact(n, salience=1.0) for n in range(2, 5)]
 
-    result = reconcile(current, [fact(1, category="fact")] + hot, max_lines=6)
+    result = reconcile(current, [fact(1, salience=0.5)] + hot, max_lines=6)
 
-    assert result.removed == [("fact-0001", "MEMORY.md line cap")]
+    assert result.removed == [("fact-0001", CAP_REASON)]
     assert len(result.text.splitlines()) == 6
+    assert result.left_out == 1
+
+
+def test_the_character_budget_cuts_the_least_salient_first():
+    saliences = {1: 0.2, 2: 0.9, 3: 0.5, 4: 0.1, 5: 0.7}
+    candidates = [fact(n, salience=s) for n, s in saliences.items()]
+    current = memory_with(*candidates, before="")
+    markers = chars(f"{BEGIN}\n{END}\n")
+    heading = chars("## The user\n")
+    each = chars(line(1) + "\n")                     # every line is as long
+    max_chars = markers + heading + 3 * each + each - 1   # room for three lines, not four
+
+    result = reconcile(current, candidates, max_lines=200, max_chars=max_chars)
+
+    assert block_fact_ids(result.text, candidates) == ["fact-0002", "fact-0005", "fact-0003"]
+    assert result.removed == [("fact-0001", CHAR_CAP_REASON), ("fact-0004", CHAR_CAP_REASON)]
+    assert result.kept == ["fact-0002", "fact-0005", "fact-0003"]
+    assert result.left_out == 2
+    assert chars(result.text) <= max_chars
 
 
 def test_user_lines_over_the_cap_keep_the_user_text_and_an_empty_block():
@@ -376,7 +587,8 @@ def test_no_blank_separator_when_it_would_break_the_cap():
 
 def test_reconciling_the_output_again_changes_nothing():
     candidates = [fact(n, category=c, importance=(n % 4) / 4, activation=0.3 + (n % 7) / 10,
-                       pinned=n % 11 == 0)
+                       pinned=n % 11 == 0, subject=["user", "Sam"][n % 2],
+                       source=f"sessions/a.jsonl:{n // 2}")
                   for n, c in enumerate(["identity", "health", "fact", "temporary"] * 20)]
     first = reconcile("# Mine\nno newline at end", candidates, max_lines=40)
 
@@ -386,7 +598,8 @@ def test_reconciling_the_output_again_changes_nothing():
     assert not second.changed
     assert second.text == first.text
     assert second.added == [] and second.removed == []
-    assert second.kept == block_fact_ids(first.text)
+    assert second.kept == block_fact_ids(first.text, candidates)
+    assert second.kept   # the block is not empty
 
 
 # --- property ------------------------------------------------------------------------------
@@ -398,13 +611,18 @@ candidate = st.builds(
     id=st.integers(0, 15).map(lambda n: f"fact-{n}"),
     text=st.sampled_from(["Alex lives in Berlin", "Likes green tea", "我住在北京。",
                           f"key {OPENAI_KEY}", '{"json": true}', "a --> b", "2026-05-15T09:00 log",
-                          "deadbeef1234", "two\nlines", ""]),
+                          "deadbeef1234", "two\nlines", "", "Moved to Lisbon on 2026-05-01",
+                          " ".join(["longer words"] * 15)]),
     category=st.sampled_from(["identity", "health", "preference", "relationship", "state",
                               "decision", "action", "fact", "temporary", "other"]),
     importance=st.floats(0, 1),
     activation=st.floats(0, 1),
     pinned=st.booleans(),
     superseded=st.booleans(),
+    subject=st.sampled_from(["user", "用户", "", "Sam", "Berlin"]),
+    salience=st.none() | st.floats(0, 1),
+    source=st.sampled_from(["", "sessions/a.jsonl:1", "sessions/a.jsonl:2", "notes.md:1"]),
+    valid_from=st.sampled_from([None, "2026-05-01", "May"]),
 )
 
 
@@ -433,9 +651,15 @@ def test_property_cap_user_text_and_ids(before, after, with_block, old, candidat
     by_id = {}
     for c in candidates:
         by_id.setdefault(c.id, c)
-    for fact_id in block_fact_ids(result.text):
+    fact_lines = [entry for entry in block_of(result.text) if not entry.startswith("## ")]
+    ids = block_fact_ids(result.text, candidates)
+    assert len(ids) == len(fact_lines)   # every line is known by a candidate's line
+    for fact_id, shown in zip(ids, fact_lines):
         assert fact_id in by_id
-        assert not by_id[fact_id].superseded and promotion_problem(by_id[fact_id]) is None
+        assert len(shown) <= MAX_LINE_CHARS
+        # the line is that of an active, promotable candidate (several may share a line)
+        assert any(fact_line(c) == shown and not c.superseded and promotion_problem(c) is None
+                   for c in by_id.values())
     assert not reconcile(result.text, candidates, max_lines=max_lines).changed
 
 
@@ -446,3 +670,17 @@ def test_the_block_fills_to_fill_lines_and_to_the_cap_only_when_the_users_lines_
     crowded_notes = "".join(f"note {n}\n" for n in range(44))
     crowded = reconcile(crowded_notes, candidates, max_lines=50, fill_lines=45)
     assert len(crowded.text.splitlines()) == 50 and crowded.text.startswith(crowded_notes)
+
+
+def test_a_line_leaves_out_how_the_sentence_was_opened_in_speech():
+    said = fact(1, "Hey Joanna, yeah it's a bummer that Nate didn't do well.", subject="Nate")
+    named = fact(2, "Jon: Wow! Dance practice has been fun.", subject="Jon")
+    plain = fact(3, "Sure thing, the meeting is on Monday.")
+    result = reconcile(None, [said, named, plain], max_lines=200)
+    lines = block_of(result.text)
+    assert "- It's a bummer that Nate didn't do well." in lines
+    assert "- Jon: Dance practice has been fun." in lines
+    assert "- Sure thing, the meeting is on Monday." in lines
+    # the lines are known again as the facts': the user's first, then Nate's, then Jon's
+    assert block_fact_ids(result.text, [said, named, plain]) == ["fact-0003", "fact-0001",
+                                                                 "fact-0002"]

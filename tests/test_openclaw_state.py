@@ -305,7 +305,7 @@ def test_consolidate_writes_the_block_into_the_workspace_memory_keeping_the_user
     assert result.code == 0, result.err
     text = (workspace / "MEMORY.md").read_text()
     assert text.startswith("# Notes\n\nMy own line.\n")
-    assert "- user is allergic to peanuts <!-- fact-" in text
+    assert "## The user\n- user is allergic to peanuts\n" in text
     assert not (workspace / "MEMORY.md").is_symlink()
     other = state / "workspace-helper"
     assert not other.exists()  # only configured or talking agents; nothing else of OpenClaw's

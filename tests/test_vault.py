@@ -43,7 +43,7 @@ def test_a_pinned_fact_keeps_its_activation_and_its_line_through_a_year(cli, dat
     assert active_ids(data_dir) == {kept}  # Osaka fell below prune_threshold
     archived = (data_dir / "knowledge-graph" / "archived-facts.jsonl").read_text()
     assert faded in archived
-    assert f"<!-- {kept} -->" in (data_dir / "MEMORY.md").read_text()
+    assert "\n- user visited Kyoto\n" in (data_dir / "MEMORY.md").read_text()
 
 
 def test_an_unpinned_fact_decays_again_from_the_moment_it_was_unpinned(cli, data_dir):

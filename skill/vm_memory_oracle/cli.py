@@ -516,6 +516,9 @@ def action_summarize(args, context: Context) -> tuple[dict, list[str]]:
              f"{report.turns} turns, {report.fragments} fragments, {report.facts_extracted} facts "
              f"({report.added} new, {report.reinforced} reinforced, {report.superseded} "
              f"superseding an older fact) by {report.extractor}"]
+    if report.chatter:
+        lines.append(f"  {report.chatter} fragment(s) of chatter or questions kept out of the "
+                     "facts (the session logs keep them)")
     if report.redactions:
         lines.append(f"  {report.redactions} secret(s) redacted")
     lines += [f"  wrote {name}" for name in report.daily_written]

@@ -34,17 +34,6 @@ def _embedding_caches(workdir: Path) -> list[Path]:
     return sorted(workdir.glob("*/embeddings/cache-*.npz"))
 
 
-def _restore_caches(workdir: Path) -> int:
-    restored = 0
-    for kept in sorted(CACHE.glob("*/cache-*.npz")) if CACHE.is_dir() else []:
-        target = workdir / kept.parent.name / "embeddings" / kept.name
-        if target.parent.parent.is_dir():
-            target.parent.mkdir(exist_ok=True)
-            shutil.copy2(kept, target)
-            restored += 1
-    return restored
-
-
 def _keep_caches(workdir: Path) -> None:
     for cache in _embedding_caches(workdir):
         sample = cache.parent.parent.name
@@ -54,8 +43,8 @@ def _keep_caches(workdir: Path) -> None:
 
 @pytest.mark.skipif(not dataset_path().exists(), reason=f"LoCoMo data not found at {dataset_path()}")
 def test_recall_at_10_on_locomo(tmp_path, capsys):
-    prepared = prepare(tmp_path)
-    restored = _restore_caches(tmp_path)
+    restored = len(sorted(CACHE.glob("*/cache-*.npz"))) if CACHE.is_dir() else 0
+    prepared = prepare(tmp_path, kept=CACHE)
     default = Settings().embedding_model
     results = {name: evaluate(prepared, name) for name in (LEXICAL, "hash", default)}
     _keep_caches(tmp_path)
@@ -68,6 +57,8 @@ def test_recall_at_10_on_locomo(tmp_path, capsys):
             print(f"LoCoMo dev recall@10 {name}: {scores.recall:.3f} over {scores.questions} "
                   f"questions ({categories}); index {scores.seconds_index} s, "
                   f"queries {scores.seconds_queries} s")
+            print("    per conversation: " + ", ".join(
+                f"{conv} {value:.3f}" for conv, value in scores.per_conversation.items()))
     best = results[default]
     assert best.fallback is None, best.fallback
     assert best.questions > 700

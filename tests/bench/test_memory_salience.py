@@ -2,9 +2,11 @@
 lines, characters, precision and observation coverage, per conversation, printed and
 written to benchmarks/output/memory_salience.json.
 
-The character budget (memory_md_max_chars, 8,000 by default) is asserted; precision (goal
-0.90) and coverage (goal 0.35) are reported, not yet asserted: what reaches MEMORY.md is
-still chosen by category and activation alone (see references/scoring.md).
+The character budget (memory_md_max_chars, 8,000 by default) is asserted, and floors under
+what the salience model gives (precision 0.80, coverage 0.25 in every conversation: before
+salience, 0.56 to 0.64 and 0.11 to 0.23). The goals, precision 0.90 and coverage 0.35 in
+every conversation, are reported: not every conversation meets them yet (see
+references/scoring.md, "Salience").
 """
 
 from __future__ import annotations
@@ -31,6 +33,7 @@ def test_memory_md_on_the_locomo_dev_conversations(tmp_path, capsys):
         assert 0 < result.lines and result.chars <= 8000
         assert 0 <= result.salient <= result.lines
         assert result.observations > 100 and result.observations_shown <= result.observations
+        assert result.precision >= 0.80 and result.coverage >= 0.25, result
     figures = {result.conversation: {"lines": result.lines, "chars": result.chars,
                                      "precision": result.precision,
                                      "observation_coverage": result.coverage}

@@ -193,10 +193,17 @@ def recovery_problems(forker, data: Path, baseline: Path, template: Path, cuts: 
             if (data / name).read_bytes() != whole:
                 problems.append(f"summarize --date did not write {name} again")
     if "MEMORY.md" in cuts and "MEMORY.md" not in reported:
-        from vm_memory_oracle.steps.memory_md import block_fact_ids
+        from vm_memory_oracle.steps.memory_file import candidate
+        from vm_memory_oracle.steps.memory_md import BEGIN, END, block_fact_ids
 
-        block = block_fact_ids((data / "MEMORY.md").read_text())
-        if set(block) - active_ids(data) or not block:
+        text = (data / "MEMORY.md").read_text()
+        known = [candidate(fact, 0.0) for fact in
+                 records(data / "knowledge-graph" / "facts.jsonl")]
+        block = block_fact_ids(text, known)
+        inside = text.split(BEGIN, 1)[-1].split(END, 1)[0]
+        lines = [line for line in inside.splitlines() if line.startswith("- ")]
+        # every line is an active fact's
+        if set(block) - active_ids(data) or not block or len(block) != len(lines):
             problems.append(f"MEMORY.md block holds {block}")
     if name in ("knowledge-graph/canary-facts.json", "state/summarized.json") and \
             damaged(*cuts[name]) and name not in reported:

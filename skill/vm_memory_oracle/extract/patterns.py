@@ -11,8 +11,10 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-_END = r"(?=$|[,.!?;，。！？；])"
-_OBJ = r"(?P<o>[^.!?;。！？；]+?)"
+# A sentence's end, and an object that runs up to it: a dot inside a word ("api.example.org",
+# "3.5") neither ends the one nor cuts the other.
+_END = r"(?=$|[,!?;，。！？；]|\.(?![\w/]))"
+_OBJ = r"(?P<o>(?:[^.!?;。！？；]|\.(?=[\w/]))+?)"
 _NAME = r"(?P<o>[A-Z][\w'-]*(?: [A-Z][\w'-]*){0,2})"
 _ADV = r"(?:currently |now |still |actually |really |just |recently |finally )?"
 
@@ -146,11 +148,19 @@ _TRAILING_EN = re.compile(r"(?:\s+(?:now|currently|these days|at the moment|too|
                           r"anymore|lol|haha))+$", re.IGNORECASE)
 _TRAILING_ZH = re.compile(r"[了啦呢的哦呀吧啊]+$")
 _CJK = re.compile(r"[\u4e00-\u9fff]")
+_FIRST_LETTER = re.compile(r"[^\W\d_]", re.UNICODE)
+
+
+def chinese(text: str) -> bool:
+    """Whether `text` is read as Chinese: its first letter is a Chinese character (so
+    "I moved to 上海" is English and "我住在Berlin" Chinese)."""
+    first = _FIRST_LETTER.search(text)
+    return bool(first and _CJK.match(first.group()))
 
 
 def match_statement(content: str) -> Match | None:
     """The first pattern that reads `content` as a fact, or None."""
-    table = CHINESE if _CJK.search(content[:12]) else ENGLISH
+    table = CHINESE if chinese(content) else ENGLISH
     for pattern in table:
         found = pattern.regex.search(content)
         if not found:

@@ -15,7 +15,9 @@ from ..clock import format_iso
 from ..model.fact import INTRINSIC_IMPORTANCE
 from .dates import resolve_dates
 from .fragments import CHATTER, COMMAND, STATEMENT, Fragment, content_of, fragments
-from .patterns import match_statement
+from .patterns import chinese, match_statement
+from .person import resolve_chinese, resolve_english
+from .salience import Statement
 
 SIGNALS = (
     (re.compile(r"\b(?:remember|don'?t forget|from now on|going forward)\b|记住|记得|别忘了|以后都",
@@ -41,6 +43,8 @@ class Turn:
     text: str
     speaker: str | None = None
     origin: str | None = None  # where the log's line was copied from (an OpenClaw session)
+    addressee: str | None = None  # whom "you" means: the other speaker, or the assistant
+    after_question: bool = False  # the turn before it in the log asked something
 
     @property
     def source(self) -> str:
@@ -87,12 +91,28 @@ def fragment_records(pairs: list[tuple[Turn, Fragment]]) -> list[FragmentRecord]
 
 def extract_facts(pairs: list[tuple[Turn, Fragment]], *, threshold: float) -> list[dict]:
     """fact-input records for every fragment that reads as a fact and passes `threshold`."""
-    facts = []
+    return [fields for fields, _ in extract_statements(pairs, threshold=threshold)]
+
+
+def extract_statements(pairs: list[tuple[Turn, Fragment]], *, threshold: float
+                       ) -> list[tuple[dict, Statement]]:
+    """(fact-input record, what salience reads of it) for every fragment that reads as a
+    fact and passes `threshold`."""
+    by_turn: dict[str, list[Fragment]] = {}
+    for turn, fragment in pairs:
+        by_turn.setdefault(turn.source, []).append(fragment)
+    found = []
     for turn, fragment in pairs:
         fields = fact_from_fragment(turn, fragment)
-        if fields is not None and fields["importance"] >= threshold:
-            facts.append(fields)
-    return facts
+        if fields is None or fields["importance"] < threshold:
+            continue
+        siblings = by_turn[turn.source]
+        found.append((fields, Statement(
+            fragment.text, turn.text, next(i for i, one in enumerate(siblings) if one is fragment), len(siblings),
+            fields["predicate"] != "said", siblings[0].kind == CHATTER,
+            tuple(name for name in (turn.speaker, turn.addressee) if name),
+            turn.after_question)))
+    return found
 
 
 def fact_from_fragment(turn: Turn, fragment: Fragment) -> dict | None:
@@ -103,21 +123,30 @@ def fact_from_fragment(turn: Turn, fragment: Fragment) -> dict | None:
     if found is None and (fragment.kind != STATEMENT or not _substantial(content)):
         return None
     today = turn.ts.date()
-    subject = turn.subject
+    subject, addressee = turn.subject, turn.addressee
+    if found is not None and _POINTS_BACK.match(found.obj):
+        found = None  # "I chose them ...": what "them" is, only the turn before says
     if found is None:
         category, predicate = "fact", "said"
         obj = resolve_dates(content, today).text
-        text = f"{subject}: {obj}"
+        if chinese(content):
+            text = _speaker_sentence(subject, addressee, obj)
+        else:
+            resolved = resolve_english(obj, subject, addressee)
+            mixed = resolve_chinese(resolved.text, subject, addressee)  # 我 in a mixed text
+            named = resolved.speaker_named or mixed.speaker_named
+            text = mixed.text if named else f"{subject}: {mixed.text}"
     else:
         category, predicate = found.category, found.predicate
         obj = resolve_dates(found.obj, today).text
         if found.text is not None:
-            text = found.text.replace("{s}", subject).replace(found.obj, obj, 1)
+            told = resolve_english(obj, subject, addressee, named=True).text
+            text = found.text.replace("{s}", subject).replace(found.obj, told, 1)
             if found.when:  # "last month (2026-04)" -> " (last month, 2026-04)"
                 when = resolve_dates(found.when, today).text
                 text += " (" + (when[:-1].replace(" (", ", ", 1) if when.endswith(")") else when) + ")"
         else:
-            text = _speaker_sentence(subject, resolve_dates(content, today).text)
+            text = _speaker_sentence(subject, addressee, resolve_dates(content, today).text)
     said = resolve_dates(fragment.text, today)
     past = [day for day in said.days if day <= today]
     valid_from = past[0].isoformat() if len(said.days) == 1 and past else format_iso(turn.ts)
@@ -125,21 +154,28 @@ def fact_from_fragment(turn: Turn, fragment: Fragment) -> dict | None:
               "category": category, "importance": importance_of(category, fragment.text),
               "source": turn.source, "valid_from": valid_from}
     if fragment.text.strip() != turn.text.strip():
-        # The whole turn, for the semantic index: a fragment's meaning often lies around it.
+        # The whole turn as said, for the semantic index: a fragment's meaning often lies
+        # around it. (A turn that is one fragment is said in the fact's object.)
         fields["context"] = f"{turn.subject}: {turn.text}"[:CONTEXT_CHARS]
     return fields
 
 
-def _speaker_sentence(subject: str, content: str) -> str:
-    """A Chinese first-person fragment with its speaker in place of 我 ("用户讨厌香菜")."""
+def _speaker_sentence(subject: str, addressee: str | None, content: str) -> str:
+    """A Chinese first-person fragment with its speaker in place of 我 ("用户讨厌香菜") and
+    the addressee in place of 你."""
     name = "用户" if subject == "user" else subject
     content = content.rstrip("。！；，.!;,")
     if content.startswith("我们"):
-        return f"{name}: {content}"
-    return name + re.sub(r"^我", "", content)
+        return f"{name}: {resolve_chinese(content, subject, addressee).text}"
+    return name + resolve_chinese(re.sub(r"^我", "", content), subject, addressee).text
+
+
+# An object that only points back at something said before ("them", "it", "that one").
+_POINTS_BACK = re.compile(r"^(?:them|it|that|this|those|these|one|that one|this one|him|her)"
+                          r"(?:\s|$)", re.IGNORECASE)
 
 
 def _substantial(content: str) -> bool:
-    if _CJK.search(content):
+    if chinese(content):
         return len(_CJK.findall(content)) >= 3
     return len(_MIN_WORDS.findall(content)) >= 3

@@ -157,4 +157,6 @@ def new_fact(fields: dict, *, created: str, default_source: str) -> dict:
     for key in ("valid_from", "confidence"):
         if key in fields:
             fact[key] = fields[key]
+    if "salience" in fields:
+        fact["salience"] = round(float(fields["salience"]), 3)
     return fact

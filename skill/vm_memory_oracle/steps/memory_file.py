@@ -14,7 +14,7 @@ from datetime import datetime
 from ..graph import KnowledgeGraph
 from ..model.fact import fact_sentence
 from ..storage import files
-from .memory_md import Candidate, chars, reconcile
+from .memory_md import Candidate, chars, fact_line, reconcile
 
 ATTEMPTS = 5
 # The block fills MEMORY.md to 90% of memory_md_max_lines (180 of 200): the health check
@@ -25,12 +25,34 @@ FILL_SHARE = 0.9
 def memory_candidates(graph: KnowledgeGraph, now: datetime) -> list[Candidate]:
     facts = graph.facts(copy=False)
     state = graph.store.read_activation()
-    return [Candidate(id=fact["id"], text=fact_sentence(fact),
-                      category=fact.get("category", "fact"),
-                      importance=fact.get("importance", 0.0),
-                      activation=graph.activation_of(fact, state, now),
-                      pinned=bool(fact.get("pinned")), superseded="superseded_by" in fact)
-            for fact in facts]
+    return [candidate(fact, graph.activation_of(fact, state, now)) for fact in facts]
+
+
+def candidate(fact: dict, activation: float) -> Candidate:
+    return Candidate(id=fact["id"], text=fact_sentence(fact),
+                     category=fact.get("category", "fact"),
+                     importance=fact.get("importance", 0.0), activation=activation,
+                     pinned=bool(fact.get("pinned")), superseded="superseded_by" in fact,
+                     subject=fact["subject"], salience=salience_of(fact),
+                     source=fact.get("source", ""), valid_from=_day(fact.get("valid_from")))
+
+
+def salience_of(fact: dict) -> float | None:
+    """The salience summarize gave the fact; a fact someone stated on purpose (remember,
+    a reviewed proposal) counts as fully salient; a fact learned from a log before
+    salience was scored has none (its importance stands in)."""
+    if "salience" in fact:
+        return fact["salience"]
+    return None if fact.get("source", "").startswith("sessions/") else 1.0
+
+
+def _day(valid_from: str | None) -> str | None:
+    return valid_from if valid_from and len(valid_from) == 10 else None
+
+
+def former_lines(graph: KnowledgeGraph) -> dict[str, str]:
+    """The line each archived fact had in MEMORY.md (line -> fact id)."""
+    return {fact_line(candidate(fact, 0.0)): fact["id"] for fact in graph.archived_facts()}
 
 
 def reconcile_memory_file(graph: KnowledgeGraph, now: datetime) -> dict:
@@ -38,6 +60,7 @@ def reconcile_memory_file(graph: KnowledgeGraph, now: datetime) -> dict:
     path = layout.memory_md
     with store.locked("consolidate: MEMORY.md"):
         candidates = memory_candidates(graph, now)
+        former = former_lines(graph)
         for _ in range(ATTEMPTS):
             try:
                 before = path.stat()
@@ -52,7 +75,7 @@ def reconcile_memory_file(graph: KnowledgeGraph, now: datetime) -> dict:
             max_lines = graph.settings.memory_md_max_lines
             result = reconcile(current, candidates, max_lines=max_lines,
                                fill_lines=math.floor(FILL_SHARE * max_lines),
-                               max_chars=graph.settings.memory_md_max_chars)
+                               max_chars=graph.settings.memory_md_max_chars, former=former)
             if not result.changed:
                 break
             data = result.text.encode("utf-8")
@@ -89,7 +112,7 @@ def reconcile_memory_file(graph: KnowledgeGraph, now: datetime) -> dict:
     if graph.settings.openclaw_state_dir:
         from .openclaw_memory import write_workspace_memories
 
-        written = write_workspace_memories(graph, candidates)
+        written = write_workspace_memories(graph, candidates, former=former)
         report["counts"]["openclaw_workspaces"] = written.written
         report["warnings"] += written.warnings
     return report

@@ -1,10 +1,13 @@
 """The managed block of MEMORY.md, reconciled with the active facts.
 
 MEMORY.md is loaded by the agent every session and belongs to people, except for the lines
-between the BEGIN and END markers, which this module rewrites: strongly activated and pinned
-facts go in, faded, superseded and forgotten ones come out, and the whole file stays within
-`memory_md_max_lines`. Every byte outside the block is kept as it was. Pure: text in, text
-out; the caller reads and writes the file.
+between the BEGIN and END markers, which this module rewrites: pinned facts first, then the
+most salient of the strongly activated ones (salience x activation), one line each, grouped
+by subject (the user first); faded, superseded and forgotten ones come out; the whole file
+stays within `memory_md_max_lines` and its character budget, and a cap cuts the least
+salient. A line is the fact's sentence only (no id: the agent reads every character); the
+block's facts are known again by their lines. Every byte outside the block is kept as it
+was. Pure: text in, text out; the caller reads and writes the file.
 """
 
 from __future__ import annotations
@@ -12,6 +15,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
+from ..extract.fragments import without_opening
 from ..extract.redact import redact
 
 BEGIN = "<!-- vm-memory-oracle:begin -->"
@@ -19,21 +23,25 @@ END = "<!-- vm-memory-oracle:end -->"
 ADD_ABOVE = 0.5      # facts with activation > this are added
 REMOVE_BELOW = 0.15  # facts in the block with activation < this are removed
 MAX_TEXT_CHARS = 300
+MAX_LINE_CHARS = 200  # a longer fact is shortened at a word, with "…"
 DEFAULT_DOCUMENT = f"# MEMORY\n\n{BEGIN}\n{END}\n"
 CAP_REASON = "MEMORY.md line cap"
 CHAR_CAP_REASON = "MEMORY.md character budget"
 GONE_REASON = "no longer an active fact (forgotten or archived)"
+SAME_TURN_REASON = "another statement of the same turn is shown"
+DUPLICATE_REASON = "a near-duplicate of a line shown"
+USER = "user"
+USER_HEADING = "## The user"
+# Two lines whose words overlap this much (Jaccard) say the same thing: one is shown.
+NEAR_DUPLICATE = 0.8
 
-# Block order, which is also the priority under the line cap.
-HEADINGS = {
-    "identity": "## Identity", "health": "## Health and safety", "preference": "## Preferences",
-    "relationship": "## Relationships", "state": "## Current state", "decision": "## Decisions",
-    "action": "## Action items", "fact": "## Facts", "temporary": "## Temporary",
-}
-_PRIORITY = {category: rank for rank, category in enumerate(HEADINGS)}
-
-_FACT_LINE = re.compile(r"- .* <!-- (\S+) -->\s*")
+_OLD_FACT_LINE = re.compile(r"- .* <!-- (\S+) -->\s*")   # lines of earlier versions
+_OLD_HEADINGS = frozenset((   # and their headings, by category
+    "## Identity", "## Health and safety", "## Preferences", "## Relationships",
+    "## Current state", "## Decisions", "## Action items", "## Facts", "## Temporary"))
 _SAFE_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.:-]*")
+_DAY = re.compile(r"\d{4}-\d{2}-\d{2}")
+_WORDS = re.compile(r"[^\W_]+|[\u4e00-\u9fff]", re.UNICODE)
 _LOG_LINE = re.compile(r"\[?\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}"   # ISO date-time
                        r"|\[[^\]]*\d{1,2}:\d{2}[^\]]*\]|\[\d{9,}")  # [time], [epoch]
 _BARE_TOKEN = (r"(?:[0-9a-fA-F]{8}(?:-[0-9a-fA-F]{4}){3}-[0-9a-fA-F]{12}"  # uuid
@@ -54,6 +62,16 @@ class Candidate:
     activation: float
     pinned: bool = False
     superseded: bool = False
+    subject: str = USER
+    salience: float | None = None   # None: the importance stands in for it
+    source: str = ""                # sessions/<log>:<line> for a fact learned from a turn
+    valid_from: str | None = None   # a day (YYYY-MM-DD) for a dated fact
+
+    @property
+    def weight(self) -> float:
+        """What the block is filled by, after pinned facts: salience x activation."""
+        salience = self.importance if self.salience is None else self.salience
+        return salience * self.activation
 
 
 @dataclass
@@ -81,8 +99,7 @@ class _Document:
 
 
 def _category(candidate: Candidate) -> str:
-    category = candidate.category.strip().lower()
-    return category if category in HEADINGS else "fact"
+    return candidate.category.strip().lower()
 
 
 def promotion_problem(candidate: Candidate) -> str | None:
@@ -99,6 +116,11 @@ def promotion_problem(candidate: Candidate) -> str | None:
         return "contains a line break (would break the block)"
     if "<!--" in text or "-->" in text:
         return "contains an HTML comment marker (would break the block)"
+    subject = candidate.subject
+    if "<!--" in subject or "-->" in subject or len(subject.splitlines()) > 1:
+        return "its subject would break the block (a marker or a line break)"
+    if redact(subject).count:
+        return "its subject holds a secret"
     if not _SAFE_ID.fullmatch(candidate.id):
         return "its id cannot be written in a comment"
     if len(text) > MAX_TEXT_CHARS:
@@ -166,16 +188,58 @@ def _with_empty_block(text: str, newline: str, max_lines: int) -> str:
     return f"{text}{separator}{BEGIN}{newline}{END}{newline}"
 
 
-def _ids_in_block(block: list[str]) -> list[str]:
-    matches = (_FACT_LINE.fullmatch(line) for line in block)
-    return list(dict.fromkeys(match.group(1) for match in matches if match))
+def _ids_in_block(block: list[str], known: dict[str, str]) -> list[str]:
+    """The fact ids of the block's lines: a line is known by its text (`known`, see
+    _known), or, as earlier versions wrote it, by the id in its trailing comment."""
+    ids = []
+    for line in block:
+        fact_id = _id_of(line, known)
+        if fact_id:
+            ids.append(fact_id)
+    return list(dict.fromkeys(ids))
 
 
-def block_fact_ids(text: str | None) -> list[str]:
-    """The fact ids in the managed block, in order; [] without a (well-formed) block."""
+def _id_of(line: str, known: dict[str, str]) -> str | None:
+    old = _OLD_FACT_LINE.fullmatch(line)
+    if old:
+        return old.group(1)
+    line = line.rstrip()
+    return known.get(line) or known.get(_core(line))
+
+
+_SHOWN_DAY = re.compile(r" \(\d{4}-\d{2}-\d{2}\)$")
+_CORE_CHARS = 80
+
+
+def _core(line: str) -> str:
+    """What stays of a fact's line when its day or its length changes: its first words."""
+    text = _SHOWN_DAY.sub("", line).rstrip("…")
+    return "~" + text[:_CORE_CHARS]
+
+
+def _known(candidates, former: dict[str, str] | None = None) -> dict[str, str]:
+    """line -> fact id for the lines the facts have (or, by their first words, had): the
+    best ranked current fact wins a line two facts share."""
+    known: dict[str, str] = {}
+    unique: dict[str, Candidate] = {}
+    for candidate in candidates:
+        unique.setdefault(candidate.id, candidate)   # the first of a repeated id, as reconcile
+    for candidate in sorted(unique.values(), key=lambda c: (c.superseded, _rank_key(c))):
+        line = _line(candidate)
+        known.setdefault(line, candidate.id)
+        known.setdefault(_core(line), candidate.id)
+    for line, fact_id in (former or {}).items():
+        known.setdefault(line, fact_id)
+        known.setdefault(_core(line), fact_id)
+    return known
+
+
+def block_fact_ids(text: str | None, candidates=()) -> list[str]:
+    """The fact ids in the managed block, in order, as far as `candidates` (or the ids of
+    an earlier version's lines) tell them; [] without a (well-formed) block."""
     lines = (text or "").splitlines(keepends=True)
     document = None if _marker_problem(lines) else _split_document(lines)
-    return _ids_in_block(document.block) if document else []
+    return _ids_in_block(document.block, _known(candidates)) if document else []
 
 
 def _select(candidates: dict[str, Candidate], old_ids: list[str], add_above: float,
@@ -209,54 +273,125 @@ def chars(text: str) -> int:
     return len(text.encode("utf-16-le")) // 2
 
 
-def _line(candidate: Candidate) -> str:
-    return f"- {candidate.text.strip()} <!-- {candidate.id} -->"
+def display(candidate: Candidate) -> str:
+    """The fact as its line shows it: its text without a spoken opening ("Yeah, ..."), its
+    day when it is dated and the text does not say it, shortened at a word to fit
+    MAX_LINE_CHARS."""
+    text = without_opening(" ".join(candidate.text.split()))
+    day = candidate.valid_from or ""
+    suffix = f" ({day})" if _DAY.fullmatch(day) and day not in text else ""
+    room = MAX_LINE_CHARS - chars("- " + suffix)
+    if chars(text) > room:
+        cut = text
+        while chars(cut) > room - 1:   # counted as OpenClaw counts: UTF-16 units
+            cut = cut[:-1]
+        cut = cut[:cut.rfind(" ")] if " " in cut[len(cut) // 2:] else cut
+        text = cut.rstrip(" ,;:-") + "…"
+    return text + suffix
+
+
+def line_cost(text: str) -> int:
+    """The characters a fact's line takes, its line ending included."""
+    return chars(f"- {text}") + 1
+
+
+def fact_line(candidate: Candidate) -> str:
+    return f"- {display(candidate)}"
+
+
+_line = fact_line
+
+
+def _heading(subject: str) -> str:
+    name = " ".join(subject.split()) or USER
+    return USER_HEADING if name.casefold() in (USER, "用户") else f"## {name}"
+
+
+def _rank_key(candidate: Candidate):
+    return (not candidate.pinned, -candidate.weight, -candidate.importance, candidate.id)
+
+
+def _words(text: str) -> frozenset[str]:
+    return frozenset(word.casefold() for word in _WORDS.findall(text))
+
+
+def _near_duplicates(words: frozenset[str], other: frozenset[str]) -> bool:
+    """Most words shared and the same numbers: "dish 31" and "dish 32" are two facts."""
+    numbers = {word for word in words if word.isdigit()}
+    return (bool(words) and numbers == {word for word in other if word.isdigit()}
+            and len(words & other) >= NEAR_DUPLICATE * len(words | other))
 
 
 def _fit(wanted: list[Candidate], budget: int, char_budget: int | None = None
-         ) -> list[Candidate]:
-    """The most important facts whose lines, with their group headings, fit in `budget`
-    lines and `char_budget` characters (line endings counted)."""
-    ranked = sorted(wanted, key=lambda c: (not c.pinned, _PRIORITY[_category(c)],
-                                           -c.importance, -c.activation, c.id))
+         ) -> tuple[list[Candidate], dict[str, str]]:
+    """The facts whose lines, with their subject headings, fit in `budget` lines and
+    `char_budget` characters (line endings counted), taken in rank order: pinned first,
+    then by salience x activation. One line per turn and per distinct statement. Returns
+    them and why each of the others was left out."""
     taken: list[Candidate] = []
+    left: dict[str, str] = {}
     opened: set[str] = set()
-    for candidate in ranked:
-        category = _category(candidate)
-        cost = 1 if category in opened else 2
-        cost_chars = chars(_line(candidate)) + 1 + (
-            0 if category in opened else chars(HEADINGS[category]) + 1)
-        if cost <= budget and (char_budget is None or cost_chars <= char_budget):
-            taken.append(candidate)
-            opened.add(category)
-            budget -= cost
-            if char_budget is not None:
-                char_budget -= cost_chars
-    return taken
+    turns: set[str] = set()
+    shown: list[frozenset[str]] = []
+    for candidate in sorted(wanted, key=_rank_key):
+        if candidate.source.startswith("sessions/") and candidate.source in turns:
+            left[candidate.id] = SAME_TURN_REASON
+            continue
+        words = _words(display(candidate))
+        if any(_near_duplicates(words, other) for other in shown):
+            left[candidate.id] = DUPLICATE_REASON
+            continue
+        heading = _heading(candidate.subject)
+        new_group = heading not in opened
+        cost = 1 + new_group
+        cost_chars = chars(_line(candidate)) + 1 + (chars(heading) + 1 if new_group else 0)
+        if cost > budget:
+            left[candidate.id] = CAP_REASON
+            continue
+        if char_budget is not None and cost_chars > char_budget:
+            left[candidate.id] = CHAR_CAP_REASON
+            continue
+        taken.append(candidate)
+        opened.add(heading)
+        turns.add(candidate.source)
+        shown.append(words)
+        budget -= cost
+        if char_budget is not None:
+            char_budget -= cost_chars
+    return taken, left
 
 
-def _block_lines(facts: list[Candidate]) -> list[str]:
+def _grouped(facts: list[Candidate]) -> dict[str, list[Candidate]]:
+    """The facts grouped by subject: the user first, then each subject in the order of its
+    best fact; within a group, in rank order."""
+    groups: dict[str, list[Candidate]] = {}
+    for candidate in sorted(facts, key=_rank_key):
+        groups.setdefault(_heading(candidate.subject), []).append(candidate)
+    return {heading: groups[heading]
+            for heading in sorted(groups, key=lambda heading: heading != USER_HEADING)}
+
+
+def _block_lines(groups: dict[str, list[Candidate]]) -> list[str]:
     lines: list[str] = []
-    for category, heading in HEADINGS.items():
-        group = sorted((c for c in facts if _category(c) == category),
-                       key=lambda c: (not c.pinned, -c.importance, -c.activation, c.id))
-        if group:
-            lines.append(heading)
-            lines += [_line(c) for c in group]
+    for heading, group in groups.items():
+        lines.append(heading)
+        lines += [_line(candidate) for candidate in group]
     return lines
 
 
 def reconcile(current: str | None, candidates: list[Candidate], *, max_lines: int,
               fill_lines: int | None = None, max_chars: int | None = None,
               add_above: float = ADD_ABOVE, remove_below: float = REMOVE_BELOW,
-              name: str = "MEMORY.md") -> Reconciled:
+              name: str = "MEMORY.md", former: dict[str, str] | None = None) -> Reconciled:
     """MEMORY.md with its managed block rebuilt from `candidates`; `current` None: no file.
 
     The block fills the file up to `fill_lines` (default `max_lines`) when the user's own
     lines leave room for that, else up to `max_lines`: the headroom keeps the file under
     the health check's "approaching the limit" line unless the user's own text fills it.
     With `max_chars`, the whole file also stays within that many characters (as OpenClaw
-    counts them), the user's own text included.
+    counts them), the user's own text included. `former` names the facts that are no
+    longer candidates (archived, forgotten) by their line (line -> fact id), so that the
+    lines they left are reported as theirs.
     """
     text = DEFAULT_DOCUMENT if current is None else current
     lines = text.splitlines(keepends=True)
@@ -267,10 +402,12 @@ def reconcile(current: str | None, candidates: list[Candidate], *, max_lines: in
     newline = "\r\n" if "\r\n" in text else "\n"
     document = _split_document(lines) or _split_document(
         _with_empty_block(text, newline, max_lines).splitlines(keepends=True))
-    old_ids = _ids_in_block(document.block)
+    known = _known(candidates, former)
+    old_ids = _ids_in_block(document.block, known)
+    headings = {_heading(candidate.subject) for candidate in candidates} | _OLD_HEADINGS
     warnings = []
-    foreign = [line for line in document.block if line.strip() and
-               line not in HEADINGS.values() and not _FACT_LINE.fullmatch(line)]
+    foreign = [line for line in document.block if line.strip()
+               and line.rstrip() not in headings and _id_of(line, known) is None]
     if foreign:
         warnings.append(f"{len(foreign)} line(s) inside the managed block were not written by "
                         "vm-memory-oracle and were replaced; keep notes outside the markers")
@@ -294,20 +431,21 @@ def reconcile(current: str | None, candidates: list[Candidate], *, max_lines: in
         if char_budget < 0:
             warnings.append(f"{name} has {own_chars} characters of your own, more than its "
                             f"budget of {max_chars}; the managed block is left empty")
-    facts = _fit(wanted, max(budget, 0), None if char_budget is None else max(char_budget, 0))
+    facts, left = _fit(wanted, max(budget, 0),
+                       None if char_budget is None else max(char_budget, 0))
     placed = {c.id for c in facts}
-    left_out = [c.id for c in wanted if c.id not in placed]
-    by_lines = ({c.id for c in _fit(wanted, max(budget, 0))} if char_budget is not None
-                else placed)
-    for fact_id in left_out:
-        reasons[fact_id] = CAP_REASON if fact_id not in by_lines else CHAR_CAP_REASON
+    reasons.update(left)
+    left_out = [fact_id for fact_id, reason in left.items()
+                if reason in (CAP_REASON, CHAR_CAP_REASON)]
 
-    block = _block_lines(facts)
+    groups = _grouped(facts)
+    block = _block_lines(groups)
     new_text = (document.before + BEGIN + newline + "".join(line + newline for line in block)
                 + END + document.end_ending + document.after)
     was_in = set(old_ids)
     return Reconciled(
-        new_text, added=[fact_id for fact_id in _ids_in_block(block) if fact_id not in was_in],
+        new_text, added=[c.id for group in groups.values() for c in group
+                         if c.id not in was_in],
         removed=[(fact_id, reasons.get(fact_id, GONE_REASON))
                  for fact_id in old_ids if fact_id not in placed],
         kept=[fact_id for fact_id in old_ids if fact_id in placed],

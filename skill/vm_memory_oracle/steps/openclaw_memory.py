@@ -42,7 +42,8 @@ class WorkspaceReport:
 
 
 def write_workspace_memories(graph: KnowledgeGraph, candidates: list[Candidate],
-                             setup: OpenClawSetup | None = None) -> WorkspaceReport:
+                             setup: OpenClawSetup | None = None, *,
+                             former: dict[str, str] | None = None) -> WorkspaceReport:
     settings = graph.settings
     setup = setup or read_setup(settings.openclaw_state_dir)
     report = WorkspaceReport(warnings=[f"openclaw: {problem}" for problem in setup.problems])
@@ -61,7 +62,7 @@ def write_workspace_memories(graph: KnowledgeGraph, candidates: list[Candidate],
                 f"{max(budget, 0)} of bootstrapTotalMaxChars ({setup.bootstrap_total_max_chars}) "
                 "characters; MEMORY.md not written")
             continue
-        outcome = _write_one(graph, path, candidates, budget)
+        outcome = _write_one(graph, path, candidates, budget, former)
         if isinstance(outcome, str):
             report.warnings.append(f"openclaw: {outcome}")
             continue
@@ -102,7 +103,8 @@ def memory_budget(workspace: Path, max_chars: int, setup: OpenClawSetup) -> int:
     return min(max_chars, setup.bootstrap_max_chars, setup.bootstrap_total_max_chars - others)
 
 
-def _write_one(graph: KnowledgeGraph, path: Path, candidates: list[Candidate], budget: int):
+def _write_one(graph: KnowledgeGraph, path: Path, candidates: list[Candidate], budget: int,
+               former: dict[str, str] | None = None):
     """(changed, the file's text, warnings) or, when it was left alone, why."""
     settings = graph.settings
     max_lines = settings.memory_md_max_lines
@@ -117,7 +119,7 @@ def _write_one(graph: KnowledgeGraph, path: Path, candidates: list[Candidate], b
             return f"{path}: not UTF-8 (byte {exc.start}); left as it is"
         result = reconcile(current, candidates, max_lines=max_lines,
                            fill_lines=math.floor(FILL_SHARE * max_lines), max_chars=budget,
-                           name=str(path))
+                           name=str(path), former=former)
         if not result.changed and not replace_link:
             return False, result.text, list(result.warnings)
         data = result.text.encode("utf-8")

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import hashlib
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import datetime
 from pathlib import Path
 
@@ -21,11 +21,17 @@ from ..clock import format_iso, parse_iso
 from ..config import Settings
 from ..errors import DataDirError, InvalidInputError
 from ..extract.external import ExtractorFailed, run_extractor
+from ..extract.fragments import CHATTER, QUESTION
 from ..extract.redact import redact, redact_value
-from ..extract.rules import Turn, extract_facts, fragment_records, section_of, turn_fragments
+from ..extract.rules import (Turn, extract_statements, fragment_records, section_of,
+                             signal_score, turn_fragments)
+from ..extract import salience
+from ..extract.salience import importance_with, with_evidence
+from ..model.fact import INTRINSIC_IMPORTANCE
 from ..graph import KnowledgeGraph
 from ..intake import candidate_fact
 from ..model.characters import without_unsafe
+from ..model.fact import clean_text
 from ..openclaw_import import import_openclaw, import_openclaw_state
 from ..storage import files, strict_json
 from ..storage.sessions import read_session, session_day, session_files, sessions_quarantine
@@ -45,12 +51,14 @@ class SummarizeReport:
     session_files: list[str] = field(default_factory=list)
     turns: int = 0
     fragments: int = 0
+    chatter: int = 0  # fragments of chatter or bare questions: kept in the log, not as facts
     facts_extracted: int = 0
     added: int = 0
     reinforced: int = 0
     superseded: int = 0
     redactions: int = 0
     extractor: str = "rules"
+    salience: str = ""  # what scored salience: "features", or "features and <model id>"
     daily_written: list[str] = field(default_factory=list)
     daily_unchanged: list[str] = field(default_factory=list)
     imported: list[str] = field(default_factory=list)
@@ -100,8 +108,10 @@ def summarize(graph: KnowledgeGraph, settings: Settings, now: datetime, *,
             report.redactions += found
 
     created = format_iso(now)
+    scorer = SalienceScorer(graph, settings)
+    report.salience = scorer.name
     for attempt in range(1, READ_ATTEMPTS + 1):
-        reading = _read_logs(store, report.days, settings, created, progress)
+        reading = _read_logs(store, report.days, settings, created, progress, scorer)
         # How far each log was read: by the bytes read, not the log as it is now, since the
         # agent may have appended to it meanwhile.
         entries = {name: _ledger_entry(data, created) for name, data in reading.logs.items()}
@@ -122,6 +132,7 @@ def summarize(graph: KnowledgeGraph, settings: Settings, now: datetime, *,
                 fresh += [fact for facts in reading.per_day.values() for fact, _ in facts
                           if fact["source"].startswith(prefix)
                           and int(fact["source"][len(prefix):]) > done]
+            scorer.save()
             if fresh:
                 result = graph.remember(fresh, now)
                 report.added, report.reinforced = len(result.added), len(result.reinforced)
@@ -145,11 +156,76 @@ def summarize(graph: KnowledgeGraph, settings: Settings, now: datetime, *,
                 store.write_validated_json(ledger_path, "summarize-ledger", {"files": ledger})
             break
     report.turns, report.fragments = reading.tally.turns, reading.tally.fragments
+    report.chatter = reading.tally.chatter
     report.redactions += reading.tally.redactions
     report.warnings += reading.tally.warnings
     report.extractor = reading.tally.extractor
     report.facts_extracted = sum(len(facts) for facts in reading.per_day.values())
     return report
+
+
+class SalienceScorer:
+    """Salience for summarize's statements (extract/salience.py). When the memory embeds
+    with the bundled model, the model that reads its embeddings is used; the sentences'
+    vectors go to the embedding cache (save(), under the caller's lock), so the index step
+    embeds nothing twice. Any other embedder: the features alone."""
+
+    def __init__(self, graph: KnowledgeGraph, settings: Settings):
+        from ..embed.base import BUNDLED_NAMES, EmbedderUnavailable
+
+        self.graph = graph
+        self.embedder = None
+        self.fresh: dict[str, object] = {}   # content hash -> vector embedded here
+        if settings.embedding_model in BUNDLED_NAMES:
+            try:
+                from ..embed.bundled import BundledEmbedder
+
+                self.embedder = BundledEmbedder()
+            except EmbedderUnavailable:
+                self.embedder = None
+        self.model = salience.model_for(self.embedder.model_id if self.embedder else None)
+        if self.model.model_id is None:
+            self.embedder = None
+        self.name = ("features and " + self.model.model_id if self.model.model_id
+                     else "features")
+
+    def scores(self, statements: list, texts: list[str]):
+        import numpy as np
+
+        rows = np.array([salience.features(statement) for statement in statements])
+        if self.embedder is None:
+            return self.model.scores(rows)
+        from .reindex import EmbeddingCache, content_hash
+
+        cache = self._cache()
+        digests = [content_hash(text) for text in texts]
+        missing = sorted({text for text, digest in zip(texts, digests)
+                          if digest not in cache and digest not in self.fresh})
+        if missing:
+            for text, vector in zip(missing, self.embedder.embed_passages(missing)):
+                self.fresh[content_hash(text)] = vector
+        vectors = np.vstack([self.fresh[digest] if digest in self.fresh else cache.vector(digest)
+                             for digest in digests])
+        return self.model.scores(rows, vectors)
+
+    def _cache(self):
+        from .reindex import EmbeddingCache
+
+        return EmbeddingCache.load(self.graph.layout.embedding_cache(self.embedder.model_id),
+                                   self.embedder.dimension)
+
+    def save(self) -> None:
+        """Add the vectors embedded here to the embedding cache (under the caller's lock)."""
+        if not self.fresh:
+            return
+        cache = self._cache()
+        digests = [digest for digest in self.fresh if digest not in cache]
+        if digests:
+            cache.add_vectors(digests, [self.fresh[digest] for digest in digests])
+            files.make_directory(cache.path.parent)
+            cache.save()
+            self.graph.store.touched(cache.path)
+        self.fresh.clear()
 
 
 @dataclass
@@ -162,7 +238,7 @@ class _Reading:
 
 
 def _read_logs(store, days: list[str], settings: Settings, created: str,
-               progress=None) -> _Reading:
+               progress=None, scorer: SalienceScorer | None = None) -> _Reading:
     """Read the logs of `days` and extract their candidate facts (no lock held)."""
     reading = _Reading()
     for number, one_day in enumerate(days):
@@ -172,7 +248,7 @@ def _read_logs(store, days: list[str], settings: Settings, created: str,
         for path in session_files(store.layout, one_day):
             reading.logs[path.name], path_turns = _read_turns(store, path, reading.tally)
             turns += path_turns
-        reading.per_day[one_day] = _extract(turns, settings, created, reading.tally)
+        reading.per_day[one_day] = _extract(turns, settings, created, reading.tally, scorer)
     if progress is not None:
         progress("summarize", len(days), len(days))
     return reading
@@ -284,7 +360,25 @@ def _read_turns(store, path: Path, report: SummarizeReport) -> tuple[bytes, list
                           origin if isinstance(origin, str) and _ORIGIN.fullmatch(origin)
                           else None))
     report.turns += len(turns)
-    return data, turns
+    return data, with_addressees(turns)
+
+
+def with_addressees(turns: list[Turn]) -> list[Turn]:
+    """Each turn of one log with whom its "you" means: the nearest other speaker of the log
+    (before it, else after it); in a log of roles, the user's listener is the assistant
+    and the assistant's the user. And whether the turn before it asked something."""
+    named = [turn.speaker for turn in turns]
+    result = []
+    for index, turn in enumerate(turns):
+        if turn.speaker is None:
+            other = {"user": "assistant", "assistant": "user"}.get(turn.role)
+        else:
+            before = (name for name in reversed(named[:index]) if name and name != turn.speaker)
+            after = (name for name in named[index + 1:] if name and name != turn.speaker)
+            other = next(before, None) or next(after, None)
+        asked = index > 0 and ("?" in turns[index - 1].text or "？" in turns[index - 1].text)
+        result.append(replace(turn, addressee=other, after_question=asked))
+    return result
 
 
 def _quarantine_session_lines(store, name: str, bad_lines, report: SummarizeReport) -> None:
@@ -304,10 +398,11 @@ def _quarantine_session_lines(store, name: str, bad_lines, report: SummarizeRepo
 
 
 def _extract(turns: list[Turn], settings: Settings, created: str,
-             report: SummarizeReport) -> list[tuple[dict, str]]:
+             report: SummarizeReport, scorer=None) -> list[tuple[dict, str]]:
     """(candidate fact, summary section) for one day's turns, in the order they were said."""
     pairs = turn_fragments(turns, frozenset(settings.extract_roles))
     report.fragments += len(pairs)
+    report.chatter += sum(1 for _, fragment in pairs if fragment.kind in (CHATTER, QUESTION))
     fields_list = None
     if settings.extractor_command:
         try:
@@ -318,7 +413,16 @@ def _extract(turns: list[Turn], settings: Settings, created: str,
             report.warnings.append(f"{exc}; using the built-in rules instead")
             report.extractor = "rules (external extractor failed)"
     if fields_list is None:
-        fields_list = extract_facts(pairs, threshold=settings.extract_threshold)
+        found = extract_statements(pairs, threshold=settings.extract_threshold)
+        fields_list = [fields for fields, _ in found]
+        if found and scorer is not None:
+            scores = scorer.scores([statement for _, statement in found],
+                                   [clean_text(fields["text"]) for fields in fields_list])
+            for (fields, statement), score in zip(found, scores):
+                intrinsic = INTRINSIC_IMPORTANCE[fields["category"]]
+                signals = signal_score(statement.text)
+                fields["salience"] = with_evidence(float(score), intrinsic, signals)
+                fields["importance"] = importance_with(intrinsic, signals, fields["salience"])
     origins = {turn.source: turn.origin for turn in turns if turn.origin}
     facts = []
     for fields in fields_list:

@@ -1,6 +1,6 @@
 # Generated from schemas/archived-fact.schema.json by fastjsonschema; do not edit.
 # Regenerate: python -m vm_memory_oracle.storage.validation
-SCHEMA_SHA256 = '99255c7fb59b817ee0d7be3c919f9c968f0982b4f7dbb238ae38cca0083f82d0'
+SCHEMA_SHA256 = 'e4340ec9a67af5481d6b16ef409e0c813e2a699528f93c79c6f0c03da6197d9f'
 
 VERSION = "2.22.3"
 from decimal import Decimal
@@ -169,6 +169,16 @@ def validate_vm_memory_oracle_archived_fact_schema_json(data, custom_formats={},
                     raise JsonSchemaValueException("" + (name_prefix or "data") + ".importance must be bigger than or equal to 0")
                 if data__importance > 1:
                     raise JsonSchemaValueException("" + (name_prefix or "data") + ".importance must be smaller than or equal to 1")
+        if "salience" in data_keys:
+            data_keys.remove("salience")
+            data__salience = data["salience"]
+            if not isinstance(data__salience, (int, float, Decimal)) or isinstance(data__salience, bool):
+                raise JsonSchemaValueException("" + (name_prefix or "data") + ".salience must be number")
+            if isinstance(data__salience, (int, float, Decimal)) and not isinstance(data__salience, bool):
+                if data__salience < 0:
+                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".salience must be bigger than or equal to 0")
+                if data__salience > 1:
+                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".salience must be smaller than or equal to 1")
         if "pinned" in data_keys:
             data_keys.remove("pinned")
             data__pinned = data["pinned"]

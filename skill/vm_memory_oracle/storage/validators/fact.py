@@ -1,6 +1,6 @@
 # Generated from schemas/fact.schema.json by fastjsonschema; do not edit.
 # Regenerate: python -m vm_memory_oracle.storage.validation
-SCHEMA_SHA256 = '1a5e3fc45902fcb109a97454f728891138dc32c80f1aee5f3fb582e413c91124'
+SCHEMA_SHA256 = '617c1b4c232d6768babcb5066ec2d38510642710a2edabb61b585c48d814837c'
 
 VERSION = "2.22.3"
 from decimal import Decimal
@@ -169,6 +169,16 @@ def validate_vm_memory_oracle_fact_schema_json(data, custom_formats={}, name_pre
                     raise JsonSchemaValueException("" + (name_prefix or "data") + ".importance must be bigger than or equal to 0")
                 if data__importance > 1:
                     raise JsonSchemaValueException("" + (name_prefix or "data") + ".importance must be smaller than or equal to 1")
+        if "salience" in data_keys:
+            data_keys.remove("salience")
+            data__salience = data["salience"]
+            if not isinstance(data__salience, (int, float, Decimal)) or isinstance(data__salience, bool):
+                raise JsonSchemaValueException("" + (name_prefix or "data") + ".salience must be number")
+            if isinstance(data__salience, (int, float, Decimal)) and not isinstance(data__salience, bool):
+                if data__salience < 0:
+                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".salience must be bigger than or equal to 0")
+                if data__salience > 1:
+                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".salience must be smaller than or equal to 1")
         if "pinned" in data_keys:
             data_keys.remove("pinned")
             data__pinned = data["pinned"]

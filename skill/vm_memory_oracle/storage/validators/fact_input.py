@@ -1,6 +1,6 @@
 # Generated from schemas/fact-input.schema.json by fastjsonschema; do not edit.
 # Regenerate: python -m vm_memory_oracle.storage.validation
-SCHEMA_SHA256 = '6023e9947d3c6a5710df21af5988f7217a8572c6a11278711c9e33a80b28affe'
+SCHEMA_SHA256 = '924e36a4bae779f2258b943d369d8437cb41e4ca39d3a468e223cadeb9eed8a2'
 
 VERSION = "2.22.3"
 from decimal import Decimal
@@ -119,6 +119,16 @@ def validate_vm_memory_oracle_fact_input_schema_json(data, custom_formats={}, na
                     raise JsonSchemaValueException("" + (name_prefix or "data") + ".importance must be bigger than or equal to 0")
                 if data__importance > 1:
                     raise JsonSchemaValueException("" + (name_prefix or "data") + ".importance must be smaller than or equal to 1")
+        if "salience" in data_keys:
+            data_keys.remove("salience")
+            data__salience = data["salience"]
+            if not isinstance(data__salience, (int, float, Decimal)) or isinstance(data__salience, bool):
+                raise JsonSchemaValueException("" + (name_prefix or "data") + ".salience must be number")
+            if isinstance(data__salience, (int, float, Decimal)) and not isinstance(data__salience, bool):
+                if data__salience < 0:
+                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".salience must be bigger than or equal to 0")
+                if data__salience > 1:
+                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".salience must be smaller than or equal to 1")
         if "pinned" in data_keys:
             data_keys.remove("pinned")
             data__pinned = data["pinned"]

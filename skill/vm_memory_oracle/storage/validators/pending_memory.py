@@ -1,6 +1,6 @@
 # Generated from schemas/pending-memory.schema.json by fastjsonschema; do not edit.
 # Regenerate: python -m vm_memory_oracle.storage.validation
-SCHEMA_SHA256 = 'b243dce250504097aeb6128d0decb07a71a0fbec0da19fc14388b9e57b827aa9'
+SCHEMA_SHA256 = '9169b61e6d032abc44beafd835e3d65aa6d502a9b40f722e73171cca54a99cad'
 
 VERSION = "2.22.3"
 from decimal import Decimal
@@ -220,6 +220,16 @@ def validate_vm_memory_oracle_pending_memory_schema_json(data, custom_formats={}
                             raise JsonSchemaValueException("" + (name_prefix or "data") + ".fact.importance must be bigger than or equal to 0")
                         if data__fact__importance > 1:
                             raise JsonSchemaValueException("" + (name_prefix or "data") + ".fact.importance must be smaller than or equal to 1")
+                if "salience" in data__fact_keys:
+                    data__fact_keys.remove("salience")
+                    data__fact__salience = data__fact["salience"]
+                    if not isinstance(data__fact__salience, (int, float, Decimal)) or isinstance(data__fact__salience, bool):
+                        raise JsonSchemaValueException("" + (name_prefix or "data") + ".fact.salience must be number")
+                    if isinstance(data__fact__salience, (int, float, Decimal)) and not isinstance(data__fact__salience, bool):
+                        if data__fact__salience < 0:
+                            raise JsonSchemaValueException("" + (name_prefix or "data") + ".fact.salience must be bigger than or equal to 0")
+                        if data__fact__salience > 1:
+                            raise JsonSchemaValueException("" + (name_prefix or "data") + ".fact.salience must be smaller than or equal to 1")
                 if "pinned" in data__fact_keys:
                     data__fact_keys.remove("pinned")
                     data__fact__pinned = data__fact["pinned"]

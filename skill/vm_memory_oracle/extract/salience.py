@@ -1,0 +1,142 @@
+"""Salience: how much a statement deserves remembering, from 0 (small talk) to 1.
+
+A logistic model over cheap features of the statement and its turn (first person, a named
+entity, a number or date, length, a question or greeting in the turn, a photo, ...) and,
+when the memory embeds with the bundled model, the statement's passage embedding (the same
+vector the index keeps). Its weights ship beside this module (salience.json, a few
+kilobytes), trained by benchmarks/salience_training.py on the LoCoMo development
+conversations: a statement is salient when its turn is the evidence of one of LoCoMo's
+per-speaker observations or of a question. Its training figures are in
+references/scoring.md. Without the bundled model the features alone decide (a model
+trained on them alone, also shipped).
+
+Pure: features in, scores out; the caller embeds.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+
+import numpy as np
+
+WEIGHTS = Path(__file__).with_name("salience.json")
+
+FEATURES = (
+    "first_person", "second_person", "first_person_plural", "named_entity", "number_or_date",
+    "time_word", "log_chars", "log_turn_chars", "pattern", "exclamation", "turn_has_question",
+    "turn_opens_with_chatter", "photo", "position", "log_fragments", "chinese",
+    "answers_question", "log_words",
+)
+_I = re.compile(r"\b(?:i|i'm|i've|i'll|i'd|me|my|mine|myself)\b|我(?!们)", re.IGNORECASE)
+_YOU = re.compile(r"\b(?:you|you're|you've|your|yours|yourself)\b|[你您](?!们)", re.IGNORECASE)
+_WE = re.compile(r"\b(?:we|we're|we've|us|our|ours)\b|我们", re.IGNORECASE)
+_CAPITALISED = re.compile(r"(?<![.!?]\s)(?<!^)\b[A-Z][\w'-]+")
+_NUMBER = re.compile(r"\d|\b(?:january|february|march|april|may|june|july|august|september|"
+                     r"october|november|december|monday|tuesday|wednesday|thursday|friday|"
+                     r"saturday|sunday|one|two|three|four|five|six|seven|eight|nine|ten|"
+                     r"twice|once)\b|[一二三四五六七八九十两]", re.IGNORECASE)
+_TIME = re.compile(r"\b(?:yesterday|today|tonight|tomorrow|last|next|ago|recently|lately|"
+                   r"soon|since|weekend|week|month|year|years)\b|昨天|今天|明天|上周|下周|去年|"
+                   r"明年|最近|上个月|下个月", re.IGNORECASE)
+_PHOTO = re.compile(r"\[(?:photo|image|picture|shares? an? (?:photo|image|picture))",
+                    re.IGNORECASE)
+_CJK = re.compile(r"[\u4e00-\u9fff]")
+_WORD = re.compile(r"[^\W_]+|[\u4e00-\u9fff]", re.UNICODE)
+_PRONOUN_WORDS = frozenset({"I", "I'm", "I've", "I'll", "I'd"})
+
+
+@dataclass(frozen=True)
+class Statement:
+    """What salience reads of one statement: its words, its turn's, where it stood."""
+    text: str            # the fragment as said
+    turn_text: str       # the whole turn
+    position: int        # the fragment's index among the turn's fragments
+    fragments: int       # how many fragments the turn has
+    pattern: bool        # a pattern read it (name, home, preference, plan, ...)
+    turn_opens_with_chatter: bool
+    names: tuple[str, ...] = ()  # the speaker's and addressee's names (not entities here)
+    after_question: bool = False  # the turn before it asked something
+
+
+def features(statement: Statement) -> list[float]:
+    """The cheap features, in FEATURES' order."""
+    text, turn = statement.text, statement.turn_text
+    entities = [word for word in _CAPITALISED.findall(text)
+                if word not in _PRONOUN_WORDS and word not in statement.names]
+    return [
+        float(bool(_I.search(text))),
+        float(bool(_YOU.search(text))),
+        float(bool(_WE.search(text))),
+        float(bool(entities)),
+        float(bool(_NUMBER.search(text))),
+        float(bool(_TIME.search(text))),
+        math.log1p(len(text)),
+        math.log1p(len(turn)),
+        float(statement.pattern),
+        float(text.rstrip().endswith(("!", "！"))),
+        float("?" in turn or "？" in turn),
+        float(statement.turn_opens_with_chatter),
+        float(bool(_PHOTO.search(turn))),
+        statement.position / max(1, statement.fragments - 1),
+        math.log1p(statement.fragments),
+        float(bool(_CJK.search(text))),
+        float(statement.after_question),
+        math.log1p(len(_WORD.findall(text))),
+    ]
+
+
+@dataclass(frozen=True)
+class SalienceModel:
+    """Logistic weights over standardized features (and an embedding, for `model_id`)."""
+    mean: np.ndarray
+    scale: np.ndarray
+    weights: np.ndarray          # features (+ embedding dimensions)
+    bias: float
+    model_id: str | None = None  # the embedder whose vectors the weights read; None: none
+
+    def scores(self, rows: np.ndarray, vectors: np.ndarray | None = None) -> np.ndarray:
+        x = (np.asarray(rows, dtype=np.float64) - self.mean) / self.scale
+        if self.model_id is not None:
+            x = np.hstack([x, np.asarray(vectors, dtype=np.float64)])
+        return 1.0 / (1.0 + np.exp(-(x @ self.weights + self.bias)))
+
+
+@lru_cache(maxsize=1)
+def shipped() -> dict:
+    return json.loads(WEIGHTS.read_text(encoding="utf-8"))
+
+
+def model_for(model_id: str | None) -> SalienceModel:
+    """The shipped model that reads `model_id`'s embeddings, else the features-only one."""
+    data = shipped()
+    by_id = {entry["model_id"]: entry for entry in data["models"]}
+    entry = by_id.get(model_id) if model_id is not None else None
+    entry = entry or by_id[None]
+    return SalienceModel(np.array(data["mean"]), np.array(data["scale"]),
+                         np.array(entry["weights"]), float(entry["bias"]), entry["model_id"])
+
+
+# How far salience moves a statement's importance from its category's: +-0.3, so a
+# salient remark (0.5) lasts like a preference (0.8), and a dull one fades at the base rate.
+SALIENCE_WEIGHT = 0.6
+
+
+def with_evidence(score: float, intrinsic: float, signals: float) -> float:
+    """The model's score joined with what the rules know that the conversations it learned
+    from rarely show: a fact of a lasting kind (identity, health: +0.5; preference,
+    relationship, state, decision: +0.3) and an explicit signal ("remember" +0.5,
+    "important" +0.3, ...). Either makes a statement salient (a noisy or):
+    1 - (1 - score) * (1 - evidence)."""
+    evidence = min(1.0, max(0.0, max(0.0, intrinsic - 0.5) + signals))
+    return round(1.0 - (1.0 - score) * (1.0 - evidence), 3)
+
+
+def importance_with(intrinsic: float, signals: float, salience: float) -> float:
+    """The stored importance: the category's, the signals', and salience's share."""
+    value = intrinsic + signals + SALIENCE_WEIGHT * (salience - 0.5)
+    return round(min(1.0, max(0.0, value)), 3)
