@@ -20,7 +20,6 @@ are then trained on all five. Run:
 from __future__ import annotations
 
 import argparse
-import hashlib
 import json
 import sys
 import tempfile
@@ -33,12 +32,14 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "skill"))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from locomo import load_dataset, write_sessions  # noqa: E402
+from locomo_retrieval import KEPT_EMBEDDINGS  # noqa: E402
 from memory_salience import observations  # noqa: E402
 
 from vm_memory_oracle.clock import parse_iso  # noqa: E402
 from vm_memory_oracle.config import Settings  # noqa: E402
 from vm_memory_oracle.extract import salience  # noqa: E402
 from vm_memory_oracle.extract.rules import Turn, extract_statements, turn_fragments  # noqa: E402
+from vm_memory_oracle.model.fact import clean_text  # noqa: E402
 from vm_memory_oracle.steps.memory_md import line_cost  # noqa: E402
 from vm_memory_oracle.steps.summarize import with_addressees  # noqa: E402
 from vm_memory_oracle.storage.sessions import read_session  # noqa: E402
@@ -46,7 +47,6 @@ from vm_memory_oracle.storage.sessions import read_session  # noqa: E402
 PENALTIES = (1.0, 3.0, 10.0, 30.0, 100.0, 300.0, 1000.0)
 BUDGET = 8000
 PRECISION_GOAL, COVERAGE_GOAL = 0.90, 0.35
-EMBEDDINGS = Path.home() / ".cache" / "vm-memory-oracle-tests" / "salience-embeddings.npz"
 
 
 @dataclass
@@ -78,30 +78,28 @@ def statements(sample: dict, scratch: Path) -> Rows:
     shown = observations(sample)
     salient |= {dia for ids in shown for dia in ids}
     turns = [dia_of[fields["source"]] for fields, _ in found]
-    return Rows(sample["sample_id"], [fields["text"] for fields, _ in found], turns,
+    # the sentence as summarize embeds it (and the index after it)
+    return Rows(sample["sample_id"], [clean_text(fields["text"]) for fields, _ in found], turns,
                 np.array([salience.features(statement) for _, statement in found]),
                 np.array([float(dia in salient) for dia in turns]), shown)
 
 
 def embed(rows: list[Rows]) -> None:
-    """Each row's passage vector from the bundled model (kept in EMBEDDINGS between runs)."""
-    from vm_memory_oracle.embed.bundled import BundledEmbedder
+    """Each row's passage vector from the bundled model: from the embedding caches the
+    LoCoMo benchmarks keep (the same texts, by the same hash), else embedded now."""
+    from vm_memory_oracle.embed.bundled import MODEL_ID, BundledEmbedder
+    from vm_memory_oracle.steps.reindex import content_hash
 
     kept: dict[str, np.ndarray] = {}
-    if EMBEDDINGS.exists():
-        with np.load(EMBEDDINGS) as data:
-            kept = dict(zip(data["keys"].tolist(), data["vectors"]))
+    for path in sorted(KEPT_EMBEDDINGS.glob(f"*/cache-{MODEL_ID}.npz")):
+        with np.load(path) as data:
+            kept.update(zip(data["hashes"].tolist(), data["vectors"]))
     wanted = sorted({text for row in rows for text in row.texts})
-    keys = {text: hashlib.sha256(text.encode()).hexdigest() for text in wanted}
-    missing = [text for text in wanted if keys[text] not in kept]
+    missing = [text for text in wanted if content_hash(text) not in kept]
     if missing:
-        vectors = BundledEmbedder().embed_passages(missing)
-        kept.update({keys[text]: vector for text, vector in zip(missing, vectors)})
-        EMBEDDINGS.parent.mkdir(parents=True, exist_ok=True)
-        names = sorted(kept)
-        np.savez(EMBEDDINGS, keys=np.array(names), vectors=np.vstack([kept[k] for k in names]))
+        kept.update(zip(map(content_hash, missing), BundledEmbedder().embed_passages(missing)))
     for row in rows:
-        row.vectors = np.vstack([kept[keys[text]] for text in row.texts])
+        row.vectors = np.vstack([kept[content_hash(text)] for text in row.texts])
 
 
 def fit(x: np.ndarray, y: np.ndarray, penalty: float, steps: int = 30) -> tuple[np.ndarray, float]:
@@ -174,16 +172,14 @@ def held_out(rows: list[Rows], penalty: float, embedded: bool) -> dict[str, tupl
     return figures
 
 
-def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--write", action="store_true")
-    parser.add_argument("--json", action="store_true")
-    args = parser.parse_args(argv)
+def train() -> dict:
+    """The salience.json document: weights trained on all five conversations, and the
+    held-out figures (report)."""
+    from vm_memory_oracle.embed.bundled import MODEL_ID
+
     with tempfile.TemporaryDirectory() as scratch:
         rows = [statements(sample, Path(scratch)) for sample in load_dataset()]
     embed(rows)
-    from vm_memory_oracle.embed.bundled import MODEL_ID
-
     report: dict = {"rows": int(sum(len(row.labels) for row in rows)),
                     "salient_share": round(float(np.mean(np.concatenate(
                         [row.labels for row in rows]))), 3)}
@@ -202,12 +198,23 @@ def main(argv: list[str] | None = None) -> int:
             for conversation, f in trials[chosen].items()}}
         models.append({"model_id": model_id, "penalty": chosen,
                        "weights": [round(float(v), 6) for v in w], "bias": round(b, 6)})
-    if args.write:
-        salience.WEIGHTS.write_text(json.dumps({
-            "features": list(salience.FEATURES),
+    return {"features": list(salience.FEATURES),
             "mean": [round(float(v), 6) for v in mean],
             "scale": [round(float(v), 6) for v in scale],
-            "models": models, "training": report}, indent=1) + "\n", encoding="utf-8")
+            "models": models, "training": report}
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--write", action="store_true")
+    parser.add_argument("--json", action="store_true")
+    args = parser.parse_args(argv)
+    from vm_memory_oracle.embed.bundled import MODEL_ID
+
+    document = train()
+    report = document["training"]
+    if args.write:
+        salience.WEIGHTS.write_text(json.dumps(document, indent=1) + "\n", encoding="utf-8")
     if args.json:
         print(json.dumps(report, indent=1))
     else:

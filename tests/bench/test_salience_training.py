@@ -1,0 +1,46 @@
+"""The salience model can be trained again from the LoCoMo dev data and gives what ships
+(benchmarks/salience_training.py; skill/vm_memory_oracle/extract/salience.json).
+
+Vectors of the 4-bit model may differ in their last bits from one CPU to another, so the
+weights are compared with a margin (0.05 each, and a correlation above 0.99), and the
+held-out figures within 0.03.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "benchmarks"))
+
+from locomo import dataset_path  # noqa: E402
+from salience_training import train  # noqa: E402
+
+from vm_memory_oracle.extract import salience  # noqa: E402
+
+
+@pytest.mark.skipif(not dataset_path().exists(), reason=f"LoCoMo data not found at {dataset_path()}")
+def test_the_shipped_salience_model_is_what_the_training_script_gives(capsys):
+    trained, shipped = train(), salience.shipped()
+    assert trained["features"] == shipped["features"]
+    assert np.allclose(trained["mean"], shipped["mean"], atol=1e-4)
+    for new, old in zip(trained["models"], shipped["models"]):
+        assert (new["model_id"], new["penalty"]) == (old["model_id"], old["penalty"])
+        new_w, old_w = np.array(new["weights"]), np.array(old["weights"])
+        assert np.max(np.abs(new_w - old_w)) < 0.05
+        assert np.corrcoef(new_w, old_w)[0, 1] > 0.99
+        assert abs(new["bias"] - old["bias"]) < 0.05
+    for name in (shipped["models"][0]["model_id"], "features only"):
+        for conversation, figures in shipped["training"][name]["held_out"].items():
+            again = trained["training"][name]["held_out"][conversation]
+            assert abs(again["precision"] - figures["precision"]) <= 0.03
+            assert abs(again["observation_coverage"] - figures["observation_coverage"]) <= 0.03
+    with capsys.disabled():
+        print()
+        for name in (shipped["models"][0]["model_id"], "features only"):
+            print(f"salience {name}: held out " + ", ".join(
+                f"{conv} {f['precision']:.3f}/{f['observation_coverage']:.3f}"
+                for conv, f in trained["training"][name]["held_out"].items()))
