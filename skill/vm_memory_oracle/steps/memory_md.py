@@ -334,7 +334,11 @@ def _fit(wanted: list[Candidate], budget: int, char_budget: int | None = None
     turns: set[str] = set()
     shown: list[frozenset[str]] = []
     for candidate in sorted(wanted, key=_rank_key):
-        if candidate.source.startswith("sessions/") and candidate.source in turns:
+        # Of the remarks of one turn (category "fact": what no pattern read), the most
+        # salient speaks for the turn; what a pattern read (a name, an allergy, a home)
+        # is a fact of its own.
+        remark = candidate.source.startswith("sessions/") and _category(candidate) == "fact"
+        if remark and candidate.source in turns:
             left[candidate.id] = SAME_TURN_REASON
             continue
         words = _words(display(candidate))
@@ -353,7 +357,8 @@ def _fit(wanted: list[Candidate], budget: int, char_budget: int | None = None
             continue
         taken.append(candidate)
         opened.add(heading)
-        turns.add(candidate.source)
+        if remark:
+            turns.add(candidate.source)
         shown.append(words)
         budget -= cost
         if char_budget is not None:
