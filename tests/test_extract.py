@@ -252,8 +252,3 @@ def test_sentences_end_where_sentences_end(text, pieces):
 def test_a_task_keeps_a_domain_name_whole():
     [fact] = facts_of("TODO: renew the TLS certificate for api.example.org before Friday")
     assert fact["object"] == "renew the TLS certificate for api.example.org before Friday"
-
-
-def test_a_sentence_ending_in_a_pronoun_ends():
-    assert split_turn("A lot happened to me. I ran a charity race.") == [
-        "A lot happened to me.", "I ran a charity race."]

@@ -18,9 +18,6 @@ STATEMENT, QUESTION, COMMAND, CHATTER = "statement", "question", "command", "cha
 MAX_FRAGMENT_CHARS = 300
 
 _CLAUSE_END = re.compile(r"(?<=[；;])|\n+")
-# The segmenter takes "me." for an abbreviation (of Maine): a pronoun that ends a sentence
-# ends it.
-_PRONOUN_END = re.compile(r"\b((?:me|us|it|him|her|them|you)[.!?])\s+(?=[A-Z])")
 _ZH_CLAUSE = re.compile(r"(?<=[，、])|(?<=,)\s*(?=[\u4e00-\u9fff])")  # ", 我..." too
 _ZH_CONNECTIVE = re.compile(r"(?<=[^\s，,])(?=另外|还有|对了|但是|不过|然而|顺便说一下)")
 _EN_CONNECTIVE = re.compile(
@@ -97,8 +94,7 @@ def sentences(text: str) -> list[str]:
     found = []
     for line in text.split("\n"):
         for sentence in sentencex.segment("en", line):
-            for part in _PRONOUN_END.sub("\\1\n", sentence).split("\n"):
-                found += [clause for clause in _CLAUSE_END.split(part) if clause.strip()]
+            found += [part for part in _CLAUSE_END.split(sentence) if part.strip()]
     return found
 
 
