@@ -225,7 +225,7 @@ def _known(candidates, former: dict[str, str] | None = None) -> dict[str, str]:
     for candidate in candidates:
         unique.setdefault(candidate.id, candidate)   # the first of a repeated id, as reconcile
     for candidate in sorted(unique.values(), key=lambda c: (c.superseded, _rank_key(c))):
-        line = _line(candidate)
+        line = fact_line(candidate)
         known.setdefault(line, candidate.id)
         known.setdefault(_core(line), candidate.id)
     for line, fact_id in (former or {}).items():
@@ -299,9 +299,6 @@ def fact_line(candidate: Candidate) -> str:
     return f"- {display(candidate)}"
 
 
-_line = fact_line
-
-
 def _heading(subject: str) -> str:
     name = " ".join(subject.split()) or USER
     return USER_HEADING if name.casefold() in (USER, "用户") else f"## {name}"
@@ -348,7 +345,7 @@ def _fit(wanted: list[Candidate], budget: int, char_budget: int | None = None
         heading = _heading(candidate.subject)
         new_group = heading not in opened
         cost = 1 + new_group
-        cost_chars = chars(_line(candidate)) + 1 + (chars(heading) + 1 if new_group else 0)
+        cost_chars = chars(fact_line(candidate)) + 1 + (chars(heading) + 1 if new_group else 0)
         if cost > budget:
             left[candidate.id] = CAP_REASON
             continue
@@ -380,7 +377,7 @@ def _block_lines(groups: dict[str, list[Candidate]]) -> list[str]:
     lines: list[str] = []
     for heading, group in groups.items():
         lines.append(heading)
-        lines += [_line(candidate) for candidate in group]
+        lines += [fact_line(candidate) for candidate in group]
     return lines
 
 

@@ -290,11 +290,6 @@ class EmbeddingCache:
         for text, vector in zip(texts, vectors):
             self._vectors[content_hash(text)] = vector
 
-    def add_vectors(self, digests: list[str], vectors) -> None:
-        """Vectors embedded elsewhere (summarize's salience), by their texts' hashes."""
-        for digest, vector in zip(digests, vectors):
-            self._vectors[digest] = np.asarray(vector, dtype=np.float32)
-
     def keep(self, digests: set[str]) -> None:
         self._vectors = {digest: vector for digest, vector in self._vectors.items()
                          if digest in digests}

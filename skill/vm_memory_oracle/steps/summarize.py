@@ -27,11 +27,10 @@ from ..extract.rules import (Turn, extract_statements, fragment_records, section
                              signal_score, turn_fragments)
 from ..extract import salience
 from ..extract.salience import importance_with, with_evidence
-from ..model.fact import INTRINSIC_IMPORTANCE
 from ..graph import KnowledgeGraph
 from ..intake import candidate_fact
 from ..model.characters import without_unsafe
-from ..model.fact import clean_text
+from ..model.fact import INTRINSIC_IMPORTANCE, clean_text
 from ..openclaw_import import import_openclaw, import_openclaw_state
 from ..storage import files, strict_json
 from ..storage.sessions import read_session, session_day, session_files, sessions_quarantine
@@ -175,7 +174,8 @@ class SalienceScorer:
 
         self.graph = graph
         self.embedder = None
-        self.fresh: dict[str, object] = {}   # content hash -> vector embedded here
+        self.fresh: dict[str, object] = {}   # text -> its vector, embedded here
+        self._cached = None                   # the embedding cache as first read
         if settings.embedding_model in BUNDLED_NAMES:
             try:
                 from ..embed.bundled import BundledEmbedder
@@ -192,20 +192,20 @@ class SalienceScorer:
     def scores(self, statements: list, texts: list[str]):
         import numpy as np
 
+        from .reindex import content_hash
+
         rows = np.array([salience.features(statement) for statement in statements])
         if self.embedder is None:
             return self.model.scores(rows)
-        from .reindex import EmbeddingCache, content_hash
-
-        cache = self._cache()
-        digests = [content_hash(text) for text in texts]
-        missing = sorted({text for text, digest in zip(texts, digests)
-                          if digest not in cache and digest not in self.fresh})
+        if self._cached is None:   # read once, whatever the number of days read
+            self._cached = self._cache()
+        cache = self._cached
+        missing = sorted({text for text in texts
+                          if text not in self.fresh and content_hash(text) not in cache})
         if missing:
-            for text, vector in zip(missing, self.embedder.embed_passages(missing)):
-                self.fresh[content_hash(text)] = vector
-        vectors = np.vstack([self.fresh[digest] if digest in self.fresh else cache.vector(digest)
-                             for digest in digests])
+            self.fresh.update(zip(missing, self.embedder.embed_passages(missing)))
+        vectors = np.vstack([self.fresh[text] if text in self.fresh
+                             else cache.vector(content_hash(text)) for text in texts])
         return self.model.scores(rows, vectors)
 
     def _cache(self):
@@ -215,13 +215,16 @@ class SalienceScorer:
                                    self.embedder.dimension)
 
     def save(self) -> None:
-        """Add the vectors embedded here to the embedding cache (under the caller's lock)."""
+        """Add the vectors embedded here to the embedding cache, read again under the
+        caller's lock (another process may have written it since)."""
         if not self.fresh:
             return
+        from .reindex import content_hash
+
         cache = self._cache()
-        digests = [digest for digest in self.fresh if digest not in cache]
-        if digests:
-            cache.add_vectors(digests, [self.fresh[digest] for digest in digests])
+        texts = [text for text in self.fresh if content_hash(text) not in cache]
+        if texts:
+            cache.add(texts, [self.fresh[text] for text in texts])
             files.make_directory(cache.path.parent)
             cache.save()
             self.graph.store.touched(cache.path)
