@@ -99,16 +99,19 @@ def extract_statements(pairs: list[tuple[Turn, Fragment]], *, threshold: float
     """(fact-input record, what salience reads of it) for every fragment that reads as a
     fact and passes `threshold`."""
     by_turn: dict[str, list[Fragment]] = {}
+    positions = []   # each fragment's place among its turn's
     for turn, fragment in pairs:
-        by_turn.setdefault(turn.source, []).append(fragment)
+        siblings = by_turn.setdefault(turn.source, [])
+        positions.append(len(siblings))
+        siblings.append(fragment)
     found = []
-    for turn, fragment in pairs:
+    for (turn, fragment), position in zip(pairs, positions):
         fields = fact_from_fragment(turn, fragment)
         if fields is None or fields["importance"] < threshold:
             continue
         siblings = by_turn[turn.source]
         found.append((fields, Statement(
-            fragment.text, turn.text, next(i for i, one in enumerate(siblings) if one is fragment), len(siblings),
+            fragment.text, turn.text, position, len(siblings),
             fields["predicate"] != "said", siblings[0].kind == CHATTER,
             tuple(name for name in (turn.speaker, turn.addressee) if name),
             turn.after_question)))
