@@ -217,6 +217,10 @@ def caroline_to_melanie(text: str) -> list[str]:
     ("We all made our own pots, it was fun!", "Caroline: We all made our own pots, it was fun!"),
     ("I chose them 'cause they help LGBTQ+ folks with adoption.",
      "Caroline chose them 'cause they help LGBTQ+ folks with adoption."),
+    ("I eventually got the hang of it.", "Caroline eventually got the hang of it."),
+    ("I honestly love it.", "Caroline honestly loves it."),
+    ("I reply to every letter.", "Caroline replies to every letter."),
+    ("I know you can do it, Melanie!", "Caroline knows Melanie can do it!"),
 ])
 def test_first_and_second_person_are_resolved_to_the_speaker_and_the_addressee(said, stored):
     assert caroline_to_melanie(said) == [stored]

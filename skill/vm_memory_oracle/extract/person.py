@@ -47,6 +47,8 @@ _GENERIC_YOU = re.compile(
     r"you too|love you|miss you so|you guys|you all|you two|you both)\b", re.IGNORECASE)
 _TOKEN = re.compile(r"[A-Za-z]+(?:['’][A-Za-z]+)?|['’](?:m|ve|ll|d|re|s)\b|\s+|[^\sA-Za-z]")
 _VOWEL_Y = re.compile(r"[aeiou]y$")
+# Any other adverb in -ly ("I eventually got"), but not a verb ("I reply", "I rally").
+_LY_ADVERB = re.compile(r"(?!(?:bully|rally|tally|sully|dally)$)[a-z]{3,}(?<!p)ly")
 _SIBILANT = re.compile(r"(?:s|sh|ch|x|z|o)$")
 
 
@@ -125,7 +127,10 @@ def resolve_english(text: str, speaker: str, addressee: str | None, *,
         else:
             out.append(token)
         index += 1
-    return Resolved("".join(out), changed, changed and speaker in "".join(out))
+    text = "".join(out)
+    if changed and addressee:   # "Melanie knows Caroline can do it, Caroline!"
+        text = re.sub(rf",\s*{re.escape(addressee)}\s*([.!?]*)$", r"\1", text)
+    return Resolved(text, changed, changed and speaker in text)
 
 
 _YOU_FORMS = frozenset(("you", "your", "yours", "yourself", "you're", "you've", "you'll",
@@ -167,7 +172,7 @@ def _conjugate_next(tokens: list[str], index: int, offset: int, out: list[str], 
     while look < len(tokens):
         token = tokens[look]
         lower = token.lower().replace("’", "'")
-        if not token.strip() or lower in _ADVERBS:
+        if not token.strip() or lower in _ADVERBS or _LY_ADVERB.fullmatch(lower):
             pending.append(token)
             look += 1
             continue
