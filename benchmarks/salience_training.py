@@ -38,10 +38,10 @@ from memory_salience import observations  # noqa: E402
 from vm_memory_oracle.clock import parse_iso  # noqa: E402
 from vm_memory_oracle.config import Settings  # noqa: E402
 from vm_memory_oracle.extract import salience  # noqa: E402
-from vm_memory_oracle.extract.rules import Turn, extract_statements, turn_fragments  # noqa: E402
+from vm_memory_oracle.extract.rules import (Turn, extract_statements, in_context,  # noqa: E402
+                                           turn_fragments)
 from vm_memory_oracle.model.fact import clean_text  # noqa: E402
 from vm_memory_oracle.steps.memory_md import line_cost  # noqa: E402
-from vm_memory_oracle.steps.summarize import with_addressees  # noqa: E402
 from vm_memory_oracle.storage.sessions import read_session  # noqa: E402
 
 PENALTIES = (1.0, 3.0, 10.0, 30.0, 100.0, 300.0, 1000.0)
@@ -72,7 +72,7 @@ def statements(sample: dict, scratch: Path) -> Rows:
         turns = [Turn(f"sessions/{path.name}", number, parse_iso(record["ts"]), record["role"],
                       record["text"], record.get("speaker"))
                  for record, number in zip(contents.records, contents.line_numbers)]
-        pairs += turn_fragments(with_addressees(turns), frozenset(settings.extract_roles))
+        pairs += turn_fragments(in_context(turns), frozenset(settings.extract_roles))
     found = extract_statements(pairs, threshold=settings.extract_threshold)
     salient = {dia for qa in conversation.questions for dia in qa["evidence"]}
     shown = observations(sample)

@@ -15,7 +15,7 @@ from vm_memory_oracle.extract.rules import extract_statements
 
 from conftest import hash_embedder
 from test_extract import TS
-from vm_memory_oracle.extract.rules import Turn
+from vm_memory_oracle.extract.rules import Turn, in_context, turn_fragments
 
 NIGHT = "2026-05-15T23:00:00Z"
 
@@ -52,6 +52,29 @@ def test_features_read_the_statement_and_its_turn():
     # the addressee's and speaker's names are not entities of the statement
     [(_, plain)] = statements_of("I told Melanie about it yesterday.")
     assert dict(zip(salience.FEATURES, salience.features(plain)))["named_entity"] == 0
+
+
+def test_a_turn_is_read_in_its_log_place_news_and_the_question_after_it():
+    said = [("Caroline", "Hey Mel! I went to a pottery class in Boston yesterday."),
+            ("Melanie", "Wow, how was the pottery class?"),
+            ("Caroline", "The pottery class in Boston was fun."),
+            ("Melanie", "Glad to hear it.")]
+    turns = in_context([Turn("sessions/2026-05-15-143000.jsonl", line, TS, "user", text, who)
+                        for line, (who, text) in enumerate(said, 1)])
+    assert [turn.place for turn in turns] == [0, 1, 2, 3]
+    assert [turn.addressee for turn in turns] == ["Melanie", "Caroline", "Melanie", "Caroline"]
+    assert [turn.after_question for turn in turns] == [False, False, True, False]
+    assert [turn.followed_by_question for turn in turns] == [True, False, False, False]
+    assert turns[0].novelty == 1.0
+    # of "pottery", "class", "Boston", "fun" only "fun" is new
+    assert turns[2].novelty == pytest.approx(1 / 4)
+    found = extract_statements(turn_fragments(turns, frozenset({"user"})), threshold=0.35)
+    rows = {fields["source"]: dict(zip(salience.FEATURES, salience.features(statement)))
+            for fields, statement in found}
+    first = rows["sessions/2026-05-15-143000.jsonl:1"]
+    assert first["opens_log"] == 1 and first["past_event"] == 1
+    assert first["followed_by_question"] == 1 and first["log_turn_place"] == 0
+    assert rows["sessions/2026-05-15-143000.jsonl:3"]["turn_novelty"] == pytest.approx(1 / 4)
 
 
 def test_scores_are_probabilities_and_a_life_event_outranks_a_passing_remark():

@@ -8,7 +8,7 @@ importance = intrinsic(category) + explicit signals ("remember"/"记住" +0.5,
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime
 
 from ..clock import format_iso
@@ -17,7 +17,7 @@ from .dates import resolve_dates
 from .fragments import CHATTER, COMMAND, STATEMENT, Fragment, content_of, fragments
 from .patterns import chinese, match_statement
 from .person import resolve_chinese, resolve_english
-from .salience import Statement
+from .salience import Statement, content_words
 
 SIGNALS = (
     (re.compile(r"\b(?:remember|don'?t forget|from now on|going forward)\b|记住|记得|别忘了|以后都",
@@ -45,6 +45,9 @@ class Turn:
     origin: str | None = None  # where the log's line was copied from (an OpenClaw session)
     addressee: str | None = None  # whom "you" means: the other speaker, or the assistant
     after_question: bool = False  # the turn before it in the log asked something
+    place: int = 0                # its index among the log's turns
+    novelty: float = 1.0          # the share of its words not said earlier in the log
+    followed_by_question: bool = False  # the turn after it in the log asks something
 
     @property
     def source(self) -> str:
@@ -77,6 +80,34 @@ def importance_of(category: str, text: str) -> float:
 
 def section_of(category: str) -> str:
     return SECTION_OF_CATEGORY.get(category, "facts")
+
+
+def in_context(turns: list[Turn]) -> list[Turn]:
+    """Each turn of one log with what its neighbours tell: whom its "you" means (the nearest
+    other speaker of the log, before it, else after it; in a log of roles, the user's
+    listener is the assistant and the assistant's the user); whether the turn before it or
+    after it asks something; its place in the log; and how much of it is new there."""
+    named = [turn.speaker for turn in turns]
+    said: set[str] = set()
+    result = []
+    for index, turn in enumerate(turns):
+        if turn.speaker is None:
+            other = {"user": "assistant", "assistant": "user"}.get(turn.role)
+        else:
+            before = (name for name in reversed(named[:index]) if name and name != turn.speaker)
+            after = (name for name in named[index + 1:] if name and name != turn.speaker)
+            other = next(before, None) or next(after, None)
+        words = content_words(turn.text)
+        result.append(replace(
+            turn, addressee=other, after_question=index > 0 and _asks(turns[index - 1].text),
+            followed_by_question=index + 1 < len(turns) and _asks(turns[index + 1].text),
+            place=index, novelty=len(words - said) / len(words) if words else 0.0))
+        said |= words
+    return result
+
+
+def _asks(text: str) -> bool:
+    return "?" in text or "？" in text
 
 
 def turn_fragments(turns: list[Turn], roles: frozenset[str]) -> list[tuple[Turn, Fragment]]:
@@ -114,7 +145,7 @@ def extract_statements(pairs: list[tuple[Turn, Fragment]], *, threshold: float
             fragment.text, turn.text, position, len(siblings),
             fields["predicate"] != "said", siblings[0].kind == CHATTER,
             tuple(name for name in (turn.speaker, turn.addressee) if name),
-            turn.after_question)))
+            turn.after_question, turn.place, turn.novelty, turn.followed_by_question)))
     return found
 
 

@@ -30,7 +30,8 @@ FEATURES = (
     "first_person", "second_person", "first_person_plural", "named_entity", "number_or_date",
     "time_word", "log_chars", "log_turn_chars", "pattern", "exclamation", "turn_has_question",
     "turn_opens_with_chatter", "photo", "position", "log_fragments", "chinese",
-    "answers_question", "log_words",
+    "answers_question", "log_words", "log_turn_place", "opens_log", "turn_novelty",
+    "past_event", "plan", "reaction", "followed_by_question",
 )
 _I = re.compile(r"\b(?:i|i'm|i've|i'll|i'd|me|my|mine|myself)\b|我(?!们)", re.IGNORECASE)
 _YOU = re.compile(r"\b(?:you|you're|you've|your|yours|yourself)\b|[你您](?!们)", re.IGNORECASE)
@@ -48,6 +49,22 @@ _PHOTO = re.compile(r"\[(?:photo|image|picture|shares? an? (?:photo|image|pictur
 _CJK = re.compile(r"[\u4e00-\u9fff]")
 _WORD = re.compile(r"[^\W_]+|[\u4e00-\u9fff]", re.UNICODE)
 _PRONOUN_WORDS = frozenset({"I", "I'm", "I've", "I'll", "I'd"})
+# A past event told ("I went", "we adopted", "我去了"), a plan ("going to", "打算"), a
+# reaction to the other speaker ("wow", "sounds great", "太棒了").
+_PAST = re.compile(r"\b(?:\w{3,}ed|went|got|made|took|saw|had|did|began|found|bought|won|ran|"
+                   r"met|gave|told|felt|left|came|became|wrote|read|built|heard|joined)\b"
+                   r"|[\u4e00-\u9fff][了过]", re.IGNORECASE)
+_PLAN = re.compile(r"\b(?:going to|gonna|plan|planning|planned|will|want to|hope to|"
+                   r"thinking of|thinking about|decided|next)\b|打算|计划|准备|想要",
+                   re.IGNORECASE)
+_REACTION = re.compile(r"\b(?:wow|awesome|amazing|great|cool|glad|happy for|proud of|sounds|"
+                       r"that's|so sweet|lovely|beautiful)\b|太棒|真好|哇", re.IGNORECASE)
+_FUNCTION_WORDS = frozenset(
+    "the a an and or but to of in on for with at by from is are was were be been it this "
+    "that i you my your me we our they them he she his her so just really very too can do "
+    "have has had not no yes yeah 的 了 是 我 你 在 和 也 就 都 吗 呢 吧 啊".split())
+# The first turns of a log tell the news since the speakers last talked.
+OPENING_TURNS = 3
 
 
 @dataclass(frozen=True)
@@ -61,6 +78,9 @@ class Statement:
     turn_opens_with_chatter: bool
     names: tuple[str, ...] = ()  # the speaker's and addressee's names (not entities here)
     after_question: bool = False  # the turn before it asked something
+    turn_place: int = 0           # the turn's index in its log
+    turn_novelty: float = 1.0     # the share of the turn's words new in its log
+    followed_by_question: bool = False  # the turn after it asks something
 
 
 def features(statement: Statement) -> list[float]:
@@ -87,7 +107,20 @@ def features(statement: Statement) -> list[float]:
         float(bool(_CJK.search(text))),
         float(statement.after_question),
         math.log1p(len(_WORD.findall(text))),
+        math.log1p(statement.turn_place),
+        float(statement.turn_place < OPENING_TURNS),
+        statement.turn_novelty,
+        float(bool(_PAST.search(text))),
+        float(bool(_PLAN.search(text))),
+        float(bool(_REACTION.search(text))),
+        float(statement.followed_by_question),
     ]
+
+
+def content_words(text: str) -> frozenset[str]:
+    """The words of `text` that carry its content (function words left out), folded."""
+    return frozenset(word for word in map(str.casefold, _WORD.findall(text))
+                     if word not in _FUNCTION_WORDS)
 
 
 @dataclass(frozen=True)

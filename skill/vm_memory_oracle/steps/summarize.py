@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import hashlib
 import re
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
 
@@ -23,8 +23,8 @@ from ..errors import DataDirError, InvalidInputError
 from ..extract.external import ExtractorFailed, run_extractor
 from ..extract.fragments import CHATTER, QUESTION
 from ..extract.redact import redact, redact_value
-from ..extract.rules import (Turn, extract_statements, fragment_records, section_of,
-                             signal_score, turn_fragments)
+from ..extract.rules import (Turn, extract_statements, fragment_records, in_context,
+                             section_of, signal_score, turn_fragments)
 from ..extract import salience
 from ..extract.salience import importance_with, with_evidence
 from ..graph import KnowledgeGraph
@@ -363,25 +363,7 @@ def _read_turns(store, path: Path, report: SummarizeReport) -> tuple[bytes, list
                           origin if isinstance(origin, str) and _ORIGIN.fullmatch(origin)
                           else None))
     report.turns += len(turns)
-    return data, with_addressees(turns)
-
-
-def with_addressees(turns: list[Turn]) -> list[Turn]:
-    """Each turn of one log with whom its "you" means: the nearest other speaker of the log
-    (before it, else after it); in a log of roles, the user's listener is the assistant
-    and the assistant's the user. And whether the turn before it asked something."""
-    named = [turn.speaker for turn in turns]
-    result = []
-    for index, turn in enumerate(turns):
-        if turn.speaker is None:
-            other = {"user": "assistant", "assistant": "user"}.get(turn.role)
-        else:
-            before = (name for name in reversed(named[:index]) if name and name != turn.speaker)
-            after = (name for name in named[index + 1:] if name and name != turn.speaker)
-            other = next(before, None) or next(after, None)
-        asked = index > 0 and ("?" in turns[index - 1].text or "？" in turns[index - 1].text)
-        result.append(replace(turn, addressee=other, after_question=asked))
-    return result
+    return data, in_context(turns)
 
 
 def _quarantine_session_lines(store, name: str, bad_lines, report: SummarizeReport) -> None:
