@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import ast
 import json
+import re
 import os
 import signal
 import time
@@ -212,3 +214,71 @@ def test_recall_boosts_go_to_the_journal_and_fold_into_the_file(store):
     assert json.loads(store.layout.activation.read_text())["facts"][fact_id]["access_count"] == 3
     fresh = Store(store.layout, lock_timeout=5, timestamp=NOW)
     assert fresh.read_activation()[fact_id]["access_count"] == 4
+
+
+def test_the_store_writes_inside_its_data_directory_only(store, tmp_path):
+    outside = tmp_path / "elsewhere.txt"
+    for write in (lambda: store.write_text(outside, "x"), lambda: store.delete(outside),
+                  lambda: store.append_lines(outside, ["{}"]),
+                  lambda: store.create_file(outside, b"x")):
+        with pytest.raises(ValueError, match="outside the data directory"):
+            write()
+    assert not outside.exists()
+
+
+def test_whole_file_writes_are_audited_but_derived_caches_are_not(store):
+    layout = store.layout
+    with store.locked("test"):
+        store.write_text(layout.daily_summary("2026-07-01"), "# 2026-07-01\n")
+        store.make_directory(layout.cache_dir)
+        store.write_bytes(layout.cache_dir / "something.marshal", b"derived")
+        store.write_bytes(layout.embedding_cache("hash-256"), b"vectors")
+    with store.locked("test: remove"):
+        assert store.delete(layout.daily_summary("2026-07-01"))
+        assert not store.delete(layout.daily_summary("2026-07-01"))
+    entries = [json.loads(line) for line in layout.audit_log.read_text().splitlines()]
+    assert [entry["files"] for entry in entries[-2:]] == [["daily/2026-07-01.md"],
+                                                          ["daily/2026-07-01.md"]]
+
+
+# The modules that write a file themselves, and why: each writes outside the data
+# directory, where the store has no say.
+WRITERS_OUTSIDE = {
+    "config.py": "a config file of the user's own, given with --config, outside any memory",
+    "steps/openclaw_memory.py": "OpenClaw's workspace MEMORY.md files",
+}
+_WRITES = re.compile(
+    r"\bfiles\.(?:write_atomic|write_lines_atomic|append_lines|create_file|"
+    r"replace_if_unchanged|make_directory|write_json_atomic)\(|\bos\.(?:unlink|replace|"
+    r"remove|rename|makedirs|mkdir)\(|(?<!store)\.(?:write_text|write_bytes|unlink|mkdir)\(|"
+    r"\bshutil\.(?:copy|copy2|copyfile|move|rmtree)\(|\bopen\([^)]*[\"'][wax]b?[\"']")
+
+
+def test_no_module_but_the_store_writes_in_the_data_directory():
+    package = Path(__file__).resolve().parents[1] / "skill" / "vm_memory_oracle"
+    writers = set()
+    for path in package.rglob("*.py"):
+        name = path.relative_to(package).as_posix()
+        if name.startswith("storage/"):
+            continue
+        if any(_WRITES.search(line) for line in path.read_text().splitlines()
+               if not line.lstrip().startswith("#")):
+            writers.add(name)
+    assert writers == set(WRITERS_OUTSIDE)
+
+
+def _code_strings(tree: ast.AST) -> list[str]:
+    """The string constants of a module's code (docstrings, which only describe, left out)."""
+    described = {id(node.value) for node in ast.walk(tree) if isinstance(node, ast.Expr)}
+    return [node.value for node in ast.walk(tree) if isinstance(node, ast.Constant)
+            and isinstance(node.value, str) and id(node) not in described]
+
+
+def test_the_layout_alone_names_the_files_of_the_state_directory():
+    package = Path(__file__).resolve().parents[1] / "skill" / "vm_memory_oracle"
+    names = ("summarized.json", "imports.json", "index-built", "lexical-index.marshal",
+             "index-state.marshal", "sessions.quarantine.jsonl", "audit.jsonl")
+    spelled = {path.relative_to(package).as_posix() for path in package.rglob("*.py")
+               for text in _code_strings(ast.parse(path.read_text()))
+               if text == "cache" or any(name in text for name in names)}
+    assert spelled == {"storage/layout.py"}

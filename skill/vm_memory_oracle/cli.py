@@ -25,6 +25,7 @@ from .errors import (EXIT_DEGRADED, EXIT_FAILURE, EXIT_INVALID_INPUT, EXIT_OK, E
                      EXIT_UNHEALTHY, EXIT_USAGE, STORAGE_ERRNOS, DataDirError, InvalidInputError,
                      OracleError, UsageError)
 from .model.fact import CATEGORIES
+from .storage.layout import Layout
 
 DATA_PATH_ENV = "MEMORY_ORACLE_DATA_PATH"
 CONFIG_ENV = "MEMORY_ORACLE_CONFIG"
@@ -233,8 +234,6 @@ class Context:
     _store: object = field(default=None, repr=False)
 
     def layout(self):
-        from .storage.layout import Layout
-
         return Layout(self.data_path)
 
     def checked_layout(self):
@@ -291,13 +290,11 @@ def resolve_context(args: argparse.Namespace, environ=os.environ) -> Context:
     checked = os.path.lexists(data_path)
     if checked:
         # Before anything in it is read: its config.yaml could be a planted link.
-        from .storage.layout import Layout
-
         Layout(data_path.expanduser().absolute()).check()
     if config_path is None and (data_path / "config.yaml").is_file():
         # The data directory's own config sets everything but where the data directory is.
         config_path = data_path / "config.yaml"
-        cache_dir = data_path / "state" / "cache"
+        cache_dir = Layout(data_path).settings_cache
         # A dry run writes nothing, not even the settings' snapshot.
         cacheable = cache_dir.parent.is_dir() and not getattr(args, "dry_run", False)
         settings = load_settings(config_path, cache_dir if cacheable else None)
@@ -639,14 +636,9 @@ def action_config(args, context: Context) -> tuple[dict, list[str]]:
         if not target.is_file():
             raise InvalidInputError("config file does not exist (run --action init)",
                                     source=str(target))
-        if context.layout().exists() and target.parent == context.data_path:
-            store = context.store()
-            with store.locked("config --set"):
-                settings = set_setting(target, key.strip(), value)
-                store.touched(target)
-                store.note(f"set {key.strip()} = {value}")
-        else:
-            settings = set_setting(target, key.strip(), value)
+        inside = context.layout().exists() and target.parent == context.data_path
+        settings = set_setting(target, key.strip(), value,
+                               store=context.store() if inside else None)
         settings = replace(settings, data_path=str(context.data_path))
     values = settings.as_dict()
     payload = {"config_file": str(target) if target.is_file() else None,

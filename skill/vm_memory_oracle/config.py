@@ -331,8 +331,24 @@ def _plain(value: Any) -> Any:
     return str(value)
 
 
-def set_setting(path: Path, key: str, raw_value: str) -> Settings:
-    """Change one key of the file at `path`, keeping its comments; refuse an invalid value."""
+def set_setting(path: Path, key: str, raw_value: str, store=None) -> Settings:
+    """Change one key of the file at `path`, keeping its comments; refuse an invalid value.
+    With `store` (the file is the data directory's config.yaml), the file is read and
+    written under the store's lock, and the change recorded in the audit log; without, the
+    file is the user's own, outside any data directory."""
+    if store is None:
+        settings, data = _with_setting(path, key, raw_value)
+        files.write_atomic(path, data)
+        return settings
+    with store.locked("config --set"):
+        settings, data = _with_setting(path, key, raw_value)
+        store.write_bytes(path, data)
+        store.note(f"set {key} = {raw_value}")
+    return settings
+
+
+def _with_setting(path: Path, key: str, raw_value: str) -> tuple[Settings, bytes]:
+    """The settings and the bytes of the file at `path` with `key` set to `raw_value`."""
     from ruamel.yaml.comments import CommentedMap
     from ruamel.yaml.error import YAMLError
 
@@ -354,5 +370,4 @@ def set_setting(path: Path, key: str, raw_value: str) -> Settings:
     section[key] = value
     buffer = io.StringIO()
     _yaml().dump(document, buffer)
-    files.write_atomic(path, buffer.getvalue().encode("utf-8"))
-    return settings
+    return settings, buffer.getvalue().encode("utf-8")

@@ -34,7 +34,7 @@ from typing import Callable
 from .clock import format_iso, parse_iso
 from .config import Settings
 from .graph import KnowledgeGraph
-from .storage import files, locks
+from .storage import locks
 from .storage.layout import Layout
 from .steps.clean import quarantine_invalid_lines, remove_leftover_temporaries
 from .steps.report import changes, render, summary_counts
@@ -45,7 +45,7 @@ STEPS = ("summarize", "decay", "index", "merge", "stale", "prune", "memory_md", 
 # A checkpoint older than this is not resumed at its own clock: the steps are run afresh.
 RESUME_WITHIN = timedelta(hours=24)
 # Left out of a dry run's copy: derived caches and the locks of the real directory.
-NOT_COPIED = ("cache", "*.lock", "*.lock.holder")
+NOT_COPIED = ("*.lock", "*.lock.holder")
 
 
 @dataclass
@@ -105,7 +105,7 @@ def consolidate(layout: Layout, settings: Settings, now: datetime, *, actor: str
         report.counts = summary_counts(report.steps)
         report.changes = changes(report.steps)
         report.report_file = _write_report(store, report)
-        _remove_checkpoint(layout)
+        store.delete(layout.checkpoint)
         if progress is not None:
             progress("consolidate", len(STEPS), len(STEPS))
     return report
@@ -120,7 +120,7 @@ def dry_run(layout: Layout, settings: Settings, now: datetime, *, actor: str = "
                       timestamp=format_iso(now), actor=actor)
         with store.locked("consolidate --dry-run: copy"):  # one consistent moment
             shutil.copytree(layout.root, copy.root, symlinks=True,
-                            ignore=shutil.ignore_patterns(*NOT_COPIED))
+                            ignore=_not_copied(layout))
         # Paths that facts name in the real data directory are checked there, as the real
         # run checks them.
         copy_settings = replace(settings, data_path=str(copy.root), path_check_roots=(
@@ -129,6 +129,18 @@ def dry_run(layout: Layout, settings: Settings, now: datetime, *, actor: str = "
     report.dry_run = True
     report.report_file = None  # it was written in the copy, which is gone
     return report
+
+
+def _not_copied(layout: Layout):
+    """copytree's filter: the locks, and the derived caches (made again in the copy)."""
+    patterns = shutil.ignore_patterns(*NOT_COPIED)
+
+    def ignored(directory: str, names: list[str]) -> set[str]:
+        found = set(patterns(directory, names))
+        if Path(directory) == layout.state_dir:
+            found.add(layout.cache_dir.name)
+        return found
+    return ignored
 
 
 class _Run:
@@ -265,24 +277,12 @@ def _start(store: Store, now: datetime) -> tuple[dict, ConsolidationReport]:
     return checkpoint, report
 
 
-def report_path(layout: Layout, started_at: str) -> Path:
-    return layout.reports_dir / f"{started_at.replace(':', '-')}.md"
-
-
 def _write_report(store: Store, report: ConsolidationReport) -> str:
     """state/reports/<start>.md; a resumed run rewrites the report of the run it finishes.
     Bookkeeping, like health.json: the audit log already has each change."""
-    path = report_path(store.layout, report.started_at)
+    path = store.layout.report_file(report.started_at)
     text = "\n".join(render(report)) + "\n"
     with store.locked("consolidate: report"):
-        files.make_directory(path.parent)
-        files.write_atomic(path, text.encode("utf-8"))
+        store.make_directory(path.parent)
+        store.write_text(path, text)
     return store.layout.relative(path)
-
-
-def _remove_checkpoint(layout: Layout) -> None:
-    try:
-        layout.checkpoint.unlink()
-    except FileNotFoundError:
-        return
-    files.fsync_directory(layout.checkpoint.parent)

@@ -79,14 +79,13 @@ class VectorIndex:
         return [(int(vector_id), float(score)) for vector_id, score in zip(ids[0], scores[0])
                 if vector_id != -1]
 
-    def save(self, path: Path) -> None:
-        """Write atomically, through storage.files like every other file: FAISS's own
-        writer reports a full disk as a RuntimeError and leaves its file half-written."""
+    def to_bytes(self) -> memoryview:
+        """The index serialized (not copied again), for the store to write atomically like
+        every other file (FAISS's own writer reports a full disk as a RuntimeError and
+        leaves its file half-written)."""
         import faiss
 
-        from .storage import files
-
-        files.write_atomic(path, faiss.serialize_index(self._index))
+        return memoryview(faiss.serialize_index(self._index))
 
     @classmethod
     def load(cls, path: Path, dimension: int) -> "VectorIndex":

@@ -36,7 +36,6 @@ from .storage import files, strict_json
 from .storage.layout import Layout
 from .storage.store import Store
 
-IMPORT_LEDGER = "imports.json"
 _NOTE_NAME = re.compile(r"^(\d{4}-\d{2}-\d{2})(?:-[\w.-]+)?\.md$")
 _TRANSCRIPT_NAME = re.compile(r"\.jsonl(?:\.[\w:.-]+)?$")
 _NOTE_TIME = re.compile(r"^(?:\*\*)?(\d{1,2}):(\d{2})(?:\*\*)?\s*[-–:]?\s*")
@@ -68,7 +67,7 @@ def import_openclaw(store: Store, *, sessions_dir: str | None, memory_dir: str |
     if not sources:
         return report
     layout = store.layout
-    ledger_path = layout.state_dir / IMPORT_LEDGER
+    ledger_path = layout.import_ledger
     with store.locked("import openclaw"):
         ledger = _read_ledger(store, ledger_path)
         owned = {name for entry in ledger.values() for name in _entry_files(entry)}
@@ -81,14 +80,12 @@ def import_openclaw(store: Store, *, sessions_dir: str | None, memory_dir: str |
                 continue
             report.sources += 1
             turns = _transcript_turns(path) if kind == "transcript" else _note_turns(path)
-            written = _write_copies(layout, turns, previous=known["files"] if known else [],
+            written = _write_copies(store, turns, previous=known["files"] if known else [],
                                     owned=owned, report=report)
             owned.update(written)
             ledger[key] = {"size": stat.st_size, "mtime_ns": stat.st_mtime_ns, "files": written}
             changed = True
         if changed:
-            for name in report.files_written:
-                store.touched(layout.root / name)
             store.note(f"copied {report.sources} OpenClaw file(s) into sessions/",
                        redactions=report.redactions)
             document = {"sources": ledger}
@@ -108,7 +105,7 @@ def import_openclaw_state(store: Store, state_dir: str, *, busy_timeout: float =
     setup = read_setup(state_dir)
     report.skipped += setup.problems
     layout = store.layout
-    ledger_path = layout.state_dir / IMPORT_LEDGER
+    ledger_path = layout.import_ledger
     ledger = _read_ledger(store, ledger_path)
     reads: list[tuple[str, str, TranscriptRead]] = []
     for agent in setup.agents:
@@ -155,11 +152,11 @@ def import_openclaw_state(store: Store, state_dir: str, *, busy_timeout: float =
                         "origin": f"openclaw:{agent_id}/{session_id}#{turn.seq}"}))
                 name = known["files"].get(day)
                 if name and (layout.sessions_dir / name).is_file():
-                    files.append_lines(layout.sessions_dir / name, lines)
+                    store.append_lines(layout.sessions_dir / name, lines)
                 else:
                     first = datetime.fromisoformat(turns[0].ts.replace("Z", "+00:00"))
                     name = _free_name(layout, first, [], owned, lines[0])
-                    files.write_lines_atomic(layout.sessions_dir / name, lines)
+                    store.write_lines(layout.sessions_dir / name, lines)
                     known["files"][day] = name
                     owned.add(name)
                 report.turns += len(turns)
@@ -168,8 +165,6 @@ def import_openclaw_state(store: Store, state_dir: str, *, busy_timeout: float =
             for session_id, seq in read.last_seq.items():
                 known = sessions.setdefault(session_id, {"seq": -1, "files": {}})
                 known["seq"] = max(known["seq"], seq)
-        for name in report.files_written:
-            store.touched(layout.root / name)
         store.note(f"imported {report.turns} OpenClaw turn(s) of {report.events} event(s) "
                    f"into sessions/", redactions=report.redactions)
         store.write_validated_json(ledger_path, "import-ledger", {"sources": ledger})
@@ -283,9 +278,10 @@ def _note_turns(path: Path) -> list[dict]:
     return sorted(turns, key=lambda turn: turn["ts"])
 
 
-def _write_copies(layout: Layout, turns: list[dict], *, previous: list[str], owned: set[str],
+def _write_copies(store: Store, turns: list[dict], *, previous: list[str], owned: set[str],
                   report: ImportReport) -> list[str]:
     """One sessions/ file per day of `turns`, named after its first turn; secrets redacted."""
+    layout = store.layout
     by_day: dict[str, list[dict]] = {}
     for turn in turns:
         by_day.setdefault(turn["ts"][:10], []).append(turn)
@@ -298,7 +294,7 @@ def _write_copies(layout: Layout, turns: list[dict], *, previous: list[str], own
             report.redactions += cleaned.count
             lines.append(files.dumps_record({**turn, "text": cleaned.text}))
         name = _free_name(layout, first, previous, owned | set(written), lines[0])
-        files.write_lines_atomic(layout.sessions_dir / name, lines)
+        store.write_lines(layout.sessions_dir / name, lines)
         written.append(name)
         report.files_written.append(f"sessions/{name}")
     return written

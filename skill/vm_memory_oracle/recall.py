@@ -319,7 +319,7 @@ def lexical_index(graph: KnowledgeGraph) -> dict:
     from .storage import snapshot
 
     path = graph.layout.facts
-    cache = graph.layout.state_dir / "cache" / "lexical-index.marshal"
+    cache = graph.layout.lexical_cache
     held = snapshot.load(cache, _lexical_key(path))
     if held is None:
         records = [fact for fact in graph.facts(copy=False) if "superseded_by" not in fact]

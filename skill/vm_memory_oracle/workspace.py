@@ -6,8 +6,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from .errors import DataDirError
-from .storage import files
+from .clock import format_iso, utc_now
 from .storage.layout import Layout
+from .storage.store import Store
 
 BUNDLE_DIR = Path(__file__).resolve().parents[2]
 TEMPLATES_DIR = BUNDLE_DIR / "assets" / "templates"
@@ -38,26 +39,17 @@ def initialize(layout: Layout, templates: Path = TEMPLATES_DIR, *, actor: str = 
     report = InitReport(layout.root)
     report.created += [f"{layout.relative(path)}/" if path != layout.root else f"{path}/"
                        for path in layout.directories() if path not in existed]
-    for path, data in starting_files.items():
-        if files.create_file(path, data):
-            report.created.append(layout.relative(path))
-    if report.created:
-        _audit_init(layout, report.created, actor, at, action)
-    return report
-
-
-def _audit_init(layout: Layout, created: list[str], actor: str, at: str | None,
-                action: str) -> None:
-    from .clock import format_iso, utc_now
-    from .storage.store import Store
-
+    if all(path.exists() for path in starting_files):
+        return report
     store = Store(layout, lock_timeout=30, timestamp=at or format_iso(utc_now()), actor=actor,
                   action=action)
-    with store.locked("init"):
-        for name in created:
-            if not name.endswith("/"):
-                store.touched(layout.root / name)
-        store.note(f"created {', '.join(created)}")
+    with store.locked("init"):   # recorded in the audit log, as done by `actor`
+        for path, data in starting_files.items():
+            if store.create_file(path, data):
+                report.created.append(layout.relative(path))
+        if report.created:
+            store.note(f"created {', '.join(report.created)}")
+    return report
 
 
 def ensure_layout(layout: Layout, *, actor: str = "library", at: str | None = None,

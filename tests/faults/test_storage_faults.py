@@ -132,19 +132,22 @@ def test_every_disk_refusal_exits_8_and_other_os_errors_exit_1(cli, data_dir, mo
 
 def test_a_vector_index_the_disk_refuses_is_an_os_error_naming_it(tmp_path, monkeypatch):
     from vm_memory_oracle.index import VectorIndex
+    from vm_memory_oracle.storage.layout import Layout
+    from vm_memory_oracle.storage.store import Store
 
     index = VectorIndex(8)
     index.add(np.arange(50), np.random.default_rng(1).random((50, 8)))
+    store = Store(Layout(tmp_path), lock_timeout=1, timestamp="2026-07-20T00:00:00Z")
     folder = tmp_path / "embeddings"
     folder.mkdir()
     path = folder / "index.bin"
     refuse(monkeypatch, "write", after=100)
     with pytest.raises(OSError) as raised:
-        index.save(path)
+        store.write_bytes(path, index.to_bytes())
     assert (raised.value.errno, raised.value.filename) == (errno.ENOSPC, str(path))
     monkeypatch.undo()
     assert list(folder.iterdir()) == []
-    index.save(path)
+    store.write_bytes(path, index.to_bytes())
     assert len(VectorIndex.load(path, 8)) == 50
 
 

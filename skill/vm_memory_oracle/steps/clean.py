@@ -11,19 +11,17 @@ Ages are whole days between the date in the file name and today (UTC).
 
 from __future__ import annotations
 
-import os
 import re
 from datetime import date, datetime
 
 from ..graph import KnowledgeGraph
 from ..model.fact import fact_sentence
 from ..proposals import PendingMemories
-from ..storage import files
 from ..storage.sessions import session_day, session_files
 from .daily_summary import DAILY_NAME
 from .summarize import forget_removed_logs, unsummarized
 
-# What files.write_atomic and index.save leave when killed between writing and renaming.
+# What an atomic write of the store leaves when killed between writing and renaming.
 TEMPORARY = re.compile(r"^\..+\.[a-z0-9_]{8}\.tmp$")
 REPORT_NAME = re.compile(r"^(\d{4}-\d{2}-\d{2})T[\d-]+(?:\.\d+)?Z\.md$")
 
@@ -61,7 +59,7 @@ def remove_leftover_temporaries(store) -> list[str]:
     ours is in progress."""
     removed = []
     with store.locked("remove leftover temporary files"):
-        for directory in [*store.layout.directories(), store.layout.state_dir / "cache",
+        for directory in [*store.layout.directories(), store.layout.cache_dir,
                           store.layout.reports_dir]:
             if not directory.is_dir():
                 continue
@@ -146,9 +144,7 @@ def clean(graph: KnowledgeGraph, now: datetime) -> dict:
 
 
 def _remove(store, path) -> None:
-    os.unlink(path)
-    files.fsync_directory(path.parent)
-    store.touched(path)
+    store.delete(path)
 
 
 def _trim_audit_log(graph: KnowledgeGraph, today: date) -> int:

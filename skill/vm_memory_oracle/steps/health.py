@@ -204,7 +204,7 @@ def _index_state(store: Store, current: list[dict], records: list[dict], bad: in
     recall or consolidation embeds them first, so that is normal. A `problem` is damage:
     an index that was built and is now missing, or metadata with invalid lines.
     """
-    from .reindex import built_marker, wanted_vectors
+    from .reindex import wanted_vectors
 
     layout = store.layout
     expected = {vid: (fact_id, digest) for vid, (fact_id, digest, _) in
@@ -214,7 +214,7 @@ def _index_state(store: Store, current: list[dict], records: list[dict], bad: in
     pending = sum(1 for vid, value in expected.items() if known.get(vid) != value)
     stale = sum(1 for vid in known if vid not in expected)
     problem = None
-    if expected and not layout.index_file.exists() and built_marker(layout).exists():
+    if expected and not layout.index_file.exists() and layout.index_built.exists():
         problem = f"{layout.relative(layout.index_file)} is missing"
     elif bad:
         problem = f"{layout.relative(layout.vector_metadata)} has {bad} invalid line(s)"
@@ -274,8 +274,8 @@ def _damaged_files(store: Store) -> list[dict]:
         found.append({"file": layout.relative(path), "problem": problem})
 
     for path, kind in ((layout.canaries, "canary-facts"),
-                       (layout.state_dir / "summarized.json", "summarize-ledger"),
-                       (layout.state_dir / "imports.json", "import-ledger")):
+                       (layout.summarize_ledger, "summarize-ledger"),
+                       (layout.import_ledger, "import-ledger")):
         try:
             store.read_json_file(path, kind)
         except FileNotFoundError:
@@ -330,7 +330,7 @@ def _bytes_under(layout: Layout) -> int:
     checkpoint of a consolidation in progress (so that two checks of an unchanged memory
     measure the same)."""
     total = 0
-    cache = str(layout.state_dir / "cache")
+    cache = str(layout.cache_dir)
     transient = {str(layout.health), str(layout.checkpoint)}
     for directory, _, names in os.walk(layout.root):  # os.walk does not follow symlinks
         if directory == cache:

@@ -80,18 +80,16 @@ def reconcile_memory_file(graph: KnowledgeGraph, now: datetime) -> dict:
                 break
             data = result.text.encode("utf-8")
             if raw is not None:
-                files.write_atomic(layout.memory_md_backup, raw)
-                store.touched(layout.memory_md_backup)
+                store.write_bytes(layout.memory_md_backup, raw)
             try:
                 if before is None:
-                    if not files.create_file(path, data):
+                    if not store.create_file(path, data):
                         continue  # created meanwhile: read it
                 else:
-                    files.replace_if_unchanged(path, data, size=before.st_size,
+                    store.replace_if_unchanged(path, data, size=before.st_size,
                                                mtime_ns=before.st_mtime_ns)
             except files.ChangedMeanwhile:
                 continue
-            store.touched(path)
             store.note(f"MEMORY.md: {len(result.added)} added, {len(result.removed)} removed",
                        [*result.added, *(fact_id for fact_id, _ in result.removed)])
             break

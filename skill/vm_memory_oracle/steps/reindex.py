@@ -26,7 +26,7 @@ from ..embed.base import Embedder
 from ..graph import KnowledgeGraph
 from ..index import IndexCorrupt, VectorIndex
 from ..model.fact import fact_sentence
-from ..storage import files, snapshot
+from ..storage import snapshot
 
 DEFAULT_HNSW_MIN_FACTS = 50_000
 # How a fact's vector is made from its texts; part of the id stored with each vector, so
@@ -134,7 +134,7 @@ def update_index(graph: KnowledgeGraph, embedder: Embedder, *, force: bool = Fal
             _save(graph, embedder, index, wanted)
         if missing or late or reason is not None or cache.problem is not None:
             cache.keep({content_hash(text) for _, _, texts in wanted.values() for text in texts})
-            cache.save()
+            cache.save(graph.store)
         if cache.problem is not None:
             graph.store.touched(cache.path)
             graph.store.note(f"{graph.layout.relative(cache.path)} could not be read "
@@ -146,7 +146,7 @@ def update_index(graph: KnowledgeGraph, embedder: Embedder, *, force: bool = Fal
 
 
 def _state_path(graph: KnowledgeGraph) -> Path:
-    return graph.layout.state_dir / "cache" / "index-state.marshal"
+    return graph.layout.index_state_cache
 
 
 def _state_key(graph: KnowledgeGraph, embedder: Embedder, hnsw_min_facts: int) -> tuple | None:
@@ -202,7 +202,7 @@ def _load(graph: KnowledgeGraph, embedder: Embedder, force: bool, count: int,
         return fresh(FORCED)
     if not layout.index_file.exists():
         # The marker lives in state/, so deleting embeddings/ is told apart from a first build.
-        if not built_marker(layout).exists():
+        if not layout.index_built.exists():
             return fresh(FIRST_BUILD)
         return fresh(f"{layout.relative(layout.index_file)} is missing")
     records = graph.store.read_records(layout.vector_metadata, "vector-metadata")
@@ -226,20 +226,14 @@ def _load(graph: KnowledgeGraph, embedder: Embedder, force: bool, count: int,
 
 def _save(graph: KnowledgeGraph, embedder: Embedder, index: VectorIndex,
           wanted: dict[int, tuple[str, str, tuple[str, ...]]]) -> None:
-    layout = graph.layout
-    files.make_directory(layout.embeddings_dir)
-    index.save(layout.index_file)
-    graph.store.touched(layout.index_file)
+    layout, store = graph.layout, graph.store
+    store.make_directory(layout.embeddings_dir)
+    store.write_bytes(layout.index_file, index.to_bytes())
     records = [{"vector_id": vid, "fact_id": fact_id, "model_id": index_model_id(embedder),
                 "dimension": embedder.dimension, "content_hash": digest}
                for vid, (fact_id, digest, _) in sorted(wanted.items())]
     graph.store.rewrite_records(layout.vector_metadata, "vector-metadata", records)
-    files.write_atomic(built_marker(layout),
-                       f"{index_model_id(embedder)} {len(records)} vectors\n".encode("utf-8"))
-
-
-def built_marker(layout) -> Path:
-    return layout.state_dir / "index-built"
+    store.write_text(layout.index_built, f"{index_model_id(embedder)} {len(records)} vectors\n")
 
 
 class EmbeddingCache:
@@ -294,14 +288,15 @@ class EmbeddingCache:
         self._vectors = {digest: vector for digest, vector in self._vectors.items()
                          if digest in digests}
 
-    def save(self) -> None:
-        files.make_directory(self.path.parent)
+    def save(self, store) -> None:
+        """Write the cache (through `store`, the data directory's)."""
+        store.make_directory(self.path.parent)
         hashes = np.array(sorted(self._vectors), dtype="U16")
         matrix = (np.vstack([self._vectors[digest] for digest in hashes]).astype(np.float32)
                   if len(hashes) else np.zeros((0, self.dimension), dtype=np.float32))
         buffer = io.BytesIO()
         np.savez(buffer, hashes=hashes, vectors=matrix)
-        files.write_atomic(self.path, buffer.getvalue())
+        store.write_bytes(self.path, buffer.getvalue())
 
 
 def cached_sentence_vectors(graph: KnowledgeGraph, embedder: Embedder):
@@ -341,11 +336,11 @@ def _background(graph: KnowledgeGraph, embedder: Embedder):
     the package for the bundled model, else computed once and cached beside the index."""
     from ..embed.relevance import load_background
 
-    cache = graph.layout.embeddings_dir / f"background-{embedder.model_id}.npz"
+    cache = graph.layout.background_cache(embedder.model_id)
     background, computed = load_background(embedder, cache)
     if computed:
-        files.make_directory(cache.parent)
-        files.write_atomic(cache, background.to_bytes())
+        graph.store.make_directory(cache.parent)
+        graph.store.write_bytes(cache, background.to_bytes())
     return background
 
 

@@ -33,10 +33,9 @@ from ..model.characters import without_unsafe
 from ..model.fact import INTRINSIC_IMPORTANCE, clean_text
 from ..openclaw_import import import_openclaw, import_openclaw_state
 from ..storage import files, strict_json
-from ..storage.sessions import read_session, session_day, session_files, sessions_quarantine
+from ..storage.sessions import read_session, session_day, session_files
 from .daily_summary import render_daily_summary
 
-LEDGER = "summarized.json"
 # A summarize that finds, once it holds the lock, that another one read the logs further
 # since it read them, reads them again: its daily summary would lack what it missed.
 READ_ATTEMPTS = 5
@@ -84,7 +83,7 @@ def summarize(graph: KnowledgeGraph, settings: Settings, now: datetime, *,
         report.redactions += imported.redactions
         report.warnings += [f"openclaw import: {reason}" for reason in imported.skipped]
 
-    ledger_path = layout.state_dir / LEDGER
+    ledger_path = layout.summarize_ledger
     if all_pending:
         ledger = _read_ledger(store, ledger_path)
         days = sorted({session_day(path) for path in session_files(layout)
@@ -99,9 +98,8 @@ def summarize(graph: KnowledgeGraph, settings: Settings, now: datetime, *,
 
     with store.locked("summarize: redact"):
         for path in paths:
-            found = _redact_session(path)
+            found = _redact_session(store, path)
             if found:
-                store.touched(path)
                 store.note(f"redacted {found} secret(s) in {layout.relative(path)}",
                            redactions=found)
             report.redactions += found
@@ -225,8 +223,7 @@ class SalienceScorer:
         texts = [text for text in self.fresh if content_hash(text) not in cache]
         if texts:
             cache.add(texts, [self.fresh[text] for text in texts])
-            files.make_directory(cache.path.parent)
-            cache.save()
+            cache.save(self.graph.store)
             self.graph.store.touched(cache.path)
         self.fresh.clear()
 
@@ -259,14 +256,14 @@ def _read_logs(store, days: list[str], settings: Settings, created: str,
 
 def unsummarized(graph: KnowledgeGraph, paths: list[Path]) -> set[Path]:
     """The session logs of `paths` with lines summarize has not read yet."""
-    ledger = _read_ledger(graph.store, graph.layout.state_dir / LEDGER)
+    ledger = _read_ledger(graph.store, graph.layout.summarize_ledger)
     return {path for path in paths if not _fully_summarized(path, ledger.get(path.name))}
 
 
 def forget_removed_logs(graph: KnowledgeGraph) -> int:
     """Drop the ledger entries of session logs no longer in sessions/ (under the caller's
     lock); returns how many."""
-    path = graph.layout.state_dir / LEDGER
+    path = graph.layout.summarize_ledger
     ledger = _read_ledger(graph.store, path)
     kept = {name: entry for name, entry in ledger.items()
             if (graph.layout.sessions_dir / name).is_file()}
@@ -301,7 +298,7 @@ def _fully_summarized(path: Path, entry: dict | None) -> bool:
         _prefix_unchanged(path, entry)
 
 
-def _redact_session(path: Path, attempts: int = 5) -> int:
+def _redact_session(store, path: Path, attempts: int = 5) -> int:
     """Replace secrets in a session log, line by line, keeping every line where it is.
 
     The agent may be appending to the log meanwhile (it takes none of our locks): if the
@@ -316,7 +313,7 @@ def _redact_session(path: Path, attempts: int = 5) -> int:
         if not total:
             return redactions
         try:
-            carried = files.replace_if_unchanged(path, redacted, size=before.st_size,
+            carried = store.replace_if_unchanged(path, redacted, size=before.st_size,
                                                  mtime_ns=before.st_mtime_ns)
         except files.ChangedMeanwhile:
             continue
@@ -367,7 +364,7 @@ def _read_turns(store, path: Path, report: SummarizeReport) -> tuple[bytes, list
 
 
 def _quarantine_session_lines(store, name: str, bad_lines, report: SummarizeReport) -> None:
-    target = sessions_quarantine(store.layout)
+    target = store.layout.sessions_quarantine
     known = {(entry["file"], entry["line"]) for entry in
              store.read_records(target, "quarantine")} if target.exists() else set()
     entries = []
@@ -433,12 +430,11 @@ def _write_daily(store, day: str, facts: list[tuple[dict, str]],
     entries = [{"section": section, "text": fact.get("text") or fact["object"],
                 "id": fact["id"], "source": fact["source"]} for fact, section in facts]
     text = render_daily_summary(day, names, entries)
-    path = layout.daily_dir / f"{day}.md"
+    path = layout.daily_summary(day)
     relative = layout.relative(path)
     if path.exists() and path.read_text(encoding="utf-8") == text:
         report.daily_unchanged.append(relative)
         return
-    files.write_atomic(path, text.encode("utf-8"))
-    store.touched(path)
+    store.write_text(path, text)
     store.note(f"wrote the daily summary {relative}")
     report.daily_written.append(relative)

@@ -118,12 +118,85 @@ class Layout:
     def memory_md_backup(self) -> Path:
         return self.root / "MEMORY.md.bak"
 
+    @property
+    def summarize_ledger(self) -> Path:
+        """How far each session log was summarized."""
+        return self.state_dir / "summarized.json"
+
+    @property
+    def import_ledger(self) -> Path:
+        """What was copied from OpenClaw's transcripts, per agent and session."""
+        return self.state_dir / "imports.json"
+
+    @property
+    def sessions_quarantine(self) -> Path:
+        """Bad lines of session logs, copied here once (the logs themselves keep them)."""
+        return self.state_dir / "sessions.quarantine.jsonl"
+
+    @property
+    def index_built(self) -> Path:
+        """Says the vector index was built once (and with which model)."""
+        return self.state_dir / "index-built"
+
+    @property
+    def cache_dir(self) -> Path:
+        """Derived state that is rebuilt when missing: parsed snapshots, the lexical index."""
+        return self.state_dir / "cache"
+
+    def snapshot_for(self, path: Path) -> Path:
+        """Where the parsed records of `path` are kept between processes."""
+        return self.cache_dir / (self.relative(path).replace("/", "__") + ".marshal")
+
+    @property
+    def lexical_cache(self) -> Path:
+        return self.cache_dir / "lexical-index.marshal"
+
+    @property
+    def index_state_cache(self) -> Path:
+        return self.cache_dir / "index-state.marshal"
+
+    @property
+    def settings_cache(self) -> Path:
+        """The directory where the parsed config.yaml is kept (config.load_settings)."""
+        return self.cache_dir
+
+    def background_cache(self, model_id: str) -> Path:
+        """An embedder's vectors of the background passages, when none ship for it."""
+        return self.embeddings_dir / f"background-{model_id}.npz"
+
+    def daily_summary(self, day: str) -> Path:
+        return self.daily_dir / f"{day}.md"
+
+    def report_file(self, started_at: str) -> Path:
+        """The report of the consolidation started at `started_at` (ISO time)."""
+        return self.reports_dir / f"{started_at.replace(':', '-')}.md"
+
+    def schemas(self) -> dict[Path, str]:
+        """Each JSON or JSONL file of the layout and the schema its records (JSONL) or its
+        document (JSON) follow; session logs follow "session-turn", quarantine files
+        "quarantine"."""
+        return {self.facts: "fact", self.archive: "archived-fact", self.entities: "entity",
+                self.relations: "relation", self.vector_metadata: "vector-metadata",
+                self.activation_journal: "activation-journal", self.audit_log: "audit-entry",
+                self.probe_log: "probe-result", self.pending_memories: "pending-memory",
+                self.sessions_quarantine: "quarantine",
+                self.activation: "activation-metadata", self.health: "health",
+                self.canaries: "canary-facts", self.summarize_ledger: "summarize-ledger",
+                self.import_ledger: "import-ledger", self.checkpoint: "consolidation-checkpoint"}
+
     def unaudited(self) -> frozenset[str]:
         """Files whose writes are bookkeeping, not changes to the memory: the audit log
         itself, the health report, the probe log and the consolidation checkpoint."""
         return frozenset(self.relative(path) for path in (
-            self.audit_log, self.health, self.probe_log, self.checkpoint,
-            self.state_dir / "index-built"))
+            self.audit_log, self.health, self.probe_log, self.checkpoint, self.index_built))
+
+    def is_derived(self, path: Path) -> bool:
+        """Whether `path` is bookkeeping made again when lost, whose writing the audit log
+        does not record (its removal it does): consolidation reports, state/cache/, and
+        the embedding caches beside the index."""
+        return (path.parent in (self.reports_dir, self.cache_dir)
+                or (path.parent == self.embeddings_dir
+                    and path.name.startswith(("cache-", "background-"))))
 
     def directories(self) -> list[Path]:
         return [self.root, self.graph_dir, self.embeddings_dir, self.daily_dir,

@@ -44,6 +44,3 @@ def read_session(path: Path) -> tuple[bytes, JsonlContents]:
         data = b""
     return data, files.parse_jsonl(data, lambda record: problem("session-turn", record))
 
-
-def sessions_quarantine(layout: Layout) -> Path:
-    return layout.state_dir / "sessions.quarantine.jsonl"

@@ -183,8 +183,7 @@ class Store:
                       [dict(record) for record in records])
 
     def _snapshot_path(self, path: Path) -> Path:
-        return self.layout.state_dir / "cache" / (self.layout.relative(path).replace("/", "__")
-                                                 + ".marshal")
+        return self.layout.snapshot_for(path)
 
     def _read(self, path: Path, kind: str, unique_key: str | None) -> JsonlContents:
         contents = files.read_jsonl(path, lambda record: problem(kind, record))
@@ -227,6 +226,72 @@ class Store:
         except strict_json.JsonRefused as exc:
             raise InvalidInputError(f"refusing to write a {kind} record that {exc}",
                                     source=self.layout.relative(path)) from None
+
+    # -- whole files -----------------------------------------------------------------------
+    # Every write of the data directory goes through these (or the record writers above):
+    # each names a path of the layout, and is recorded for the audit log unless the file is
+    # derived (Layout.is_derived) or bookkeeping (Layout.unaudited); a removal always is.
+    def write_bytes(self, path: Path, data: bytes, *, before_replace=None) -> None:
+        """Replace `path` atomically with `data` (made durable first). `before_replace`:
+        called just before the rename; raises files.ChangedMeanwhile to give up."""
+        self._writable(path)
+        files.write_atomic(path, data, before_replace=before_replace)
+        self._wrote(path)
+
+    def write_text(self, path: Path, text: str) -> None:
+        self.write_bytes(path, text.encode("utf-8"))
+
+    def write_lines(self, path: Path, lines: Iterable[str]) -> None:
+        """Replace `path` atomically with these lines (already serialized records)."""
+        self._writable(path)
+        files.write_lines_atomic(path, lines)
+        self._wrote(path)
+
+    def append_lines(self, path: Path, lines: Iterable[str]) -> None:
+        """Append these lines (already serialized records) to `path`, durably."""
+        self._writable(path)
+        files.append_lines(path, lines)
+        self._wrote(path)
+
+    def create_file(self, path: Path, data: bytes) -> bool:
+        """Create `path` holding `data` unless it exists; True when it was created."""
+        self._writable(path)
+        created = files.create_file(path, data)
+        if created:
+            self._wrote(path)
+        return created
+
+    def replace_if_unchanged(self, path: Path, data: bytes, *, size: int, mtime_ns: int
+                             ) -> bytes:
+        """files.replace_if_unchanged, recorded: `path` replaced by `data` unless it changed
+        since it had `size` and `mtime_ns` (raises files.ChangedMeanwhile)."""
+        self._writable(path)
+        carried = files.replace_if_unchanged(path, data, size=size, mtime_ns=mtime_ns)
+        self._wrote(path)
+        return carried
+
+    def delete(self, path: Path) -> bool:
+        """Remove `path` durably; False when it was already gone."""
+        self._writable(path)
+        try:
+            os.unlink(path)
+        except FileNotFoundError:
+            return False
+        files.fsync_directory(path.parent)
+        self.touched(path)
+        return True
+
+    def make_directory(self, path: Path) -> None:
+        self._writable(path)
+        files.make_directory(path)
+
+    def _wrote(self, path: Path) -> None:
+        if not self.layout.is_derived(path):
+            self.touched(path)
+
+    def _writable(self, path: Path) -> None:
+        if not Path(path).is_relative_to(self.layout.root):
+            raise ValueError(f"{path} is outside the data directory {self.layout.root}")
 
     # -- JSON files ------------------------------------------------------------------------
     def read_activation(self) -> dict[str, dict]:
