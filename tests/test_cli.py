@@ -141,7 +141,9 @@ def test_a_planted_symlink_exits_5_and_changes_nothing(cli, data_dir, tmp_path):
     facts.symlink_to(outside)
     result = cli("--action", "remember", "--subject", "a", "--predicate", "b", "--object", "c")
     assert result.code == 5
-    assert result.err == f"Error: {facts}: is a symlink; refusing to follow links inside the data directory\n"
+    assert result.err == (f"Error: {facts}: is a symlink; refusing to follow links inside the "
+                          f"data directory; remove it (rm {facts}) and put the real file or "
+                          "directory there\n")
     assert outside.read_text() == ""
 
 

@@ -264,6 +264,24 @@ ACTIONS = [
     PROPOSE + ("--object", "coffee"), ("--action", "review"),
     ("--action", "review", "--accept-all-from", "helper"),
 ]
+# The exit code of each action (0 unless named) with a link planted in place of a file or
+# directory: a file no command can do without (config.yaml, the facts, the lock, pending
+# proposals) stops the commands that need it with exit 5, changing nothing; whatever can
+# be done without (a session log, the daily summaries, the caches) is skipped.
+_FACTS_NEEDED = ("remember", "recall", "query", "reindex", "consolidate", "quality-probe",
+                 "propose", "review")
+OUTCOMES = {
+    "config.yaml": {action: 5 for action in (
+        "init", "remember", "summarize", "recall", "query", "reindex", "consolidate",
+        "health-check", "quality-probe", "config", "propose", "review")},
+    "knowledge-graph/facts.jsonl": {action: 5 for action in _FACTS_NEEDED},
+    "state/memory.lock": {action: 5 for action in (
+        "remember", "reindex", "consolidate", "health-check", "quality-probe", "config --set",
+        "propose", "review --accept-all-from")},
+    "state/pending-memories.jsonl": {action: 5 for action in ("consolidate", "propose",
+                                                              "review")},
+    "sessions/2026-05-15-120000.jsonl": {}, "daily": {}, "state/cache": {},
+}
 PLANTED = ["config.yaml", "knowledge-graph/facts.jsonl", "state/memory.lock",
            "sessions/2026-05-15-120000.jsonl", "daily", "state/cache",
            "state/pending-memories.jsonl"]
@@ -271,8 +289,7 @@ PLANTED = ["config.yaml", "knowledge-graph/facts.jsonl", "state/memory.lock",
 
 @pytest.mark.parametrize("planted", PLANTED)
 @pytest.mark.parametrize("action", ACTIONS, ids=lambda action: " ".join(action[1:3]))
-def test_a_symlink_planted_inside_is_refused_by_every_action(cli, memory, tmp_path, planted,
-                                                               action):
+def test_a_symlink_planted_inside_is_never_followed(cli, memory, tmp_path, planted, action):
     outside = tmp_path / "outside"
     outside.mkdir()
     (outside / "secret").write_text('{"ts": "2026-05-15T12:00:00Z", "role": "user", '
@@ -284,37 +301,70 @@ def test_a_symlink_planted_inside_is_refused_by_every_action(cli, memory, tmp_pa
         target.unlink()
     target.symlink_to(outside if planted in ("daily", "state/cache") else outside / "secret")
     before, outside_before = data_files(memory), data_files(outside)
-    refused(cli(*action), 5, f"{target}: is a symlink; refusing to follow links")
-    assert data_files(memory) == before and data_files(outside) == outside_before
-    assert target.is_symlink()
+    result = cli(*action)
+    outcomes = OUTCOMES[planted]
+    code = outcomes.get(" ".join(action[1:3]), outcomes.get(action[1], 0))
+    assert result.code == code, (result.code, result.err)
+    if code == 5:
+        refused(result, 5, f"{target}: is a symlink; refusing to follow links")
+        assert data_files(memory) == before
+    assert data_files(outside) == outside_before and target.is_symlink()
+    assert "hunter2" not in result.out + result.err
+    # nothing read through the link was written into the memory's own files
+    own = {name: data for name, data in data_files(memory).items()
+           if os.path.realpath(memory / name).startswith(f"{memory}/")}
+    assert not any(b"hunter2" in data for data in own.values())
 
 
-@pytest.mark.parametrize("victim", ["MEMORY.md", "knowledge-graph/facts.jsonl", "state",
-                                    "sessions"])
-def test_files_owned_by_another_user_are_refused(cli, memory, victim):
+# Whether a recall can go on when the victim is refused: the data directory itself and the
+# state/ directory (every command reads them) and the facts stop it; MEMORY.md and the
+# session logs it does without.
+@pytest.mark.parametrize("victim, recall_code", [
+    ("MEMORY.md", 0), ("knowledge-graph/facts.jsonl", 5), ("state", 5), ("sessions", 0)])
+def test_files_owned_by_another_user_are_refused(cli, memory, victim, recall_code):
     if os.geteuid() != 0:
         pytest.skip("only root can give a file to another user")
     path = memory / victim
     os.chown(path, 65534, 65534)
     before = data_files(memory)
-    refused(cli("--action", "recall", "--query", "tea"), 5,
-            f"{path}: is owned by uid 65534, not by the user running the tool (uid 0)")
-    refused(cli(*REMEMBER, "--object", "coffee"), 5, "is owned by uid 65534")
-    assert data_files(memory) == before
+    owned = f"{path}: is owned by uid 65534, not by the user running the tool (uid 0)"
+    for action in (("--action", "recall", "--query", "tea", "--no-boost"),
+                   REMEMBER + ("--object", "coffee")):
+        result = cli(*action)
+        if recall_code:
+            refused(result, 5, owned)
+            assert data_files(memory) == before
+        else:
+            assert result.code == 0, result.err
+    if not recall_code:
+        assert cli("--action", "health-check").code == 0
+        listed = json.loads((memory / "health.json").read_text())["refused"]
+        assert [entry["file"] for entry in listed] == [victim]
+        assert listed[0]["fix"] == f"run chown 0 {path}, or run as its owner"
 
 
-@pytest.mark.parametrize("victim, mode, fix", [
-    (".", 0o777, "chmod 700"), (".", 0o720, "chmod 700"), ("knowledge-graph", 0o707, "chmod 700"),
-    ("MEMORY.md", 0o666, "chmod 600"), ("knowledge-graph/facts.jsonl", 0o620, "chmod 600"),
+@pytest.mark.parametrize("victim, mode, fix, recall_code", [
+    (".", 0o777, "chmod 700", 5), (".", 0o720, "chmod 700", 5),
+    ("knowledge-graph", 0o707, "chmod 700", 5), ("MEMORY.md", 0o666, "chmod 600", 0),
+    ("knowledge-graph/facts.jsonl", 0o620, "chmod 600", 5),
 ])
-def test_a_data_directory_writable_by_others_is_refused_saying_why(cli, memory, victim, mode,
-                                                                   fix):
+def test_an_entry_writable_by_others_is_refused_saying_why(cli, memory, victim, mode, fix,
+                                                           recall_code):
     path = memory / victim
     os.chmod(path, mode)
     before = data_files(memory)
-    refused(cli("--action", "recall", "--query", "tea"), 5,
-            f"is writable by other users (mode {mode:04o}); run {fix}")
-    refused(cli("--action", "init"), 5, "is writable by other users")
+    why = f"is writable by other users (mode {mode:04o}); run {fix}"
+    recall = cli("--action", "recall", "--query", "tea", "--no-boost")
+    if recall_code:
+        refused(recall, 5, why)
+    else:
+        assert recall.code == 0 and "tea" in recall.out
+    init = cli("--action", "init")
+    if victim == ".":
+        refused(init, 5, why)
+    else:   # init makes what is missing and names what it leaves as it is
+        assert init.code == 0 and f"is writable by other users (mode {mode:04o})" in init.err
+        assert f"run {fix} {path}" in init.err
     assert data_files(memory) == before
 
 
@@ -466,6 +516,8 @@ def real_records(tmp_path_factory) -> dict:
         records[schema] = json.loads(text if name.endswith(".json") else text.splitlines()[0])
     records["health"]["damaged_files"] = [{"file": "knowledge-graph/canary-facts.json",
                                            "problem": "invalid JSON"}]
+    records["health"]["refused"] = [{"file": "sessions/x.jsonl", "problem": "is a symlink",
+                                     "fix": "remove it"}]
     assert set(records) == set(SCHEMA_NAMES)
     for schema, record in records.items():
         assert problem(schema, record) is None, (schema, problem(schema, record))
@@ -627,3 +679,33 @@ def test_the_schemas_and_the_code_refuse_unsafe_characters_in_the_same_words():
     from vm_memory_oracle.model.characters import UNSAFE_FOUND
 
     assert load_schema("fact-input")["properties"]["object"]["x-message"] == UNSAFE_FOUND
+
+
+def test_a_link_planted_in_sessions_is_skipped_and_reported_while_the_memory_works(
+        cli, memory, tmp_path):
+    outside = tmp_path / "transcript.jsonl"
+    outside.write_text('{"ts": "2026-05-15T12:00:00Z", "role": "user", '
+                       '"text": "My password is hunter2 and I live in Oslo."}\n')
+    link = memory / "sessions" / "2026-05-15-120000.jsonl"
+    link.symlink_to(outside)
+    write_jsonl(memory / "sessions" / "2026-05-15-130000.jsonl",
+                [{"ts": NOW, "role": "user", "text": "I moved to Lisbon last week."}])
+    skipped = ("sessions/2026-05-15-120000.jsonl: is a symlink; refusing to follow links "
+               f"inside the data directory; skipped (remove it (rm {link})")
+    assert cli("--action", "recall", "--query", "tea").code == 0
+    assert cli(*REMEMBER, "--object", "coffee").code == 0
+    summarized = cli("--action", "summarize", "--all")
+    assert summarized.code == 0 and skipped in summarized.err
+    facts = (memory / "knowledge-graph" / "facts.jsonl").read_text()
+    assert "Lisbon" in facts and "Oslo" not in facts and "hunter2" not in facts
+    checked = cli("--action", "health-check")
+    assert checked.code == 0
+    report = json.loads((memory / "health.json").read_text())
+    assert report["refused"] == [{
+        "file": "sessions/2026-05-15-120000.jsonl",
+        "problem": "is a symlink; refusing to follow links inside the data directory",
+        "fix": f"remove it (rm {link}) and put the real file or directory there"}]
+    assert report["status"] == "degraded"
+    assert any(warning.startswith("sessions/2026-05-15-120000.jsonl: is a symlink")
+               for warning in report["warnings"])
+    assert outside.read_text().count("hunter2") == 1 and link.is_symlink()

@@ -120,8 +120,47 @@ def test_symlinks_planted_in_the_data_directory_are_refused(store, tmp_path):
     outside.write_text("")
     store.layout.facts.unlink()
     store.layout.facts.symlink_to(outside)
+    [refusal] = store.layout.check()
+    assert refusal.path == store.layout.facts
+    assert refusal.message == (f"{store.layout.facts}: is a symlink; refusing to follow links "
+                               f"inside the data directory; remove it (rm {store.layout.facts}) "
+                               "and put the real file or directory there")
+    fresh = Store(store.layout, lock_timeout=5, timestamp=NOW)
+    # a file no command can do without stops the command that needs it, before any write
     with pytest.raises(DataDirError, match="facts.jsonl: is a symlink"):
-        store.layout.check()
+        fresh.read_records(store.layout.facts, "fact")
+    with pytest.raises(DataDirError, match="facts.jsonl: is a symlink"):
+        with fresh.locked("remember"):
+            pass
+    with fresh.locked("health", needs=[store.layout.health]):   # what needs no facts works
+        fresh.write_text(store.layout.health, "{}")
+    assert outside.read_text() == "" and store.layout.facts.is_symlink()
+
+
+def test_a_planted_link_that_can_be_done_without_is_skipped_with_a_warning(store, tmp_path):
+    layout = store.layout
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    (outside / "2026-05-15-120000.jsonl").write_text('{"ts": "2026-05-15T12:00:00Z", '
+                                                     '"role": "user", "text": "hunter2"}\n')
+    (layout.sessions_dir / "2026-05-16-090000.jsonl").write_text("")
+    (layout.sessions_dir / "2026-05-15-120000.jsonl").symlink_to(
+        outside / "2026-05-15-120000.jsonl")
+    layout.daily_dir.rmdir()
+    layout.daily_dir.symlink_to(outside)
+    fresh = Store(layout, lock_timeout=5, timestamp=NOW)
+    assert fresh.session_files() == [layout.sessions_dir / "2026-05-16-090000.jsonl"]
+    with fresh.locked("summarize"):
+        fresh.write_text(layout.daily_summary("2026-05-15"), "# 2026-05-15\n")
+        fresh.append_records(layout.facts, "fact", [make_fact(1)])
+    assert [path.name for path in outside.iterdir()] == ["2026-05-15-120000.jsonl"]
+    assert len(fresh.read_records(layout.facts, "fact")) == 1
+    assert fresh.warnings == [
+        "sessions/2026-05-15-120000.jsonl: is a symlink; refusing to follow links inside the "
+        f"data directory; skipped (remove it (rm {layout.sessions_dir}/2026-05-15-120000.jsonl)"
+        " and put the real file or directory there)",
+        "daily: is a symlink; refusing to follow links inside the data directory; skipped "
+        f"(remove it (rm {layout.daily_dir}) and put the real file or directory there)"]
 
 
 def test_a_data_directory_that_is_a_symlink_is_refused_naming_its_target(tmp_path):

@@ -62,8 +62,8 @@ EXIT_CODES = """exit codes:
   2  usage: unknown action, missing or conflicting options
   3  invalid input: a malformed fact, query, config value or file (nothing is written)
   4  lock timeout: another process held the data directory's lock too long
-  5  data directory problem: missing, not writable, a symlink, a symlink inside, or an
-     entry owned by another user or writable by others
+  5  data directory problem: missing, not writable, a symlink, owned by another user or
+     writable by others; or a file the command needs inside it is one of those
   6  health-check --strict: the memory is degraded (see the warnings)
   7  health-check --strict: the memory is unhealthy
   8  storage: the disk refused a write (full, read-only, I/O error); fix it and retry"""
@@ -231,6 +231,7 @@ class Context:
     action: str | None = None
     exit_code: int = EXIT_OK
     checked: bool = False  # the data directory passed Layout.check in this command
+    refusals: list | None = None  # what that check refused inside (storage.layout.Refusal)
     _store: object = field(default=None, repr=False)
 
     def layout(self):
@@ -241,7 +242,7 @@ class Context:
         entry, and resolve_context has usually done it before the config was read."""
         layout = self.layout()
         if not self.checked:
-            layout.check()
+            self.refusals = layout.check()
             self.checked = True
         return layout
 
@@ -252,7 +253,8 @@ class Context:
         if self._store is None:
             self._store = Store(self.layout(), lock_timeout=self.settings.lock_timeout_seconds,
                                 timestamp=format_iso(self.now), actor=self.actor,
-                                action=self.action)
+                                action=self.action,
+                                refusals=self.refusals if self.checked else None)
         return self._store
 
     def warnings(self) -> list[str]:
@@ -288,22 +290,30 @@ def resolve_context(args: argparse.Namespace, environ=os.environ) -> Context:
     else:
         data_path = Path(Settings().data_path)
     checked = os.path.lexists(data_path)
+    refusals, uncached = None, False
     if checked:
         # Before anything in it is read: its config.yaml could be a planted link.
-        Layout(data_path.expanduser().absolute()).check()
+        layout = Layout(data_path.expanduser().absolute())
+        refusals = layout.check()
+        refused = {refusal.path: refusal for refusal in refusals}
+        for path in (layout.config, layout.state_dir):
+            if path in refused:   # every command reads it: none can go on without it
+                raise DataDirError(path, f"{refused[path].problem}; {refused[path].fix}")
+        uncached = layout.cache_dir in refused
     if config_path is None and (data_path / "config.yaml").is_file():
         # The data directory's own config sets everything but where the data directory is.
         config_path = data_path / "config.yaml"
         cache_dir = Layout(data_path).settings_cache
         # A dry run writes nothing, not even the settings' snapshot.
-        cacheable = cache_dir.parent.is_dir() and not getattr(args, "dry_run", False)
+        cacheable = cache_dir.parent.is_dir() and not getattr(args, "dry_run", False) \
+            and not uncached
         settings = load_settings(config_path, cache_dir if cacheable else None)
     data_path = data_path.expanduser().absolute()
     actor = args.actor.strip()
     if not actor or len(actor) > 64 or not actor.isprintable():
         raise UsageError(f"--actor must be a short printable name, got {args.actor!r}")
     return Context(replace(settings, data_path=str(data_path)), data_path, config_path, now,
-                   args.json, actor, args.action, checked=checked)
+                   args.json, actor, args.action, checked=checked, refusals=refusals)
 
 
 # -- actions --------------------------------------------------------------------------------
@@ -311,6 +321,9 @@ def action_init(args, context: Context) -> tuple[dict, list[str]]:
     from .workspace import initialize
 
     report = initialize(context.layout(), actor=context.actor, at=format_iso(context.now))
+    context.store().warnings.extend(
+        f"{context.layout().relative(refusal.path)}: {refusal.problem}; left as it is "
+        f"({refusal.fix})" for refusal in report.refused)
     lines = ([f"Initialized {report.root}: created {', '.join(report.created)}"]
              if report.created else [f"Already initialized: {report.root}"])
     return {"data_path": str(report.root), "created": report.created}, lines
@@ -589,6 +602,7 @@ def action_reindex(args, context: Context) -> tuple[dict, list[str]]:
     from .steps.reindex import semantic_search
 
     graph = context.graph()
+    graph.store.require([graph.layout.write_lock])   # its work is the index it writes
     with progress_bar() as bar:
         _, report, choice = semantic_search(graph, context.settings, force=True, progress=bar)
     if choice.note:
@@ -694,7 +708,7 @@ def action_health_check(args, context: Context) -> tuple[dict, list[str]]:
         raise DataDirError(layout.root, "not initialized (run --action init)")
     document = health_report(layout, context.settings, context.now)
     store = context.store()
-    with store.locked("health-check"):
+    with store.locked("health-check", needs=[layout.health]):   # it reports refused files
         write_health(store, document)
     lines = [f"{document['status']}: {document['active_facts']} active facts, "
              f"{document['archived_facts']} archived, MEMORY.md {document['memory_md_lines']} "

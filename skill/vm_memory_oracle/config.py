@@ -340,7 +340,7 @@ def set_setting(path: Path, key: str, raw_value: str, store=None) -> Settings:
         settings, data = _with_setting(path, key, raw_value)
         files.write_atomic(path, data)
         return settings
-    with store.locked("config --set"):
+    with store.locked("config --set", needs=[path]):
         settings, data = _with_setting(path, key, raw_value)
         store.write_bytes(path, data)
         store.note(f"set {key} = {raw_value}")

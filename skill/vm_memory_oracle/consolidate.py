@@ -70,10 +70,11 @@ def consolidate(layout: Layout, settings: Settings, now: datetime, *, actor: str
     `progress(label, done, total)`, when given, is told of each step and of the embedding.
     """
     started = monotonic()
+    store = Store(layout, lock_timeout=settings.lock_timeout_seconds,
+                  timestamp=format_iso(now), actor=actor, action="consolidate")
+    store.require(layout.core_files())   # every step may need any: none runs without one
     with locks.exclusive(layout.consolidation_lock, settings.lock_timeout_seconds,
                          "consolidate"):
-        store = Store(layout, lock_timeout=settings.lock_timeout_seconds,
-                      timestamp=format_iso(now), actor=actor, action="consolidate")
         checkpoint, report = _start(store, now)
         now = parse_iso(checkpoint["started_at"])
         store.timestamp = checkpoint["started_at"]
@@ -118,9 +119,10 @@ def dry_run(layout: Layout, settings: Settings, now: datetime, *, actor: str = "
         copy = Layout(Path(scratch) / "memory")
         store = Store(layout, lock_timeout=settings.lock_timeout_seconds,
                       timestamp=format_iso(now), actor=actor)
+        store.require(layout.core_files())   # as the real run would
         with store.locked("consolidate --dry-run: copy"):  # one consistent moment
             shutil.copytree(layout.root, copy.root, symlinks=True,
-                            ignore=_not_copied(layout))
+                            ignore=_not_copied(layout, store.refusals()))
         # Paths that facts name in the real data directory are checked there, as the real
         # run checks them.
         copy_settings = replace(settings, data_path=str(copy.root), path_check_roots=(
@@ -131,12 +133,15 @@ def dry_run(layout: Layout, settings: Settings, now: datetime, *, actor: str = "
     return report
 
 
-def _not_copied(layout: Layout):
-    """copytree's filter: the locks, and the derived caches (made again in the copy)."""
+def _not_copied(layout: Layout, refusals):
+    """copytree's filter: the locks, the derived caches (made again in the copy), and the
+    refused entries (which the real run skips)."""
     patterns = shutil.ignore_patterns(*NOT_COPIED)
+    refused = {refusal.path for refusal in refusals}
 
     def ignored(directory: str, names: list[str]) -> set[str]:
         found = set(patterns(directory, names))
+        found.update(name for name in names if Path(directory) / name in refused)
         if Path(directory) == layout.state_dir:
             found.add(layout.cache_dir.name)
         return found

@@ -390,7 +390,14 @@ class KnowledgeGraph:
         at the next remember, which keeps only the state of facts in facts.jsonl.
         """
         stamp = format_iso(now)
-        with self.store.locked("recall"):
+        layout = self.store.layout
+        needs = (layout.write_lock, layout.audit_log, layout.activation, layout.activation_journal)
+        refused = next((refusal for refusal in map(self.store.refused, needs) if refusal), None)
+        if refused is not None:   # what was recalled is returned all the same, not boosted
+            self.store.warnings.append(f"{layout.relative(refused.path)}: {refused.problem}; "
+                                       f"recalled facts were not boosted ({refused.fix})")
+            return {}
+        with self.store.locked("recall", needs=needs):
             state = self.store.read_activation()
             changed: dict[str, float] = {}
             for fact in facts:

@@ -64,7 +64,7 @@ def import_openclaw(store: Store, *, sessions_dir: str | None, memory_dir: str |
     if memory_dir:
         sources += [(path, "notes") for path in _listing(Path(memory_dir).expanduser(), report)
                     if _NOTE_NAME.match(path.name)]
-    if not sources:
+    if not sources or not store.usable(store.layout.sessions_dir):
         return report
     layout = store.layout
     ledger_path = layout.import_ledger
@@ -102,6 +102,8 @@ def import_openclaw_state(store: Store, state_dir: str, *, busy_timeout: float =
     without the store's lock (OpenClaw may keep one busy); the copies are written under it,
     leaving out what another run imported meanwhile."""
     report = ImportReport()
+    if not store.usable(store.layout.sessions_dir):
+        return report
     setup = read_setup(state_dir)
     report.skipped += setup.problems
     layout = store.layout
@@ -151,11 +153,12 @@ def import_openclaw_state(store: Store, state_dir: str, *, busy_timeout: float =
                         "ts": turn.ts, "role": turn.role, "text": cleaned.text,
                         "origin": f"openclaw:{agent_id}/{session_id}#{turn.seq}"}))
                 name = known["files"].get(day)
-                if name and (layout.sessions_dir / name).is_file():
+                path = layout.sessions_dir / name if name else None
+                if path and store.refused(path) is None and path.is_file():
                     store.append_lines(layout.sessions_dir / name, lines)
                 else:
                     first = datetime.fromisoformat(turns[0].ts.replace("Z", "+00:00"))
-                    name = _free_name(layout, first, [], owned, lines[0])
+                    name = _free_name(store, first, [], owned, lines[0])
                     store.write_lines(layout.sessions_dir / name, lines)
                     known["files"][day] = name
                     owned.add(name)
@@ -293,27 +296,30 @@ def _write_copies(store: Store, turns: list[dict], *, previous: list[str], owned
             cleaned = redact(turn["text"])
             report.redactions += cleaned.count
             lines.append(files.dumps_record({**turn, "text": cleaned.text}))
-        name = _free_name(layout, first, previous, owned | set(written), lines[0])
+        name = _free_name(store, first, previous, owned | set(written), lines[0])
         store.write_lines(layout.sessions_dir / name, lines)
         written.append(name)
         report.files_written.append(f"sessions/{name}")
     return written
 
 
-def _free_name(layout: Layout, first: datetime, previous: list[str], taken: set[str],
+def _free_name(store: Store, first: datetime, previous: list[str], taken: set[str],
                first_line: str) -> str:
-    """The copy's name: its first turn's time, moved on a second while another file has it.
+    """The copy's name: its first turn's time, moved on a second while another file has it
+    (or a refused entry: a planted link is never written through).
 
     A file that starts with the same turn is an earlier copy of the same source (the ledger
     may have been lost): it is reused, not copied again under another name.
     """
+    layout = store.layout
     moment = first
     while True:
         name = moment.strftime("%Y-%m-%d-%H%M%S") + ".jsonl"
         path = layout.sessions_dir / name
-        if name in previous or (name not in taken and not path.exists()):
+        usable = store.refused(path) is None and not path.is_symlink()
+        if usable and (name in previous or (name not in taken and not path.exists())):
             return name
-        if name not in taken and _first_line(path) == first_line:
+        if usable and name not in taken and _first_line(path) == first_line:
             return name
         moment += timedelta(seconds=1)
         if moment.date() != first.date():

@@ -320,11 +320,12 @@ def lexical_index(graph: KnowledgeGraph) -> dict:
 
     path = graph.layout.facts
     cache = graph.layout.lexical_cache
-    held = snapshot.load(cache, _lexical_key(path))
+    disk = graph.store.cache_usable(cache)
+    held = snapshot.load(cache, _lexical_key(path), disk=disk)
     if held is None:
         records = [fact for fact in graph.facts(copy=False) if "superseded_by" not in fact]
         held = build_lexical_index(records)
-        snapshot.save(cache, _lexical_key(path), held)
+        snapshot.save(cache, _lexical_key(path), held, disk=disk)
     return held
 
 

@@ -19,6 +19,7 @@ EMPTY_ACTIVATION = b'{\n  "facts": {}\n}\n'
 class InitReport:
     root: Path
     created: list[str] = field(default_factory=list)
+    refused: list = field(default_factory=list)   # storage.layout.Refusal: left as they are
 
 
 def initialize(layout: Layout, templates: Path = TEMPLATES_DIR, *, actor: str = "library",
@@ -35,14 +36,13 @@ def initialize(layout: Layout, templates: Path = TEMPLATES_DIR, *, actor: str = 
         layout.facts: b"", layout.archive: b"", layout.entities: b"", layout.relations: b"",
     }
     existed = {path for path in layout.directories() if path.is_dir()}
-    layout.create()
-    report = InitReport(layout.root)
+    report = InitReport(layout.root, refused=layout.create())
     report.created += [f"{layout.relative(path)}/" if path != layout.root else f"{path}/"
                        for path in layout.directories() if path not in existed]
     if all(path.exists() for path in starting_files):
         return report
     store = Store(layout, lock_timeout=30, timestamp=at or format_iso(utc_now()), actor=actor,
-                  action=action)
+                  action=action, refusals=report.refused)
     with store.locked("init"):   # recorded in the audit log, as done by `actor`
         for path, data in starting_files.items():
             if store.create_file(path, data):

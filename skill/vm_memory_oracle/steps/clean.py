@@ -17,7 +17,7 @@ from datetime import date, datetime
 from ..graph import KnowledgeGraph
 from ..model.fact import fact_sentence
 from ..proposals import PendingMemories
-from ..storage.sessions import session_day, session_files
+from ..storage.sessions import session_day
 from .daily_summary import DAILY_NAME
 from .summarize import forget_removed_logs, unsummarized
 
@@ -28,7 +28,7 @@ REPORT_NAME = re.compile(r"^(\d{4}-\d{2}-\d{2})T[\d-]+(?:\.\d+)?Z\.md$")
 
 def expired_sessions(graph: KnowledgeGraph, today: date) -> list:
     limit = graph.settings.session_retention_days
-    return [path for path in session_files(graph.layout)
+    return [path for path in graph.store.session_files()
             if (today - date.fromisoformat(session_day(path))).days > limit]
 
 
@@ -38,12 +38,12 @@ def expired_daily(graph: KnowledgeGraph, today: date, *, reports: bool = False) 
     limit = graph.settings.daily_retention_days
     directory = graph.layout.reports_dir if reports else graph.layout.daily_dir
     pattern = REPORT_NAME if reports else DAILY_NAME
-    if not directory.is_dir():
+    if not graph.store.usable(directory) or not directory.is_dir():
         return []
     found = []
     for path in sorted(directory.iterdir()):
         match = pattern.match(path.name)
-        if match and path.is_file() and not path.is_symlink():
+        if match and path.is_file() and graph.store.usable(path):
             try:
                 day = date.fromisoformat(match.group(1))
             except ValueError:
@@ -61,10 +61,10 @@ def remove_leftover_temporaries(store) -> list[str]:
     with store.locked("remove leftover temporary files"):
         for directory in [*store.layout.directories(), store.layout.cache_dir,
                           store.layout.reports_dir]:
-            if not directory.is_dir():
+            if store.refused(directory) is not None or not directory.is_dir():
                 continue
             for path in sorted(directory.iterdir()):
-                if TEMPORARY.match(path.name) and path.is_file() and not path.is_symlink():
+                if TEMPORARY.match(path.name) and path.is_file() and store.refused(path) is None:
                     _remove(store, path)
                     removed.append(store.layout.relative(path))
         if removed:

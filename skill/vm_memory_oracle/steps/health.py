@@ -25,7 +25,6 @@ from ..config import Settings
 from ..embed.base import BUNDLED_NAMES, HASH
 from ..model.activation import fact_activation
 from ..storage.layout import Layout
-from ..storage.sessions import session_files
 from ..storage.store import Store
 
 # The seed's warning conditions; fact and line limits scale with the configured caps.
@@ -59,6 +58,10 @@ def collect(layout: Layout, settings: Settings, now: datetime, *,
     from .stale import flagged_references, reference_checker
 
     store = Store(layout, lock_timeout=settings.lock_timeout_seconds, timestamp=format_iso(now))
+
+    def usable(path: Path) -> bool:   # reported below, not read here
+        return store.refused(path) is None
+
     facts, bad_facts = store.peek_records(layout.facts, "fact")
     archived, bad_archived = store.peek_records(layout.archive, "archived-fact")
     state, _ = store.peek_activation()
@@ -91,10 +94,10 @@ def collect(layout: Layout, settings: Settings, now: datetime, *,
         "pinned_facts": sum(1 for fact in current if fact.get("pinned")),
         "superseded_facts": len(facts) - len(current),
         "avg_activation": round(sum(values) / len(values), 3) if values else None,
-        "daily_files_count": _count(layout.daily_dir, ".md"),
-        "session_files_count": len(session_files(layout)),
-        "embedding_index_size_bytes": _size(layout.index_file),
-        "memory_md_lines": _lines(layout.memory_md),
+        "daily_files_count": _count(layout.daily_dir, ".md") if usable(layout.daily_dir) else 0,
+        "session_files_count": len(store.session_files()),
+        "embedding_index_size_bytes": _size(layout.index_file) if usable(layout.index_file) else 0,
+        "memory_md_lines": _lines(layout.memory_md) if usable(layout.memory_md) else 0,
         "last_consolidation": last_consolidation,
         "consolidation_duration_seconds": duration_seconds,
         "index": _index_state(store, current, vectors, bad_vectors),
@@ -106,6 +109,10 @@ def collect(layout: Layout, settings: Settings, now: datetime, *,
         "pending_proposals": len(proposals),
         "repairs": _recent_repairs(audit, now),
         "damaged_files": _damaged_files(store),
+        "refused": [{"file": layout.relative(refusal.path), "problem": refusal.problem,
+                     "fix": refusal.fix} for refusal in store.refusals()],
+        "_refused_core": [layout.relative(refusal.path) for refusal in store.refusals()
+                          if _covers_core(layout, refusal.path)],
         "stale_references": flagged_references(current, reference_checker(settings, layout)),
         "_recently_quarantined": recently_quarantined,
         "_memory_age_days": days_between(oldest, now) if oldest else 0.0,
@@ -165,6 +172,12 @@ def assess(measured: dict, settings: Settings, now: datetime) -> list[Finding]:
         warn("openclaw", f"OpenClaw: {problem}")
     for damaged in measured["damaged_files"]:
         warn("damaged_file", f"{damaged['file']}: {damaged['problem']}")
+    for refused in measured["refused"]:
+        core = refused["file"] in measured["_refused_core"]
+        warn("refused", f"{refused['file']}: {refused['problem']}; "
+                        + ("commands that need it stop (exit 5)" if core
+                           else "skipped by every command") + f" until you {refused['fix']}",
+             "critical" if core else "warning")
     if measured["_recently_quarantined"]:
         warn("quarantine", f"{measured['_recently_quarantined']} line(s) quarantined in the last "
                            f"{RECENT_QUARANTINE_DAYS:.0f} days (see *.quarantine.jsonl)")
@@ -276,26 +289,35 @@ def _damaged_files(store: Store) -> list[dict]:
     for path, kind in ((layout.canaries, "canary-facts"),
                        (layout.summarize_ledger, "summarize-ledger"),
                        (layout.import_ledger, "import-ledger")):
+        if store.refused(path) is not None:
+            continue   # listed under "refused"
         try:
             store.read_json_file(path, kind)
         except FileNotFoundError:
             pass
         except ValueError as exc:  # InvalidInputError: "<file>: <problem>"
             damaged(path, str(exc).split(": ", 1)[-1])
-    problem = _text_problem(layout.memory_md, marker_problem)
+    problem = None if store.refused(layout.memory_md) else _text_problem(layout.memory_md,
+                                                                         marker_problem)
     if problem:
         damaged(layout.memory_md, f"{problem}; the managed block is left as it is until the "
                                   "file is fixed by hand")
-    if layout.daily_dir.is_dir():
+    if store.refused(layout.daily_dir) is None and layout.daily_dir.is_dir():
         for path in sorted(layout.daily_dir.iterdir()):
             match = DAILY_NAME.match(path.name)
-            if not match or not path.is_file() or path.is_symlink():
+            if not match or not path.is_file() or store.refused(path) is not None:
                 continue
             problem = _text_problem(path, lambda text: summary_problem(text, match.group(1)))
             if problem:
                 damaged(path, f"{problem}; summarize --date {match.group(1)} writes it again "
                               "while the day's session logs are kept")
     return found
+
+
+def _covers_core(layout: Layout, path: Path) -> bool:
+    """Whether the refused `path` is, or holds, a file commands cannot do without."""
+    return any(core == path or path in core.parents for core in layout.core_files()) \
+        or layout.is_core(path)
 
 
 def _text_problem(path: Path, check) -> str | None:
@@ -315,7 +337,7 @@ def _quarantined(store: Store, now: datetime) -> tuple[int, int]:
     total = recent = 0
     for directory in (store.layout.graph_dir, store.layout.state_dir,
                       store.layout.embeddings_dir):
-        if not directory.is_dir():
+        if store.refused(directory) is not None or not directory.is_dir():
             continue
         for path in directory.glob("*.quarantine.jsonl"):
             entries, _ = store.peek_records(path, "quarantine")

@@ -58,6 +58,8 @@ def former_lines(graph: KnowledgeGraph) -> dict[str, str]:
 def reconcile_memory_file(graph: KnowledgeGraph, now: datetime) -> dict:
     layout, store = graph.layout, graph.store
     path = layout.memory_md
+    if not store.usable(path) or not store.usable(layout.memory_md_backup):
+        return _untouched(f"{layout.relative(path)} left as it is: it or its backup is refused")
     with store.locked("consolidate: MEMORY.md"):
         candidates = memory_candidates(graph, now)
         former = former_lines(graph)

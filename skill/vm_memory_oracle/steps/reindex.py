@@ -97,7 +97,7 @@ def update_index(graph: KnowledgeGraph, embedder: Embedder, *, force: bool = Fal
             report.vectors = len(ready.index)
             return ready, report
     wanted = _wanted(graph)
-    cache = EmbeddingCache.load(graph.layout.embedding_cache(embedder.model_id), embedder.dimension)
+    cache = EmbeddingCache.of(graph, embedder)
     missing = cache.missing(wanted)
     if missing:
         for start in range(0, len(missing), EMBED_BATCH):
@@ -108,6 +108,17 @@ def update_index(graph: KnowledgeGraph, embedder: Embedder, *, force: bool = Fal
         if progress is not None:
             progress("embedding", len(missing), len(missing))
         report.embedded += len(missing)
+    lock = graph.store.refused(graph.layout.write_lock)
+    if lock is not None:   # a memory that cannot be locked is read, never written
+        graph.store.warnings.append(f"{graph.layout.relative(lock.path)}: {lock.problem}; the "
+                                    f"vector index was built for this command only ({lock.fix})")
+        index = VectorIndex(embedder.dimension, hnsw=len(wanted) >= hnsw_min_facts)
+        if wanted:
+            index.add(np.array(list(wanted), dtype=np.int64),
+                      np.vstack([cache.combined(texts) for _, _, texts in wanted.values()]))
+        report.added = report.vectors = len(index)
+        report.rebuilt = f"{graph.layout.relative(lock.path)} is refused"
+        return SemanticIndex(index, {vid: fact_id for vid, (fact_id, _, _) in wanted.items()}), report
     with graph.store.locked("index"):
         wanted = _wanted(graph)  # the facts as they are now, not before the embedding
         index, known, reason = _load(graph, embedder, force, len(wanted), hnsw_min_facts)
@@ -141,7 +152,8 @@ def update_index(graph: KnowledgeGraph, embedder: Embedder, *, force: bool = Fal
                              f"({cache.problem}); its vectors were embedded again",
                              repair=True)
         mapping = {vid: fact_id for vid, (fact_id, _, _) in wanted.items()}
-        snapshot.save(_state_path(graph), _state_key(graph, embedder, hnsw_min_facts), mapping)
+        snapshot.save(_state_path(graph), _state_key(graph, embedder, hnsw_min_facts), mapping,
+                      disk=graph.store.cache_usable(_state_path(graph)))
     return SemanticIndex(index, mapping), report
 
 
@@ -162,8 +174,9 @@ def _state_key(graph: KnowledgeGraph, embedder: Embedder, hnsw_min_facts: int) -
 def _in_step(graph: KnowledgeGraph, embedder: Embedder,
              hnsw_min_facts: int) -> SemanticIndex | None:
     """The index as it is, when nothing changed since it was last brought in step."""
-    mapping = snapshot.load(_state_path(graph), _state_key(graph, embedder, hnsw_min_facts))
-    if mapping is None:
+    mapping = snapshot.load(_state_path(graph), _state_key(graph, embedder, hnsw_min_facts),
+                            disk=graph.store.cache_usable(_state_path(graph)))
+    if mapping is None or not graph.store.usable(graph.layout.index_file):
         return None
     try:
         index = VectorIndex.load(graph.layout.index_file, embedder.dimension)
@@ -200,6 +213,9 @@ def _load(graph: KnowledgeGraph, embedder: Embedder, force: bool, count: int,
 
     if force:
         return fresh(FORCED)
+    for path in (layout.index_file, layout.vector_metadata):
+        if not graph.store.usable(path):   # built in memory for this command, never saved
+            return fresh(f"{layout.relative(path)} is refused")
     if not layout.index_file.exists():
         # The marker lives in state/, so deleting embeddings/ is told apart from a first build.
         if not layout.index_built.exists():
@@ -263,6 +279,14 @@ class EmbeddingCache:
             problem = f"{type(exc).__name__}: {str(exc)[:120]}"
         return cls(path, dimension, vectors, problem)
 
+    @classmethod
+    def of(cls, graph: KnowledgeGraph, embedder: Embedder) -> "EmbeddingCache":
+        """The data directory's cache of `embedder`'s vectors (empty when it is refused)."""
+        path = graph.layout.embedding_cache(embedder.model_id)
+        if not graph.store.usable(path):
+            return cls(path, embedder.dimension, {}, None)
+        return cls.load(path, embedder.dimension)
+
     def __contains__(self, digest: str) -> bool:
         return digest in self._vectors
 
@@ -302,8 +326,7 @@ class EmbeddingCache:
 def cached_sentence_vectors(graph: KnowledgeGraph, embedder: Embedder):
     """sentences -> each one's vector from the embedding cache, or None when it has none
     (the index step has just cached every fact's sentence; nothing is embedded here)."""
-    cache = EmbeddingCache.load(graph.layout.embedding_cache(embedder.model_id),
-                                embedder.dimension)
+    cache = EmbeddingCache.of(graph, embedder)
 
     def vectors(sentences: list[str]) -> list[np.ndarray | None]:
         return [cache.vector(digest) if digest in cache else None

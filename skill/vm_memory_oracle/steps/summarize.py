@@ -33,7 +33,7 @@ from ..model.characters import without_unsafe
 from ..model.fact import INTRINSIC_IMPORTANCE, clean_text
 from ..openclaw_import import import_openclaw, import_openclaw_state
 from ..storage import files, strict_json
-from ..storage.sessions import read_session, session_day, session_files
+from ..storage.sessions import read_session, session_day
 from .daily_summary import render_daily_summary
 
 # A summarize that finds, once it holds the lock, that another one read the logs further
@@ -86,12 +86,12 @@ def summarize(graph: KnowledgeGraph, settings: Settings, now: datetime, *,
     ledger_path = layout.summarize_ledger
     if all_pending:
         ledger = _read_ledger(store, ledger_path)
-        days = sorted({session_day(path) for path in session_files(layout)
+        days = sorted({session_day(path) for path in store.session_files()
                        if not _fully_summarized(path, ledger.get(path.name))})
     else:
         days = [day or now.date().isoformat()]
-    paths = [path for one_day in days for path in session_files(layout, one_day)]
-    report.days = [one_day for one_day in days if session_files(layout, one_day)]
+    paths = [path for one_day in days for path in store.session_files(one_day)]
+    report.days = [one_day for one_day in days if store.session_files(one_day)]
     report.session_files = [layout.relative(path) for path in paths]
     if not paths:
         return report
@@ -209,8 +209,7 @@ class SalienceScorer:
     def _cache(self):
         from .reindex import EmbeddingCache
 
-        return EmbeddingCache.load(self.graph.layout.embedding_cache(self.embedder.model_id),
-                                   self.embedder.dimension)
+        return EmbeddingCache.of(self.graph, self.embedder)
 
     def save(self) -> None:
         """Add the vectors embedded here to the embedding cache, read again under the
@@ -245,7 +244,7 @@ def _read_logs(store, days: list[str], settings: Settings, created: str,
         if progress is not None:
             progress("summarize", number, len(days))
         turns = []
-        for path in session_files(store.layout, one_day):
+        for path in store.session_files(one_day):
             reading.logs[path.name], path_turns = _read_turns(store, path, reading.tally)
             turns += path_turns
         reading.per_day[one_day] = _extract(turns, settings, created, reading.tally, scorer)
@@ -426,12 +425,14 @@ def _extract(turns: list[Turn], settings: Settings, created: str,
 def _write_daily(store, day: str, facts: list[tuple[dict, str]],
                  report: SummarizeReport) -> None:
     layout = store.layout
-    names = [path.name for path in session_files(layout, day)]
+    names = [path.name for path in store.session_files(day)]
     entries = [{"section": section, "text": fact.get("text") or fact["object"],
                 "id": fact["id"], "source": fact["source"]} for fact, section in facts]
     text = render_daily_summary(day, names, entries)
     path = layout.daily_summary(day)
     relative = layout.relative(path)
+    if not store.usable(path):
+        return
     if path.exists() and path.read_text(encoding="utf-8") == text:
         report.daily_unchanged.append(relative)
         return

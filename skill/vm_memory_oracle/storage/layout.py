@@ -12,6 +12,19 @@ from .files import make_directory
 
 
 @dataclass(frozen=True)
+class Refusal:
+    """An entry inside the data directory that is not followed, read or written: a link, or
+    an entry another user owns or can write. The rest of the memory works without it."""
+    path: Path
+    problem: str   # "is a symlink; ...", "is owned by uid 1001, ...", "is writable by ..."
+    fix: str       # what the user runs to put it right
+
+    @property
+    def message(self) -> str:
+        return f"{self.path}: {self.problem}; {self.fix}"
+
+
+@dataclass(frozen=True)
 class Layout:
     root: Path
 
@@ -184,6 +197,21 @@ class Layout:
                 self.canaries: "canary-facts", self.summarize_ledger: "summarize-ledger",
                 self.import_ledger: "import-ledger", self.checkpoint: "consolidation-checkpoint"}
 
+    def core_files(self) -> frozenset[Path]:
+        """The files no command may do without once it reads or writes them: the knowledge
+        graph, activation, the lock files, the audit log, ledgers, the checkpoint, pending
+        proposals, quarantines and the config. A refused one stops the command that needs
+        it (exit 5) before anything changes; any other refused file (a session log, a daily
+        summary, MEMORY.md, the index, a cache, a report) is skipped with a warning."""
+        return frozenset((self.facts, self.archive, self.entities, self.relations,
+                          self.activation, self.activation_journal, self.audit_log,
+                          self.write_lock, self.consolidation_lock, self.summarize_ledger,
+                          self.import_ledger, self.checkpoint, self.pending_memories,
+                          self.config))
+
+    def is_core(self, path: Path) -> bool:
+        return path in self.core_files() or path.name.endswith(".quarantine.jsonl")
+
     def unaudited(self) -> frozenset[str]:
         """Files whose writes are bookkeeping, not changes to the memory: the audit log
         itself, the health report, the probe log and the consolidation checkpoint."""
@@ -223,30 +251,35 @@ class Layout:
         holds the lock, comes last)."""
         return all(directory.is_dir() for directory in self.directories())
 
-    def create(self) -> None:
+    def create(self) -> list[Refusal]:
         """Make every directory of the layout, private to the user (mode 0700), in a new or
-        empty directory or one that already holds a memory (see `check`)."""
+        empty directory or one that already holds a memory (see `check`); a refused
+        directory is left as it is. Returns the refused entries."""
         if os.path.lexists(self.root):
-            self.check()
+            refused = self.check()
         else:
             _refuse_unsafe_path(self.root)
-        # check() refused any link inside, and nobody else may write here to plant one.
+            refused = []
+        skipped = {refusal.path for refusal in refused}
         try:
             for directory in self.directories():
-                make_directory(directory)
+                if directory not in skipped:
+                    make_directory(directory)
         except OSError as exc:
             problem = (exc.strerror or str(exc)).lower()
             raise DataDirError(Path(exc.filename or self.root), f"cannot create: {problem}") from None
-        self.check()
+        return self.check()
 
-    def check(self) -> None:
+    def check(self) -> list[Refusal]:
         """Refuse a data directory that is missing or unusable, or that someone else could
-        have changed: one that is a symlink, holds a symlink, or has an entry owned by
-        another user or writable by other users; and one that is not empty but holds no
-        memory, so that a mistyped path (a home directory, /etc) is never read or filled.
+        have changed: one that is a symlink, or owned by another user or writable by other
+        users; and one that is not empty but holds no memory, so that a mistyped path (a
+        home directory, /etc) is never read or filled.
 
-        A planted link would send reads and writes outside the data directory, and a file
-        others can write could say anything; the message says how to put it right.
+        Returns the entries inside that must not be followed, read or written (Refusal): a
+        link would send reads and writes outside the data directory, and a file others can
+        write could say anything. Each is refused for itself only; its message says how to
+        put it right.
         """
         _refuse_unsafe_path(self.root)
         try:
@@ -260,18 +293,22 @@ class Layout:
             raise DataDirError(self.root, "exists and is not a directory")
         if not os.access(self.root, os.R_OK | os.W_OK | os.X_OK):
             raise DataDirError(self.root, "data directory is not readable and writable")
-        _refuse_foreign(self.root, status)
+        refusal = _foreign(self.root, status)
+        if refusal is not None:
+            raise DataDirError(self.root, f"{refusal.problem}; {refusal.fix}")
         if not self._holds_memory():
             with os.scandir(self.root) as entries:
                 if any(entries):
                     raise DataDirError(self.root, "is not empty and holds no memory (no "
                                                   "config.yaml or knowledge-graph/); give a new "
                                                   "or empty directory")
-            return
-        _check_tree(self.root)
+            return []
+        refused: list[Refusal] = []
+        _check_tree(self.root, refused)
         for path in self.directories()[1:]:
-            if path.exists() and not path.is_dir():
+            if not os.path.islink(path) and path.exists() and not path.is_dir():
                 raise DataDirError(path, "exists and is not a directory")
+        return refused
 
     def _holds_memory(self) -> bool:
         return any(os.path.lexists(path) for path in self.directories()[1:] + self.known_files())
@@ -285,36 +322,44 @@ def _refuse_unsafe_path(root: Path) -> None:
                                  "e.g. /data/memory")
 
 
-def _check_tree(directory: Path) -> None:
-    """Every entry below `directory`, depth first, without following any link.
+def _check_tree(directory: Path, refused: list[Refusal]) -> None:
+    """Every entry below `directory`, depth first, without following any link: the refused
+    ones are added to `refused` (and a refused directory is not entered).
 
     Other processes write meanwhile: a temporary file renamed into place between being
     listed and being looked at is simply gone, not an error.
     """
     try:
-        entries = list(os.scandir(directory))
+        entries = sorted(os.scandir(directory), key=lambda entry: entry.name)
     except FileNotFoundError:
         return
     for entry in entries:
         path = Path(entry.path)
         if entry.is_symlink():
-            raise DataDirError(path, "is a symlink; refusing to follow links inside the "
-                                     "data directory")
+            refused.append(Refusal(path, "is a symlink; refusing to follow links inside the "
+                                         "data directory",
+                                   f"remove it (rm {path}) and put the real file or directory "
+                                   "there"))
+            continue
         try:
             status = entry.stat(follow_symlinks=False)
         except FileNotFoundError:
             continue
-        _refuse_foreign(path, status)
-        if stat.S_ISDIR(status.st_mode):
-            _check_tree(path)
+        refusal = _foreign(path, status)
+        if refusal is not None:
+            refused.append(refusal)
+        elif stat.S_ISDIR(status.st_mode):
+            _check_tree(path, refused)
 
 
-def _refuse_foreign(path: Path, status: os.stat_result) -> None:
+def _foreign(path: Path, status: os.stat_result) -> Refusal | None:
+    """Why an entry owned by another user or writable by others is refused, or None."""
     user = os.geteuid()
     if status.st_uid != user:
-        raise DataDirError(path, f"is owned by uid {status.st_uid}, not by the user running "
-                                 f"the tool (uid {user}); chown it or run as its owner")
+        return Refusal(path, f"is owned by uid {status.st_uid}, not by the user running the "
+                             f"tool (uid {user})", f"run chown {user} {path}, or run as its owner")
     if status.st_mode & 0o022:
         fix = "700" if stat.S_ISDIR(status.st_mode) else "600"
-        raise DataDirError(path, f"is writable by other users (mode "
-                                 f"{stat.S_IMODE(status.st_mode):04o}); run chmod {fix} {path}")
+        return Refusal(path, f"is writable by other users (mode "
+                             f"{stat.S_IMODE(status.st_mode):04o})", f"run chmod {fix} {path}")
+    return None

@@ -19,13 +19,15 @@ SESSION_NAME = re.compile(r"^(\d{4}-\d{2}-\d{2})-(\d{6})\.jsonl$")
 
 
 def session_files(layout: Layout, day: str | None = None) -> list[Path]:
-    """Session logs in name order (which is time order), optionally of one day."""
+    """Session logs in name order (which is time order), optionally of one day, links
+    included: Store.session_files leaves out the refused ones, saying so."""
     if not layout.sessions_dir.is_dir():
         return []
     found = []
     for path in layout.sessions_dir.iterdir():
         match = SESSION_NAME.match(path.name)
-        if match and path.is_file() and not path.is_symlink() and (day is None or match.group(1) == day):
+        if match and (path.is_file() or path.is_symlink()) and (
+                day is None or match.group(1) == day):
             found.append(path)
     return sorted(found)
 

@@ -11,10 +11,10 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Iterable, Iterator
 
-from ..errors import InvalidInputError
+from ..errors import DataDirError, InvalidInputError
 from . import files, locks, snapshot, strict_json
 from .files import BadLine, JsonlContents
-from .layout import Layout
+from .layout import Layout, Refusal
 from .validation import problem
 
 
@@ -24,10 +24,11 @@ AUDIT_MAX_IDS = 50
 
 class Store:
     def __init__(self, layout: Layout, *, lock_timeout: float, timestamp: str,
-                 actor: str = "library", action: str | None = None):
+                 actor: str = "library", action: str | None = None,
+                 refusals: Iterable[Refusal] | None = None):
         """`timestamp` stamps quarantine and audit records; `lock_timeout` bounds every lock
         wait; `actor` (cli, cron, ...) and `action` (the command) name who changed what in
-        the audit log."""
+        the audit log; `refusals`: what Layout.check just returned, if it was called."""
         self.layout = layout
         self.lock_timeout = lock_timeout
         self.timestamp = timestamp
@@ -35,16 +36,78 @@ class Store:
         self.action = action
         self.warnings: list[str] = []
         self._held = False
+        self._refusals: dict[Path, Refusal] | None = (
+            None if refusals is None else {refusal.path: refusal for refusal in refusals})
+        self._warned: set[Path] = set()
         self._clear_block()
+
+    # -- refused entries -------------------------------------------------------------------
+    def refusals(self) -> list[Refusal]:
+        """The entries of the data directory that are not followed, read or written (links,
+        entries of other users or writable by them), as Layout.check found them once."""
+        if self._refusals is None:
+            found = self.layout.check() if os.path.lexists(self.layout.root) else []
+            self._refusals = {refusal.path: refusal for refusal in found}
+        return list(self._refusals.values())
+
+    def refused(self, path: Path) -> Refusal | None:
+        """The refusal that covers `path`: its own, or a directory's above it."""
+        self.refusals()
+        path = Path(path)
+        for candidate in (path, *path.parents):
+            if candidate in self._refusals:
+                return self._refusals[candidate]
+            if candidate == self.layout.root:
+                break
+        return None
+
+    def usable(self, path: Path) -> bool:
+        """Whether `path` may be read and written. A refused core file (Layout.core_files)
+        stops the command here, before it changes anything (DataDirError, exit 5); any other
+        refused file is skipped: False, and a warning naming it and its fix."""
+        refusal = self.refused(path)
+        if refusal is None:
+            return True
+        if self.layout.is_core(Path(path)):
+            raise DataDirError(refusal.path, f"{refusal.problem}; {refusal.fix}")
+        if refusal.path not in self._warned:
+            self._warned.add(refusal.path)
+            self.warnings.append(f"{self.layout.relative(refusal.path)}: {refusal.problem}; "
+                                 f"skipped ({refusal.fix})")
+        return False
+
+    def require(self, paths: Iterable[Path]) -> None:
+        """Stop now (DataDirError) if any of `paths` is refused: for a command about to
+        change several files, so that it changes none when one of them cannot be used."""
+        for path in paths:
+            refusal = self.refused(path)
+            if refusal is not None:
+                raise DataDirError(refusal.path, f"{refusal.problem}; {refusal.fix}")
+
+    def session_files(self, day: str | None = None) -> list[Path]:
+        """The session logs (storage.sessions.session_files) that may be read: a refused
+        log, or a refused sessions/ directory, is skipped with a warning."""
+        from .sessions import session_files
+
+        if not self.usable(self.layout.sessions_dir):
+            return []
+        return [path for path in session_files(self.layout, day) if self.usable(path)]
 
     # -- locking ---------------------------------------------------------------------------
     @contextmanager
-    def locked(self, purpose: str) -> Iterator[None]:
+    def locked(self, purpose: str, *, needs: Iterable[Path] | None = None) -> Iterator[None]:
         """Hold the data directory's write lock. Whatever the block wrote is recorded in
-        the audit log (state/audit.jsonl) before the lock is released."""
+        the audit log (state/audit.jsonl) before the lock is released.
+
+        `needs`: the files the block may write, which must not be refused (see `require`);
+        by default every core file but the pending proposals (checked where they are read).
+        """
         if self._held:  # flock is per open file: a nested acquire would wait on itself
             yield
             return
+        self.require([self.layout.write_lock, self.layout.audit_log, *(
+            self.layout.core_files() - {self.layout.pending_memories} if needs is None
+            else needs)])
         with locks.exclusive(self.layout.write_lock, self.lock_timeout, purpose):
             self._held = True
             try:
@@ -119,9 +182,12 @@ class Store:
         A file unchanged since it was last parsed is served from its snapshot. Callers that
         only read may pass copy=False and must then not modify the records.
         """
+        if not self.usable(path):
+            return []
         cache = self._snapshot_path(path)
         key = snapshot.file_key(path)
-        records = snapshot.load(cache, key)
+        disk = self.cache_usable(cache)
+        records = snapshot.load(cache, key, disk=disk)
         if records is None:
             contents = self._read(path, kind, unique_key)
             if contents.bad:
@@ -131,13 +197,17 @@ class Store:
                         self._quarantine(path, contents)
                 key = snapshot.file_key(path)
             records = contents.records
-            snapshot.save(cache, key, records)
+            snapshot.save(cache, key, records, disk=disk)
         return [dict(record) for record in records] if copy else records
 
     def peek_records(self, path: Path, kind: str) -> tuple[list[dict], int]:
         """(valid records, number of invalid lines) of `path`, writing nothing: for checks
-        that report damage and leave its repair to the next write (STYLE 7)."""
-        records = snapshot.load(self._snapshot_path(path), snapshot.file_key(path))
+        that report damage and leave its repair to the next write (STYLE 7). A refused file
+        reads as empty (the health check lists it)."""
+        if self.refused(path) is not None:
+            return [], 0
+        records = snapshot.load(self._snapshot_path(path), snapshot.file_key(path),
+                                disk=self.cache_usable(None))
         if records is not None:  # a snapshot is saved only of a file without bad lines
             return records, 0
         contents = files.read_jsonl(path, lambda record: problem(kind, record))
@@ -146,10 +216,13 @@ class Store:
     def peek_activation(self) -> tuple[dict[str, dict], bool]:
         """(activation state, whether the file is damaged), writing nothing."""
         path = self.layout.activation
-        held = snapshot.load(self._snapshot_path(path), snapshot.file_key(path))
+        held = snapshot.load(self._snapshot_path(path), snapshot.file_key(path),
+                             disk=self.cache_usable(None))
         damaged = False
         if held is not None:
             state = dict(held)
+        elif self.refused(path) is not None:
+            state = {}
         else:
             try:
                 document = files.read_json(path)
@@ -166,24 +239,35 @@ class Store:
     def append_records(self, path: Path, kind: str, records: Iterable[dict]) -> None:
         records = list(records)
         lines = [self._checked_line(path, kind, record) for record in records]
+        if not self.usable(path):
+            return
         cache = self._snapshot_path(path)
         before = snapshot.load(cache, snapshot.file_key(path), disk=False)
         files.append_lines(path, lines)
         if lines:
             self.touched(path)
         if before is not None:  # the file is what the snapshot held, plus these records
-            snapshot.save(cache, snapshot.file_key(path), before + [dict(r) for r in records])
+            snapshot.save(cache, snapshot.file_key(path), before + [dict(r) for r in records],
+                          disk=self.cache_usable(cache))
 
     def rewrite_records(self, path: Path, kind: str, records: Iterable[dict]) -> None:
         records = list(records)
         lines = [self._checked_line(path, kind, record) for record in records]
+        if not self.usable(path):
+            return
         files.write_lines_atomic(path, lines)
         self.touched(path)
-        snapshot.save(self._snapshot_path(path), snapshot.file_key(path),
-                      [dict(record) for record in records])
+        cache = self._snapshot_path(path)
+        snapshot.save(cache, snapshot.file_key(path), [dict(record) for record in records],
+                      disk=self.cache_usable(cache))
 
     def _snapshot_path(self, path: Path) -> Path:
         return self.layout.snapshot_for(path)
+
+    def cache_usable(self, cache: Path | None) -> bool:
+        """Whether snapshots may be kept on disk (state/cache/ not refused): otherwise they
+        are kept in this process only."""
+        return self.refused(self.layout.cache_dir if cache is None else cache) is None
 
     def _read(self, path: Path, kind: str, unique_key: str | None) -> JsonlContents:
         contents = files.read_jsonl(path, lambda record: problem(kind, record))
@@ -234,7 +318,8 @@ class Store:
     def write_bytes(self, path: Path, data: bytes, *, before_replace=None) -> None:
         """Replace `path` atomically with `data` (made durable first). `before_replace`:
         called just before the rename; raises files.ChangedMeanwhile to give up."""
-        self._writable(path)
+        if not self._writable(path):
+            return
         files.write_atomic(path, data, before_replace=before_replace)
         self._wrote(path)
 
@@ -243,19 +328,22 @@ class Store:
 
     def write_lines(self, path: Path, lines: Iterable[str]) -> None:
         """Replace `path` atomically with these lines (already serialized records)."""
-        self._writable(path)
+        if not self._writable(path):
+            return
         files.write_lines_atomic(path, lines)
         self._wrote(path)
 
     def append_lines(self, path: Path, lines: Iterable[str]) -> None:
         """Append these lines (already serialized records) to `path`, durably."""
-        self._writable(path)
+        if not self._writable(path):
+            return
         files.append_lines(path, lines)
         self._wrote(path)
 
     def create_file(self, path: Path, data: bytes) -> bool:
         """Create `path` holding `data` unless it exists; True when it was created."""
-        self._writable(path)
+        if not self._writable(path):
+            return False
         created = files.create_file(path, data)
         if created:
             self._wrote(path)
@@ -265,14 +353,16 @@ class Store:
                              ) -> bytes:
         """files.replace_if_unchanged, recorded: `path` replaced by `data` unless it changed
         since it had `size` and `mtime_ns` (raises files.ChangedMeanwhile)."""
-        self._writable(path)
+        if not self._writable(path):
+            return b""
         carried = files.replace_if_unchanged(path, data, size=size, mtime_ns=mtime_ns)
         self._wrote(path)
         return carried
 
     def delete(self, path: Path) -> bool:
         """Remove `path` durably; False when it was already gone."""
-        self._writable(path)
+        if not self._writable(path):
+            return False
         try:
             os.unlink(path)
         except FileNotFoundError:
@@ -282,16 +372,19 @@ class Store:
         return True
 
     def make_directory(self, path: Path) -> None:
-        self._writable(path)
-        files.make_directory(path)
+        if self._writable(path):
+            files.make_directory(path)
 
     def _wrote(self, path: Path) -> None:
         if not self.layout.is_derived(path):
             self.touched(path)
 
-    def _writable(self, path: Path) -> None:
+    def _writable(self, path: Path) -> bool:
+        """Whether `path` may be written (see `usable`); a path outside the data directory
+        is a bug of the caller's."""
         if not Path(path).is_relative_to(self.layout.root):
             raise ValueError(f"{path} is outside the data directory {self.layout.root}")
+        return self.usable(path)
 
     # -- JSON files ------------------------------------------------------------------------
     def read_activation(self) -> dict[str, dict]:
@@ -310,9 +403,11 @@ class Store:
 
     def _read_activation_file(self) -> dict[str, dict]:
         path = self.layout.activation
+        self.usable(path)
         cache = self._snapshot_path(path)
         key = snapshot.file_key(path)
-        held = snapshot.load(cache, key)
+        disk = self.cache_usable(cache)
+        held = snapshot.load(cache, key, disk=disk)
         if held is not None:
             return dict(held)
         try:
@@ -326,7 +421,7 @@ class Store:
         if fault:
             self._set_aside(path, fault)
             return {}
-        snapshot.save(cache, key, document["facts"])
+        snapshot.save(cache, key, document["facts"], disk=disk)
         return dict(document["facts"])
 
     def write_activation(self, state: dict[str, dict], changed: Iterable[str] | None = None,
@@ -349,8 +444,9 @@ class Store:
                 return
         self.write_validated_json(self.layout.activation, "activation-metadata",
                                   {"updated": self.timestamp, "facts": state}, compact=True)
-        snapshot.save(self._snapshot_path(self.layout.activation),
-                      snapshot.file_key(self.layout.activation), dict(state))
+        cache = self._snapshot_path(self.layout.activation)
+        snapshot.save(cache, snapshot.file_key(self.layout.activation), dict(state),
+                      disk=self.cache_usable(cache))
         if journal.exists():
             self.rewrite_records(journal, "activation-journal", [])
 
@@ -372,6 +468,8 @@ class Store:
         if fault:
             raise InvalidInputError(f"refusing to write an invalid {kind} document: {fault}",
                                     source=self.layout.relative(path))
+        if not self.usable(path):
+            return
         try:
             files.write_json_atomic(path, document, compact=compact)
         except strict_json.JsonRefused as exc:
@@ -395,6 +493,8 @@ class Store:
     def read_json_file(self, path: Path, kind: str):
         """A JSON document that must be valid; raises InvalidInputError naming the file."""
         name = self.layout.relative(path)
+        if not self.usable(path):
+            raise FileNotFoundError(path)   # a refused file that may be skipped reads as absent
         try:
             document = files.read_json(path)
         except UnicodeDecodeError:

@@ -1,6 +1,6 @@
 # Generated from schemas/health.schema.json by fastjsonschema; do not edit.
 # Regenerate: python -m vm_memory_oracle.storage.validation
-SCHEMA_SHA256 = 'fbe85d8930dcfc47bfb3aa0531dd3e2bebfaa7b03f0f4f08c59c3c095a36ab29'
+SCHEMA_SHA256 = '372e2d8e8134a8d756fbc4cf480a7e523ae0a243d23d9a24dee3041b0a9a3291'
 
 VERSION = "2.22.3"
 from decimal import Decimal
@@ -520,6 +520,52 @@ def validate_vm_memory_oracle_health_schema_json(data, custom_formats={}, name_p
                         for data__openclaw__problems_x, data__openclaw__problems_item in enumerate(data__openclaw__problems):
                             if not isinstance(data__openclaw__problems_item, (str)):
                                 raise JsonSchemaValueException("" + (name_prefix or "data") + ".openclaw.problems[{data__openclaw__problems_x}]".format(**locals()) + " must be string")
+        if "refused" in data_keys:
+            data_keys.remove("refused")
+            data__refused = data["refused"]
+            if not isinstance(data__refused, (list, tuple)):
+                raise JsonSchemaValueException("" + (name_prefix or "data") + ".refused must be array")
+            data__refused_is_list = isinstance(data__refused, (list, tuple))
+            if data__refused_is_list:
+                data__refused_len = len(data__refused)
+                for data__refused_x, data__refused_item in enumerate(data__refused):
+                    if not isinstance(data__refused_item, (dict)):
+                        raise JsonSchemaValueException("" + (name_prefix or "data") + ".refused[{data__refused_x}]".format(**locals()) + " must be object")
+                    data__refused_item_is_dict = isinstance(data__refused_item, dict)
+                    if data__refused_item_is_dict:
+                        data__refused_item__missing_keys = set(['file', 'problem', 'fix']) - data__refused_item.keys()
+                        if data__refused_item__missing_keys:
+                            raise JsonSchemaValueException("" + (name_prefix or "data") + ".refused[{data__refused_x}]".format(**locals()) + " must contain ")
+                        data__refused_item_keys = set(data__refused_item.keys())
+                        if "file" in data__refused_item_keys:
+                            data__refused_item_keys.remove("file")
+                            data__refused_item__file = data__refused_item["file"]
+                            if not isinstance(data__refused_item__file, (str)):
+                                raise JsonSchemaValueException("" + (name_prefix or "data") + ".refused[{data__refused_x}].file".format(**locals()) + " must be string")
+                            if isinstance(data__refused_item__file, str):
+                                data__refused_item__file_len = len(data__refused_item__file)
+                                if data__refused_item__file_len > 4096:
+                                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".refused[{data__refused_x}].file".format(**locals()) + " must be shorter than or equal to 4096 characters")
+                        if "problem" in data__refused_item_keys:
+                            data__refused_item_keys.remove("problem")
+                            data__refused_item__problem = data__refused_item["problem"]
+                            if not isinstance(data__refused_item__problem, (str)):
+                                raise JsonSchemaValueException("" + (name_prefix or "data") + ".refused[{data__refused_x}].problem".format(**locals()) + " must be string")
+                            if isinstance(data__refused_item__problem, str):
+                                data__refused_item__problem_len = len(data__refused_item__problem)
+                                if data__refused_item__problem_len > 2000:
+                                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".refused[{data__refused_x}].problem".format(**locals()) + " must be shorter than or equal to 2000 characters")
+                        if "fix" in data__refused_item_keys:
+                            data__refused_item_keys.remove("fix")
+                            data__refused_item__fix = data__refused_item["fix"]
+                            if not isinstance(data__refused_item__fix, (str)):
+                                raise JsonSchemaValueException("" + (name_prefix or "data") + ".refused[{data__refused_x}].fix".format(**locals()) + " must be string")
+                            if isinstance(data__refused_item__fix, str):
+                                data__refused_item__fix_len = len(data__refused_item__fix)
+                                if data__refused_item__fix_len > 8500:
+                                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".refused[{data__refused_x}].fix".format(**locals()) + " must be shorter than or equal to 8500 characters")
+                        if data__refused_item_keys:
+                            raise JsonSchemaValueException("" + (name_prefix or "data") + ".refused[{data__refused_x}]".format(**locals()) + " must not contain "+str(data__refused_item_keys)+" properties")
         if data_keys:
             raise JsonSchemaValueException("" + (name_prefix or "data") + " must not contain "+str(data_keys)+" properties")
     return data
