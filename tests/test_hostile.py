@@ -518,6 +518,8 @@ def real_records(tmp_path_factory) -> dict:
                                            "problem": "invalid JSON"}]
     records["health"]["refused"] = [{"file": "sessions/x.jsonl", "problem": "is a symlink",
                                      "fix": "remove it"}]
+    records["health"]["problems"] = [{"code": "mode", "file": "health.json",
+                                      "message": "health.json: mode 0644", "repairable": True}]
     assert set(records) == set(SCHEMA_NAMES)
     for schema, record in records.items():
         assert problem(schema, record) is None, (schema, problem(schema, record))

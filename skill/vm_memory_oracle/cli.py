@@ -142,6 +142,9 @@ def _action_options(parser: argparse.ArgumentParser, action: str) -> None:
     elif action == "health-check":
         group.add_argument("--strict", action="store_true",
                            help="exit 6 when degraded, 7 when unhealthy (default: 0 either way)")
+        group.add_argument("--repair", action="store_true",
+                           help="first repair what can be repaired safely (derived state, "
+                                "orphan state, invalid lines, modes), each an audit line")
     elif action == "config":
         group.add_argument("--set", dest="assignment", metavar="KEY=VALUE",
                            help="change one setting in the config file, keeping its comments")
@@ -706,6 +709,13 @@ def action_health_check(args, context: Context) -> tuple[dict, list[str]]:
     layout = context.checked_layout()
     if not layout.state_dir.is_dir():
         raise DataDirError(layout.root, "not initialized (run --action init)")
+    repaired = []
+    if args.repair:
+        from .check import check
+
+        found = check(layout.root, fix=True, settings=context.settings,
+                      timestamp=format_iso(context.now), actor=context.actor)
+        repaired = [finding for finding in found if finding.repaired]
     document = health_report(layout, context.settings, context.now)
     store = context.store()
     with store.locked("health-check", needs=[layout.health]):   # it reports refused files
@@ -714,6 +724,7 @@ def action_health_check(args, context: Context) -> tuple[dict, list[str]]:
              f"{document['archived_facts']} archived, MEMORY.md {document['memory_md_lines']} "
              f"lines, disk {document['disk_usage_percent']}% used (written to "
              f"{layout.relative(layout.health)})"]
+    lines[:0] = [f"repaired: {finding.message}" for finding in repaired]
     lines += [f"  warning: {warning}" for warning in document["warnings"]]
     stale = document["stale_references"]
     lines += [f"  to review: {entry['fact']} names paths that are gone: "

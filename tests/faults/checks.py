@@ -4,7 +4,6 @@ memories the tests start from."""
 from __future__ import annotations
 
 import json
-import re
 import shutil
 from collections import Counter
 from pathlib import Path
@@ -16,21 +15,6 @@ from harness import Forker
 BUNDLE = Path(__file__).resolve().parents[2]
 EXAMPLES = BUNDLE / "assets" / "examples" / "facts.jsonl"
 NOW = "2026-07-20T00:30:00Z"
-# Each JSONL file of a data directory and its schema; quarantine files by their suffix.
-JSONL = {"knowledge-graph/facts.jsonl": "fact",
-         "knowledge-graph/archived-facts.jsonl": "archived-fact",
-         "knowledge-graph/entities.jsonl": "entity",
-         "knowledge-graph/relations.jsonl": "relation",
-         "embeddings/metadata.jsonl": "vector-metadata",
-         "state/activation-journal.jsonl": "activation-journal",
-         "state/audit.jsonl": "audit-entry",
-         "state/probe-log.jsonl": "probe-result"}
-JSON = {"activation-metadata.json": "activation-metadata", "health.json": "health",
-        "knowledge-graph/canary-facts.json": "canary-facts",
-        "state/summarized.json": "summarize-ledger", "state/imports.json": "import-ledger",
-        "state/consolidation.json": "consolidation-checkpoint"}
-# What files.write_atomic leaves when killed between creating and renaming its temporary.
-TEMPORARY = re.compile(r"^\..+\.[a-z0-9_]{8}\.tmp$")
 SESSION_EARLY = [{"ts": f"2026-06-01T08:0{n}:00Z", "role": "user", "text": text}
                  for n, text in enumerate(["I prefer green tea in the morning.",
                                            "My sister Ana lives in Madrid."])]
@@ -156,46 +140,22 @@ def active_ids(root: Path) -> set[str]:
     return {record["id"] for record in records(root / "knowledge-graph" / "facts.jsonl")}
 
 
+def findings(root: Path, *codes: str) -> list[str]:
+    """The messages of the library's check (vm_memory_oracle.check) of the memory at
+    `root`, of the codes given."""
+    from vm_memory_oracle.check import check
+
+    return [finding.message for finding in check(root) if finding.code in codes]
+
+
 def invalid(root: Path) -> list[str]:
     """Every line and document of the memory that does not match its schema, as
     "<file>:<line>: <problem>"; a JSONL file must also end with a newline."""
-    from vm_memory_oracle.storage.validation import problem
-
-    found = []
-    kinds = dict(JSONL)
-    kinds.update({path.relative_to(root).as_posix(): "quarantine"
-                  for path in root.rglob("*.quarantine.jsonl")})
-    kinds.update({path.relative_to(root).as_posix(): "session-turn"
-                  for path in (root / "sessions").glob("*.jsonl")})
-    for name, kind in sorted(kinds.items()):
-        path = root / name
-        if not path.exists():
-            continue
-        data = path.read_bytes()
-        if data and not data.endswith(b"\n"):
-            found.append(f"{name}: no newline at the end")
-        for number, line in enumerate(data.split(b"\n")[:-1], start=1):
-            try:
-                fault = problem(kind, json.loads(line))
-            except ValueError as exc:
-                fault = f"not JSON ({exc})"
-            if fault:
-                found.append(f"{name}:{number}: {fault}")
-    for name, kind in JSON.items():
-        path = root / name
-        if path.exists():
-            try:
-                fault = problem(kind, json.loads(path.read_bytes()))
-            except ValueError as exc:
-                fault = f"not JSON ({exc})"
-            if fault:
-                found.append(f"{name}: {fault}")
-    return found
+    return findings(root, "invalid_line", "invalid_document")
 
 
 def temporaries(root: Path) -> list[str]:
-    return sorted(path.relative_to(root).as_posix() for path in root.rglob("*")
-                  if TEMPORARY.match(path.name))
+    return [message.split(":")[0] for message in findings(root, "temporary_file")]
 
 
 def health(root: Path) -> dict:
@@ -204,35 +164,12 @@ def health(root: Path) -> dict:
 
 def index_problems(root: Path) -> list[str]:
     """How the vector index disagrees with its metadata and with the current facts."""
-    from vm_memory_oracle.index import VectorIndex
-    from vm_memory_oracle.steps.reindex import wanted_vectors
-
-    metadata = records(root / "embeddings" / "metadata.jsonl")
-    facts = records(root / "knowledge-graph" / "facts.jsonl")
-    wanted = {vid: (fact, digest) for vid, (fact, digest, _) in wanted_vectors(facts).items()}
-    known = {record["vector_id"]: (record["fact_id"], record["content_hash"])
-             for record in metadata}
-    problems = []
-    if known != wanted:
-        problems.append(f"metadata has {len(known)} vectors, the facts call for {len(wanted)}")
-    if metadata:
-        index = VectorIndex.load(root / "embeddings" / "index.bin", metadata[0]["dimension"])
-        if set(index.ids().tolist()) != set(known):
-            problems.append("index.bin and metadata.jsonl hold different ids")
-    return problems
+    return findings(root, "index_mismatch")
 
 
 def derived_problems(root: Path) -> list[str]:
     """entities.jsonl and relations.jsonl against the facts they are derived from."""
-    from vm_memory_oracle.graph import entity_records, relation_records
-
-    facts = records(root / "knowledge-graph" / "facts.jsonl")
-    problems = []
-    if records(root / "knowledge-graph" / "entities.jsonl") != entity_records(facts):
-        problems.append("entities.jsonl is not what the facts make")
-    if records(root / "knowledge-graph" / "relations.jsonl") != relation_records(facts):
-        problems.append("relations.jsonl is not what the facts make")
-    return problems
+    return findings(root, "derived_mismatch")
 
 
 # Files a consolidation interrupted and run again must leave as an uninterrupted one does.

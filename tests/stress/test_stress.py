@@ -300,53 +300,30 @@ def validate_files(data: Path) -> tuple[list[str], list[str]]:
             if fault:
                 problems.append(f"{relative}:{number}: {fault}")
         validated.append(relative)
-    return validated, problems
+    return validated, problems + library_check(data, "invalid_line", "invalid_document",
+                                               "temporary_file", "mode", "refused")
+
+
+def library_check(data: Path, *codes: str) -> list[str]:
+    """The messages of the library's check of the memory (vm_memory_oracle.check)."""
+    from vm_memory_oracle.check import check
+
+    return [finding.message for finding in check(data) if finding.code in codes]
 
 
 def index_check(data: Path) -> list[str]:
     """The index holds one vector per current fact, as the reindex step wants them."""
-    import faiss
-
-    from vm_memory_oracle.steps.reindex import wanted_vectors
-
-    facts = jsonl_records(data / "knowledge-graph" / "facts.jsonl")
-    metadata = jsonl_records(data / "embeddings" / "metadata.jsonl")
-    wanted = {vid: (fact_id, digest) for vid, (fact_id, digest, _) in
-              wanted_vectors(facts).items()}
-    known = {record["vector_id"]: (record["fact_id"], record["content_hash"])
-             for record in metadata}
-    problems = []
-    if known != wanted:
-        missing = sorted(fact_id for vid, (fact_id, _) in wanted.items() if vid not in known)
-        stale = sorted(fact_id for vid, (fact_id, _) in known.items() if vid not in wanted)
-        problems.append(f"metadata.jsonl disagrees with the facts: {len(missing)} missing "
-                        f"{missing[:5]}, {len(stale)} stale {stale[:5]}, "
-                        f"{len(known) - len(missing)} of {len(wanted)} in place")
-    index = faiss.read_index(str(data / "embeddings" / "index.bin"))
-    if index.ntotal != len(metadata):
-        problems.append(f"index.bin holds {index.ntotal} vectors, metadata.jsonl "
-                        f"{len(metadata)} lines")
-    ids = set(faiss.vector_to_array(faiss.downcast_index(index).id_map).tolist())
-    if ids != set(known):
-        problems.append(f"index.bin ids differ from metadata.jsonl: {len(ids - set(known))} "
-                        f"extra, {len(set(known) - ids)} missing")
-    return problems
+    return library_check(data, "index_mismatch")
 
 
 def derived_check(data: Path) -> list[str]:
     """entities.jsonl, relations.jsonl, the daily summaries and the activation state as the
     facts make them."""
     from conftest import activation_state
-    from vm_memory_oracle.graph import entity_records, relation_records
 
     graph = data / "knowledge-graph"
     facts = jsonl_records(graph / "facts.jsonl")
-    problems = []
-    if jsonl_records(graph / "entities.jsonl") != entity_records(facts):
-        problems.append("entities.jsonl is not what facts.jsonl makes")
-    if jsonl_records(graph / "relations.jsonl") != relation_records(facts):
-        problems.append(f"relations.jsonl {jsonl_records(graph / 'relations.jsonl')} is not "
-                        f"what facts.jsonl makes: {relation_records(facts)}")
+    problems = library_check(data, "derived_mismatch", "orphan_state")
     learned = [fact for fact in facts + jsonl_records(graph / "archived-facts.jsonl")
                if fact["source"].startswith("sessions/")]
     for day in sorted({fact["source"][len("sessions/"):][:10] for fact in learned}):

@@ -55,6 +55,7 @@ def collect(layout: Layout, settings: Settings, now: datetime, *,
 
     `last_consolidation` and `duration_seconds` default to those of the previous health.json.
     """
+    from ..check import check
     from .stale import flagged_references, reference_checker
 
     store = Store(layout, lock_timeout=settings.lock_timeout_seconds, timestamp=format_iso(now))
@@ -111,6 +112,9 @@ def collect(layout: Layout, settings: Settings, now: datetime, *,
         "damaged_files": _damaged_files(store),
         "refused": [{"file": layout.relative(refusal.path), "problem": refusal.problem,
                      "fix": refusal.fix} for refusal in store.refusals()],
+        "problems": [{"code": finding.code, "file": finding.path, "message": finding.message,
+                      "repairable": finding.repairable}
+                     for finding in check(layout.root, settings=settings)],
         "_refused_core": [layout.relative(refusal.path) for refusal in store.refusals()
                           if _covers_core(layout, refusal.path)],
         "stale_references": flagged_references(current, reference_checker(settings, layout)),
@@ -172,6 +176,10 @@ def assess(measured: dict, settings: Settings, now: datetime) -> list[Finding]:
         warn("openclaw", f"OpenClaw: {problem}")
     for damaged in measured["damaged_files"]:
         warn("damaged_file", f"{damaged['file']}: {damaged['problem']}")
+    for found in measured["problems"]:
+        if not _reported_elsewhere(found, measured):
+            warn(found["code"], found["message"] + (
+                " (health-check --repair repairs it)" if found["repairable"] else ""))
     for refused in measured["refused"]:
         core = refused["file"] in measured["_refused_core"]
         warn("refused", f"{refused['file']}: {refused['problem']}; "
@@ -312,6 +320,19 @@ def _damaged_files(store: Store) -> list[dict]:
                 damaged(path, f"{problem}; summarize --date {match.group(1)} writes it again "
                               "while the day's session logs are kept")
     return found
+
+
+def _reported_elsewhere(found: dict, measured: dict) -> bool:
+    """Whether another measurement of health.json warns of this problem already (refused
+    entries, the index, invalid lines of the facts, damaged canaries and ledgers), or it is
+    not worth a warning: a snapshot left in state/cache/ of a file that is gone is never
+    read again."""
+    return (found["code"] in ("refused", "index_mismatch")
+            or (found["code"] == "orphan_state" and found["file"].startswith("state/cache/"))
+            or (found["code"] == "invalid_line"
+                and found["file"] in ("knowledge-graph/facts.jsonl",
+                                      "knowledge-graph/archived-facts.jsonl"))
+            or found["file"] in {damaged["file"] for damaged in measured["damaged_files"]})
 
 
 def _covers_core(layout: Layout, path: Path) -> bool:

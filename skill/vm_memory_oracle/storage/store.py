@@ -50,6 +50,11 @@ class Store:
             self._refusals = {refusal.path: refusal for refusal in found}
         return list(self._refusals.values())
 
+    def look_again(self) -> None:
+        """Forget the refused entries found, so that the next question checks again."""
+        self._refusals = None
+        self._warned.clear()
+
     def refused(self, path: Path) -> Refusal | None:
         """The refusal that covers `path`: its own, or a directory's above it."""
         self.refusals()

@@ -1,6 +1,6 @@
 # Generated from schemas/health.schema.json by fastjsonschema; do not edit.
 # Regenerate: python -m vm_memory_oracle.storage.validation
-SCHEMA_SHA256 = '372e2d8e8134a8d756fbc4cf480a7e523ae0a243d23d9a24dee3041b0a9a3291'
+SCHEMA_SHA256 = 'f1ab11de6dfc2a34e60f2bdf310ec191a4c0f33f89aa2c2a88ba752c2ca5cb2e'
 
 VERSION = "2.22.3"
 from decimal import Decimal
@@ -566,6 +566,57 @@ def validate_vm_memory_oracle_health_schema_json(data, custom_formats={}, name_p
                                     raise JsonSchemaValueException("" + (name_prefix or "data") + ".refused[{data__refused_x}].fix".format(**locals()) + " must be shorter than or equal to 8500 characters")
                         if data__refused_item_keys:
                             raise JsonSchemaValueException("" + (name_prefix or "data") + ".refused[{data__refused_x}]".format(**locals()) + " must not contain "+str(data__refused_item_keys)+" properties")
+        if "problems" in data_keys:
+            data_keys.remove("problems")
+            data__problems = data["problems"]
+            if not isinstance(data__problems, (list, tuple)):
+                raise JsonSchemaValueException("" + (name_prefix or "data") + ".problems must be array")
+            data__problems_is_list = isinstance(data__problems, (list, tuple))
+            if data__problems_is_list:
+                data__problems_len = len(data__problems)
+                for data__problems_x, data__problems_item in enumerate(data__problems):
+                    if not isinstance(data__problems_item, (dict)):
+                        raise JsonSchemaValueException("" + (name_prefix or "data") + ".problems[{data__problems_x}]".format(**locals()) + " must be object")
+                    data__problems_item_is_dict = isinstance(data__problems_item, dict)
+                    if data__problems_item_is_dict:
+                        data__problems_item__missing_keys = set(['code', 'file', 'message', 'repairable']) - data__problems_item.keys()
+                        if data__problems_item__missing_keys:
+                            raise JsonSchemaValueException("" + (name_prefix or "data") + ".problems[{data__problems_x}]".format(**locals()) + " must contain ")
+                        data__problems_item_keys = set(data__problems_item.keys())
+                        if "code" in data__problems_item_keys:
+                            data__problems_item_keys.remove("code")
+                            data__problems_item__code = data__problems_item["code"]
+                            if not isinstance(data__problems_item__code, (str)):
+                                raise JsonSchemaValueException("" + (name_prefix or "data") + ".problems[{data__problems_x}].code".format(**locals()) + " must be string")
+                            if isinstance(data__problems_item__code, str):
+                                data__problems_item__code_len = len(data__problems_item__code)
+                                if data__problems_item__code_len > 64:
+                                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".problems[{data__problems_x}].code".format(**locals()) + " must be shorter than or equal to 64 characters")
+                        if "file" in data__problems_item_keys:
+                            data__problems_item_keys.remove("file")
+                            data__problems_item__file = data__problems_item["file"]
+                            if not isinstance(data__problems_item__file, (str)):
+                                raise JsonSchemaValueException("" + (name_prefix or "data") + ".problems[{data__problems_x}].file".format(**locals()) + " must be string")
+                            if isinstance(data__problems_item__file, str):
+                                data__problems_item__file_len = len(data__problems_item__file)
+                                if data__problems_item__file_len > 4096:
+                                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".problems[{data__problems_x}].file".format(**locals()) + " must be shorter than or equal to 4096 characters")
+                        if "message" in data__problems_item_keys:
+                            data__problems_item_keys.remove("message")
+                            data__problems_item__message = data__problems_item["message"]
+                            if not isinstance(data__problems_item__message, (str)):
+                                raise JsonSchemaValueException("" + (name_prefix or "data") + ".problems[{data__problems_x}].message".format(**locals()) + " must be string")
+                            if isinstance(data__problems_item__message, str):
+                                data__problems_item__message_len = len(data__problems_item__message)
+                                if data__problems_item__message_len > 8500:
+                                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".problems[{data__problems_x}].message".format(**locals()) + " must be shorter than or equal to 8500 characters")
+                        if "repairable" in data__problems_item_keys:
+                            data__problems_item_keys.remove("repairable")
+                            data__problems_item__repairable = data__problems_item["repairable"]
+                            if not isinstance(data__problems_item__repairable, (bool)):
+                                raise JsonSchemaValueException("" + (name_prefix or "data") + ".problems[{data__problems_x}].repairable".format(**locals()) + " must be boolean")
+                        if data__problems_item_keys:
+                            raise JsonSchemaValueException("" + (name_prefix or "data") + ".problems[{data__problems_x}]".format(**locals()) + " must not contain "+str(data__problems_item_keys)+" properties")
         if data_keys:
             raise JsonSchemaValueException("" + (name_prefix or "data") + " must not contain "+str(data_keys)+" properties")
     return data

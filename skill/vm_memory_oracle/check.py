@@ -1,0 +1,349 @@
+"""What must hold of a data directory, checked, and repaired where that is safe.
+
+`check(data_dir)` reads the memory, changes nothing, and returns a Finding for each broken
+invariant:
+
+- every JSONL line and JSON document parses and matches its schema, every JSONL file ends
+  with a newline, and no id is held twice (`invalid_line`, `invalid_document`);
+- the vector index and its metadata hold exactly the vectors the current facts call for
+  (`index_mismatch`), and entities.jsonl and relations.jsonl are what the facts make
+  (`derived_mismatch`);
+- no state is left of what is gone: activation of facts that no longer exist, snapshots of
+  files that no longer exist (`orphan_state`), temporaries of an interrupted write
+  (`temporary_file`);
+- no entry inside is a link, another user's, or writable by others (`refused`), and the
+  files and directories the tool keeps are private (`mode`: 0600 and 0700).
+
+`check(data_dir, fix=True)` repairs under the write lock what can be repaired without a
+person's judgement: derived state is made again (the index, entities and relations), orphan
+state and temporaries are removed, an invalid line is quarantined as the store does, a
+corrupt activation file is set aside, modes are set; each repair is an audit line. What
+only a person can decide (a refused entry, a damaged canary file or ledger, a session log's
+line) is reported, never touched. The findings found are returned, the repaired ones marked.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import stat
+from dataclasses import dataclass, replace
+from pathlib import Path
+
+from .clock import format_iso, utc_now
+from .storage import files
+from .storage.layout import Layout
+from .storage.store import Store
+from .storage.validation import problem
+
+FILE_MODE, DIR_MODE = 0o600, 0o700
+# What an atomic write leaves when killed between writing its temporary and renaming it.
+TEMPORARY = re.compile(r"^\..+\.[a-z0-9_]{8}\.tmp$")
+_UNIQUE = {"fact": "id", "pending-memory": "id"}
+# JSON documents a repair may replace: activation is rebuilt from the facts, health.json is
+# written again by every health check.
+_REPAIRABLE_DOCUMENTS = ("activation-metadata", "health")
+
+
+@dataclass(frozen=True)
+class Finding:
+    code: str          # invalid_line, invalid_document, index_mismatch, derived_mismatch,
+                       # orphan_state, temporary_file, refused, mode
+    path: str          # relative to the data directory ("." for the directory itself)
+    message: str       # one line, naming the path
+    repairable: bool   # check(fix=True) repairs it
+    repaired: bool = False
+
+
+def check(data_dir: Path | str, fix: bool = False, *, settings=None, timestamp: str | None = None,
+          actor: str = "library") -> list[Finding]:
+    """The broken invariants of the memory at `data_dir` (see the module's docstring);
+    with `fix`, the repairable ones are repaired first and come back marked `repaired`."""
+    from .config import Settings
+
+    layout = Layout(Path(data_dir).absolute())
+    settings = settings or Settings(data_path=str(layout.root))
+    store = Store(layout, lock_timeout=settings.lock_timeout_seconds,
+                  timestamp=timestamp or format_iso(utc_now()), actor=actor,
+                  action="health-check --repair" if fix else "health-check")
+    found = _findings(store, settings)
+    if not fix or not any(finding.repairable for finding in found):
+        return found
+    _repair(store, settings, found)
+    remaining = {(finding.code, finding.path, finding.message)
+                 for finding in _findings(store, settings)}
+    return [replace(finding, repaired=(finding.code, finding.path, finding.message)
+                    not in remaining) if finding.repairable else finding for finding in found]
+
+
+# -- finding ---------------------------------------------------------------------------------
+def _findings(store: Store, settings) -> list[Finding]:
+    layout = store.layout
+    store.look_again()   # a repair may have changed what is there
+    found = [Finding("refused", layout.relative(refusal.path) if refusal.path != layout.root
+                     else ".", f"{layout.relative(refusal.path)}: {refusal.problem}; "
+                     f"{refusal.fix}", False) for refusal in store.refusals()]
+    found += _modes(store)
+    found += _temporaries(store)
+    records: dict[Path, list[dict]] = {}
+    found += _records(store, records)
+    found += _documents(store)
+    facts = records.get(layout.facts)
+    if facts is not None:
+        found += _derived(store, facts, records)
+        found += _index(store, facts, records)
+        found += _orphans(store, facts)
+    return found
+
+
+def _usable(store: Store, path: Path) -> bool:
+    return store.refused(path) is None
+
+
+def _modes(store: Store) -> list[Finding]:
+    """The directories of the layout and the files only the tool writes (not config.yaml,
+    MEMORY.md, the canaries or the session logs, which people and the agent write too)
+    when others may read them."""
+    layout = store.layout
+    people = {layout.config, layout.memory_md, layout.canaries}
+    kept = [*layout.directories(), layout.cache_dir, layout.reports_dir,
+            *(path for path in (*layout.known_files(), *layout.schemas()) if path not in people)]
+    found = []
+    for path in dict.fromkeys(kept):
+        if not _usable(store, path):
+            continue
+        try:
+            status = os.lstat(path)
+        except FileNotFoundError:
+            continue
+        wanted = DIR_MODE if stat.S_ISDIR(status.st_mode) else FILE_MODE
+        mode = stat.S_IMODE(status.st_mode)
+        if mode & 0o077:
+            name = layout.relative(path) if path != layout.root else "."
+            found.append(Finding("mode", name, f"{name}: mode {mode:04o}, others may read it; "
+                                 f"chmod {wanted:o} sets it private", True))
+    return found
+
+
+def _temporaries(store: Store) -> list[Finding]:
+    layout = store.layout
+    found = []
+    for directory in [*layout.directories(), layout.cache_dir, layout.reports_dir]:
+        if not _usable(store, directory) or not directory.is_dir():
+            continue
+        for path in sorted(directory.iterdir()):
+            if TEMPORARY.match(path.name) and path.is_file() and _usable(store, path):
+                name = layout.relative(path)
+                found.append(Finding("temporary_file", name, f"{name}: left by an interrupted "
+                                     "write (or one in progress)", True))
+    return found
+
+
+def _jsonl_files(store: Store) -> dict[Path, str]:
+    """Each JSONL file there is, with its schema: the layout's, the quarantines, the logs."""
+    layout = store.layout
+    kinds = {path: kind for path, kind in layout.schemas().items()
+             if path.suffix == ".jsonl" and path.exists()}
+    for directory in (layout.graph_dir, layout.state_dir, layout.embeddings_dir):
+        if _usable(store, directory) and directory.is_dir():
+            kinds.update({path: "quarantine" for path in directory.glob("*.quarantine.jsonl")})
+    kinds.update({path: "session-turn" for path in store.session_files()})
+    return {path: kind for path, kind in sorted(kinds.items()) if _usable(store, path)}
+
+
+def _records(store: Store, records: dict[Path, list[dict]]) -> list[Finding]:
+    """Every line of every JSONL file against its schema (a session log's bad lines once
+    copied to the sessions quarantine are known, not findings); `records` gets the valid
+    records of each file."""
+    layout = store.layout
+    copied = {(entry.get("file"), entry.get("line")) for entry in
+              _valid_lines(layout.sessions_quarantine, "quarantine")[0]}
+    found = []
+    for path, kind in _jsonl_files(store).items():
+        name = layout.relative(path)
+        session = kind == "session-turn"
+        held, damaged = store.peek_records(path, kind)   # a snapshot of a clean file, if kept
+        whole = data_ends_whole(path)
+        if damaged or not whole:
+            contents = files.read_jsonl(path, lambda record, kind=kind: problem(kind, record))
+            held, bad, numbers = contents.records, list(contents.bad), contents.line_numbers
+        else:
+            bad, numbers = [], range(1, len(held) + 1)
+        if not whole and not any(line.reason.endswith("torn last line") for line in bad):
+            # a whole record without its newline is kept, and the next append ends it
+            found.append(Finding("invalid_line", name, f"{name}: no newline at the end", False))
+        unique = _UNIQUE.get(kind)
+        if unique:
+            seen: set = set()
+            for record, number in zip(held, numbers):
+                if record[unique] in seen:
+                    bad.append(files.BadLine(number, "", f"duplicate {unique} {record[unique]!r}"))
+                seen.add(record[unique])
+        for line in sorted(bad, key=lambda line: line.line):
+            if session and (name, line.line) in copied:
+                continue
+            found.append(Finding("invalid_line", name, f"{name}:{line.line}: {line.reason}",
+                                 not session))
+        records[path] = held
+    return found
+
+
+def data_ends_whole(path: Path) -> bool:
+    """Whether the file is empty or ends with a newline (a torn last line does not)."""
+    with open(path, "rb") as handle:
+        handle.seek(0, os.SEEK_END)
+        if handle.tell() == 0:
+            return True
+        handle.seek(-1, os.SEEK_END)
+        return handle.read(1) == b"\n"
+
+
+def _valid_lines(path: Path, kind: str) -> tuple[list[dict], int]:
+    try:
+        contents = files.read_jsonl(path, lambda record: problem(kind, record))
+    except FileNotFoundError:
+        return [], 0
+    return contents.records, len(contents.bad)
+
+
+def _documents(store: Store) -> list[Finding]:
+    layout = store.layout
+    found = []
+    for path, kind in layout.schemas().items():
+        if path.suffix != ".json" or not _usable(store, path):
+            continue
+        name = layout.relative(path)
+        try:
+            document = files.read_json(path)
+        except FileNotFoundError:
+            continue
+        except (ValueError, UnicodeDecodeError) as exc:
+            fault = f"not valid JSON ({exc})"
+        else:
+            fault = problem(kind, document)
+        if fault:
+            found.append(Finding("invalid_document", name, f"{name}: {fault}",
+                                 kind in _REPAIRABLE_DOCUMENTS))
+    return found
+
+
+def _derived(store: Store, facts: list[dict], records: dict[Path, list[dict]]) -> list[Finding]:
+    from .graph import entity_records, relation_records
+
+    layout = store.layout
+    found = []
+    for path, made in ((layout.entities, entity_records(facts)),
+                       (layout.relations, relation_records(facts))):
+        if _usable(store, path) and records.get(path, []) != made:
+            name = layout.relative(path)
+            found.append(Finding("derived_mismatch", name, f"{name} is not what the facts make "
+                                 f"({len(records.get(path, []))} records, the facts make "
+                                 f"{len(made)})", True))
+    return found
+
+
+def _index(store: Store, facts: list[dict], records: dict[Path, list[dict]]) -> list[Finding]:
+    from .index import IndexCorrupt, VectorIndex
+    from .steps.reindex import wanted_vectors
+
+    layout = store.layout
+    if not layout.index_built.exists() or not all(
+            _usable(store, path) for path in (layout.index_file, layout.vector_metadata)):
+        return []   # never built (the first recall builds it), or refused (reported so)
+    metadata = records.get(layout.vector_metadata, [])
+    wanted = {vid: (fact_id, digest) for vid, (fact_id, digest, _) in
+              wanted_vectors(facts).items()}
+    known = {record["vector_id"]: (record["fact_id"], record["content_hash"])
+             for record in metadata}
+    problems = []
+    if known != wanted:
+        missing = sum(1 for vid in wanted if known.get(vid) != wanted[vid])
+        stale = sum(1 for vid in known if vid not in wanted)
+        problems.append(f"{layout.relative(layout.vector_metadata)} holds {len(known)} vectors, "
+                        f"the facts call for {len(wanted)} ({missing} missing or changed, "
+                        f"{stale} stale)")
+    if metadata:
+        try:
+            ids = set(VectorIndex.load(layout.index_file, metadata[0]["dimension"]).ids().tolist())
+        except (IndexCorrupt, FileNotFoundError) as exc:
+            problems.append(f"{layout.relative(layout.index_file)} cannot be read ({exc})")
+        else:
+            if ids != set(known):
+                problems.append(f"{layout.relative(layout.index_file)} and "
+                                f"{layout.relative(layout.vector_metadata)} hold different ids")
+    elif layout.index_file.exists() and wanted:
+        problems.append(f"{layout.relative(layout.vector_metadata)} is empty")
+    name = layout.relative(layout.index_file)
+    return [Finding("index_mismatch", name, message, True) for message in problems]
+
+
+def _orphans(store: Store, facts: list[dict]) -> list[Finding]:
+    """Activation state of facts that are gone, and snapshots of JSONL files that are gone."""
+    layout = store.layout
+    found = []
+    state, damaged = store.peek_activation()
+    ids = {fact["id"] for fact in facts}
+    orphans = sorted(set(state) - ids)
+    if orphans and not damaged:
+        found.append(Finding("orphan_state", layout.relative(layout.activation),
+                             f"{layout.relative(layout.activation)}: activation of "
+                             f"{len(orphans)} fact(s) no longer held ({orphans[0]}, ...)", True))
+    if _usable(store, layout.cache_dir) and layout.cache_dir.is_dir():
+        for path in sorted(layout.cache_dir.glob("*.jsonl.marshal")):
+            source = layout.root / path.name[:-len(".marshal")].replace("__", "/")
+            if not os.path.lexists(source):
+                name = layout.relative(path)
+                found.append(Finding("orphan_state", name, f"{name}: a snapshot of "
+                                     f"{layout.relative(source)}, which is gone", True))
+    return found
+
+
+# -- repairing -------------------------------------------------------------------------------
+def _repair(store: Store, settings, found: list[Finding]) -> None:
+    from .graph import KnowledgeGraph
+    from .steps.clean import quarantine_invalid_lines, remove_leftover_temporaries
+
+    layout = store.layout
+    codes = {finding.code for finding in found if finding.repairable}
+    if "temporary_file" in codes:
+        remove_leftover_temporaries(store)
+    with store.locked("health-check --repair"):
+        for finding in found:
+            if finding.code == "mode" and finding.repairable:
+                path = layout.root / finding.path
+                wanted = DIR_MODE if path.is_dir() else FILE_MODE
+                os.chmod(path, wanted)
+                store.touched(path)
+                store.note(f"set {finding.path} to mode {wanted:04o}", repair=True)
+            elif finding.code == "invalid_document" and finding.repairable:
+                path = layout.root / finding.path
+                if path == layout.activation:
+                    store.read_activation()   # sets it aside; state restarts from the facts
+                else:
+                    store.delete(path)
+                    store.note(f"removed the invalid {finding.path} (the next health check "
+                               "writes it again)", repair=True)
+            elif finding.code == "orphan_state" and finding.path != layout.relative(
+                    layout.activation):
+                store.delete(layout.root / finding.path)
+                store.note(f"removed {finding.path}", repair=True)
+        if "invalid_line" in codes:
+            quarantine_invalid_lines(store)   # as every reader does: quarantined, reported
+        graph = KnowledgeGraph(store, settings)
+        facts = graph.facts(copy=False)
+        if "derived_mismatch" in codes:
+            graph._write_indexes(facts)
+            store.note("entities.jsonl and relations.jsonl made again from the facts",
+                       repair=True)
+        if "orphan_state" in codes:
+            state = store.read_activation()
+            ids = {fact["id"] for fact in facts}
+            kept = {fact_id: entry for fact_id, entry in state.items() if fact_id in ids}
+            if kept != state:
+                store.write_activation(kept)
+                store.note(f"dropped the activation of {len(state) - len(kept)} fact(s) no "
+                           "longer held", repair=True)
+    if "index_mismatch" in codes:
+        from .steps.reindex import semantic_search
+
+        semantic_search(KnowledgeGraph(store, settings), settings, force=True)
