@@ -27,7 +27,7 @@ from vm_memory_oracle.clock import format_iso  # noqa: E402
 from vm_memory_oracle.config import Settings  # noqa: E402
 from vm_memory_oracle.graph import KnowledgeGraph  # noqa: E402
 from vm_memory_oracle.recall import recall_many  # noqa: E402
-from vm_memory_oracle.steps.reindex import semantic_search  # noqa: E402
+from vm_memory_oracle.semantic import semantic_search  # noqa: E402
 from vm_memory_oracle.steps.summarize import summarize  # noqa: E402
 from vm_memory_oracle.storage.layout import Layout  # noqa: E402
 from vm_memory_oracle.storage.store import Store  # noqa: E402

@@ -36,7 +36,7 @@ from vm_memory_oracle.embed.relevance import Background, script_of, shipped_back
 from vm_memory_oracle.graph import KnowledgeGraph  # noqa: E402
 from vm_memory_oracle.model.fact import fact_sentence  # noqa: E402
 from vm_memory_oracle.recall import Corpus, lexical_index, recall_many  # noqa: E402
-from vm_memory_oracle.steps.reindex import semantic_search  # noqa: E402
+from vm_memory_oracle.semantic import semantic_search  # noqa: E402
 from vm_memory_oracle.storage.layout import Layout  # noqa: E402
 from vm_memory_oracle.storage.store import Store  # noqa: E402
 

@@ -88,7 +88,7 @@ def embed(rows: list[Rows]) -> None:
     """Each row's passage vector from the bundled model: from the embedding caches the
     LoCoMo benchmarks keep (the same texts, by the same hash), else embedded now."""
     from vm_memory_oracle.embed.bundled import MODEL_ID, BundledEmbedder
-    from vm_memory_oracle.steps.reindex import content_hash
+    from vm_memory_oracle.semantic import content_hash
 
     kept: dict[str, np.ndarray] = {}
     for path in sorted(KEPT_EMBEDDINGS.glob(f"*/cache-{MODEL_ID}.npz")):

@@ -1,4 +1,4 @@
-"""Activation is a pure function of time: DESIGN section 5."""
+"""Activation is a pure function of time."""
 
 from datetime import timedelta
 

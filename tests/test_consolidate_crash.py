@@ -94,7 +94,7 @@ def build_memory(root: Path, cli) -> None:
 
 
 def outcome(root: Path) -> dict:
-    from vm_memory_oracle.index import VectorIndex
+    from vm_memory_oracle.semantic.vectors import VectorIndex
 
     state = {name: (root / name).read_bytes() if (root / name).exists() else None
              for name in COMPARED}

@@ -1,4 +1,4 @@
-"""Fact identity and replacement rules: DESIGN section 4."""
+"""Fact identity and replacement rules."""
 
 from vm_memory_oracle.model.fact import (fact_id, fact_sentence, new_fact, normalise_predicate,
                                          replacement_key)

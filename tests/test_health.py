@@ -1,4 +1,4 @@
-"""health-check: health.json, each warning condition of the seed, status and --strict."""
+"""health-check: health.json, each warning condition, status and --strict."""
 
 from __future__ import annotations
 

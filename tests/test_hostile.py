@@ -641,7 +641,7 @@ def test_strict_json_reads_back_exactly_what_it_writes_or_refuses_to_write(value
 
 def test_ten_megabyte_lines_in_memory_files_and_logs_are_set_aside_and_the_rest_kept(cli, memory):
     """Files the tool reads rather than is given: a bad line is quarantined with a warning
-    (DESIGN: nothing is silently dropped, nothing stops the other lines)."""
+    (nothing is silently dropped, nothing stops the other lines)."""
     big = "x" * (10 << 20)
     write_jsonl(memory / "sessions" / "2026-05-15-120000.jsonl", [
         {"ts": NOW, "role": "user", "text": f"I live in Oslo. {big}"},

@@ -25,7 +25,7 @@ from vm_memory_oracle.embed.relevance import (Background, background_passages,
 from vm_memory_oracle.graph import KnowledgeGraph
 from vm_memory_oracle.model.text import evidence_terms
 from vm_memory_oracle.recall import WORD_EVIDENCE, Corpus, lexical_index, recall_many
-from vm_memory_oracle.steps.reindex import semantic_search
+from vm_memory_oracle.semantic import semantic_search
 from vm_memory_oracle.storage.layout import Layout
 from vm_memory_oracle.storage.store import Store
 

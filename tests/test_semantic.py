@@ -88,7 +88,7 @@ def test_only_new_facts_are_embedded_and_a_model_change_rebuilds(cli, tmp_path, 
     remember(cli, tmp_path, CHINESE[:1], name="more.jsonl")
     from vm_memory_oracle.config import Settings
     from vm_memory_oracle.graph import KnowledgeGraph
-    from vm_memory_oracle.steps.reindex import semantic_search
+    from vm_memory_oracle.semantic import semantic_search
     from vm_memory_oracle.storage.layout import Layout
     from vm_memory_oracle.storage.store import Store
 

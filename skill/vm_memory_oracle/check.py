@@ -243,8 +243,8 @@ def _derived(store: Store, facts: list[dict], records: dict[Path, list[dict]]) -
 
 
 def _index(store: Store, facts: list[dict], records: dict[Path, list[dict]]) -> list[Finding]:
-    from .index import IndexCorrupt, VectorIndex
-    from .steps.reindex import wanted_vectors
+    from .semantic.vectors import IndexCorrupt, VectorIndex
+    from .semantic import wanted_vectors
 
     layout = store.layout
     if not layout.index_built.exists() or not all(
@@ -344,6 +344,6 @@ def _repair(store: Store, settings, found: list[Finding]) -> None:
                 store.note(f"dropped the activation of {len(state) - len(kept)} fact(s) no "
                            "longer held", repair=True)
     if "index_mismatch" in codes:
-        from .steps.reindex import semantic_search
+        from .semantic import semantic_search
 
         semantic_search(KnowledgeGraph(store, settings), settings, force=True)

@@ -127,7 +127,7 @@ def _action_options(parser: argparse.ArgumentParser, action: str) -> None:
         group.add_argument("--no-boost", action="store_true",
                            help="do not raise the activation of what is returned")
         group.add_argument("--order", choices=["relevance", "activation"], default="relevance",
-                           help="relevance (default) or the seed's pure activation order")
+                           help="relevance (default) or pure activation order (most active first)")
     elif action == "forget":
         group.add_argument("--id", dest="fact_id", required=True, metavar="FACT_ID")
         group.add_argument("--reason", help="why, kept in the archive")
@@ -416,7 +416,7 @@ def action_propose(args, context: Context) -> tuple[dict, list[str]]:
     proposer = check_proposer(args.proposer)
     confidence = DEFAULT_CONFIDENCE if args.confidence is None else \
         check_confidence(args.confidence)
-    if args.actor == "cli":  # the audit log names the sub-agent, as the seed's actor types do
+    if args.actor == "cli":  # so that the audit log names the sub-agent that proposed
         context.actor = proposed_by(proposer)
     given = _given_facts(args, context, default_source=args.source or proposed_by(proposer),
                          extra={"confidence": confidence})
@@ -579,7 +579,7 @@ class _SemanticState:
 
 def _semantic(context: Context, graph) -> _SemanticState:
     """The semantic side of recall, with its warnings: a fallback model, a repaired index."""
-    from .steps.reindex import semantic_search
+    from .semantic import semantic_search
 
     search, report, choice = semantic_search(graph, context.settings)
     store = context.store()
@@ -602,7 +602,7 @@ def _embedder_payload(choice) -> dict:
 def action_reindex(args, context: Context) -> tuple[dict, list[str]]:
     from dataclasses import asdict
 
-    from .steps.reindex import semantic_search
+    from .semantic import semantic_search
 
     graph = context.graph()
     graph.store.require([graph.layout.write_lock])   # its work is the index it writes

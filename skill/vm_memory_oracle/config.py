@@ -1,6 +1,6 @@
 """Settings: the `memory_oracle:` section of a YAML file, validated key by key.
 
-Defaults are the seed's. An unknown key or a value out of range is refused with a message
+Defaults are those of references/operations.md. An unknown key or a value out of range is refused with a message
 naming the key; the file is read and written with ruamel.yaml's round-trip mode so that a
 person's comments survive the tool changing a value.
 """

@@ -1,4 +1,4 @@
-"""The nightly consolidation (DESIGN section 7): nine steps, in order, checkpointed.
+"""The nightly consolidation: nine steps, in order, checkpointed.
 
 1 summarize (every session log with lines not read yet) -> 2 decay -> 3 index -> 4 merge
 (near-duplicates) -> 5 stale (facts naming files that are gone) -> 6 prune -> 7 MEMORY.md
@@ -185,7 +185,7 @@ class _Run:
         return decay(self.graph, self.now)
 
     def _index(self) -> dict:
-        from .steps.reindex import update_index
+        from .semantic import update_index
 
         choice = self._embedder()
         _, result = update_index(self.graph, choice.embedder,
@@ -202,7 +202,7 @@ class _Run:
 
     def _merge(self) -> dict:
         from .steps.merge import merge_duplicates
-        from .steps.reindex import cached_sentence_vectors
+        from .semantic import cached_sentence_vectors
 
         embedder = self._embedder().embedder
         threshold = self.graph.settings.merge_similarity
@@ -219,7 +219,7 @@ class _Run:
 
     def _prune(self) -> dict:
         from .steps.prune import prune
-        from .steps.reindex import update_index
+        from .semantic import update_index
 
         def remove_vectors() -> None:
             if self.graph.layout.index_file.exists():
@@ -252,7 +252,7 @@ class _Run:
 
     def _embedder(self):
         if self._choice is None:
-            from .steps.reindex import configured_embedder
+            from .semantic import configured_embedder
 
             self._choice = configured_embedder(self.graph, self.graph.settings)
         return self._choice

@@ -132,7 +132,7 @@ class KnowledgeGraph:
         `candidates` are complete fact records (model.fact.new_fact); the same id twice in
         one batch counts as a reassertion, exactly as two separate calls would. A
         reassertion boosts activation like a recall and adds `repetition_bonus` to the
-        fact's importance (seed 003: repetition +0.2).
+        fact's importance (repetition: +0.2).
         """
         report = RememberReport()
         stamp = format_iso(now)
@@ -350,7 +350,7 @@ class KnowledgeGraph:
 
     def restore(self, archived: list[dict], now: datetime,
                 activation: float = RESTORED_ACTIVATION) -> list[LiveFact]:
-        """Bring archived facts back to the active set at `activation` (seed 003, section 9).
+        """Bring archived facts back to the active set at `activation`.
 
         The fact is durably in facts.jsonl before it leaves the archive.
         """

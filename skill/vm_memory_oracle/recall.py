@@ -1,4 +1,4 @@
-"""Recall (DESIGN section 6): candidates, fusion, activation filter, boost, archive fallback.
+"""Recall: candidates, fusion, activation filter, boost, archive fallback.
 
 Candidates come from three places: an exact match on id, subject, object, sentence or
 "subject predicate"; the semantic index (nearest vectors to the query's embedding); and a
@@ -29,6 +29,7 @@ from datetime import datetime
 
 from .errors import InvalidInputError, UsageError
 from .graph import KnowledgeGraph, LiveFact
+from .semantic.search import Semantic, related_neighbours
 from .model.characters import UNSAFE_FOUND, without_unsafe
 from .model.fact import fact_sentence, normalise
 from .model.text import adjacent_pairs, evidence_terms, tokens
@@ -39,9 +40,6 @@ MAX_QUERY_CHARS = 4000
 # are the best measured on the LoCoMo development split (benchmarks/locomo_retrieval.py).
 RRF_K = 10
 WEIGHTS = {"exact": 1.0, "semantic": 3.0, "lexical": 2.0}
-# How many neighbours the semantic index is asked for, per result wanted.
-SEMANTIC_DEPTH = 10
-SEMANTIC_MIN_CANDIDATES = 100
 # A lexical hit scoring under this share of the query's best hit matched only on words that
 # nearly every fact has ("user", "topic"); it is noise, not an answer.
 MIN_RELATIVE_SCORE = 0.2
@@ -68,24 +66,6 @@ class Hit:
     matched: tuple[str, ...]  # which candidate lists found it: exact, semantic, lexical
 
 
-@dataclass
-class Semantic:
-    """An embedder, the index built with it (see steps/reindex.py), and how to tell a
-    related neighbour: the raw similarity below which none is (a floor), and, for a model
-    whose scale was measured, its background and scale (embed/relevance.py).
-
-    `similarity_shift` is added to every similarity the index returns; it is 0 in use, and
-    moved by the tests and benchmarks that measure how far the decision is from flipping.
-    """
-
-    embedder: object
-    index: object  # steps.reindex.SemanticIndex
-    min_similarity: float = 0.0
-    background: object = None  # embed.relevance.Background
-    scale: object = None       # embed.relevance.RelevanceScale
-    similarity_shift: float = 0.0
-
-
 def recall(graph: KnowledgeGraph, query: str, now: datetime, *, k: int | None = None,
            boost: bool = True, order: str = "relevance", semantic: Semantic | None = None) -> dict:
     """The result set of one query: {"query", "results": [...]}, boosted unless boost=False."""
@@ -110,7 +90,7 @@ def recall_many(graph: KnowledgeGraph, queries: list[dict], now: datetime, *,
     for position, item in enumerate(queries):
         k = item.get("k") or graph.settings.recall_k
         coverage = corpus.word_coverage(item["query"])
-        neighbours, strong = (_neighbours(semantic, vectors[position], corpus, k, coverage)
+        neighbours, strong = (related_neighbours(semantic, vectors[position], corpus, k, coverage)
                               if vectors is not None else ([], False))
         concerned = (strong or max(coverage.values(), default=0.0) >= WORD_EVIDENCE
                      or corpus.names_a_subject(item["query"])
@@ -163,42 +143,6 @@ def check_query(query: str) -> None:
                                 key="query")
     if without_unsafe(query) != query:
         raise InvalidInputError(f"query {UNSAFE_FOUND}: {query[:80]!r}", key="query")
-
-
-def _neighbours(semantic: Semantic, vector, corpus: "Corpus", k: int,
-                coverage: dict[str, float]) -> tuple[list[tuple[str, float]], bool]:
-    """(fact id, similarity) of the nearest searchable facts related to the query, best
-    first, and whether one of them is related on the model's scale whatever its words.
-
-    Without a measured scale, every neighbour above the floor is related. With one, a
-    neighbour is when it shares a word with the query (`coverage` holds those) or its
-    calibrated score reaches the model's everyday level; it is strongly related when the
-    score reaches the level that no unrelated fact of a memory that size reaches.
-    """
-    depth = max(SEMANTIC_MIN_CANDIDATES, SEMANTIC_DEPTH * k)
-    found = []
-    for vector_id, similarity in semantic.index.index.search(vector, depth):
-        similarity += semantic.similarity_shift
-        if similarity < semantic.min_similarity:
-            break  # best first: the rest are further still
-        fact_id = semantic.index.fact_of_vector.get(vector_id)
-        if fact_id is not None and corpus.searchable(fact_id):
-            found.append((vector_id, fact_id, similarity))
-    if semantic.background is None or not found:
-        return [(fact_id, similarity) for _, fact_id, similarity in found], bool(found)
-    import numpy as np
-
-    from .embed.relevance import script_of
-
-    index = semantic.index.index
-    scores = semantic.background.scores(
-        vector, index.vectors(np.array([vector_id for vector_id, _, _ in found])),
-        [script_of(fact_sentence(corpus.view[fact_id].record)) for _, fact_id, _ in found],
-        np.array([similarity for _, _, similarity in found]))
-    strong = bool(scores.max() >= semantic.scale.threshold(len(index)))
-    related = [(fact_id, similarity) for (_, fact_id, similarity), score in zip(found, scores)
-               if fact_id in coverage or score >= semantic.scale.everyday]
-    return related, strong
 
 
 def rank(query: str, corpus: "Corpus", neighbours: list[tuple[str, float]], k: int,

@@ -1,4 +1,4 @@
-"""`init`: the data directory of DESIGN section 3, with its starting files from assets/."""
+"""`init`: the data directory's layout, with its starting files from assets/."""
 
 from __future__ import annotations
 

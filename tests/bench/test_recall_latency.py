@@ -32,7 +32,7 @@ from vm_memory_oracle.clock import format_iso  # noqa: E402
 from vm_memory_oracle.config import Settings  # noqa: E402
 from vm_memory_oracle.embed.bundled import MODEL_ID  # noqa: E402
 from vm_memory_oracle.recall import recall_many  # noqa: E402
-from vm_memory_oracle.steps.reindex import semantic_search  # noqa: E402
+from vm_memory_oracle.semantic import semantic_search  # noqa: E402
 
 ROUNDS = 40
 ROUNDS_100K = 20  # a recall at 100k facts takes ~0.2 s: fewer rounds keep the suite short

@@ -42,10 +42,11 @@ def serve() -> None:
     import numpy  # noqa: F401
     import ruamel.yaml  # noqa: F401
 
-    from vm_memory_oracle import cli, consolidate, graph, intake, recall, workspace  # noqa: F401
+    from vm_memory_oracle import (check, cli, consolidate, graph, intake, recall,  # noqa: F401
+                                  semantic, workspace)
     from vm_memory_oracle.embed import hashing  # noqa: F401
     from vm_memory_oracle.steps import (clean, decay, health, memory_file, probe,  # noqa: F401
-                                        prune, reindex, summarize)
+                                        prune, summarize)
     from vm_memory_oracle.storage import validation
 
     for name in validation.SCHEMA_NAMES:

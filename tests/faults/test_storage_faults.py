@@ -131,7 +131,7 @@ def test_every_disk_refusal_exits_8_and_other_os_errors_exit_1(cli, data_dir, mo
 
 
 def test_a_vector_index_the_disk_refuses_is_an_os_error_naming_it(tmp_path, monkeypatch):
-    from vm_memory_oracle.index import VectorIndex
+    from vm_memory_oracle.semantic.vectors import VectorIndex
     from vm_memory_oracle.storage.layout import Layout
     from vm_memory_oracle.storage.store import Store
 

@@ -231,7 +231,7 @@ def main(argv: list[str]) -> int:
     import faiss  # noqa: F401
     import vm_memory_oracle.consolidate  # noqa: F401
     import vm_memory_oracle.recall  # noqa: F401
-    import vm_memory_oracle.steps.reindex  # noqa: F401
+    import vm_memory_oracle.semantic.index  # noqa: F401
     import vm_memory_oracle.steps.summarize  # noqa: F401
 
     actor = "consolidator" if args.role == "consolidator" else f"worker{args.number}"

@@ -39,57 +39,8 @@ class EmbedderUnavailable(Exception):
     """The configured model cannot be loaded here; the message says why in one line."""
 
 
-@dataclass
-class Choice:
-    embedder: Embedder
-    requested: str
-    fallback_reason: str | None = None  # set when the embedder is not the one requested
-
-    @property
-    def note(self) -> str | None:
-        if self.fallback_reason is None:
-            return None
-        return (f"embedding model {self.requested!r} unavailable ({self.fallback_reason}); "
-                f"using {self.embedder.model_id}")
-
-
 def normalised(vectors: np.ndarray) -> np.ndarray:
     vectors = np.asarray(vectors, dtype=np.float32)
     norms = np.linalg.norm(vectors, axis=1, keepdims=True)
     norms[norms == 0] = 1.0
     return np.ascontiguousarray(vectors / norms, dtype=np.float32)
-
-
-def choose_embedder(model: str, *, data_dir: Path, device: str = "cpu", pooling: str = "mean",
-                    query_prefix: str = "query: ", passage_prefix: str = "passage: ") -> Choice:
-    """The embedder `model` names, else the bundled model, else hashing; never silently.
-
-    `model` is "hash", the bundled model's name ("multilingual-e5-small"), a directory with
-    model.onnx and tokenizer.json, or a name looked up as <data_dir>/models/<name>.
-    """
-    if model == HASH:
-        from .hashing import HashEmbedder
-
-        return Choice(HashEmbedder(), model)
-    reason = None
-    if model not in BUNDLED_NAMES:
-        directory = Path(model).expanduser()
-        if not directory.is_absolute() and not directory.exists():
-            directory = data_dir / "models" / model
-        try:
-            from .onnx import OnnxEmbedder
-
-            return Choice(OnnxEmbedder(directory, device=device, pooling=pooling,
-                                       query_prefix=query_prefix, passage_prefix=passage_prefix),
-                          model)
-        except EmbedderUnavailable as exc:
-            reason = str(exc)
-    try:
-        from .bundled import BundledEmbedder
-
-        return Choice(BundledEmbedder(), model, reason)
-    except EmbedderUnavailable as exc:
-        reason = f"{reason}; {exc}" if reason else str(exc)
-    from .hashing import HashEmbedder
-
-    return Choice(HashEmbedder(), model, reason)

@@ -1,4 +1,4 @@
-"""An optional external extractor (the model-based phases 2 and 3 of seed 003).
+"""An optional external extractor: a model that reads the fragments and says which facts they state.
 
 The configured command gets {"fragments": [...]} as JSON on stdin and prints
 {"facts": [...]} as JSON on stdout. Its output is schema-checked, and every fact must cite

@@ -1,4 +1,4 @@
-"""Phase 1 of seed 003: a turn split into semantic fragments, each classified.
+"""Extraction's first phase: a turn split into semantic fragments, each classified.
 
 Sentences are found by a maintained segmenter (sentencex: abbreviations, decimals, domain
 names and quotes do not end a sentence), then split at semicolons, Chinese commas and

@@ -2,7 +2,7 @@
 
 importance = intrinsic(category) + explicit signals ("remember"/"记住" +0.5,
 "important"/"重要" +0.3, strong emphasis +0.1, "by the way"/"顺便" -0.2), clamped to
-[0, 1] (seed 003, section 2). Repetition (+0.2) is added when a fact is stated again.
+[0, 1]. Repetition (+0.2) is added when a fact is stated again.
 """
 
 from __future__ import annotations

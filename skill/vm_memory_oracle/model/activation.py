@@ -1,4 +1,4 @@
-"""Activation as a pure function of time (DESIGN section 5).
+"""Activation as a pure function of time.
 
 activation(t) = a0 * 0.5 ** ((t - last_accessed) / half_life_eff), with
 half_life_eff = half_life_days / (1 - 0.5 * importance). Nothing is multiplied in place,

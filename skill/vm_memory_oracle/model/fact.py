@@ -15,7 +15,7 @@ FACT_NAMESPACE = uuid.uuid5(uuid.NAMESPACE_URL, "https://vm-memory-oracle/fact")
 CATEGORIES = ("identity", "health", "preference", "relationship", "state", "decision",
               "action", "fact", "temporary")
 
-# Intrinsic importance by category (seed 003, section 2).
+# Intrinsic importance by category: what identifies a person or keeps them safe counts most.
 INTRINSIC_IMPORTANCE = {
     "identity": 1.0, "health": 1.0,
     "preference": 0.8, "relationship": 0.8, "state": 0.8,

@@ -1,7 +1,7 @@
 """When two facts say the same thing, and when they say different things about one subject.
 
-Every answer here is a check a user can repeat by hand (seed 001: "verifiable checks, not
-judgment"):
+Every answer here is a check a user can repeat by hand, so that a merge or a supersession
+can be verified rather than taken on trust:
 - the significant words of a fact are the lexical tokens of its sentence (model.text: stop
   words of English and Chinese dropped, each CJK character one word), less its subject's;
 - two facts about one subject are duplicates when they share at least 60% of the smaller
@@ -70,7 +70,7 @@ def significant_words(text: str) -> list[str]:
 
 
 def overlap(a: frozenset[str], b: frozenset[str]) -> float:
-    """Shared words over the smaller set's size (seed 001's overlap_ratio)."""
+    """Shared words over the smaller set's size (the overlap ratio)."""
     if not a or not b:
         return 0.0
     return len(a & b) / min(len(a), len(b))

@@ -1,9 +1,9 @@
 """Step 9 of consolidation, and --action health-check: health.json.
 
 `collect` measures the data directory without changing it (damage is reported, and left for
-the next write to quarantine: STYLE 7); `assess` turns the measurements into typed findings;
+the next write to quarantine, so a check never changes what it checks); `assess` turns the measurements into typed findings;
 the status is unhealthy when a finding is critical, degraded when there is any finding,
-healthy otherwise. The keys are the seed's example, plus what an operator needs.
+healthy otherwise. The keys are those references/formats.md lists.
 
 Facts naming files that are gone (steps/stale.py) are listed in stale_references, checked
 again here so that the health check between consolidations sees them too. They are not
@@ -27,7 +27,7 @@ from ..model.activation import fact_activation
 from ..storage.layout import Layout
 from ..storage.store import Store
 
-# The seed's warning conditions; fact and line limits scale with the configured caps.
+# When a warning is raised; fact and line limits scale with the configured caps.
 DISK_WARNING_PERCENT = 80.0
 DISK_CRITICAL_PERCENT = 95.0
 FACT_LIMIT_SHARE = 0.9            # of max_facts (9,000 of the default 10,000)
@@ -225,7 +225,7 @@ def _index_state(store: Store, current: list[dict], records: list[dict], bad: in
     recall or consolidation embeds them first, so that is normal. A `problem` is damage:
     an index that was built and is now missing, or metadata with invalid lines.
     """
-    from .reindex import wanted_vectors
+    from ..semantic import wanted_vectors
 
     layout = store.layout
     expected = {vid: (fact_id, digest) for vid, (fact_id, digest, _) in

@@ -190,7 +190,7 @@ class SalienceScorer:
     def scores(self, statements: list, texts: list[str]):
         import numpy as np
 
-        from .reindex import content_hash
+        from ..semantic.cache import content_hash
 
         rows = np.array([salience.features(statement) for statement in statements])
         if self.embedder is None:
@@ -207,7 +207,7 @@ class SalienceScorer:
         return self.model.scores(rows, vectors)
 
     def _cache(self):
-        from .reindex import EmbeddingCache
+        from ..semantic.cache import EmbeddingCache
 
         return EmbeddingCache.of(self.graph, self.embedder)
 
@@ -216,7 +216,7 @@ class SalienceScorer:
         caller's lock (another process may have written it since)."""
         if not self.fresh:
             return
-        from .reindex import content_hash
+        from ..semantic.cache import content_hash
 
         cache = self._cache()
         texts = [text for text in self.fresh if content_hash(text) not in cache]

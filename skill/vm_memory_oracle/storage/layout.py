@@ -1,4 +1,4 @@
-"""Where everything lives in the data directory (DESIGN section 3)."""
+"""Where everything lives in the data directory, and which entries inside are refused."""
 
 from __future__ import annotations
 

@@ -1,7 +1,8 @@
 """Typed access to the files of the data directory, each record validated before it is written.
 
 Callers mutate only inside `with store.locked(purpose):`, and re-read there what they
-change (STYLE 4): nothing here caches a snapshot across the lock.
+change, since another process may have written it meanwhile: nothing here caches a
+snapshot across the lock.
 """
 
 from __future__ import annotations
@@ -207,7 +208,7 @@ class Store:
 
     def peek_records(self, path: Path, kind: str) -> tuple[list[dict], int]:
         """(valid records, number of invalid lines) of `path`, writing nothing: for checks
-        that report damage and leave its repair to the next write (STYLE 7). A refused file
+        that report damage and leave its repair to the next write, so a check never changes what it checks. A refused file
         reads as empty (the health check lists it)."""
         if self.refused(path) is not None:
             return [], 0

@@ -1,4 +1,4 @@
-"""The semantic index kept in step with the facts (DESIGN section 7, step 3).
+"""The semantic index kept in step with the facts (consolidation step 3, and every recall).
 
 Every current fact (not superseded) has one vector in embeddings/index.bin, under an id
 derived from its fact id; embeddings/metadata.jsonl says which fact, model and text each
@@ -13,10 +13,6 @@ when either is missing or unreadable; `force` rebuilds it anyway.
 
 from __future__ import annotations
 
-import hashlib
-import io
-import zipfile
-import zlib
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -24,9 +20,12 @@ import numpy as np
 
 from ..embed.base import Embedder
 from ..graph import KnowledgeGraph
-from ..index import IndexCorrupt, VectorIndex
 from ..model.fact import fact_sentence
 from ..storage import snapshot
+from .cache import EmbeddingCache, content_hash
+from .embedders import configured_embedder
+from .search import Semantic
+from .vectors import IndexCorrupt, VectorIndex
 
 DEFAULT_HNSW_MIN_FACTS = 50_000
 # How a fact's vector is made from its texts; part of the id stored with each vector, so
@@ -70,10 +69,6 @@ def indexed_texts(fact: dict) -> tuple[str, ...]:
     sentence = fact_sentence(fact)
     context = fact.get("context")
     return (sentence, context) if context and context != sentence else (sentence,)
-
-
-def content_hash(text: str) -> str:
-    return hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]
 
 
 def index_model_id(embedder: Embedder) -> str:
@@ -252,77 +247,6 @@ def _save(graph: KnowledgeGraph, embedder: Embedder, index: VectorIndex,
     store.write_text(layout.index_built, f"{index_model_id(embedder)} {len(records)} vectors\n")
 
 
-class EmbeddingCache:
-    """Vectors by content hash for one model, kept beside the index (derived, rebuildable)."""
-
-    def __init__(self, path: Path, dimension: int, vectors: dict[str, np.ndarray],
-                 problem: str | None = None):
-        self.path = path
-        self.dimension = dimension
-        self._vectors = vectors
-        self.problem = problem  # why a cache file that exists could not be read
-
-    @classmethod
-    def load(cls, path: Path, dimension: int) -> "EmbeddingCache":
-        vectors: dict[str, np.ndarray] = {}
-        problem = None
-        try:
-            with np.load(path, allow_pickle=False) as data:
-                hashes, matrix = data["hashes"], data["vectors"]
-                if matrix.ndim == 2 and matrix.shape[1] == dimension and len(hashes) == len(matrix):
-                    vectors = {str(digest): row for digest, row in zip(hashes, matrix)}
-        except FileNotFoundError:
-            pass  # no cache yet, or deleted: everything is embedded again
-        except (OSError, ValueError, KeyError, EOFError, zipfile.BadZipFile,
-                zlib.error) as exc:
-            # A damaged cache (a truncated .npz is no zip at all) costs only the embedding.
-            problem = f"{type(exc).__name__}: {str(exc)[:120]}"
-        return cls(path, dimension, vectors, problem)
-
-    @classmethod
-    def of(cls, graph: KnowledgeGraph, embedder: Embedder) -> "EmbeddingCache":
-        """The data directory's cache of `embedder`'s vectors (empty when it is refused)."""
-        path = graph.layout.embedding_cache(embedder.model_id)
-        if not graph.store.usable(path):
-            return cls(path, embedder.dimension, {}, None)
-        return cls.load(path, embedder.dimension)
-
-    def __contains__(self, digest: str) -> bool:
-        return digest in self._vectors
-
-    def vector(self, digest: str) -> np.ndarray:
-        return self._vectors[digest]
-
-    def missing(self, wanted: dict) -> list[str]:
-        """The texts of `wanted` (see _wanted) that have no cached vector, each once."""
-        texts = dict.fromkeys(text for _, _, parts in wanted.values() for text in parts)
-        return [text for text in texts if content_hash(text) not in self._vectors]
-
-    def combined(self, texts: tuple[str, ...]) -> np.ndarray:
-        """The mean of the texts' vectors: its inner product with a query is the mean of the
-        texts' cosine similarities to it."""
-        return np.mean([self._vectors[content_hash(text)] for text in texts],
-                       axis=0).astype(np.float32)
-
-    def add(self, texts: list[str], vectors: np.ndarray) -> None:
-        for text, vector in zip(texts, vectors):
-            self._vectors[content_hash(text)] = vector
-
-    def keep(self, digests: set[str]) -> None:
-        self._vectors = {digest: vector for digest, vector in self._vectors.items()
-                         if digest in digests}
-
-    def save(self, store) -> None:
-        """Write the cache (through `store`, the data directory's)."""
-        store.make_directory(self.path.parent)
-        hashes = np.array(sorted(self._vectors), dtype="U16")
-        matrix = (np.vstack([self._vectors[digest] for digest in hashes]).astype(np.float32)
-                  if len(hashes) else np.zeros((0, self.dimension), dtype=np.float32))
-        buffer = io.BytesIO()
-        np.savez(buffer, hashes=hashes, vectors=matrix)
-        store.write_bytes(self.path, buffer.getvalue())
-
-
 def cached_sentence_vectors(graph: KnowledgeGraph, embedder: Embedder):
     """sentences -> each one's vector from the embedding cache, or None when it has none
     (the index step has just cached every fact's sentence; nothing is embedded here)."""
@@ -338,11 +262,9 @@ def cached_sentence_vectors(graph: KnowledgeGraph, embedder: Embedder):
 def semantic_search(graph: KnowledgeGraph, settings, *, force: bool = False, progress=None):
     """The configured embedder (or its named fallback) and an up-to-date index for recall.
 
-    Returns (recall.Semantic, IndexReport, embed.base.Choice); warnings for the caller to
+    Returns (search.Semantic, IndexReport, embedders.Choice); warnings for the caller to
     show: Choice.note when the model fell back, IndexReport.repaired when it was rebuilt.
     """
-    from ..recall import Semantic
-
     choice = configured_embedder(graph, settings)
     index, report = update_index(graph, choice.embedder, force=force,
                                  hnsw_min_facts=settings.hnsw_min_facts, progress=progress)
@@ -365,13 +287,3 @@ def _background(graph: KnowledgeGraph, embedder: Embedder):
         graph.store.make_directory(cache.parent)
         graph.store.write_bytes(cache, background.to_bytes())
     return background
-
-
-def configured_embedder(graph: KnowledgeGraph, settings):
-    """The embedder the settings name, or its named fallback (embed.base.Choice)."""
-    from ..embed.base import choose_embedder
-
-    return choose_embedder(settings.embedding_model, data_dir=graph.layout.root,
-                           device=settings.embedding_device, pooling=settings.embedding_pooling,
-                           query_prefix=settings.embedding_query_prefix,
-                           passage_prefix=settings.embedding_passage_prefix)

@@ -1,6 +1,6 @@
 """The vector index: FAISS over L2-normalised vectors, addressed by stable int64 ids.
 
-It knows vectors and ids, nothing of facts or files beyond the one it is saved to (STYLE 5).
+It knows vectors and ids, nothing of facts or files beyond the one it is saved to, so it can be tested and replaced alone.
 Inner-product flat search (exact) by default; an HNSW graph once the index holds
 `hnsw_min_vectors` vectors or more. Both sit in an IndexIDMap2, so a vector keeps its id and
 can be read back.

@@ -1,0 +1,67 @@
+"""The query side of semantic recall: the nearest facts to a query's vector that are
+related to it, on the model's calibrated scale when it has one (embed/relevance.py)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from ..model.fact import fact_sentence
+
+# How many neighbours the semantic index is asked for, per result wanted.
+SEMANTIC_DEPTH = 10
+SEMANTIC_MIN_CANDIDATES = 100
+
+
+@dataclass
+class Semantic:
+    """An embedder, the index built with it (semantic/index.py), and how to tell a
+    related neighbour: the raw similarity below which none is (a floor), and, for a model
+    whose scale was measured, its background and scale (embed/relevance.py).
+
+    `similarity_shift` is added to every similarity the index returns; it is 0 in use, and
+    moved by the tests and benchmarks that measure how far the decision is from flipping.
+    """
+
+    embedder: object
+    index: object  # semantic.index.SemanticIndex
+    min_similarity: float = 0.0
+    background: object = None  # embed.relevance.Background
+    scale: object = None       # embed.relevance.RelevanceScale
+    similarity_shift: float = 0.0
+
+
+def related_neighbours(semantic: Semantic, vector, corpus, k: int,
+                        coverage: dict[str, float]) -> tuple[list[tuple[str, float]], bool]:
+    """(fact id, similarity) of the nearest facts `corpus` (recall.Corpus) can search that
+    are related to the query, best first, and whether one of them is related on the model's
+    scale whatever its words.
+
+    Without a measured scale, every neighbour above the floor is related. With one, a
+    neighbour is when it shares a word with the query (`coverage` holds those) or its
+    calibrated score reaches the model's everyday level; it is strongly related when the
+    score reaches the level that no unrelated fact of a memory that size reaches.
+    """
+    depth = max(SEMANTIC_MIN_CANDIDATES, SEMANTIC_DEPTH * k)
+    found = []
+    for vector_id, similarity in semantic.index.index.search(vector, depth):
+        similarity += semantic.similarity_shift
+        if similarity < semantic.min_similarity:
+            break  # best first: the rest are further still
+        fact_id = semantic.index.fact_of_vector.get(vector_id)
+        if fact_id is not None and corpus.searchable(fact_id):
+            found.append((vector_id, fact_id, similarity))
+    if semantic.background is None or not found:
+        return [(fact_id, similarity) for _, fact_id, similarity in found], bool(found)
+    from ..embed.relevance import script_of
+
+    index = semantic.index.index
+    scores = semantic.background.scores(
+        vector, index.vectors(np.array([vector_id for vector_id, _, _ in found])),
+        [script_of(fact_sentence(corpus.view[fact_id].record)) for _, fact_id, _ in found],
+        np.array([similarity for _, _, similarity in found]))
+    strong = bool(scores.max() >= semantic.scale.threshold(len(index)))
+    related = [(fact_id, similarity) for (_, fact_id, similarity), score in zip(found, scores)
+               if fact_id in coverage or score >= semantic.scale.everyday]
+    return related, strong
