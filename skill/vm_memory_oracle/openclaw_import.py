@@ -33,7 +33,6 @@ from .extract.redact import redact
 from .openclaw_state import read_setup
 from .openclaw_transcripts import TranscriptRead, read_new_turns
 from .storage import files, strict_json
-from .storage.layout import Layout
 from .storage.store import Store
 
 _NOTE_NAME = re.compile(r"^(\d{4}-\d{2}-\d{2})(?:-[\w.-]+)?\.md$")

@@ -1,9 +1,9 @@
-"""The embedder interface and the choice of backend by the `embedding_model` setting."""
+"""The embedder interface, the names of the built-in embedders, and what they share (vectors
+normalised to unit length); semantic/embedders.py chooses one by the `embedding_model`
+setting."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from pathlib import Path
 from typing import TYPE_CHECKING, Protocol, Sequence
 
 import numpy as np

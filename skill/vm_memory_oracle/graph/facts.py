@@ -1,4 +1,4 @@
-"""The knowledge graph: active facts, their activation, supersession, archive and indexes.
+"""The store of facts: remember, forget, pin, archive, merge, restore and reinforce.
 
 facts.jsonl holds each fact once (by id); activation-metadata.json holds what changes on
 every recall (a0, last_accessed, access_count); entities.jsonl and relations.jsonl are
@@ -11,13 +11,14 @@ import re
 from dataclasses import dataclass, field
 from datetime import datetime
 
-from .clock import format_iso
-from .config import Settings
-from .errors import UnknownFactError
-from .model.activation import boosted, fact_activation
-from .model.fact import fact_sentence, normalise, polarity, replacement_key
-from .model.similarity import one_word_swapped, significant_words
-from .storage.store import Store
+from ..clock import format_iso
+from ..config import Settings
+from ..errors import UnknownFactError
+from ..model.activation import boosted
+from ..storage.store import Store
+from .derived import entity_records, relation_records
+from .supersession import Supersession
+from .views import LiveFact, LiveView, initial_state, live_fact
 
 REPETITION_BONUS = 0.2
 # Provenance that names one statement, a line of a log (sessions/<file>.jsonl:<line>) or a
@@ -28,8 +29,6 @@ PRECISE_SOURCE = re.compile(r"(:\d+| via proposal-[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-
 MAX_SOURCES = 20
 RESTORED_ACTIVATION = 0.3
 ARCHIVE_FIELDS = ("archived_at", "archive_reason", "final_activation")
-PREFERENCE = ("prefers", 1)  # a choice among values: a new value replaces the old
-_VALUE_LIKE = re.compile(r"^[\d\s.,:/\-+%$€£¥]+$")
 
 
 @dataclass
@@ -39,56 +38,6 @@ class RememberReport:
     superseded: list[tuple[str, str]] = field(default_factory=list)  # (old id, new id)
     known: list[str] = field(default_factory=list)  # the same line of a log read again
     stored: list[dict] = field(default_factory=list)  # the stored record of each candidate
-
-
-@dataclass
-class LiveFact:
-    """A fact as recall and query see it: the record plus its activation now."""
-
-    record: dict
-    activation: float
-    last_accessed: str
-    access_count: int
-
-    @property
-    def id(self) -> str:
-        return self.record["id"]
-
-    @property
-    def current(self) -> bool:
-        return "superseded_by" not in self.record
-
-    def as_dict(self) -> dict:
-        return {**self.record, "text": fact_sentence(self.record),
-                "activation": round(self.activation, 6), "last_accessed": self.last_accessed,
-                "access_count": self.access_count}
-
-
-class LiveView:
-    """The active facts at one moment, each fact's activation computed on first use."""
-
-    def __init__(self, graph: "KnowledgeGraph", records: dict[str, dict], state: dict[str, dict],
-                 now: datetime):
-        self.records = records
-        self._graph = graph
-        self._state = state
-        self._now = now
-        self._live: dict[str, LiveFact] = {}
-
-    def __contains__(self, fact_id: str) -> bool:
-        return fact_id in self.records
-
-    def __getitem__(self, fact_id: str) -> LiveFact:
-        live = self._live.get(fact_id)
-        if live is None:
-            live = self._graph._live(self.records[fact_id], self._state, self._now)
-            self._live[fact_id] = live
-        return live
-
-    def searchable(self, fact_id: str, threshold: float) -> bool:
-        record = self.records.get(fact_id)
-        return (record is not None and "superseded_by" not in record
-                and self[fact_id].activation >= threshold)
 
 
 class KnowledgeGraph:
@@ -107,8 +56,9 @@ class KnowledgeGraph:
 
     def live_view(self, now: datetime) -> "LiveView":
         """Activation computed only for the facts asked about (recall looks at a few)."""
-        return LiveView(self, {fact["id"]: fact for fact in self.facts(copy=False)},
-                        self.store.read_activation(), now)
+        return LiveView({fact["id"]: fact for fact in self.facts(copy=False)},
+                        self.store.read_activation(), now,
+                        half_life_days=self.settings.half_life_days)
 
     def live_facts(self, now: datetime) -> list[LiveFact]:
         """Every active fact (superseded ones included) with its activation at `now`."""
@@ -120,9 +70,7 @@ class KnowledgeGraph:
         return self._live(fact, state, now).activation
 
     def _live(self, fact: dict, state: dict[str, dict], now: datetime) -> LiveFact:
-        entry = state.get(fact["id"]) or initial_state(fact)
-        value = fact_activation(fact, entry, now, half_life_days=self.settings.half_life_days)
-        return LiveFact(fact, value, entry["last_accessed"], entry["access_count"])
+        return live_fact(fact, state, now, half_life_days=self.settings.half_life_days)
 
     # -- writing ---------------------------------------------------------------------------
     def remember(self, candidates: list[dict], now: datetime, *,
@@ -436,12 +384,6 @@ class KnowledgeGraph:
                 self.store.rewrite_records(path, kind, records)
 
 
-def initial_state(fact: dict, stamp: str | None = None) -> dict:
-    """Activation state of a fact that has none yet: its creation activation and time."""
-    return {"activation": fact["activation"], "last_accessed": stamp or fact["created"],
-            "access_count": 0}
-
-
 def _mergeable(gone: dict | None, kept: dict | None) -> bool:
     return (gone is not None and kept is not None and not gone.get("pinned")
             and "superseded_by" not in gone and "superseded_by" not in kept)
@@ -469,78 +411,6 @@ def _already_heard(fact: dict, entry: dict | None, source: str) -> bool:
         source in entry.get("heard", ())
 
 
-def current_holders(facts: list[dict], single_valued: frozenset[str]) -> dict[tuple, str]:
-    """Replacement key -> id of the fact that currently holds it."""
-    holders: dict[tuple, str] = {}
-    for fact in facts:
-        if "superseded_by" in fact:
-            continue
-        key = replacement_key(fact, single_valued)
-        if key is not None:
-            holders[key] = fact["id"]
-    return holders
-
-
-class Supersession:
-    """Which current facts a fact replaces: the holder of its replacement key
-    (model.fact.replacement_key), and the preferences it is an alternative of."""
-
-    def __init__(self, facts: list[dict], single_valued: frozenset[str]):
-        self._single_valued = single_valued
-        self._holders = current_holders(facts, single_valued)
-        self._preferences = _Preferences(facts)
-
-    def replaced(self, fact: dict, *, take: bool = True) -> list[str]:
-        """Ids of the current facts `fact` replaces; with `take`, `fact` is current from now
-        on (a later fact of the same batch replaces it in turn)."""
-        replaced = self._preferences.rivals(fact, take=take)
-        key = replacement_key(fact, self._single_valued)
-        if key is not None:
-            holder = self._holders.get(key)
-            if holder is not None and holder != fact["id"]:
-                replaced.append(holder)
-            if take:
-                self._holders[key] = fact["id"]
-        return list(dict.fromkeys(replaced))
-
-
-class _Preferences:
-    """The current preferences of each subject, so that "prefers light mode" replaces
-    "prefers dark mode": two values of one choice, sharing words and differing in exactly
-    one word each (model.similarity.one_word_swapped). "tea" and "coffee" share none: a
-    user can prefer both. Built on first use."""
-
-    def __init__(self, facts: list[dict]):
-        self._facts = facts
-        self._by_subject: dict[str, dict[str, tuple[dict, frozenset[str]]]] | None = None
-
-    def rivals(self, fact: dict, *, take: bool = True) -> list[str]:
-        """Ids of the current preferences `fact` replaces; with `take`, `fact` is filed as
-        one."""
-        if polarity(fact["predicate"]) != PREFERENCE:
-            return []
-        if self._by_subject is None:
-            self._by_subject = {}
-            for other in self._facts:
-                if other is not fact:
-                    self._file(other)
-        words = frozenset(significant_words(fact["object"]))
-        known = self._by_subject.get(normalise(fact["subject"]), {})
-        rivals = [fact_id for fact_id, (other, other_words) in known.items()
-                  if "superseded_by" not in other and fact_id != fact["id"]
-                  and one_word_swapped(words, other_words)]
-        if take:
-            self._file(fact, words)
-        return rivals
-
-    def _file(self, fact: dict, words: frozenset[str] | None = None) -> None:
-        if "superseded_by" not in fact and polarity(fact["predicate"]) == PREFERENCE:
-            known = self._by_subject.setdefault(normalise(fact["subject"]), {})
-            if fact["id"] not in known:
-                known[fact["id"]] = (fact, words if words is not None else
-                                     frozenset(significant_words(fact["object"])))
-
-
 def _merge_reassertion(existing: dict, candidate: dict, repetition_bonus: float) -> bool:
     """What a repeated statement adds to the stored fact: a pin, importance, a text.
 
@@ -561,29 +431,3 @@ def _merge_reassertion(existing: dict, candidate: dict, repetition_bonus: float)
     return changed
 
 
-def entity_names(fact: dict) -> list[str]:
-    """The subject, the named entities, and the object when it reads as a name, not a value."""
-    names = [fact["subject"], *fact.get("entities", [])]
-    obj = fact["object"]
-    if len(obj) <= 64 and len(obj.split()) <= 4 and not _VALUE_LIKE.match(obj):
-        names.append(obj)
-    return names
-
-
-def entity_records(facts: list[dict]) -> list[dict]:
-    names: dict[str, str] = {}
-    mentions: dict[str, dict[str, None]] = {}  # key -> fact ids, in order, without repeats
-    for fact in facts:
-        for name in entity_names(fact):
-            key = normalise(name)
-            names.setdefault(key, name)
-            mentions.setdefault(key, {})[fact["id"]] = None
-    return [{"name": names[key], "key": key, "fact_ids": list(mentions[key])}
-            for key in sorted(mentions)]
-
-
-def relation_records(facts: list[dict]) -> list[dict]:
-    counts: dict[str, int] = {}
-    for fact in facts:
-        counts[fact["predicate"]] = counts.get(fact["predicate"], 0) + 1
-    return [{"predicate": name, "count": count} for name, count in sorted(counts.items())]

@@ -1,0 +1,75 @@
+"""Live views: each fact as recall and query see it, with its activation at one moment."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+
+from ..model.activation import fact_activation
+from ..model.fact import fact_sentence
+
+
+@dataclass
+class LiveFact:
+    """A fact as recall and query see it: the record plus its activation now."""
+
+    record: dict
+    activation: float
+    last_accessed: str
+    access_count: int
+
+    @property
+    def id(self) -> str:
+        return self.record["id"]
+
+    @property
+    def current(self) -> bool:
+        return "superseded_by" not in self.record
+
+    def as_dict(self) -> dict:
+        return {**self.record, "text": fact_sentence(self.record),
+                "activation": round(self.activation, 6), "last_accessed": self.last_accessed,
+                "access_count": self.access_count}
+
+
+class LiveView:
+    """The active facts at one moment, each fact's activation computed on first use."""
+
+    def __init__(self, records: dict[str, dict], state: dict[str, dict], now: datetime, *,
+                 half_life_days: float):
+        self.records = records
+        self._half_life_days = half_life_days
+        self._state = state
+        self._now = now
+        self._live: dict[str, LiveFact] = {}
+
+    def __contains__(self, fact_id: str) -> bool:
+        return fact_id in self.records
+
+    def __getitem__(self, fact_id: str) -> LiveFact:
+        live = self._live.get(fact_id)
+        if live is None:
+            live = live_fact(self.records[fact_id], self._state, self._now,
+                             half_life_days=self._half_life_days)
+            self._live[fact_id] = live
+        return live
+
+    def searchable(self, fact_id: str, threshold: float) -> bool:
+        record = self.records.get(fact_id)
+        return (record is not None and "superseded_by" not in record
+                and self[fact_id].activation >= threshold)
+
+
+def live_fact(fact: dict, state: dict[str, dict], now: datetime, *,
+              half_life_days: float) -> LiveFact:
+    """The fact with its activation at `now`, from its entry in the activation state (or,
+    without one, its creation values)."""
+    entry = state.get(fact["id"]) or initial_state(fact)
+    value = fact_activation(fact, entry, now, half_life_days=half_life_days)
+    return LiveFact(fact, value, entry["last_accessed"], entry["access_count"])
+
+
+def initial_state(fact: dict, stamp: str | None = None) -> dict:
+    """Activation state of a fact that has none yet: its creation activation and time."""
+    return {"activation": fact["activation"], "last_accessed": stamp or fact["created"],
+            "access_count": 0}
