@@ -321,3 +321,11 @@ def test_the_layout_alone_names_the_files_of_the_state_directory():
                for text in _code_strings(ast.parse(path.read_text()))
                if text == "cache" or any(name in text for name in names)}
     assert spelled == {"storage/layout.py"}
+
+
+def test_the_command_line_is_a_thin_door_that_neither_locks_nor_writes():
+    cli = Path(__file__).resolve().parents[1] / "skill" / "vm_memory_oracle" / "cli.py"
+    code = [line for line in cli.read_text().splitlines() if not line.lstrip().startswith("#")]
+    doors = re.compile(r"\.(?:locked|write_\w+|append_\w+|rewrite_records|delete|create_file|"
+                       r"replace_if_unchanged|make_directory)\(")
+    assert [line.strip() for line in code if doors.search(line)] == []

@@ -25,6 +25,7 @@ from .errors import (EXIT_DEGRADED, EXIT_FAILURE, EXIT_INVALID_INPUT, EXIT_OK, E
                      EXIT_UNHEALTHY, EXIT_USAGE, STORAGE_ERRNOS, DataDirError, InvalidInputError,
                      OracleError, UsageError)
 from .model.fact import CATEGORIES
+from .progress import progress_bar
 from .storage.layout import Layout
 
 DATA_PATH_ENV = "MEMORY_ORACLE_DATA_PATH"
@@ -185,41 +186,6 @@ def parse_arguments(argv: list[str]) -> argparse.Namespace:
     if args.action is None:
         parser.error("--action is required")
     return args
-
-
-# -- progress -------------------------------------------------------------------------------
-class ProgressBar:
-    """One line on stderr, redrawn in place: only on a terminal, so cron's mail and --json
-    consumers never see it. Cleared before the command prints its result."""
-
-    WIDTH = 30
-
-    def __init__(self, stream):
-        self.stream = stream
-        self.drawn = False
-
-    def __call__(self, label: str, done: int, total: int) -> None:
-        filled = self.WIDTH if not total else int(self.WIDTH * min(done, total) / total)
-        self.stream.write(f"\r{label[:28]:<28} [{'#' * filled}{'.' * (self.WIDTH - filled)}] "
-                          f"{done}/{total}\x1b[K")
-        self.stream.flush()
-        self.drawn = True
-
-    def clear(self) -> None:
-        if self.drawn:
-            self.stream.write("\r\x1b[K")
-            self.stream.flush()
-            self.drawn = False
-
-
-@contextmanager
-def progress_bar() -> Iterator[ProgressBar | None]:
-    bar = ProgressBar(sys.stderr) if sys.stderr.isatty() else None
-    try:
-        yield bar
-    finally:
-        if bar is not None:
-            bar.clear()
 
 
 # -- context --------------------------------------------------------------------------------
@@ -410,8 +376,8 @@ def action_remember(args, context: Context) -> tuple[dict, list[str]]:
 
 
 def action_propose(args, context: Context) -> tuple[dict, list[str]]:
-    from .proposals import (DEFAULT_CONFIDENCE, PendingMemories, check_confidence,
-                            check_proposer, new_proposal, proposed_by)
+    from .proposals import (DEFAULT_CONFIDENCE, check_confidence, check_proposer, propose_facts,
+                            proposed_by)
 
     proposer = check_proposer(args.proposer)
     confidence = DEFAULT_CONFIDENCE if args.confidence is None else \
@@ -420,13 +386,10 @@ def action_propose(args, context: Context) -> tuple[dict, list[str]]:
         context.actor = proposed_by(proposer)
     given = _given_facts(args, context, default_source=args.source or proposed_by(proposer),
                          extra={"confidence": confidence})
-    stamp = format_iso(context.now)
-    proposals = [new_proposal(fact, proposer=proposer, confidence=fact["confidence"],
-                              proposed_at=stamp, where=given.where, line=line)
-                 for fact, line in zip(given.facts, given.lines)]
     graph = context.graph(create=True)
     _note_redactions(context, given.redactions)
-    report = PendingMemories(graph).propose(proposals)
+    proposals, report = propose_facts(graph, given.facts, given.lines, proposer=proposer,
+                                      where=given.where, now=context.now)
     payload = {"proposer": proposer,
                "proposed": [proposal["id"] for proposal in report.proposed],
                "already_pending": [proposal["id"] for proposal in report.already_pending],
@@ -704,27 +667,18 @@ def consolidation_lines(report) -> list[str]:
 
 
 def action_health_check(args, context: Context) -> tuple[dict, list[str]]:
-    from .steps.health import health_report, write_health
+    from .steps.health import run_health_check
 
     layout = context.checked_layout()
     if not layout.state_dir.is_dir():
         raise DataDirError(layout.root, "not initialized (run --action init)")
-    repaired = []
-    if args.repair:
-        from .check import check
-
-        found = check(layout.root, fix=True, settings=context.settings,
-                      timestamp=format_iso(context.now), actor=context.actor)
-        repaired = [finding for finding in found if finding.repaired]
-    document = health_report(layout, context.settings, context.now)
-    store = context.store()
-    with store.locked("health-check", needs=[layout.health]):   # it reports refused files
-        write_health(store, document)
-    lines = [f"{document['status']}: {document['active_facts']} active facts, "
-             f"{document['archived_facts']} archived, MEMORY.md {document['memory_md_lines']} "
-             f"lines, disk {document['disk_usage_percent']}% used (written to "
-             f"{layout.relative(layout.health)})"]
-    lines[:0] = [f"repaired: {finding.message}" for finding in repaired]
+    document, repaired = run_health_check(context.store(), context.settings, context.now,
+                                          repair=args.repair)
+    lines = [f"repaired: {finding.message}" for finding in repaired]
+    lines += [f"{document['status']}: {document['active_facts']} active facts, "
+              f"{document['archived_facts']} archived, MEMORY.md {document['memory_md_lines']} "
+              f"lines, disk {document['disk_usage_percent']}% used (written to "
+              f"{layout.relative(layout.health)})"]
     lines += [f"  warning: {warning}" for warning in document["warnings"]]
     stale = document["stale_references"]
     lines += [f"  to review: {entry['fact']} names paths that are gone: "
@@ -738,17 +692,15 @@ def action_health_check(args, context: Context) -> tuple[dict, list[str]]:
 
 
 def action_quality_probe(args, context: Context) -> tuple[dict, list[str]]:
-    from .steps.health import health_report, write_health
+    from .steps.health import run_health_check
     from .steps.probe import quality_probe
 
     graph = context.graph()
     semantic = _semantic(context, graph)
     record = quality_probe(graph, context.now, semantic=semantic.search,
                            embedder_id=semantic.payload["embedder"])
-    document = health_report(graph.layout, context.settings, context.now)
-    store = context.store()
-    with store.locked("quality-probe: health"):
-        write_health(store, document)
+    document, _ = run_health_check(context.store(), context.settings, context.now,
+                                   purpose="quality-probe: health")
     if not record["total"]:
         return record, [f"No canaries in {graph.layout.relative(graph.layout.canaries)}: add "
                         '[{"query": ..., "expected_contains": ...}] entries to measure recall']

@@ -205,3 +205,14 @@ class PendingMemories:
     def _drop(self, ids: set[str]) -> None:
         self.store.rewrite_records(self.path, KIND, [proposal for proposal in self.pending()
                                                      if proposal["id"] not in ids])
+
+
+def propose_facts(graph, facts: list[dict], lines: list[int | None], *, proposer: str,
+                  where: str, now) -> tuple[list[dict], ProposeReport]:
+    """--action propose: each fact (its `confidence` given) as a proposal of `proposer`,
+    read from `where` (its line there, for --from), added unless already pending."""
+    stamp = format_iso(now)
+    proposals = [new_proposal(fact, proposer=proposer, confidence=fact["confidence"],
+                              proposed_at=stamp, where=where, line=line)
+                 for fact, line in zip(facts, lines)]
+    return proposals, PendingMemories(graph).propose(proposals)

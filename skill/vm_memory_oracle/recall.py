@@ -30,6 +30,7 @@ from datetime import datetime
 from .errors import InvalidInputError, UsageError
 from .graph import KnowledgeGraph, LiveFact
 from .semantic.search import Semantic, related_neighbours
+from .model.archive import cause_of
 from .model.characters import UNSAFE_FOUND, without_unsafe
 from .model.fact import fact_sentence, normalise
 from .model.text import adjacent_pairs, evidence_terms, tokens
@@ -131,7 +132,7 @@ class _HistoryLookup:
             return record
         if self._archived is None:
             self._archived = {fact["id"]: fact for fact in self._graph.archived_facts()
-                              if fact["archive_reason"].startswith("superseded")}
+                              if cause_of(fact).code == "superseded"}
         return self._archived.get(fact_id)
 
 
@@ -195,7 +196,7 @@ def _restore_from_archive(graph: KnowledgeGraph, query: str, view, wanted: int,
     Facts the user asked to forget, and facts replaced by newer statements, stay archived.
     """
     candidates = {fact["id"]: fact for fact in graph.archived_facts()
-                  if fact["archive_reason"].startswith("pruned") and fact["id"] not in view}
+                  if cause_of(fact).code == "pruned" and fact["id"] not in view}
     if not candidates:
         return []
     archived = Corpus(_ArchiveView(candidates), 0.0,

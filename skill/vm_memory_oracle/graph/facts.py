@@ -15,6 +15,7 @@ from ..clock import format_iso
 from ..config import Settings
 from ..errors import UnknownFactError
 from ..model.activation import boosted
+from ..model.archive import ArchiveCause
 from ..storage.store import Store
 from .derived import entity_records, relation_records
 from .supersession import Supersession
@@ -28,7 +29,7 @@ PRECISE_SOURCE = re.compile(r"(:\d+| via proposal-[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-
                             r"[0-9a-f]{4}-[0-9a-f]{12})$")
 MAX_SOURCES = 20
 RESTORED_ACTIVATION = 0.3
-ARCHIVE_FIELDS = ("archived_at", "archive_reason", "final_activation")
+ARCHIVE_FIELDS = ("archived_at", "archive_reason", "archive_cause", "final_activation")
 
 
 @dataclass
@@ -208,17 +209,17 @@ class KnowledgeGraph:
 
     def forget(self, fact_id: str, reason: str | None, now: datetime) -> dict:
         """Move one fact to the archive; it leaves facts.jsonl only once the archive has it."""
-        why = f"forgotten: {reason}" if reason else "forgotten"
+        why = ArchiveCause("forgotten", reason or "")
         with self.store.locked("forget"):
             if not any(fact["id"] == fact_id for fact in self.facts(copy=False)):
                 raise UnknownFactError(fact_id)
-            [archived] = self.archive({fact_id: why}, now, note=f"forgot 1 fact ({why})")
+            [archived] = self.archive({fact_id: why}, now, note=f"forgot 1 fact ({why.prose})")
         return archived
 
-    def archive(self, chosen: dict[str, str], now: datetime, *, note: str | None = None,
+    def archive(self, chosen: dict[str, ArchiveCause], now: datetime, *, note: str | None = None,
                 fields: dict[str, dict] | None = None,
                 amend: dict[str, dict] | None = None) -> list[dict]:
-        """Move the facts of `chosen` (fact id -> reason) to the archive, as they are now.
+        """Move the facts of `chosen` (fact id -> why) to the archive, as they are now.
 
         `fields` adds to a fact's archive record (merged_into); `amend` sets fields of facts
         that stay, in the same rewrite (a merge's sources). The archive is appended to
@@ -236,7 +237,8 @@ class KnowledgeGraph:
                     if fact["archived_at"] == stamp}
             leaving = [fact for fact in facts if fact["id"] in chosen]
             records = [done.get(fact["id"]) or
-                       {**fact, "archived_at": stamp, "archive_reason": chosen[fact["id"]],
+                       {**fact, "archived_at": stamp, "archive_reason": chosen[fact["id"]].prose,
+                        "archive_cause": chosen[fact["id"]].as_dict(),
                         "final_activation": round(self.activation_of(fact, state, now), 6),
                         **fields.get(fact["id"], {})}
                        for fact in leaving]
@@ -289,7 +291,7 @@ class KnowledgeGraph:
                                "last_accessed": format_iso(now),
                                "access_count": max(entry["access_count"] for entry in entries)}
             self.store.write_activation(state, changed=list(absorbed))
-            self.archive({gone: f"merged into {kept}: {why}"
+            self.archive({gone: ArchiveCause("merged", f"{kept}: {why}")
                           for gone, (kept, why) in merged.items()}, now,
                          note=f"merged {len(merged)} duplicate fact(s)",
                          fields={gone: {"merged_into": kept} for gone, (kept, _) in merged.items()},

@@ -209,6 +209,24 @@ def write_health(store: Store, document: dict) -> None:
     store.write_validated_json(store.layout.health, "health", document)
 
 
+def run_health_check(store: Store, settings: Settings, now: datetime, *, repair: bool = False,
+                     purpose: str = "health-check") -> tuple[dict, list]:
+    """--action health-check: with `repair`, first the safe repairs of check.check; then
+    health.json measured and written (under the lock, which alone it needs: it reports
+    refused files). Returns the document and the findings repaired."""
+    from ..check import check
+
+    repaired = []
+    if repair:
+        repaired = [finding for finding in check(
+            store.layout.root, fix=True, settings=settings, timestamp=format_iso(now),
+            actor=store.actor) if finding.repaired]
+    document = health_report(store.layout, settings, now)
+    with store.locked(purpose, needs=[store.layout.health]):
+        write_health(store, document)
+    return document, repaired
+
+
 # -- measurements ----------------------------------------------------------------------------
 def _previous_consolidation(store: Store) -> tuple[str | None, float | None]:
     try:

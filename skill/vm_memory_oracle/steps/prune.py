@@ -16,25 +16,26 @@ from __future__ import annotations
 from datetime import datetime
 
 from ..graph import KnowledgeGraph
+from ..model.archive import ArchiveCause
 
 
-def facts_to_prune(graph: KnowledgeGraph, now: datetime) -> dict[str, str]:
-    """Fact id -> the reason it leaves the active set, as things stand at `now`."""
+def facts_to_prune(graph: KnowledgeGraph, now: datetime) -> dict[str, ArchiveCause]:
+    """Fact id -> why it leaves the active set, as things stand at `now`."""
     settings = graph.settings
     facts = graph.facts(copy=False)
     state = graph.store.read_activation()
-    chosen: dict[str, str] = {}
+    chosen: dict[str, ArchiveCause] = {}
     survivors: list[tuple[float, str]] = []
     for fact in facts:
         if "superseded_by" in fact:
-            chosen[fact["id"]] = f"superseded by {fact['superseded_by']}"
+            chosen[fact["id"]] = ArchiveCause("superseded", fact["superseded_by"])
             continue
         if fact.get("pinned"):
             continue
         value = graph.activation_of(fact, state, now)
         if value < settings.prune_threshold:
-            chosen[fact["id"]] = (f"pruned: activation {value:.4f} below prune_threshold "
-                                  f"{settings.prune_threshold:g}")
+            chosen[fact["id"]] = ArchiveCause("pruned", f"activation {value:.4f} below "
+                                                        f"prune_threshold {settings.prune_threshold:g}")
         else:
             survivors.append((value, fact["id"]))
     pinned = sum(1 for fact in facts if fact.get("pinned") and "superseded_by" not in fact)
@@ -42,8 +43,8 @@ def facts_to_prune(graph: KnowledgeGraph, now: datetime) -> dict[str, str]:
     if excess > 0:
         survivors.sort()
         for value, fact_id in survivors[:excess]:
-            chosen[fact_id] = (f"pruned: over max_facts {settings.max_facts} "
-                               f"(activation {value:.4f})")
+            chosen[fact_id] = ArchiveCause("pruned", f"over max_facts {settings.max_facts} "
+                                                     f"(activation {value:.4f})")
     return chosen
 
 
@@ -55,12 +56,12 @@ def prune(graph: KnowledgeGraph, now: datetime, *, remove_vectors=None) -> dict:
         graph.archive(chosen, now)
     if remove_vectors is not None:
         remove_vectors()
-    reasons = [reason.split(":")[0].split(" by ")[0] for reason in chosen.values()]
+    causes = [cause.code for cause in chosen.values()]
     return {"counts": {"archived": len(chosen),
-                       "superseded": sum(reason == "superseded" for reason in reasons),
-                       "pruned": sum(reason == "pruned" for reason in reasons),
+                       "superseded": causes.count("superseded"),
+                       "pruned": causes.count("pruned"),
                        "reinstated": len(reinstated)},
             "changes": [{"fact": fact_id, "change": "reinstated", "reason": reason}
                         for fact_id, reason in sorted(reinstated.items())]
-                       + [{"fact": fact_id, "change": "archived", "reason": reason}
-                          for fact_id, reason in sorted(chosen.items())]}
+                       + [{"fact": fact_id, "change": "archived", "reason": cause.prose}
+                          for fact_id, cause in sorted(chosen.items())]}

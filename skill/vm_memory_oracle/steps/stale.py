@@ -29,6 +29,7 @@ from typing import Callable
 
 from ..config import Settings
 from ..graph import KnowledgeGraph
+from ..model.archive import ArchiveCause
 from ..model.paths import allowed_roots, covering_root, expanded, fact_references
 from ..storage.layout import Layout
 
@@ -145,7 +146,7 @@ def stale(graph: KnowledgeGraph, now: datetime, *,
     checker = reference_checker(graph.settings, graph.layout, lstat=lstat)
     verdicts = {fact["id"]: checker.verdict(fact) for fact in graph.facts(copy=False)
                 if "superseded_by" not in fact}
-    chosen: dict[str, str] = {}
+    chosen: dict[str, ArchiveCause] = {}
     flagged: dict[str, str] = {}
     with graph.store.locked("consolidate: stale"):
         for fact in graph.facts(copy=False):
@@ -160,12 +161,13 @@ def stale(graph: KnowledgeGraph, now: datetime, *,
                 flagged[fact["id"]] = ("stale, kept because pinned: every path it names is "
                                        f"gone: {_listed(verdict.gone)}")
             else:
-                chosen[fact["id"]] = f"stale: every path it names is gone: {_listed(verdict.gone)}"
+                chosen[fact["id"]] = ArchiveCause(
+                    "stale", f"every path it names is gone: {_listed(verdict.gone)}")
         if chosen:
             graph.archive(chosen, now, note=f"archived {len(chosen)} stale fact(s)")
     kinds = [verdict.kind for verdict in verdicts.values()]
-    changes = sorted([{"fact": fact_id, "change": "archived", "reason": reason}
-                      for fact_id, reason in chosen.items()]
+    changes = sorted([{"fact": fact_id, "change": "archived", "reason": cause.prose}
+                      for fact_id, cause in chosen.items()]
                      + [{"fact": fact_id, "change": "flagged", "reason": reason}
                         for fact_id, reason in flagged.items()],
                      key=lambda change: change["fact"])

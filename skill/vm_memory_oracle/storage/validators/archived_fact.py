@@ -1,6 +1,6 @@
 # Generated from schemas/archived-fact.schema.json by fastjsonschema; do not edit.
 # Regenerate: python -m vm_memory_oracle.storage.validation
-SCHEMA_SHA256 = 'e4340ec9a67af5481d6b16ef409e0c813e2a699528f93c79c6f0c03da6197d9f'
+SCHEMA_SHA256 = '69dd97195809a96b293ca49116eb2ca580908669d4299aa3fc3cbc8abc482a8c'
 
 VERSION = "2.22.3"
 from decimal import Decimal
@@ -286,6 +286,33 @@ def validate_vm_memory_oracle_archived_fact_schema_json(data, custom_formats={},
             if isinstance(data__mergedinto, str):
                 if not REGEX_PATTERNS['^fact-[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$'].search(data__mergedinto):
                     raise JsonSchemaValueException("" + (name_prefix or "data") + ".merged_into must match pattern ^fact-[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$")
+        if "archive_cause" in data_keys:
+            data_keys.remove("archive_cause")
+            data__archivecause = data["archive_cause"]
+            if not isinstance(data__archivecause, (dict)):
+                raise JsonSchemaValueException("" + (name_prefix or "data") + ".archive_cause must be object")
+            data__archivecause_is_dict = isinstance(data__archivecause, dict)
+            if data__archivecause_is_dict:
+                data__archivecause__missing_keys = set(['code', 'detail']) - data__archivecause.keys()
+                if data__archivecause__missing_keys:
+                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".archive_cause must contain ")
+                data__archivecause_keys = set(data__archivecause.keys())
+                if "code" in data__archivecause_keys:
+                    data__archivecause_keys.remove("code")
+                    data__archivecause__code = data__archivecause["code"]
+                    if not (isinstance(data__archivecause__code, str) and data__archivecause__code == 'superseded' or isinstance(data__archivecause__code, str) and data__archivecause__code == 'merged' or isinstance(data__archivecause__code, str) and data__archivecause__code == 'pruned' or isinstance(data__archivecause__code, str) and data__archivecause__code == 'stale' or isinstance(data__archivecause__code, str) and data__archivecause__code == 'forgotten' or isinstance(data__archivecause__code, str) and data__archivecause__code == 'other'):
+                        raise JsonSchemaValueException("" + (name_prefix or "data") + ".archive_cause.code must be one of ['superseded', 'merged', 'pruned', 'stale', 'forgotten', 'other']")
+                if "detail" in data__archivecause_keys:
+                    data__archivecause_keys.remove("detail")
+                    data__archivecause__detail = data__archivecause["detail"]
+                    if not isinstance(data__archivecause__detail, (str)):
+                        raise JsonSchemaValueException("" + (name_prefix or "data") + ".archive_cause.detail must be string")
+                    if isinstance(data__archivecause__detail, str):
+                        data__archivecause__detail_len = len(data__archivecause__detail)
+                        if data__archivecause__detail_len > 512:
+                            raise JsonSchemaValueException("" + (name_prefix or "data") + ".archive_cause.detail must be shorter than or equal to 512 characters")
+                if data__archivecause_keys:
+                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".archive_cause must not contain "+str(data__archivecause_keys)+" properties")
         if data_keys:
             raise JsonSchemaValueException("" + (name_prefix or "data") + " must not contain "+str(data_keys)+" properties")
     return data
