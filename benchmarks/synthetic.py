@@ -68,4 +68,4 @@ def cache_random_vectors(graph: KnowledgeGraph, *, model_id: str, dimension: int
     vectors /= np.linalg.norm(vectors, axis=1, keepdims=True)
     cache = EmbeddingCache(graph.layout.embedding_cache(model_id), dimension,
                            {content_hash(text): vector for text, vector in zip(texts, vectors)})
-    cache.save()
+    cache.save(graph.store)
