@@ -389,3 +389,24 @@ def test_a_workspace_link_to_memory_md_keeps_showing_the_rewritten_file(cli, dat
     seen = (workspace / "MEMORY.md").read_text()
     assert "green tea" in seen and "jazz" in seen
     assert (workspace / "MEMORY.md").is_symlink()
+
+
+def test_a_step_report_is_typed_and_reads_the_checkpoints_of_earlier_runs():
+    from vm_memory_oracle.steps.report import StepReport, changes, summary_counts
+
+    # as the health step returns it, and as an earlier version's checkpoint held it
+    health = StepReport.from_dict("health", {"counts": {"warnings": 1}, "status": "degraded",
+                                             "changes": [], "health_warnings": ["disk"]})
+    prune = StepReport.from_dict("prune", {"counts": {"archived": 2, "pruned": 1},
+                                           "changes": [{"fact": "fact-1", "change": "archived",
+                                                        "reason": "pruned: low"}]},
+                                 done_before=True)
+    assert health.details == {"status": "degraded", "health_warnings": ["disk"]}
+    assert health.as_dict() == {"name": "health", "counts": {"warnings": 1}, "changes": [],
+                                "warnings": [], "status": "degraded",
+                                "health_warnings": ["disk"]}
+    assert prune.as_dict(named=False)["done_before"] is True
+    assert StepReport.from_dict("prune", prune.as_dict(named=False)) == prune
+    assert summary_counts([health, prune])["archived"] == 2
+    assert changes([health, prune]) == [{"step": "prune", "change": "archived",
+                                         "target": "fact-1", "reason": "pruned: low"}]

@@ -645,7 +645,8 @@ def action_consolidate(args, context: Context) -> tuple[dict, list[str]]:
     with progress_bar() as bar:
         report = run(layout, context.settings, context.now, actor=context.actor, progress=bar)
     context.store().warnings.extend(report.warnings)
-    return asdict(report), consolidation_lines(report)
+    return {**asdict(report), "steps": [step.as_dict() for step in report.steps]}, \
+        consolidation_lines(report)
 
 
 MAX_CHANGES_SHOWN = 50

@@ -37,7 +37,7 @@ from .graph import KnowledgeGraph
 from .storage import locks
 from .storage.layout import Layout
 from .steps.clean import quarantine_invalid_lines, remove_leftover_temporaries
-from .steps.report import changes, render, summary_counts
+from .steps.report import StepReport, changes, render, summary_counts
 from .storage.store import Store
 
 STEPS = ("summarize", "decay", "index", "merge", "stale", "prune", "memory_md", "clean",
@@ -51,7 +51,7 @@ NOT_COPIED = ("*.lock", "*.lock.holder")
 @dataclass
 class ConsolidationReport:
     started_at: str
-    steps: list[dict] = field(default_factory=list)
+    steps: list[StepReport] = field(default_factory=list)
     resumed_from: str | None = None   # the first step this run did, when it resumed
     dry_run: bool = False
     duration_seconds: float = 0.0
@@ -87,22 +87,22 @@ def consolidate(layout: Layout, settings: Settings, now: datetime, *, actor: str
         run = _Run(graph, now, started, monotonic, progress)
         for number, name in enumerate(STEPS):
             if name in checkpoint["completed"]:
-                report.steps.append({"name": name, **checkpoint["reports"][name],
-                                     "done_before": True})
+                report.steps.append(StepReport.from_dict(name, checkpoint["reports"][name],
+                                                         done_before=True))
                 continue
             if progress is not None:
                 progress(f"{number + 1}/{len(STEPS)} {name}", number, len(STEPS))
-            step_report = run.step(name)
-            report.warnings += step_report.get("warnings", [])
-            report.steps.append({"name": name, **step_report})
+            step_report = StepReport.from_dict(name, run.step(name))
+            report.warnings += step_report.warnings
+            report.steps.append(step_report)
             checkpoint["completed"].append(name)
-            checkpoint["reports"][name] = step_report
+            checkpoint["reports"][name] = step_report.as_dict(named=False)
             if name != STEPS[-1]:
                 store.write_validated_json(layout.checkpoint, "consolidation-checkpoint",
                                            checkpoint)
         report.warnings[:0] = store.warnings
         report.duration_seconds = round(monotonic() - started, 3)
-        report.status = checkpoint["reports"]["health"]["status"]
+        report.status = report.steps[-1].details["status"]
         report.counts = summary_counts(report.steps)
         report.changes = changes(report.steps)
         report.report_file = _write_report(store, report)

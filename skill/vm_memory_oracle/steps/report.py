@@ -8,6 +8,8 @@ real run list the same changes.
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
+
 # The counts every report shows, whatever the steps did: (name, step, count of that step).
 # "archived" adds up every step that moves facts to the archive.
 SUMMARY = (
@@ -27,23 +29,56 @@ SUMMARY = (
 )
 ARCHIVED_BY = (("merge", "merged"), ("stale", "stale"), ("prune", "archived"))
 TARGETS = ("fact", "file", "proposal")
+_KNOWN = ("counts", "changes", "warnings", "done_before")
 
 
-def summary_counts(steps: list[dict]) -> dict[str, int]:
+@dataclass
+class StepReport:
+    """What one step of a consolidation did: its counts, each change with its reason
+    ({"change", "reason"} and the fact, file or proposal it touched), its warnings, what
+    is particular to the step (the health step's status and warnings), and whether an
+    interrupted run had done it already."""
+
+    name: str
+    counts: dict[str, int] = field(default_factory=dict)
+    changes: list[dict] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)
+    details: dict = field(default_factory=dict)
+    done_before: bool = False
+
+    @classmethod
+    def from_dict(cls, name: str, data: dict, *, done_before: bool = False) -> "StepReport":
+        """A step's report as the step returned it, or as the checkpoint holds it."""
+        return cls(name, dict(data.get("counts", {})), list(data.get("changes", [])),
+                   list(data.get("warnings", [])),
+                   {key: value for key, value in data.items() if key not in _KNOWN},
+                   done_before or bool(data.get("done_before")))
+
+    def as_dict(self, *, named: bool = True) -> dict:
+        """The report as JSON: the command's --json output (`named`) and the checkpoint."""
+        data = {"name": self.name} if named else {}
+        data.update(counts=self.counts, changes=self.changes, warnings=self.warnings)
+        data.update(self.details)
+        if self.done_before:
+            data["done_before"] = True
+        return data
+
+
+def summary_counts(steps: list[StepReport]) -> dict[str, int]:
     """The report's counts, by name (a step that did not run counts 0)."""
-    counts = {step["name"]: step.get("counts", {}) for step in steps}
+    counts = {step.name: step.counts for step in steps}
     summary = {name: int(counts.get(step, {}).get(key, 0)) for name, step, key in SUMMARY}
     summary["archived"] = sum(int(counts.get(step, {}).get(key, 0)) for step, key in ARCHIVED_BY)
     return summary
 
 
-def changes(steps: list[dict]) -> list[dict]:
+def changes(steps: list[StepReport]) -> list[dict]:
     """Every change of every step, in step order: step, change, target, reason."""
     rows = []
     for step in steps:
-        for change in step.get("changes", []):
+        for change in step.changes:
             target = next((change[key] for key in TARGETS if key in change), "")
-            rows.append({"step": step["name"], "change": change["change"], "target": target,
+            rows.append({"step": step.name, "change": change["change"], "target": target,
                          "reason": change["reason"]})
     return rows
 
@@ -73,12 +108,12 @@ def render(report, *, max_changes: int | None = None, more: str = "") -> list[st
     lines += ["", "## Steps", ""]
     for number, step in enumerate(report.steps, start=1):
         counts = ", ".join(f"{key.replace('_', ' ')} {value}" for key, value in
-                           step.get("counts", {}).items())
-        done = " (done before the interruption)" if step.get("done_before") else ""
-        lines.append(f"{number}. {step['name']}: {counts or 'nothing to do'}{done}")
+                           step.counts.items())
+        done = " (done before the interruption)" if step.done_before else ""
+        lines.append(f"{number}. {step.name}: {counts or 'nothing to do'}{done}")
     warnings = [*report.warnings,
                 *(f"health: {warning}" for step in report.steps
-                  for warning in step.get("health_warnings", []))]
+                  for warning in step.details.get("health_warnings", []))]
     if warnings:
         lines += ["", "## Warnings", ""]
         lines += [f"- {warning}" for warning in warnings]
