@@ -267,7 +267,7 @@ def resolve_context(args: argparse.Namespace, environ=os.environ) -> Context:
         refused = {refusal.path: refusal for refusal in refusals}
         for path in (layout.config, layout.state_dir):
             if path in refused:   # every command reads it: none can go on without it
-                raise DataDirError(path, f"{refused[path].problem}; {refused[path].fix}")
+                raise refused[path].error()
         uncached = layout.cache_dir in refused
     if config_path is None and (data_path / "config.yaml").is_file():
         # The data directory's own config sets everything but where the data directory is.

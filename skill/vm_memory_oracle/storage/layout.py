@@ -23,6 +23,10 @@ class Refusal:
     def message(self) -> str:
         return f"{self.path}: {self.problem}; {self.fix}"
 
+    def error(self) -> DataDirError:
+        """The error that stops a command needing this entry (exit 5)."""
+        return DataDirError(self.path, f"{self.problem}; {self.fix}")
+
 
 @dataclass(frozen=True)
 class Layout:
@@ -295,7 +299,7 @@ class Layout:
             raise DataDirError(self.root, "data directory is not readable and writable")
         refusal = _foreign(self.root, status)
         if refusal is not None:
-            raise DataDirError(self.root, f"{refusal.problem}; {refusal.fix}")
+            raise refusal.error()
         if not self._holds_memory():
             with os.scandir(self.root) as entries:
                 if any(entries):

@@ -12,7 +12,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Iterable, Iterator
 
-from ..errors import DataDirError, InvalidInputError
+from ..errors import InvalidInputError
 from . import files, locks, snapshot, strict_json
 from .files import BadLine, JsonlContents
 from .layout import Layout, Refusal
@@ -75,7 +75,7 @@ class Store:
         if refusal is None:
             return True
         if self.layout.is_core(Path(path)):
-            raise DataDirError(refusal.path, f"{refusal.problem}; {refusal.fix}")
+            raise refusal.error()
         if refusal.path not in self._warned:
             self._warned.add(refusal.path)
             self.warnings.append(f"{self.layout.relative(refusal.path)}: {refusal.problem}; "
@@ -88,7 +88,7 @@ class Store:
         for path in paths:
             refusal = self.refused(path)
             if refusal is not None:
-                raise DataDirError(refusal.path, f"{refusal.problem}; {refusal.fix}")
+                raise refusal.error()
 
     def session_files(self, day: str | None = None) -> list[Path]:
         """The session logs (storage.sessions.session_files) that may be read: a refused
@@ -208,8 +208,8 @@ class Store:
 
     def peek_records(self, path: Path, kind: str) -> tuple[list[dict], int]:
         """(valid records, number of invalid lines) of `path`, writing nothing: for checks
-        that report damage and leave its repair to the next write, so a check never changes what it checks. A refused file
-        reads as empty (the health check lists it)."""
+        that report damage and leave its repair to the next write, so that a check never
+        changes what it checks. A refused file reads as empty (the health check lists it)."""
         if self.refused(path) is not None:
             return [], 0
         records = snapshot.load(self._snapshot_path(path), snapshot.file_key(path),
@@ -222,12 +222,13 @@ class Store:
     def peek_activation(self) -> tuple[dict[str, dict], bool]:
         """(activation state, whether the file is damaged), writing nothing."""
         path = self.layout.activation
-        held = snapshot.load(self._snapshot_path(path), snapshot.file_key(path),
-                             disk=self.cache_usable(None))
+        refused = self.refused(path) is not None   # never read, from a snapshot or otherwise
+        held = None if refused else snapshot.load(
+            self._snapshot_path(path), snapshot.file_key(path), disk=self.cache_usable(None))
         damaged = False
         if held is not None:
             state = dict(held)
-        elif self.refused(path) is not None:
+        elif refused:
             state = {}
         else:
             try:
