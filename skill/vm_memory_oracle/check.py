@@ -25,7 +25,6 @@ line) is reported, never touched. The findings found are returned, the repaired 
 from __future__ import annotations
 
 import os
-import re
 import stat
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -37,8 +36,6 @@ from .storage.store import Store
 from .storage.validation import problem
 
 FILE_MODE, DIR_MODE = 0o600, 0o700
-# What an atomic write leaves when killed between writing its temporary and renaming it.
-TEMPORARY = re.compile(r"^\..+\.[a-z0-9_]{8}\.tmp$")
 _UNIQUE = {"fact": "id", "pending-memory": "id"}
 # JSON documents a repair may replace: activation is rebuilt from the facts, health.json is
 # written again by every health check.
@@ -66,23 +63,25 @@ def check(data_dir: Path | str, fix: bool = False, *, settings=None, timestamp: 
     store = Store(layout, lock_timeout=settings.lock_timeout_seconds,
                   timestamp=timestamp or format_iso(utc_now()), actor=actor,
                   action="health-check --repair" if fix else "health-check")
-    found = _findings(store, settings)
+    found = findings(store, settings)
     if not fix or not any(finding.repairable for finding in found):
         return found
     _repair(store, settings, found)
+    store.look_again()   # the repair changed what is there
     remaining = {(finding.code, finding.path, finding.message)
-                 for finding in _findings(store, settings)}
+                 for finding in findings(store, settings)}
     return [replace(finding, repaired=(finding.code, finding.path, finding.message)
                     not in remaining) if finding.repairable else finding for finding in found]
 
 
 # -- finding ---------------------------------------------------------------------------------
-def _findings(store: Store, settings) -> list[Finding]:
+def findings(store: Store, settings) -> list[Finding]:
+    """The broken invariants of the memory `store` writes, read without changing it (the
+    refused entries as the store knows them)."""
     layout = store.layout
-    store.look_again()   # a repair may have changed what is there
-    found = [Finding("refused", layout.relative(refusal.path) if refusal.path != layout.root
-                     else ".", f"{layout.relative(refusal.path)}: {refusal.problem}; "
-                     f"{refusal.fix}", False) for refusal in store.refusals()]
+    found = [Finding("refused", layout.relative(refusal.path), f"{layout.relative(refusal.path)}"
+                     f": {refusal.problem}; {refusal.fix}", False)
+             for refusal in store.refusals()]
     found += _modes(store)
     found += _temporaries(store)
     records: dict[Path, list[dict]] = {}
@@ -126,17 +125,11 @@ def _modes(store: Store) -> list[Finding]:
 
 
 def _temporaries(store: Store) -> list[Finding]:
-    layout = store.layout
-    found = []
-    for directory in [*layout.directories(), layout.cache_dir, layout.reports_dir]:
-        if not _usable(store, directory) or not directory.is_dir():
-            continue
-        for path in sorted(directory.iterdir()):
-            if TEMPORARY.match(path.name) and path.is_file() and _usable(store, path):
-                name = layout.relative(path)
-                found.append(Finding("temporary_file", name, f"{name}: left by an interrupted "
-                                     "write (or one in progress)", True))
-    return found
+    from .steps.clean import leftover_temporaries
+
+    names = [store.layout.relative(path) for path in leftover_temporaries(store)]
+    return [Finding("temporary_file", name, f"{name}: left by an interrupted write (or one "
+                    "in progress)", True) for name in names]
 
 
 def _jsonl_files(store: Store) -> dict[Path, str]:
@@ -156,8 +149,8 @@ def _records(store: Store, records: dict[Path, list[dict]]) -> list[Finding]:
     copied to the sessions quarantine are known, not findings); `records` gets the valid
     records of each file."""
     layout = store.layout
-    copied = {(entry.get("file"), entry.get("line")) for entry in
-              _valid_lines(layout.sessions_quarantine, "quarantine")[0]}
+    copied = {(entry["file"], entry["line"]) for entry in
+              store.peek_records(layout.sessions_quarantine, "quarantine")[0]}
     found = []
     for path, kind in _jsonl_files(store).items():
         name = layout.relative(path)
@@ -196,14 +189,6 @@ def data_ends_whole(path: Path) -> bool:
             return True
         handle.seek(-1, os.SEEK_END)
         return handle.read(1) == b"\n"
-
-
-def _valid_lines(path: Path, kind: str) -> tuple[list[dict], int]:
-    try:
-        contents = files.read_jsonl(path, lambda record: problem(kind, record))
-    except FileNotFoundError:
-        return [], 0
-    return contents.records, len(contents.bad)
 
 
 def _documents(store: Store) -> list[Finding]:

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import re
 from datetime import date, datetime
+from pathlib import Path
 
 from ..graph import KnowledgeGraph
 from ..model.fact import fact_sentence
@@ -53,20 +54,29 @@ def expired_daily(graph: KnowledgeGraph, today: date, *, reports: bool = False) 
     return found
 
 
+def leftover_temporaries(store) -> list[Path]:
+    """The temporary files of atomic rewrites (.<name>.<random>.tmp) in the layout's
+    directories, state/cache/ and the reports included: a crash's, or, outside the write
+    lock, one in progress."""
+    found = []
+    for directory in [*store.layout.directories(), store.layout.cache_dir,
+                      store.layout.reports_dir]:
+        if store.refused(directory) is not None or not directory.is_dir():
+            continue
+        found += [path for path in sorted(directory.iterdir())
+                  if TEMPORARY.match(path.name) and path.is_file()
+                  and store.refused(path) is None]
+    return found
+
+
 def remove_leftover_temporaries(store) -> list[str]:
-    """Remove the temporary files of atomic rewrites a crash cut short
-    (.<name>.<random>.tmp), state/cache/ included; under the write lock, so no rewrite of
-    ours is in progress."""
+    """Remove the temporary files of atomic rewrites a crash cut short; under the write
+    lock, so no rewrite of ours is in progress."""
     removed = []
     with store.locked("remove leftover temporary files"):
-        for directory in [*store.layout.directories(), store.layout.cache_dir,
-                          store.layout.reports_dir]:
-            if store.refused(directory) is not None or not directory.is_dir():
-                continue
-            for path in sorted(directory.iterdir()):
-                if TEMPORARY.match(path.name) and path.is_file() and store.refused(path) is None:
-                    _remove(store, path)
-                    removed.append(store.layout.relative(path))
+        for path in leftover_temporaries(store):
+            _remove(store, path)
+            removed.append(store.layout.relative(path))
         if removed:
             store.note(f"removed {len(removed)} temporary file(s) of an interrupted write",
                        repair=True)

@@ -55,7 +55,7 @@ def collect(layout: Layout, settings: Settings, now: datetime, *,
 
     `last_consolidation` and `duration_seconds` default to those of the previous health.json.
     """
-    from ..check import check
+    from ..check import findings
     from .stale import flagged_references, reference_checker
 
     store = Store(layout, lock_timeout=settings.lock_timeout_seconds, timestamp=format_iso(now))
@@ -113,8 +113,7 @@ def collect(layout: Layout, settings: Settings, now: datetime, *,
         "refused": [{"file": layout.relative(refusal.path), "problem": refusal.problem,
                      "fix": refusal.fix} for refusal in store.refusals()],
         "problems": [{"code": finding.code, "file": finding.path, "message": finding.message,
-                      "repairable": finding.repairable}
-                     for finding in check(layout.root, settings=settings)],
+                      "repairable": finding.repairable} for finding in findings(store, settings)],
         "_refused_core": [layout.relative(refusal.path) for refusal in store.refusals()
                           if _covers_core(layout, refusal.path)],
         "stale_references": flagged_references(current, reference_checker(settings, layout)),
