@@ -711,3 +711,16 @@ def test_a_link_planted_in_sessions_is_skipped_and_reported_while_the_memory_wor
     assert any(warning.startswith("sessions/2026-05-15-120000.jsonl: is a symlink")
                for warning in report["warnings"])
     assert outside.read_text().count("hunter2") == 1 and link.is_symlink()
+
+
+@pytest.mark.parametrize("planted", ["knowledge-graph/facts.jsonl", "knowledge-graph"])
+def test_a_refused_file_commands_need_makes_the_memory_unhealthy(cli, memory, tmp_path, planted):
+    target = memory / planted
+    os.rename(target, tmp_path / "moved-away")
+    target.symlink_to(tmp_path / "moved-away")
+    checked = cli("--action", "health-check")
+    assert checked.code == 0, checked.err
+    report = json.loads((memory / "health.json").read_text())
+    assert report["status"] == "unhealthy" and [r["file"] for r in report["refused"]] == [planted]
+    assert any(finding["severity"] == "critical" and finding["code"] == "refused"
+               for finding in report["findings"])

@@ -272,7 +272,7 @@ def resolve_context(args: argparse.Namespace, environ=os.environ) -> Context:
     if config_path is None and (data_path / "config.yaml").is_file():
         # The data directory's own config sets everything but where the data directory is.
         config_path = data_path / "config.yaml"
-        cache_dir = Layout(data_path).settings_cache
+        cache_dir = Layout(data_path).cache_dir
         # A dry run writes nothing, not even the settings' snapshot.
         cacheable = cache_dir.parent.is_dir() and not getattr(args, "dry_run", False) \
             and not uncached

@@ -115,7 +115,7 @@ def collect(layout: Layout, settings: Settings, now: datetime, *,
         "problems": [{"code": finding.code, "file": finding.path, "message": finding.message,
                       "repairable": finding.repairable} for finding in findings(store, settings)],
         "_refused_core": [layout.relative(refusal.path) for refusal in store.refusals()
-                          if _covers_core(layout, refusal.path)],
+                          if layout.holds_core(refusal.path)],
         "stale_references": flagged_references(current, reference_checker(settings, layout)),
         "_recently_quarantined": recently_quarantined,
         "_memory_age_days": days_between(oldest, now) if oldest else 0.0,
@@ -350,12 +350,6 @@ def _reported_elsewhere(found: dict, measured: dict) -> bool:
                 and found["file"] in ("knowledge-graph/facts.jsonl",
                                       "knowledge-graph/archived-facts.jsonl"))
             or found["file"] in {damaged["file"] for damaged in measured["damaged_files"]})
-
-
-def _covers_core(layout: Layout, path: Path) -> bool:
-    """Whether the refused `path` is, or holds, a file commands cannot do without."""
-    return any(core == path or path in core.parents for core in layout.core_files()) \
-        or layout.is_core(path)
 
 
 def _text_problem(path: Path, check) -> str | None:

@@ -172,11 +172,6 @@ class Layout:
     def index_state_cache(self) -> Path:
         return self.cache_dir / "index-state.marshal"
 
-    @property
-    def settings_cache(self) -> Path:
-        """The directory where the parsed config.yaml is kept (config.load_settings)."""
-        return self.cache_dir
-
     def background_cache(self, model_id: str) -> Path:
         """An embedder's vectors of the background passages, when none ship for it."""
         return self.embeddings_dir / f"background-{model_id}.npz"
@@ -215,6 +210,10 @@ class Layout:
 
     def is_core(self, path: Path) -> bool:
         return path in self.core_files() or path.name.endswith(".quarantine.jsonl")
+
+    def holds_core(self, path: Path) -> bool:
+        """Whether `path` is, or is a directory holding, a file commands cannot do without."""
+        return self.is_core(path) or any(path in core.parents for core in self.core_files())
 
     def unaudited(self) -> frozenset[str]:
         """Files whose writes are bookkeeping, not changes to the memory: the audit log
