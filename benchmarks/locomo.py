@@ -33,7 +33,7 @@ def load_dataset(path: Path | None = None) -> list[dict]:
 class Conversation:
     sample_id: str
     turn_sources: dict[str, str] = field(default_factory=dict)  # dia_id -> sessions/<f>:<line>
-    questions: list[dict] = field(default_factory=list)          # categories 1-4, valid evidence
+    questions: list[dict] = field(default_factory=list)  # categories 1-4, valid evidence
     last_time: datetime | None = None
 
 
@@ -47,8 +47,9 @@ def write_sessions(sample: dict, sessions_dir: Path) -> Conversation:
     sessions_dir.mkdir(parents=True, exist_ok=True)
     conversation = sample["conversation"]
     result = Conversation(sample["sample_id"])
-    numbers = sorted(int(key.split("_")[1]) for key in conversation
-                     if re.fullmatch(r"session_\d+", key))
+    numbers = sorted(
+        int(key.split("_")[1]) for key in conversation if re.fullmatch(r"session_\d+", key)
+    )
     used: set[str] = set()
     for number in numbers:
         turns = conversation[f"session_{number}"]
@@ -64,16 +65,28 @@ def write_sessions(sample: dict, sessions_dir: Path) -> Conversation:
             if turn.get("blip_caption"):
                 text = f"{text} [photo: {turn['blip_caption']}]"
             moment = start + timedelta(seconds=30 * index)
-            lines.append(json.dumps({"ts": moment.strftime("%Y-%m-%dT%H:%M:%SZ"), "role": "user",
-                                     "text": text, "speaker": turn["speaker"]}, ensure_ascii=False))
+            lines.append(
+                json.dumps(
+                    {
+                        "ts": moment.strftime("%Y-%m-%dT%H:%M:%SZ"),
+                        "role": "user",
+                        "text": text,
+                        "speaker": turn["speaker"],
+                    },
+                    ensure_ascii=False,
+                )
+            )
             result.turn_sources[turn["dia_id"]] = f"sessions/{name}:{index + 1}"
             result.last_time = moment
         (sessions_dir / name).write_text("\n".join(lines) + "\n", encoding="utf-8")
     for qa in sample["qa"]:
         if qa.get("category") not in (1, 2, 3, 4):
             continue
-        evidence = [item for item in qa.get("evidence", [])
-                    if _DIA_ID.match(item) and item in result.turn_sources]
+        evidence = [
+            item
+            for item in qa.get("evidence", [])
+            if _DIA_ID.match(item) and item in result.turn_sources
+        ]
         if evidence:
             result.questions.append({**qa, "evidence": evidence})
     return result

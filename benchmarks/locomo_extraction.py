@@ -20,7 +20,6 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "skill"))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from locomo import load_dataset, write_sessions  # noqa: E402
 from vm_memory_oracle.clock import format_iso  # noqa: E402
 from vm_memory_oracle.config import Settings  # noqa: E402
 from vm_memory_oracle.graph import KnowledgeGraph  # noqa: E402
@@ -29,6 +28,8 @@ from vm_memory_oracle.storage.layout import Layout  # noqa: E402
 from vm_memory_oracle.storage.store import Store  # noqa: E402
 from vm_memory_oracle.workspace import initialize  # noqa: E402
 
+from locomo import load_dataset, write_sessions  # noqa: E402
+
 
 @dataclass
 class Coverage:
@@ -36,8 +37,8 @@ class Coverage:
     turns: int
     questions: int
     facts: int
-    question_coverage: float   # mean over questions of the covered share of their evidence
-    turn_coverage: float       # covered distinct evidence turns / all distinct evidence turns
+    question_coverage: float  # mean over questions of the covered share of their evidence
+    turn_coverage: float  # covered distinct evidence turns / all distinct evidence turns
     seconds: float
 
 
@@ -69,10 +70,15 @@ def measure(workdir: Path, settings: Settings | None = None) -> Coverage:
                 all_turns.add(key)
                 if dia in hits:
                     covered_turns.add(key)
-    return Coverage(len(samples), total_turns, len(per_question), total_facts,
-                    round(sum(per_question) / len(per_question), 4),
-                    round(len(covered_turns) / len(all_turns), 4),
-                    round(time.perf_counter() - started, 2))
+    return Coverage(
+        len(samples),
+        total_turns,
+        len(per_question),
+        total_facts,
+        round(sum(per_question) / len(per_question), 4),
+        round(len(covered_turns) / len(all_turns), 4),
+        round(time.perf_counter() - started, 2),
+    )
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -84,10 +90,14 @@ def main(argv: list[str] | None = None) -> int:
     if args.json:
         print(json.dumps(result.__dict__))
     else:
-        print(f"LoCoMo dev: {result.conversations} conversations, {result.turns} turns, "
-              f"{result.questions} questions (categories 1-4), {result.facts} active facts")
-        print(f"evidence covered by extracted facts: {result.question_coverage:.1%} per question, "
-              f"{result.turn_coverage:.1%} of distinct evidence turns ({result.seconds:.1f} s)")
+        print(
+            f"LoCoMo dev: {result.conversations} conversations, {result.turns} turns, "
+            f"{result.questions} questions (categories 1-4), {result.facts} active facts"
+        )
+        print(
+            f"evidence covered by extracted facts: {result.question_coverage:.1%} per question, "
+            f"{result.turn_coverage:.1%} of distinct evidence turns ({result.seconds:.1f} s)"
+        )
     return 0
 
 

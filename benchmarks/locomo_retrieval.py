@@ -22,7 +22,6 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "skill"))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from locomo import load_dataset, write_sessions  # noqa: E402
 from vm_memory_oracle.clock import format_iso  # noqa: E402
 from vm_memory_oracle.config import Settings  # noqa: E402
 from vm_memory_oracle.graph import KnowledgeGraph  # noqa: E402
@@ -32,6 +31,8 @@ from vm_memory_oracle.steps.summarize import summarize  # noqa: E402
 from vm_memory_oracle.storage.layout import Layout  # noqa: E402
 from vm_memory_oracle.storage.store import Store  # noqa: E402
 from vm_memory_oracle.workspace import initialize  # noqa: E402
+
+from locomo import load_dataset, write_sessions  # noqa: E402
 
 LEXICAL = "lexical-only"
 CATEGORIES = {1: "multi-hop", 2: "temporal", 3: "open-domain", 4: "single-hop"}
@@ -50,8 +51,9 @@ class Scores:
     per_conversation: dict = field(default_factory=dict)
 
 
-def prepare(workdir: Path, samples: tuple[str, ...] | None = None, kept: Path | None = None
-            ) -> list[tuple[KnowledgeGraph, object, object]]:
+def prepare(
+    workdir: Path, samples: tuple[str, ...] | None = None, kept: Path | None = None
+) -> list[tuple[KnowledgeGraph, object, object]]:
     """Each conversation (or those named) summarized into its own data directory (reused
     when present). `kept`: embedding caches of earlier runs (see restore_embeddings), put in
     place before summarizing, so that neither summarize nor the index embeds a text twice."""
@@ -77,14 +79,15 @@ def prepare(workdir: Path, samples: tuple[str, ...] | None = None, kept: Path | 
 KEPT_EMBEDDINGS = Path.home() / ".cache" / "vm-memory-oracle-tests" / "locomo-embeddings"
 
 
-def restore_embeddings(workdir: Path, kept: Path | None = None,
-                       samples: tuple[str, ...] | None = None) -> None:
+def restore_embeddings(
+    workdir: Path, kept: Path | None = None, samples: tuple[str, ...] | None = None
+) -> None:
     """Put back the conversations' embedding caches an earlier run kept (the retrieval
     benchmark's test keeps them in `kept`), so that nothing is embedded again."""
     import shutil
 
     kept = kept or KEPT_EMBEDDINGS
-    for sample in (kept.iterdir() if kept.is_dir() else []):
+    for sample in kept.iterdir() if kept.is_dir() else []:
         if samples is not None and sample.name not in samples:
             continue
         target = workdir / sample.name / "embeddings"
@@ -118,8 +121,9 @@ def evaluate(prepared, embedder: str, k: int = 10) -> Scores:
             found = {dia_of_source.get(hit["source"]) for hit in result["results"]}
             own.append((qa["category"], len(found & set(qa["evidence"])) / len(qa["evidence"])))
         per_question += own
-        scores.per_conversation[conversation.sample_id] = round(
-            sum(value for _, value in own) / len(own), 4) if own else 0.0
+        scores.per_conversation[conversation.sample_id] = (
+            round(sum(value for _, value in own) / len(own), 4) if own else 0.0
+        )
     scores.questions = len(per_question)
     scores.recall = round(sum(value for _, value in per_question) / len(per_question), 4)
     for category, name in CATEGORIES.items():
@@ -145,11 +149,15 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     for result in results:
         categories = ", ".join(f"{name} {value:.3f}" for name, value in result.per_category.items())
-        print(f"{result.embedder:<22} recall@10 {result.recall:.3f} over {result.questions} "
-              f"questions ({categories}); index {result.seconds_index:.1f} s, queries "
-              f"{result.seconds_queries:.1f} s" + (f"; {result.fallback}" if result.fallback else ""))
-        print("    per conversation: " + ", ".join(
-            f"{name} {value:.3f}" for name, value in result.per_conversation.items()))
+        print(
+            f"{result.embedder:<22} recall@10 {result.recall:.3f} over {result.questions} "
+            f"questions ({categories}); index {result.seconds_index:.1f} s, queries "
+            f"{result.seconds_queries:.1f} s" + (f"; {result.fallback}" if result.fallback else "")
+        )
+        print(
+            "    per conversation: "
+            + ", ".join(f"{name} {value:.3f}" for name, value in result.per_conversation.items())
+        )
     return 0
 
 

@@ -27,12 +27,12 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "skill"))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from locomo import load_dataset  # noqa: E402
-from locomo_retrieval import KEPT_EMBEDDINGS, prepare  # noqa: E402
-
 from vm_memory_oracle.cli import main as cli_main  # noqa: E402
 from vm_memory_oracle.steps.memory_file import candidate  # noqa: E402
 from vm_memory_oracle.steps.memory_md import BEGIN, END, fact_line  # noqa: E402
+
+from locomo import load_dataset  # noqa: E402
+from locomo_retrieval import KEPT_EMBEDDINGS, prepare  # noqa: E402
 
 _DIA = re.compile(r"^D\d+:\d+$")
 
@@ -94,7 +94,7 @@ def score(workdir: Path, caches: Path | None = None) -> list[Salience]:
         result = Salience(conversation.sample_id, chars=len(text))
         shown: set[str] = set()
         lines = text.splitlines()
-        for line in lines[lines.index(BEGIN) + 1:lines.index(END)]:
+        for line in lines[lines.index(BEGIN) + 1 : lines.index(END)]:
             if not line.startswith("- "):
                 continue
             result.lines += 1
@@ -120,14 +120,22 @@ def main(argv: list[str] | None = None) -> int:
     with tempfile.TemporaryDirectory() as scratch:
         results = score(args.workdir or Path(scratch))
     if args.json:
-        print(json.dumps([{**result.__dict__, "precision": result.precision,
-                           "coverage": result.coverage} for result in results],
-                         ensure_ascii=False))
+        print(
+            json.dumps(
+                [
+                    {**result.__dict__, "precision": result.precision, "coverage": result.coverage}
+                    for result in results
+                ],
+                ensure_ascii=False,
+            )
+        )
         return 0
     for r in results:
-        print(f"{r.conversation}: {r.lines} lines, {r.chars} characters, precision "
-              f"{r.precision:.3f} ({r.salient} salient), observation coverage {r.coverage:.3f} "
-              f"({r.observations_shown} of {r.observations})")
+        print(
+            f"{r.conversation}: {r.lines} lines, {r.chars} characters, precision "
+            f"{r.precision:.3f} ({r.salient} salient), observation coverage {r.coverage:.3f} "
+            f"({r.observations_shown} of {r.observations})"
+        )
         for example in r.examples:
             print(f"    not salient: {example}")
     return 0

@@ -21,7 +21,6 @@ import json
 from pathlib import Path
 
 import numpy as np
-
 from vm_memory_oracle.model.similarity import duplicate_reason, overlap, wording
 
 PAIRS = Path(__file__).resolve().parent / "data" / "merge_pairs.jsonl"
@@ -43,36 +42,56 @@ def measure(pairs: list[dict], embedder) -> dict:
     for pair in pairs:
         a, b = wording(fact(pair["a"])), wording(fact(pair["b"]))
         by_words = duplicate_reason(a, b) is not None
-        rows.append({**pair, "overlap": round(overlap(a.words, b.words), 3),
-                     "cosine": round(float(np.dot(vectors[pair["a"]], vectors[pair["b"]])), 4),
-                     "by_words": by_words,
-                     # cosine decides: the words do not, and no guard refuses the pair
-                     "open_to_cosine": not by_words and
-                     duplicate_reason(a, b, cosine=1.0, threshold=0.0) is not None})
-    worst = max((row["cosine"] for row in rows if row["open_to_cosine"] and not row["same"]),
-                default=0.0)
+        rows.append(
+            {
+                **pair,
+                "overlap": round(overlap(a.words, b.words), 3),
+                "cosine": round(float(np.dot(vectors[pair["a"]], vectors[pair["b"]])), 4),
+                "by_words": by_words,
+                # cosine decides: the words do not, and no guard refuses the pair
+                "open_to_cosine": not by_words
+                and duplicate_reason(a, b, cosine=1.0, threshold=0.0) is not None,
+            }
+        )
+    worst = max(
+        (row["cosine"] for row in rows if row["open_to_cosine"] and not row["same"]), default=0.0
+    )
     chosen = round(worst + MARGIN, 3)
     table = []
     for threshold in sorted({chosen, *np.round(np.arange(0.90, 1.0, 0.01), 2).tolist()}):
-        merged = [row for row in rows
-                  if row["by_words"] or (row["open_to_cosine"] and row["cosine"] >= threshold)]
-        table.append({"threshold": threshold,
-                      "same_merged": sum(row["same"] for row in merged),
-                      "false_merges": sum(not row["same"] for row in merged)})
-    return {"model": embedder.model_id, "pairs": len(rows),
-            "same": sum(row["same"] for row in rows),
-            "same_by_words": sum(row["same"] and row["by_words"] for row in rows),
-            "different_by_words": sum(not row["same"] and row["by_words"] for row in rows),
-            "open_to_cosine": sum(row["open_to_cosine"] for row in rows),
-            "highest_cosine_of_a_different_pair_open_to_cosine": worst,
-            "chosen_threshold": chosen, "table": table, "rows": rows}
+        merged = [
+            row
+            for row in rows
+            if row["by_words"] or (row["open_to_cosine"] and row["cosine"] >= threshold)
+        ]
+        table.append(
+            {
+                "threshold": threshold,
+                "same_merged": sum(row["same"] for row in merged),
+                "false_merges": sum(not row["same"] for row in merged),
+            }
+        )
+    return {
+        "model": embedder.model_id,
+        "pairs": len(rows),
+        "same": sum(row["same"] for row in rows),
+        "same_by_words": sum(row["same"] and row["by_words"] for row in rows),
+        "different_by_words": sum(not row["same"] and row["by_words"] for row in rows),
+        "open_to_cosine": sum(row["open_to_cosine"] for row in rows),
+        "highest_cosine_of_a_different_pair_open_to_cosine": worst,
+        "chosen_threshold": chosen,
+        "table": table,
+        "rows": rows,
+    }
 
 
 def embedder_named(name: str):
     if name == "hash":
         from vm_memory_oracle.embed.hashing import HashEmbedder
+
         return HashEmbedder()
     from vm_memory_oracle.embed.bundled import BundledEmbedder
+
     return BundledEmbedder()
 
 
@@ -86,19 +105,28 @@ def main() -> None:
         print(json.dumps(result, ensure_ascii=False, indent=2))
         return
     for row in result["rows"]:
-        verdict = ("words" if row["by_words"] else "cosine decides" if row["open_to_cosine"]
-                   else "refused")
-        print(f"{'same' if row['same'] else 'diff'}  overlap {row['overlap']:.2f}  "
-              f"cosine {row['cosine']:.4f}  {verdict:<14}  {row['a']} | {row['b']}")
+        verdict = (
+            "words" if row["by_words"] else "cosine decides" if row["open_to_cosine"] else "refused"
+        )
+        print(
+            f"{'same' if row['same'] else 'diff'}  overlap {row['overlap']:.2f}  "
+            f"cosine {row['cosine']:.4f}  {verdict:<14}  {row['a']} | {row['b']}"
+        )
     print(f"\nmodel {result['model']}: {result['pairs']} pairs, {result['same']} the same")
-    print(f"merged by word overlap: {result['same_by_words']} same, "
-          f"{result['different_by_words']} different; left to the cosine: "
-          f"{result['open_to_cosine']} pairs")
-    print(f"highest cosine of a different pair the guards let through: "
-          f"{result['highest_cosine_of_a_different_pair_open_to_cosine']:.4f}")
+    print(
+        f"merged by word overlap: {result['same_by_words']} same, "
+        f"{result['different_by_words']} different; left to the cosine: "
+        f"{result['open_to_cosine']} pairs"
+    )
+    print(
+        f"highest cosine of a different pair the guards let through: "
+        f"{result['highest_cosine_of_a_different_pair_open_to_cosine']:.4f}"
+    )
     for row in result["table"]:
-        print(f"  threshold {row['threshold']:.3f}: {row['same_merged']} of {result['same']} "
-              f"same pairs merged, {row['false_merges']} false merges")
+        print(
+            f"  threshold {row['threshold']:.3f}: {row['same_merged']} of {result['same']} "
+            f"same pairs merged, {row['false_merges']} false merges"
+        )
     print(f"chosen: {result['chosen_threshold']:.3f}")
 
 

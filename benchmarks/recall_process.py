@@ -16,9 +16,16 @@ from pathlib import Path
 
 BUNDLE = Path(__file__).resolve().parents[1]
 ENTRYPOINT = BUNDLE / "scripts" / "vm-memory-oracle"
-QUERIES = ["what does the user prefer", "which database migration was decided",
-           "who reviewed the quarterly report", "用户喜欢什么茶", "when is the TLS renewal",
-           "tell me about the hiking trip", "what did Alice work on", "北京出差的安排"]
+QUERIES = [
+    "what does the user prefer",
+    "which database migration was decided",
+    "who reviewed the quarterly report",
+    "用户喜欢什么茶",
+    "when is the TLS renewal",
+    "tell me about the hiking trip",
+    "what did Alice work on",
+    "北京出差的安排",
+]
 
 
 @dataclass

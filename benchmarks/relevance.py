@@ -46,8 +46,13 @@ SHIFT = 0.005
 EXAMPLE_FACTS = BUNDLE / "assets" / "examples" / "facts.jsonl"
 # The suite's recall tests remember these five (tests/test_recall.py).
 SUITE_FACTS = [
-    {"subject": "user", "predicate": "is allergic to", "object": "peanuts",
-     "text": "The user is allergic to peanuts.", "category": "health"},
+    {
+        "subject": "user",
+        "predicate": "is allergic to",
+        "object": "peanuts",
+        "text": "The user is allergic to peanuts.",
+        "category": "health",
+    },
     {"subject": "user", "predicate": "lives in", "object": "Berlin"},
     {"subject": "user", "predicate": "prefers", "object": "dark mode in the editor"},
     {"subject": "用户", "predicate": "喜欢", "object": "乌龙茶", "text": "用户喜欢喝乌龙茶"},
@@ -55,15 +60,36 @@ SUITE_FACTS = [
 ]
 # The cross-lingual tests' memories (tests/test_semantic.py).
 ENGLISH_FACTS = [
-    {"subject": "user", "predicate": "is allergic to", "object": "peanuts",
-     "text": "the user is allergic to peanuts"},
-    {"subject": "user", "predicate": "lives in", "object": "Berlin", "text": "the user lives in Berlin"},
-    {"subject": "user", "predicate": "prefers", "object": "dark mode",
-     "text": "the user prefers dark mode"},
-    {"subject": "team", "predicate": "decided", "object": "to use PostgreSQL",
-     "text": "the team decided to use PostgreSQL for billing"},
-    {"subject": "user", "predicate": "plays", "object": "the violin",
-     "text": "the user plays the violin"},
+    {
+        "subject": "user",
+        "predicate": "is allergic to",
+        "object": "peanuts",
+        "text": "the user is allergic to peanuts",
+    },
+    {
+        "subject": "user",
+        "predicate": "lives in",
+        "object": "Berlin",
+        "text": "the user lives in Berlin",
+    },
+    {
+        "subject": "user",
+        "predicate": "prefers",
+        "object": "dark mode",
+        "text": "the user prefers dark mode",
+    },
+    {
+        "subject": "team",
+        "predicate": "decided",
+        "object": "to use PostgreSQL",
+        "text": "the team decided to use PostgreSQL for billing",
+    },
+    {
+        "subject": "user",
+        "predicate": "plays",
+        "object": "the violin",
+        "text": "the user plays the violin",
+    },
 ]
 CHINESE_FACTS = [
     {"subject": "用户", "predicate": "对...过敏", "object": "花生", "text": "用户对花生过敏"},
@@ -74,17 +100,31 @@ CHINESE_FACTS = [
 # (query, words of the fact it must return): the recall examples of README.md, SKILL.md and
 # references/, and of the suite, on the memory they are shown with.
 DOCUMENTED = {
-    "example": [("billing database", "PostgreSQL"), ("where does the user live", "Berlin"),
-                ("深色模式", "dark mode"), ("部署项目什么时候开始", "fleet deployment"),
-                ("automobile", "red car"), ("peanuts", "peanuts"), ("lives in", "Berlin"),
-                ("What is the user allergic to?", "peanuts")],
+    "example": [
+        ("billing database", "PostgreSQL"),
+        ("where does the user live", "Berlin"),
+        ("深色模式", "dark mode"),
+        ("部署项目什么时候开始", "fleet deployment"),
+        ("automobile", "red car"),
+        ("peanuts", "peanuts"),
+        ("lives in", "Berlin"),
+        ("What is the user allergic to?", "peanuts"),
+    ],
     "english": [("用户对花生过敏", "allergic to peanuts")],
     "chinese": [("the user is allergic to peanuts", "用户对花生过敏")],
-    "suite": [("peanut allergy", "peanuts"), ("Berlin", "Berlin"), ("乌龙茶", "乌龙茶"),
-              ("用户喜欢什么茶", "乌龙茶"), ("where does the user live", "Berlin"),
-              ("dark mode", "dark mode")],
-    "demo": [("What is the user allergic to?", "peanuts"), ("深色模式", "dark mode"),
-             ("where does the user live", "Shanghai")],
+    "suite": [
+        ("peanut allergy", "peanuts"),
+        ("Berlin", "Berlin"),
+        ("乌龙茶", "乌龙茶"),
+        ("用户喜欢什么茶", "乌龙茶"),
+        ("where does the user live", "Berlin"),
+        ("dark mode", "dark mode"),
+    ],
+    "demo": [
+        ("What is the user allergic to?", "peanuts"),
+        ("深色模式", "dark mode"),
+        ("where does the user live", "Shanghai"),
+    ],
 }
 
 
@@ -116,25 +156,41 @@ def build_memories(workdir: Path) -> dict[str, Path]:
     example, suite, demo = workdir / "example", workdir / "suite", workdir / "demo"
     if not example.exists():
         _cli(example, "--action", "remember", "--from", str(EXAMPLE_FACTS))
-        _cli(example, "--action", "remember", "--subject", "user", "--predicate", "drives",
-             "--object", "a red car", "--text", "The user drives a red car.")
+        _cli(
+            example,
+            "--action",
+            "remember",
+            "--subject",
+            "user",
+            "--predicate",
+            "drives",
+            "--object",
+            "a red car",
+            "--text",
+            "The user drives a red car.",
+        )
     if not suite.exists():
         facts = workdir / "suite-facts.jsonl"
-        facts.write_text("".join(json.dumps(fact, ensure_ascii=False) + "\n"
-                                 for fact in SUITE_FACTS), encoding="utf-8")
+        facts.write_text(
+            "".join(json.dumps(fact, ensure_ascii=False) + "\n" for fact in SUITE_FACTS),
+            encoding="utf-8",
+        )
         _cli(suite, "--action", "remember", "--from", str(facts))
     if not demo.exists():
         import subprocess
 
-        subprocess.run([str(BUNDLE / "scripts" / "demo"), str(demo)], check=True,
-                       capture_output=True)
+        subprocess.run(
+            [str(BUNDLE / "scripts" / "demo"), str(demo)], check=True, capture_output=True
+        )
     memories = {"example": example, "suite": suite, "demo": demo}
     for name, facts in (("english", ENGLISH_FACTS), ("chinese", CHINESE_FACTS)):
         memories[name] = workdir / name
         if not memories[name].exists():
             listed = workdir / f"{name}-facts.jsonl"
-            listed.write_text("".join(json.dumps(fact, ensure_ascii=False) + "\n"
-                                      for fact in facts), encoding="utf-8")
+            listed.write_text(
+                "".join(json.dumps(fact, ensure_ascii=False) + "\n" for fact in facts),
+                encoding="utf-8",
+            )
             _cli(memories[name], "--action", "remember", "--from", str(listed))
     return memories
 
@@ -149,8 +205,9 @@ def _cli(data: Path, *args: str) -> None:
         raise SystemExit(f"vm-memory-oracle {' '.join(args)} failed with exit code {code}")
 
 
-def unshared_scores(graph: KnowledgeGraph, semantic, query: str,
-                    shift: float = 0.0) -> dict[str, float]:
+def unshared_scores(
+    graph: KnowledgeGraph, semantic, query: str, shift: float = 0.0
+) -> dict[str, float]:
     """The calibrated score of each of the query's neighbours that shares no word with it,
     by fact text, with every similarity moved by `shift`."""
     index = semantic.index.index
@@ -158,16 +215,21 @@ def unshared_scores(graph: KnowledgeGraph, semantic, query: str,
     records = {fact["id"]: fact for fact in graph.facts(copy=False)}
     corpus = Corpus(_AllSearchable(records), 0.0, lexical_index(graph))
     sharing = corpus.word_coverage(query)
-    found = [(vid, similarity) for vid, similarity in index.search(vector, 100)
-             if semantic.index.fact_of_vector.get(vid) in records
-             and semantic.index.fact_of_vector[vid] not in sharing]
+    found = [
+        (vid, similarity)
+        for vid, similarity in index.search(vector, 100)
+        if semantic.index.fact_of_vector.get(vid) in records
+        and semantic.index.fact_of_vector[vid] not in sharing
+    ]
     if not found:
         return {}
     facts = [records[semantic.index.fact_of_vector[vid]] for vid, _ in found]
     scores = semantic.background.scores(
-        vector, index.vectors(np.array([vid for vid, _ in found])),
+        vector,
+        index.vectors(np.array([vid for vid, _ in found])),
         [script_of(fact_sentence(fact)) for fact in facts],
-        np.array([similarity + shift for _, similarity in found]))
+        np.array([similarity + shift for _, similarity in found]),
+    )
     return {fact_sentence(fact): float(score) for fact, score in zip(facts, scores)}
 
 
@@ -182,15 +244,17 @@ class _AllSearchable:
 def outcome(graph, semantic, query: str, words: str | None, now) -> bool:
     """Unrelated query (words None): whether it returns nothing; documented: whether the
     fact holding `words` is among the results."""
-    results = recall_many(graph, [{"query": query, "k": 10}], now, boost=False,
-                          semantic=semantic)[0]["results"]
+    results = recall_many(graph, [{"query": query, "k": 10}], now, boost=False, semantic=semantic)[
+        0
+    ]["results"]
     if words is None:
         return not results
     return any(words.lower() in hit["text"].lower() for hit in results)
 
 
-def measure(name: str, graph: KnowledgeGraph, now, unrelated: list[str],
-            documented: list[tuple[str, str]]) -> MemoryFigures:
+def measure(
+    name: str, graph: KnowledgeGraph, now, unrelated: list[str], documented: list[tuple[str, str]]
+) -> MemoryFigures:
     semantic, _, choice = semantic_search(graph, graph.settings)
     if semantic.background is None:
         raise SystemExit(f"{choice.embedder.model_id} has no measured relevance scale")
@@ -205,8 +269,9 @@ def measure(name: str, graph: KnowledgeGraph, now, unrelated: list[str],
                 figures.flipped.append(f"{query} ({shift:+.3f})")
         scores = unshared_scores(graph, semantic, query)
         moved = unshared_scores(graph, semantic, query, SHIFT)
-        figures.largest_score_move = max([figures.largest_score_move]
-                                         + [abs(moved[text] - scores[text]) for text in scores])
+        figures.largest_score_move = max(
+            [figures.largest_score_move] + [abs(moved[text] - scores[text]) for text in scores]
+        )
         if words is None:
             figures.unrelated += 1
             if not held:
@@ -237,8 +302,11 @@ def locomo_graphs(workdir: Path):
 
 
 def read_queries(path: Path) -> list[str]:
-    return [line.strip() for line in path.read_text(encoding="utf-8").splitlines()
-            if line.strip() and not line.startswith("#")]
+    return [
+        line.strip()
+        for line in path.read_text(encoding="utf-8").splitlines()
+        if line.strip() and not line.startswith("#")
+    ]
 
 
 def run(workdir: Path, queries: list[str], locomo: bool = True) -> list[MemoryFigures]:
@@ -277,22 +345,29 @@ def main(argv: list[str] | None = None) -> int:
         print(f"wrote {write_background()}")
         return 0
     with tempfile.TemporaryDirectory() as scratch:
-        results = run(args.workdir or Path(scratch), read_queries(args.queries),
-                      locomo=not args.no_locomo)
+        results = run(
+            args.workdir or Path(scratch), read_queries(args.queries), locomo=not args.no_locomo
+        )
     if args.json:
         print(json.dumps([result.__dict__ for result in results], ensure_ascii=False))
         return 0
     for r in results:
-        print(f"{r.name:<8} {r.facts:>5} facts, threshold {r.threshold:.2f}: unrelated "
-              f"{r.unrelated - len(r.unrelated_answered)}/{r.unrelated} return nothing "
-              f"(best score sharing no word {r.unrelated_best_score:.2f}, "
-              f"{r.unrelated_best_query!r}); documented {r.documented - len(r.documented_missed)}"
-              f"/{r.documented} found" + (f" (lowest score of one found by meaning alone "
-                                           f"{r.documented_lowest_score:.2f}, "
-                                           f"{r.documented_lowest_query!r})"
-                                           if r.documented_lowest_query else "")
-              + f"; a {SHIFT} move of the similarities moves a score by at most "
-              f"{r.largest_score_move:.2f} and changes {len(r.flipped)} outcomes")
+        print(
+            f"{r.name:<8} {r.facts:>5} facts, threshold {r.threshold:.2f}: unrelated "
+            f"{r.unrelated - len(r.unrelated_answered)}/{r.unrelated} return nothing "
+            f"(best score sharing no word {r.unrelated_best_score:.2f}, "
+            f"{r.unrelated_best_query!r}); documented {r.documented - len(r.documented_missed)}"
+            f"/{r.documented} found"
+            + (
+                f" (lowest score of one found by meaning alone "
+                f"{r.documented_lowest_score:.2f}, "
+                f"{r.documented_lowest_query!r})"
+                if r.documented_lowest_query
+                else ""
+            )
+            + f"; a {SHIFT} move of the similarities moves a score by at most "
+            f"{r.largest_score_move:.2f} and changes {len(r.flipped)} outcomes"
+        )
         for line in r.unrelated_answered + r.documented_missed + r.flipped:
             print(f"    {line}")
     return 0

@@ -10,24 +10,32 @@ import platform
 import time
 from pathlib import Path
 
-OUTPUT = Path(os.environ.get("VM_MEMORY_ORACLE_BENCH_OUTPUT")
-              or Path(__file__).resolve().parent / "output")
+OUTPUT = Path(
+    os.environ.get("VM_MEMORY_ORACLE_BENCH_OUTPUT") or Path(__file__).resolve().parent / "output"
+)
 
 
 def machine() -> dict:
-    return {"platform": platform.platform(), "python": platform.python_version(),
-            "processor": platform.processor() or platform.machine(),
-            "cpus": os.cpu_count(), "load_average": [round(x, 2) for x in os.getloadavg()]}
+    return {
+        "platform": platform.platform(),
+        "python": platform.python_version(),
+        "processor": platform.processor() or platform.machine(),
+        "cpus": os.cpu_count(),
+        "load_average": [round(x, 2) for x in os.getloadavg()],
+    }
 
 
 def record(name: str, figures: dict) -> Path:
     """Write `figures` as benchmarks/output/<name>.json and return its path."""
     OUTPUT.mkdir(parents=True, exist_ok=True)
     path = OUTPUT / f"{name}.json"
-    payload = {"benchmark": name, "measured_at": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
-               "machine": machine(), "figures": figures}
+    payload = {
+        "benchmark": name,
+        "measured_at": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
+        "machine": machine(),
+        "figures": figures,
+    }
     temporary = path.with_suffix(".json.tmp")
-    temporary.write_text(json.dumps(payload, indent=2, ensure_ascii=False) + "\n",
-                         encoding="utf-8")
+    temporary.write_text(json.dumps(payload, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
     os.replace(temporary, path)
     return path

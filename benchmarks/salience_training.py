@@ -31,18 +31,17 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "skill"))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from locomo import load_dataset, write_sessions  # noqa: E402
-from locomo_retrieval import KEPT_EMBEDDINGS  # noqa: E402
-from memory_salience import observations  # noqa: E402
-
 from vm_memory_oracle.clock import parse_iso  # noqa: E402
 from vm_memory_oracle.config import Settings  # noqa: E402
 from vm_memory_oracle.extract import salience  # noqa: E402
-from vm_memory_oracle.extract.rules import (Turn, extract_statements, in_context,  # noqa: E402
-                                           turn_fragments)
+from vm_memory_oracle.extract.rules import Turn, extract_statements, in_context, turn_fragments  # noqa: E402
 from vm_memory_oracle.model.fact import clean_text  # noqa: E402
 from vm_memory_oracle.steps.memory_md import line_cost  # noqa: E402
 from vm_memory_oracle.storage.sessions import read_session  # noqa: E402
+
+from locomo import load_dataset, write_sessions  # noqa: E402
+from locomo_retrieval import KEPT_EMBEDDINGS  # noqa: E402
+from memory_salience import observations  # noqa: E402
 
 PENALTIES = (1.0, 3.0, 10.0, 30.0, 100.0, 300.0, 1000.0)
 BUDGET = 8000
@@ -53,7 +52,7 @@ PRECISION_GOAL, COVERAGE_GOAL = 0.90, 0.35
 class Rows:
     conversation: str
     texts: list[str]
-    turns: list[str]          # the dia id of each row's turn
+    turns: list[str]  # the dia id of each row's turn
     features: np.ndarray
     labels: np.ndarray
     observations: list[set[str]]
@@ -69,9 +68,17 @@ def statements(sample: dict, scratch: Path) -> Rows:
     pairs = []
     for path in sorted(sessions.glob("*.jsonl")):
         _, contents = read_session(path)
-        turns = [Turn(f"sessions/{path.name}", number, parse_iso(record["ts"]), record["role"],
-                      record["text"], record.get("speaker"))
-                 for record, number in zip(contents.records, contents.line_numbers)]
+        turns = [
+            Turn(
+                f"sessions/{path.name}",
+                number,
+                parse_iso(record["ts"]),
+                record["role"],
+                record["text"],
+                record.get("speaker"),
+            )
+            for record, number in zip(contents.records, contents.line_numbers)
+        ]
         pairs += turn_fragments(in_context(turns), frozenset(settings.extract_roles))
     found = extract_statements(pairs, threshold=settings.extract_threshold)
     salient = {dia for qa in conversation.questions for dia in qa["evidence"]}
@@ -79,9 +86,14 @@ def statements(sample: dict, scratch: Path) -> Rows:
     salient |= {dia for ids in shown for dia in ids}
     turns = [dia_of[fields["source"]] for fields, _ in found]
     # the sentence as summarize embeds it (and the index after it)
-    return Rows(sample["sample_id"], [clean_text(fields["text"]) for fields, _ in found], turns,
-                np.array([salience.features(statement) for _, statement in found]),
-                np.array([float(dia in salient) for dia in turns]), shown)
+    return Rows(
+        sample["sample_id"],
+        [clean_text(fields["text"]) for fields, _ in found],
+        turns,
+        np.array([salience.features(statement) for _, statement in found]),
+        np.array([float(dia in salient) for dia in turns]),
+        shown,
+    )
 
 
 def embed(rows: list[Rows]) -> None:
@@ -111,7 +123,9 @@ def fit(x: np.ndarray, y: np.ndarray, penalty: float, steps: int = 30) -> tuple[
     for _ in range(steps):
         p = 1.0 / (1.0 + np.exp(-(design @ w)))
         gradient = design.T @ (p - y) + ridge * w
-        hessian = (design * (p * (1 - p))[:, None]).T @ design + np.diag(ridge) + 1e-9 * np.eye(len(w))
+        hessian = (
+            (design * (p * (1 - p))[:, None]).T @ design + np.diag(ridge) + 1e-9 * np.eye(len(w))
+        )
         step = np.linalg.solve(hessian, gradient)
         w -= step
         if np.max(np.abs(step)) < 1e-8:
@@ -149,8 +163,10 @@ def memory_pick(row: Rows, scores: np.ndarray, budget: int = BUDGET) -> tuple[fl
 def goal_share(figures) -> float:
     """How near the worst held-out conversation comes to the goals (1: both met): the least
     of precision / 0.90 and coverage / 0.35 over the conversations."""
-    return min(min(precision / PRECISION_GOAL, coverage / COVERAGE_GOAL)
-               for precision, coverage, _ in figures)
+    return min(
+        min(precision / PRECISION_GOAL, coverage / COVERAGE_GOAL)
+        for precision, coverage, _ in figures
+    )
 
 
 def standardizer(rows: list[Rows]) -> tuple[np.ndarray, np.ndarray]:
@@ -165,8 +181,11 @@ def held_out(rows: list[Rows], penalty: float, embedded: bool) -> dict[str, tupl
     for row in rows:
         train = [other for other in rows if other is not row]
         mean, scale = standardizer(train)
-        w, b = fit(design(train, mean, scale, embedded),
-                   np.concatenate([other.labels for other in train]), penalty)
+        w, b = fit(
+            design(train, mean, scale, embedded),
+            np.concatenate([other.labels for other in train]),
+            penalty,
+        )
         scores = design([row], mean, scale, embedded) @ w + b
         figures[row.conversation] = memory_pick(row, scores)
     return figures
@@ -180,28 +199,44 @@ def train() -> dict:
     with tempfile.TemporaryDirectory() as scratch:
         rows = [statements(sample, Path(scratch)) for sample in load_dataset()]
     embed(rows)
-    report: dict = {"rows": int(sum(len(row.labels) for row in rows)),
-                    "salient_share": round(float(np.mean(np.concatenate(
-                        [row.labels for row in rows]))), 3)}
+    report: dict = {
+        "rows": int(sum(len(row.labels) for row in rows)),
+        "salient_share": round(float(np.mean(np.concatenate([row.labels for row in rows]))), 3),
+    }
     models = []
     mean, scale = standardizer(rows)
     for model_id, embedded in ((MODEL_ID, True), (None, False)):
         trials = {penalty: held_out(rows, penalty, embedded) for penalty in PENALTIES}
         chosen = max(PENALTIES, key=lambda p: goal_share(trials[p].values()))
-        w, b = fit(design(rows, mean, scale, embedded),
-                   np.concatenate([row.labels for row in rows]), chosen)
+        w, b = fit(
+            design(rows, mean, scale, embedded),
+            np.concatenate([row.labels for row in rows]),
+            chosen,
+        )
         name = model_id or "features only"
-        report[name] = {"penalty": chosen,
-                        "goal_share": round(goal_share(trials[chosen].values()), 3),
-                        "held_out": {
-            conversation: {"precision": f[0], "observation_coverage": f[1], "lines": f[2]}
-            for conversation, f in trials[chosen].items()}}
-        models.append({"model_id": model_id, "penalty": chosen,
-                       "weights": [round(float(v), 6) for v in w], "bias": round(b, 6)})
-    return {"features": list(salience.FEATURES),
-            "mean": [round(float(v), 6) for v in mean],
-            "scale": [round(float(v), 6) for v in scale],
-            "models": models, "training": report}
+        report[name] = {
+            "penalty": chosen,
+            "goal_share": round(goal_share(trials[chosen].values()), 3),
+            "held_out": {
+                conversation: {"precision": f[0], "observation_coverage": f[1], "lines": f[2]}
+                for conversation, f in trials[chosen].items()
+            },
+        }
+        models.append(
+            {
+                "model_id": model_id,
+                "penalty": chosen,
+                "weights": [round(float(v), 6) for v in w],
+                "bias": round(b, 6),
+            }
+        )
+    return {
+        "features": list(salience.FEATURES),
+        "mean": [round(float(v), 6) for v in mean],
+        "scale": [round(float(v), 6) for v in scale],
+        "models": models,
+        "training": report,
+    }
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -220,11 +255,15 @@ def main(argv: list[str] | None = None) -> int:
     else:
         print(f"{report['rows']} statements, {report['salient_share']:.1%} salient")
         for name in (MODEL_ID, "features only"):
-            print(f"{name} (penalty {report[name]['penalty']}, worst conversation at "
-                  f"{report[name]['goal_share']:.0%} of the goals), held out:")
+            print(
+                f"{name} (penalty {report[name]['penalty']}, worst conversation at "
+                f"{report[name]['goal_share']:.0%} of the goals), held out:"
+            )
             for conversation, f in report[name]["held_out"].items():
-                print(f"  {conversation}: precision {f['precision']:.3f}, observation "
-                      f"coverage {f['observation_coverage']:.3f}, {f['lines']} lines")
+                print(
+                    f"  {conversation}: precision {f['precision']:.3f}, observation "
+                    f"coverage {f['observation_coverage']:.3f}, {f['lines']} lines"
+                )
     return 0
 
 

@@ -25,28 +25,81 @@ from vm_memory_oracle.storage.layout import Layout  # noqa: E402
 from vm_memory_oracle.storage.store import Store  # noqa: E402
 from vm_memory_oracle.workspace import initialize  # noqa: E402
 
-SUBJECTS = ["user", "team", "billing service", "deployment project", "用户", "Alice", "Bob",
-            "the cluster", "the mobile app", "Carol"]
+SUBJECTS = [
+    "user",
+    "team",
+    "billing service",
+    "deployment project",
+    "用户",
+    "Alice",
+    "Bob",
+    "the cluster",
+    "the mobile app",
+    "Carol",
+]
 # No "prefers": its objects here ("dark mode item 12", "... item 45") would be two values of
 # one choice, and each would replace the last (scoring.md, "Supersession").
-PREDICATES = ["mentioned", "likes", "worked on", "asked about", "喜欢", "decided", "visited",
-              "fixed", "reviewed", "planned"]
-TOPICS = ["database migration", "dark mode", "oolong tea", "the Berlin office", "TLS renewal",
-          "quarterly report", "hiking trip", "violin lessons", "peanut allergy", "Rust rewrite",
-          "on-call rotation", "budget review", "新版本发布", "北京出差", "code review"]
-QUERIES = ["what does the user prefer", "which database migration was decided",
-           "who reviewed the quarterly report", "用户喜欢什么茶", "when is the TLS renewal",
-           "tell me about the hiking trip", "what did Alice work on", "北京出差的安排"]
+PREDICATES = [
+    "mentioned",
+    "likes",
+    "worked on",
+    "asked about",
+    "喜欢",
+    "decided",
+    "visited",
+    "fixed",
+    "reviewed",
+    "planned",
+]
+TOPICS = [
+    "database migration",
+    "dark mode",
+    "oolong tea",
+    "the Berlin office",
+    "TLS renewal",
+    "quarterly report",
+    "hiking trip",
+    "violin lessons",
+    "peanut allergy",
+    "Rust rewrite",
+    "on-call rotation",
+    "budget review",
+    "新版本发布",
+    "北京出差",
+    "code review",
+]
+QUERIES = [
+    "what does the user prefer",
+    "which database migration was decided",
+    "who reviewed the quarterly report",
+    "用户喜欢什么茶",
+    "when is the TLS renewal",
+    "tell me about the hiking trip",
+    "what did Alice work on",
+    "北京出差的安排",
+]
 
 
 def fact_lines(count: int) -> list[dict]:
-    return [{"subject": SUBJECTS[i % len(SUBJECTS)], "predicate": PREDICATES[(i // 3) % len(PREDICATES)],
-             "object": f"{TOPICS[(i // 7) % len(TOPICS)]} item {i}",
-             "importance": round((i % 10) / 10, 1)} for i in range(count)]
+    return [
+        {
+            "subject": SUBJECTS[i % len(SUBJECTS)],
+            "predicate": PREDICATES[(i // 3) % len(PREDICATES)],
+            "object": f"{TOPICS[(i // 7) % len(TOPICS)]} item {i}",
+            "importance": round((i % 10) / 10, 1),
+        }
+        for i in range(count)
+    ]
 
 
-def build_memory(directory: Path, count: int, *, dimension: int = 384, model_id: str,
-                 stamp: str = "2026-05-15T00:00:00Z") -> KnowledgeGraph:
+def build_memory(
+    directory: Path,
+    count: int,
+    *,
+    dimension: int = 384,
+    model_id: str,
+    stamp: str = "2026-05-15T00:00:00Z",
+) -> KnowledgeGraph:
     layout = Layout(directory)
     initialize(layout)
     store = Store(layout, lock_timeout=60, timestamp=stamp)
@@ -54,8 +107,9 @@ def build_memory(directory: Path, count: int, *, dimension: int = 384, model_id:
     data = "".join(json.dumps(line) + "\n" for line in fact_lines(count)).encode()
     from vm_memory_oracle.clock import parse_iso
 
-    graph.remember(facts_from_jsonl(io.BytesIO(data), "synthetic", created=stamp).facts,
-                   parse_iso(stamp))
+    graph.remember(
+        facts_from_jsonl(io.BytesIO(data), "synthetic", created=stamp).facts, parse_iso(stamp)
+    )
     cache_random_vectors(graph, model_id=model_id, dimension=dimension)
     return graph
 
@@ -66,6 +120,9 @@ def cache_random_vectors(graph: KnowledgeGraph, *, model_id: str, dimension: int
     texts = sorted({text for fact in graph.facts() for text in indexed_texts(fact)})
     vectors = np.random.default_rng(0).normal(size=(len(texts), dimension)).astype(np.float32)
     vectors /= np.linalg.norm(vectors, axis=1, keepdims=True)
-    cache = EmbeddingCache(graph.layout.embedding_cache(model_id), dimension,
-                           {content_hash(text): vector for text, vector in zip(texts, vectors)})
+    cache = EmbeddingCache(
+        graph.layout.embedding_cache(model_id),
+        dimension,
+        {content_hash(text): vector for text, vector in zip(texts, vectors)},
+    )
     cache.save(graph.store)

@@ -26,12 +26,12 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
+from vm_memory_oracle.clock import format_iso  # noqa: E402
+from vm_memory_oracle.embed.bundled import MODEL_ID  # noqa: E402
+
 import recall_process  # noqa: E402
 from results import record  # noqa: E402
 from synthetic import build_memory  # noqa: E402
-
-from vm_memory_oracle.clock import format_iso  # noqa: E402
-from vm_memory_oracle.embed.bundled import MODEL_ID  # noqa: E402
 
 ENTRYPOINT = recall_process.ENTRYPOINT
 
@@ -54,16 +54,29 @@ def recall_process_ratio(workdir: Path) -> tuple[float, str]:
     if not data.exists():
         build_memory(data, 10_000, model_id=MODEL_ID, stamp=_stamp())
     figures = recall_process.measure(data)
-    return figures.ratio, (f"recall {figures.recall_median_s:.3f} s, import numpy+faiss "
-                           f"{figures.import_median_s:.3f} s")
+    return figures.ratio, (
+        f"recall {figures.recall_median_s:.3f} s, import numpy+faiss "
+        f"{figures.import_median_s:.3f} s"
+    )
 
 
 def remember_10k(workdir: Path) -> tuple[float, str]:
     source = workdir / "facts-10k.jsonl"
     if not source.exists():
-        source.write_text("".join(json.dumps({
-            "subject": "user", "predicate": "mentioned", "object": f"topic number {i}",
-            "text": f"user mentioned topic number {i}"}) + "\n" for i in range(10_000)))
+        source.write_text(
+            "".join(
+                json.dumps(
+                    {
+                        "subject": "user",
+                        "predicate": "mentioned",
+                        "object": f"topic number {i}",
+                        "text": f"user mentioned topic number {i}",
+                    }
+                )
+                + "\n"
+                for i in range(10_000)
+            )
+        )
     data = workdir / f"remember-{time.monotonic_ns()}"
     took = _timed("--data-path", str(data), "--action", "remember", "--from", str(source))
     return took, f"{took:.2f} s"
@@ -78,9 +91,11 @@ def consolidate_10k(workdir: Path) -> tuple[float, str]:
     return took, f"{took:.2f} s"
 
 
-GOALS = {"recall-process": (recall_process_ratio, 2.0, "x"),
-         "remember-10k": (remember_10k, 10.0, "s"),
-         "consolidate-10k": (consolidate_10k, 5.0, "s")}
+GOALS = {
+    "recall-process": (recall_process_ratio, 2.0, "x"),
+    "remember-10k": (remember_10k, 10.0, "s"),
+    "consolidate-10k": (consolidate_10k, 5.0, "s"),
+}
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -97,8 +112,11 @@ def main(argv: list[str] | None = None) -> int:
             for attempt in range(1, args.tries + 1):
                 value, detail = measure(Path(scratch))
                 tries.append({"value": round(value, 3), "detail": detail})
-                print(f"{name}: try {attempt}: {value:.2f} {unit} (goal at most {limit} {unit}; "
-                      f"{detail})", flush=True)
+                print(
+                    f"{name}: try {attempt}: {value:.2f} {unit} (goal at most {limit} {unit}; "
+                    f"{detail})",
+                    flush=True,
+                )
                 if value <= limit:
                     break
             held = tries[-1]["value"] <= limit

@@ -69,24 +69,42 @@ def hash_embedder(cli) -> None:
     assert cli("--action", "config", "--set", "embedding_model=hash").code == 0
 
 
-def run_entrypoint(*args: str, cwd: Path | None = None, env: dict | None = None,
-                   entrypoint: Path = ENTRYPOINT, stdin: str | None = None,
-                   timeout: float = 600) -> subprocess.CompletedProcess:
+def run_entrypoint(
+    *args: str,
+    cwd: Path | None = None,
+    env: dict | None = None,
+    entrypoint: Path = ENTRYPOINT,
+    stdin: str | None = None,
+    timeout: float = 600,
+) -> subprocess.CompletedProcess:
     """The real shell entrypoint in a child process."""
     full_env = {**os.environ, **(env or {})}
-    return subprocess.run([str(entrypoint), *args], cwd=cwd, env=full_env, input=stdin,
-                          capture_output=True, text=True, timeout=timeout)
+    return subprocess.run(
+        [str(entrypoint), *args],
+        cwd=cwd,
+        env=full_env,
+        input=stdin,
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+    )
 
 
 def write_jsonl(path: Path, records) -> Path:
-    path.write_text("".join(json.dumps(record, ensure_ascii=False) + "\n" for record in records),
-                    encoding="utf-8")
+    path.write_text(
+        "".join(json.dumps(record, ensure_ascii=False) + "\n" for record in records),
+        encoding="utf-8",
+    )
     return path
 
 
 def python_child(code: str, *args: str) -> subprocess.Popen:
-    return subprocess.Popen([sys.executable, "-c", code, *args], stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, text=True)
+    return subprocess.Popen(
+        [sys.executable, "-c", code, *args],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
 
 
 def data_files(data_dir: Path, *, exclude: tuple[str, ...] = ()) -> dict[str, bytes]:
@@ -110,11 +128,24 @@ def activation_state(data_dir: Path) -> dict[str, dict]:
 
 def pytest_addoption(parser):
     group = parser.getgroup("long runs (tests/stress, tests/faults)")
-    group.addoption("--long", action="store_true",
-                    help="run the stress test for 60 s instead of 15 s, and the fault injection "
-                         "tests at full size (1000 SIGKILL trials, more fault points and "
-                         "truncation offsets)")
-    group.addoption("--stress-seconds", type=float, default=None, metavar="N",
-                    help="run the stress test for N seconds (overrides --long)")
-    group.addoption("--fault-seed", type=int, default=None, metavar="N",
-                    help="seed of the fault injection tests' random choices (default: fixed)")
+    group.addoption(
+        "--long",
+        action="store_true",
+        help="run the stress test for 60 s instead of 15 s, and the fault injection "
+        "tests at full size (1000 SIGKILL trials, more fault points and "
+        "truncation offsets)",
+    )
+    group.addoption(
+        "--stress-seconds",
+        type=float,
+        default=None,
+        metavar="N",
+        help="run the stress test for N seconds (overrides --long)",
+    )
+    group.addoption(
+        "--fault-seed",
+        type=int,
+        default=None,
+        metavar="N",
+        help="seed of the fault injection tests' random choices (default: fixed)",
+    )

@@ -29,8 +29,13 @@ def message_text(message: dict) -> str:
 
 
 def meaningful(messages: list[dict]) -> list[dict]:
-    return [message for message in messages if not (
-        message.get("role") == "user" and message_text(message).lstrip().startswith(INTERNAL))]
+    return [
+        message
+        for message in messages
+        if not (
+            message.get("role") == "user" and message_text(message).lstrip().startswith(INTERNAL)
+        )
+    ]
 
 
 def last_meaningful_role(body: dict) -> str | None:
@@ -59,8 +64,9 @@ class ScriptedModel:
                 pass
 
             def do_POST(self):
-                body = json.loads(self.rfile.read(int(self.headers.get("Content-Length") or 0))
-                                  or b"{}")
+                body = json.loads(
+                    self.rfile.read(int(self.headers.get("Content-Length") or 0)) or b"{}"
+                )
                 with model._lock:
                     model.requests.append(body)
                     count = len(model.requests)
@@ -78,26 +84,48 @@ class ScriptedModel:
                 self.wfile.write(data)
 
             def _reply(self, body, decision):
-                base = {"id": "chatcmpl-" + uuid.uuid4().hex[:12], "object": "chat.completion.chunk",
-                        "created": int(time.time()), "model": body.get("model", "scripted")}
+                base = {
+                    "id": "chatcmpl-" + uuid.uuid4().hex[:12],
+                    "object": "chat.completion.chunk",
+                    "created": int(time.time()),
+                    "model": body.get("model", "scripted"),
+                }
                 if decision[0] == "tool":
                     _, name, arguments = decision
-                    call = {"index": 0, "id": "call_" + uuid.uuid4().hex[:12], "type": "function",
-                            "function": {"name": name, "arguments": json.dumps(arguments)}}
-                    deltas, finish = [{"role": "assistant", "content": None,
-                                       "tool_calls": [call]}], "tool_calls"
+                    call = {
+                        "index": 0,
+                        "id": "call_" + uuid.uuid4().hex[:12],
+                        "type": "function",
+                        "function": {"name": name, "arguments": json.dumps(arguments)},
+                    }
+                    deltas, finish = (
+                        [{"role": "assistant", "content": None, "tool_calls": [call]}],
+                        "tool_calls",
+                    )
                 else:
                     deltas, finish = [{"role": "assistant", "content": decision[1]}], "stop"
                 self.send_response(200)
                 self.send_header("Content-Type", "text/event-stream")
                 self.send_header("Connection", "close")
                 self.end_headers()
-                chunks = [{**base, "choices": [{"index": 0, "delta": delta, "finish_reason": None}]}
-                          for delta in deltas]
-                chunks.append({**base, "choices": [{"index": 0, "delta": {},
-                                                    "finish_reason": finish}]})
-                chunks.append({**base, "choices": [], "usage": {
-                    "prompt_tokens": 100, "completion_tokens": 10, "total_tokens": 110}})
+                chunks = [
+                    {**base, "choices": [{"index": 0, "delta": delta, "finish_reason": None}]}
+                    for delta in deltas
+                ]
+                chunks.append(
+                    {**base, "choices": [{"index": 0, "delta": {}, "finish_reason": finish}]}
+                )
+                chunks.append(
+                    {
+                        **base,
+                        "choices": [],
+                        "usage": {
+                            "prompt_tokens": 100,
+                            "completion_tokens": 10,
+                            "total_tokens": 110,
+                        },
+                    }
+                )
                 for chunk in chunks:
                     self.wfile.write(b"data: " + json.dumps(chunk).encode() + b"\n\n")
                 self.wfile.write(b"data: [DONE]\n\n")
@@ -108,7 +136,7 @@ class ScriptedModel:
         self.port = self._server.server_address[1]
         self._thread = threading.Thread(target=self._server.serve_forever, daemon=True)
 
-    def __enter__(self) -> "ScriptedModel":
+    def __enter__(self) -> ScriptedModel:
         self._thread.start()
         return self
 

@@ -3,8 +3,8 @@
 from datetime import timedelta
 
 import pytest
-from hypothesis import given, strategies as st
-
+from hypothesis import given
+from hypothesis import strategies as st
 from vm_memory_oracle.clock import parse_iso
 from vm_memory_oracle.model.activation import activation_at, boosted, effective_half_life
 
@@ -24,8 +24,9 @@ def test_computing_decay_twice_gives_the_same_numbers():
 
 def test_important_facts_fade_at_half_the_rate():
     assert effective_half_life(30, 1.0) == 60
-    assert activation_at(1.0, T0, T0 + timedelta(days=60), half_life_days=30,
-                         importance=1.0) == pytest.approx(0.5)
+    assert activation_at(
+        1.0, T0, T0 + timedelta(days=60), half_life_days=30, importance=1.0
+    ) == pytest.approx(0.5)
 
 
 def test_pinned_facts_do_not_decay():
@@ -41,8 +42,9 @@ def test_boost_adds_and_caps_at_one():
     assert boosted(0.9, 0.3) == 1.0
 
 
-@given(a0=st.floats(0, 1), days=st.floats(0, 3650), split=st.floats(0, 1),
-       importance=st.floats(0, 1))
+@given(
+    a0=st.floats(0, 1), days=st.floats(0, 3650), split=st.floats(0, 1), importance=st.floats(0, 1)
+)
 def test_decay_is_a_function_of_elapsed_time_only(a0, days, split, importance):
     # Decaying in two passes from the same stored a0 equals one pass: nothing compounds.
     now = T0 + timedelta(days=days)

@@ -3,13 +3,12 @@
 from __future__ import annotations
 
 import json
-import os
 import stat
 import time
 
 import pytest
-
 from vm_memory_oracle.cli import ACTIONS, main
+
 from conftest import BUNDLE, data_files, python_child
 
 
@@ -19,14 +18,21 @@ def test_init_creates_the_layout_private_to_the_user(cli, data_dir):
     for folder in ("knowledge-graph", "embeddings", "daily", "sessions", "state"):
         assert stat.S_IMODE((data_dir / folder).stat().st_mode) == 0o700
     assert stat.S_IMODE(data_dir.stat().st_mode) == 0o700
-    for name in ("config.yaml", "MEMORY.md", "activation-metadata.json",
-                 "knowledge-graph/canary-facts.json", "knowledge-graph/facts.jsonl",
-                 "knowledge-graph/archived-facts.jsonl", "knowledge-graph/entities.jsonl",
-                 "knowledge-graph/relations.jsonl"):
+    for name in (
+        "config.yaml",
+        "MEMORY.md",
+        "activation-metadata.json",
+        "knowledge-graph/canary-facts.json",
+        "knowledge-graph/facts.jsonl",
+        "knowledge-graph/archived-facts.jsonl",
+        "knowledge-graph/entities.jsonl",
+        "knowledge-graph/relations.jsonl",
+    ):
         assert (data_dir / name).is_file(), name
         assert stat.S_IMODE((data_dir / name).stat().st_mode) == 0o600, name
-    assert (data_dir / "config.yaml").read_bytes() == \
-        (BUNDLE / "assets/templates/config.yaml").read_bytes()
+    assert (data_dir / "config.yaml").read_bytes() == (
+        BUNDLE / "assets/templates/config.yaml"
+    ).read_bytes()
     assert "<!-- vm-memory-oracle:begin -->" in (data_dir / "MEMORY.md").read_text()
     assert json.loads((data_dir / "knowledge-graph/canary-facts.json").read_text()) == []
 
@@ -44,6 +50,7 @@ def test_help_exists_for_every_action(capsys):
     for action in ACTIONS:
         with pytest.raises(SystemExit) as exit_info:
             from vm_memory_oracle.cli import parse_arguments
+
             parse_arguments(["--action", action, "--help"])
         assert exit_info.value.code == 0
         out = capsys.readouterr().out
@@ -86,24 +93,44 @@ def test_data_path_precedence(tmp_path, monkeypatch, capsys):
 
 def test_the_data_directory_config_is_used_but_cannot_move_it(cli, data_dir):
     cli("--action", "init")
-    (data_dir / "config.yaml").write_text("memory_oracle:\n  recall_k: 3\n  data_path: /elsewhere\n")
+    (data_dir / "config.yaml").write_text(
+        "memory_oracle:\n  recall_k: 3\n  data_path: /elsewhere\n"
+    )
     payload = cli("--json", "--action", "config").json()
     assert payload["settings"]["recall_k"] == 3
     assert payload["data_path"] == payload["settings"]["data_path"] == str(data_dir)
-    assert f"data_path: \"{data_dir}\"" in cli("--action", "config").out
+    assert f'data_path: "{data_dir}"' in cli("--action", "config").out
 
 
-@pytest.mark.parametrize("body, message", [
-    ("memory_oracle:\n  half_life: 30\n", "unknown key memory_oracle.half_life"),
-    ("memory_oracle:\n  recall_boost: 1.5\n", "memory_oracle.recall_boost must be in [0, 1], got 1.5"),
-    ("memory_oracle:\n  max_facts: many\n", "memory_oracle.max_facts must be a whole number"),
-    ("memory_oracle:\n  half_life_days: 0\n", "memory_oracle.half_life_days must be in (0, 3650]"),
-    ("memory_oracle:\n  search_threshold: true\n", "memory_oracle.search_threshold must be a number"),
-    ("memory_oracle:\n  prune_threshold: 0.3\n", "prune_threshold (0.3) must not exceed search_threshold"),
-    ("memory_oracle:\n  canary_check_interval: hourly\n", "must be one of daily, weekly, monthly"),
-    ("memory_oracle: [1, 2]\n", "memory_oracle: must be a mapping"),
-    ("memory_oracle:\n  recall_k: [\n", "invalid YAML"),
-])
+@pytest.mark.parametrize(
+    "body, message",
+    [
+        ("memory_oracle:\n  half_life: 30\n", "unknown key memory_oracle.half_life"),
+        (
+            "memory_oracle:\n  recall_boost: 1.5\n",
+            "memory_oracle.recall_boost must be in [0, 1], got 1.5",
+        ),
+        ("memory_oracle:\n  max_facts: many\n", "memory_oracle.max_facts must be a whole number"),
+        (
+            "memory_oracle:\n  half_life_days: 0\n",
+            "memory_oracle.half_life_days must be in (0, 3650]",
+        ),
+        (
+            "memory_oracle:\n  search_threshold: true\n",
+            "memory_oracle.search_threshold must be a number",
+        ),
+        (
+            "memory_oracle:\n  prune_threshold: 0.3\n",
+            "prune_threshold (0.3) must not exceed search_threshold",
+        ),
+        (
+            "memory_oracle:\n  canary_check_interval: hourly\n",
+            "must be one of daily, weekly, monthly",
+        ),
+        ("memory_oracle: [1, 2]\n", "memory_oracle: must be a mapping"),
+        ("memory_oracle:\n  recall_k: [\n", "invalid YAML"),
+    ],
+)
 def test_bad_config_is_refused_naming_the_key(cli, data_dir, body, message):
     cli("--action", "init")
     (data_dir / "config.yaml").write_text(body)
@@ -124,8 +151,10 @@ def test_config_set_keeps_comments_and_refuses_bad_values(cli, data_dir):
     text = config.read_text()
     assert "half_life_days: 45" in text
     assert "# Activation halves every half_life_days without recall" in text
-    assert text.replace("half_life_days: 45", "half_life_days: 30") == \
-        (BUNDLE / "assets/templates/config.yaml").read_text()
+    assert (
+        text.replace("half_life_days: 45", "half_life_days: 30")
+        == (BUNDLE / "assets/templates/config.yaml").read_text()
+    )
     result = cli("--action", "config", "--set", "recall_boost=2")
     assert result.code == 3 and "recall_boost must be in [0, 1]" in result.err
     assert "recall_boost: 0.3" in config.read_text()
@@ -141,17 +170,28 @@ def test_a_planted_symlink_exits_5_and_changes_nothing(cli, data_dir, tmp_path):
     facts.symlink_to(outside)
     result = cli("--action", "remember", "--subject", "a", "--predicate", "b", "--object", "c")
     assert result.code == 5
-    assert result.err == (f"Error: {facts}: is a symlink; refusing to follow links inside the "
-                          f"data directory; remove it (rm {facts}) and put the real file or "
-                          "directory there\n")
+    assert result.err == (
+        f"Error: {facts}: is a symlink; refusing to follow links inside the "
+        f"data directory; remove it (rm {facts}) and put the real file or "
+        "directory there\n"
+    )
     assert outside.read_text() == ""
 
 
 def test_a_data_directory_that_cannot_be_created_exits_5(cli, tmp_path):
     blocker = tmp_path / "blocker"
     blocker.write_text("")
-    result = cli("--action", "remember", "--subject", "a", "--predicate", "b", "--object", "c",
-                 data=blocker / "memory")
+    result = cli(
+        "--action",
+        "remember",
+        "--subject",
+        "a",
+        "--predicate",
+        "b",
+        "--object",
+        "c",
+        data=blocker / "memory",
+    )
     assert result.code == 5
     assert result.err.startswith(f"Error: {blocker / 'memory'}: cannot create: ")
     assert blocker.read_text() == ""
@@ -189,5 +229,7 @@ def test_a_lock_held_too_long_exits_4_naming_the_holder(cli, data_dir):
 
 
 def test_the_holder_name_is_cleared_when_the_lock_is_released(cli, data_dir):
-    assert cli("--action", "remember", "--subject", "a", "--predicate", "b", "--object", "c").code == 0
+    assert (
+        cli("--action", "remember", "--subject", "a", "--predicate", "b", "--object", "c").code == 0
+    )
     assert (data_dir / "state" / "memory.lock.holder").read_text() == ""

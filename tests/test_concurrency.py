@@ -33,8 +33,12 @@ for i in range(count):
 
 
 def start(code: str, *args: str) -> subprocess.Popen:
-    return subprocess.Popen([sys.executable, "-c", code, str(BUNDLE / "skill"), *args],
-                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    return subprocess.Popen(
+        [sys.executable, "-c", code, str(BUNDLE / "skill"), *args],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
 
 
 def finish(processes) -> None:
@@ -53,16 +57,27 @@ def test_four_processes_remembering_250_facts_each_leave_exactly_1000_lines(data
     assert len({fact["id"] for fact in facts}) == 1000
     assert {fact["subject"] for fact in facts} == {f"worker {n}" for n in range(4)}
     assert set(activation_state(data_dir)) == {fact["id"] for fact in facts}
-    relations = [json.loads(line) for line in
-                 (data_dir / "knowledge-graph" / "relations.jsonl").read_text().splitlines()]
+    relations = [
+        json.loads(line)
+        for line in (data_dir / "knowledge-graph" / "relations.jsonl").read_text().splitlines()
+    ]
     assert relations == [{"predicate": "counted", "count": 1000}]
     assert not (data_dir / "knowledge-graph" / "facts.quarantine.jsonl").exists()
 
 
 @pytest.mark.slow
 def test_concurrent_recalls_lose_no_boost(cli, data_dir):
-    cli("--action", "remember", "--subject", "user", "--predicate", "lives_in", "--object", "Berlin",
-        now=None)
+    cli(
+        "--action",
+        "remember",
+        "--subject",
+        "user",
+        "--predicate",
+        "lives_in",
+        "--object",
+        "Berlin",
+        now=None,
+    )
     # What is under test is the boost; the hashing embedder keeps 120 process starts short.
     cli("--action", "config", "--set", "embedding_model=hash")
     finish([start(RECALLER, str(data_dir), "40") for _ in range(3)])
@@ -73,13 +88,32 @@ def test_concurrent_recalls_lose_no_boost(cli, data_dir):
 @pytest.mark.slow
 def test_entrypoint_processes_writing_at_once(data_dir):
     """The real shell entrypoint, several at once, as cron and agent sessions would run it."""
-    processes = [subprocess.Popen(
-        [str(ENTRYPOINT), "--data-path", str(data_dir), "--action", "remember", "--subject",
-         f"session {n}", "--predicate", "said", "--object", "hello"],
-        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True) for n in range(6)]
+    processes = [
+        subprocess.Popen(
+            [
+                str(ENTRYPOINT),
+                "--data-path",
+                str(data_dir),
+                "--action",
+                "remember",
+                "--subject",
+                f"session {n}",
+                "--predicate",
+                "said",
+                "--object",
+                "hello",
+            ],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+        for n in range(6)
+    ]
     finish(processes)
     lines = (data_dir / "knowledge-graph" / "facts.jsonl").read_text().splitlines()
-    assert sorted(json.loads(line)["subject"] for line in lines) == [f"session {n}" for n in range(6)]
+    assert sorted(json.loads(line)["subject"] for line in lines) == [
+        f"session {n}" for n in range(6)
+    ]
 
 
 def test_a_writer_finishes_a_layout_another_writer_is_still_making(cli, data_dir):
@@ -87,8 +121,9 @@ def test_a_writer_finishes_a_layout_another_writer_is_still_making(cli, data_dir
     # state/, which holds the lock: a remember must not take the layout as made.
     (data_dir / "knowledge-graph").mkdir(mode=0o700, parents=True)
     data_dir.chmod(0o700)
-    result = cli("--action", "remember", "--subject", "user", "--predicate", "lives_in",
-                 "--object", "Porto")
+    result = cli(
+        "--action", "remember", "--subject", "user", "--predicate", "lives_in", "--object", "Porto"
+    )
     assert result.code == 0, result.err
     assert (data_dir / "state").is_dir()
     assert len((data_dir / "knowledge-graph" / "facts.jsonl").read_text().splitlines()) == 1

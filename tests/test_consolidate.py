@@ -7,12 +7,10 @@ import shutil
 import signal
 import time
 
-import pytest
-
 from conftest import data_files, hash_embedder, python_child, write_jsonl
 
 DAY0 = "2026-01-01T09:00:00Z"
-LATER = "2026-07-20T00:30:00Z"   # 200 days after DAY0
+LATER = "2026-07-20T00:30:00Z"  # 200 days after DAY0
 USER_TOP = "# MEMORY\n\nMy own notes: call mum on Sundays.\n\n"
 USER_BOTTOM = "\n## Scratch\n- written by hand, kept by hand\n"
 
@@ -41,11 +39,14 @@ def indexed_fact_ids(data_dir):
     return {record["fact_id"] for record in lines_of(data_dir / "embeddings" / "metadata.jsonl")}
 
 
-def test_a_fact_unused_for_200_days_is_archived_and_a_pinned_one_of_the_same_age_stays(cli, data_dir):
+def test_a_fact_unused_for_200_days_is_archived_and_a_pinned_one_of_the_same_age_stays(
+    cli, data_dir
+):
     hash_embedder(cli)
     faded = remember(cli, "--subject", "user", "--predicate", "visited", "--object", "Oslo")
-    pinned = remember(cli, "--subject", "user", "--predicate", "blood_type", "--object", "O+",
-                      "--pin")
+    pinned = remember(
+        cli, "--subject", "user", "--predicate", "blood_type", "--object", "O+", "--pin"
+    )
     consolidate(cli, now=DAY0)
     assert {faded, pinned} <= indexed_fact_ids(data_dir)
 
@@ -64,16 +65,31 @@ def test_a_fact_unused_for_200_days_is_archived_and_a_pinned_one_of_the_same_age
 def test_a_superseded_fact_is_archived_and_stays_the_newer_ones_history(cli, data_dir):
     hash_embedder(cli)
     berlin = remember(cli, "--subject", "user", "--predicate", "lives_in", "--object", "Berlin")
-    lisbon = remember(cli, "--subject", "user", "--predicate", "lives_in", "--object", "Lisbon",
-                      now="2026-01-02T09:00:00Z")
+    lisbon = remember(
+        cli,
+        "--subject",
+        "user",
+        "--predicate",
+        "lives_in",
+        "--object",
+        "Lisbon",
+        now="2026-01-02T09:00:00Z",
+    )
     consolidate(cli, now="2026-01-03T00:30:00Z")
     assert ids_in(data_dir, "facts.jsonl") == {lisbon}
     [archived] = lines_of(data_dir / "knowledge-graph" / "archived-facts.jsonl")
     assert archived["id"] == berlin and archived["archive_reason"] == f"superseded by {lisbon}"
     memory = (data_dir / "MEMORY.md").read_text()
     assert "Lisbon" in memory and "Berlin" not in memory
-    recalled = cli("--json", "--action", "recall", "--query", "where does the user live",
-                   "--no-boost", now="2026-01-03T08:00:00Z").json()
+    recalled = cli(
+        "--json",
+        "--action",
+        "recall",
+        "--query",
+        "where does the user live",
+        "--no-boost",
+        now="2026-01-03T08:00:00Z",
+    ).json()
     [hit] = [hit for hit in recalled["results"] if hit["id"] == lisbon]
     assert [old["object"] for old in hit["history"]] == ["Berlin"]
     assert berlin not in {hit["id"] for hit in recalled["results"]}
@@ -85,8 +101,16 @@ def test_a_fact_superseded_by_a_fact_lost_to_damage_is_current_again(cli, data_d
     it is made current again, and the repair is reported."""
     hash_embedder(cli)
     porto = remember(cli, "--subject", "user", "--predicate", "lives_in", "--object", "Porto")
-    remember(cli, "--subject", "user", "--predicate", "lives_in", "--object", "Rome",
-             now="2026-01-02T09:00:00Z")
+    remember(
+        cli,
+        "--subject",
+        "user",
+        "--predicate",
+        "lives_in",
+        "--object",
+        "Rome",
+        now="2026-01-02T09:00:00Z",
+    )
     facts = data_dir / "knowledge-graph" / "facts.jsonl"
     facts.write_bytes(facts.read_bytes()[:-40])
     result = cli("--json", "--action", "consolidate", now="2026-01-03T00:30:00Z")
@@ -99,8 +123,15 @@ def test_a_fact_superseded_by_a_fact_lost_to_damage_is_current_again(cli, data_d
     assert change["fact"] == porto and "in neither facts.jsonl nor the archive" in change["reason"]
     health = json.loads((data_dir / "health.json").read_text())
     assert any("reinstated" in repair["repair"] for repair in health["repairs"])
-    recalled = cli("--json", "--action", "recall", "--query", "where does the user live",
-                   "--no-boost", now="2026-01-03T08:00:00Z").json()["results"]
+    recalled = cli(
+        "--json",
+        "--action",
+        "recall",
+        "--query",
+        "where does the user live",
+        "--no-boost",
+        now="2026-01-03T08:00:00Z",
+    ).json()["results"]
     assert recalled[0]["object"] == "Porto"
 
 
@@ -109,10 +140,21 @@ def test_two_consolidations_in_a_row_change_no_file_but_health_timestamps(cli, d
     sessions = data_dir / "sessions"
     sessions.mkdir(parents=True)
     today = time.strftime("%Y-%m-%d", time.gmtime())
-    write_jsonl(sessions / f"{today}-080000.jsonl", [
-        {"ts": f"{today}T08:00:00Z", "role": "user", "text": "I live in Lisbon and I work at Acme."},
-        {"ts": f"{today}T08:01:00Z", "role": "user", "text": "Remember that I am allergic to shellfish."},
-    ])
+    write_jsonl(
+        sessions / f"{today}-080000.jsonl",
+        [
+            {
+                "ts": f"{today}T08:00:00Z",
+                "role": "user",
+                "text": "I live in Lisbon and I work at Acme.",
+            },
+            {
+                "ts": f"{today}T08:01:00Z",
+                "role": "user",
+                "text": "Remember that I am allergic to shellfish.",
+            },
+        ],
+    )
     assert cli("--action", "remember", "--from", "assets/examples/facts.jsonl", now=None).code == 0
     first = cli("--json", "--action", "consolidate", now=None)
     assert first.code == 0, first.err
@@ -125,10 +167,16 @@ def test_two_consolidations_in_a_row_change_no_file_but_health_timestamps(cli, d
     assert {name for name in after if after[name] != before.get(name)} <= {"health.json", report}
     assert set(after) - {report} == set(before) - {report}  # both runs may start in one second
     old, new = json.loads(before["health.json"]), json.loads(after["health.json"])
-    moving = ("timestamp", "last_consolidation", "consolidation_duration_seconds", "disk_usage_bytes",
-              "disk_usage_percent")
-    assert {k: v for k, v in old.items() if k not in moving} == \
-        {k: v for k, v in new.items() if k not in moving}
+    moving = (
+        "timestamp",
+        "last_consolidation",
+        "consolidation_duration_seconds",
+        "disk_usage_bytes",
+        "disk_usage_percent",
+    )
+    assert {k: v for k, v in old.items() if k not in moving} == {
+        k: v for k, v in new.items() if k not in moving
+    }
     counts = {step["name"]: step["counts"] for step in second.json()["steps"]}
     assert counts["summarize"]["added"] == 0 and counts["index"]["embedded"] == 0
     assert counts["prune"]["archived"] == 0 and counts["memory_md"]["added"] == 0
@@ -143,7 +191,9 @@ def test_a_second_consolidation_waits_its_timeout_then_exits_4_naming_the_holder
         "from vm_memory_oracle.storage import locks\n"
         "with locks.exclusive(Path(sys.argv[1]), 5, 'consolidate'):\n"
         "    print('held', flush=True)\n"
-        "    time.sleep(60)\n", str(data_dir / "state" / "consolidate.lock"))
+        "    time.sleep(60)\n",
+        str(data_dir / "state" / "consolidate.lock"),
+    )
     try:
         assert holder.stdout.readline().strip() == "held"
         before = data_files(data_dir)
@@ -168,7 +218,9 @@ def test_remember_and_recall_are_not_held_up_by_a_consolidation_in_progress(cli,
         "from vm_memory_oracle.storage import locks\n"
         "with locks.exclusive(Path(sys.argv[1]), 5, 'consolidate'):\n"
         "    print('held', flush=True)\n"
-        "    time.sleep(60)\n", str(data_dir / "state" / "consolidate.lock"))
+        "    time.sleep(60)\n",
+        str(data_dir / "state" / "consolidate.lock"),
+    )
     try:
         assert holder.stdout.readline().strip() == "held"
         fact = remember(cli, "--subject", "user", "--predicate", "likes", "--object", "tea")
@@ -183,21 +235,46 @@ def _world(cli, data_dir):
     """A memory with something for every step to do."""
     hash_embedder(cli)
     sessions = data_dir / "sessions"
-    write_jsonl(sessions / "2026-06-01-080000.jsonl", [
-        {"ts": "2026-06-01T08:00:00Z", "role": "user", "text": "I moved to Porto last week."},
-        {"ts": "2026-06-01T08:05:00Z", "role": "user", "text": "I prefer green tea in the morning."},
-    ])
-    write_jsonl(sessions / "2026-07-19-210000.jsonl", [
-        {"ts": "2026-07-19T21:00:00Z", "role": "user", "text": "Remember that my dentist is Dr. Silva."},
-    ])
+    write_jsonl(
+        sessions / "2026-06-01-080000.jsonl",
+        [
+            {"ts": "2026-06-01T08:00:00Z", "role": "user", "text": "I moved to Porto last week."},
+            {
+                "ts": "2026-06-01T08:05:00Z",
+                "role": "user",
+                "text": "I prefer green tea in the morning.",
+            },
+        ],
+    )
+    write_jsonl(
+        sessions / "2026-07-19-210000.jsonl",
+        [
+            {
+                "ts": "2026-07-19T21:00:00Z",
+                "role": "user",
+                "text": "Remember that my dentist is Dr. Silva.",
+            },
+        ],
+    )
     (data_dir / "daily" / "2025-06-01.md").write_text("# 2025-06-01\n")
     remember(cli, "--subject", "user", "--predicate", "visited", "--object", "Oslo")
     remember(cli, "--subject", "user", "--predicate", "lives_in", "--object", "Berlin")
-    remember(cli, "--subject", "user", "--predicate", "name", "--object", "Alex", "--category",
-             "identity", now="2026-07-01T00:00:00Z")
+    remember(
+        cli,
+        "--subject",
+        "user",
+        "--predicate",
+        "name",
+        "--object",
+        "Alex",
+        "--category",
+        "identity",
+        now="2026-07-01T00:00:00Z",
+    )
     memory = data_dir / "MEMORY.md"
-    memory.write_text(USER_TOP + "<!-- vm-memory-oracle:begin -->\n<!-- vm-memory-oracle:end -->\n"
-                      + USER_BOTTOM)
+    memory.write_text(
+        USER_TOP + "<!-- vm-memory-oracle:begin -->\n<!-- vm-memory-oracle:end -->\n" + USER_BOTTOM
+    )
 
 
 def _changes(report: dict) -> list:
@@ -220,10 +297,14 @@ def test_a_dry_run_writes_nothing_and_lists_the_changes_the_real_run_makes(cli, 
     assert _changes(dry.json()) == _changes(real.json())
     steps = {step["name"]: step for step in real.json()["steps"]}
     assert steps["summarize"]["counts"]["session_files"] == 2
-    assert steps["prune"]["counts"] == {"archived": 2, "superseded": 1, "pruned": 1,
-                                        "reinstated": 0}
-    assert steps["clean"]["counts"]["sessions_removed"] == 1   # 2026-06-01, summarized
-    assert steps["clean"]["counts"]["daily_removed"] == 1      # 2025-06-01
+    assert steps["prune"]["counts"] == {
+        "archived": 2,
+        "superseded": 1,
+        "pruned": 1,
+        "reinstated": 0,
+    }
+    assert steps["clean"]["counts"]["sessions_removed"] == 1  # 2026-06-01, summarized
+    assert steps["clean"]["counts"]["daily_removed"] == 1  # 2025-06-01
     assert steps["memory_md"]["counts"]["added"] >= 3
 
     text = cli("--action", "consolidate", "--dry-run", now=LATER)
@@ -250,13 +331,21 @@ def test_memory_md_with_5000_facts_above_half_stays_within_200_lines(cli, data_d
     # run out first; the default budget is held by the next test.
     assert cli("--action", "config", "--set", "memory_md_max_chars=20000").code == 0
     categories = ["identity", "health"] + ["preference", "fact", "decision"] * 16
-    facts = [{"subject": "user", "predicate": f"note_{n}", "object": f"value {n}",
-              "category": categories[n % len(categories)]} for n in range(5000)]  # 100 identity
+    facts = [
+        {
+            "subject": "user",
+            "predicate": f"note_{n}",
+            "object": f"value {n}",
+            "category": categories[n % len(categories)],
+        }
+        for n in range(5000)
+    ]  # 100 identity
     source = write_jsonl(tmp_path / "many.jsonl", facts)
     assert cli("--action", "remember", "--from", str(source), now=DAY0).code == 0
     memory = data_dir / "MEMORY.md"
-    memory.write_text(USER_TOP + "<!-- vm-memory-oracle:begin -->\n<!-- vm-memory-oracle:end -->\n"
-                      + USER_BOTTOM)
+    memory.write_text(
+        USER_TOP + "<!-- vm-memory-oracle:begin -->\n<!-- vm-memory-oracle:end -->\n" + USER_BOTTOM
+    )
     report = consolidate(cli, now="2026-01-02T00:30:00Z")
     text = memory.read_text()
     assert len(text.splitlines()) == 180  # filled to 90% of memory_md_max_lines
@@ -264,11 +353,14 @@ def test_memory_md_with_5000_facts_above_half_stays_within_200_lines(cli, data_d
     block = text.split("<!-- vm-memory-oracle:begin -->\n")[1].split("<!-- vm-memory-oracle:end")[0]
     headings = [line for line in block.splitlines() if line.startswith("## ")]
     assert headings == ["## The user"]  # one subject
-    assert sum(1 for line in block.splitlines() if " note " in line) == \
-        len(text.splitlines()) - len(USER_TOP.splitlines()) - len(USER_BOTTOM.splitlines()) - 3
+    assert (
+        sum(1 for line in block.splitlines() if " note " in line)
+        == len(text.splitlines()) - len(USER_TOP.splitlines()) - len(USER_BOTTOM.splitlines()) - 3
+    )
     # identity and health facts decay slowest: the most active, they fill the block first
-    shown = [int(line.split(" note ")[1].split()[0]) for line in block.splitlines()
-             if " note " in line]
+    shown = [
+        int(line.split(" note ")[1].split()[0]) for line in block.splitlines() if " note " in line
+    ]
     assert shown and all(n % 50 in (0, 1) for n in shown)  # identity, health
     steps = {step["name"]: step for step in report["steps"]}
     assert steps["memory_md"]["counts"]["lines"] == len(text.splitlines())
@@ -277,12 +369,18 @@ def test_memory_md_with_5000_facts_above_half_stays_within_200_lines(cli, data_d
     assert steps["memory_md"]["counts"]["not_fitting"] == 5000 - placed
 
 
-
 def test_memory_md_stays_within_its_character_budget(cli, data_dir, tmp_path):
     hash_embedder(cli)
-    facts = [{"subject": "user", "predicate": f"note_{n}",
-              "object": f"value {n} of a rather long description of something", "pinned": True,
-              "category": "fact"} for n in range(400)]
+    facts = [
+        {
+            "subject": "user",
+            "predicate": f"note_{n}",
+            "object": f"value {n} of a rather long description of something",
+            "pinned": True,
+            "category": "fact",
+        }
+        for n in range(400)
+    ]
     source = write_jsonl(tmp_path / "many.jsonl", facts)
     assert cli("--action", "remember", "--from", str(source), now=DAY0).code == 0
     report = consolidate(cli, now="2026-01-02T00:30:00Z")
@@ -309,8 +407,10 @@ def test_the_users_own_lines_over_the_cap_are_kept_and_warned_about(cli, data_di
 def test_clean_removes_old_logs_and_summaries_but_never_an_unsummarized_log(cli, data_dir):
     hash_embedder(cli)
     sessions = data_dir / "sessions"
-    write_jsonl(sessions / "2026-05-01-080000.jsonl", [
-        {"ts": "2026-05-01T08:00:00Z", "role": "user", "text": "I work at Acme."}])
+    write_jsonl(
+        sessions / "2026-05-01-080000.jsonl",
+        [{"ts": "2026-05-01T08:00:00Z", "role": "user", "text": "I work at Acme."}],
+    )
     partial = sessions / "2026-05-02-080000.jsonl"
     write_jsonl(partial, [{"ts": "2026-05-02T08:00:00Z", "role": "user", "text": "I like jazz."}])
     with open(partial, "a") as handle:  # a turn still being written: never complete
@@ -325,8 +425,11 @@ def test_clean_removes_old_logs_and_summaries_but_never_an_unsummarized_log(cli,
     assert partial.exists() and recent.exists()
     assert not (data_dir / "daily" / "2025-07-01.md").exists()
     assert (data_dir / "daily" / "2025-07-30.md").exists()
-    assert any("2026-05-02-080000.jsonl is past session_retention_days but has lines not "
-               "summarized yet; kept" in warning for warning in result.json()["warnings"])
+    assert any(
+        "2026-05-02-080000.jsonl is past session_retention_days but has lines not "
+        "summarized yet; kept" in warning
+        for warning in result.json()["warnings"]
+    )
     ledger = json.loads((data_dir / "state" / "summarized.json").read_text())["files"]
     assert "2026-05-01-080000.jsonl" not in ledger  # gone with its log
     assert ids_in(data_dir, "facts.jsonl")  # the facts of the removed log stay
@@ -334,8 +437,16 @@ def test_clean_removes_old_logs_and_summaries_but_never_an_unsummarized_log(cli,
 
 def test_every_mutation_leaves_an_audit_line_naming_its_actor(cli, data_dir):
     _world(cli, data_dir)
-    fact = remember(cli, "--subject", "user", "--predicate", "owns", "--object", "a bike",
-                    now="2026-07-19T00:00:00Z")
+    fact = remember(
+        cli,
+        "--subject",
+        "user",
+        "--predicate",
+        "owns",
+        "--object",
+        "a bike",
+        now="2026-07-19T00:00:00Z",
+    )
     before = data_files(data_dir)
     assert cli("--actor", "cron", "--action", "consolidate", now=LATER).code == 0
     after = data_files(data_dir)
@@ -346,13 +457,20 @@ def test_every_mutation_leaves_an_audit_line_naming_its_actor(cli, data_dir):
     assert by_cron and all(entry["action"] == "consolidate" for entry in by_cron)
     written = {name for entry in by_cron for name in entry["files"]}
     changed = {name for name in set(before) | set(after) if before.get(name) != after.get(name)}
-    bookkeeping = {"health.json", "state/audit.jsonl", "state/index-built",
-                   "state/consolidate.lock", "state/consolidate.lock.holder"}
-    derived = {name for name in changed if name.startswith(("embeddings/cache-",
-                                                            "state/reports/"))}
+    bookkeeping = {
+        "health.json",
+        "state/audit.jsonl",
+        "state/index-built",
+        "state/consolidate.lock",
+        "state/consolidate.lock.holder",
+    }
+    derived = {name for name in changed if name.startswith(("embeddings/cache-", "state/reports/"))}
     assert changed - bookkeeping - derived <= written
-    assert {"knowledge-graph/archived-facts.jsonl", "MEMORY.md",
-            "sessions/2026-06-01-080000.jsonl"} <= written
+    assert {
+        "knowledge-graph/archived-facts.jsonl",
+        "MEMORY.md",
+        "sessions/2026-06-01-080000.jsonl",
+    } <= written
     actions = [(entry["actor"], entry["action"]) for entry in audit]
     assert ("cli", "forget") in actions and ("cli", "recall") in actions
     [forgot] = [entry for entry in audit if entry["action"] == "forget"]
@@ -383,8 +501,16 @@ def test_a_workspace_link_to_memory_md_keeps_showing_the_rewritten_file(cli, dat
     (workspace / "MEMORY.md").symlink_to(data_dir / "MEMORY.md")
     remember(cli, "--subject", "user", "--predicate", "likes", "--object", "green tea")
     consolidate(cli, now=DAY0)
-    remember(cli, "--subject", "user", "--predicate", "likes", "--object", "jazz",
-             now="2026-01-02T00:00:00Z")
+    remember(
+        cli,
+        "--subject",
+        "user",
+        "--predicate",
+        "likes",
+        "--object",
+        "jazz",
+        now="2026-01-02T00:00:00Z",
+    )
     consolidate(cli, now="2026-01-02T00:30:00Z")
     seen = (workspace / "MEMORY.md").read_text()
     assert "green tea" in seen and "jazz" in seen
@@ -395,18 +521,35 @@ def test_a_step_report_is_typed_and_reads_the_checkpoints_of_earlier_runs():
     from vm_memory_oracle.steps.report import StepReport, changes, summary_counts
 
     # as the health step returns it, and as an earlier version's checkpoint held it
-    health = StepReport.from_dict("health", {"counts": {"warnings": 1}, "status": "degraded",
-                                             "changes": [], "health_warnings": ["disk"]})
-    prune = StepReport.from_dict("prune", {"counts": {"archived": 2, "pruned": 1},
-                                           "changes": [{"fact": "fact-1", "change": "archived",
-                                                        "reason": "pruned: low"}]},
-                                 done_before=True)
+    health = StepReport.from_dict(
+        "health",
+        {
+            "counts": {"warnings": 1},
+            "status": "degraded",
+            "changes": [],
+            "health_warnings": ["disk"],
+        },
+    )
+    prune = StepReport.from_dict(
+        "prune",
+        {
+            "counts": {"archived": 2, "pruned": 1},
+            "changes": [{"fact": "fact-1", "change": "archived", "reason": "pruned: low"}],
+        },
+        done_before=True,
+    )
     assert health.details == {"status": "degraded", "health_warnings": ["disk"]}
-    assert health.as_dict() == {"name": "health", "counts": {"warnings": 1}, "changes": [],
-                                "warnings": [], "status": "degraded",
-                                "health_warnings": ["disk"]}
+    assert health.as_dict() == {
+        "name": "health",
+        "counts": {"warnings": 1},
+        "changes": [],
+        "warnings": [],
+        "status": "degraded",
+        "health_warnings": ["disk"],
+    }
     assert prune.as_dict(named=False)["done_before"] is True
     assert StepReport.from_dict("prune", prune.as_dict(named=False)) == prune
     assert summary_counts([health, prune])["archived"] == 2
-    assert changes([health, prune]) == [{"step": "prune", "change": "archived",
-                                         "target": "fact-1", "reason": "pruned: low"}]
+    assert changes([health, prune]) == [
+        {"step": "prune", "change": "archived", "target": "fact-1", "reason": "pruned: low"}
+    ]

@@ -3,15 +3,33 @@
 from datetime import date
 
 import pytest
-from hypothesis import given, strategies as st
-
+from hypothesis import given
+from hypothesis import strategies as st
 from vm_memory_oracle.model.dates_text import comparable, contains_expected, normalise_dates
 
-MAY_15 = ["May 15, 2026", "May 15th, 2026", "15 May 2026", "15th of May 2026", "2026-05-15",
-          "2026/05/15", "2026.05.15", "2026年5月15日", "2026 年 5 月 15 日",
-          "Friday, May 15, 2026", "05/15/2026", "15/05/2026", "2026-5-15", "2026年5月15号"]
-SEPT_3 = ["Sept 3, 2026", "Sep. 3 2026", "3 Sept. 2026", "September 3rd, 2026",
-          "3rd of September, 2026"]
+MAY_15 = [
+    "May 15, 2026",
+    "May 15th, 2026",
+    "15 May 2026",
+    "15th of May 2026",
+    "2026-05-15",
+    "2026/05/15",
+    "2026.05.15",
+    "2026年5月15日",
+    "2026 年 5 月 15 日",
+    "Friday, May 15, 2026",
+    "05/15/2026",
+    "15/05/2026",
+    "2026-5-15",
+    "2026年5月15号",
+]
+SEPT_3 = [
+    "Sept 3, 2026",
+    "Sep. 3 2026",
+    "3 Sept. 2026",
+    "September 3rd, 2026",
+    "3rd of September, 2026",
+]
 
 
 @pytest.mark.parametrize("written", MAY_15)
@@ -24,17 +42,23 @@ def test_abbreviated_and_full_september_are_iso(written):
     assert normalise_dates(written) == "2026-09-03"
 
 
-@pytest.mark.parametrize("written", ["MAY 15, 2026", "may 15th, 2026", "15 MAY 2026",
-                                     "FRIDAY, may 15, 2026", "fri. 15 may 2026"])
+@pytest.mark.parametrize(
+    "written",
+    ["MAY 15, 2026", "may 15th, 2026", "15 MAY 2026", "FRIDAY, may 15, 2026", "fri. 15 may 2026"],
+)
 def test_month_and_weekday_names_ignore_case(written):
     assert normalise_dates(written) == "2026-05-15"
 
 
 def test_the_rest_of_a_sentence_is_unchanged():
-    assert (normalise_dates("The project started on May 15, 2026.")
-            == "The project started on 2026-05-15.")
-    assert normalise_dates("Met on 3 Sept. 2026 and 2026/05/15, again") == \
-        "Met on 2026-09-03 and 2026-05-15, again"
+    assert (
+        normalise_dates("The project started on May 15, 2026.")
+        == "The project started on 2026-05-15."
+    )
+    assert (
+        normalise_dates("Met on 3 Sept. 2026 and 2026/05/15, again")
+        == "Met on 2026-09-03 and 2026-05-15, again"
+    )
 
 
 def test_dates_inside_chinese_text_are_found():
@@ -52,8 +76,18 @@ def test_numeric_dates_with_equal_parts_read_the_same_either_way():
     assert normalise_dates("05/05/2026") == "2026-05-05"
 
 
-@pytest.mark.parametrize("written", ["Feb 30, 2026", "30 February 2026", "2026-02-30", "2026年2月30日",
-                                     "31/04/2026", "2026-13-01", "Feb 29, 2025"])
+@pytest.mark.parametrize(
+    "written",
+    [
+        "Feb 30, 2026",
+        "30 February 2026",
+        "2026-02-30",
+        "2026年2月30日",
+        "31/04/2026",
+        "2026-13-01",
+        "Feb 29, 2025",
+    ],
+)
 def test_invalid_dates_are_left_as_written(written):
     assert normalise_dates(written) == written
 
@@ -63,17 +97,30 @@ def test_dates_without_a_year_are_left_as_written(written):
     assert normalise_dates(written) == written
 
 
-@pytest.mark.parametrize("written", ["version 1.2.3", "at 14:30", "in 2026", "v10.20.2026",
-                                     "1.2026.05.15", "build 2026.05.151", "Mayor 15, 2026",
-                                     "May 15, 2026.5", "20260515", "page 15 of 2026"])
+@pytest.mark.parametrize(
+    "written",
+    [
+        "version 1.2.3",
+        "at 14:30",
+        "in 2026",
+        "v10.20.2026",
+        "1.2026.05.15",
+        "build 2026.05.151",
+        "Mayor 15, 2026",
+        "May 15, 2026.5",
+        "20260515",
+        "page 15 of 2026",
+    ],
+)
 def test_versions_times_and_bare_numbers_are_not_dates(written):
     assert normalise_dates(written) == written
 
 
 def test_expected_date_is_found_however_the_fact_writes_it():
     assert contains_expected("deployment project started on 2026-05-15", "May 15, 2026")
-    assert contains_expected("Deployment project started on 15th of May 2026",
-                             "started on 2026/05/15")
+    assert contains_expected(
+        "Deployment project started on 15th of May 2026", "started on 2026/05/15"
+    )
     assert contains_expected("部署项目于2026年5月15日启动", "May 15, 2026")
 
 
@@ -93,8 +140,20 @@ def test_comparable_folds_case_width_and_whitespace():
 
 
 # Every supported way of writing a date, as a function of the date.
-_MONTHS_FULL = ["January", "February", "March", "April", "May", "June", "July", "August",
-                "September", "October", "November", "December"]
+_MONTHS_FULL = [
+    "January",
+    "February",
+    "March",
+    "April",
+    "May",
+    "June",
+    "July",
+    "August",
+    "September",
+    "October",
+    "November",
+    "December",
+]
 
 
 def _ordinal(day: int) -> str:
@@ -142,9 +201,31 @@ def test_numeric_day_month_year_is_read_only_when_unambiguous(d, sep, month_firs
     assert normalise_dates(written) == (d.isoformat() if unambiguous else written)
 
 
-_FRAGMENTS = ["May 15, 2026", "15 May 2026", "2026-05-15", "2026.05.15", "05/15/2026",
-              "2026年5月15日", "Friday, ", "May", "15", "2026", "1", " ", ".", "-", "/", ",",
-              "年", "月", "日", "of ", "th", "v", "a"]
+_FRAGMENTS = [
+    "May 15, 2026",
+    "15 May 2026",
+    "2026-05-15",
+    "2026.05.15",
+    "05/15/2026",
+    "2026年5月15日",
+    "Friday, ",
+    "May",
+    "15",
+    "2026",
+    "1",
+    " ",
+    ".",
+    "-",
+    "/",
+    ",",
+    "年",
+    "月",
+    "日",
+    "of ",
+    "th",
+    "v",
+    "a",
+]
 
 
 @given(st.lists(st.sampled_from(_FRAGMENTS), max_size=12).map("".join))

@@ -17,9 +17,15 @@ from conftest import BUNDLE
 
 # Commands run by other tests, or that act outside a test's reach (the user's OpenClaw
 # workspace, /data/memory).
-ELSEWHERE = ("scripts/demo", "scripts/test", "openclaw ", "~/.openclaw", "init_memory.sh",
-             "install-openclaw",
-             "AGENTS.md")
+ELSEWHERE = (
+    "scripts/demo",
+    "scripts/test",
+    "openclaw ",
+    "~/.openclaw",
+    "init_memory.sh",
+    "install-openclaw",
+    "AGENTS.md",
+)
 ACTIONS_SHOWN = re.compile(r"--action ([a-z-]+)")
 
 
@@ -40,16 +46,21 @@ def fenced(path, languages=("sh", "bash", "shell")) -> list[str]:
 
 
 def readme_commands() -> list[str]:
-    return [block for block in fenced(BUNDLE / "README.md")
-            if not any(marker in block for marker in ELSEWHERE)]
+    return [
+        block
+        for block in fenced(BUNDLE / "README.md")
+        if not any(marker in block for marker in ELSEWHERE)
+    ]
 
 
 def skill_commands() -> list[str]:
     commands = []
     for block in fenced(BUNDLE / "SKILL.md", languages=("", "sh", "bash", "shell")):
         for line in block.splitlines():
-            if "{baseDir}/scripts/vm-memory-oracle --action " in line and \
-                    "--action ACTION" not in line:
+            if (
+                "{baseDir}/scripts/vm-memory-oracle --action " in line
+                and "--action ACTION" not in line
+            ):
                 commands.append(line.strip())
     return commands
 
@@ -65,8 +76,14 @@ def workdir_for(tmp_path):
 
 
 def run_shell(command: str, cwd, env) -> subprocess.CompletedProcess:
-    return subprocess.run(["bash", "-euo", "pipefail", "-c", command], cwd=cwd, env=env,
-                          capture_output=True, text=True, timeout=600)
+    return subprocess.run(
+        ["bash", "-euo", "pipefail", "-c", command],
+        cwd=cwd,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
 
 
 def test_every_action_is_shown_in_both_documents():
@@ -93,8 +110,12 @@ def test_the_readme_walk_through_runs_command_by_command(tmp_path):
 def test_every_command_skill_md_shows_the_agent_runs(tmp_path):
     data = tmp_path / "memory"
     env = {**os.environ, "HOME": str(tmp_path), "MEMORY_ORACLE_DATA_PATH": str(data)}
-    seed = run_shell(f"'{BUNDLE}/scripts/vm-memory-oracle' --action remember --from "
-                     f"'{BUNDLE}/assets/examples/facts.jsonl'", tmp_path, env)
+    seed = run_shell(
+        f"'{BUNDLE}/scripts/vm-memory-oracle' --action remember --from "
+        f"'{BUNDLE}/assets/examples/facts.jsonl'",
+        tmp_path,
+        env,
+    )
     assert seed.returncode == 0, seed.stderr
     commands = skill_commands()
     assert len(commands) >= 10
@@ -109,7 +130,10 @@ def test_documented_flags_exist(document):
     from vm_memory_oracle.cli import build_parser
 
     text = (BUNDLE / document).read_text(encoding="utf-8")
-    for match in re.finditer(r"--action ([a-z-]+)((?: +--?[a-z][a-z-]*(?:[ =](?:\"[^\"]*\"|'[^']*'|[^\s`-][^\s`]*))?)*)", text):
+    for match in re.finditer(
+        r"--action ([a-z-]+)((?: +--?[a-z][a-z-]*(?:[ =](?:\"[^\"]*\"|'[^']*'|[^\s`-][^\s`]*))?)*)",
+        text,
+    ):
         action, rest = match.group(1), match.group(2)
         parser = build_parser(action)
         known = {option for item in parser._actions for option in item.option_strings}
@@ -120,9 +144,19 @@ def test_documented_flags_exist(document):
 def test_no_document_or_source_holds_a_merge_conflict_marker():
     marker = re.compile(r"^(<{7} |={7}$|>{7} )", re.MULTILINE)
     tracked = subprocess.run(["git", "ls-files"], cwd=BUNDLE, capture_output=True, text=True)
-    names = tracked.stdout.split() if tracked.returncode == 0 else [
-        str(path.relative_to(BUNDLE)) for path in BUNDLE.rglob("*")
-        if path.is_file() and ".venv" not in path.parts]
-    found = [name for name in names if name.endswith((".md", ".py", ".json", ".yaml", ".sh"))
-             and marker.search((BUNDLE / name).read_text(encoding="utf-8", errors="replace"))]
+    names = (
+        tracked.stdout.split()
+        if tracked.returncode == 0
+        else [
+            str(path.relative_to(BUNDLE))
+            for path in BUNDLE.rglob("*")
+            if path.is_file() and ".venv" not in path.parts
+        ]
+    )
+    found = [
+        name
+        for name in names
+        if name.endswith((".md", ".py", ".json", ".yaml", ".sh"))
+        and marker.search((BUNDLE / name).read_text(encoding="utf-8", errors="replace"))
+    ]
     assert found == []

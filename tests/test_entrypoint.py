@@ -19,8 +19,11 @@ def setup_commands() -> list[str]:
     for line in section.splitlines():
         if line.startswith("```"):
             language = None if language is not None else (line[3:].strip() or "sh")
-        elif language in ("sh", "bash", "shell") and line.strip() and \
-                not line.strip().startswith("#"):
+        elif (
+            language in ("sh", "bash", "shell")
+            and line.strip()
+            and not line.strip().startswith("#")
+        ):
             commands.append(line.strip())
     return commands
 
@@ -33,16 +36,16 @@ def test_the_readme_has_exactly_two_set_up_commands_and_ci_runs_the_second():
     assert re.search(r"^\s*(exec\s+)?(bash\s+)?scripts/test\b", ci, re.M), ci
 
 
-def test_the_readme_main_command_goes_from_nothing_to_a_consolidated_memory_and_an_answer(
-        tmp_path):
+def test_the_readme_main_command_goes_from_nothing_to_a_consolidated_memory_and_an_answer(tmp_path):
     # Run from a directory that looks like the bundle root, so ./memory-demo lands in tmp.
     workdir = tmp_path / "bundle"
     workdir.mkdir()
     for name in ("scripts", "assets"):
         (workdir / name).symlink_to(BUNDLE / name)
     first = setup_commands()[0]
-    result = subprocess.run(["bash", "-c", first], cwd=workdir, capture_output=True, text=True,
-                            timeout=900)
+    result = subprocess.run(
+        ["bash", "-c", first], cwd=workdir, capture_output=True, text=True, timeout=900
+    )
     assert result.returncode == 0, result.stderr
     data = workdir / "memory-demo"
     # consolidated: the example log summarized (then cleaned, being old), MEMORY.md written,
@@ -59,15 +62,26 @@ def test_the_readme_main_command_goes_from_nothing_to_a_consolidated_memory_and_
     assert "allergic to peanuts" in answer
     # again: nothing changes but the health check's time
     # (and the new run's report, state/reports/<time>.md)
-    before = {path: path.read_bytes() for path in data.rglob("*")
-              if path.is_file() and "cache" not in path.parts and path.name != "health.json"
-              and "reports" not in path.parts}
-    again = subprocess.run(["bash", "-c", first], cwd=workdir, capture_output=True, text=True,
-                           timeout=900)
+    before = {
+        path: path.read_bytes()
+        for path in data.rglob("*")
+        if path.is_file()
+        and "cache" not in path.parts
+        and path.name != "health.json"
+        and "reports" not in path.parts
+    }
+    again = subprocess.run(
+        ["bash", "-c", first], cwd=workdir, capture_output=True, text=True, timeout=900
+    )
     assert again.returncode == 0, again.stderr
-    after = {path: path.read_bytes() for path in data.rglob("*")
-             if path.is_file() and "cache" not in path.parts and path.name != "health.json"
-             and "reports" not in path.parts}
+    after = {
+        path: path.read_bytes()
+        for path in data.rglob("*")
+        if path.is_file()
+        and "cache" not in path.parts
+        and path.name != "health.json"
+        and "reports" not in path.parts
+    }
     changed = {str(path.relative_to(data)) for path in after if after[path] != before.get(path)}
     assert changed == set()
 
@@ -79,8 +93,9 @@ def test_the_entrypoint_works_from_any_directory_and_through_a_symlink(tmp_path)
     elsewhere = tmp_path / "somewhere"
     elsewhere.mkdir()
     data = tmp_path / "memory"
-    result = run_entrypoint("--data-path", str(data), "--json", "--action", "init",
-                            cwd=elsewhere, entrypoint=link)
+    result = run_entrypoint(
+        "--data-path", str(data), "--json", "--action", "init", cwd=elsewhere, entrypoint=link
+    )
     assert result.returncode == 0, result.stderr
     assert json.loads(result.stdout)["data_path"] == str(data)
     version = run_entrypoint("--version", cwd=elsewhere)
@@ -90,8 +105,9 @@ def test_the_entrypoint_works_from_any_directory_and_through_a_symlink(tmp_path)
 
 
 def test_the_entrypoint_maps_errors_to_exit_codes(tmp_path):
-    result = run_entrypoint("--data-path", str(tmp_path / "none"), "--action", "recall",
-                            "--query", "x")
+    result = run_entrypoint(
+        "--data-path", str(tmp_path / "none"), "--action", "recall", "--query", "x"
+    )
     assert result.returncode == 5
     assert result.stderr.startswith("Error: ")
     assert run_entrypoint("--action", "nope").returncode == 2

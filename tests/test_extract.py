@@ -5,13 +5,20 @@ from __future__ import annotations
 from datetime import date, datetime, timezone
 
 import pytest
-from hypothesis import given, strategies as st
-
+from hypothesis import given
+from hypothesis import strategies as st
 from vm_memory_oracle.extract.dates import resolve_dates
-from vm_memory_oracle.extract.fragments import CHATTER, COMMAND, QUESTION, STATEMENT, classify, split_turn
+from vm_memory_oracle.extract.fragments import (
+    CHATTER,
+    COMMAND,
+    QUESTION,
+    STATEMENT,
+    classify,
+    fragments,
+    split_turn,
+)
 from vm_memory_oracle.extract.redact import redact
 from vm_memory_oracle.extract.rules import Turn, fact_from_fragment, importance_of
-from vm_memory_oracle.extract.fragments import fragments
 
 TS = datetime(2026, 5, 15, 14, 30, tzinfo=timezone.utc)  # a Friday
 
@@ -23,51 +30,76 @@ def facts_of(text: str, speaker: str | None = None) -> list[dict]:
 
 
 def test_turns_split_on_punctuation_and_connectives_in_both_languages():
-    assert split_turn("我叫张三，在北京工作，明天要开会") == ["我叫张三", "在北京工作", "明天要开会"]
-    assert split_turn("我对花生过敏。另外，我喜欢喝乌龙茶") == ["我对花生过敏。", "另外 我喜欢喝乌龙茶"]
+    assert split_turn("我叫张三，在北京工作，明天要开会") == [
+        "我叫张三",
+        "在北京工作",
+        "明天要开会",
+    ]
+    assert split_turn("我对花生过敏。另外，我喜欢喝乌龙茶") == [
+        "我对花生过敏。",
+        "另外 我喜欢喝乌龙茶",
+    ]
     assert split_turn("I love jazz but I hate techno. Also, my wife is Maria.") == [
-        "I love jazz", "but I hate techno.", "Also my wife is Maria."]
+        "I love jazz",
+        "but I hate techno.",
+        "Also my wife is Maria.",
+    ]
     # A fragment that is only a signal stays with what it is about.
     assert split_turn("记住，我讨厌香菜") == ["记住 我讨厌香菜"]
     assert split_turn("I'm allergic to nuts, by the way.") == ["I'm allergic to nuts by the way."]
 
 
-@pytest.mark.parametrize("text, kind", [
-    ("ok 好的", CHATTER), ("哈哈", CHATTER), ("Thanks!", CHATTER), ("Good to see you!", CHATTER),
-    ("How have you been?", QUESTION), ("你能帮我吗", QUESTION), ("Is it raining", QUESTION),
-    ("Can you check the weather", COMMAND), ("帮我查一下天气", COMMAND),
-    ("I live in Berlin", STATEMENT), ("我住在北京", STATEMENT),
-    ("Wow, that's cool, Caroline!", CHATTER), ("That must've been breathtaking!", CHATTER),
-    ("I went to a pride parade last Friday!", STATEMENT), ("We adopted 2 cats!", STATEMENT),
-])
+@pytest.mark.parametrize(
+    "text, kind",
+    [
+        ("ok 好的", CHATTER),
+        ("哈哈", CHATTER),
+        ("Thanks!", CHATTER),
+        ("Good to see you!", CHATTER),
+        ("How have you been?", QUESTION),
+        ("你能帮我吗", QUESTION),
+        ("Is it raining", QUESTION),
+        ("Can you check the weather", COMMAND),
+        ("帮我查一下天气", COMMAND),
+        ("I live in Berlin", STATEMENT),
+        ("我住在北京", STATEMENT),
+        ("Wow, that's cool, Caroline!", CHATTER),
+        ("That must've been breathtaking!", CHATTER),
+        ("I went to a pride parade last Friday!", STATEMENT),
+        ("We adopted 2 cats!", STATEMENT),
+    ],
+)
 def test_fragments_are_classified(text, kind):
     assert classify(text) == kind
 
 
-@pytest.mark.parametrize("text, predicate, obj, category", [
-    ("My name is Alex Chen", "name", "Alex Chen", "identity"),
-    ("我叫张三", "name", "张三", "identity"),
-    ("I live in Berlin", "lives_in", "Berlin", "identity"),
-    ("我住在北京", "lives_in", "北京", "identity"),
-    ("I moved to Shanghai", "lives_in", "Shanghai", "state"),
-    ("I work at Acme Robotics as an engineer", "works_at", "Acme Robotics", "identity"),
-    ("我在腾讯工作", "works_at", "腾讯", "identity"),
-    ("I prefer dark mode", "prefers", "dark mode", "preference"),
-    ("I love hiking", "loves", "hiking", "preference"),
-    ("I hate cilantro", "hates", "cilantro", "preference"),
-    ("我喜欢喝乌龙茶", "喜欢", "喝乌龙茶", "preference"),
-    ("我讨厌香菜", "讨厌", "香菜", "preference"),
-    ("I'm allergic to peanuts", "allergic_to", "peanuts", "health"),
-    ("我对花生过敏", "allergic_to", "花生", "health"),
-    ("My wife is called Maria", "has_wife", "Maria", "relationship"),
-    ("我的女儿叫小雨", "has_女儿", "小雨", "relationship"),
-    ("We decided to use PostgreSQL", "decided", "use PostgreSQL", "decision"),
-    ("我们决定用Rust重写", "decided", "用Rust重写", "decision"),
-    ("TODO: renew the certificate", "needs_to", "renew the certificate", "action"),
-    ("I need to call the dentist", "needs_to", "call the dentist", "action"),
-    ("我需要准备演讲", "needs_to", "准备演讲", "action"),
-    ("我要去买菜", "needs_to", "去买菜", "action"),
-])
+@pytest.mark.parametrize(
+    "text, predicate, obj, category",
+    [
+        ("My name is Alex Chen", "name", "Alex Chen", "identity"),
+        ("我叫张三", "name", "张三", "identity"),
+        ("I live in Berlin", "lives_in", "Berlin", "identity"),
+        ("我住在北京", "lives_in", "北京", "identity"),
+        ("I moved to Shanghai", "lives_in", "Shanghai", "state"),
+        ("I work at Acme Robotics as an engineer", "works_at", "Acme Robotics", "identity"),
+        ("我在腾讯工作", "works_at", "腾讯", "identity"),
+        ("I prefer dark mode", "prefers", "dark mode", "preference"),
+        ("I love hiking", "loves", "hiking", "preference"),
+        ("I hate cilantro", "hates", "cilantro", "preference"),
+        ("我喜欢喝乌龙茶", "喜欢", "喝乌龙茶", "preference"),
+        ("我讨厌香菜", "讨厌", "香菜", "preference"),
+        ("I'm allergic to peanuts", "allergic_to", "peanuts", "health"),
+        ("我对花生过敏", "allergic_to", "花生", "health"),
+        ("My wife is called Maria", "has_wife", "Maria", "relationship"),
+        ("我的女儿叫小雨", "has_女儿", "小雨", "relationship"),
+        ("We decided to use PostgreSQL", "decided", "use PostgreSQL", "decision"),
+        ("我们决定用Rust重写", "decided", "用Rust重写", "decision"),
+        ("TODO: renew the certificate", "needs_to", "renew the certificate", "action"),
+        ("I need to call the dentist", "needs_to", "call the dentist", "action"),
+        ("我需要准备演讲", "needs_to", "准备演讲", "action"),
+        ("我要去买菜", "needs_to", "去买菜", "action"),
+    ],
+)
 def test_patterns_read_first_person_statements(text, predicate, obj, category):
     [fact] = facts_of(text)
     assert (fact["predicate"], fact["object"], fact["category"]) == (predicate, obj, category)
@@ -102,8 +134,14 @@ def test_the_default_threshold_drops_asides():
 
 
 def test_chatter_questions_and_requests_give_no_fact():
-    for text in ("ok 好的", "Thanks! Sounds great.", "哈哈", "How are you doing today?",
-                 "Can you check the weather for me?", "Hey Mel!"):
+    for text in (
+        "ok 好的",
+        "Thanks! Sounds great.",
+        "哈哈",
+        "How are you doing today?",
+        "Can you check the weather for me?",
+        "Hey Mel!",
+    ):
         assert facts_of(text) == [], text
 
 
@@ -129,34 +167,45 @@ def test_dates_are_resolved_against_the_turn():
     assert fact["valid_from"] == "2026-05-14"
 
 
-@pytest.mark.parametrize("said, meant", [
-    ("next Friday", "next Friday (2026-05-22)"),
-    ("last Friday", "last Friday (2026-05-08)"),
-    ("the day after tomorrow", "the day after tomorrow (2026-05-17)"),
-    ("three days ago", "three days ago (2026-05-12)"),
-    ("in 2 weeks", "in 2 weeks (2026-05-29)"),
-    ("last week", "last week (week of 2026-05-04)"),
-    ("next month", "next month (2026-06)"),
-    ("下周五", "下周五（2026-05-22）"),
-    ("上周三", "上周三（2026-05-06）"),
-    ("昨天", "昨天（2026-05-14）"),
-    ("3天后", "3天后（2026-05-18）"),
-    ("去年", "去年（2025）"),
-])
+@pytest.mark.parametrize(
+    "said, meant",
+    [
+        ("next Friday", "next Friday (2026-05-22)"),
+        ("last Friday", "last Friday (2026-05-08)"),
+        ("the day after tomorrow", "the day after tomorrow (2026-05-17)"),
+        ("three days ago", "three days ago (2026-05-12)"),
+        ("in 2 weeks", "in 2 weeks (2026-05-29)"),
+        ("last week", "last week (week of 2026-05-04)"),
+        ("next month", "next month (2026-06)"),
+        ("下周五", "下周五（2026-05-22）"),
+        ("上周三", "上周三（2026-05-06）"),
+        ("昨天", "昨天（2026-05-14）"),
+        ("3天后", "3天后（2026-05-18）"),
+        ("去年", "去年（2025）"),
+    ],
+)
 def test_relative_date_expressions(said, meant):
     assert resolve_dates(said, date(2026, 5, 15)).text == meant
 
 
-@pytest.mark.parametrize("secret, kind", [
-    ("sk-proj-Zx81kL0pQ9rT5vW2yB7nM4cD", "openai-key"),
-    ("AKIAIOSFODNN7EXAMPLE", "aws-access-key"),
-    ("ghp_0123456789abcdefghijklmnopqrstuvwxyzAB", "github-token"),
-    ("eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.dozjgNryP4J3jVmNHl0w5N_XgL0n3I9PlFUP0THsR8U",
-     "jwt"),
-    ("-----BEGIN RSA PRIVATE KEY-----\nMIIEpAIBAAKCAQEA3Tz2mr7SZiAMfQyuvBjM\n-----END RSA PRIVATE KEY-----",
-     "private-key"),
-    ("xoxb-123456789012-abcdefghijkl", "slack-token"),
-])
+@pytest.mark.parametrize(
+    "secret, kind",
+    [
+        ("sk-proj-Zx81kL0pQ9rT5vW2yB7nM4cD", "openai-key"),
+        ("AKIAIOSFODNN7EXAMPLE", "aws-access-key"),
+        ("ghp_0123456789abcdefghijklmnopqrstuvwxyzAB", "github-token"),
+        (
+            "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.dozjgNryP4J3jVmNHl0w5N_XgL0n3I9PlFUP0THsR8U",
+            "jwt",
+        ),
+        (
+            "-----BEGIN RSA PRIVATE KEY-----\nMIIEpAIBAAKCAQEA3Tz2mr7SZiAMfQyuvBjM\n"
+            "-----END RSA PRIVATE KEY-----",
+            "private-key",
+        ),
+        ("xoxb-123456789012-abcdefghijkl", "slack-token"),
+    ],
+)
 def test_secrets_are_redacted(secret, kind):
     result = redact(f"here it is: {secret} ok")
     assert secret not in result.text
@@ -166,7 +215,9 @@ def test_secrets_are_redacted(secret, kind):
 
 def test_password_values_are_redacted_and_the_key_kept():
     assert redact("password: hunter22").text == "password: [REDACTED:password]"
-    assert redact("我的密码是abc12345，别告诉别人").text == "我的密码是[REDACTED:password]，别告诉别人"
+    assert (
+        redact("我的密码是abc12345，别告诉别人").text == "我的密码是[REDACTED:password]，别告诉别人"
+    )
     assert redact("I like tokens of appreciation").count == 0
 
 
@@ -177,78 +228,140 @@ def test_redaction_is_idempotent(text):
     assert twice.text == once.text and twice.count == 0
 
 
-@pytest.mark.parametrize("text", [
-    "I feel the same way!", "Hey Caroline, since we last chatted", "So much since we talked!",
-    "Thanks, Caroline!", "Hey Mel, great to chat with you again!", "I'm so happy for you!",
-    "I agree, Mel!", "[photo: a sunset over a lake]", "[shares a photo: a dog]", "It's been ages!",
-    "I know, right?", "谢谢你！",
-])
+@pytest.mark.parametrize(
+    "text",
+    [
+        "I feel the same way!",
+        "Hey Caroline, since we last chatted",
+        "So much since we talked!",
+        "Thanks, Caroline!",
+        "Hey Mel, great to chat with you again!",
+        "I'm so happy for you!",
+        "I agree, Mel!",
+        "[photo: a sunset over a lake]",
+        "[shares a photo: a dog]",
+        "It's been ages!",
+        "I know, right?",
+        "谢谢你！",
+    ],
+)
 def test_chatter_is_classified_as_chatter(text):
     assert classify(text) == CHATTER
     assert facts_of(text, speaker="Melanie") == []
 
 
-@pytest.mark.parametrize("text", [
-    "I love camping trips with my fam.", "Hey Caroline, it's been super busy at work.",
-    "I went to a LGBTQ support group yesterday and it was so powerful.",
-    "Since we talked I moved to Paris.",
-])
+@pytest.mark.parametrize(
+    "text",
+    [
+        "I love camping trips with my fam.",
+        "Hey Caroline, it's been super busy at work.",
+        "I went to a LGBTQ support group yesterday and it was so powerful.",
+        "Since we talked I moved to Paris.",
+    ],
+)
 def test_statements_that_open_like_chatter_stay_statements(text):
     assert classify(text) == STATEMENT
 
 
 def caroline_to_melanie(text: str) -> list[str]:
-    turn = Turn("sessions/2026-05-15-143000.jsonl", 3, TS, "user", text, "Caroline", None,
-                "Melanie")
-    return [fact["text"] for fact in
-            (fact_from_fragment(turn, fragment) for fragment in fragments(text)) if fact]
+    turn = Turn(
+        "sessions/2026-05-15-143000.jsonl", 3, TS, "user", text, "Caroline", None, "Melanie"
+    )
+    return [
+        fact["text"]
+        for fact in (fact_from_fragment(turn, fragment) for fragment in fragments(text))
+        if fact
+    ]
 
 
-@pytest.mark.parametrize("said, stored", [
-    ("I'm creating a library for when I have kids.",
-     "Caroline is creating a library for when they have kids."),
-    ("I love camping trips with my fam.", "Caroline loves camping trips with their fam"),
-    ("I love that you chose pottery for your art.",
-     "Caroline loves that Melanie chose pottery for Melanie's art."),
-    ("Last Fri I finally took my kids to a pottery workshop.",
-     "Last Fri Caroline finally took their kids to a pottery workshop."),
-    ("You are so brave and you inspire me.", "Melanie is so brave and Melanie inspires Caroline."),
-    ("I'd been there before.", "Caroline had been there before."),
-    ("We all made our own pots, it was fun!", "Caroline: We all made our own pots, it was fun!"),
-    ("I chose them 'cause they help LGBTQ+ folks with adoption.",
-     "Caroline chose them 'cause they help LGBTQ+ folks with adoption."),
-    ("I eventually got the hang of it.", "Caroline eventually got the hang of it."),
-    ("I honestly love it.", "Caroline honestly loves it."),
-    ("I reply to every letter.", "Caroline replies to every letter."),
-    ("I know you can do it, Melanie!", "Caroline knows Melanie can do it!"),
-])
+@pytest.mark.parametrize(
+    "said, stored",
+    [
+        (
+            "I'm creating a library for when I have kids.",
+            "Caroline is creating a library for when they have kids.",
+        ),
+        ("I love camping trips with my fam.", "Caroline loves camping trips with their fam"),
+        (
+            "I love that you chose pottery for your art.",
+            "Caroline loves that Melanie chose pottery for Melanie's art.",
+        ),
+        (
+            "Last Fri I finally took my kids to a pottery workshop.",
+            "Last Fri Caroline finally took their kids to a pottery workshop.",
+        ),
+        (
+            "You are so brave and you inspire me.",
+            "Melanie is so brave and Melanie inspires Caroline.",
+        ),
+        ("I'd been there before.", "Caroline had been there before."),
+        (
+            "We all made our own pots, it was fun!",
+            "Caroline: We all made our own pots, it was fun!",
+        ),
+        (
+            "I chose them 'cause they help LGBTQ+ folks with adoption.",
+            "Caroline chose them 'cause they help LGBTQ+ folks with adoption.",
+        ),
+        ("I eventually got the hang of it.", "Caroline eventually got the hang of it."),
+        ("I honestly love it.", "Caroline honestly loves it."),
+        ("I reply to every letter.", "Caroline replies to every letter."),
+        ("I know you can do it, Melanie!", "Caroline knows Melanie can do it!"),
+    ],
+)
 def test_first_and_second_person_are_resolved_to_the_speaker_and_the_addressee(said, stored):
     assert caroline_to_melanie(said) == [stored]
 
 
 def test_chinese_first_and_second_person_are_resolved():
     assert caroline_to_melanie("我喜欢你做的菜") == ["Caroline喜欢Melanie做的菜"]
-    assert caroline_to_melanie("我们下周去爬山") == ["Caroline: 我们下周（week of 2026-05-18）去爬山"]
+    assert caroline_to_melanie("我们下周去爬山") == [
+        "Caroline: 我们下周（week of 2026-05-18）去爬山"
+    ]
 
 
 def test_a_rewritten_fact_keeps_the_words_it_was_said_in():
-    turn = Turn("sessions/2026-05-15-143000.jsonl", 3, TS, "user",
-                "I feel the same way! I love camping trips with my fam.", "Melanie", None,
-                "Caroline")
-    [fact] = [fact for fact in (fact_from_fragment(turn, fragment)
-                                for fragment in fragments(turn.text)) if fact]
+    turn = Turn(
+        "sessions/2026-05-15-143000.jsonl",
+        3,
+        TS,
+        "user",
+        "I feel the same way! I love camping trips with my fam.",
+        "Melanie",
+        None,
+        "Caroline",
+    )
+    [fact] = [
+        fact
+        for fact in (fact_from_fragment(turn, fragment) for fragment in fragments(turn.text))
+        if fact
+    ]
     assert fact["text"] == "Melanie loves camping trips with their fam"
     assert fact["context"] == "Melanie: I feel the same way! I love camping trips with my fam."
 
 
-@pytest.mark.parametrize("text, pieces", [
-    ("Please renew the TLS certificate for api.example.org before Friday. Then tell Dr. Smith.",
-     ["Please renew the TLS certificate for api.example.org before Friday.", "Then tell Dr. Smith."]),
-    ("The price went up 3.5% to $12.50 in the U.S. last year! I said \"stop it. now.\" and left.",
-     ["The price went up 3.5% to $12.50 in the U.S. last year!",
-      "I said \"stop it. now.\" and left."]),
-    ("我昨天搬到了上海。明天去北京！你呢？", ["我昨天搬到了上海。", "明天去北京！", "你呢？"]),
-])
+@pytest.mark.parametrize(
+    "text, pieces",
+    [
+        (
+            "Please renew the TLS certificate for api.example.org before Friday. "
+            "Then tell Dr. Smith.",
+            [
+                "Please renew the TLS certificate for api.example.org before Friday.",
+                "Then tell Dr. Smith.",
+            ],
+        ),
+        (
+            "The price went up 3.5% to $12.50 in the U.S. last year! "
+            'I said "stop it. now." and left.',
+            [
+                "The price went up 3.5% to $12.50 in the U.S. last year!",
+                'I said "stop it. now." and left.',
+            ],
+        ),
+        ("我昨天搬到了上海。明天去北京！你呢？", ["我昨天搬到了上海。", "明天去北京！", "你呢？"]),
+    ],
+)
 def test_sentences_end_where_sentences_end(text, pieces):
     assert split_turn(text) == pieces
 

@@ -1,8 +1,13 @@
 """Fact identity and replacement rules."""
 
-from vm_memory_oracle.model.fact import (fact_id, fact_sentence, new_fact, normalise_predicate,
-                                         replacement_key)
 from vm_memory_oracle.config import Settings
+from vm_memory_oracle.model.fact import (
+    fact_id,
+    fact_sentence,
+    new_fact,
+    normalise_predicate,
+    replacement_key,
+)
 
 SINGLE = Settings().single_valued()
 
@@ -15,8 +20,10 @@ def test_the_same_fact_always_gets_the_same_id():
 
 def test_ids_do_not_change_between_releases():
     # Stored facts are found again by id; a change of namespace would orphan every one.
-    assert fact_id("deployment project", "started_on", "2026-05-15") == \
-        "fact-183eb485-19f6-5a51-9397-013a32491110"
+    assert (
+        fact_id("deployment project", "started_on", "2026-05-15")
+        == "fact-183eb485-19f6-5a51-9397-013a32491110"
+    )
 
 
 def test_predicates_become_snake_case():
@@ -25,9 +32,16 @@ def test_predicates_become_snake_case():
 
 
 def test_new_fact_fills_defaults_and_importance_from_category():
-    fact = new_fact({"subject": " user\t", "predicate": "prefers", "object": "dark\nmode",
-                     "category": "preference"}, created="2026-05-15T14:30:00Z",
-                    default_source="user-stated")
+    fact = new_fact(
+        {
+            "subject": " user\t",
+            "predicate": "prefers",
+            "object": "dark\nmode",
+            "category": "preference",
+        },
+        created="2026-05-15T14:30:00Z",
+        default_source="user-stated",
+    )
     assert fact["subject"] == "user" and fact["object"] == "dark mode"
     assert fact["source"] == "user-stated"
     assert fact["importance"] == 0.8
@@ -53,5 +67,7 @@ def test_opposite_polarity_about_the_same_thing_collides():
 
 
 def test_multi_valued_predicates_replace_nothing():
-    assert replacement_key({"subject": "user", "predicate": "visited", "object": "Rome"},
-                           SINGLE) is None
+    assert (
+        replacement_key({"subject": "user", "predicate": "visited", "object": "Rome"}, SINGLE)
+        is None
+    )

@@ -11,10 +11,23 @@ import pytest
 from conftest import data_files, hash_embedder, write_jsonl
 
 NOW = "2026-05-15T14:30:00Z"
-SEED_KEYS = ("timestamp", "status", "disk_usage_bytes", "disk_usage_percent", "total_facts",
-             "active_facts", "archived_facts", "avg_activation", "daily_files_count",
-             "session_files_count", "embedding_index_size_bytes", "memory_md_lines",
-             "last_consolidation", "consolidation_duration_seconds", "warnings")
+SEED_KEYS = (
+    "timestamp",
+    "status",
+    "disk_usage_bytes",
+    "disk_usage_percent",
+    "total_facts",
+    "active_facts",
+    "archived_facts",
+    "avg_activation",
+    "daily_files_count",
+    "session_files_count",
+    "embedding_index_size_bytes",
+    "memory_md_lines",
+    "last_consolidation",
+    "consolidation_duration_seconds",
+    "warnings",
+)
 
 
 def check(cli, *args, now=NOW):
@@ -23,9 +36,13 @@ def check(cli, *args, now=NOW):
 
 
 def facts(tmp_path, count, **extra):
-    return write_jsonl(tmp_path / f"facts-{count}.jsonl",
-                       [{"subject": "user", "predicate": f"note_{n}", "object": f"value {n}",
-                         **extra} for n in range(count)])
+    return write_jsonl(
+        tmp_path / f"facts-{count}.jsonl",
+        [
+            {"subject": "user", "predicate": f"note_{n}", "object": f"value {n}", **extra}
+            for n in range(count)
+        ],
+    )
 
 
 def codes(document):
@@ -44,11 +61,19 @@ def test_health_json_has_every_key_of_the_seed_and_what_an_operator_needs(cli, d
     assert written["status"] == "healthy" and written["warnings"] == []
     assert written["active_facts"] == 8 and written["total_facts"] == 8
     assert written["last_consolidation"] == NOW
-    assert written["index"] == {"vectors": 8, "facts": 8, "consistent": True, "pending": 0,
-                                "stale": 0, "problem": None}
+    assert written["index"] == {
+        "vectors": 8,
+        "facts": 8,
+        "consistent": True,
+        "pending": 0,
+        "stale": 0,
+        "problem": None,
+    }
     assert written["embedder"]["index_built_with"].startswith("hash-")
     assert written["memory_md_lines"] == len((data_dir / "MEMORY.md").read_text().splitlines())
-    assert written["embedding_index_size_bytes"] == (data_dir / "embeddings/index.bin").stat().st_size
+    assert (
+        written["embedding_index_size_bytes"] == (data_dir / "embeddings/index.bin").stat().st_size
+    )
     assert written["last_probe"] is None and written["quarantined_lines"] == 0
     assert written["redactions"] == 0
 
@@ -61,12 +86,16 @@ def test_a_missing_index_is_degraded_and_strict_exits_6(cli, data_dir):
     result = check(cli)
     assert result.code == 0
     assert result.json()["status"] == "degraded" and codes(result.json()) == ["index"]
-    assert "Semantic recall degraded: embeddings/index.bin is missing" in result.json()["warnings"][0]
+    assert (
+        "Semantic recall degraded: embeddings/index.bin is missing" in result.json()["warnings"][0]
+    )
     assert check(cli, "--strict").code == 6
     assert not (data_dir / "embeddings").exists()  # reported, not repaired
 
 
-def test_a_health_check_writes_only_health_json_and_leaves_a_bad_line_for_the_next_write(cli, data_dir):
+def test_a_health_check_writes_only_health_json_and_leaves_a_bad_line_for_the_next_write(
+    cli, data_dir
+):
     hash_embedder(cli)
     assert cli("--action", "remember", "--from", "assets/examples/facts.jsonl").code == 0
     with open(data_dir / "knowledge-graph" / "facts.jsonl", "a") as handle:
@@ -101,8 +130,12 @@ def test_more_than_9000_active_facts_warns_of_the_fact_limit(cli, tmp_path, coun
 
 def test_average_activation_below_0_2_or_above_0_8_gives_advice(cli, tmp_path):
     hash_embedder(cli)
-    assert cli("--action", "remember", "--from", str(facts(tmp_path, 20)),
-               now="2026-01-01T00:00:00Z").code == 0
+    assert (
+        cli(
+            "--action", "remember", "--from", str(facts(tmp_path, 20)), now="2026-01-01T00:00:00Z"
+        ).code
+        == 0
+    )
     # 134 days at half-life 30: 0.045 each; fresh facts are too young to judge
     assert "low_activation" not in codes(check(cli, now="2026-01-20T00:00:00Z").json())
     low = check(cli).json()
@@ -112,8 +145,16 @@ def test_average_activation_below_0_2_or_above_0_8_gives_advice(cli, tmp_path):
 
 def test_average_activation_above_0_8_warns_that_facts_do_not_decay(cli, tmp_path):
     hash_embedder(cli)
-    assert cli("--action", "remember", "--from", str(facts(tmp_path, 20, pinned=True)),
-               now="2026-01-01T00:00:00Z").code == 0
+    assert (
+        cli(
+            "--action",
+            "remember",
+            "--from",
+            str(facts(tmp_path, 20, pinned=True)),
+            now="2026-01-01T00:00:00Z",
+        ).code
+        == 0
+    )
     high = check(cli).json()
     assert high["avg_activation"] == 1.0 and "high_activation" in codes(high)
     assert any("consider lowering half_life_days" in warning for warning in high["warnings"])
@@ -136,8 +177,12 @@ def test_a_consolidation_over_600_seconds_warns_and_the_warning_stays(cli, data_
     hash_embedder(cli)
     ticks = iter(range(0, 100_000, 601))  # every reading of the clock is 601 s later
     settings = load_settings(data_dir / "config.yaml")
-    report = consolidate(Layout(data_dir), settings, datetime(2026, 5, 15, tzinfo=timezone.utc),
-                         monotonic=lambda: float(next(ticks)))
+    report = consolidate(
+        Layout(data_dir),
+        settings,
+        datetime(2026, 5, 15, tzinfo=timezone.utc),
+        monotonic=lambda: float(next(ticks)),
+    )
     assert report.status == "degraded"
     written = json.loads((data_dir / "health.json").read_text())
     assert written["consolidation_duration_seconds"] == 601
@@ -150,11 +195,15 @@ def test_a_consolidation_over_600_seconds_warns_and_the_warning_stays(cli, data_
 def test_probe_accuracy_below_70_percent_warns(cli, data_dir):
     hash_embedder(cli)
     assert cli("--action", "remember", "--from", "assets/examples/facts.jsonl").code == 0
-    (data_dir / "knowledge-graph" / "canary-facts.json").write_text(json.dumps([
-        {"query": "Where does the user live?", "expected_contains": "Berlin"},
-        {"query": "What is the user's name?", "expected_contains": "Alex Chen"},
-        {"query": "Which database for billing?", "expected_contains": "MongoDB"},
-    ]))
+    (data_dir / "knowledge-graph" / "canary-facts.json").write_text(
+        json.dumps(
+            [
+                {"query": "Where does the user live?", "expected_contains": "Berlin"},
+                {"query": "What is the user's name?", "expected_contains": "Alex Chen"},
+                {"query": "Which database for billing?", "expected_contains": "MongoDB"},
+            ]
+        )
+    )
     result = cli("--json", "--action", "quality-probe")
     assert result.code == 0, result.err
     assert (result.json()["passed"], result.json()["total"]) == (2, 3)
@@ -178,8 +227,19 @@ def test_health_check_of_a_missing_data_directory_exits_5(cli, data_dir):
 
 def test_redactions_are_counted_from_the_audit_log(cli, data_dir):
     hash_embedder(cli)
-    assert cli("--action", "remember", "--subject", "user", "--predicate", "uses_key",
-               "--object", "sk-proj-Zx81kL0pQ9rT5vW2yB7nM4cD").code == 0
+    assert (
+        cli(
+            "--action",
+            "remember",
+            "--subject",
+            "user",
+            "--predicate",
+            "uses_key",
+            "--object",
+            "sk-proj-Zx81kL0pQ9rT5vW2yB7nM4cD",
+        ).code
+        == 0
+    )
     assert check(cli).json()["redactions"] == 1
     assert "sk-proj" not in (data_dir / "state" / "audit.jsonl").read_text()
 
@@ -191,8 +251,12 @@ def test_facts_not_indexed_yet_are_pending_not_a_problem(cli, data_dir):
     assert before_any_index["status"] == "healthy"
     assert before_any_index["index"]["pending"] == 8
     assert cli("--action", "consolidate").code == 0
-    assert cli("--action", "remember", "--subject", "user", "--predicate", "likes",
-               "--object", "tea").code == 0
+    assert (
+        cli(
+            "--action", "remember", "--subject", "user", "--predicate", "likes", "--object", "tea"
+        ).code
+        == 0
+    )
     document = check(cli).json()
     assert document["status"] == "healthy"
     assert document["index"]["consistent"] is False and document["index"]["pending"] == 1

@@ -17,16 +17,22 @@ def init_memory(*args: str, table: Path, env: dict | None = None) -> subprocess.
     import os
 
     full = {**os.environ, "CRONTAB": str(STAND_IN), "CRONTAB_FILE": str(table), **(env or {})}
-    return subprocess.run(["bash", str(SCRIPT), *args], capture_output=True, text=True,
-                          env=full, timeout=600)
+    return subprocess.run(
+        ["bash", str(SCRIPT), *args], capture_output=True, text=True, env=full, timeout=600
+    )
 
 
 def test_it_lays_out_the_workspace(tmp_path):
     data = tmp_path / "memory"
     result = init_memory(str(data), table=tmp_path / "table")
     assert result.returncode == 0, result.stderr
-    for name in ("config.yaml", "MEMORY.md", "knowledge-graph/canary-facts.json",
-                 "knowledge-graph/facts.jsonl", "activation-metadata.json"):
+    for name in (
+        "config.yaml",
+        "MEMORY.md",
+        "knowledge-graph/canary-facts.json",
+        "knowledge-graph/facts.jsonl",
+        "activation-metadata.json",
+    ):
         assert (data / name).is_file(), name
     assert json.loads((data / "knowledge-graph/canary-facts.json").read_text()) == []
     assert not (tmp_path / "table").exists()  # no --install-cron, no crontab
@@ -36,9 +42,7 @@ def test_it_lays_out_the_workspace(tmp_path):
 
 def test_install_cron_twice_leaves_four_schedules_and_the_users_own_lines(tmp_path):
     table = tmp_path / "table"
-    own = ("MAILTO=ops@example.org\n"
-           "# backups\n"
-           "15 2 * * * /usr/local/bin/backup --all\n")
+    own = "MAILTO=ops@example.org\n# backups\n15 2 * * * /usr/local/bin/backup --all\n"
     table.write_text(own)
     data = tmp_path / "my memory"  # a space in the path
     first = init_memory(str(data), "--install-cron", table=table)
@@ -51,10 +55,13 @@ def test_install_cron_twice_leaves_four_schedules_and_the_users_own_lines(tmp_pa
     assert lines[:3] == own.splitlines()
     ours = lines[3:]
     assert len(ours) == 4
-    for line, action, when in zip(ours, ACTIONS, ("0 23 * * *", "30 0 * * *", "0 */6 * * *",
-                                                  "0 3 * * 0")):
-        assert line == (f"{when} '{BUNDLE}/scripts/vm-memory-oracle' --data-path '{data}' "
-                        f"--actor cron --action {action}")
+    for line, action, when in zip(
+        ours, ACTIONS, ("0 23 * * *", "30 0 * * *", "0 */6 * * *", "0 3 * * 0")
+    ):
+        assert line == (
+            f"{when} '{BUNDLE}/scripts/vm-memory-oracle' --data-path '{data}' "
+            f"--actor cron --action {action}"
+        )
 
 
 def test_the_installed_line_runs_as_cron_would(tmp_path):
@@ -63,9 +70,14 @@ def test_the_installed_line_runs_as_cron_would(tmp_path):
     assert init_memory(str(data), "--install-cron", table=table).returncode == 0
     health = [line for line in table.read_text().splitlines() if "health-check" in line][0]
     command = health.split(" ", 5)[5]
-    done = subprocess.run(["/bin/sh", "-c", command], capture_output=True, text=True,
-                          cwd="/", env={"PATH": "/usr/bin:/bin", "HOME": str(tmp_path)},
-                          timeout=600)
+    done = subprocess.run(
+        ["/bin/sh", "-c", command],
+        capture_output=True,
+        text=True,
+        cwd="/",
+        env={"PATH": "/usr/bin:/bin", "HOME": str(tmp_path)},
+        timeout=600,
+    )
     assert done.returncode == 0, done.stderr
     assert json.loads((data / "health.json").read_text())["status"] == "healthy"
     audit = [json.loads(line) for line in (data / "state/audit.jsonl").read_text().splitlines()]
@@ -83,8 +95,12 @@ def test_a_failing_crontab_is_not_overwritten(tmp_path):
     broken = tmp_path / "crontab"
     broken.write_text("#!/bin/sh\necho 'crontab: cannot open spool directory' >&2\nexit 1\n")
     broken.chmod(0o755)
-    result = init_memory(str(tmp_path / "memory"), "--install-cron", table=tmp_path / "table",
-                         env={"CRONTAB": str(broken)})
+    result = init_memory(
+        str(tmp_path / "memory"),
+        "--install-cron",
+        table=tmp_path / "table",
+        env={"CRONTAB": str(broken)},
+    )
     assert result.returncode == 1
     assert "Error: " in result.stderr and "cannot open spool directory" in result.stderr
 

@@ -7,26 +7,60 @@ import random
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-
 from vm_memory_oracle.extract.redact import redact
 from vm_memory_oracle.steps.memory_md import (
-    ADD_ABOVE, BEGIN, CAP_REASON, CHAR_CAP_REASON, DUPLICATE_REASON, END, GONE_REASON,
-    MAX_LINE_CHARS, REMOVE_BELOW, SAME_TURN_REASON, Candidate, block_fact_ids, chars, fact_line,
-    promotion_problem, reconcile)
+    ADD_ABOVE,
+    BEGIN,
+    CAP_REASON,
+    CHAR_CAP_REASON,
+    DUPLICATE_REASON,
+    END,
+    GONE_REASON,
+    MAX_LINE_CHARS,
+    REMOVE_BELOW,
+    SAME_TURN_REASON,
+    Candidate,
+    block_fact_ids,
+    chars,
+    fact_line,
+    promotion_problem,
+    reconcile,
+)
 
 OPENAI_KEY = "sk-" + "A1b2C3d4E5" * 4
-FOREIGN_WARNING = ("1 line(s) inside the managed block were not written by "
-                   "vm-memory-oracle and were replaced; keep notes outside the markers")
+FOREIGN_WARNING = (
+    "1 line(s) inside the managed block were not written by "
+    "vm-memory-oracle and were replaced; keep notes outside the markers"
+)
 
 
-def fact(number: int, text: str | None = None, *, category: str = "fact",
-         importance: float = 0.5, activation: float = 0.9, pinned: bool = False,
-         superseded: bool = False, subject: str = "user", salience: float | None = None,
-         source: str = "", valid_from: str | None = None) -> Candidate:
-    return Candidate(id=f"fact-{number:04d}", text=text or f"The user said thing number {number}",
-                     category=category, importance=importance, activation=activation,
-                     pinned=pinned, superseded=superseded, subject=subject, salience=salience,
-                     source=source, valid_from=valid_from)
+def fact(
+    number: int,
+    text: str | None = None,
+    *,
+    category: str = "fact",
+    importance: float = 0.5,
+    activation: float = 0.9,
+    pinned: bool = False,
+    superseded: bool = False,
+    subject: str = "user",
+    salience: float | None = None,
+    source: str = "",
+    valid_from: str | None = None,
+) -> Candidate:
+    return Candidate(
+        id=f"fact-{number:04d}",
+        text=text or f"The user said thing number {number}",
+        category=category,
+        importance=importance,
+        activation=activation,
+        pinned=pinned,
+        superseded=superseded,
+        subject=subject,
+        salience=salience,
+        source=source,
+        valid_from=valid_from,
+    )
 
 
 def line(number: int, text: str | None = None) -> str:
@@ -36,35 +70,38 @@ def line(number: int, text: str | None = None) -> str:
 
 def block_of(text: str) -> list[str]:
     lines = text.splitlines()
-    return lines[lines.index(BEGIN) + 1:lines.index(END)]
+    return lines[lines.index(BEGIN) + 1 : lines.index(END)]
 
 
 def memory_with(*facts: Candidate, before: str = "# Notes\n", after: str = "") -> str:
     """A MEMORY.md whose block already lists `facts`, as an earlier reconcile wrote it."""
-    return reconcile(before + f"{BEGIN}\n{END}\n" + after, list(facts), max_lines=200,
-                     add_above=-1.0).text
+    return reconcile(
+        before + f"{BEGIN}\n{END}\n" + after, list(facts), max_lines=200, add_above=-1.0
+    ).text
 
 
 # --- where the block goes --------------------------------------------------------------
 
-def test_no_file_gives_the_default_document_with_the_block():
-    result = reconcile(None, [fact(1, "Alex lives in Berlin", category="identity")],
-                       max_lines=200)
 
-    assert result.text == ("# MEMORY\n\n" + BEGIN + "\n## The user\n"
-                           "- Alex lives in Berlin\n" + END + "\n")
+def test_no_file_gives_the_default_document_with_the_block():
+    result = reconcile(None, [fact(1, "Alex lives in Berlin", category="identity")], max_lines=200)
+
+    assert result.text == (
+        "# MEMORY\n\n" + BEGIN + "\n## The user\n- Alex lives in Berlin\n" + END + "\n"
+    )
     assert result.added == ["fact-0001"]
     assert result.changed
 
 
 def test_text_without_markers_gets_the_block_appended_after_a_blank_line():
-    notes = "# My notes\n\nCall mum on Sundays."   # no trailing newline
+    notes = "# My notes\n\nCall mum on Sundays."  # no trailing newline
 
     result = reconcile(notes, [fact(1)], max_lines=200)
 
     assert result.text.startswith(notes)
-    assert result.text[len(notes):] == (
-        "\n\n" + BEGIN + "\n## The user\n- The user said thing number 1\n" + END + "\n")
+    assert result.text[len(notes) :] == (
+        "\n\n" + BEGIN + "\n## The user\n- The user said thing number 1\n" + END + "\n"
+    )
 
 
 def test_text_ending_in_a_blank_line_gets_no_second_blank_line():
@@ -104,26 +141,31 @@ def test_crlf_files_keep_crlf_in_the_block():
     assert f"{BEGIN}\r\n## The user\r\n- " in result.text
     again = reconcile(result.text, [fact(1, category="identity")], max_lines=200)
     assert not again.changed
-    assert again.kept == ["fact-0001"]   # the line is known by its text despite the "\r\n"
+    assert again.kept == ["fact-0001"]  # the line is known by its text despite the "\r\n"
 
 
 def test_crlf_file_without_markers_gets_a_crlf_block():
     result = reconcile("a\r\nb\r\n", [fact(1)], max_lines=200)
 
-    assert result.text == (f"a\r\nb\r\n\r\n{BEGIN}\r\n## The user\r\n"
-                           f"- The user said thing number 1\r\n{END}\r\n")
+    assert result.text == (
+        f"a\r\nb\r\n\r\n{BEGIN}\r\n## The user\r\n- The user said thing number 1\r\n{END}\r\n"
+    )
 
 
 # --- malformed markers --------------------------------------------------------------------
 
-@pytest.mark.parametrize("current, problem", [
-    (f"x\n{END}\n{BEGIN}\n", "the end marker comes before the begin marker"),
-    (f"{BEGIN}\n{BEGIN}\n{END}\n", "2 begin and 1 end markers, expected one of each"),
-    (f"{BEGIN}\n{END}\n{BEGIN}\n{END}\n", "2 begin and 2 end markers, expected one of each"),
-    (f"notes\n{BEGIN}\n- a fact\n", "a begin marker without an end marker"),
-    (f"notes\n{END}\n", "an end marker without a begin marker"),
-    (f"see {BEGIN} here\n{END}\n", "a marker is not on a line of its own"),
-])
+
+@pytest.mark.parametrize(
+    "current, problem",
+    [
+        (f"x\n{END}\n{BEGIN}\n", "the end marker comes before the begin marker"),
+        (f"{BEGIN}\n{BEGIN}\n{END}\n", "2 begin and 1 end markers, expected one of each"),
+        (f"{BEGIN}\n{END}\n{BEGIN}\n{END}\n", "2 begin and 2 end markers, expected one of each"),
+        (f"notes\n{BEGIN}\n- a fact\n", "a begin marker without an end marker"),
+        (f"notes\n{END}\n", "an end marker without a begin marker"),
+        (f"see {BEGIN} here\n{END}\n", "a marker is not on a line of its own"),
+    ],
+)
 def test_malformed_markers_leave_the_file_verbatim_with_a_warning(current, problem):
     candidates = [fact(1, "a fact", category="identity", pinned=True)]
 
@@ -139,13 +181,19 @@ def test_malformed_markers_leave_the_file_verbatim_with_a_warning(current, probl
 
 # --- what goes in and what comes out -------------------------------------------------------
 
+
 def test_activation_thresholds_add_keep_and_remove():
-    faded, lukewarm_old, lukewarm_new, hot, at_floor, at_add = (
-        fact(1), fact(2), fact(3), fact(4), fact(5), fact(6))
+    # Facts 3 (lukewarm, new), 4 (hot) and 6 (at the add threshold) are not in the block yet.
+    faded, lukewarm_old, at_floor = fact(1), fact(2), fact(5)
     current = memory_with(faded, lukewarm_old, at_floor)
-    now = [fact(1, activation=0.10), fact(2, activation=0.30), fact(3, activation=0.30),
-           fact(4, activation=0.90), fact(5, activation=REMOVE_BELOW),
-           fact(6, activation=ADD_ABOVE)]
+    now = [
+        fact(1, activation=0.10),
+        fact(2, activation=0.30),
+        fact(3, activation=0.30),
+        fact(4, activation=0.90),
+        fact(5, activation=REMOVE_BELOW),
+        fact(6, activation=ADD_ABOVE),
+    ]
 
     result = reconcile(current, now, max_lines=200)
 
@@ -163,8 +211,10 @@ def test_superseded_and_vanished_facts_are_removed_with_their_reasons():
     # fact-0002 is no longer a candidate: `former` tells its line
     result = reconcile(current, now, max_lines=200, former={line(2): "fact-0002"})
 
-    assert result.removed == [("fact-0001", "superseded"),
-                              ("fact-0002", "no longer an active fact (forgotten or archived)")]
+    assert result.removed == [
+        ("fact-0001", "superseded"),
+        ("fact-0002", "no longer an active fact (forgotten or archived)"),
+    ]
     assert block_fact_ids(result.text, now) == ["fact-0003"]
     assert result.warnings == []
 
@@ -230,8 +280,9 @@ def test_metadata_logs_and_secrets_are_never_promoted(text, reason):
 
 def test_a_promoted_fact_that_now_has_a_problem_is_removed_with_the_reason():
     # A line of an earlier version is known by its id even when the fact's text changed.
-    current = (f"# Notes\n{BEGIN}\n## Facts\n"
-               f"- The user said thing number 1 <!-- fact-0001 -->\n{END}\n")
+    current = (
+        f"# Notes\n{BEGIN}\n## Facts\n- The user said thing number 1 <!-- fact-0001 -->\n{END}\n"
+    )
 
     result = reconcile(current, [fact(1, f"token = {OPENAI_KEY}")], max_lines=200)
 
@@ -250,9 +301,17 @@ def test_a_promoted_fact_that_became_temporary_is_removed_with_the_reason():
     assert result.warnings == []
 
 
-@pytest.mark.parametrize("text", ["Alex lives in Berlin", "我住在北京。",
-                                  "See /etc/hosts for the map", "COVID-19 booster on 2026-05-01",
-                                  "Prefers [dark] mode", "2026-05-01: moved to Lisbon"])
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Alex lives in Berlin",
+        "我住在北京。",
+        "See /etc/hosts for the map",
+        "COVID-19 booster on 2026-05-01",
+        "Prefers [dark] mode",
+        "2026-05-01: moved to Lisbon",
+    ],
+)
 def test_ordinary_sentences_are_promotable(text):
     assert promotion_problem(fact(1, text)) is None
 
@@ -275,6 +334,7 @@ def test_ineligible_facts_with_problems_are_not_reported_as_skipped():
 
 # --- layout --------------------------------------------------------------------------------
 
+
 def test_groups_follow_the_subject_the_user_first_with_headings_only_when_used():
     candidates = [
         fact(1, subject="Sam", salience=0.9, category="identity"),
@@ -289,32 +349,54 @@ def test_groups_follow_the_subject_the_user_first_with_headings_only_when_used()
 
     # the user first however little salient; the others in the order of their best fact
     assert [line for line in lines if line.startswith("#")] == [
-        "## The user", "## Berlin", "## Sam"]
-    assert lines == ["## The user", line(3), line(6), line(2),   # "用户" and "" are the user
-                     "## Berlin", line(4),
-                     "## Sam", line(1), line(5)]
+        "## The user",
+        "## Berlin",
+        "## Sam",
+    ]
+    assert lines == [
+        "## The user",
+        line(3),
+        line(6),
+        line(2),  # "用户" and "" are the user
+        "## Berlin",
+        line(4),
+        "## Sam",
+        line(1),
+        line(5),
+    ]
     assert "" not in lines
     # categories give no headings any more
     assert not any(heading in lines for heading in ("## Identity", "## Facts", "## Temporary"))
 
 
 def test_within_a_group_pinned_then_weight_then_importance_then_id():
-    candidates = [fact(1, importance=0.5, activation=0.9),                  # weight .45
-                  fact(2, importance=0.9),                                   # .81
-                  fact(3, importance=0.1, pinned=True),                      # pinned: first
-                  fact(4, importance=0.5, activation=0.95),                  # .475
-                  fact(5, importance=0.5, activation=0.9),                   # .45, id after 1
-                  fact(6, importance=0.2, salience=0.5),                     # .45, importance .2
-                  fact(7, importance=0.9, salience=0.5),                     # .45, importance .9
-                  fact(8, importance=0.9, activation=0.6),                   # .54
-                  fact(9, importance=0.8, activation=0.51),                  # .408
-                  fact(10, importance=0.1, salience=1.0)]                    # .9: salience wins
+    candidates = [
+        fact(1, importance=0.5, activation=0.9),  # weight .45
+        fact(2, importance=0.9),  # .81
+        fact(3, importance=0.1, pinned=True),  # pinned: first
+        fact(4, importance=0.5, activation=0.95),  # .475
+        fact(5, importance=0.5, activation=0.9),  # .45, id after 1
+        fact(6, importance=0.2, salience=0.5),  # .45, importance .2
+        fact(7, importance=0.9, salience=0.5),  # .45, importance .9
+        fact(8, importance=0.9, activation=0.6),  # .54
+        fact(9, importance=0.8, activation=0.51),  # .408
+        fact(10, importance=0.1, salience=1.0),
+    ]  # .9: salience wins
 
     result = reconcile(None, candidates, max_lines=200)
 
     assert block_fact_ids(result.text, candidates) == [
-        "fact-0003", "fact-0010", "fact-0002", "fact-0008", "fact-0004", "fact-0007",
-        "fact-0001", "fact-0005", "fact-0006", "fact-0009"]
+        "fact-0003",
+        "fact-0010",
+        "fact-0002",
+        "fact-0008",
+        "fact-0004",
+        "fact-0007",
+        "fact-0001",
+        "fact-0005",
+        "fact-0006",
+        "fact-0009",
+    ]
 
 
 def test_weight_is_salience_or_importance_times_activation():
@@ -324,15 +406,24 @@ def test_weight_is_salience_or_importance_times_activation():
 
 
 def test_order_of_the_candidates_does_not_matter():
-    candidates = [fact(n, category=c, importance=(n % 7) / 7, activation=0.6 + (n % 5) / 20,
-                       subject=["user", "Sam", "Berlin"][n % 3],
-                       salience=None if n % 2 else (n % 9) / 9)
-                  for n, c in enumerate(["identity", "health", "fact", "state"] * 30)]
+    candidates = [
+        fact(
+            n,
+            category=c,
+            importance=(n % 7) / 7,
+            activation=0.6 + (n % 5) / 20,
+            subject=["user", "Sam", "Berlin"][n % 3],
+            salience=None if n % 2 else (n % 9) / 9,
+        )
+        for n, c in enumerate(["identity", "health", "fact", "state"] * 30)
+    ]
     shuffled = candidates[:]
     random.Random(4).shuffle(shuffled)
 
-    assert reconcile("x\n", candidates, max_lines=50).text == \
-        reconcile("x\n", shuffled, max_lines=50).text
+    assert (
+        reconcile("x\n", candidates, max_lines=50).text
+        == reconcile("x\n", shuffled, max_lines=50).text
+    )
 
 
 @pytest.mark.parametrize("kept_line", ["- Kept <!-- fact-0001 -->", "- Kept"])
@@ -349,11 +440,13 @@ def test_handwritten_lines_inside_the_block_are_replaced_with_a_warning(kept_lin
 
 def test_block_fact_ids_reads_the_ids_in_order():
     candidates = [fact(1, "a"), fact(2, "b"), fact(3, "c")]
-    current = f"- outside <!-- fact-0009 -->\n- c\n{BEGIN}\n## The user\n- b\n" \
-              f"- old <!-- fact-0007 -->\n- a\n- again <!-- fact-0002 -->\n- unknown\n{END}\n"
+    current = (
+        f"- outside <!-- fact-0009 -->\n- c\n{BEGIN}\n## The user\n- b\n"
+        f"- old <!-- fact-0007 -->\n- a\n- again <!-- fact-0002 -->\n- unknown\n{END}\n"
+    )
 
     assert block_fact_ids(current, candidates) == ["fact-0002", "fact-0007", "fact-0001"]
-    assert block_fact_ids(current) == ["fact-0007", "fact-0002"]   # earlier versions' lines only
+    assert block_fact_ids(current) == ["fact-0007", "fact-0002"]  # earlier versions' lines only
     assert block_fact_ids(None) == []
     assert block_fact_ids(None, candidates) == []
     assert block_fact_ids("no markers\n- a\n", candidates) == []
@@ -361,8 +454,9 @@ def test_block_fact_ids_reads_the_ids_in_order():
 
 # --- what a line shows ---------------------------------------------------------------------
 
+
 def test_a_long_fact_is_shortened_at_a_word_with_an_ellipsis():
-    text = " ".join(f"word{n:02d}" for n in range(36))[:250]   # 250 characters
+    text = " ".join(f"word{n:02d}" for n in range(36))[:250]  # 250 characters
     assert len(text) == 250
     long = fact(1, text)
 
@@ -373,7 +467,7 @@ def test_a_long_fact_is_shortened_at_a_word_with_an_ellipsis():
     assert len(shown) <= MAX_LINE_CHARS and chars(shown) <= MAX_LINE_CHARS
     assert shown.endswith("…")
     kept = shown[2:-1]
-    assert text.startswith(kept) and text[len(kept)] == " "   # cut at a word boundary
+    assert text.startswith(kept) and text[len(kept)] == " "  # cut at a word boundary
     assert promotion_problem(long) is None and result.added == ["fact-0001"]
     again = reconcile(result.text, [long], max_lines=200)
     assert not again.changed and again.kept == ["fact-0001"]
@@ -422,8 +516,9 @@ def test_one_line_per_session_turn_the_most_salient():
     turn = "sessions/2026-05-15-090000.jsonl:3"
     salient = fact(1, "Alex lives in Berlin", salience=0.9, source=turn)
     lesser = fact(2, "Alex has a cat called Miso", salience=0.4, source=turn)
-    other_turn = fact(3, "Alex likes green tea", salience=0.3,
-                      source="sessions/2026-05-15-090000.jsonl:4")
+    other_turn = fact(
+        3, "Alex likes green tea", salience=0.3, source="sessions/2026-05-15-090000.jsonl:4"
+    )
     note_a = fact(4, "Alex speaks Portuguese", salience=0.2, source="notes/alex.md:1")
     note_b = fact(5, "Alex plays the cello", salience=0.1, source="notes/alex.md:1")
     candidates = [lesser, salient, other_turn, note_a, note_b]
@@ -432,7 +527,11 @@ def test_one_line_per_session_turn_the_most_salient():
 
     # one line per turn; sources outside sessions/ are not turns
     assert block_fact_ids(result.text, candidates) == [
-        "fact-0001", "fact-0003", "fact-0004", "fact-0005"]
+        "fact-0001",
+        "fact-0003",
+        "fact-0004",
+        "fact-0005",
+    ]
     assert result.left_out == 0
 
     # the lesser statement was shown before
@@ -442,11 +541,10 @@ def test_one_line_per_session_turn_the_most_salient():
 
 
 def test_what_a_pattern_read_is_shown_beside_the_remarks_of_its_turn():
-    """"I am allergic to peanuts and I live in Porto.": two facts of one turn, both shown;
+    """ "I am allergic to peanuts and I live in Porto.": two facts of one turn, both shown;
     only remarks (category "fact") stand for their turn one at a time."""
     turn = "sessions/2026-05-15-090000.jsonl:3"
-    allergy = fact(1, "user is allergic to peanuts", category="health", salience=0.7,
-                   source=turn)
+    allergy = fact(1, "user is allergic to peanuts", category="health", salience=0.7, source=turn)
     home = fact(2, "user lives in Porto", category="identity", salience=0.8, source=turn)
     remark = fact(3, "user: The flight was long.", salience=0.9, source=turn)
     aside = fact(4, "user: The food was fine.", salience=0.5, source=turn)
@@ -457,12 +555,17 @@ def test_what_a_pattern_read_is_shown_beside_the_remarks_of_its_turn():
 
 # --- earlier versions and former facts -----------------------------------------------------
 
+
 def test_an_old_format_block_migrates_to_lines_without_ids():
-    current = (f"# Notes\n{BEGIN}\n## Identity\n- Alex lives in Berlin <!-- fact-0001 -->\n"
-               f"## Preferences\n- Likes green tea <!-- fact-0002 -->\n"
-               f"- Gone by now <!-- fact-0003 -->\n{END}\nafter\n")
-    candidates = [fact(1, "Alex lives in Berlin", category="identity", activation=0.3),
-                  fact(2, "Likes green tea", category="preference", activation=0.9)]
+    current = (
+        f"# Notes\n{BEGIN}\n## Identity\n- Alex lives in Berlin <!-- fact-0001 -->\n"
+        f"## Preferences\n- Likes green tea <!-- fact-0002 -->\n"
+        f"- Gone by now <!-- fact-0003 -->\n{END}\nafter\n"
+    )
+    candidates = [
+        fact(1, "Alex lives in Berlin", category="identity", activation=0.3),
+        fact(2, "Likes green tea", category="preference", activation=0.9),
+    ]
 
     result = reconcile(current, candidates, max_lines=200)
 
@@ -488,8 +591,7 @@ def test_former_facts_lines_are_reported_as_removed_not_as_foreign():
     current = memory_with(fact(1), archived)
 
     unknown = reconcile(current, [fact(1)], max_lines=200)
-    known = reconcile(current, [fact(1)], max_lines=200,
-                      former={fact_line(archived): archived.id})
+    known = reconcile(current, [fact(1)], max_lines=200, former={fact_line(archived): archived.id})
 
     assert unknown.removed == [] and unknown.warnings == [FOREIGN_WARNING]
     assert known.removed == [("fact-0002", GONE_REASON)]
@@ -508,13 +610,21 @@ def test_a_candidate_wins_over_a_former_fact_with_the_same_line():
 
 # --- the line cap --------------------------------------------------------------------------
 
+
 def test_five_thousand_hot_facts_fit_in_200_lines_the_most_salient_first():
     salience = random.Random(7)
-    candidates = [fact(n, subject="Sam" if n % 50 == 0 else "user",
-                       importance=(n // 50 % 10) / 10, salience=round(salience.random(), 3),
-                       activation=0.6 + (n % 4) / 10) for n in range(5000)]
+    candidates = [
+        fact(
+            n,
+            subject="Sam" if n % 50 == 0 else "user",
+            importance=(n // 50 % 10) / 10,
+            salience=round(salience.random(), 3),
+            activation=0.6 + (n % 4) / 10,
+        )
+        for n in range(5000)
+    ]
     candidates[4999] = fact(4999, salience=0.0, activation=0.0, pinned=True)
-    candidates[100] = fact(100, subject="Sam", salience=1.0, activation=1.0)   # Sam's best
+    candidates[100] = fact(100, subject="Sam", salience=1.0, activation=1.0)  # Sam's best
 
     result = reconcile(None, candidates, max_lines=200)
 
@@ -524,7 +634,7 @@ def test_five_thousand_hot_facts_fit_in_200_lines_the_most_salient_first():
     assert [line for line in lines if line.startswith("## ")] == ["## The user", "## Sam"]
     in_block = set(block_fact_ids(result.text, candidates))
     assert len(in_block) == 200 - 4 - 2
-    assert "fact-4999" in in_block and "fact-0100" in in_block   # pinned however faded
+    assert "fact-4999" in in_block and "fact-0100" in in_block  # pinned however faded
     # what was left out is never weightier than what got in
     weights_in = [c.weight for c in candidates if c.id in in_block and not c.pinned]
     weights_out = [c.weight for c in candidates if c.id not in in_block]
@@ -533,15 +643,18 @@ def test_five_thousand_hot_facts_fit_in_200_lines_the_most_salient_first():
 
 
 def test_pinned_facts_win_the_cap_over_high_salience_facts():
-    candidates = [fact(n, importance=1.0, salience=1.0, activation=1.0) for n in range(10)] + \
-                 [fact(99, subject="Sam", importance=0.0, salience=0.0, pinned=True)]
+    candidates = [fact(n, importance=1.0, salience=1.0, activation=1.0) for n in range(10)] + [
+        fact(99, subject="Sam", importance=0.0, salience=0.0, pinned=True)
+    ]
 
     result = reconcile("", candidates, max_lines=6)
 
-    assert block_of(result.text) == ["## The user",
-                                     "- The user said thing number 0",
-                                     "## Sam",
-                                     "- The user said thing number 99"]
+    assert block_of(result.text) == [
+        "## The user",
+        "- The user said thing number 0",
+        "## Sam",
+        "- The user said thing number 99",
+    ]
     assert result.left_out == 9
 
 
@@ -562,8 +675,8 @@ def test_the_character_budget_cuts_the_least_salient_first():
     current = memory_with(*candidates, before="")
     markers = chars(f"{BEGIN}\n{END}\n")
     heading = chars("## The user\n")
-    each = chars(line(1) + "\n")                     # every line is as long
-    max_chars = markers + heading + 3 * each + each - 1   # room for three lines, not four
+    each = chars(line(1) + "\n")  # every line is as long
+    max_chars = markers + heading + 3 * each + each - 1  # room for three lines, not four
 
     result = reconcile(current, candidates, max_lines=200, max_chars=max_chars)
 
@@ -585,7 +698,8 @@ def test_user_lines_over_the_cap_keep_the_user_text_and_an_empty_block():
     assert result.removed == [("fact-0001", "MEMORY.md line cap")]
     assert result.warnings == [
         "MEMORY.md has 25 lines of your own, which with the 2 marker lines exceed "
-        "memory_md_max_lines (20); the managed block is left empty"]
+        "memory_md_max_lines (20); the managed block is left empty"
+    ]
 
 
 def test_no_blank_separator_when_it_would_break_the_cap():
@@ -599,11 +713,20 @@ def test_no_blank_separator_when_it_would_break_the_cap():
 
 # --- idempotence ---------------------------------------------------------------------------
 
+
 def test_reconciling_the_output_again_changes_nothing():
-    candidates = [fact(n, category=c, importance=(n % 4) / 4, activation=0.3 + (n % 7) / 10,
-                       pinned=n % 11 == 0, subject=["user", "Sam"][n % 2],
-                       source=f"sessions/a.jsonl:{n // 2}")
-                  for n, c in enumerate(["identity", "health", "fact", "temporary"] * 20)]
+    candidates = [
+        fact(
+            n,
+            category=c,
+            importance=(n % 4) / 4,
+            activation=0.3 + (n % 7) / 10,
+            pinned=n % 11 == 0,
+            subject=["user", "Sam"][n % 2],
+            source=f"sessions/a.jsonl:{n // 2}",
+        )
+        for n, c in enumerate(["identity", "health", "fact", "temporary"] * 20)
+    ]
     first = reconcile("# Mine\nno newline at end", candidates, max_lines=40)
 
     second = reconcile(first.text, candidates, max_lines=40)
@@ -613,22 +736,47 @@ def test_reconciling_the_output_again_changes_nothing():
     assert second.text == first.text
     assert second.added == [] and second.removed == []
     assert second.kept == block_fact_ids(first.text, candidates)
-    assert second.kept   # the block is not empty
+    assert second.kept  # the block is not empty
 
 
 # --- property ------------------------------------------------------------------------------
 
-user_text = st.text(st.sampled_from("ab #-<>!\n\r\t\x0c\u2028é中"), max_size=60) \
-    .filter(lambda t: BEGIN not in t and END not in t)
+user_text = st.text(st.sampled_from("ab #-<>!\n\r\t\x0c\u2028é中"), max_size=60).filter(
+    lambda t: BEGIN not in t and END not in t
+)
 candidate = st.builds(
     Candidate,
     id=st.integers(0, 15).map(lambda n: f"fact-{n}"),
-    text=st.sampled_from(["Alex lives in Berlin", "Likes green tea", "我住在北京。",
-                          f"key {OPENAI_KEY}", '{"json": true}', "a --> b", "2026-05-15T09:00 log",
-                          "deadbeef1234", "two\nlines", "", "Moved to Lisbon on 2026-05-01",
-                          " ".join(["longer words"] * 15)]),
-    category=st.sampled_from(["identity", "health", "preference", "relationship", "state",
-                              "decision", "action", "fact", "temporary", "other"]),
+    text=st.sampled_from(
+        [
+            "Alex lives in Berlin",
+            "Likes green tea",
+            "我住在北京。",
+            f"key {OPENAI_KEY}",
+            '{"json": true}',
+            "a --> b",
+            "2026-05-15T09:00 log",
+            "deadbeef1234",
+            "two\nlines",
+            "",
+            "Moved to Lisbon on 2026-05-01",
+            " ".join(["longer words"] * 15),
+        ]
+    ),
+    category=st.sampled_from(
+        [
+            "identity",
+            "health",
+            "preference",
+            "relationship",
+            "state",
+            "decision",
+            "action",
+            "fact",
+            "temporary",
+            "other",
+        ]
+    ),
     importance=st.floats(0, 1),
     activation=st.floats(0, 1),
     pinned=st.booleans(),
@@ -641,13 +789,18 @@ candidate = st.builds(
 
 
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(before=user_text, after=user_text, with_block=st.booleans(),
-       old=st.lists(candidate, max_size=8), candidates=st.lists(candidate, max_size=20),
-       max_lines=st.integers(0, 30))
+@given(
+    before=user_text,
+    after=user_text,
+    with_block=st.booleans(),
+    old=st.lists(candidate, max_size=8),
+    candidates=st.lists(candidate, max_size=20),
+    max_lines=st.integers(0, 30),
+)
 def test_property_cap_user_text_and_ids(before, after, with_block, old, candidates, max_lines):
     if with_block:
         if before and before.splitlines(keepends=True)[-1] == before.splitlines()[-1]:
-            before += "\n"   # the begin marker must start a line of its own
+            before += "\n"  # the begin marker must start a line of its own
         current = memory_with(*old, before=before, after=after)
         user_lines = len(before.splitlines()) + len(after.splitlines())
     else:
@@ -667,13 +820,15 @@ def test_property_cap_user_text_and_ids(before, after, with_block, old, candidat
         by_id.setdefault(c.id, c)
     fact_lines = [entry for entry in block_of(result.text) if not entry.startswith("## ")]
     ids = block_fact_ids(result.text, candidates)
-    assert len(ids) == len(fact_lines)   # every line is known by a candidate's line
+    assert len(ids) == len(fact_lines)  # every line is known by a candidate's line
     for fact_id, shown in zip(ids, fact_lines):
         assert fact_id in by_id
         assert len(shown) <= MAX_LINE_CHARS
         # the line is that of an active, promotable candidate (several may share a line)
-        assert any(fact_line(c) == shown and not c.superseded and promotion_problem(c) is None
-                   for c in by_id.values())
+        assert any(
+            fact_line(c) == shown and not c.superseded and promotion_problem(c) is None
+            for c in by_id.values()
+        )
     assert not reconcile(result.text, candidates, max_lines=max_lines).changed
 
 
@@ -696,5 +851,8 @@ def test_a_line_leaves_out_how_the_sentence_was_opened_in_speech():
     assert "- Jon: Dance practice has been fun." in lines
     assert "- Sure thing, the meeting is on Monday." in lines
     # the lines are known again as the facts': the user's first, then Nate's, then Jon's
-    assert block_fact_ids(result.text, [said, named, plain]) == ["fact-0003", "fact-0001",
-                                                                 "fact-0002"]
+    assert block_fact_ids(result.text, [said, named, plain]) == [
+        "fact-0003",
+        "fact-0001",
+        "fact-0002",
+    ]

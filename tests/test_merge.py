@@ -7,9 +7,9 @@ import json
 import shutil
 
 import pytest
+from vm_memory_oracle.model.similarity import duplicate_reason, wording
 
 from conftest import activation_state, data_files, hash_embedder, write_jsonl
-from vm_memory_oracle.model.similarity import duplicate_reason, wording
 
 DAY1, DAY2, NIGHT = "2026-03-01T09:00:00Z", "2026-03-02T09:00:00Z", "2026-03-03T00:30:00Z"
 
@@ -37,40 +37,70 @@ def consolidate(cli, now: str = NIGHT, **kwargs) -> dict:
 def said_in_sessions(data_dir) -> None:
     """The user says one thing in two wordings, a day apart."""
     sessions = data_dir / "sessions"
-    write_jsonl(sessions / "2026-03-01-090000.jsonl", [
-        {"ts": DAY1, "role": "user", "text": "I prefer dark mode in the editor."}])
-    write_jsonl(sessions / "2026-03-02-090000.jsonl", [
-        {"ts": DAY2, "role": "user", "text": "I like the editor in dark mode."}])
+    write_jsonl(
+        sessions / "2026-03-01-090000.jsonl",
+        [{"ts": DAY1, "role": "user", "text": "I prefer dark mode in the editor."}],
+    )
+    write_jsonl(
+        sessions / "2026-03-02-090000.jsonl",
+        [{"ts": DAY2, "role": "user", "text": "I like the editor in dark mode."}],
+    )
 
 
-@pytest.mark.parametrize("a, b", [
-    (fact("User prefers dark mode in the editor"), fact("the user likes the editor in dark mode")),
-    (fact("User prefers dark mode in the editor", predicate="prefers",
-          obj="dark mode in the editor"),
-     fact("the user likes the editor in dark mode", predicate="likes",
-          obj="the editor in dark mode")),
-    (fact("User's cat is named Pixel"), fact("The user has a cat called Pixel")),
-    (fact("用户喜欢深色模式"), fact("用户偏好深色模式")),
-])
+@pytest.mark.parametrize(
+    "a, b",
+    [
+        (
+            fact("User prefers dark mode in the editor"),
+            fact("the user likes the editor in dark mode"),
+        ),
+        (
+            fact(
+                "User prefers dark mode in the editor",
+                predicate="prefers",
+                obj="dark mode in the editor",
+            ),
+            fact(
+                "the user likes the editor in dark mode",
+                predicate="likes",
+                obj="the editor in dark mode",
+            ),
+        ),
+        (fact("User's cat is named Pixel"), fact("The user has a cat called Pixel")),
+        (fact("用户喜欢深色模式"), fact("用户偏好深色模式")),
+    ],
+)
 def test_one_statement_in_other_words_is_a_duplicate(a, b):
     assert duplicate_reason(wording(a), wording(b)).startswith("same subject, ")
 
 
-@pytest.mark.parametrize("a, b", [
-    (fact("user prefers dark mode"), fact("user prefers light mode")),          # other value
-    (fact("用户喜欢深色模式"), fact("用户喜欢浅色模式")),
-    (fact("user likes tea"), fact("user likes coffee")),                      # two facts
-    (fact("The user noted detail 5 about the garden"),
-     fact("The user noted detail 7 about the garden")),
-    (fact("user likes the editor in dark mode", predicate="likes"),
-     fact("user dislikes the editor in dark mode", predicate="dislikes")),   # opposite sign
-    (fact("user eats meat"), fact("user does not eat meat")),                 # negated
-    (fact("User prefers dark mode", subject="user"),
-     fact("Sam prefers dark mode", subject="Sam")),                           # another subject
-])
+@pytest.mark.parametrize(
+    "a, b",
+    [
+        (fact("user prefers dark mode"), fact("user prefers light mode")),  # other value
+        (fact("用户喜欢深色模式"), fact("用户喜欢浅色模式")),
+        (fact("user likes tea"), fact("user likes coffee")),  # two facts
+        (
+            fact("The user noted detail 5 about the garden"),
+            fact("The user noted detail 7 about the garden"),
+        ),
+        (
+            fact("user likes the editor in dark mode", predicate="likes"),
+            fact("user dislikes the editor in dark mode", predicate="dislikes"),
+        ),  # opposite sign
+        (fact("user eats meat"), fact("user does not eat meat")),  # negated
+        (
+            fact("User prefers dark mode", subject="user"),
+            fact("Sam prefers dark mode", subject="Sam"),
+        ),  # another subject
+    ],
+)
 def test_a_contradiction_or_another_fact_is_not_a_duplicate(a, b):
-    assert duplicate_reason(wording(a), wording(b), cosine=0.999, threshold=0.99) is None \
-        or "cosine" not in duplicate_reason(wording(a), wording(b), cosine=0.999, threshold=0.99)
+    assert duplicate_reason(
+        wording(a), wording(b), cosine=0.999, threshold=0.99
+    ) is None or "cosine" not in duplicate_reason(
+        wording(a), wording(b), cosine=0.999, threshold=0.99
+    )
     assert duplicate_reason(wording(a), wording(b)) is None
 
 
@@ -92,7 +122,8 @@ def test_one_preference_said_twice_in_other_words_becomes_one_fact(cli, data_dir
     # max, not sum: the kept fact has the higher of the two activations, below 1
     state = activation_state(data_dir)
     assert state[kept["id"]]["activation"] == pytest.approx(
-        max(gone["final_activation"], state[kept["id"]]["activation"]))
+        max(gone["final_activation"], state[kept["id"]]["activation"])
+    )
     assert gone["id"] not in state
     assert {row["target"] for row in report["changes"] if row["change"] == "merged"} == {gone["id"]}
 
@@ -100,11 +131,17 @@ def test_one_preference_said_twice_in_other_words_becomes_one_fact(cli, data_dir
     again = cli("--json", "--action", "summarize", "--date", "2026-03-01", now=NIGHT)
     assert again.code == 0, again.err
     assert len(lines(data_dir / "knowledge-graph" / "facts.jsonl")) == 1
-    graph = {name: data for name, data in data_files(data_dir).items()
-             if name.startswith("knowledge-graph/")}
+    graph = {
+        name: data
+        for name, data in data_files(data_dir).items()
+        if name.startswith("knowledge-graph/")
+    }
     assert consolidate(cli, now="2026-03-04T00:30:00Z")["counts"]["merged"] == 0
-    assert {name: data for name, data in data_files(data_dir).items()
-            if name.startswith("knowledge-graph/")} == graph
+    assert {
+        name: data
+        for name, data in data_files(data_dir).items()
+        if name.startswith("knowledge-graph/")
+    } == graph
 
 
 def test_dark_and_light_mode_are_a_contradiction_the_newer_supersedes(cli, data_dir):
@@ -116,16 +153,27 @@ def test_dark_and_light_mode_are_a_contradiction_the_newer_supersedes(cli, data_
     steps = {step["name"]: step for step in report["steps"]}
     assert steps["merge"]["counts"] == {"merged": 0}
     assert steps["prune"]["counts"]["superseded"] == 1
-    assert {item["id"] for item in lines(data_dir / "knowledge-graph" / "facts.jsonl")} == \
-        {light, tea}
+    assert {item["id"] for item in lines(data_dir / "knowledge-graph" / "facts.jsonl")} == {
+        light,
+        tea,
+    }
     [old] = lines(data_dir / "knowledge-graph" / "archived-facts.jsonl")
     assert old["id"] == dark and old["superseded_by"] == light and "merged_into" not in old
 
 
 def test_a_pinned_fact_is_never_merged_away(cli, data_dir):
     hash_embedder(cli)
-    pinned = remember(cli, "--predicate", "has", "--object", "a cat named Pixel", "--text",
-                      "User's cat is named Pixel", "--pin", now=DAY1)
+    pinned = remember(
+        cli,
+        "--predicate",
+        "has",
+        "--object",
+        "a cat named Pixel",
+        "--text",
+        "User's cat is named Pixel",
+        "--pin",
+        now=DAY1,
+    )
     newer = remember(cli, "--predicate", "has", "--object", "a cat called Pixel", now=DAY2)
     report = consolidate(cli)
     assert report["counts"]["merged"] == 1
@@ -135,21 +183,32 @@ def test_a_pinned_fact_is_never_merged_away(cli, data_dir):
     assert gone["id"] == newer and gone["merged_into"] == pinned
 
     # Two pinned duplicates: both stay.
-    other = remember(cli, "--predicate", "has", "--object", "a cat that is called Pixel",
-                     "--pin", now="2026-03-04T09:00:00Z")
+    other = remember(
+        cli,
+        "--predicate",
+        "has",
+        "--object",
+        "a cat that is called Pixel",
+        "--pin",
+        now="2026-03-04T09:00:00Z",
+    )
     assert consolidate(cli, now="2026-03-05T00:30:00Z")["counts"]["merged"] == 0
-    assert {item["id"] for item in lines(data_dir / "knowledge-graph" / "facts.jsonl")} == \
-        {pinned, other}
+    assert {item["id"] for item in lines(data_dir / "knowledge-graph" / "facts.jsonl")} == {
+        pinned,
+        other,
+    }
 
 
 def test_the_embedding_merges_a_paraphrase_the_words_do_not_and_keeps_a_close_other_fact(
-        cli, data_dir):
+    cli, data_dir
+):
     """The bundled model and its measured threshold (0.986): benchmarks/merge_threshold.py."""
     from vm_memory_oracle.embed.bundled import BundledEmbedder
 
     embedder = BundledEmbedder()
-    vectors = embedder.embed_passages(["用户每天早上喝咖啡", "用户每天早晨都会喝一杯咖啡",
-                                       "用户住在上海", "用户在上海工作"])
+    vectors = embedder.embed_passages(
+        ["用户每天早上喝咖啡", "用户每天早晨都会喝一杯咖啡", "用户住在上海", "用户在上海工作"]
+    )
     # Stated margin: each pair's cosine is at least 0.003 from the threshold, far more than
     # the model's arithmetic differs between machines (the fourth decimal).
     assert float(vectors[0] @ vectors[1]) >= embedder.merge_similarity + 0.003
@@ -162,12 +221,16 @@ def test_the_embedding_merges_a_paraphrase_the_words_do_not_and_keeps_a_close_ot
     [row] = [row for row in report["changes"] if row["change"] == "merged"]
     assert row["target"] == coffee
     assert row["reason"].startswith(f"into {also}: same subject, cosine 0.99")
-    assert {item["id"] for item in lines(data_dir / "knowledge-graph" / "facts.jsonl")} == \
-        {also, home, work}
+    assert {item["id"] for item in lines(data_dir / "knowledge-graph" / "facts.jsonl")} == {
+        also,
+        home,
+        work,
+    }
 
 
 def test_the_report_of_a_dry_run_on_a_copy_lists_the_changes_of_the_real_run(
-        cli, data_dir, tmp_path):
+    cli, data_dir, tmp_path
+):
     hash_embedder(cli)
     said_in_sessions(data_dir)
     remember(cli, "--predicate", "prefers", "--object", "dark mode", now=DAY1)
@@ -184,15 +247,20 @@ def test_the_report_of_a_dry_run_on_a_copy_lists_the_changes_of_the_real_run(
 
     assert dry_json.json()["changes"] == real["changes"]
     assert dry_json.json()["counts"] == real["counts"]
-    assert {row["change"] for row in real["changes"]} >= {"merged", "archived", "summarized",
-                                                           "added to MEMORY.md"}
+    assert {row["change"] for row in real["changes"]} >= {
+        "merged",
+        "archived",
+        "summarized",
+        "added to MEMORY.md",
+    }
     assert real["counts"]["merged"] == 1 and real["counts"]["superseded"] == 1
     assert real["counts"]["pruned"] == 1 and real["counts"]["archived"] == 3
 
     written = (data_dir / real["report_file"]).read_text()
     assert real["report_file"] == "state/reports/2026-03-03T00-30-00Z.md"
-    printed = [line.removeprefix("[DRY RUN] ").removeprefix("[DRY RUN]")
-               for line in dry.out.splitlines()]
+    printed = [
+        line.removeprefix("[DRY RUN] ").removeprefix("[DRY RUN]") for line in dry.out.splitlines()
+    ]
     assert all(line.startswith("[DRY RUN]") for line in dry.out.splitlines())
     assert section(printed, "## Changes") == section(written.splitlines(), "## Changes")
     rows = [line for line in section(printed, "## Changes") if line.startswith("| ")]
@@ -203,8 +271,7 @@ def test_the_report_of_a_dry_run_on_a_copy_lists_the_changes_of_the_real_run(
 
 def section(lines: list[str], heading: str) -> list[str]:
     start = next(n for n, line in enumerate(lines) if line.startswith(heading))
-    end = next((n for n in range(start + 1, len(lines)) if lines[n].startswith("## ")),
-               len(lines))
+    end = next((n for n in range(start + 1, len(lines)) if lines[n].startswith("## ")), len(lines))
     return lines[start:end]
 
 
@@ -217,7 +284,15 @@ def test_reports_past_daily_retention_days_are_removed_by_the_clean_step(cli, da
     (reports / "notes.md").write_text("mine\n")
     report = consolidate(cli)  # 2026-03-03: 366 and 365 days later
     assert [row for row in report["changes"] if row["step"] == "clean"] == [
-        {"step": "clean", "change": "removed", "target": "state/reports/2025-03-02T00-30-00Z.md",
-         "reason": "consolidation report older than 365 days"}]
+        {
+            "step": "clean",
+            "change": "removed",
+            "target": "state/reports/2025-03-02T00-30-00Z.md",
+            "reason": "consolidation report older than 365 days",
+        }
+    ]
     assert sorted(path.name for path in reports.iterdir()) == [
-        "2025-03-03T00-30-00Z.md", "2026-03-03T00-30-00Z.md", "notes.md"]
+        "2025-03-03T00-30-00Z.md",
+        "2026-03-03T00-30-00Z.md",
+        "notes.md",
+    ]

@@ -7,8 +7,26 @@ import pytest
 
 from conftest import write_jsonl
 
-VOCAB = ["[UNK]", "[PAD]", "the", "user", "is", "allergic", "to", "peanuts", "lives", "in",
-         "berlin", "plays", "violin", "query:", "passage:", "allergy", "peanut", "city"]
+VOCAB = [
+    "[UNK]",
+    "[PAD]",
+    "the",
+    "user",
+    "is",
+    "allergic",
+    "to",
+    "peanuts",
+    "lives",
+    "in",
+    "berlin",
+    "plays",
+    "violin",
+    "query:",
+    "passage:",
+    "allergy",
+    "peanut",
+    "city",
+]
 
 
 def build_model(directory, dimension: int = 8) -> None:
@@ -33,19 +51,29 @@ def build_model(directory, dimension: int = 8) -> None:
         helper.make_node("Mul", ["vectors", "mask_3d"], ["last_hidden_state"]),
     ]
     graph = helper.make_graph(
-        nodes, "tiny-encoder",
-        [helper.make_tensor_value_info("input_ids", TensorProto.INT64, ["batch", "tokens"]),
-         helper.make_tensor_value_info("attention_mask", TensorProto.INT64, ["batch", "tokens"])],
-        [helper.make_tensor_value_info("last_hidden_state", TensorProto.FLOAT,
-                                       ["batch", "tokens", dimension])],
-        initializer=[numpy_helper.from_array(table, "table"),
-                     numpy_helper.from_array(np.array([2], dtype=np.int64), "axis")])
+        nodes,
+        "tiny-encoder",
+        [
+            helper.make_tensor_value_info("input_ids", TensorProto.INT64, ["batch", "tokens"]),
+            helper.make_tensor_value_info("attention_mask", TensorProto.INT64, ["batch", "tokens"]),
+        ],
+        [
+            helper.make_tensor_value_info(
+                "last_hidden_state", TensorProto.FLOAT, ["batch", "tokens", dimension]
+            )
+        ],
+        initializer=[
+            numpy_helper.from_array(table, "table"),
+            numpy_helper.from_array(np.array([2], dtype=np.int64), "axis"),
+        ],
+    )
     model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 13)])
     model.ir_version = 8
     onnx.checker.check_model(model)
     onnx.save(model, str(directory / "model.onnx"))
-    tokenizer = Tokenizer(models.WordLevel({word: i for i, word in enumerate(VOCAB)},
-                                           unk_token="[UNK]"))
+    tokenizer = Tokenizer(
+        models.WordLevel({word: i for i, word in enumerate(VOCAB)}, unk_token="[UNK]")
+    )
     tokenizer.normalizer = normalizers.Lowercase()
     tokenizer.pre_tokenizer = pre_tokenizers.WhitespaceSplit()
     tokenizer.save(str(directory / "tokenizer.json"))
@@ -72,12 +100,26 @@ def test_recall_through_an_onnx_model_directory(cli, tmp_path, data_dir):
     cli("--action", "init")
     cli("--action", "config", "--set", f"embedding_model={tmp_path / 'tiny'}")
     cli("--action", "config", "--set", "semantic_min_similarity=0.2")
-    facts = [{"subject": "user", "predicate": "is allergic to", "object": "peanuts",
-              "text": "the user is allergic to peanuts"},
-             {"subject": "user", "predicate": "lives in", "object": "Berlin",
-              "text": "the user lives in berlin"},
-             {"subject": "user", "predicate": "plays", "object": "the violin",
-              "text": "the user plays the violin"}]
+    facts = [
+        {
+            "subject": "user",
+            "predicate": "is allergic to",
+            "object": "peanuts",
+            "text": "the user is allergic to peanuts",
+        },
+        {
+            "subject": "user",
+            "predicate": "lives in",
+            "object": "Berlin",
+            "text": "the user lives in berlin",
+        },
+        {
+            "subject": "user",
+            "predicate": "plays",
+            "object": "the violin",
+            "text": "the user plays the violin",
+        },
+    ]
     cli("--action", "remember", "--from", str(write_jsonl(tmp_path / "f.jsonl", facts)))
     result = cli("--json", "--action", "recall", "--query", "allergy", "--no-boost")
     assert result.code == 0, result.err

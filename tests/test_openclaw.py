@@ -32,10 +32,20 @@ from scripted_model import ScriptedModel, last_meaningful_role, last_user_text, 
 
 OPENCLAW_VERSION = "2026.9.6"
 NODE_PACKAGE = "node@24"
-CACHE = Path(os.environ.get("VM_MEMORY_ORACLE_TEST_CACHE")
-             or Path.home() / ".cache" / "vm-memory-oracle-tests")  # HOME before fixtures
-NETWORK_ERRORS = ("ENOTFOUND", "EAI_AGAIN", "ETIMEDOUT", "ECONNREFUSED", "ECONNRESET",
-                  "ENETUNREACH", "network", "getaddrinfo")
+CACHE = Path(
+    os.environ.get("VM_MEMORY_ORACLE_TEST_CACHE")
+    or Path.home() / ".cache" / "vm-memory-oracle-tests"
+)  # HOME before fixtures
+NETWORK_ERRORS = (
+    "ENOTFOUND",
+    "EAI_AGAIN",
+    "ETIMEDOUT",
+    "ECONNREFUSED",
+    "ECONNRESET",
+    "ENETUNREACH",
+    "network",
+    "getaddrinfo",
+)
 
 
 def _npm_install(prefix: Path, package: str, env: dict) -> None:
@@ -46,13 +56,19 @@ def _npm_install(prefix: Path, package: str, env: dict) -> None:
     if shutil.which("npm", path=env["PATH"]) is None:
         pytest.skip("npm is not installed; the OpenClaw integration test needs it")
     prefix.mkdir(parents=True, exist_ok=True)
-    result = subprocess.run(["npm", "install", "--prefix", str(prefix), "--no-audit",
-                             "--no-fund", package], capture_output=True, text=True, env=env,
-                            timeout=900)
+    result = subprocess.run(
+        ["npm", "install", "--prefix", str(prefix), "--no-audit", "--no-fund", package],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=900,
+    )
     if result.returncode != 0:
         if any(marker in result.stderr for marker in NETWORK_ERRORS):
-            pytest.skip(f"the npm registry cannot be reached, so OpenClaw cannot be installed: "
-                        f"{result.stderr.strip().splitlines()[-1]}")
+            pytest.skip(
+                f"the npm registry cannot be reached, so OpenClaw cannot be installed: "
+                f"{result.stderr.strip().splitlines()[-1]}"
+            )
         raise AssertionError(f"npm install {package} failed:\n{result.stderr[-3000:]}")
     done.write_text(package)
 
@@ -77,8 +93,11 @@ def staged_bundle(target: Path) -> Path:
     """The bundle as a user gets it (its tracked files and new ones not ignored: no .venv,
     no .git), in a directory named after the skill, as the spec requires."""
     stage = target / "vm-memory-oracle"
-    listed = subprocess.run(["git", "-C", str(BUNDLE), "ls-files", "-co", "--exclude-standard",
-                             "-z"], capture_output=True, check=False)
+    listed = subprocess.run(
+        ["git", "-C", str(BUNDLE), "ls-files", "-co", "--exclude-standard", "-z"],
+        capture_output=True,
+        check=False,
+    )
     if listed.returncode == 0:
         for name in filter(None, listed.stdout.decode().split("\0")):
             source = BUNDLE / name
@@ -86,9 +105,21 @@ def staged_bundle(target: Path) -> Path:
                 (stage / name).parent.mkdir(parents=True, exist_ok=True)
                 shutil.copy2(source, stage / name)
     else:  # not a git checkout
-        shutil.copytree(BUNDLE, stage, ignore=shutil.ignore_patterns(
-            ".venv", ".venv.lock", ".git", "__pycache__", "*.egg-info", ".pytest_cache",
-            ".benchmarks", ".hypothesis", "memory-demo"))
+        shutil.copytree(
+            BUNDLE,
+            stage,
+            ignore=shutil.ignore_patterns(
+                ".venv",
+                ".venv.lock",
+                ".git",
+                "__pycache__",
+                "*.egg-info",
+                ".pytest_cache",
+                ".benchmarks",
+                ".hypothesis",
+                "memory-demo",
+            ),
+        )
     return stage
 
 
@@ -96,13 +127,14 @@ def staged_bundle(target: Path) -> Path:
 class OpenClawHome:
     """A temporary HOME with OpenClaw's state, its config, the scripted model and the skill
     installed by scripts/install-openclaw into the agent's workspace."""
+
     env: dict
     root: Path
     state: Path
     workspace: Path
-    base: Path          # the installed skill
+    base: Path  # the installed skill
     model: ScriptedModel
-    script: dict        # what the model does on the next user turn
+    script: dict  # what the model does on the next user turn
 
 
 def _decide(script: dict):
@@ -114,6 +146,7 @@ def _decide(script: dict):
             if question in asked:
                 return ("tool", "exec", {"command": command})
         return ("text", "Noted.")
+
     return decide
 
 
@@ -141,34 +174,70 @@ def openclaw_home(openclaw_env, tmp_path_factory):
   update: {{ checkOnStart: false }},
 }}
 """)
-        env = {**openclaw_env, "HOME": str(home), "OPENCLAW_STATE_DIR": str(state),
-               "OPENCLAW_NO_AUTO_UPDATE": "1"}
-        installed = subprocess.run([str(BUNDLE / "scripts" / "install-openclaw")], env=env,
-                                   stdin=subprocess.DEVNULL, capture_output=True, text=True,
-                                   timeout=1200)
+        env = {
+            **openclaw_env,
+            "HOME": str(home),
+            "OPENCLAW_STATE_DIR": str(state),
+            "OPENCLAW_NO_AUTO_UPDATE": "1",
+        }
+        installed = subprocess.run(
+            [str(BUNDLE / "scripts" / "install-openclaw")],
+            env=env,
+            stdin=subprocess.DEVNULL,
+            capture_output=True,
+            text=True,
+            timeout=1200,
+        )
         assert installed.returncode == 0, installed.stdout + installed.stderr[-3000:]
-        base = Path(installed.stdout.strip().splitlines()[-1].removeprefix(
-            "Installed vm-memory-oracle into "))
+        base = Path(
+            installed.stdout.strip()
+            .splitlines()[-1]
+            .removeprefix("Installed vm-memory-oracle into ")
+        )
         yield OpenClawHome(env, root, state, workspace, base, model, script)
 
 
 def agent_turn(setup: OpenClawHome, message: str) -> tuple[dict, float]:
     """One turn of the real agent in the main session: its --json reply and seconds."""
     begun = time.perf_counter()
-    turn = subprocess.run(["openclaw", "agent", "--local", "--agent", "main", "--message",
-                           message, "--thinking", "off", "--timeout", "180", "--json"],
-                          env=setup.env, stdin=subprocess.DEVNULL, capture_output=True,
-                          text=True, timeout=400)
+    turn = subprocess.run(
+        [
+            "openclaw",
+            "agent",
+            "--local",
+            "--agent",
+            "main",
+            "--message",
+            message,
+            "--thinking",
+            "off",
+            "--timeout",
+            "180",
+            "--json",
+        ],
+        env=setup.env,
+        stdin=subprocess.DEVNULL,
+        capture_output=True,
+        text=True,
+        timeout=400,
+    )
     took = time.perf_counter() - begun
     assert turn.returncode == 0, turn.stdout[-2000:] + turn.stderr[-3000:]
     return json.loads(turn.stdout), took
 
 
 def test_openclaw_installs_the_skill_finds_it_eligible_and_its_entrypoint_runs(
-        openclaw_home, tmp_path):
+    openclaw_home, tmp_path
+):
     env = openclaw_home.env
-    info = subprocess.run(["openclaw", "skills", "info", "vm-memory-oracle", "--json"], env=env,
-                          stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=300)
+    info = subprocess.run(
+        ["openclaw", "skills", "info", "vm-memory-oracle", "--json"],
+        env=env,
+        stdin=subprocess.DEVNULL,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
     assert info.returncode == 0, info.stderr
     skill = json.loads(info.stdout)
     assert skill["name"] == "vm-memory-oracle"
@@ -185,18 +254,32 @@ def test_openclaw_installs_the_skill_finds_it_eligible_and_its_entrypoint_runs(
     # The installed copy, as the agent runs it: its own venv (made by install-openclaw).
     data = tmp_path / "data"
     entrypoint = base / "scripts" / "vm-memory-oracle"
-    init = subprocess.run([str(entrypoint), "--data-path", str(data), "--json", "--action",
-                           "init"], capture_output=True, text=True, timeout=900)
+    init = subprocess.run(
+        [str(entrypoint), "--data-path", str(data), "--json", "--action", "init"],
+        capture_output=True,
+        text=True,
+        timeout=900,
+    )
     assert init.returncode == 0, init.stderr[-3000:]
     assert "config.yaml" in json.loads(init.stdout)["created"]
-    health = subprocess.run([str(entrypoint), "--data-path", str(data), "--json", "--action",
-                             "health-check"], capture_output=True, text=True, timeout=300)
+    health = subprocess.run(
+        [str(entrypoint), "--data-path", str(data), "--json", "--action", "health-check"],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
     assert health.returncode == 0, health.stderr
     assert json.loads(health.stdout)["status"] == "healthy"
     assert (data / "health.json").is_file()
-    imported = subprocess.run([str(base / ".venv" / "bin" / "python"), "-c",
-                               "import vm_memory_oracle; print(vm_memory_oracle.__file__)"],
-                              capture_output=True, text=True)
+    imported = subprocess.run(
+        [
+            str(base / ".venv" / "bin" / "python"),
+            "-c",
+            "import vm_memory_oracle; print(vm_memory_oracle.__file__)",
+        ],
+        capture_output=True,
+        text=True,
+    )
     assert Path(imported.stdout.strip()).is_relative_to(base)  # the installed code, not ours
 
 
@@ -208,30 +291,53 @@ def test_the_real_agent_learns_sees_and_recalls_the_memory(openclaw_home, tmp_pa
     setup = openclaw_home
     base, data = setup.base, tmp_path / "memory"
     memory = [str(base / "scripts" / "vm-memory-oracle"), "--data-path", str(data)]
-    init = subprocess.run([str(base / "scripts" / "init_memory.sh"), str(data), "--openclaw"],
-                          env=setup.env, capture_output=True, text=True, timeout=600)
+    init = subprocess.run(
+        [str(base / "scripts" / "init_memory.sh"), str(data), "--openclaw"],
+        env=setup.env,
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
     assert init.returncode == 0, init.stderr
     assert f"Connected to OpenClaw at {setup.state}" in init.stdout
 
     _, first = agent_turn(setup, "I am allergic to peanuts and I live in Porto.")
-    summarized = subprocess.run(memory + ["--json", "--action", "summarize", "--all"],
-                                capture_output=True, text=True, timeout=600)
+    summarized = subprocess.run(
+        memory + ["--json", "--action", "summarize", "--all"],
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
     assert summarized.returncode == 0, summarized.stderr
     report = json.loads(summarized.stdout)
     assert report["imported_turns"] >= 2  # the user's turn and the agent's reply
-    recalled = subprocess.run(memory + ["--json", "--action", "recall", "--query",
-                                        "What is the user allergic to?", "--no-boost"],
-                              capture_output=True, text=True, timeout=300)
+    recalled = subprocess.run(
+        memory
+        + [
+            "--json",
+            "--action",
+            "recall",
+            "--query",
+            "What is the user allergic to?",
+            "--no-boost",
+        ],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
     assert recalled.returncode == 0, recalled.stderr
     top = json.loads(recalled.stdout)["results"][0]
     assert top["object"] == "peanuts" and top["source"].startswith("sessions/")
-    facts = [json.loads(line) for line in
-             (data / "knowledge-graph" / "facts.jsonl").read_text().splitlines()]
+    facts = [
+        json.loads(line)
+        for line in (data / "knowledge-graph" / "facts.jsonl").read_text().splitlines()
+    ]
     peanut = next(fact for fact in facts if fact["object"] == "peanuts")
     assert any(origin.startswith("openclaw:main/") for origin in peanut["sources"])
 
-    consolidated = subprocess.run(memory + ["--json", "--action", "consolidate"],
-                                  capture_output=True, text=True, timeout=600)
+    consolidated = subprocess.run(
+        memory + ["--json", "--action", "consolidate"], capture_output=True, text=True, timeout=600
+    )
     assert consolidated.returncode == 0, consolidated.stderr
     workspace_memory = setup.workspace / "MEMORY.md"
     info = os.lstat(workspace_memory)
@@ -240,8 +346,10 @@ def test_the_real_agent_learns_sees_and_recalls_the_memory(openclaw_home, tmp_pa
     peanut_line = next(line for line in text.splitlines() if "peanuts" in line)
 
     query = "What am I allergic to?"
-    setup.script[query] = (f"{base}/scripts/vm-memory-oracle --data-path {data} --action recall "
-                           f"--query 'What is the user allergic to?' --no-boost")
+    setup.script[query] = (
+        f"{base}/scripts/vm-memory-oracle --data-path {data} --action recall "
+        f"--query 'What is the user allergic to?' --no-boost"
+    )
     before = len(setup.model.requests)
     reply, second = agent_turn(setup, query)
     requests = setup.model.requests[before:]
@@ -249,34 +357,51 @@ def test_the_real_agent_learns_sees_and_recalls_the_memory(openclaw_home, tmp_pa
     assert "<name>vm-memory-oracle</name>" in system
     assert f"<location>{base}/SKILL.md</location>" in system
     assert f"## {workspace_memory}" in system and peanut_line in system
-    tool_results = [message_text(message) for message in requests[-1]["messages"]
-                    if message.get("role") == "tool"]
+    tool_results = [
+        message_text(message)
+        for message in requests[-1]["messages"]
+        if message.get("role") == "tool"
+    ]
     assert any("allergic to peanuts" in result for result in tool_results), tool_results
     assert reply["meta"]["systemPromptReport"]["injectedWorkspaceFiles"]
 
     # A turn of more than 1 KB, which OpenClaw stores zstd-compressed, comes through whole.
-    long_turn = ("Please keep this for the garden plan. My favourite tea is oolong. " +
-                 " ".join(f"Bed {n} gets tomatoes, basil and marigolds this spring."
-                          for n in range(1, 40)))
+    long_turn = "Please keep this for the garden plan. My favourite tea is oolong. " + " ".join(
+        f"Bed {n} gets tomatoes, basil and marigolds this spring." for n in range(1, 40)
+    )
     assert len(long_turn.encode()) > 1024
     _, third = agent_turn(setup, long_turn)
     database = setup.state / "agents" / "main" / "agent" / "openclaw-agent.sqlite"
     with sqlite3.connect(f"{database.as_uri()}?mode=ro", uri=True) as connection:
         compressed = connection.execute(
-            "SELECT COUNT(*) FROM transcript_events WHERE event_zstd IS NOT NULL").fetchone()[0]
+            "SELECT COUNT(*) FROM transcript_events WHERE event_zstd IS NOT NULL"
+        ).fetchone()[0]
     assert compressed >= 1
-    again = subprocess.run(memory + ["--json", "--action", "summarize", "--all"],
-                           capture_output=True, text=True, timeout=600)
+    again = subprocess.run(
+        memory + ["--json", "--action", "summarize", "--all"],
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
     assert again.returncode == 0, again.stderr
-    copied = [json.loads(line) for name in json.loads(again.stdout)["imported"]
-              for line in (data / name).read_text().splitlines()]
+    copied = [
+        json.loads(line)
+        for name in json.loads(again.stdout)["imported"]
+        for line in (data / name).read_text().splitlines()
+    ]
     assert long_turn in [turn["text"] for turn in copied]
-    events = sum(1 for _ in sqlite3.connect(f"{database.as_uri()}?mode=ro", uri=True).execute(
-        "SELECT 1 FROM transcript_events"))
-    figures = {"seconds_per_turn": [round(first, 1), round(second, 1), round(third, 1)],
-               "transcript_events": events,
-               "turns_imported": report["imported_turns"] + json.loads(again.stdout)["imported_turns"],
-               "workspace_memory_md_chars": len(text)}
+    events = sum(
+        1
+        for _ in sqlite3.connect(f"{database.as_uri()}?mode=ro", uri=True).execute(
+            "SELECT 1 FROM transcript_events"
+        )
+    )
+    figures = {
+        "seconds_per_turn": [round(first, 1), round(second, 1), round(third, 1)],
+        "transcript_events": events,
+        "turns_imported": report["imported_turns"] + json.loads(again.stdout)["imported_turns"],
+        "workspace_memory_md_chars": len(text),
+    }
     with_output(figures)
 
 
@@ -292,7 +417,8 @@ def test_agentskills_validate_passes_on_the_bundle(tmp_path):
     validator = Path(sys.executable).with_name("agentskills")
     assert validator.exists(), "skills-ref is a test dependency (pyproject.toml [test])"
     stage = staged_bundle(tmp_path)
-    result = subprocess.run([str(validator), "validate", str(stage)], capture_output=True,
-                            text=True, timeout=120)
+    result = subprocess.run(
+        [str(validator), "validate", str(stage)], capture_output=True, text=True, timeout=120
+    )
     assert result.returncode == 0, result.stdout + result.stderr
     assert result.stdout.startswith("Valid skill")

@@ -6,15 +6,24 @@ import json
 
 from conftest import activation_state, hash_embedder
 
-SEED_FACT = ["--subject", "deployment project", "--predicate", "started_on",
-             "--object", "2026-05-15"]
-SEED_CANARY = {"query": "When did the fleet deployment project start?",
-               "expected_contains": "May 15, 2026"}
+SEED_FACT = [
+    "--subject",
+    "deployment project",
+    "--predicate",
+    "started_on",
+    "--object",
+    "2026-05-15",
+]
+SEED_CANARY = {
+    "query": "When did the fleet deployment project start?",
+    "expected_contains": "May 15, 2026",
+}
 
 
 def canaries(data_dir, entries):
     (data_dir / "knowledge-graph" / "canary-facts.json").write_text(
-        json.dumps(entries, ensure_ascii=False))
+        json.dumps(entries, ensure_ascii=False)
+    )
 
 
 def probe_log(data_dir):
@@ -39,13 +48,26 @@ def test_the_seeds_own_canary_passes_with_the_default_embedder(cli, data_dir):
 
 def test_every_way_of_writing_the_date_matches(cli, data_dir):
     hash_embedder(cli)
-    assert cli("--action", "remember", "--subject", "项目", "--predicate", "开始于",
-               "--object", "2026年5月15日").code == 0
+    assert (
+        cli(
+            "--action",
+            "remember",
+            "--subject",
+            "项目",
+            "--predicate",
+            "开始于",
+            "--object",
+            "2026年5月15日",
+        ).code
+        == 0
+    )
     assert cli("--action", "remember", *SEED_FACT).code == 0
     forms = ["May 15, 2026", "2026-05-15", "15 May 2026", "2026年5月15日"]
-    canaries(data_dir, [{"query": "deployment project started", "expected_contains": form}
-                        for form in forms] +
-             [{"query": "项目 开始于", "expected_contains": form} for form in forms])
+    canaries(
+        data_dir,
+        [{"query": "deployment project started", "expected_contains": form} for form in forms]
+        + [{"query": "项目 开始于", "expected_contains": form} for form in forms],
+    )
     result = cli("--json", "--action", "quality-probe")
     assert (result.json()["passed"], result.json()["total"]) == (8, 8), result.json()["failures"]
 
@@ -53,15 +75,16 @@ def test_every_way_of_writing_the_date_matches(cli, data_dir):
 def test_a_failed_canary_is_logged_with_what_recall_returned(cli, data_dir):
     hash_embedder(cli)
     assert cli("--action", "remember", *SEED_FACT).code == 0
-    canaries(data_dir, [{"query": "deployment project start",
-                         "expected_contains": "May 16, 2026"}])
+    canaries(data_dir, [{"query": "deployment project start", "expected_contains": "May 16, 2026"}])
     result = cli("--action", "quality-probe")
     assert result.code == 0
     assert "0 of 1 canaries passed (0%)" in result.out
     assert "expected 'May 16, 2026', got: deployment project started on 2026-05-15" in result.out
     cli("--action", "quality-probe", now="2026-05-22T03:00:00Z")
-    assert [entry["at"] for entry in probe_log(data_dir)] == ["2026-05-15T14:30:00Z",
-                                                              "2026-05-22T03:00:00Z"]
+    assert [entry["at"] for entry in probe_log(data_dir)] == [
+        "2026-05-15T14:30:00Z",
+        "2026-05-22T03:00:00Z",
+    ]
 
 
 def test_no_canaries_says_how_to_add_them(cli, data_dir):

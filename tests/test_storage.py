@@ -4,14 +4,13 @@ from __future__ import annotations
 
 import ast
 import json
-import re
 import os
+import re
 import signal
 import time
 from pathlib import Path
 
 import pytest
-
 from vm_memory_oracle.errors import DataDirError, InvalidInputError
 from vm_memory_oracle.model.fact import new_fact
 from vm_memory_oracle.storage import files
@@ -23,8 +22,11 @@ from conftest import NOW, python_child
 
 
 def make_fact(index: int) -> dict:
-    return new_fact({"subject": "user", "predicate": "visited", "object": f"city {index}"},
-                    created=NOW, default_source="user-stated")
+    return new_fact(
+        {"subject": "user", "predicate": "visited", "object": f"city {index}"},
+        created=NOW,
+        default_source="user-stated",
+    )
 
 
 @pytest.fixture
@@ -57,18 +59,28 @@ def test_a_torn_last_line_is_quarantined_with_its_line_number(store):
 
 def test_invalid_lines_anywhere_are_quarantined_and_the_rest_loads(store):
     good = [make_fact(i) for i in range(4)]
-    lines = [files.dumps_record(good[0]), "not json at all", files.dumps_record(good[1]),
-             json.dumps({**good[2], "activation": 7}), files.dumps_record(good[3]),
-             files.dumps_record(good[0])]
+    lines = [
+        files.dumps_record(good[0]),
+        "not json at all",
+        files.dumps_record(good[1]),
+        json.dumps({**good[2], "activation": 7}),
+        files.dumps_record(good[3]),
+        files.dumps_record(good[0]),
+    ]
     store.layout.facts.write_text("\n".join(lines) + "\n")
 
     loaded = store.read_records(store.layout.facts, "fact", unique_key="id")
 
     assert [fact["id"] for fact in loaded] == [good[0]["id"], good[1]["id"], good[3]["id"]]
-    entries = [json.loads(line) for line in
-               (store.layout.graph_dir / "facts.quarantine.jsonl").read_text().splitlines()]
+    entries = [
+        json.loads(line)
+        for line in (store.layout.graph_dir / "facts.quarantine.jsonl").read_text().splitlines()
+    ]
     assert [(entry["line"], entry["reason"][:12]) for entry in entries] == [
-        (2, "invalid JSON"), (4, "field 'activ"), (6, "duplicate id")]
+        (2, "invalid JSON"),
+        (4, "field 'activ"),
+        (6, "duplicate id"),
+    ]
 
 
 def test_append_after_a_torn_tail_keeps_new_records_whole(tmp_path):
@@ -122,9 +134,11 @@ def test_symlinks_planted_in_the_data_directory_are_refused(store, tmp_path):
     store.layout.facts.symlink_to(outside)
     [refusal] = store.layout.check()
     assert refusal.path == store.layout.facts
-    assert refusal.message == (f"{store.layout.facts}: is a symlink; refusing to follow links "
-                               f"inside the data directory; remove it (rm {store.layout.facts}) "
-                               "and put the real file or directory there")
+    assert refusal.message == (
+        f"{store.layout.facts}: is a symlink; refusing to follow links "
+        f"inside the data directory; remove it (rm {store.layout.facts}) "
+        "and put the real file or directory there"
+    )
     fresh = Store(store.layout, lock_timeout=5, timestamp=NOW)
     # a file no command can do without stops the command that needs it, before any write
     with pytest.raises(DataDirError, match="facts.jsonl: is a symlink"):
@@ -132,7 +146,7 @@ def test_symlinks_planted_in_the_data_directory_are_refused(store, tmp_path):
     with pytest.raises(DataDirError, match="facts.jsonl: is a symlink"):
         with fresh.locked("remember"):
             pass
-    with fresh.locked("health", needs=[store.layout.health]):   # what needs no facts works
+    with fresh.locked("health", needs=[store.layout.health]):  # what needs no facts works
         fresh.write_text(store.layout.health, "{}")
     assert outside.read_text() == "" and store.layout.facts.is_symlink()
 
@@ -141,11 +155,13 @@ def test_a_planted_link_that_can_be_done_without_is_skipped_with_a_warning(store
     layout = store.layout
     outside = tmp_path / "outside"
     outside.mkdir()
-    (outside / "2026-05-15-120000.jsonl").write_text('{"ts": "2026-05-15T12:00:00Z", '
-                                                     '"role": "user", "text": "hunter2"}\n')
+    (outside / "2026-05-15-120000.jsonl").write_text(
+        '{"ts": "2026-05-15T12:00:00Z", "role": "user", "text": "hunter2"}\n'
+    )
     (layout.sessions_dir / "2026-05-16-090000.jsonl").write_text("")
     (layout.sessions_dir / "2026-05-15-120000.jsonl").symlink_to(
-        outside / "2026-05-15-120000.jsonl")
+        outside / "2026-05-15-120000.jsonl"
+    )
     layout.daily_dir.rmdir()
     layout.daily_dir.symlink_to(outside)
     fresh = Store(layout, lock_timeout=5, timestamp=NOW)
@@ -160,7 +176,8 @@ def test_a_planted_link_that_can_be_done_without_is_skipped_with_a_warning(store
         f"data directory; skipped (remove it (rm {layout.sessions_dir}/2026-05-15-120000.jsonl)"
         " and put the real file or directory there)",
         "daily: is a symlink; refusing to follow links inside the data directory; skipped "
-        f"(remove it (rm {layout.daily_dir}) and put the real file or directory there)"]
+        f"(remove it (rm {layout.daily_dir}) and put the real file or directory there)",
+    ]
 
 
 def test_a_data_directory_that_is_a_symlink_is_refused_naming_its_target(tmp_path):
@@ -168,8 +185,9 @@ def test_a_data_directory_that_is_a_symlink_is_refused_naming_its_target(tmp_pat
     link = tmp_path / "link"
     initialize(Layout(real))
     link.symlink_to(real)
-    with pytest.raises(DataDirError, match=f"link: is a symlink .*give the directory it points "
-                                           f"to, {real}"):
+    with pytest.raises(
+        DataDirError, match=f"link: is a symlink .*give the directory it points to, {real}"
+    ):
         Layout(link).check()
     Layout(real).check()
 
@@ -192,7 +210,8 @@ store = Store(Layout(__import__("pathlib").Path(sys.argv[1])), lock_timeout=30,
 i = 0
 print("ready", flush=True)
 while True:
-    batch = [new_fact({"subject": "user", "predicate": "visited", "object": f"place {sys.argv[3]}-{i}-{j}",
+    batch = [new_fact({"subject": "user", "predicate": "visited",
+                       "object": f"place {sys.argv[3]}-{i}-{j}",
                        "text": "x" * 1500}, created="2026-05-15T14:30:00Z",
                       default_source="user-stated") for j in range(50)]
     with store.locked("writer"):
@@ -237,12 +256,21 @@ def test_replace_if_unchanged_refuses_when_another_writer_appended(tmp_path):
 
 
 def test_recall_boosts_go_to_the_journal_and_fold_into_the_file(store):
-    state = {"fact-00000000-0000-5000-8000-00000000000a":
-             {"activation": 0.5, "last_accessed": NOW, "access_count": 0}}
+    state = {
+        "fact-00000000-0000-5000-8000-00000000000a": {
+            "activation": 0.5,
+            "last_accessed": NOW,
+            "access_count": 0,
+        }
+    }
     store.write_activation(state)
     fact_id = next(iter(state))
     for count in range(1, 4):
-        state[fact_id] = {"activation": 0.5 + count / 10, "last_accessed": NOW, "access_count": count}
+        state[fact_id] = {
+            "activation": 0.5 + count / 10,
+            "last_accessed": NOW,
+            "access_count": count,
+        }
         store.write_activation(state, changed=[fact_id], journal_limit=3)
     file_state = json.loads(store.layout.activation.read_text())["facts"]
     # Two boosts went to the journal; the third reached the limit and folded everything in.
@@ -257,9 +285,12 @@ def test_recall_boosts_go_to_the_journal_and_fold_into_the_file(store):
 
 def test_the_store_writes_inside_its_data_directory_only(store, tmp_path):
     outside = tmp_path / "elsewhere.txt"
-    for write in (lambda: store.write_text(outside, "x"), lambda: store.delete(outside),
-                  lambda: store.append_lines(outside, ["{}"]),
-                  lambda: store.create_file(outside, b"x")):
+    for write in (
+        lambda: store.write_text(outside, "x"),
+        lambda: store.delete(outside),
+        lambda: store.append_lines(outside, ["{}"]),
+        lambda: store.create_file(outside, b"x"),
+    ):
         with pytest.raises(ValueError, match="outside the data directory"):
             write()
     assert not outside.exists()
@@ -276,8 +307,10 @@ def test_whole_file_writes_are_audited_but_derived_caches_are_not(store):
         assert store.delete(layout.daily_summary("2026-07-01"))
         assert not store.delete(layout.daily_summary("2026-07-01"))
     entries = [json.loads(line) for line in layout.audit_log.read_text().splitlines()]
-    assert [entry["files"] for entry in entries[-2:]] == [["daily/2026-07-01.md"],
-                                                          ["daily/2026-07-01.md"]]
+    assert [entry["files"] for entry in entries[-2:]] == [
+        ["daily/2026-07-01.md"],
+        ["daily/2026-07-01.md"],
+    ]
 
 
 # The modules that write a file themselves, and why: each writes outside the data
@@ -290,7 +323,8 @@ _WRITES = re.compile(
     r"\bfiles\.(?:write_atomic|write_lines_atomic|append_lines|create_file|"
     r"replace_if_unchanged|make_directory|write_json_atomic)\(|\bos\.(?:unlink|replace|"
     r"remove|rename|makedirs|mkdir)\(|(?<!store)\.(?:write_text|write_bytes|unlink|mkdir)\(|"
-    r"\bshutil\.(?:copy|copy2|copyfile|move|rmtree)\(|\bopen\([^)]*[\"'][wax]b?[\"']")
+    r"\bshutil\.(?:copy|copy2|copyfile|move|rmtree)\(|\bopen\([^)]*[\"'][wax]b?[\"']"
+)
 
 
 def test_no_module_but_the_store_writes_in_the_data_directory():
@@ -300,8 +334,11 @@ def test_no_module_but_the_store_writes_in_the_data_directory():
         name = path.relative_to(package).as_posix()
         if name.startswith("storage/"):
             continue
-        if any(_WRITES.search(line) for line in path.read_text().splitlines()
-               if not line.lstrip().startswith("#")):
+        if any(
+            _WRITES.search(line)
+            for line in path.read_text().splitlines()
+            if not line.lstrip().startswith("#")
+        ):
             writers.add(name)
     assert writers == set(WRITERS_OUTSIDE)
 
@@ -309,23 +346,40 @@ def test_no_module_but_the_store_writes_in_the_data_directory():
 def _code_strings(tree: ast.AST) -> list[str]:
     """The string constants of a module's code (docstrings, which only describe, left out)."""
     described = {id(node.value) for node in ast.walk(tree) if isinstance(node, ast.Expr)}
-    return [node.value for node in ast.walk(tree) if isinstance(node, ast.Constant)
-            and isinstance(node.value, str) and id(node) not in described]
+    return [
+        node.value
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Constant)
+        and isinstance(node.value, str)
+        and id(node) not in described
+    ]
 
 
 def test_the_layout_alone_names_the_files_of_the_state_directory():
     package = Path(__file__).resolve().parents[1] / "skill" / "vm_memory_oracle"
-    names = ("summarized.json", "imports.json", "index-built", "lexical-index.marshal",
-             "index-state.marshal", "sessions.quarantine.jsonl", "audit.jsonl")
-    spelled = {path.relative_to(package).as_posix() for path in package.rglob("*.py")
-               for text in _code_strings(ast.parse(path.read_text()))
-               if text == "cache" or any(name in text for name in names)}
+    names = (
+        "summarized.json",
+        "imports.json",
+        "index-built",
+        "lexical-index.marshal",
+        "index-state.marshal",
+        "sessions.quarantine.jsonl",
+        "audit.jsonl",
+    )
+    spelled = {
+        path.relative_to(package).as_posix()
+        for path in package.rglob("*.py")
+        for text in _code_strings(ast.parse(path.read_text()))
+        if text == "cache" or any(name in text for name in names)
+    }
     assert spelled == {"storage/layout.py"}
 
 
 def test_the_command_line_is_a_thin_door_that_neither_locks_nor_writes():
     cli = Path(__file__).resolve().parents[1] / "skill" / "vm_memory_oracle" / "cli.py"
     code = [line for line in cli.read_text().splitlines() if not line.lstrip().startswith("#")]
-    doors = re.compile(r"\.(?:locked|write_\w+|append_\w+|rewrite_records|delete|create_file|"
-                       r"replace_if_unchanged|make_directory)\(")
+    doors = re.compile(
+        r"\.(?:locked|write_\w+|append_\w+|rewrite_records|delete|create_file|"
+        r"replace_if_unchanged|make_directory)\("
+    )
     assert [line.strip() for line in code if doors.search(line)] == []

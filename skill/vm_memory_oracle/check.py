@@ -44,34 +44,49 @@ _REPAIRABLE_DOCUMENTS = ("activation-metadata", "health")
 
 @dataclass(frozen=True)
 class Finding:
-    code: str          # invalid_line, invalid_document, index_mismatch, derived_mismatch,
-                       # orphan_state, temporary_file, refused, mode
-    path: str          # relative to the data directory ("." for the directory itself)
-    message: str       # one line, naming the path
-    repairable: bool   # check(fix=True) repairs it
+    code: str  # invalid_line, invalid_document, index_mismatch, derived_mismatch,
+    # orphan_state, temporary_file, refused, mode
+    path: str  # relative to the data directory ("." for the directory itself)
+    message: str  # one line, naming the path
+    repairable: bool  # check(fix=True) repairs it
     repaired: bool = False
 
 
-def check(data_dir: Path | str, fix: bool = False, *, settings=None, timestamp: str | None = None,
-          actor: str = "library") -> list[Finding]:
+def check(
+    data_dir: Path | str,
+    fix: bool = False,
+    *,
+    settings=None,
+    timestamp: str | None = None,
+    actor: str = "library",
+) -> list[Finding]:
     """The broken invariants of the memory at `data_dir` (see the module's docstring);
     with `fix`, the repairable ones are repaired first and come back marked `repaired`."""
     from .config import Settings
 
     layout = Layout(Path(data_dir).absolute())
     settings = settings or Settings(data_path=str(layout.root))
-    store = Store(layout, lock_timeout=settings.lock_timeout_seconds,
-                  timestamp=timestamp or format_iso(utc_now()), actor=actor,
-                  action="health-check --repair" if fix else "health-check")
+    store = Store(
+        layout,
+        lock_timeout=settings.lock_timeout_seconds,
+        timestamp=timestamp or format_iso(utc_now()),
+        actor=actor,
+        action="health-check --repair" if fix else "health-check",
+    )
     found = findings(store, settings)
     if not fix or not any(finding.repairable for finding in found):
         return found
     _repair(store, settings, found)
-    store.look_again()   # the repair changed what is there
-    remaining = {(finding.code, finding.path, finding.message)
-                 for finding in findings(store, settings)}
-    return [replace(finding, repaired=(finding.code, finding.path, finding.message)
-                    not in remaining) if finding.repairable else finding for finding in found]
+    store.look_again()  # the repair changed what is there
+    remaining = {
+        (finding.code, finding.path, finding.message) for finding in findings(store, settings)
+    }
+    return [
+        replace(finding, repaired=(finding.code, finding.path, finding.message) not in remaining)
+        if finding.repairable
+        else finding
+        for finding in found
+    ]
 
 
 # -- finding ---------------------------------------------------------------------------------
@@ -79,9 +94,15 @@ def findings(store: Store, settings) -> list[Finding]:
     """The broken invariants of the memory `store` writes, read without changing it (the
     refused entries as the store knows them)."""
     layout = store.layout
-    found = [Finding("refused", layout.relative(refusal.path), f"{layout.relative(refusal.path)}"
-                     f": {refusal.problem}; {refusal.fix}", False)
-             for refusal in store.refusals()]
+    found = [
+        Finding(
+            "refused",
+            layout.relative(refusal.path),
+            f"{layout.relative(refusal.path)}: {refusal.problem}; {refusal.fix}",
+            False,
+        )
+        for refusal in store.refusals()
+    ]
     found += _modes(store)
     found += _temporaries(store)
     records: dict[Path, list[dict]] = {}
@@ -105,8 +126,12 @@ def _modes(store: Store) -> list[Finding]:
     when others may read them."""
     layout = store.layout
     people = {layout.config, layout.memory_md, layout.canaries}
-    kept = [*layout.directories(), layout.cache_dir, layout.reports_dir,
-            *(path for path in (*layout.known_files(), *layout.schemas()) if path not in people)]
+    kept = [
+        *layout.directories(),
+        layout.cache_dir,
+        layout.reports_dir,
+        *(path for path in (*layout.known_files(), *layout.schemas()) if path not in people),
+    ]
     found = []
     for path in dict.fromkeys(kept):
         if not _usable(store, path):
@@ -119,8 +144,15 @@ def _modes(store: Store) -> list[Finding]:
         mode = stat.S_IMODE(status.st_mode)
         if mode & 0o077:
             name = layout.relative(path) if path != layout.root else "."
-            found.append(Finding("mode", name, f"{name}: mode {mode:04o}, others may read it; "
-                                 f"chmod {wanted:o} sets it private", True))
+            found.append(
+                Finding(
+                    "mode",
+                    name,
+                    f"{name}: mode {mode:04o}, others may read it; "
+                    f"chmod {wanted:o} sets it private",
+                    True,
+                )
+            )
     return found
 
 
@@ -128,15 +160,25 @@ def _temporaries(store: Store) -> list[Finding]:
     from .steps.clean import leftover_temporaries
 
     names = [store.layout.relative(path) for path in leftover_temporaries(store)]
-    return [Finding("temporary_file", name, f"{name}: left by an interrupted write (or one "
-                    "in progress)", True) for name in names]
+    return [
+        Finding(
+            "temporary_file",
+            name,
+            f"{name}: left by an interrupted write (or one in progress)",
+            True,
+        )
+        for name in names
+    ]
 
 
 def _jsonl_files(store: Store) -> dict[Path, str]:
     """Each JSONL file there is, with its schema: the layout's, the quarantines, the logs."""
     layout = store.layout
-    kinds = {path: kind for path, kind in layout.schemas().items()
-             if path.suffix == ".jsonl" and path.exists()}
+    kinds = {
+        path: kind
+        for path, kind in layout.schemas().items()
+        if path.suffix == ".jsonl" and path.exists()
+    }
     for directory in (layout.graph_dir, layout.state_dir, layout.embeddings_dir):
         if _usable(store, directory) and directory.is_dir():
             kinds.update({path: "quarantine" for path in directory.glob("*.quarantine.jsonl")})
@@ -149,13 +191,15 @@ def _records(store: Store, records: dict[Path, list[dict]]) -> list[Finding]:
     copied to the sessions quarantine are known, not findings); `records` gets the valid
     records of each file."""
     layout = store.layout
-    copied = {(entry["file"], entry["line"]) for entry in
-              store.peek_records(layout.sessions_quarantine, "quarantine")[0]}
+    copied = {
+        (entry["file"], entry["line"])
+        for entry in store.peek_records(layout.sessions_quarantine, "quarantine")[0]
+    }
     found = []
     for path, kind in _jsonl_files(store).items():
         name = layout.relative(path)
         session = kind == "session-turn"
-        held, damaged = store.peek_records(path, kind)   # a snapshot of a clean file, if kept
+        held, damaged = store.peek_records(path, kind)  # a snapshot of a clean file, if kept
         whole = data_ends_whole(path)
         if damaged or not whole:
             contents = files.read_jsonl(path, lambda record, kind=kind: problem(kind, record))
@@ -175,8 +219,9 @@ def _records(store: Store, records: dict[Path, list[dict]]) -> list[Finding]:
         for line in sorted(bad, key=lambda line: line.line):
             if session and (name, line.line) in copied:
                 continue
-            found.append(Finding("invalid_line", name, f"{name}:{line.line}: {line.reason}",
-                                 not session))
+            found.append(
+                Finding("invalid_line", name, f"{name}:{line.line}: {line.reason}", not session)
+            )
         records[path] = held
     return found
 
@@ -207,8 +252,9 @@ def _documents(store: Store) -> list[Finding]:
         else:
             fault = problem(kind, document)
         if fault:
-            found.append(Finding("invalid_document", name, f"{name}: {fault}",
-                                 kind in _REPAIRABLE_DOCUMENTS))
+            found.append(
+                Finding("invalid_document", name, f"{name}: {fault}", kind in _REPAIRABLE_DOCUMENTS)
+            )
     return found
 
 
@@ -217,36 +263,48 @@ def _derived(store: Store, facts: list[dict], records: dict[Path, list[dict]]) -
 
     layout = store.layout
     found = []
-    for path, made in ((layout.entities, entity_records(facts)),
-                       (layout.relations, relation_records(facts))):
+    for path, made in (
+        (layout.entities, entity_records(facts)),
+        (layout.relations, relation_records(facts)),
+    ):
         if _usable(store, path) and records.get(path, []) != made:
             name = layout.relative(path)
-            found.append(Finding("derived_mismatch", name, f"{name} is not what the facts make "
-                                 f"({len(records.get(path, []))} records, the facts make "
-                                 f"{len(made)})", True))
+            found.append(
+                Finding(
+                    "derived_mismatch",
+                    name,
+                    f"{name} is not what the facts make "
+                    f"({len(records.get(path, []))} records, the facts make "
+                    f"{len(made)})",
+                    True,
+                )
+            )
     return found
 
 
 def _index(store: Store, facts: list[dict], records: dict[Path, list[dict]]) -> list[Finding]:
-    from .semantic.vectors import IndexCorrupt, VectorIndex
     from .semantic import wanted_vectors
+    from .semantic.vectors import IndexCorrupt, VectorIndex
 
     layout = store.layout
     if not layout.index_built.exists() or not all(
-            _usable(store, path) for path in (layout.index_file, layout.vector_metadata)):
-        return []   # never built (the first recall builds it), or refused (reported so)
+        _usable(store, path) for path in (layout.index_file, layout.vector_metadata)
+    ):
+        return []  # never built (the first recall builds it), or refused (reported so)
     metadata = records.get(layout.vector_metadata, [])
-    wanted = {vid: (fact_id, digest) for vid, (fact_id, digest, _) in
-              wanted_vectors(facts).items()}
-    known = {record["vector_id"]: (record["fact_id"], record["content_hash"])
-             for record in metadata}
+    wanted = {vid: (fact_id, digest) for vid, (fact_id, digest, _) in wanted_vectors(facts).items()}
+    known = {
+        record["vector_id"]: (record["fact_id"], record["content_hash"]) for record in metadata
+    }
     problems = []
     if known != wanted:
         missing = sum(1 for vid in wanted if known.get(vid) != wanted[vid])
         stale = sum(1 for vid in known if vid not in wanted)
-        problems.append(f"{layout.relative(layout.vector_metadata)} holds {len(known)} vectors, "
-                        f"the facts call for {len(wanted)} ({missing} missing or changed, "
-                        f"{stale} stale)")
+        problems.append(
+            f"{layout.relative(layout.vector_metadata)} holds {len(known)} vectors, "
+            f"the facts call for {len(wanted)} ({missing} missing or changed, "
+            f"{stale} stale)"
+        )
     if metadata:
         try:
             ids = set(VectorIndex.load(layout.index_file, metadata[0]["dimension"]).ids().tolist())
@@ -254,8 +312,10 @@ def _index(store: Store, facts: list[dict], records: dict[Path, list[dict]]) -> 
             problems.append(f"{layout.relative(layout.index_file)} cannot be read ({exc})")
         else:
             if ids != set(known):
-                problems.append(f"{layout.relative(layout.index_file)} and "
-                                f"{layout.relative(layout.vector_metadata)} hold different ids")
+                problems.append(
+                    f"{layout.relative(layout.index_file)} and "
+                    f"{layout.relative(layout.vector_metadata)} hold different ids"
+                )
     elif layout.index_file.exists() and wanted:
         problems.append(f"{layout.relative(layout.vector_metadata)} is empty")
     name = layout.relative(layout.index_file)
@@ -270,16 +330,28 @@ def _orphans(store: Store, facts: list[dict]) -> list[Finding]:
     ids = {fact["id"] for fact in facts}
     orphans = sorted(set(state) - ids)
     if orphans and not damaged:
-        found.append(Finding("orphan_state", layout.relative(layout.activation),
-                             f"{layout.relative(layout.activation)}: activation of "
-                             f"{len(orphans)} fact(s) no longer held ({orphans[0]}, ...)", True))
+        found.append(
+            Finding(
+                "orphan_state",
+                layout.relative(layout.activation),
+                f"{layout.relative(layout.activation)}: activation of "
+                f"{len(orphans)} fact(s) no longer held ({orphans[0]}, ...)",
+                True,
+            )
+        )
     if _usable(store, layout.cache_dir) and layout.cache_dir.is_dir():
         for path in sorted(layout.cache_dir.glob("*.jsonl.marshal")):
-            source = layout.root / path.name[:-len(".marshal")].replace("__", "/")
+            source = layout.root / path.name[: -len(".marshal")].replace("__", "/")
             if not os.path.lexists(source):
                 name = layout.relative(path)
-                found.append(Finding("orphan_state", name, f"{name}: a snapshot of "
-                                     f"{layout.relative(source)}, which is gone", True))
+                found.append(
+                    Finding(
+                        "orphan_state",
+                        name,
+                        f"{name}: a snapshot of {layout.relative(source)}, which is gone",
+                        True,
+                    )
+                )
     return found
 
 
@@ -303,31 +375,36 @@ def _repair(store: Store, settings, found: list[Finding]) -> None:
             elif finding.code == "invalid_document" and finding.repairable:
                 path = layout.root / finding.path
                 if path == layout.activation:
-                    store.read_activation()   # sets it aside; state restarts from the facts
+                    store.read_activation()  # sets it aside; state restarts from the facts
                 else:
                     store.delete(path)
-                    store.note(f"removed the invalid {finding.path} (the next health check "
-                               "writes it again)", repair=True)
+                    store.note(
+                        f"removed the invalid {finding.path} (the next health check "
+                        "writes it again)",
+                        repair=True,
+                    )
             elif finding.code == "orphan_state" and finding.path != layout.relative(
-                    layout.activation):
+                layout.activation
+            ):
                 store.delete(layout.root / finding.path)
                 store.note(f"removed {finding.path}", repair=True)
         if "invalid_line" in codes:
-            quarantine_invalid_lines(store)   # as every reader does: quarantined, reported
+            quarantine_invalid_lines(store)  # as every reader does: quarantined, reported
         graph = KnowledgeGraph(store, settings)
         facts = graph.facts(copy=False)
         if "derived_mismatch" in codes:
             graph._write_indexes(facts)
-            store.note("entities.jsonl and relations.jsonl made again from the facts",
-                       repair=True)
+            store.note("entities.jsonl and relations.jsonl made again from the facts", repair=True)
         if "orphan_state" in codes:
             state = store.read_activation()
             ids = {fact["id"] for fact in facts}
             kept = {fact_id: entry for fact_id, entry in state.items() if fact_id in ids}
             if kept != state:
                 store.write_activation(kept)
-                store.note(f"dropped the activation of {len(state) - len(kept)} fact(s) no "
-                           "longer held", repair=True)
+                store.note(
+                    f"dropped the activation of {len(state) - len(kept)} fact(s) no longer held",
+                    repair=True,
+                )
     if "index_mismatch" in codes:
         from .semantic import semantic_search
 

@@ -12,18 +12,30 @@ import math
 import os
 import re
 import sys
+from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from datetime import date, datetime
 from pathlib import Path
-from typing import BinaryIO, Iterator
+from typing import BinaryIO
 
 from . import __version__
 from .clock import format_iso, parse_iso, utc_now
 from .config import Settings, load_settings, set_setting
-from .errors import (EXIT_DEGRADED, EXIT_FAILURE, EXIT_INVALID_INPUT, EXIT_OK, EXIT_STORAGE,
-                     EXIT_UNHEALTHY, EXIT_USAGE, STORAGE_ERRNOS, DataDirError, InvalidInputError,
-                     OracleError, UsageError)
+from .errors import (
+    EXIT_DEGRADED,
+    EXIT_FAILURE,
+    EXIT_INVALID_INPUT,
+    EXIT_OK,
+    EXIT_STORAGE,
+    EXIT_UNHEALTHY,
+    EXIT_USAGE,
+    STORAGE_ERRNOS,
+    DataDirError,
+    InvalidInputError,
+    OracleError,
+    UsageError,
+)
 from .model.fact import CATEGORIES
 from .progress import progress_bar
 from .storage.layout import Layout
@@ -36,24 +48,24 @@ ACTIONS = {
     "init": "create the data directory, config.yaml, canaries and MEMORY.md (idempotent)",
     "remember": "store facts: one from --subject/--predicate/--object, or JSONL --from FILE|-",
     "summarize": "extract facts from a day's session logs (--date, default today; or --all) "
-                 "and write daily/YYYY-MM-DD.md",
+    "and write daily/YYYY-MM-DD.md",
     "recall": "find facts for --query TEXT (or JSONL --queries FILE) and boost them",
     "forget": "move the fact --id FACT_ID to the archive",
     "pin": "put the fact --id FACT_ID in the vault: it never decays, is never pruned, and "
-           "always has a line in MEMORY.md",
+    "always has a line in MEMORY.md",
     "unpin": "take the fact --id FACT_ID out of the vault: it decays like any other again",
     "propose": "a sub-agent proposes facts (as remember takes them, plus --proposer NAME); "
-               "they wait, unseen by recall, for review",
+    "they wait, unseen by recall, for review",
     "review": "list the pending proposals, or --accept ID, --reject ID, --accept-all-from NAME",
     "reindex": "rebuild the semantic index from the facts (embeddings are reused from cache)",
     "query": "run a jq program over the active facts (with live activation)",
     "consolidate": "the nightly pipeline: summarize, decay, index, merge, stale, prune, "
-                   "MEMORY.md, clean, health; prints and keeps a report (--dry-run: report "
-                   "only)",
+    "MEMORY.md, clean, health; prints and keeps a report (--dry-run: report "
+    "only)",
     "health-check": "write health.json and print the status (--strict: exit 6 if degraded, "
-                    "7 if unhealthy)",
+    "7 if unhealthy)",
     "quality-probe": "ask recall each canary of knowledge-graph/canary-facts.json, log the "
-                     "accuracy, update health.json",
+    "accuracy, update health.json",
     "config": "show the settings in force, or change one with --set KEY=VALUE",
 }
 
@@ -71,18 +83,30 @@ EXIT_CODES = """exit codes:
 
 
 def _global_options(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--action", choices=list(ACTIONS), metavar="ACTION",
-                        help="one of: " + ", ".join(ACTIONS))
-    parser.add_argument("--data-path", metavar="DIR",
-                        help=f"data directory (else ${DATA_PATH_ENV}, else the config's "
-                             "data_path, else /data/memory)")
-    parser.add_argument("--config", metavar="FILE",
-                        help=f"settings file (else ${CONFIG_ENV}, else DIR/config.yaml)")
+    parser.add_argument(
+        "--action", choices=list(ACTIONS), metavar="ACTION", help="one of: " + ", ".join(ACTIONS)
+    )
+    parser.add_argument(
+        "--data-path",
+        metavar="DIR",
+        help=f"data directory (else ${DATA_PATH_ENV}, else the config's "
+        "data_path, else /data/memory)",
+    )
+    parser.add_argument(
+        "--config", metavar="FILE", help=f"settings file (else ${CONFIG_ENV}, else DIR/config.yaml)"
+    )
     parser.add_argument("--json", action="store_true", help="machine-readable output")
-    parser.add_argument("--now", metavar="ISO-8601",
-                        help="the time to act at (tests, replaying old logs); default: now")
-    parser.add_argument("--actor", default="cli", metavar="NAME",
-                        help="who is acting, for the audit log (cron jobs pass --actor cron)")
+    parser.add_argument(
+        "--now",
+        metavar="ISO-8601",
+        help="the time to act at (tests, replaying old logs); default: now",
+    )
+    parser.add_argument(
+        "--actor",
+        default="cli",
+        metavar="NAME",
+        help="who is acting, for the audit log (cron jobs pass --actor cron)",
+    )
     parser.add_argument("--version", action="version", version=f"vm-memory-oracle {__version__}")
 
 
@@ -92,63 +116,121 @@ def _action_options(parser: argparse.ArgumentParser, action: str) -> None:
         group.add_argument("--subject", help="who or what the fact is about, e.g. user")
         group.add_argument("--predicate", help="the relation, e.g. lives_in or 'prefers'")
         group.add_argument("--object", help="the value, e.g. Berlin")
-        group.add_argument("--source", help="provenance (default: " + (
-            "user-stated)" if action == "remember" else "subagent:NAME); the proposer and "
-            "the proposal's id are added to it"))
-        group.add_argument("--importance", type=_finite_number, metavar="X",
-                           help="0-1; important facts decay slower (default: from --category)")
+        group.add_argument(
+            "--source",
+            help="provenance (default: "
+            + (
+                "user-stated)"
+                if action == "remember"
+                else "subagent:NAME); the proposer and the proposal's id are added to it"
+            ),
+        )
+        group.add_argument(
+            "--importance",
+            type=_finite_number,
+            metavar="X",
+            help="0-1; important facts decay slower (default: from --category)",
+        )
         group.add_argument("--category", choices=CATEGORIES, help="kind of fact")
         group.add_argument("--text", help="the fact as one natural sentence")
         group.add_argument("--pin", action="store_true", help="never decay, never prune")
-        group.add_argument("--from", dest="from_file", metavar="FILE|-",
-                           help="JSONL, one fact object a line (subject, predicate, object, ...)")
+        group.add_argument(
+            "--from",
+            dest="from_file",
+            metavar="FILE|-",
+            help="JSONL, one fact object a line (subject, predicate, object, ...)",
+        )
     if action == "propose":
-        group.add_argument("--proposer", required=True, metavar="NAME",
-                           help="the sub-agent proposing (a printable name, at most 48 "
-                                "characters)")
-        group.add_argument("--confidence", type=_finite_number, metavar="X",
-                           help="0-1, how sure the proposer is (default: 0.5; a --from line "
-                                "may give its own)")
+        group.add_argument(
+            "--proposer",
+            required=True,
+            metavar="NAME",
+            help="the sub-agent proposing (a printable name, at most 48 characters)",
+        )
+        group.add_argument(
+            "--confidence",
+            type=_finite_number,
+            metavar="X",
+            help="0-1, how sure the proposer is (default: 0.5; a --from line may give its own)",
+        )
     elif action == "review":
         which = group.add_mutually_exclusive_group()
         which.add_argument("--accept", metavar="ID", help="remember the proposal's fact")
         which.add_argument("--reject", metavar="ID", help="drop the proposal")
-        which.add_argument("--accept-all-from", metavar="NAME",
-                           help="accept every pending proposal of this proposer")
+        which.add_argument(
+            "--accept-all-from",
+            metavar="NAME",
+            help="accept every pending proposal of this proposer",
+        )
     elif action == "summarize":
         which = group.add_mutually_exclusive_group()
-        which.add_argument("--date", metavar="YYYY-MM-DD", help="the day to summarize (UTC; default today)")
-        which.add_argument("--all", dest="all_pending", action="store_true",
-                           help="every session log not summarized yet")
+        which.add_argument(
+            "--date", metavar="YYYY-MM-DD", help="the day to summarize (UTC; default today)"
+        )
+        which.add_argument(
+            "--all",
+            dest="all_pending",
+            action="store_true",
+            help="every session log not summarized yet",
+        )
     elif action == "recall":
         group.add_argument("--query", help="what to look for")
-        group.add_argument("--queries", metavar="FILE|-",
-                           help='JSONL, one {"query": ...} a line; prints one JSON line each')
-        group.add_argument("--k", type=int, metavar="N", help="results per query (default: recall_k)")
-        group.add_argument("--no-boost", action="store_true",
-                           help="do not raise the activation of what is returned")
-        group.add_argument("--order", choices=["relevance", "activation"], default="relevance",
-                           help="relevance (default) or pure activation order (most active first)")
+        group.add_argument(
+            "--queries",
+            metavar="FILE|-",
+            help='JSONL, one {"query": ...} a line; prints one JSON line each',
+        )
+        group.add_argument(
+            "--k", type=int, metavar="N", help="results per query (default: recall_k)"
+        )
+        group.add_argument(
+            "--no-boost",
+            action="store_true",
+            help="do not raise the activation of what is returned",
+        )
+        group.add_argument(
+            "--order",
+            choices=["relevance", "activation"],
+            default="relevance",
+            help="relevance (default) or pure activation order (most active first)",
+        )
     elif action == "forget":
         group.add_argument("--id", dest="fact_id", required=True, metavar="FACT_ID")
         group.add_argument("--reason", help="why, kept in the archive")
     elif action in ("pin", "unpin"):
         group.add_argument("--id", dest="fact_id", required=True, metavar="FACT_ID")
     elif action == "query":
-        group.add_argument("--jq", required=True, metavar="EXPR",
-                           help="jq program; its input is the array of active facts")
+        group.add_argument(
+            "--jq",
+            required=True,
+            metavar="EXPR",
+            help="jq program; its input is the array of active facts",
+        )
     elif action == "consolidate":
-        group.add_argument("--dry-run", action="store_true",
-                           help="print what each step would change; write nothing")
+        group.add_argument(
+            "--dry-run",
+            action="store_true",
+            help="print what each step would change; write nothing",
+        )
     elif action == "health-check":
-        group.add_argument("--strict", action="store_true",
-                           help="exit 6 when degraded, 7 when unhealthy (default: 0 either way)")
-        group.add_argument("--repair", action="store_true",
-                           help="first repair what can be repaired safely (derived state, "
-                                "orphan state, invalid lines, modes), each an audit line")
+        group.add_argument(
+            "--strict",
+            action="store_true",
+            help="exit 6 when degraded, 7 when unhealthy (default: 0 either way)",
+        )
+        group.add_argument(
+            "--repair",
+            action="store_true",
+            help="first repair what can be repaired safely (derived state, "
+            "orphan state, invalid lines, modes), each an audit line",
+        )
     elif action == "config":
-        group.add_argument("--set", dest="assignment", metavar="KEY=VALUE",
-                           help="change one setting in the config file, keeping its comments")
+        group.add_argument(
+            "--set",
+            dest="assignment",
+            metavar="KEY=VALUE",
+            help="change one setting in the config file, keeping its comments",
+        )
 
 
 def _finite_number(text: str) -> float:
@@ -166,11 +248,12 @@ def build_parser(action: str | None) -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="vm-memory-oracle",
         usage="vm-memory-oracle [--data-path DIR] [--config FILE] [--json] [--now ISO-8601] "
-              "[--actor NAME] "
-              "--action ACTION [options]",
+        "[--actor NAME] "
+        "--action ACTION [options]",
         description="Durable long-term memory for an agent, as plain local files.",
         epilog=f"actions (see --action ACTION --help):\n{actions}\n\n{EXIT_CODES}",
-        formatter_class=argparse.RawDescriptionHelpFormatter)
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
     _global_options(parser)
     if action in ACTIONS:
         _action_options(parser, action)
@@ -220,10 +303,14 @@ class Context:
         from .storage.store import Store
 
         if self._store is None:
-            self._store = Store(self.layout(), lock_timeout=self.settings.lock_timeout_seconds,
-                                timestamp=format_iso(self.now), actor=self.actor,
-                                action=self.action,
-                                refusals=self.refusals if self.checked else None)
+            self._store = Store(
+                self.layout(),
+                lock_timeout=self.settings.lock_timeout_seconds,
+                timestamp=format_iso(self.now),
+                actor=self.actor,
+                action=self.action,
+                refusals=self.refusals if self.checked else None,
+            )
         return self._store
 
     def warnings(self) -> list[str]:
@@ -235,21 +322,29 @@ class Context:
         if create and not self.layout().is_made():
             from .workspace import ensure_layout
 
-            ensure_layout(self.layout(), actor=self.actor, at=format_iso(self.now),
-                          action=self.action or "init")
+            ensure_layout(
+                self.layout(),
+                actor=self.actor,
+                at=format_iso(self.now),
+                action=self.action or "init",
+            )
         else:
             self.checked_layout()
         return KnowledgeGraph(self.store(), self.settings)
 
 
 def resolve_context(args: argparse.Namespace, environ=os.environ) -> Context:
-    """Settings and data path: --data-path, else $MEMORY_ORACLE_DATA_PATH, else config, else default."""
+    """Settings and data path: --data-path, else $MEMORY_ORACLE_DATA_PATH, else the config,
+    else the default."""
     try:
         now = parse_iso(args.now, what="--now") if args.now else utc_now()
     except InvalidInputError as exc:
         raise UsageError(str(exc)) from None
-    config_path = Path(args.config or environ.get(CONFIG_ENV) or "") if (
-        args.config or environ.get(CONFIG_ENV)) else None
+    config_path = (
+        Path(args.config or environ.get(CONFIG_ENV) or "")
+        if (args.config or environ.get(CONFIG_ENV))
+        else None
+    )
     settings = load_settings(config_path) if config_path else Settings()
     explicit = args.data_path or environ.get(DATA_PATH_ENV)
     if explicit:
@@ -266,7 +361,7 @@ def resolve_context(args: argparse.Namespace, environ=os.environ) -> Context:
         refusals = layout.check()
         refused = {refusal.path: refusal for refusal in refusals}
         for path in (layout.config, layout.state_dir):
-            if path in refused:   # every command reads it: none can go on without it
+            if path in refused:  # every command reads it: none can go on without it
                 raise refused[path].error()
         uncached = layout.cache_dir in refused
     if config_path is None and (data_path / "config.yaml").is_file():
@@ -274,15 +369,25 @@ def resolve_context(args: argparse.Namespace, environ=os.environ) -> Context:
         config_path = data_path / "config.yaml"
         cache_dir = Layout(data_path).cache_dir
         # A dry run writes nothing, not even the settings' snapshot.
-        cacheable = cache_dir.parent.is_dir() and not getattr(args, "dry_run", False) \
-            and not uncached
+        cacheable = (
+            cache_dir.parent.is_dir() and not getattr(args, "dry_run", False) and not uncached
+        )
         settings = load_settings(config_path, cache_dir if cacheable else None)
     data_path = data_path.expanduser().absolute()
     actor = args.actor.strip()
     if not actor or len(actor) > 64 or not actor.isprintable():
         raise UsageError(f"--actor must be a short printable name, got {args.actor!r}")
-    return Context(replace(settings, data_path=str(data_path)), data_path, config_path, now,
-                   args.json, actor, args.action, checked=checked, refusals=refusals)
+    return Context(
+        replace(settings, data_path=str(data_path)),
+        data_path,
+        config_path,
+        now,
+        args.json,
+        actor,
+        args.action,
+        checked=checked,
+        refusals=refusals,
+    )
 
 
 # -- actions --------------------------------------------------------------------------------
@@ -292,9 +397,14 @@ def action_init(args, context: Context) -> tuple[dict, list[str]]:
     report = initialize(context.layout(), actor=context.actor, at=format_iso(context.now))
     context.store().warnings.extend(
         f"{context.layout().relative(refusal.path)}: {refusal.problem}; left as it is "
-        f"({refusal.fix})" for refusal in report.refused)
-    lines = ([f"Initialized {report.root}: created {', '.join(report.created)}"]
-             if report.created else [f"Already initialized: {report.root}"])
+        f"({refusal.fix})"
+        for refusal in report.refused
+    )
+    lines = (
+        [f"Initialized {report.root}: created {', '.join(report.created)}"]
+        if report.created
+        else [f"Already initialized: {report.root}"]
+    )
     return {"data_path": str(report.root), "created": report.created}, lines
 
 
@@ -309,8 +419,9 @@ class _Given:
     lines: list[int | None]
 
 
-def _given_facts(args, context: Context, *, default_source: str | None,
-                 extra: dict | None = None) -> _Given:
+def _given_facts(
+    args, context: Context, *, default_source: str | None, extra: dict | None = None
+) -> _Given:
     """The facts given by --subject/--predicate/--object and the other flags, or by --from.
 
     `extra` fields (a proposal's confidence) go into the flags' fact, and into each --from
@@ -323,52 +434,71 @@ def _given_facts(args, context: Context, *, default_source: str | None,
     if args.from_file is not None:
         per_fact = single + [args.text, args.importance, args.category, args.pin or None]
         if any(value is not None for value in per_fact):
-            raise UsageError("--from takes facts from a file; give subject, predicate, object, "
-                             "text, importance, category and pinned in its lines, not as flags")
+            raise UsageError(
+                "--from takes facts from a file; give subject, predicate, object, "
+                "text, importance, category and pinned in its lines, not as flags"
+            )
         with _open_input(args.from_file) as (stream, name):
-            batch = facts_from_jsonl(stream, name, created=created, default_source=default_source,
-                                     defaults=extra)
+            batch = facts_from_jsonl(
+                stream, name, created=created, default_source=default_source, defaults=extra
+            )
         return _Given(batch.facts, batch.redactions, name, batch.lines)
-    missing = [flag for flag, value in zip(("--subject", "--predicate", "--object"), single)
-               if value is None]
+    missing = [
+        flag
+        for flag, value in zip(("--subject", "--predicate", "--object"), single)
+        if value is None
+    ]
     if missing:
         raise UsageError(f"{args.action} needs {', '.join(missing)} (or --from FILE)")
-    fields = {"subject": args.subject, "predicate": args.predicate, "object": args.object,
-              **(extra or {})}
+    fields = {
+        "subject": args.subject,
+        "predicate": args.predicate,
+        "object": args.object,
+        **(extra or {}),
+    }
     for key in ("source", "text", "category", "importance"):
         if getattr(args, key) is not None:
             fields[key] = getattr(args, key)
     if args.pin:
         fields["pinned"] = True
-    fact, redactions = candidate_fact(fields, created=created, default_source=default_source,
-                                      source="arguments")
+    fact, redactions = candidate_fact(
+        fields, created=created, default_source=default_source, source="arguments"
+    )
     return _Given([fact], redactions, "arguments", [None])
 
 
 def _note_redactions(context: Context, redactions: int) -> None:
     if redactions:  # counted in the audit line of the write that follows
-        context.store().note(f"redacted {redactions} secret(s) before storing",
-                             redactions=redactions)
+        context.store().note(
+            f"redacted {redactions} secret(s) before storing", redactions=redactions
+        )
 
 
 def action_remember(args, context: Context) -> tuple[dict, list[str]]:
-    given = _given_facts(args, context, default_source=(
-        args.source if args.from_file is not None else "user-stated"))
+    given = _given_facts(
+        args, context, default_source=(args.source if args.from_file is not None else "user-stated")
+    )
     candidates, redactions = given.facts, given.redactions
     graph = context.graph(create=True)
     _note_redactions(context, redactions)
     report = graph.remember(candidates, context.now)
-    payload = {"added": len(report.added), "reinforced": len(report.reinforced),
-               "superseded": [{"old": old, "new": new} for old, new in report.superseded],
-               "ids": [candidate["id"] for candidate in candidates], "redactions": redactions}
+    payload = {
+        "added": len(report.added),
+        "reinforced": len(report.reinforced),
+        "superseded": [{"old": old, "new": new} for old, new in report.superseded],
+        "ids": [candidate["id"] for candidate in candidates],
+        "redactions": redactions,
+    }
     if len(candidates) == 1:
         status = "new" if report.added else "reinforced" if report.reinforced else "already known"
         stored = report.stored[0]
         lines = [f"Remembered {stored['id']} ({status}): {_sentence(stored)}"]
     else:
-        lines = [f"Remembered {len(candidates)} facts: {len(report.added)} new, "
-                 f"{len(report.reinforced)} reinforced, {len(report.superseded)} superseding "
-                 "an older fact"]
+        lines = [
+            f"Remembered {len(candidates)} facts: {len(report.added)} new, "
+            f"{len(report.reinforced)} reinforced, {len(report.superseded)} superseding "
+            "an older fact"
+        ]
     lines += [f"  {new} supersedes {old}" for old, new in report.superseded]
     if redactions:
         lines.append(f"  {redactions} secret(s) redacted before storing")
@@ -376,37 +506,55 @@ def action_remember(args, context: Context) -> tuple[dict, list[str]]:
 
 
 def action_propose(args, context: Context) -> tuple[dict, list[str]]:
-    from .proposals import (DEFAULT_CONFIDENCE, check_confidence, check_proposer, propose_facts,
-                            proposed_by)
+    from .proposals import (
+        DEFAULT_CONFIDENCE,
+        check_confidence,
+        check_proposer,
+        propose_facts,
+        proposed_by,
+    )
 
     proposer = check_proposer(args.proposer)
-    confidence = DEFAULT_CONFIDENCE if args.confidence is None else \
-        check_confidence(args.confidence)
+    confidence = (
+        DEFAULT_CONFIDENCE if args.confidence is None else check_confidence(args.confidence)
+    )
     if args.actor == "cli":  # so that the audit log names the sub-agent that proposed
         context.actor = proposed_by(proposer)
-    given = _given_facts(args, context, default_source=args.source or proposed_by(proposer),
-                         extra={"confidence": confidence})
+    given = _given_facts(
+        args,
+        context,
+        default_source=args.source or proposed_by(proposer),
+        extra={"confidence": confidence},
+    )
     graph = context.graph(create=True)
     _note_redactions(context, given.redactions)
-    proposals, report = propose_facts(graph, given.facts, given.lines, proposer=proposer,
-                                      where=given.where, now=context.now)
-    payload = {"proposer": proposer,
-               "proposed": [proposal["id"] for proposal in report.proposed],
-               "already_pending": [proposal["id"] for proposal in report.already_pending],
-               "ids": [proposal["id"] for proposal in proposals],
-               "fact_ids": [proposal["fact"]["id"] for proposal in proposals],
-               "redactions": given.redactions}
+    proposals, report = propose_facts(
+        graph, given.facts, given.lines, proposer=proposer, where=given.where, now=context.now
+    )
+    payload = {
+        "proposer": proposer,
+        "proposed": [proposal["id"] for proposal in report.proposed],
+        "already_pending": [proposal["id"] for proposal in report.already_pending],
+        "ids": [proposal["id"] for proposal in proposals],
+        "fact_ids": [proposal["fact"]["id"] for proposal in proposals],
+        "redactions": given.redactions,
+    }
     if len(proposals) == 1:
         [proposal] = report.proposed or report.already_pending
         done = "Proposed" if report.proposed else "Already pending:"
-        lines = [f"{done} {proposal['id']} (confidence {proposal['confidence']:g}): "
-                 f"{_sentence(proposal['fact'])}"]
+        lines = [
+            f"{done} {proposal['id']} (confidence {proposal['confidence']:g}): "
+            f"{_sentence(proposal['fact'])}"
+        ]
     else:
-        lines = [f"Proposed {len(proposals)} facts: {len(report.proposed)} new, "
-                 f"{len(report.already_pending)} already pending"]
+        lines = [
+            f"Proposed {len(proposals)} facts: {len(report.proposed)} new, "
+            f"{len(report.already_pending)} already pending"
+        ]
     them = "it" if len(proposals) == 1 else "them"
-    lines.append(f"  waiting for review (--action review); recall does not see {them} until "
-                 "accepted")
+    lines.append(
+        f"  waiting for review (--action review); recall does not see {them} until accepted"
+    )
     if given.redactions:
         lines.append(f"  {given.redactions} secret(s) redacted before storing")
     return payload, lines
@@ -421,8 +569,10 @@ def action_review(args, context: Context) -> tuple[dict, list[str]]:
         view = box.review_view()
         lines = [f"{len(view)} pending proposal(s):"] if view else ["No pending proposals."]
         for entry in view:
-            lines.append(f"{entry['id']}  from {entry['proposer']} at {entry['proposed_at']}, "
-                         f"confidence {entry['confidence']:g}: {entry['text']}")
+            lines.append(
+                f"{entry['id']}  from {entry['proposer']} at {entry['proposed_at']}, "
+                f"confidence {entry['confidence']:g}: {entry['text']}"
+            )
             if entry["known"]:
                 lines.append(f"    already known as {entry['fact']['id']}")
             if "would_supersede" in entry:
@@ -442,23 +592,38 @@ def action_review(args, context: Context) -> tuple[dict, list[str]]:
     lines = []
     for decision in decisions:
         proposal = decision.proposal
-        entry = {"proposal": proposal["id"], "proposer": proposal["proposer"],
-                 "fact": proposal["fact"]["id"]}
+        entry = {
+            "proposal": proposal["id"],
+            "proposer": proposal["proposer"],
+            "fact": proposal["fact"]["id"],
+        }
         if decision.remembered is None:
             payload["rejected"].append(entry)
-            lines.append(f"Rejected {proposal['id']} from {proposal['proposer']}: "
-                         f"{_sentence(proposal['fact'])}")
+            lines.append(
+                f"Rejected {proposal['id']} from {proposal['proposer']}: "
+                f"{_sentence(proposal['fact'])}"
+            )
             continue
         remembered = decision.remembered
         stored = remembered.stored[0]
-        status = ("new" if remembered.added else "reinforced" if remembered.reinforced
-                  else "already known, in the archive" if "archived_at" in stored
-                  else "already known")
-        entry.update(status=status, superseded=[{"old": old, "new": new}
-                                                for old, new in remembered.superseded])
+        status = (
+            "new"
+            if remembered.added
+            else "reinforced"
+            if remembered.reinforced
+            else "already known, in the archive"
+            if "archived_at" in stored
+            else "already known"
+        )
+        entry.update(
+            status=status,
+            superseded=[{"old": old, "new": new} for old, new in remembered.superseded],
+        )
         payload["accepted"].append(entry)
-        lines.append(f"Accepted {proposal['id']} from {proposal['proposer']}: remembered "
-                     f"{stored['id']} ({status}): {_sentence(stored)}")
+        lines.append(
+            f"Accepted {proposal['id']} from {proposal['proposer']}: remembered "
+            f"{stored['id']} ({status}): {_sentence(stored)}"
+        )
         lines += [f"  {new} supersedes {old}" for old, new in remembered.superseded]
     return payload, lines
 
@@ -478,23 +643,35 @@ def action_summarize(args, context: Context) -> tuple[dict, list[str]]:
             raise UsageError(f"--date must be YYYY-MM-DD, got {args.date!r}") from None
     graph = context.graph(create=True)
     with progress_bar() as bar:
-        report = summarize(graph, context.settings, context.now, day=day,
-                           all_pending=args.all_pending, progress=bar)
+        report = summarize(
+            graph,
+            context.settings,
+            context.now,
+            day=day,
+            all_pending=args.all_pending,
+            progress=bar,
+        )
     context.store().warnings.extend(report.warnings)
     payload = {key: value for key, value in asdict(report).items() if key != "warnings"}
-    imported = ([f"Imported {report.imported_turns} OpenClaw turn(s) into "
-                 f"{', '.join(report.imported)}"] if report.imported_turns else [])
+    imported = (
+        [f"Imported {report.imported_turns} OpenClaw turn(s) into {', '.join(report.imported)}"]
+        if report.imported_turns
+        else []
+    )
     if not report.session_files:
         which = "pending" if args.all_pending else (day or context.now.date().isoformat())
         return payload, imported + [f"No session logs to summarize ({which})."]
     lines = imported + [
-             f"Summarized {len(report.session_files)} session log(s) of {', '.join(report.days)}: "
-             f"{report.turns} turns, {report.fragments} fragments, {report.facts_extracted} facts "
-             f"({report.added} new, {report.reinforced} reinforced, {report.superseded} "
-             f"superseding an older fact) by {report.extractor}"]
+        f"Summarized {len(report.session_files)} session log(s) of {', '.join(report.days)}: "
+        f"{report.turns} turns, {report.fragments} fragments, {report.facts_extracted} facts "
+        f"({report.added} new, {report.reinforced} reinforced, {report.superseded} "
+        f"superseding an older fact) by {report.extractor}"
+    ]
     if report.chatter:
-        lines.append(f"  {report.chatter} fragment(s) of chatter or questions kept out of the "
-                     "facts (the session logs keep them)")
+        lines.append(
+            f"  {report.chatter} fragment(s) of chatter or questions kept out of the "
+            "facts (the session logs keep them)"
+        )
     if report.redactions:
         lines.append(f"  {report.redactions} secret(s) redacted")
     lines += [f"  wrote {name}" for name in report.daily_written]
@@ -521,16 +698,25 @@ def action_recall(args, context: Context) -> tuple[dict | list, list[str]]:
         check_query(item["query"])
     graph = context.graph()
     semantic = _semantic(context, graph)
-    result_sets = recall_many(graph, queries, context.now, boost=not args.no_boost,
-                              order=args.order, semantic=semantic.search)
+    result_sets = recall_many(
+        graph,
+        queries,
+        context.now,
+        boost=not args.no_boost,
+        order=args.order,
+        semantic=semantic.search,
+    )
     if args.queries is not None:
         for result in result_sets:
             result.update(semantic.payload)
         return result_sets, [json.dumps(result, ensure_ascii=False) for result in result_sets]
     results = result_sets[0]["results"]
     result_sets[0].update(semantic.payload)
-    lines = [f"{hit['score']:.3f}  {hit['id']}  {hit['text']}  "
-             f"(activation {hit['activation']:.2f}, source {hit['source']})" for hit in results]
+    lines = [
+        f"{hit['score']:.3f}  {hit['id']}  {hit['text']}  "
+        f"(activation {hit['activation']:.2f}, source {hit['source']})"
+        for hit in results
+    ]
     return result_sets[0], lines or ["No matching facts."]
 
 
@@ -549,8 +735,10 @@ def _semantic(context: Context, graph) -> _SemanticState:
     if choice.note:
         store.warnings.append(choice.note)
     if report.repaired:
-        store.warnings.append(f"vector index rebuilt: {report.rebuilt} "
-                              f"({report.vectors} vectors, {report.embedded} embedded)")
+        store.warnings.append(
+            f"vector index rebuilt: {report.rebuilt} "
+            f"({report.vectors} vectors, {report.embedded} embedded)"
+        )
     return _SemanticState(search, _embedder_payload(choice))
 
 
@@ -568,41 +756,52 @@ def action_reindex(args, context: Context) -> tuple[dict, list[str]]:
     from .semantic import semantic_search
 
     graph = context.graph()
-    graph.store.require([graph.layout.write_lock])   # its work is the index it writes
+    graph.store.require([graph.layout.write_lock])  # its work is the index it writes
     with progress_bar() as bar:
         _, report, choice = semantic_search(graph, context.settings, force=True, progress=bar)
     if choice.note:
         context.store().warnings.append(choice.note)
     payload = {**asdict(report), **_embedder_payload(choice)}
-    return payload, [f"Rebuilt the semantic index with {report.model_id}: {report.vectors} "
-                     f"vectors, {report.embedded} embedded, {report.from_cache} from cache"]
+    return payload, [
+        f"Rebuilt the semantic index with {report.model_id}: {report.vectors} "
+        f"vectors, {report.embedded} embedded, {report.from_cache} from cache"
+    ]
 
 
 def action_forget(args, context: Context) -> tuple[dict, list[str]]:
     graph = context.graph()
     archived = graph.forget(args.fact_id, args.reason, context.now)
-    payload = {"forgotten": archived["id"], "archived_at": archived["archived_at"],
-               "archive_reason": archived["archive_reason"]}
-    lines = [f"Forgot {archived['id']}: {_sentence(archived)} "
-             f"(kept in {graph.layout.relative(graph.layout.archive)})"]
+    payload = {
+        "forgotten": archived["id"],
+        "archived_at": archived["archived_at"],
+        "archive_reason": archived["archive_reason"],
+    }
+    lines = [
+        f"Forgot {archived['id']}: {_sentence(archived)} "
+        f"(kept in {graph.layout.relative(graph.layout.archive)})"
+    ]
     return payload, lines
 
 
 def action_pin(args, context: Context) -> tuple[dict, list[str]]:
     pinned = args.action == "pin"
     fact, changed = context.graph().set_pinned(args.fact_id, pinned, context.now)
-    done = ("Pinned" if pinned else "Unpinned") if changed else \
-        ("Already pinned:" if pinned else "Not pinned:")
-    return ({"id": fact["id"], "pinned": pinned, "changed": changed},
-            [f"{done} {fact['id']}: {_sentence(fact)}"])
+    done = (
+        ("Pinned" if pinned else "Unpinned")
+        if changed
+        else ("Already pinned:" if pinned else "Not pinned:")
+    )
+    return (
+        {"id": fact["id"], "pinned": pinned, "changed": changed},
+        [f"{done} {fact['id']}: {_sentence(fact)}"],
+    )
 
 
 def action_query(args, context: Context) -> tuple[list, list[str]]:
     from .query import run_jq
 
     graph = context.graph()
-    outputs = run_jq(graph, args.jq, context.now,
-                     timeout=context.settings.query_timeout_seconds)
+    outputs = run_jq(graph, args.jq, context.now, timeout=context.settings.query_timeout_seconds)
     return outputs, [json.dumps(value, ensure_ascii=False) for value in outputs]
 
 
@@ -614,15 +813,20 @@ def action_config(args, context: Context) -> tuple[dict, list[str]]:
         if not sep or not key.strip():
             raise UsageError(f"--set takes KEY=VALUE, got {args.assignment!r}")
         if not target.is_file():
-            raise InvalidInputError("config file does not exist (run --action init)",
-                                    source=str(target))
+            raise InvalidInputError(
+                "config file does not exist (run --action init)", source=str(target)
+            )
         inside = context.layout().exists() and target.parent == context.data_path
-        settings = set_setting(target, key.strip(), value,
-                               store=context.store() if inside else None)
+        settings = set_setting(
+            target, key.strip(), value, store=context.store() if inside else None
+        )
         settings = replace(settings, data_path=str(context.data_path))
     values = settings.as_dict()
-    payload = {"config_file": str(target) if target.is_file() else None,
-               "data_path": str(context.data_path), "settings": values}
+    payload = {
+        "config_file": str(target) if target.is_file() else None,
+        "data_path": str(context.data_path),
+        "settings": values,
+    }
     lines = [f"# {payload['config_file'] or 'defaults (no config file)'}"]
     lines += [f"{key}: {json.dumps(value, ensure_ascii=False)}" for key, value in values.items()]
     return payload, lines
@@ -637,16 +841,17 @@ def action_consolidate(args, context: Context) -> tuple[dict, list[str]]:
     if not args.dry_run and not layout.is_made():
         from .workspace import ensure_layout
 
-        ensure_layout(layout, actor=context.actor, at=format_iso(context.now),
-                      action="consolidate")
+        ensure_layout(layout, actor=context.actor, at=format_iso(context.now), action="consolidate")
     elif not layout.graph_dir.is_dir():
         raise DataDirError(layout.root, "not initialized (run --action init)")
     run = dry_run if args.dry_run else consolidate
     with progress_bar() as bar:
         report = run(layout, context.settings, context.now, actor=context.actor, progress=bar)
     context.store().warnings.extend(report.warnings)
-    return {**asdict(report), "steps": [step.as_dict() for step in report.steps]}, \
-        consolidation_lines(report)
+    return {
+        **asdict(report),
+        "steps": [step.as_dict() for step in report.steps],
+    }, consolidation_lines(report)
 
 
 MAX_CHANGES_SHOWN = 50
@@ -656,13 +861,12 @@ def consolidation_lines(report) -> list[str]:
     """The consolidation report (steps/report.py); a dry run's lines say so each."""
     from .steps.report import render
 
-    more = (f"all in {report.report_file}" if report.report_file else "--json lists them all")
+    more = f"all in {report.report_file}" if report.report_file else "--json lists them all"
     lines = render(report, max_changes=MAX_CHANGES_SHOWN, more=more)
     if report.report_file:
         lines += ["", f"Written to {report.report_file}."]
     if report.dry_run:
-        lines = ["No file was changed. Run without --dry-run to apply these changes.", "",
-                 *lines]
+        lines = ["No file was changed. Run without --dry-run to apply these changes.", "", *lines]
         return [f"[DRY RUN] {line}".rstrip() for line in lines]
     return lines
 
@@ -673,20 +877,27 @@ def action_health_check(args, context: Context) -> tuple[dict, list[str]]:
     layout = context.checked_layout()
     if not layout.state_dir.is_dir():
         raise DataDirError(layout.root, "not initialized (run --action init)")
-    document, repaired = run_health_check(context.store(), context.settings, context.now,
-                                          repair=args.repair)
+    document, repaired = run_health_check(
+        context.store(), context.settings, context.now, repair=args.repair
+    )
     lines = [f"repaired: {finding.message}" for finding in repaired]
-    lines += [f"{document['status']}: {document['active_facts']} active facts, "
-              f"{document['archived_facts']} archived, MEMORY.md {document['memory_md_lines']} "
-              f"lines, disk {document['disk_usage_percent']}% used (written to "
-              f"{layout.relative(layout.health)})"]
+    lines += [
+        f"{document['status']}: {document['active_facts']} active facts, "
+        f"{document['archived_facts']} archived, MEMORY.md {document['memory_md_lines']} "
+        f"lines, disk {document['disk_usage_percent']}% used (written to "
+        f"{layout.relative(layout.health)})"
+    ]
     lines += [f"  warning: {warning}" for warning in document["warnings"]]
     stale = document["stale_references"]
-    lines += [f"  to review: {entry['fact']} names paths that are gone: "
-              f"{', '.join(entry['gone'])}" for entry in stale[:MAX_CHANGES_SHOWN]]
+    lines += [
+        f"  to review: {entry['fact']} names paths that are gone: {', '.join(entry['gone'])}"
+        for entry in stale[:MAX_CHANGES_SHOWN]
+    ]
     if len(stale) > MAX_CHANGES_SHOWN:
-        lines.append(f"  ... and {len(stale) - MAX_CHANGES_SHOWN} more to review "
-                     "(health.json's stale_references lists them all)")
+        lines.append(
+            f"  ... and {len(stale) - MAX_CHANGES_SHOWN} more to review "
+            "(health.json's stale_references lists them all)"
+        )
     if args.strict and document["status"] != "healthy":
         context.exit_code = EXIT_DEGRADED if document["status"] == "degraded" else EXIT_UNHEALTHY
     return document, lines
@@ -698,29 +909,46 @@ def action_quality_probe(args, context: Context) -> tuple[dict, list[str]]:
 
     graph = context.graph()
     semantic = _semantic(context, graph)
-    record = quality_probe(graph, context.now, semantic=semantic.search,
-                           embedder_id=semantic.payload["embedder"])
-    document, _ = run_health_check(context.store(), context.settings, context.now,
-                                   purpose="quality-probe: health")
+    record = quality_probe(
+        graph, context.now, semantic=semantic.search, embedder_id=semantic.payload["embedder"]
+    )
+    document, _ = run_health_check(
+        context.store(), context.settings, context.now, purpose="quality-probe: health"
+    )
     if not record["total"]:
-        return record, [f"No canaries in {graph.layout.relative(graph.layout.canaries)}: add "
-                        '[{"query": ..., "expected_contains": ...}] entries to measure recall']
-    lines = [f"Quality probe: {record['passed']} of {record['total']} canaries passed "
-             f"({record['accuracy']:.0%}); health {document['status']}"]
+        return record, [
+            f"No canaries in {graph.layout.relative(graph.layout.canaries)}: add "
+            '[{"query": ..., "expected_contains": ...}] entries to measure recall'
+        ]
+    lines = [
+        f"Quality probe: {record['passed']} of {record['total']} canaries passed "
+        f"({record['accuracy']:.0%}); health {document['status']}"
+    ]
     for failure in record["failures"]:
         top = "; ".join(failure["top"]) or "nothing"
-        lines.append(f"  failed: {failure['query']!r} expected {failure['expected_contains']!r}, "
-                     f"got: {top}")
+        lines.append(
+            f"  failed: {failure['query']!r} expected {failure['expected_contains']!r}, got: {top}"
+        )
     return record, lines
 
 
-HANDLERS = {"init": action_init, "remember": action_remember, "summarize": action_summarize,
-            "recall": action_recall, "reindex": action_reindex,
-            "forget": action_forget, "pin": action_pin, "unpin": action_pin,
-            "propose": action_propose, "review": action_review,
-            "query": action_query, "config": action_config,
-            "consolidate": action_consolidate, "health-check": action_health_check,
-            "quality-probe": action_quality_probe}
+HANDLERS = {
+    "init": action_init,
+    "remember": action_remember,
+    "summarize": action_summarize,
+    "recall": action_recall,
+    "reindex": action_reindex,
+    "forget": action_forget,
+    "pin": action_pin,
+    "unpin": action_pin,
+    "propose": action_propose,
+    "review": action_review,
+    "query": action_query,
+    "config": action_config,
+    "consolidate": action_consolidate,
+    "health-check": action_health_check,
+    "quality-probe": action_quality_probe,
+}
 
 
 # -- helpers --------------------------------------------------------------------------------

@@ -29,8 +29,9 @@ def parse_iso(value: str, *, what: str = "timestamp") -> datetime:
     try:
         parsed = datetime.fromisoformat(text)
     except ValueError:
-        raise InvalidInputError(f"{what} is not an ISO-8601 date-time: {value!r}",
-                                key=what) from None
+        raise InvalidInputError(
+            f"{what} is not an ISO-8601 date-time: {value!r}", key=what
+        ) from None
     if parsed.tzinfo is None:
         parsed = parsed.replace(tzinfo=timezone.utc)
     return parsed.astimezone(timezone.utc)

@@ -1,8 +1,8 @@
 """Settings: the `memory_oracle:` section of a YAML file, validated key by key.
 
-Defaults are those of references/operations.md. An unknown key or a value out of range is refused with a message
-naming the key; the file is read and written with ruamel.yaml's round-trip mode so that a
-person's comments survive the tool changing a value.
+Defaults are those of references/operations.md. An unknown key or a value out of range is
+refused with a message naming the key; the file is read and written with ruamel.yaml's
+round-trip mode so that a person's comments survive the tool changing a value.
 """
 
 from __future__ import annotations
@@ -80,13 +80,19 @@ KEYS = tuple(field.name for field in fields(Settings))
 
 def _number(low: float, high: float, *, low_open: bool = False):
     def check(key: str, value: Any) -> float:
-        if isinstance(value, bool) or not isinstance(value, (int, float)) or \
-                not math.isfinite(value):
+        if (
+            isinstance(value, bool)
+            or not isinstance(value, (int, float))
+            or not math.isfinite(value)
+        ):
             raise ConfigError(f"{key} must be a number, got {value!r}", key=key)
         if value < low or value > high or (low_open and value == low):
             bracket = "(" if low_open else "["
-            raise ConfigError(f"{key} must be in {bracket}{low:g}, {high:g}], got {value!r}", key=key)
+            raise ConfigError(
+                f"{key} must be in {bracket}{low:g}, {high:g}], got {value!r}", key=key
+            )
         return float(value)
+
     return check
 
 
@@ -97,6 +103,7 @@ def _integer(low: int, high: int):
         if not low <= value <= high:
             raise ConfigError(f"{key} must be between {low} and {high}, got {value!r}", key=key)
         return value
+
     return check
 
 
@@ -113,6 +120,7 @@ def _choice(options: tuple[str, ...]):
         if value not in options:
             raise ConfigError(f"{key} must be one of {', '.join(options)}, got {value!r}", key=key)
         return value
+
     return check
 
 
@@ -121,13 +129,15 @@ def _optional_number(low: float, high: float):
 
     def check(key: str, value: Any) -> float | None:
         return None if value is None else check_number(key, value)
+
     return check
 
 
 def _prefix(key: str, value: Any) -> str:
     if not isinstance(value, str) or len(value) > 64:
-        raise ConfigError(f"{key} must be a string of at most 64 characters, got {value!r}",
-                          key=key)
+        raise ConfigError(
+            f"{key} must be a string of at most 64 characters, got {value!r}", key=key
+        )
     return value
 
 
@@ -138,8 +148,9 @@ def _device(key: str, value: Any) -> str:
 
 
 def _predicates(key: str, value: Any) -> tuple[str, ...]:
-    if not isinstance(value, list) or not all(isinstance(item, str) and item.strip()
-                                              for item in value):
+    if not isinstance(value, list) or not all(
+        isinstance(item, str) and item.strip() for item in value
+    ):
         raise ConfigError(f"{key} must be a list of predicate names", key=key)
     return tuple(normalise_predicate(item) for item in value)
 
@@ -149,8 +160,9 @@ ROLES = ("user", "assistant", "system", "tool")
 
 def _roles(key: str, value: Any) -> tuple[str, ...]:
     if not isinstance(value, list) or not value or any(item not in ROLES for item in value):
-        raise ConfigError(f"{key} must be a non-empty list of {', '.join(ROLES)}, got {value!r}",
-                          key=key)
+        raise ConfigError(
+            f"{key} must be a non-empty list of {', '.join(ROLES)}, got {value!r}", key=key
+        )
     return tuple(value)
 
 
@@ -161,8 +173,9 @@ def _command(key: str, value: Any) -> tuple[str, ...] | None:
         return tuple(shlex.split(value))
     if isinstance(value, list) and value and all(isinstance(item, str) and item for item in value):
         return tuple(value)
-    raise ConfigError(f"{key} must be a command line (a string or a list of strings), "
-                      f"got {value!r}", key=key)
+    raise ConfigError(
+        f"{key} must be a command line (a string or a list of strings), got {value!r}", key=key
+    )
 
 
 def _optional_directory(key: str, value: Any) -> str | None:
@@ -173,10 +186,13 @@ def _optional_directory(key: str, value: Any) -> str | None:
 
 def _roots(key: str, value: Any) -> tuple[str, ...]:
     if not isinstance(value, list) or not all(
-            isinstance(item, str) and (item == "~" or item.startswith(("/", "~/")))
-            for item in value):
-        raise ConfigError(f"{key} must be a list of directories, each absolute or starting "
-                          f"with ~/, got {value!r}", key=key)
+        isinstance(item, str) and (item == "~" or item.startswith(("/", "~/"))) for item in value
+    ):
+        raise ConfigError(
+            f"{key} must be a list of directories, each absolute or starting "
+            f"with ~/, got {value!r}",
+            key=key,
+        )
     for item in value:
         if UNSAFE.search(item):
             raise ConfigError(f"{key} {UNSAFE_FOUND}: {item!r}", key=key)
@@ -225,17 +241,21 @@ def settings_from_mapping(values: dict[str, Any], *, source: str = "config") -> 
     checked: dict[str, Any] = {}
     for key, value in values.items():
         if key not in CHECKS:
-            raise ConfigError(f"unknown key {SECTION}.{key} (known: {', '.join(KEYS)})",
-                              source=source, key=key)
+            raise ConfigError(
+                f"unknown key {SECTION}.{key} (known: {', '.join(KEYS)})", source=source, key=key
+            )
         try:
             checked[key] = CHECKS[key](key, value)
         except ConfigError as exc:
             raise ConfigError(f"{SECTION}.{exc}", source=source, key=key) from None
     settings = Settings(**checked)
     if settings.prune_threshold > settings.search_threshold:
-        raise ConfigError(f"{SECTION}.prune_threshold ({settings.prune_threshold:g}) must not "
-                          f"exceed search_threshold ({settings.search_threshold:g})",
-                          source=source, key="prune_threshold")
+        raise ConfigError(
+            f"{SECTION}.prune_threshold ({settings.prune_threshold:g}) must not "
+            f"exceed search_threshold ({settings.search_threshold:g})",
+            source=source,
+            key="prune_threshold",
+        )
     return settings
 
 
@@ -246,7 +266,9 @@ def _yaml():
     yaml.preserve_quotes = True
     # Write None as `null`, as a person would, not as an empty value.
     yaml.representer.add_representer(
-        type(None), lambda representer, _: representer.represent_scalar("tag:yaml.org,2002:null", "null"))
+        type(None),
+        lambda representer, _: representer.represent_scalar("tag:yaml.org,2002:null", "null"),
+    )
     return yaml
 
 
@@ -259,8 +281,9 @@ def _read_document(path: Path):
                 raise ConfigError("config file is not a regular file", source=str(path))
             data = handle.read(MAX_CONFIG_BYTES + 1)
         if len(data) > MAX_CONFIG_BYTES:
-            raise ConfigError(f"config file is larger than {MAX_CONFIG_BYTES} bytes",
-                              source=str(path))
+            raise ConfigError(
+                f"config file is larger than {MAX_CONFIG_BYTES} bytes", source=str(path)
+            )
         text = data.decode("utf-8")
     except FileNotFoundError:
         raise ConfigError("config file does not exist", source=str(path)) from None
@@ -278,12 +301,14 @@ def _read_document(path: Path):
     if document is None:
         return {}
     if not isinstance(document, dict):
-        raise ConfigError("top level must be a mapping with a memory_oracle: section",
-                          source=str(path))
+        raise ConfigError(
+            "top level must be a mapping with a memory_oracle: section", source=str(path)
+        )
     section = document.get(SECTION)
     if section is not None and not isinstance(section, dict):
-        raise ConfigError(f"{SECTION}: must be a mapping of settings", source=str(path),
-                          key=SECTION)
+        raise ConfigError(
+            f"{SECTION}: must be a mapping of settings", source=str(path), key=SECTION
+        )
     return document
 
 
@@ -361,11 +386,15 @@ def _with_setting(path: Path, key: str, raw_value: str) -> tuple[Settings, bytes
     try:
         value = _yaml().load(raw_value) if raw_value.strip() else raw_value
     except YAMLError as exc:
-        raise ConfigError(f"invalid YAML value for {key}: {getattr(exc, 'problem', None) or exc}",
-                          source="--set", key=key) from None
+        raise ConfigError(
+            f"invalid YAML value for {key}: {getattr(exc, 'problem', None) or exc}",
+            source="--set",
+            key=key,
+        ) from None
     except RecursionError:
-        raise ConfigError(f"invalid YAML value for {key}: nested too deeply", source="--set",
-                          key=key) from None
+        raise ConfigError(
+            f"invalid YAML value for {key}: nested too deeply", source="--set", key=key
+        ) from None
     settings = settings_from_mapping({**dict(section), key: value}, source=str(path))
     section[key] = value
     buffer = io.StringIO()

@@ -26,22 +26,21 @@ import os
 import shutil
 import tempfile
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
 from pathlib import Path
-from typing import Callable
 
 from .clock import format_iso, parse_iso
 from .config import Settings
 from .graph import KnowledgeGraph
-from .storage import locks
-from .storage.layout import Layout
 from .steps.clean import quarantine_invalid_lines, remove_leftover_temporaries
 from .steps.report import StepReport, changes, render, summary_counts
+from .storage import locks
+from .storage.layout import Layout
 from .storage.store import Store
 
-STEPS = ("summarize", "decay", "index", "merge", "stale", "prune", "memory_md", "clean",
-         "health")
+STEPS = ("summarize", "decay", "index", "merge", "stale", "prune", "memory_md", "clean", "health")
 # A checkpoint older than this is not resumed at its own clock: the steps are run afresh.
 RESUME_WITHIN = timedelta(hours=24)
 # Left out of a dry run's copy: derived caches and the locks of the real directory.
@@ -52,43 +51,56 @@ NOT_COPIED = ("*.lock", "*.lock.holder")
 class ConsolidationReport:
     started_at: str
     steps: list[StepReport] = field(default_factory=list)
-    resumed_from: str | None = None   # the first step this run did, when it resumed
+    resumed_from: str | None = None  # the first step this run did, when it resumed
     dry_run: bool = False
     duration_seconds: float = 0.0
-    status: str | None = None         # health status at the end
+    status: str | None = None  # health status at the end
     warnings: list[str] = field(default_factory=list)
     counts: dict[str, int] = field(default_factory=dict)  # the report's summary counts
-    changes: list[dict] = field(default_factory=list)     # every step's changes, in order
-    report_file: str | None = None    # state/reports/<start>.md (None for a dry run)
+    changes: list[dict] = field(default_factory=list)  # every step's changes, in order
+    report_file: str | None = None  # state/reports/<start>.md (None for a dry run)
 
 
-def consolidate(layout: Layout, settings: Settings, now: datetime, *, actor: str = "library",
-                progress: Callable[[str, int, int], None] | None = None,
-                monotonic: Callable[[], float] = time.monotonic) -> ConsolidationReport:
+def consolidate(
+    layout: Layout,
+    settings: Settings,
+    now: datetime,
+    *,
+    actor: str = "library",
+    progress: Callable[[str, int, int], None] | None = None,
+    monotonic: Callable[[], float] = time.monotonic,
+) -> ConsolidationReport:
     """Run (or resume) the consolidation of the data directory at `layout`.
 
     `progress(label, done, total)`, when given, is told of each step and of the embedding.
     """
     started = monotonic()
-    store = Store(layout, lock_timeout=settings.lock_timeout_seconds,
-                  timestamp=format_iso(now), actor=actor, action="consolidate")
-    store.require(layout.core_files())   # every step may need any: none runs without one
-    with locks.exclusive(layout.consolidation_lock, settings.lock_timeout_seconds,
-                         "consolidate"):
+    store = Store(
+        layout,
+        lock_timeout=settings.lock_timeout_seconds,
+        timestamp=format_iso(now),
+        actor=actor,
+        action="consolidate",
+    )
+    store.require(layout.core_files())  # every step may need any: none runs without one
+    with locks.exclusive(layout.consolidation_lock, settings.lock_timeout_seconds, "consolidate"):
         checkpoint, report = _start(store, now)
         now = parse_iso(checkpoint["started_at"])
         store.timestamp = checkpoint["started_at"]
         graph = KnowledgeGraph(store, settings)
         leftovers = remove_leftover_temporaries(store)
         if leftovers:
-            report.warnings.append(f"removed {len(leftovers)} temporary file(s) left by an "
-                                   f"interrupted write: {', '.join(leftovers)}")
+            report.warnings.append(
+                f"removed {len(leftovers)} temporary file(s) left by an "
+                f"interrupted write: {', '.join(leftovers)}"
+            )
         quarantine_invalid_lines(store)
         run = _Run(graph, now, started, monotonic, progress)
         for number, name in enumerate(STEPS):
             if name in checkpoint["completed"]:
-                report.steps.append(StepReport.from_dict(name, checkpoint["reports"][name],
-                                                         done_before=True))
+                report.steps.append(
+                    StepReport.from_dict(name, checkpoint["reports"][name], done_before=True)
+                )
                 continue
             if progress is not None:
                 progress(f"{number + 1}/{len(STEPS)} {name}", number, len(STEPS))
@@ -98,8 +110,9 @@ def consolidate(layout: Layout, settings: Settings, now: datetime, *, actor: str
             checkpoint["completed"].append(name)
             checkpoint["reports"][name] = step_report.as_dict(named=False)
             if name != STEPS[-1]:
-                store.write_validated_json(layout.checkpoint, "consolidation-checkpoint",
-                                           checkpoint)
+                store.write_validated_json(
+                    layout.checkpoint, "consolidation-checkpoint", checkpoint
+                )
         report.warnings[:0] = store.warnings
         report.duration_seconds = round(monotonic() - started, 3)
         report.status = report.steps[-1].details["status"]
@@ -112,21 +125,35 @@ def consolidate(layout: Layout, settings: Settings, now: datetime, *, actor: str
     return report
 
 
-def dry_run(layout: Layout, settings: Settings, now: datetime, *, actor: str = "library",
-            progress: Callable[[str, int, int], None] | None = None) -> ConsolidationReport:
+def dry_run(
+    layout: Layout,
+    settings: Settings,
+    now: datetime,
+    *,
+    actor: str = "library",
+    progress: Callable[[str, int, int], None] | None = None,
+) -> ConsolidationReport:
     """What consolidate would change, found by consolidating a private copy."""
     with tempfile.TemporaryDirectory(prefix="vm-memory-oracle-dry-run-") as scratch:
         copy = Layout(Path(scratch) / "memory")
-        store = Store(layout, lock_timeout=settings.lock_timeout_seconds,
-                      timestamp=format_iso(now), actor=actor)
-        store.require(layout.core_files())   # as the real run would
+        store = Store(
+            layout,
+            lock_timeout=settings.lock_timeout_seconds,
+            timestamp=format_iso(now),
+            actor=actor,
+        )
+        store.require(layout.core_files())  # as the real run would
         with store.locked("consolidate --dry-run: copy"):  # one consistent moment
-            shutil.copytree(layout.root, copy.root, symlinks=True,
-                            ignore=_not_copied(layout, store.refusals()))
+            shutil.copytree(
+                layout.root, copy.root, symlinks=True, ignore=_not_copied(layout, store.refusals())
+            )
         # Paths that facts name in the real data directory are checked there, as the real
         # run checks them.
-        copy_settings = replace(settings, data_path=str(copy.root), path_check_roots=(
-            *settings.path_check_roots, os.path.abspath(layout.root)))
+        copy_settings = replace(
+            settings,
+            data_path=str(copy.root),
+            path_check_roots=(*settings.path_check_roots, os.path.abspath(layout.root)),
+        )
         report = consolidate(copy, copy_settings, now, actor=actor, progress=progress)
     report.dry_run = True
     report.report_file = None  # it was written in the copy, which is gone
@@ -145,14 +172,21 @@ def _not_copied(layout: Layout, refusals):
         if Path(directory) == layout.state_dir:
             found.add(layout.cache_dir.name)
         return found
+
     return ignored
 
 
 class _Run:
     """The steps of one run, sharing the embedder they load (only if a step needs it)."""
 
-    def __init__(self, graph: KnowledgeGraph, now: datetime, started: float,
-                 monotonic: Callable[[], float], progress=None):
+    def __init__(
+        self,
+        graph: KnowledgeGraph,
+        now: datetime,
+        started: float,
+        monotonic: Callable[[], float],
+        progress=None,
+    ):
         self.graph = graph
         self.progress = progress
         self.now = now
@@ -168,16 +202,27 @@ class _Run:
 
         from .steps.summarize import summarize
 
-        result = summarize(self.graph, self.graph.settings, self.now, all_pending=True,
-                           progress=self.progress)
-        counts = {key: value for key, value in asdict(result).items()
-                  if isinstance(value, int) and not isinstance(value, bool)}
-        changes = [{"file": name, "change": "summarized", "reason": "lines not read yet"}
-                   for name in result.session_files]
-        changes += [{"file": name, "change": "written", "reason": "daily summary"}
-                    for name in result.daily_written]
-        return {"counts": {**counts, "session_files": len(result.session_files)},
-                "changes": changes, "warnings": result.warnings}
+        result = summarize(
+            self.graph, self.graph.settings, self.now, all_pending=True, progress=self.progress
+        )
+        counts = {
+            key: value
+            for key, value in asdict(result).items()
+            if isinstance(value, int) and not isinstance(value, bool)
+        }
+        changes = [
+            {"file": name, "change": "summarized", "reason": "lines not read yet"}
+            for name in result.session_files
+        ]
+        changes += [
+            {"file": name, "change": "written", "reason": "daily summary"}
+            for name in result.daily_written
+        ]
+        return {
+            "counts": {**counts, "session_files": len(result.session_files)},
+            "changes": changes,
+            "warnings": result.warnings,
+        }
 
     def _decay(self) -> dict:
         from .steps.decay import decay
@@ -188,28 +233,38 @@ class _Run:
         from .semantic import update_index
 
         choice = self._embedder()
-        _, result = update_index(self.graph, choice.embedder,
-                                 hnsw_min_facts=self.graph.settings.hnsw_min_facts,
-                                 progress=self.progress)
+        _, result = update_index(
+            self.graph,
+            choice.embedder,
+            hnsw_min_facts=self.graph.settings.hnsw_min_facts,
+            progress=self.progress,
+        )
         warnings = [choice.note] if choice.note else []
         if result.repaired:
             warnings.append(f"vector index rebuilt: {result.rebuilt}")
-        return {"counts": {"vectors": result.vectors, "embedded": result.embedded,
-                           "from_cache": result.from_cache, "added": result.added,
-                           "removed": result.removed},
-                "embedder": choice.embedder.model_id, "rebuilt": result.rebuilt,
-                "changes": [], "warnings": warnings}
+        return {
+            "counts": {
+                "vectors": result.vectors,
+                "embedded": result.embedded,
+                "from_cache": result.from_cache,
+                "added": result.added,
+                "removed": result.removed,
+            },
+            "embedder": choice.embedder.model_id,
+            "rebuilt": result.rebuilt,
+            "changes": [],
+            "warnings": warnings,
+        }
 
     def _merge(self) -> dict:
-        from .steps.merge import merge_duplicates
         from .semantic import cached_sentence_vectors
+        from .steps.merge import merge_duplicates
 
         embedder = self._embedder().embedder
         threshold = self.graph.settings.merge_similarity
         if threshold is None:
             threshold = embedder.merge_similarity
-        vectors = (cached_sentence_vectors(self.graph, embedder) if threshold is not None
-                   else None)
+        vectors = cached_sentence_vectors(self.graph, embedder) if threshold is not None else None
         return merge_duplicates(self.graph, self.now, vectors=vectors, threshold=threshold)
 
     def _stale(self) -> dict:
@@ -218,13 +273,16 @@ class _Run:
         return stale(self.graph, self.now)
 
     def _prune(self) -> dict:
-        from .steps.prune import prune
         from .semantic import update_index
+        from .steps.prune import prune
 
         def remove_vectors() -> None:
             if self.graph.layout.index_file.exists():
-                update_index(self.graph, self._embedder().embedder,
-                             hnsw_min_facts=self.graph.settings.hnsw_min_facts)
+                update_index(
+                    self.graph,
+                    self._embedder().embedder,
+                    hnsw_min_facts=self.graph.settings.hnsw_min_facts,
+                )
 
         return prune(self.graph, self.now, remove_vectors=remove_vectors)
 
@@ -243,12 +301,20 @@ class _Run:
 
         layout = self.graph.layout
         duration = round(self.monotonic() - self.started, 3)
-        document = health_report(layout, self.graph.settings, self.now,
-                                 last_consolidation=format_iso(self.now),
-                                 duration_seconds=duration)
+        document = health_report(
+            layout,
+            self.graph.settings,
+            self.now,
+            last_consolidation=format_iso(self.now),
+            duration_seconds=duration,
+        )
         write_health(self.graph.store, document)
-        return {"counts": {"warnings": len(document["warnings"])}, "status": document["status"],
-                "changes": [], "health_warnings": document["warnings"]}
+        return {
+            "counts": {"warnings": len(document["warnings"])},
+            "status": document["status"],
+            "changes": [],
+            "health_warnings": document["warnings"],
+        }
 
     def _embedder(self):
         if self._choice is None:
@@ -272,13 +338,16 @@ def _start(store: Store, now: datetime) -> tuple[dict, ConsolidationReport]:
         return fresh, report
     if now - parse_iso(checkpoint["started_at"]) > RESUME_WITHIN:
         report = ConsolidationReport(fresh["started_at"])
-        report.warnings.append(f"an interrupted consolidation of {checkpoint['started_at']} is "
-                               "too old to resume; starting a new one")
+        report.warnings.append(
+            f"an interrupted consolidation of {checkpoint['started_at']} is "
+            "too old to resume; starting a new one"
+        )
         return fresh, report
     remaining = [name for name in STEPS if name not in checkpoint["completed"]]
     report = ConsolidationReport(checkpoint["started_at"], resumed_from=remaining[0])
-    report.warnings.append(f"resuming the consolidation started at {checkpoint['started_at']} "
-                           f"at step {remaining[0]}")
+    report.warnings.append(
+        f"resuming the consolidation started at {checkpoint['started_at']} at step {remaining[0]}"
+    )
     return checkpoint, report
 
 

@@ -16,9 +16,9 @@ EXIT_USAGE = 2
 EXIT_INVALID_INPUT = 3
 EXIT_LOCK_TIMEOUT = 4
 EXIT_DATA_DIR = 5
-EXIT_DEGRADED = 6    # health-check --strict only
-EXIT_UNHEALTHY = 7   # health-check --strict only
-EXIT_STORAGE = 8     # the disk refused a write: full, over quota, read-only, I/O error
+EXIT_DEGRADED = 6  # health-check --strict only
+EXIT_UNHEALTHY = 7  # health-check --strict only
+EXIT_STORAGE = 8  # the disk refused a write: full, over quota, read-only, I/O error
 
 # The errors of an OSError that mean the storage, not the tool or its input, is at fault:
 # the user's fix is on the machine (free space, remount, replace the disk), then a retry.
@@ -46,8 +46,14 @@ class InvalidInputError(OracleError, ValueError):
 
     exit_code = EXIT_INVALID_INPUT
 
-    def __init__(self, message: str, *, source: str | None = None, line: int | None = None,
-                 key: str | None = None):
+    def __init__(
+        self,
+        message: str,
+        *,
+        source: str | None = None,
+        line: int | None = None,
+        key: str | None = None,
+    ):
         self.source = source
         self.line = line
         self.key = key
@@ -74,9 +80,11 @@ class UnknownProposalError(InvalidInputError):
 
     def __init__(self, proposal_id: str):
         self.proposal_id = proposal_id
-        super().__init__(f"no pending proposal with id {proposal_id!r} (decided already, "
-                         "expired, or never made; --action review lists the pending ones)",
-                         key="id")
+        super().__init__(
+            f"no pending proposal with id {proposal_id!r} (decided already, "
+            "expired, or never made; --action review lists the pending ones)",
+            key="id",
+        )
 
 
 class LockTimeoutError(OracleError, TimeoutError):

@@ -6,8 +6,9 @@ naming the line, and nothing reaches the data directory.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass, field
-from typing import BinaryIO, Iterator
+from typing import BinaryIO
 
 from .errors import InvalidInputError
 from .model.fact import new_fact
@@ -24,8 +25,9 @@ class Candidates:
     lines: list[int] = field(default_factory=list)  # the input line of each fact
 
 
-def candidate_fact(fields: dict, *, created: str, default_source: str, source: str,
-                   line: int | None = None) -> tuple[dict, int]:
+def candidate_fact(
+    fields: dict, *, created: str, default_source: str, source: str, line: int | None = None
+) -> tuple[dict, int]:
     """Check one input object, redact secrets in it, build and check its fact.
 
     Returns the fact and how many secrets were replaced.
@@ -43,15 +45,19 @@ def candidate_fact(fields: dict, *, created: str, default_source: str, source: s
     return fact, redactions
 
 
-def read_json_lines(stream: BinaryIO, source: str, *,
-                    max_line_bytes: int = MAX_LINE_BYTES) -> Iterator[tuple[int, object]]:
+def read_json_lines(
+    stream: BinaryIO, source: str, *, max_line_bytes: int = MAX_LINE_BYTES
+) -> Iterator[tuple[int, object]]:
     """(line number, parsed value) for each non-blank line; refuses oversized or broken lines."""
     # readline with a limit: a line without end (--from /dev/zero) is refused at the limit,
     # not read into memory whole.
     for number, raw in enumerate(iter(lambda: stream.readline(max_line_bytes + 1), b""), start=1):
         if len(raw) > max_line_bytes:
-            raise InvalidInputError(f"line is longer than the {max_line_bytes} bytes allowed",
-                                    source=source, line=number)
+            raise InvalidInputError(
+                f"line is longer than the {max_line_bytes} bytes allowed",
+                source=source,
+                line=number,
+            )
         if not raw.strip():
             continue
         try:
@@ -65,9 +71,15 @@ def read_json_lines(stream: BinaryIO, source: str, *,
         yield number, value
 
 
-def facts_from_jsonl(stream: BinaryIO, source: str, *, created: str,
-                     default_source: str | None = None, defaults: dict | None = None,
-                     max_line_bytes: int = MAX_LINE_BYTES) -> Candidates:
+def facts_from_jsonl(
+    stream: BinaryIO,
+    source: str,
+    *,
+    created: str,
+    default_source: str | None = None,
+    defaults: dict | None = None,
+    max_line_bytes: int = MAX_LINE_BYTES,
+) -> Candidates:
     """Every line of `stream` as a candidate fact.
 
     A line without its own `source` gets `default_source`, else import:<source>; a line
@@ -78,8 +90,9 @@ def facts_from_jsonl(stream: BinaryIO, source: str, *, created: str,
     for number, value in read_json_lines(stream, source, max_line_bytes=max_line_bytes):
         if defaults and isinstance(value, dict):
             value = {**defaults, **value}
-        fact, redactions = candidate_fact(value, created=created, default_source=fallback,
-                                          source=source, line=number)
+        fact, redactions = candidate_fact(
+            value, created=created, default_source=fallback, source=source, line=number
+        )
         result.facts.append(fact)
         result.redactions += redactions
         result.lines.append(number)
@@ -88,24 +101,28 @@ def facts_from_jsonl(stream: BinaryIO, source: str, *, created: str,
     return result
 
 
-def queries_from_jsonl(stream: BinaryIO, source: str, *,
-                       max_line_bytes: int = MAX_LINE_BYTES) -> list[dict]:
+def queries_from_jsonl(
+    stream: BinaryIO, source: str, *, max_line_bytes: int = MAX_LINE_BYTES
+) -> list[dict]:
     """Recall queries, one {"query": str, "k": int?} object a line."""
     queries = []
     for number, value in read_json_lines(stream, source, max_line_bytes=max_line_bytes):
         if not isinstance(value, dict):
-            raise InvalidInputError("each line must be an object like {\"query\": \"...\"}",
-                                    source=source, line=number)
+            raise InvalidInputError(
+                'each line must be an object like {"query": "..."}', source=source, line=number
+            )
         unknown = sorted(set(value) - {"query", "k"})
         if unknown:
             raise InvalidInputError(f"unknown field {unknown[0]!r}", source=source, line=number)
         query = value.get("query")
         if not isinstance(query, str) or not query.strip():
-            raise InvalidInputError("field 'query' must be a non-empty string", source=source,
-                                    line=number)
+            raise InvalidInputError(
+                "field 'query' must be a non-empty string", source=source, line=number
+            )
         k = value.get("k")
         if k is not None and (isinstance(k, bool) or not isinstance(k, int) or not 1 <= k <= 1000):
-            raise InvalidInputError("field 'k' must be a whole number from 1 to 1000",
-                                    source=source, line=number)
+            raise InvalidInputError(
+                "field 'k' must be a whole number from 1 to 1000", source=source, line=number
+            )
         queries.append({"query": query, "k": k})
     return queries

@@ -49,20 +49,28 @@ class ImportReport:
     files_written: list[str] = field(default_factory=list)
     redactions: int = 0
     skipped: list[str] = field(default_factory=list)  # "path: reason"
-    events: int = 0   # OpenClaw transcript events read
-    turns: int = 0    # of them, conversation turns copied
+    events: int = 0  # OpenClaw transcript events read
+    turns: int = 0  # of them, conversation turns copied
 
 
-def import_openclaw(store: Store, *, sessions_dir: str | None, memory_dir: str | None) -> ImportReport:
+def import_openclaw(
+    store: Store, *, sessions_dir: str | None, memory_dir: str | None
+) -> ImportReport:
     """Bring new or changed OpenClaw transcripts and notes into sessions/ (under the lock)."""
     report = ImportReport()
     sources: list[tuple[Path, str]] = []
     if sessions_dir:
-        sources += [(path, "transcript") for path in _listing(Path(sessions_dir).expanduser(), report)
-                    if _TRANSCRIPT_NAME.search(path.name) and not path.name.endswith(".zst")]
+        sources += [
+            (path, "transcript")
+            for path in _listing(Path(sessions_dir).expanduser(), report)
+            if _TRANSCRIPT_NAME.search(path.name) and not path.name.endswith(".zst")
+        ]
     if memory_dir:
-        sources += [(path, "notes") for path in _listing(Path(memory_dir).expanduser(), report)
-                    if _NOTE_NAME.match(path.name)]
+        sources += [
+            (path, "notes")
+            for path in _listing(Path(memory_dir).expanduser(), report)
+            if _NOTE_NAME.match(path.name)
+        ]
     if not sources or not store.usable(store.layout.sessions_dir):
         return report
     layout = store.layout
@@ -79,14 +87,17 @@ def import_openclaw(store: Store, *, sessions_dir: str | None, memory_dir: str |
                 continue
             report.sources += 1
             turns = _transcript_turns(path) if kind == "transcript" else _note_turns(path)
-            written = _write_copies(store, turns, previous=known["files"] if known else [],
-                                    owned=owned, report=report)
+            written = _write_copies(
+                store, turns, previous=known["files"] if known else [], owned=owned, report=report
+            )
             owned.update(written)
             ledger[key] = {"size": stat.st_size, "mtime_ns": stat.st_mtime_ns, "files": written}
             changed = True
         if changed:
-            store.note(f"copied {report.sources} OpenClaw file(s) into sessions/",
-                       redactions=report.redactions)
+            store.note(
+                f"copied {report.sources} OpenClaw file(s) into sessions/",
+                redactions=report.redactions,
+            )
             document = {"sources": ledger}
             store.write_validated_json(ledger_path, "import-ledger", document)
     return report
@@ -95,8 +106,9 @@ def import_openclaw(store: Store, *, sessions_dir: str | None, memory_dir: str |
 TRANSCRIPTS = "openclaw-transcripts"
 
 
-def import_openclaw_state(store: Store, state_dir: str, *, busy_timeout: float = 5.0
-                          ) -> ImportReport:
+def import_openclaw_state(
+    store: Store, state_dir: str, *, busy_timeout: float = 5.0
+) -> ImportReport:
     """Bring every agent's new transcript turns into sessions/. The databases are read
     without the store's lock (OpenClaw may keep one busy); the copies are written under it,
     leaving out what another run imported meanwhile."""
@@ -117,15 +129,18 @@ def import_openclaw_state(store: Store, state_dir: str, *, busy_timeout: float =
             report.skipped.append(f"{database}: not a regular file; skipped")
             continue
         key = f"sqlite:{database}"
-        seen = {session: entry["seq"] for session, entry
-                in ledger.get(key, {}).get("sessions", {}).items()}
+        seen = {
+            session: entry["seq"]
+            for session, entry in ledger.get(key, {}).get("sessions", {}).items()
+        }
         read = read_new_turns(database, seen, busy_timeout=busy_timeout)
         if read.problem:
             report.skipped.append(read.problem)
             continue
         if read.undecodable:
-            report.skipped.append(f"{database}: {read.undecodable} event(s) could not be "
-                                  "decoded; skipped")
+            report.skipped.append(
+                f"{database}: {read.undecodable} event(s) could not be decoded; skipped"
+            )
         report.events += read.events
         if read.last_seq:
             reads.append((agent.id, key, read))
@@ -137,8 +152,11 @@ def import_openclaw_state(store: Store, state_dir: str, *, busy_timeout: float =
         for agent_id, key, read in reads:
             entry = ledger.setdefault(key, {"kind": TRANSCRIPTS, "sessions": {}})
             sessions = entry["sessions"]
-            fresh = [turn for turn in read.turns
-                     if turn.seq > sessions.get(turn.session_id, {}).get("seq", -1)]
+            fresh = [
+                turn
+                for turn in read.turns
+                if turn.seq > sessions.get(turn.session_id, {}).get("seq", -1)
+            ]
             groups: dict[tuple[str, str], list] = {}
             for turn in fresh:
                 groups.setdefault((turn.session_id, turn.ts[:10]), []).append(turn)
@@ -148,9 +166,16 @@ def import_openclaw_state(store: Store, state_dir: str, *, busy_timeout: float =
                 for turn in turns:
                     cleaned = redact(turn.text)
                     report.redactions += cleaned.count
-                    lines.append(files.dumps_record({
-                        "ts": turn.ts, "role": turn.role, "text": cleaned.text,
-                        "origin": f"openclaw:{agent_id}/{session_id}#{turn.seq}"}))
+                    lines.append(
+                        files.dumps_record(
+                            {
+                                "ts": turn.ts,
+                                "role": turn.role,
+                                "text": cleaned.text,
+                                "origin": f"openclaw:{agent_id}/{session_id}#{turn.seq}",
+                            }
+                        )
+                    )
                 name = known["files"].get(day)
                 path = layout.sessions_dir / name if name else None
                 if path and store.refused(path) is None and path.is_file():
@@ -167,16 +192,19 @@ def import_openclaw_state(store: Store, state_dir: str, *, busy_timeout: float =
             for session_id, seq in read.last_seq.items():
                 known = sessions.setdefault(session_id, {"seq": -1, "files": {}})
                 known["seq"] = max(known["seq"], seq)
-        store.note(f"imported {report.turns} OpenClaw turn(s) of {report.events} event(s) "
-                   f"into sessions/", redactions=report.redactions)
+        store.note(
+            f"imported {report.turns} OpenClaw turn(s) of {report.events} event(s) into sessions/",
+            redactions=report.redactions,
+        )
         store.write_validated_json(ledger_path, "import-ledger", {"sources": ledger})
     return report
 
 
 def _entry_files(entry: dict) -> list[str]:
     if entry.get("kind") == TRANSCRIPTS:
-        return [name for session in entry["sessions"].values()
-                for name in session["files"].values()]
+        return [
+            name for session in entry["sessions"].values() for name in session["files"].values()
+        ]
     return entry["files"]
 
 
@@ -217,8 +245,11 @@ def _message_text(content) -> str:
     if isinstance(content, str):
         return content.strip()
     if isinstance(content, list):
-        parts = [part.get("text", "") for part in content
-                 if isinstance(part, dict) and part.get("type") == "text"]
+        parts = [
+            part.get("text", "")
+            for part in content
+            if isinstance(part, dict) and part.get("type") == "text"
+        ]
         return "\n".join(part.strip() for part in parts if isinstance(part, str) and part.strip())
     return ""
 
@@ -227,8 +258,11 @@ def _moment(iso_value, epoch_ms) -> datetime | None:
     if isinstance(iso_value, str):
         try:
             parsed = datetime.fromisoformat(iso_value.replace("Z", "+00:00"))
-            return (parsed if parsed.tzinfo else parsed.replace(tzinfo=timezone.utc)).astimezone(
-                timezone.utc).replace(microsecond=0)
+            return (
+                (parsed if parsed.tzinfo else parsed.replace(tzinfo=timezone.utc))
+                .astimezone(timezone.utc)
+                .replace(microsecond=0)
+            )
         except ValueError:
             pass
     if isinstance(epoch_ms, (int, float)) and not isinstance(epoch_ms, bool):
@@ -264,12 +298,12 @@ def _note_turns(path: Path) -> list[dict]:
         clock = _NOTE_TIME.match(line)
         if clock and int(clock.group(1)) < 24 and int(clock.group(2)) < 60:
             moment = day + timedelta(hours=int(clock.group(1)), minutes=int(clock.group(2)))
-            line = line[clock.end():]
+            line = line[clock.end() :]
         role = "user"
         speaker = _NOTE_ROLE.match(line)
         if speaker:
             role = speaker.group(1).lower()
-            line = line[speaker.end():].strip()
+            line = line[speaker.end() :].strip()
             if len(line) >= 2 and line[0] == line[-1] == '"':
                 try:
                     line = json.loads(line)
@@ -280,15 +314,16 @@ def _note_turns(path: Path) -> list[dict]:
     return sorted(turns, key=lambda turn: turn["ts"])
 
 
-def _write_copies(store: Store, turns: list[dict], *, previous: list[str], owned: set[str],
-                  report: ImportReport) -> list[str]:
+def _write_copies(
+    store: Store, turns: list[dict], *, previous: list[str], owned: set[str], report: ImportReport
+) -> list[str]:
     """One sessions/ file per day of `turns`, named after its first turn; secrets redacted."""
     layout = store.layout
     by_day: dict[str, list[dict]] = {}
     for turn in turns:
         by_day.setdefault(turn["ts"][:10], []).append(turn)
     written = []
-    for day, day_turns in sorted(by_day.items()):
+    for _day, day_turns in sorted(by_day.items()):
         first = datetime.fromisoformat(day_turns[0]["ts"].replace("Z", "+00:00"))
         lines = []
         for turn in day_turns:
@@ -302,8 +337,9 @@ def _write_copies(store: Store, turns: list[dict], *, previous: list[str], owned
     return written
 
 
-def _free_name(store: Store, first: datetime, previous: list[str], taken: set[str],
-               first_line: str) -> str:
+def _free_name(
+    store: Store, first: datetime, previous: list[str], taken: set[str], first_line: str
+) -> str:
     """The copy's name: its first turn's time, moved on a second while another file has it
     (or a refused entry: a planted link is never written through).
 
@@ -322,7 +358,9 @@ def _free_name(store: Store, first: datetime, previous: list[str], taken: set[st
             return name
         moment += timedelta(seconds=1)
         if moment.date() != first.date():
-            raise DataDirError(layout.sessions_dir, f"no free session file name left on {first.date()}")
+            raise DataDirError(
+                layout.sessions_dir, f"no free session file name left on {first.date()}"
+            )
 
 
 def _first_line(path: Path) -> str | None:

@@ -27,8 +27,15 @@ DEFAULT_AGENT = "main"
 BOOTSTRAP_MAX_CHARS = 20_000
 BOOTSTRAP_TOTAL_MAX_CHARS = 60_000
 # The other files OpenClaw loads with MEMORY.md; they share the total.
-BOOTSTRAP_FILES = ("AGENTS.md", "SOUL.md", "TOOLS.md", "IDENTITY.md", "USER.md",
-                   "HEARTBEAT.md", "BOOTSTRAP.md")
+BOOTSTRAP_FILES = (
+    "AGENTS.md",
+    "SOUL.md",
+    "TOOLS.md",
+    "IDENTITY.md",
+    "USER.md",
+    "HEARTBEAT.md",
+    "BOOTSTRAP.md",
+)
 MAX_CONFIG_BYTES = 4 * 1024 * 1024
 
 
@@ -57,19 +64,25 @@ def read_setup(state_dir: str | Path) -> OpenClawSetup:
     state = Path(state_dir).expanduser()
     setup = OpenClawSetup(state)
     if not state.is_dir():
-        setup.problems.append(f"{state}: OpenClaw state directory not found "
-                              "(openclaw_state_dir); nothing imported from OpenClaw")
+        setup.problems.append(
+            f"{state}: OpenClaw state directory not found "
+            "(openclaw_state_dir); nothing imported from OpenClaw"
+        )
         return setup
     config = _read_config(state / CONFIG_NAME, setup)
     agents = config.get("agents") if isinstance(config.get("agents"), dict) else {}
     defaults = agents.get("defaults") if isinstance(agents.get("defaults"), dict) else {}
     entries = _entries(agents)
-    for key, default in (("bootstrapMaxChars", BOOTSTRAP_MAX_CHARS),
-                         ("bootstrapTotalMaxChars", BOOTSTRAP_TOTAL_MAX_CHARS)):
+    for key, default in (
+        ("bootstrapMaxChars", BOOTSTRAP_MAX_CHARS),
+        ("bootstrapTotalMaxChars", BOOTSTRAP_TOTAL_MAX_CHARS),
+    ):
         value = defaults.get(key, default)
         if isinstance(value, bool) or not isinstance(value, int) or value < 1:
-            setup.problems.append(f"{state / CONFIG_NAME}: agents.defaults.{key} is not a "
-                                  f"positive whole number ({value!r}); using {default}")
+            setup.problems.append(
+                f"{state / CONFIG_NAME}: agents.defaults.{key} is not a "
+                f"positive whole number ({value!r}); using {default}"
+            )
             value = default
         if key == "bootstrapMaxChars":
             setup.bootstrap_max_chars = value
@@ -78,8 +91,11 @@ def read_setup(state_dir: str | Path) -> OpenClawSetup:
     ids = list(entries)
     agents_dir = state / "agents"
     if agents_dir.is_dir():
-        ids += sorted(path.name for path in agents_dir.iterdir()
-                      if (path / DATABASE).exists() and path.name not in entries)
+        ids += sorted(
+            path.name
+            for path in agents_dir.iterdir()
+            if (path / DATABASE).exists() and path.name not in entries
+        )
     if not ids:
         ids = [DEFAULT_AGENT]
     default_id = _default_agent(entries) or (DEFAULT_AGENT if DEFAULT_AGENT in ids else ids[0])
@@ -99,12 +115,12 @@ def _read_config(path: Path, setup: OpenClawSetup) -> dict:
     except FileNotFoundError:
         return {}
     except OSError as exc:
-        setup.problems.append(f"{path}: cannot be read ({exc.strerror}); using OpenClaw's "
-                              "defaults")
+        setup.problems.append(f"{path}: cannot be read ({exc.strerror}); using OpenClaw's defaults")
         return {}
     if len(data) > MAX_CONFIG_BYTES:
-        setup.problems.append(f"{path}: larger than {MAX_CONFIG_BYTES} bytes; using OpenClaw's "
-                              "defaults")
+        setup.problems.append(
+            f"{path}: larger than {MAX_CONFIG_BYTES} bytes; using OpenClaw's defaults"
+        )
         return {}
     try:
         document = json5.loads(data.decode("utf-8"))
@@ -140,8 +156,13 @@ def _entries(agents: dict) -> dict[str, dict]:
 
 
 def _valid_id(value) -> bool:
-    return isinstance(value, str) and bool(value.strip()) and "/" not in value \
-        and value.strip() not in (".", "..") and "\0" not in value
+    return (
+        isinstance(value, str)
+        and bool(value.strip())
+        and "/" not in value
+        and value.strip() not in (".", "..")
+        and "\0" not in value
+    )
 
 
 def _normal_id(value: str) -> str:
@@ -155,8 +176,7 @@ def _default_agent(entries: dict[str, dict]) -> str | None:
     return None
 
 
-def _workspace(agent_id: str, entry: dict, defaults: dict, default_id: str,
-               state: Path) -> Path:
+def _workspace(agent_id: str, entry: dict, defaults: dict, default_id: str, state: Path) -> Path:
     own = entry.get("workspace")
     if isinstance(own, str) and own.strip():
         return _user_path(own)

@@ -29,11 +29,14 @@ COLUMNS = ("session_id", "seq", "event_json", "event_zstd", "event_utf8_bytes", 
 INTERNAL_BEGIN = "<<<BEGIN_OPENCLAW_INTERNAL_CONTEXT>>>"
 INTERNAL_END = "<<<END_OPENCLAW_INTERNAL_CONTEXT>>>"
 MAX_EVENT_BYTES = 4 * 1024 * 1024  # OpenClaw's own limit on an event
-_INTERNAL_BLOCK = re.compile(re.escape(INTERNAL_BEGIN) + r".*?(?:" + re.escape(INTERNAL_END)
-                             + r"|\Z)", re.DOTALL)
+_INTERNAL_BLOCK = re.compile(
+    re.escape(INTERNAL_BEGIN) + r".*?(?:" + re.escape(INTERNAL_END) + r"|\Z)", re.DOTALL
+)
 # "[Wed 2026-11-25 10:34 UTC] " before the user's words, as the model is shown them.
-_DATE_STAMP = re.compile(r"^\[[A-Z][a-z]{2} \d{4}-\d{2}-\d{2} \d{1,2}:\d{2}(?::\d{2})?"
-                         r"(?: [A-Za-z0-9+:-]{1,10})?\] ")
+_DATE_STAMP = re.compile(
+    r"^\[[A-Z][a-z]{2} \d{4}-\d{2}-\d{2} \d{1,2}:\d{2}(?::\d{2})?"
+    r"(?: [A-Za-z0-9+:-]{1,10})?\] "
+)
 # "Runtime: agent=main | session=... | ..." after the first user message of a session.
 _RUNTIME_LINE = re.compile(r"\n+Runtime: agent=[^\n]*\Z")
 
@@ -42,8 +45,8 @@ _RUNTIME_LINE = re.compile(r"\n+Runtime: agent=[^\n]*\Z")
 class TranscriptTurn:
     session_id: str
     seq: int
-    ts: str      # ISO 8601, UTC, whole seconds
-    role: str    # user or assistant
+    ts: str  # ISO 8601, UTC, whole seconds
+    role: str  # user or assistant
     text: str
 
 
@@ -51,13 +54,14 @@ class TranscriptTurn:
 class TranscriptRead:
     turns: list[TranscriptTurn] = field(default_factory=list)
     last_seq: dict[str, int] = field(default_factory=dict)  # session -> last seq read
-    events: int = 0                # events read (turns or not)
-    undecodable: int = 0           # events that could not be decoded, skipped
-    problem: str | None = None     # why the database was not read; one line, naming it
+    events: int = 0  # events read (turns or not)
+    undecodable: int = 0  # events that could not be decoded, skipped
+    problem: str | None = None  # why the database was not read; one line, naming it
 
 
-def read_new_turns(database: Path, seen: dict[str, int], *, busy_timeout: float = 5.0,
-                   attempts: int = 3) -> TranscriptRead:
+def read_new_turns(
+    database: Path, seen: dict[str, int], *, busy_timeout: float = 5.0, attempts: int = 3
+) -> TranscriptRead:
     """The turns of `database` after `seen` (session -> last seq read)."""
     last_error = None
     for attempt in range(attempts):
@@ -69,10 +73,13 @@ def read_new_turns(database: Path, seen: dict[str, int], *, busy_timeout: float 
             last_error = exc
             time.sleep(min(1.0, busy_timeout) * (attempt + 1))
         except sqlite3.DatabaseError as exc:
-            return TranscriptRead(problem=f"{database}: not a readable SQLite database "
-                                          f"({exc}); skipped")
-    return TranscriptRead(problem=f"{database}: busy ({last_error}) after {attempts} tries; "
-                                  "its new turns will be read on the next run")
+            return TranscriptRead(
+                problem=f"{database}: not a readable SQLite database ({exc}); skipped"
+            )
+    return TranscriptRead(
+        problem=f"{database}: busy ({last_error}) after {attempts} tries; "
+        "its new turns will be read on the next run"
+    )
 
 
 def check_database(database: Path, *, busy_timeout: float = 1.0) -> str | None:
@@ -98,16 +105,21 @@ def _connect(database: Path, busy_timeout: float) -> sqlite3.Connection:
 
 
 def _layout_problem(connection: sqlite3.Connection, database: Path) -> str | None:
-    names = {row[0] for row in connection.execute(
-        "SELECT name FROM sqlite_master WHERE type = 'table'")}
+    names = {
+        row[0] for row in connection.execute("SELECT name FROM sqlite_master WHERE type = 'table'")
+    }
     if TABLE not in names:
-        return (f"{database}: no {TABLE} table (not the OpenClaw 2026.9 transcript layout); "
-                "nothing imported from it")
+        return (
+            f"{database}: no {TABLE} table (not the OpenClaw 2026.9 transcript layout); "
+            "nothing imported from it"
+        )
     columns = {row[1] for row in connection.execute(f"PRAGMA table_info({TABLE})")}
     missing = [column for column in COLUMNS if column not in columns]
     if missing:
-        return (f"{database}: table {TABLE} has no column {', '.join(missing)} (an OpenClaw "
-                "version this memory does not know); nothing imported from it")
+        return (
+            f"{database}: table {TABLE} has no column {', '.join(missing)} (an OpenClaw "
+            "version this memory does not know); nothing imported from it"
+        )
     return None
 
 
@@ -119,7 +131,8 @@ def _read(database: Path, seen: dict[str, int], busy_timeout: float) -> Transcri
         if result.problem:
             return result
         sessions = connection.execute(
-            f"SELECT session_id, MAX(seq) FROM {TABLE} GROUP BY session_id").fetchall()
+            f"SELECT session_id, MAX(seq) FROM {TABLE} GROUP BY session_id"
+        ).fetchall()
         for session_id, newest in sessions:
             if not isinstance(session_id, str) or not isinstance(newest, int):
                 continue
@@ -128,7 +141,9 @@ def _read(database: Path, seen: dict[str, int], busy_timeout: float) -> Transcri
                 continue
             rows = connection.execute(
                 f"SELECT seq, event_json, event_zstd, event_utf8_bytes, created_at FROM {TABLE} "
-                "WHERE session_id = ? AND seq > ? ORDER BY seq", (session_id, after))
+                "WHERE session_id = ? AND seq > ? ORDER BY seq",
+                (session_id, after),
+            )
             for seq, event_json, event_zstd, size, created_at in rows:
                 result.events += 1
                 result.last_seq[session_id] = seq
@@ -152,8 +167,11 @@ def _event(event_json, event_zstd, size) -> dict | None:
 
         limit = size if isinstance(size, int) and 0 < size <= MAX_EVENT_BYTES else MAX_EVENT_BYTES
         try:
-            text = zstandard.ZstdDecompressor().decompress(
-                event_zstd, max_output_size=limit).decode("utf-8")
+            text = (
+                zstandard.ZstdDecompressor()
+                .decompress(event_zstd, max_output_size=limit)
+                .decode("utf-8")
+            )
         except (zstandard.ZstdError, UnicodeDecodeError):
             return None
     else:
@@ -172,12 +190,14 @@ def _turn(session_id: str, seq: int, event: dict, created_at) -> TranscriptTurn 
     role = message.get("role")
     if role not in ("user", "assistant"):
         return None  # toolResult, system and the like
-    text = user_words(message.get("content")) if role == "user" else \
-        _text_parts(message.get("content"))
+    text = (
+        user_words(message.get("content"))
+        if role == "user"
+        else _text_parts(message.get("content"))
+    )
     if not text:
         return None
-    moment = (_iso(event.get("timestamp")) or _epoch(message.get("timestamp"))
-              or _epoch(created_at))
+    moment = _iso(event.get("timestamp")) or _epoch(message.get("timestamp")) or _epoch(created_at)
     if moment is None:
         return None
     return TranscriptTurn(session_id, seq, moment.strftime("%Y-%m-%dT%H:%M:%SZ"), role, text)
@@ -198,8 +218,11 @@ def _text_parts(content) -> str:
         return content.strip()
     if not isinstance(content, list):
         return ""
-    parts = [part.get("text") for part in content
-             if isinstance(part, dict) and part.get("type") == "text"]
+    parts = [
+        part.get("text")
+        for part in content
+        if isinstance(part, dict) and part.get("type") == "text"
+    ]
     return "\n".join(part.strip() for part in parts if isinstance(part, str) and part.strip())
 
 

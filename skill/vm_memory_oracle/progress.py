@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import sys
+from collections.abc import Iterator
 from contextlib import contextmanager
-from typing import Iterator
 
 
 class ProgressBar:
@@ -19,8 +19,9 @@ class ProgressBar:
 
     def __call__(self, label: str, done: int, total: int) -> None:
         filled = self.WIDTH if not total else int(self.WIDTH * min(done, total) / total)
-        self.stream.write(f"\r{label[:28]:<28} [{'#' * filled}{'.' * (self.WIDTH - filled)}] "
-                          f"{done}/{total}\x1b[K")
+        self.stream.write(
+            f"\r{label[:28]:<28} [{'#' * filled}{'.' * (self.WIDTH - filled)}] {done}/{total}\x1b[K"
+        )
         self.stream.flush()
         self.drawn = True
 

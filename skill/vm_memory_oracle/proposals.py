@@ -34,14 +34,14 @@ KIND = "pending-memory"
 
 @dataclass
 class ProposeReport:
-    proposed: list[dict] = field(default_factory=list)         # written now
+    proposed: list[dict] = field(default_factory=list)  # written now
     already_pending: list[dict] = field(default_factory=list)  # the same proposal was waiting
 
 
 @dataclass
 class Decision:
     proposal: dict
-    outcome: str                         # accepted or rejected
+    outcome: str  # accepted or rejected
     remembered: RememberReport | None = None
 
 
@@ -53,8 +53,10 @@ def check_proposer(name: str, *, source: str = "--proposer") -> str:
     """The proposer's name, stripped; refused when empty, long or not printable."""
     stripped = name.strip()
     if not stripped or len(stripped) > MAX_PROPOSER_CHARS or not stripped.isprintable():
-        raise InvalidInputError(f"must be a printable name of 1 to {MAX_PROPOSER_CHARS} "
-                                f"characters, got {name[:80]!r}", source=source)
+        raise InvalidInputError(
+            f"must be a printable name of 1 to {MAX_PROPOSER_CHARS} characters, got {name[:80]!r}",
+            source=source,
+        )
     return stripped
 
 
@@ -69,8 +71,15 @@ def proposed_by(proposer: str) -> str:
     return f"subagent:{proposer}"
 
 
-def new_proposal(fact: dict, *, proposer: str, confidence: float, proposed_at: str,
-                 where: str = "arguments", line: int | None = None) -> dict:
+def new_proposal(
+    fact: dict,
+    *,
+    proposer: str,
+    confidence: float,
+    proposed_at: str,
+    where: str = "arguments",
+    line: int | None = None,
+) -> dict:
     """The pending record of `fact` (a complete record of model.fact.new_fact, whose
     `source` is what the sub-agent gave, else proposed_by(proposer)).
 
@@ -84,14 +93,22 @@ def new_proposal(fact: dict, *, proposer: str, confidence: float, proposed_at: s
     limit = load_schema("fact")["properties"]["source"]["maxLength"]
     if given != by and len(given) + 2 + len(suffix) > limit:
         room = limit - 2 - len(suffix)
-        raise InvalidInputError(f"field 'source' is too long for a proposal: {len(given)} "
-                                f"characters, at most {room} allowed (the proposer and the "
-                                "proposal id are added to it)", source=where, line=line,
-                                key="source")
+        raise InvalidInputError(
+            f"field 'source' is too long for a proposal: {len(given)} "
+            f"characters, at most {room} allowed (the proposer and the "
+            "proposal id are added to it)",
+            source=where,
+            line=line,
+            key="source",
+        )
     source = suffix if given == by else f"{given}, {suffix}"
-    record = {"id": pid, "proposer": proposer, "confidence": confidence,
-              "proposed_at": proposed_at,
-              "fact": {**fact, "source": source, "confidence": confidence}}
+    record = {
+        "id": pid,
+        "proposer": proposer,
+        "confidence": confidence,
+        "proposed_at": proposed_at,
+        "fact": {**fact, "source": source, "confidence": confidence},
+    }
     fault = problem(KIND, record)
     if fault:
         raise InvalidInputError(fault, source=where, line=line)
@@ -125,8 +142,10 @@ class PendingMemories:
             entry = {**proposal, "text": fact_sentence(fact), "known": fact["id"] in by_id}
             replaced = supersession.replaced(fact, take=False)
             if replaced:
-                entry["would_supersede"] = {"id": replaced[0],
-                                            "text": fact_sentence(by_id[replaced[0]])}
+                entry["would_supersede"] = {
+                    "id": replaced[0],
+                    "text": fact_sentence(by_id[replaced[0]]),
+                }
             view.append(entry)
         return view
 
@@ -143,9 +162,11 @@ class PendingMemories:
                 report.proposed.append(proposal)
             if report.proposed:
                 proposers = sorted({proposal["proposer"] for proposal in report.proposed})
-                self.store.note(f"proposed {len(report.proposed)} fact(s) for review "
-                                f"(by {', '.join(proposers)})",
-                                [proposal["fact"]["id"] for proposal in report.proposed])
+                self.store.note(
+                    f"proposed {len(report.proposed)} fact(s) for review "
+                    f"(by {', '.join(proposers)})",
+                    [proposal["fact"]["id"] for proposal in report.proposed],
+                )
                 self.store.append_records(self.path, KIND, report.proposed)
         return report
 
@@ -158,8 +179,11 @@ class PendingMemories:
             fact = {**proposal["fact"], "created": format_iso(now)}
             remembered = self.graph.remember([fact], now)
             self._drop({pid})
-            self.store.note(f"accepted {pid} from {proposal['proposer']} (confidence "
-                            f"{proposal['confidence']:g})", [fact["id"]])
+            self.store.note(
+                f"accepted {pid} from {proposal['proposer']} (confidence "
+                f"{proposal['confidence']:g})",
+                [fact["id"]],
+            )
         return Decision(proposal, "accepted", remembered)
 
     def accept_all_from(self, proposer: str, now: datetime) -> list[Decision]:
@@ -177,8 +201,7 @@ class PendingMemories:
         with self.store.locked("review: reject"):
             proposal = self._find(pid)
             self._drop({pid})
-            self.store.note(f"rejected {pid} from {proposal['proposer']}",
-                            [proposal["fact"]["id"]])
+            self.store.note(f"rejected {pid} from {proposal['proposer']}", [proposal["fact"]["id"]])
         return Decision(proposal, "rejected")
 
     def expire(self, now: datetime, max_age_days: int) -> list[dict]:
@@ -187,13 +210,17 @@ class PendingMemories:
             if not self.path.exists():
                 return []
             pending = self.pending(copy=False)
-            expired = [proposal for proposal in pending
-                       if days_between(parse_iso(proposal["proposed_at"]), now) > max_age_days]
+            expired = [
+                proposal
+                for proposal in pending
+                if days_between(parse_iso(proposal["proposed_at"]), now) > max_age_days
+            ]
             if expired:
                 self._drop({proposal["id"] for proposal in expired})
-                self.store.note(f"expired {len(expired)} proposal(s) pending more than "
-                                f"{max_age_days} days",
-                                [proposal["fact"]["id"] for proposal in expired])
+                self.store.note(
+                    f"expired {len(expired)} proposal(s) pending more than {max_age_days} days",
+                    [proposal["fact"]["id"] for proposal in expired],
+                )
         return expired
 
     def _find(self, pid: str) -> dict:
@@ -203,16 +230,26 @@ class PendingMemories:
         return found
 
     def _drop(self, ids: set[str]) -> None:
-        self.store.rewrite_records(self.path, KIND, [proposal for proposal in self.pending()
-                                                     if proposal["id"] not in ids])
+        self.store.rewrite_records(
+            self.path, KIND, [proposal for proposal in self.pending() if proposal["id"] not in ids]
+        )
 
 
-def propose_facts(graph, facts: list[dict], lines: list[int | None], *, proposer: str,
-                  where: str, now) -> tuple[list[dict], ProposeReport]:
+def propose_facts(
+    graph, facts: list[dict], lines: list[int | None], *, proposer: str, where: str, now
+) -> tuple[list[dict], ProposeReport]:
     """--action propose: each fact (its `confidence` given) as a proposal of `proposer`,
     read from `where` (its line there, for --from), added unless already pending."""
     stamp = format_iso(now)
-    proposals = [new_proposal(fact, proposer=proposer, confidence=fact["confidence"],
-                              proposed_at=stamp, where=where, line=line)
-                 for fact, line in zip(facts, lines)]
+    proposals = [
+        new_proposal(
+            fact,
+            proposer=proposer,
+            confidence=fact["confidence"],
+            proposed_at=stamp,
+            where=where,
+            line=line,
+        )
+        for fact, line in zip(facts, lines)
+    ]
     return proposals, PendingMemories(graph).propose(proposals)

@@ -20,8 +20,14 @@ from .storage import strict_json
 MAX_OUTPUT_BYTES = 64 << 20
 
 
-def run_jq(graph: KnowledgeGraph, program: str, now: datetime, *, timeout: float,
-           max_output_bytes: int = MAX_OUTPUT_BYTES) -> list:
+def run_jq(
+    graph: KnowledgeGraph,
+    program: str,
+    now: datetime,
+    *,
+    timeout: float,
+    max_output_bytes: int = MAX_OUTPUT_BYTES,
+) -> list:
     """Every value `program` outputs when given the array of active facts (like `jq -s`).
 
     Each fact carries its record fields plus text, activation (now), last_accessed and
@@ -56,8 +62,9 @@ def run_jq(graph: KnowledgeGraph, program: str, now: datetime, *, timeout: float
             os.kill(child, signal.SIGKILL)
         os.waitpid(child, 0)
     if not finished:
-        raise InvalidInputError(f"jq program did not finish within {timeout:g}s "
-                                "(query_timeout_seconds)", source="--jq")
+        raise InvalidInputError(
+            f"jq program did not finish within {timeout:g}s (query_timeout_seconds)", source="--jq"
+        )
     return _values(output, max_output_bytes)
 
 
@@ -101,8 +108,9 @@ def _values(output: bytes, max_output_bytes: int) -> list:
         if tag == b"e":
             raise InvalidInputError(f"jq program failed: {body}", source="--jq")
         if tag == b"x":
-            raise InvalidInputError(f"jq program printed more than {max_output_bytes >> 20} MiB",
-                                    source="--jq")
+            raise InvalidInputError(
+                f"jq program printed more than {max_output_bytes >> 20} MiB", source="--jq"
+            )
         values.append(strict_json.loads(body))
     return values
 

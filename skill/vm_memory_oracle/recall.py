@@ -29,11 +29,11 @@ from datetime import datetime
 
 from .errors import InvalidInputError, UsageError
 from .graph import KnowledgeGraph, LiveFact
-from .semantic.search import Semantic, related_neighbours
 from .model.archive import cause_of
 from .model.characters import UNSAFE_FOUND, without_unsafe
 from .model.fact import fact_sentence, normalise
 from .model.text import adjacent_pairs, evidence_terms, tokens
+from .semantic.search import Semantic, related_neighbours
 
 ORDERS = ("relevance", "activation")
 MAX_QUERY_CHARS = 4000
@@ -67,16 +67,31 @@ class Hit:
     matched: tuple[str, ...]  # which candidate lists found it: exact, semantic, lexical
 
 
-def recall(graph: KnowledgeGraph, query: str, now: datetime, *, k: int | None = None,
-           boost: bool = True, order: str = "relevance", semantic: Semantic | None = None) -> dict:
+def recall(
+    graph: KnowledgeGraph,
+    query: str,
+    now: datetime,
+    *,
+    k: int | None = None,
+    boost: bool = True,
+    order: str = "relevance",
+    semantic: Semantic | None = None,
+) -> dict:
     """The result set of one query: {"query", "results": [...]}, boosted unless boost=False."""
-    return recall_many(graph, [{"query": query, "k": k}], now, boost=boost, order=order,
-                       semantic=semantic)[0]
+    return recall_many(
+        graph, [{"query": query, "k": k}], now, boost=boost, order=order, semantic=semantic
+    )[0]
 
 
-def recall_many(graph: KnowledgeGraph, queries: list[dict], now: datetime, *,
-                boost: bool = True, order: str = "relevance",
-                semantic: Semantic | None = None) -> list[dict]:
+def recall_many(
+    graph: KnowledgeGraph,
+    queries: list[dict],
+    now: datetime,
+    *,
+    boost: bool = True,
+    order: str = "relevance",
+    semantic: Semantic | None = None,
+) -> list[dict]:
     """Result sets for several queries, ranked on one snapshot, boosted in one locked write."""
     if order not in ORDERS:
         raise UsageError(f"--order must be one of {', '.join(ORDERS)}, got {order!r}")
@@ -91,18 +106,24 @@ def recall_many(graph: KnowledgeGraph, queries: list[dict], now: datetime, *,
     for position, item in enumerate(queries):
         k = item.get("k") or graph.settings.recall_k
         coverage = corpus.word_coverage(item["query"])
-        neighbours, strong = (related_neighbours(semantic, vectors[position], corpus, k, coverage)
-                              if vectors is not None else ([], False))
-        concerned = (strong or max(coverage.values(), default=0.0) >= WORD_EVIDENCE
-                     or corpus.names_a_subject(item["query"])
-                     or bool(corpus.exact_matches(item["query"]))
-                     or corpus.shares_a_phrase(item["query"], coverage))
+        neighbours, strong = (
+            related_neighbours(semantic, vectors[position], corpus, k, coverage)
+            if vectors is not None
+            else ([], False)
+        )
+        concerned = (
+            strong
+            or max(coverage.values(), default=0.0) >= WORD_EVIDENCE
+            or corpus.names_a_subject(item["query"])
+            or bool(corpus.exact_matches(item["query"]))
+            or corpus.shares_a_phrase(item["query"], coverage)
+        )
         hits = rank(item["query"], corpus, neighbours, k, order) if concerned else []
         supported = sum(1 for hit in hits if "semantic" not in hit.matched or len(hit.matched) > 1)
         if supported < k and boost:
             restored = _restore_from_archive(graph, item["query"], view, k - supported, now)
             if restored:
-                kept = hits[:k - len(restored)]
+                kept = hits[: k - len(restored)]
                 hits = _ordered(kept + restored, order)
         ranked.append(hits)
     if boost:
@@ -113,8 +134,10 @@ def recall_many(graph: KnowledgeGraph, queries: list[dict], now: datetime, *,
                 if hit.fact.id in new_values:
                     hit.fact.activation = new_values[hit.fact.id]
     history = _HistoryLookup(graph, view.records)
-    return [{"query": item["query"], "results": [result_entry(hit, history) for hit in hits]}
-            for item, hits in zip(queries, ranked)]
+    return [
+        {"query": item["query"], "results": [result_entry(hit, history) for hit in hits]}
+        for item, hits in zip(queries, ranked)
+    ]
 
 
 class _HistoryLookup:
@@ -131,8 +154,11 @@ class _HistoryLookup:
         if record is not None:
             return record
         if self._archived is None:
-            self._archived = {fact["id"]: fact for fact in self._graph.archived_facts()
-                              if cause_of(fact).code == "superseded"}
+            self._archived = {
+                fact["id"]: fact
+                for fact in self._graph.archived_facts()
+                if cause_of(fact).code == "superseded"
+            }
         return self._archived.get(fact_id)
 
 
@@ -140,20 +166,26 @@ def check_query(query: str) -> None:
     if not isinstance(query, str) or not query.strip():
         raise InvalidInputError("query must not be empty", key="query")
     if len(query) > MAX_QUERY_CHARS:
-        raise InvalidInputError(f"query is {len(query)} characters, at most {MAX_QUERY_CHARS}",
-                                key="query")
+        raise InvalidInputError(
+            f"query is {len(query)} characters, at most {MAX_QUERY_CHARS}", key="query"
+        )
     if without_unsafe(query) != query:
         raise InvalidInputError(f"query {UNSAFE_FOUND}: {query[:80]!r}", key="query")
 
 
-def rank(query: str, corpus: "Corpus", neighbours: list[tuple[str, float]], k: int,
-         order: str) -> list[Hit]:
+def rank(
+    query: str, corpus: Corpus, neighbours: list[tuple[str, float]], k: int, order: str
+) -> list[Hit]:
     """Fuse the candidate lists by reciprocal rank; exact matches always come first."""
-    lists = {"exact": sorted(corpus.exact_matches(query),
-                             key=lambda fact_id: -corpus.view[fact_id].activation),
-             "semantic": [fact_id for fact_id, _ in neighbours],
-             "lexical": sorted(corpus.lexical_scores(query).items(),
-                               key=lambda item: (-item[1], item[0]))}
+    lists = {
+        "exact": sorted(
+            corpus.exact_matches(query), key=lambda fact_id: -corpus.view[fact_id].activation
+        ),
+        "semantic": [fact_id for fact_id, _ in neighbours],
+        "lexical": sorted(
+            corpus.lexical_scores(query).items(), key=lambda item: (-item[1], item[0])
+        ),
+    }
     lists["lexical"] = [fact_id for fact_id, _ in lists["lexical"]]
     fused: dict[str, float] = {}
     matched: dict[str, list[str]] = {}
@@ -162,9 +194,14 @@ def rank(query: str, corpus: "Corpus", neighbours: list[tuple[str, float]], k: i
             fused[fact_id] = fused.get(fact_id, 0.0) + WEIGHTS[name] / (RRF_K + position)
             matched.setdefault(fact_id, []).append(name)
     top = sum(WEIGHTS.values()) / (RRF_K + 1) + 1.0
-    hits = [Hit(corpus.view[fact_id],
-                (score + (1.0 if "exact" in matched[fact_id] else 0.0)) / top,
-                tuple(matched[fact_id])) for fact_id, score in fused.items()]
+    hits = [
+        Hit(
+            corpus.view[fact_id],
+            (score + (1.0 if "exact" in matched[fact_id] else 0.0)) / top,
+            tuple(matched[fact_id]),
+        )
+        for fact_id, score in fused.items()
+    ]
     hits.sort(key=lambda hit: (-hit.score, -hit.fact.activation, hit.fact.id))
     return _ordered(_one_per_turn_first(hits)[:k], order)
 
@@ -189,18 +226,21 @@ def _one_per_turn_first(hits: list[Hit]) -> list[Hit]:
     return first + later
 
 
-def _restore_from_archive(graph: KnowledgeGraph, query: str, view, wanted: int,
-                          now: datetime) -> list[Hit]:
+def _restore_from_archive(
+    graph: KnowledgeGraph, query: str, view, wanted: int, now: datetime
+) -> list[Hit]:
     """Pruned facts of the archive that match the query's words, restored at activation 0.3.
 
     Facts the user asked to forget, and facts replaced by newer statements, stay archived.
     """
-    candidates = {fact["id"]: fact for fact in graph.archived_facts()
-                  if cause_of(fact).code == "pruned" and fact["id"] not in view}
+    candidates = {
+        fact["id"]: fact
+        for fact in graph.archived_facts()
+        if cause_of(fact).code == "pruned" and fact["id"] not in view
+    }
     if not candidates:
         return []
-    archived = Corpus(_ArchiveView(candidates), 0.0,
-                      build_lexical_index(list(candidates.values())))
+    archived = Corpus(_ArchiveView(candidates), 0.0, build_lexical_index(list(candidates.values())))
     scores = dict.fromkeys(archived.exact_matches(query), 2.0)
     coverage = archived.word_coverage(query)
     for fact_id, score in archived.lexical_scores(query).items():
@@ -229,8 +269,17 @@ def build_lexical_index(records: list[dict]) -> dict:
         sentence = fact_sentence(record)
         predicate = record["predicate"].replace("_", " ")
         exact.extend((_key_hash(key), number) for key in exact_keys(record))
-        words = tokens(" ".join((sentence, record["subject"], predicate, record["object"],
-                                 record.get("context", ""))))
+        words = tokens(
+            " ".join(
+                (
+                    sentence,
+                    record["subject"],
+                    predicate,
+                    record["object"],
+                    record.get("context", ""),
+                )
+            )
+        )
         for term, frequency in Counter(words).items():
             postings.setdefault(term, array("I")).extend((number, frequency))
         lengths.append(len(words))
@@ -240,18 +289,27 @@ def build_lexical_index(records: list[dict]) -> dict:
         terms = sorted(evidence_terms(subject))
         if terms:
             subjects.setdefault(terms[0], []).append(terms)
-    return {"ids": ids, "lengths": lengths.tobytes(), "subjects": subjects,
-            "postings": {term: posting.tobytes() for term, posting in postings.items()},
-            "exact_hashes": array("Q", [hashed for hashed, _ in exact]).tobytes(),
-            "exact_numbers": array("I", [number for _, number in exact]).tobytes()}
+    return {
+        "ids": ids,
+        "lengths": lengths.tobytes(),
+        "subjects": subjects,
+        "postings": {term: posting.tobytes() for term, posting in postings.items()},
+        "exact_hashes": array("Q", [hashed for hashed, _ in exact]).tobytes(),
+        "exact_numbers": array("I", [number for _, number in exact]).tobytes(),
+    }
 
 
 def exact_keys(record: dict) -> set[str]:
     """What a query must equal to match a fact exactly: its id, subject, object, sentence or
     "subject predicate", normalised."""
     predicate = record["predicate"].replace("_", " ")
-    return {record["id"], normalise(record["subject"]), normalise(record["object"]),
-            normalise(fact_sentence(record)), normalise(f"{record['subject']} {predicate}")}
+    return {
+        record["id"],
+        normalise(record["subject"]),
+        normalise(record["object"]),
+        normalise(fact_sentence(record)),
+        normalise(f"{record['subject']} {predicate}"),
+    }
 
 
 def _key_hash(key: str) -> int:
@@ -341,9 +399,12 @@ class Corpus:
         if any(set(subject) <= terms for term in terms for subject in self.subjects.get(term, ())):
             return True
         short = [word.lower() for word in _NAME_INSIDE.findall(query)]
-        return any(len(subject) == 1 and subject[0].startswith(word)
-                   for word in short for subjects in self.subjects.values()
-                   for subject in subjects)
+        return any(
+            len(subject) == 1 and subject[0].startswith(word)
+            for word in short
+            for subjects in self.subjects.values()
+            for subject in subjects
+        )
 
     def shares_a_phrase(self, query: str, coverage: dict[str, float]) -> bool:
         """Whether a fact holds two of the query's evidence terms one after the other, as
@@ -369,8 +430,10 @@ class Corpus:
         for term in terms:
             packed = self.postings.get(term)
             holders[term] = array("I", packed)[::2] if packed else array("I")
-        weights = {term: math.log(1 + (total - len(numbers) + 0.5) / (len(numbers) + 0.5))
-                   for term, numbers in holders.items()}
+        weights = {
+            term: math.log(1 + (total - len(numbers) + 0.5) / (len(numbers) + 0.5))
+            for term, numbers in holders.items()
+        }
         whole = sum(weights.values())
         shares: dict[str, float] = {}
         for term, numbers in holders.items():
@@ -379,8 +442,9 @@ class Corpus:
                 shares[fact_id] = shares.get(fact_id, 0.0) + weights[term] / whole
         return {fact_id: share for fact_id, share in shares.items() if self.searchable(fact_id)}
 
-    def lexical_scores(self, query: str,
-                       min_relative: float = MIN_RELATIVE_SCORE) -> dict[str, float]:
+    def lexical_scores(
+        self, query: str, min_relative: float = MIN_RELATIVE_SCORE
+    ) -> dict[str, float]:
         """Fact id -> score in (0, 1) for facts sharing tokens with the query.
 
         Only facts sharing an evidence term count (a lone CJK character of a longer run
@@ -404,19 +468,26 @@ class Corpus:
                     continue  # no evidence term; or superseded, or faded below search_threshold
                 norm = 1 - _BM25_B + _BM25_B * self.lengths[number] / self.average_length
                 raw[fact_id] = raw.get(fact_id, 0.0) + (
-                    idf * frequency * (_BM25_K1 + 1) / (frequency + _BM25_K1 * norm))
+                    idf * frequency * (_BM25_K1 + 1) / (frequency + _BM25_K1 * norm)
+                )
         floor = min_relative * max(raw.values(), default=0.0)
         # Squash into (0, 1), keeping the order.
-        return {fact_id: score / (score + 2.0) for fact_id, score in raw.items()
-                if score >= floor}
+        return {fact_id: score / (score + 2.0) for fact_id, score in raw.items() if score >= floor}
 
 
 def result_entry(hit: Hit, history) -> dict:
     record = hit.fact.record
-    entry = {"id": record["id"], "text": fact_sentence(record), "subject": record["subject"],
-             "predicate": record["predicate"], "object": record["object"],
-             "activation": round(hit.fact.activation, 4), "score": round(hit.score, 4),
-             "source": record["source"], "matched": list(hit.matched)}
+    entry = {
+        "id": record["id"],
+        "text": fact_sentence(record),
+        "subject": record["subject"],
+        "predicate": record["predicate"],
+        "object": record["object"],
+        "activation": round(hit.fact.activation, 4),
+        "score": round(hit.score, 4),
+        "source": record["source"],
+        "matched": list(hit.matched),
+    }
     if record.get("supersedes"):
         earlier = supersession_history(record, history)
         if earlier:
@@ -432,7 +503,14 @@ def supersession_history(record: dict, records) -> list[dict]:
     while previous and previous not in seen and records.get(previous) is not None:
         seen.add(previous)
         older = records.get(previous)
-        history.append({"id": older["id"], "text": fact_sentence(older), "object": older["object"],
-                        "created": older["created"], "superseded_at": older.get("superseded_at")})
+        history.append(
+            {
+                "id": older["id"],
+                "text": fact_sentence(older),
+                "object": older["object"],
+                "created": older["created"],
+                "superseded_at": older.get("superseded_at"),
+            }
+        )
         previous = older.get("supersedes")
     return history

@@ -5,8 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .errors import DataDirError
 from .clock import format_iso, utc_now
+from .errors import DataDirError
 from .storage.layout import Layout
 from .storage.store import Store
 
@@ -19,11 +19,17 @@ EMPTY_ACTIVATION = b'{\n  "facts": {}\n}\n'
 class InitReport:
     root: Path
     created: list[str] = field(default_factory=list)
-    refused: list = field(default_factory=list)   # storage.layout.Refusal: left as they are
+    refused: list = field(default_factory=list)  # storage.layout.Refusal: left as they are
 
 
-def initialize(layout: Layout, templates: Path = TEMPLATES_DIR, *, actor: str = "library",
-               at: str | None = None, action: str = "init") -> InitReport:
+def initialize(
+    layout: Layout,
+    templates: Path = TEMPLATES_DIR,
+    *,
+    actor: str = "library",
+    at: str | None = None,
+    action: str = "init",
+) -> InitReport:
     """Create whatever of the layout is missing; never touch what is there (idempotent).
 
     What it created is recorded in the audit log as done by `actor` at `at` (default now).
@@ -33,17 +39,29 @@ def initialize(layout: Layout, templates: Path = TEMPLATES_DIR, *, actor: str = 
         layout.canaries: _template(templates, "canary-facts.json"),
         layout.memory_md: _template(templates, "MEMORY.md"),
         layout.activation: EMPTY_ACTIVATION,
-        layout.facts: b"", layout.archive: b"", layout.entities: b"", layout.relations: b"",
+        layout.facts: b"",
+        layout.archive: b"",
+        layout.entities: b"",
+        layout.relations: b"",
     }
     existed = {path for path in layout.directories() if path.is_dir()}
     report = InitReport(layout.root, refused=layout.create())
-    report.created += [f"{layout.relative(path)}/" if path != layout.root else f"{path}/"
-                       for path in layout.directories() if path not in existed]
+    report.created += [
+        f"{layout.relative(path)}/" if path != layout.root else f"{path}/"
+        for path in layout.directories()
+        if path not in existed
+    ]
     if all(path.exists() for path in starting_files):
         return report
-    store = Store(layout, lock_timeout=30, timestamp=at or format_iso(utc_now()), actor=actor,
-                  action=action, refusals=report.refused)
-    with store.locked("init"):   # recorded in the audit log, as done by `actor`
+    store = Store(
+        layout,
+        lock_timeout=30,
+        timestamp=at or format_iso(utc_now()),
+        actor=actor,
+        action=action,
+        refusals=report.refused,
+    )
+    with store.locked("init"):  # recorded in the audit log, as done by `actor`
         for path, data in starting_files.items():
             if store.create_file(path, data):
                 report.created.append(layout.relative(path))
@@ -52,8 +70,9 @@ def initialize(layout: Layout, templates: Path = TEMPLATES_DIR, *, actor: str = 
     return report
 
 
-def ensure_layout(layout: Layout, *, actor: str = "library", at: str | None = None,
-                  action: str = "init") -> None:
+def ensure_layout(
+    layout: Layout, *, actor: str = "library", at: str | None = None, action: str = "init"
+) -> None:
     """Make the directories if the data directory is new or half made (writers call this,
     readers do not)."""
     if not layout.is_made():

@@ -35,8 +35,9 @@ def _stamp() -> str:
 @pytest.fixture(scope="module")
 def consolidated(tmp_path_factory):
     """10,000 facts learned today, consolidated once (index built, MEMORY.md written)."""
-    from synthetic import build_memory
     from vm_memory_oracle.embed.bundled import MODEL_ID
+
+    from synthetic import build_memory
 
     data = tmp_path_factory.mktemp("bench") / "memory"
     build_memory(data, 10_000, model_id=MODEL_ID, stamp=_stamp())
@@ -53,27 +54,45 @@ def consolidate(data: Path) -> dict:
 
 def test_bench_consolidate_10000_facts_with_nothing_new(benchmark, consolidated):
     steps = benchmark.pedantic(consolidate, args=(consolidated,), rounds=3, iterations=1)
-    assert steps["index"]["counts"] == {"vectors": 10_000, "embedded": 0, "from_cache": 0,
-                                        "added": 0, "removed": 0}
+    assert steps["index"]["counts"] == {
+        "vectors": 10_000,
+        "embedded": 0,
+        "from_cache": 0,
+        "added": 0,
+        "removed": 0,
+    }
     assert steps["merge"]["counts"]["merged"] == 0
     assert steps["prune"]["counts"]["archived"] == 0
     assert steps["memory_md"]["counts"]["added"] == 0
-    record("consolidate_10000_nothing_new", {"median_s": round(benchmark.stats.stats.median, 3),
-                                              "goal_s_under": 5})
+    record(
+        "consolidate_10000_nothing_new",
+        {"median_s": round(benchmark.stats.stats.median, 3), "goal_s_under": 5},
+    )
 
 
 def test_bench_consolidate_10000_facts_and_1000_new_with_the_default_embedder(
-        benchmark, consolidated, tmp_path):
-    new_facts = write_jsonl(tmp_path / "new.jsonl", [
-        {"subject": "user", "predicate": "noted", "object": f"fresh detail {n} about the garden",
-         "text": f"The user noted fresh detail {n} about the garden"} for n in range(1000)])
+    benchmark, consolidated, tmp_path
+):
+    new_facts = write_jsonl(
+        tmp_path / "new.jsonl",
+        [
+            {
+                "subject": "user",
+                "predicate": "noted",
+                "object": f"fresh detail {n} about the garden",
+                "text": f"The user noted fresh detail {n} about the garden",
+            }
+            for n in range(1000)
+        ],
+    )
     rounds = itertools.count()
 
     def with_new_facts():
         data = tmp_path / f"memory-{next(rounds)}"
         shutil.copytree(consolidated, data)
-        result = run_entrypoint("--data-path", str(data), "--action", "remember", "--from",
-                                str(new_facts))
+        result = run_entrypoint(
+            "--data-path", str(data), "--action", "remember", "--from", str(new_facts)
+        )
         assert result.returncode == 0, result.stderr
         return (data,), {}
 
@@ -81,5 +100,7 @@ def test_bench_consolidate_10000_facts_and_1000_new_with_the_default_embedder(
     assert steps["index"]["counts"]["embedded"] == 1000
     assert steps["index"]["counts"]["vectors"] == 11_000
     assert steps["merge"]["counts"]["merged"] == 0  # "fresh detail 5" is not "... 7"
-    record("consolidate_10000_and_1000_new", {"seconds": round(benchmark.stats.stats.median, 3),
-                                               "goal_s_under": 60})
+    record(
+        "consolidate_10000_and_1000_new",
+        {"seconds": round(benchmark.stats.stats.median, 3), "goal_s_under": 60},
+    )

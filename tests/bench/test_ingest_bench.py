@@ -25,11 +25,17 @@ PREDICATES = ["mentioned", "prefers", "worked on", "asked about", "喜欢", "dec
 
 
 def ten_thousand_facts() -> list[dict]:
-    return [{"subject": SUBJECTS[i % len(SUBJECTS)], "predicate": PREDICATES[i % len(PREDICATES)],
-             "object": f"topic number {i} of the week {i // 70}",
-             "text": f"{SUBJECTS[i % len(SUBJECTS)]} {PREDICATES[i % len(PREDICATES)]} "
-                     f"topic number {i} of the week {i // 70}",
-             "importance": round((i % 10) / 10, 1)} for i in range(10_000)]
+    return [
+        {
+            "subject": SUBJECTS[i % len(SUBJECTS)],
+            "predicate": PREDICATES[i % len(PREDICATES)],
+            "object": f"topic number {i} of the week {i // 70}",
+            "text": f"{SUBJECTS[i % len(SUBJECTS)]} {PREDICATES[i % len(PREDICATES)]} "
+            f"topic number {i} of the week {i // 70}",
+            "importance": round((i % 10) / 10, 1),
+        }
+        for i in range(10_000)
+    ]
 
 
 @pytest.fixture(scope="module")
@@ -44,31 +50,44 @@ def test_bench_remember_from_10000_facts(benchmark, source, tmp_path):
         return (tmp_path / f"memory-{next(rounds)}",), {}
 
     def ingest(data):
-        result = run_entrypoint("--data-path", str(data), "--json", "--action", "remember",
-                                "--from", str(source))
+        result = run_entrypoint(
+            "--data-path", str(data), "--json", "--action", "remember", "--from", str(source)
+        )
         assert result.returncode == 0, result.stderr
         return data
 
     data = benchmark.pedantic(ingest, setup=fresh_directory, rounds=3, iterations=1)
     lines = (data / "knowledge-graph" / "facts.jsonl").read_text().splitlines()
     assert len(lines) == 10_000
-    record("remember_10000", {"median_s": round(benchmark.stats.stats.median, 3),
-                              "goal_s_under": 10})
+    record(
+        "remember_10000", {"median_s": round(benchmark.stats.stats.median, 3), "goal_s_under": 10}
+    )
 
 
 def test_bench_recall_over_10000_facts(benchmark, source, tmp_path):
     """Recall once the index is built; the facts' vectors come from the embedding cache
     (random, benchmarks/synthetic.py) so the setup does not spend two minutes embedding."""
     data = tmp_path / "memory"
-    assert run_entrypoint("--data-path", str(data), "--action", "remember", "--from",
-                          str(source)).returncode == 0
+    assert (
+        run_entrypoint(
+            "--data-path", str(data), "--action", "remember", "--from", str(source)
+        ).returncode
+        == 0
+    )
     _cache_vectors(data)
     assert run_entrypoint("--data-path", str(data), "--action", "reindex").returncode == 0
 
     def recall():
-        result = run_entrypoint("--data-path", str(data), "--json", "--action", "recall",
-                                "--query", "what did the team decide about topic number 4242",
-                                "--no-boost")
+        result = run_entrypoint(
+            "--data-path",
+            str(data),
+            "--json",
+            "--action",
+            "recall",
+            "--query",
+            "what did the team decide about topic number 4242",
+            "--no-boost",
+        )
         assert result.returncode == 0, result.stderr
         return json.loads(result.stdout)
 
@@ -81,12 +100,13 @@ def _cache_vectors(data):
     from pathlib import Path
 
     sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "benchmarks"))
-    from synthetic import cache_random_vectors
     from vm_memory_oracle.config import Settings
     from vm_memory_oracle.embed.bundled import MODEL_ID
     from vm_memory_oracle.graph import KnowledgeGraph
     from vm_memory_oracle.storage.layout import Layout
     from vm_memory_oracle.storage.store import Store
+
+    from synthetic import cache_random_vectors
 
     store = Store(Layout(data), lock_timeout=30, timestamp="2026-05-15T00:00:00Z")
     cache_random_vectors(KnowledgeGraph(store, Settings()), model_id=MODEL_ID)

@@ -21,13 +21,18 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "benchmarks"))
 
+from vm_memory_oracle.config import Settings  # noqa: E402
+
 from locomo import dataset_path  # noqa: E402
 from locomo_retrieval import LEXICAL, evaluate, prepare  # noqa: E402
 
-from vm_memory_oracle.config import Settings  # noqa: E402
-
-CACHE = Path(os.environ.get("VM_MEMORY_ORACLE_TEST_CACHE")
-             or Path.home() / ".cache" / "vm-memory-oracle-tests") / "locomo-embeddings"
+CACHE = (
+    Path(
+        os.environ.get("VM_MEMORY_ORACLE_TEST_CACHE")
+        or Path.home() / ".cache" / "vm-memory-oracle-tests"
+    )
+    / "locomo-embeddings"
+)
 
 
 def _embedding_caches(workdir: Path) -> list[Path]:
@@ -41,7 +46,9 @@ def _keep_caches(workdir: Path) -> None:
         shutil.copy2(cache, CACHE / sample / cache.name)
 
 
-@pytest.mark.skipif(not dataset_path().exists(), reason=f"LoCoMo data not found at {dataset_path()}")
+@pytest.mark.skipif(
+    not dataset_path().exists(), reason=f"LoCoMo data not found at {dataset_path()}"
+)
 def test_recall_at_10_on_locomo(tmp_path, capsys):
     restored = len(sorted(CACHE.glob("*/cache-*.npz"))) if CACHE.is_dir() else 0
     prepared = prepare(tmp_path, kept=CACHE)
@@ -53,12 +60,20 @@ def test_recall_at_10_on_locomo(tmp_path, capsys):
         if restored:
             print(f"({restored} embedding cache file(s) of an earlier run restored)")
         for name, scores in results.items():
-            categories = ", ".join(f"{key} {value:.3f}" for key, value in scores.per_category.items())
-            print(f"LoCoMo dev recall@10 {name}: {scores.recall:.3f} over {scores.questions} "
-                  f"questions ({categories}); index {scores.seconds_index} s, "
-                  f"queries {scores.seconds_queries} s")
-            print("    per conversation: " + ", ".join(
-                f"{conv} {value:.3f}" for conv, value in scores.per_conversation.items()))
+            categories = ", ".join(
+                f"{key} {value:.3f}" for key, value in scores.per_category.items()
+            )
+            print(
+                f"LoCoMo dev recall@10 {name}: {scores.recall:.3f} over {scores.questions} "
+                f"questions ({categories}); index {scores.seconds_index} s, "
+                f"queries {scores.seconds_queries} s"
+            )
+            print(
+                "    per conversation: "
+                + ", ".join(
+                    f"{conv} {value:.3f}" for conv, value in scores.per_conversation.items()
+                )
+            )
     best = results[default]
     assert best.fallback is None, best.fallback
     assert best.questions > 700

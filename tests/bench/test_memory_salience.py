@@ -18,31 +18,46 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "benchmarks"))
 
+from test_locomo_retrieval import CACHE  # noqa: E402
+
 from locomo import dataset_path  # noqa: E402
 from memory_salience import score  # noqa: E402
 from results import record  # noqa: E402
-from test_locomo_retrieval import CACHE  # noqa: E402
 
 
-@pytest.mark.skipif(not dataset_path().exists(), reason=f"LoCoMo data not found at {dataset_path()}")
+@pytest.mark.skipif(
+    not dataset_path().exists(), reason=f"LoCoMo data not found at {dataset_path()}"
+)
 def test_memory_md_on_the_locomo_dev_conversations(tmp_path, capsys):
     results = score(tmp_path, CACHE)
     assert [result.conversation for result in results] == [
-        "conv-26", "conv-30", "conv-41", "conv-42", "conv-43"]
+        "conv-26",
+        "conv-30",
+        "conv-41",
+        "conv-42",
+        "conv-43",
+    ]
     for result in results:
         assert 0 < result.lines and result.chars <= 8000
         assert 0 <= result.salient <= result.lines
         assert result.observations > 100 and result.observations_shown <= result.observations
         assert result.precision >= 0.80 and result.coverage >= 0.25, result
-    figures = {result.conversation: {"lines": result.lines, "chars": result.chars,
-                                     "precision": result.precision,
-                                     "observation_coverage": result.coverage}
-               for result in results}
+    figures = {
+        result.conversation: {
+            "lines": result.lines,
+            "chars": result.chars,
+            "precision": result.precision,
+            "observation_coverage": result.coverage,
+        }
+        for result in results
+    }
     path = record("memory_salience", figures)
     with capsys.disabled():
         print()
         for name, values in figures.items():
-            print(f"MEMORY.md of {name}: {values['lines']} lines, {values['chars']} characters, "
-                  f"precision {values['precision']:.3f}, observation coverage "
-                  f"{values['observation_coverage']:.3f}")
+            print(
+                f"MEMORY.md of {name}: {values['lines']} lines, {values['chars']} characters, "
+                f"precision {values['precision']:.3f}, observation coverage "
+                f"{values['observation_coverage']:.3f}"
+            )
         print(f"({path})")

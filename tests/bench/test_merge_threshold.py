@@ -22,17 +22,24 @@ def test_the_bundled_models_merge_threshold_is_the_measured_one(capsys):
     # At the threshold the package ships: the cosines of another machine's arithmetic
     # differ in the fourth decimal, so the chosen value may differ by a step of rounding.
     shipped = embedder.merge_similarity
-    merged = [row for row in result["rows"]
-              if row["by_words"] or (row["open_to_cosine"] and row["cosine"] >= shipped)]
-    at_threshold = {"same_merged": sum(row["same"] for row in merged),
-                    "false_merges": sum(not row["same"] for row in merged)}
+    merged = [
+        row
+        for row in result["rows"]
+        if row["by_words"] or (row["open_to_cosine"] and row["cosine"] >= shipped)
+    ]
+    at_threshold = {
+        "same_merged": sum(row["same"] for row in merged),
+        "false_merges": sum(not row["same"] for row in merged),
+    }
     with capsys.disabled():
-        print(f"\nmerge threshold, {result['model']}: {result['pairs']} pairs "
-              f"({result['same']} the same); by words {result['same_by_words']} same, "
-              f"{result['different_by_words']} different; highest different pair left to the "
-              f"cosine {result['highest_cosine_of_a_different_pair_open_to_cosine']:.4f}; "
-              f"chosen {result['chosen_threshold']:.3f}: {at_threshold['same_merged']} same "
-              f"merged, {at_threshold['false_merges']} false")
+        print(
+            f"\nmerge threshold, {result['model']}: {result['pairs']} pairs "
+            f"({result['same']} the same); by words {result['same_by_words']} same, "
+            f"{result['different_by_words']} different; highest different pair left to the "
+            f"cosine {result['highest_cosine_of_a_different_pair_open_to_cosine']:.4f}; "
+            f"chosen {result['chosen_threshold']:.3f}: {at_threshold['same_merged']} same "
+            f"merged, {at_threshold['false_merges']} false"
+        )
     assert result["pairs"] >= 60 and result["same"] >= 25
     assert result["different_by_words"] == 0
     assert abs(shipped - result["chosen_threshold"]) <= 0.002  # stated margin

@@ -24,15 +24,15 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "benchmarks"))
 
-import recall_process  # noqa: E402
-from results import record  # noqa: E402
-from synthetic import QUERIES, build_memory  # noqa: E402
-
 from vm_memory_oracle.clock import format_iso  # noqa: E402
 from vm_memory_oracle.config import Settings  # noqa: E402
 from vm_memory_oracle.embed.bundled import MODEL_ID  # noqa: E402
 from vm_memory_oracle.recall import recall_many  # noqa: E402
 from vm_memory_oracle.semantic import semantic_search  # noqa: E402
+
+import recall_process  # noqa: E402
+from results import record  # noqa: E402
+from synthetic import QUERIES, build_memory  # noqa: E402
 
 ROUNDS = 40
 ROUNDS_100K = 20  # a recall at 100k facts takes ~0.2 s: fewer rounds keep the suite short
@@ -55,13 +55,17 @@ def test_bench_recall_latency_and_index_build(benchmark, tmp_path, count, capsys
 
     rounds = ROUNDS if count <= 10_000 else ROUNDS_100K
     queries = [QUERIES[i % len(QUERIES)] + f" {i}" for i in range(rounds)]
-    vectors = {query: vector for query, vector
-               in zip(queries, semantic.embedder.embed_queries(queries))}
+    vectors = {
+        query: vector for query, vector in zip(queries, semantic.embedder.embed_queries(queries))
+    }
     embed_queries = semantic.embedder.embed_queries
 
     def timed(include_embedding: bool) -> list[float]:
-        semantic.embedder.embed_queries = (embed_queries if include_embedding else
-                                           lambda texts: np.vstack([vectors[t] for t in texts]))
+        semantic.embedder.embed_queries = (
+            embed_queries
+            if include_embedding
+            else lambda texts: np.vstack([vectors[t] for t in texts])
+        )
         took = []
         for query in queries:
             begun = time.perf_counter()
@@ -73,22 +77,32 @@ def test_bench_recall_latency_and_index_build(benchmark, tmp_path, count, capsys
 
     timed(True)  # warm: snapshots and the index loaded once, as in a long-lived process
     excluded, included = timed(False), timed(True)
-    benchmark.extra_info.update({
-        "facts": count, "index_build_s": round(build_seconds, 3), "hnsw": semantic.index.index.hnsw,
-        "p50_ms_without_query_embedding": round(1000 * statistics.median(excluded), 2),
-        "p95_ms_without_query_embedding": round(1000 * percentile(excluded, 0.95), 2),
-        "p50_ms_with_query_embedding": round(1000 * statistics.median(included), 2),
-        "p95_ms_with_query_embedding": round(1000 * percentile(included, 0.95), 2)})
-    benchmark.pedantic(lambda: recall_many(graph, [{"query": queries[0], "k": 10}], now,
-                                           semantic=semantic), rounds=5, iterations=1)
+    benchmark.extra_info.update(
+        {
+            "facts": count,
+            "index_build_s": round(build_seconds, 3),
+            "hnsw": semantic.index.index.hnsw,
+            "p50_ms_without_query_embedding": round(1000 * statistics.median(excluded), 2),
+            "p95_ms_without_query_embedding": round(1000 * percentile(excluded, 0.95), 2),
+            "p50_ms_with_query_embedding": round(1000 * statistics.median(included), 2),
+            "p95_ms_with_query_embedding": round(1000 * percentile(included, 0.95), 2),
+        }
+    )
+    benchmark.pedantic(
+        lambda: recall_many(graph, [{"query": queries[0], "k": 10}], now, semantic=semantic),
+        rounds=5,
+        iterations=1,
+    )
     record(f"recall_latency_{count}", dict(benchmark.extra_info))
     with capsys.disabled():
         info = benchmark.extra_info
-        print(f"\n{count} facts: index build {info['index_build_s']} s"
-              f"{' (HNSW)' if info['hnsw'] else ' (flat)'}; recall p50/p95 "
-              f"{info['p50_ms_without_query_embedding']}/{info['p95_ms_without_query_embedding']} ms "
-              f"without query embedding, {info['p50_ms_with_query_embedding']}/"
-              f"{info['p95_ms_with_query_embedding']} ms with it")
+        print(
+            f"\n{count} facts: index build {info['index_build_s']} s"
+            f"{' (HNSW)' if info['hnsw'] else ' (flat)'}; recall p50/p95 "
+            f"{info['p50_ms_without_query_embedding']}/{info['p95_ms_without_query_embedding']} ms "
+            f"without query embedding, {info['p50_ms_with_query_embedding']}/"
+            f"{info['p95_ms_with_query_embedding']} ms with it"
+        )
 
 
 def test_bench_recall_process_against_importing_numpy_and_faiss(tmp_path, capsys):
@@ -99,12 +113,20 @@ def test_bench_recall_process_against_importing_numpy_and_faiss(tmp_path, capsys
     build_memory(data, 10_000, model_id=MODEL_ID, stamp=format_iso(now))
     figures = recall_process.measure(data)
     assert figures.rounds == 21 and figures.recall_median_s > 0
-    path = record("recall_process", {"facts": 10_000, "rounds": figures.rounds,
-                                     "recall_median_s": round(figures.recall_median_s, 3),
-                                     "import_numpy_faiss_median_s":
-                                         round(figures.import_median_s, 3),
-                                     "ratio": round(figures.ratio, 2), "goal_ratio_at_most": 2.0})
+    path = record(
+        "recall_process",
+        {
+            "facts": 10_000,
+            "rounds": figures.rounds,
+            "recall_median_s": round(figures.recall_median_s, 3),
+            "import_numpy_faiss_median_s": round(figures.import_median_s, 3),
+            "ratio": round(figures.ratio, 2),
+            "goal_ratio_at_most": 2.0,
+        },
+    )
     with capsys.disabled():
-        print(f"\nrecall process at 10k facts: median {figures.recall_median_s:.3f} s; "
-              f"python -c 'import numpy, faiss': median {figures.import_median_s:.3f} s; "
-              f"ratio {figures.ratio:.2f} (goal at most 2.0; {path})")
+        print(
+            f"\nrecall process at 10k facts: median {figures.recall_median_s:.3f} s; "
+            f"python -c 'import numpy, faiss': median {figures.import_median_s:.3f} s; "
+            f"ratio {figures.ratio:.2f} (goal at most 2.0; {path})"
+        )

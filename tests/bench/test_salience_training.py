@@ -16,13 +16,15 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "benchmarks"))
 
-from locomo import dataset_path  # noqa: E402
 from salience_training import train  # noqa: E402
-
 from vm_memory_oracle.extract import salience  # noqa: E402
 
+from locomo import dataset_path  # noqa: E402
 
-@pytest.mark.skipif(not dataset_path().exists(), reason=f"LoCoMo data not found at {dataset_path()}")
+
+@pytest.mark.skipif(
+    not dataset_path().exists(), reason=f"LoCoMo data not found at {dataset_path()}"
+)
 def test_the_shipped_salience_model_is_what_the_training_script_gives(capsys):
     trained, shipped = train(), salience.shipped()
     assert trained["features"] == shipped["features"]
@@ -41,6 +43,10 @@ def test_the_shipped_salience_model_is_what_the_training_script_gives(capsys):
     with capsys.disabled():
         print()
         for name in (shipped["models"][0]["model_id"], "features only"):
-            print(f"salience {name}: held out " + ", ".join(
-                f"{conv} {f['precision']:.3f}/{f['observation_coverage']:.3f}"
-                for conv, f in trained["training"][name]["held_out"].items()))
+            print(
+                f"salience {name}: held out "
+                + ", ".join(
+                    f"{conv} {f['precision']:.3f}/{f['observation_coverage']:.3f}"
+                    for conv, f in trained["training"][name]["held_out"].items()
+                )
+            )

@@ -15,18 +15,29 @@ from harness import Forker
 BUNDLE = Path(__file__).resolve().parents[2]
 EXAMPLES = BUNDLE / "assets" / "examples" / "facts.jsonl"
 NOW = "2026-07-20T00:30:00Z"
-SESSION_EARLY = [{"ts": f"2026-06-01T08:0{n}:00Z", "role": "user", "text": text}
-                 for n, text in enumerate(["I prefer green tea in the morning.",
-                                           "My sister Ana lives in Madrid."])]
-SESSION_LATE = [{"ts": f"2026-07-19T21:0{n}:00Z", "role": "user", "text": text}
-                for n, text in enumerate(["Remember that my dentist is Dr. Silva.",
-                                          "I prefer green tea in the morning.",
-                                          "I moved to Lisbon last week.",
-                                          "I need to renew my passport by August.",
-                                          # the example fact in other words: merged
-                                          "I like the editor in dark mode."])]
-CANARIES = [{"query": "food allergies", "expected_contains": "peanuts"},
-            {"query": "where does the user live", "expected_contains": "Porto"}]
+SESSION_EARLY = [
+    {"ts": f"2026-06-01T08:0{n}:00Z", "role": "user", "text": text}
+    for n, text in enumerate(
+        ["I prefer green tea in the morning.", "My sister Ana lives in Madrid."]
+    )
+]
+SESSION_LATE = [
+    {"ts": f"2026-07-19T21:0{n}:00Z", "role": "user", "text": text}
+    for n, text in enumerate(
+        [
+            "Remember that my dentist is Dr. Silva.",
+            "I prefer green tea in the morning.",
+            "I moved to Lisbon last week.",
+            "I need to renew my passport by August.",
+            # the example fact in other words: merged
+            "I like the editor in dark mode.",
+        ]
+    )
+]
+CANARIES = [
+    {"query": "food allergies", "expected_contains": "peanuts"},
+    {"query": "where does the user live", "expected_contains": "Porto"},
+]
 
 
 def jsonl_text(records) -> str:
@@ -41,17 +52,41 @@ def build_pending(forker: Forker, root: Path) -> None:
     forker.ok(root, "--action", "init", now=first)
     forker.ok(root, "--action", "config", "--set", "embedding_model=hash", now=first)
     forker.ok(root, "--action", "remember", "--from", str(EXAMPLES), now=first)
-    forker.ok(root, "--action", "remember", "--subject", "user", "--predicate", "visited",
-              "--object", "Oslo", now=first)
-    forker.ok(root, "--action", "remember", "--subject", "user", "--predicate", "lives_in",
-              "--object", "Porto", "--category", "identity", now="2026-07-01T00:00:00Z")
+    forker.ok(
+        root,
+        "--action",
+        "remember",
+        "--subject",
+        "user",
+        "--predicate",
+        "visited",
+        "--object",
+        "Oslo",
+        now=first,
+    )
+    forker.ok(
+        root,
+        "--action",
+        "remember",
+        "--subject",
+        "user",
+        "--predicate",
+        "lives_in",
+        "--object",
+        "Porto",
+        "--category",
+        "identity",
+        now="2026-07-01T00:00:00Z",
+    )
     forker.ok(root, "--action", "recall", "--query", "dark mode", now="2026-07-10T00:00:00Z")
     (root / "sessions" / "2026-06-01-080000.jsonl").write_text(jsonl_text(SESSION_EARLY))
     (root / "sessions" / "2026-07-19-210000.jsonl").write_text(jsonl_text(SESSION_LATE))
     (root / "daily" / "2025-06-01.md").write_text("# 2025-06-01\n")
-    (root / "MEMORY.md").write_text("# MEMORY\n\nMine: water the plants.\n\n"
-                                    "<!-- vm-memory-oracle:begin -->\n"
-                                    "<!-- vm-memory-oracle:end -->\n")
+    (root / "MEMORY.md").write_text(
+        "# MEMORY\n\nMine: water the plants.\n\n"
+        "<!-- vm-memory-oracle:begin -->\n"
+        "<!-- vm-memory-oracle:end -->\n"
+    )
 
 
 def build_populated(forker: Forker, root: Path) -> None:
@@ -62,25 +97,62 @@ def build_populated(forker: Forker, root: Path) -> None:
     build_pending(forker, root)
     forker.ok(root, "--action", "consolidate", now=NOW)
     for obj in ("chess", "the violin"):
-        forker.ok(root, "--action", "remember", "--subject", "user", "--predicate", "plays",
-                  "--object", obj, "--category", "preference", now="2026-07-20T08:00:00Z")
-    forker.ok(root, "--action", "forget", "--id", fact_id(root, "the violin"), "--reason",
-              "test", now="2026-07-20T09:00:00Z")
+        forker.ok(
+            root,
+            "--action",
+            "remember",
+            "--subject",
+            "user",
+            "--predicate",
+            "plays",
+            "--object",
+            obj,
+            "--category",
+            "preference",
+            now="2026-07-20T08:00:00Z",
+        )
+    forker.ok(
+        root,
+        "--action",
+        "forget",
+        "--id",
+        fact_id(root, "the violin"),
+        "--reason",
+        "test",
+        now="2026-07-20T09:00:00Z",
+    )
     (root / "knowledge-graph" / "canary-facts.json").write_text(json.dumps(CANARIES, indent=2))
     forker.ok(root, "--action", "quality-probe", now="2026-07-20T10:00:00Z")
     forker.ok(root, "--action", "recall", "--query", "green tea", now="2026-07-20T11:00:00Z")
     forker.ok(root, "--action", "health-check", now="2026-07-20T12:00:00Z")
 
 
-BATCH = [{"subject": "user", "predicate": "owns", "object": f"bicycle {n}",
-          "text": f"The user owns bicycle number {n}."} for n in range(6)]
+BATCH = [
+    {
+        "subject": "user",
+        "predicate": "owns",
+        "object": f"bicycle {n}",
+        "text": f"The user owns bicycle number {n}.",
+    }
+    for n in range(6)
+]
 
 
 def arguments(operation: str, template: Path, batch_file: Path) -> list[str]:
     """The command line of each operation the fault tests interrupt, on build_pending."""
     return {
-        "remember": ["--action", "remember", "--subject", "user", "--predicate", "lives_in",
-                     "--object", "Rome", "--category", "identity"],
+        "remember": [
+            "--action",
+            "remember",
+            "--subject",
+            "user",
+            "--predicate",
+            "lives_in",
+            "--object",
+            "Rome",
+            "--category",
+            "identity",
+        ],
         "remember --from": ["--action", "remember", "--from", str(batch_file)],
         "forget": ["--action", "forget", "--id", fact_id(template, "Oslo")],
         "summarize": ["--action", "summarize", "--date", "2026-07-19"],
@@ -132,8 +204,12 @@ def records(path: Path) -> list[dict]:
 
 def fact_ids(root: Path) -> set[str]:
     """Every fact id the memory holds: active or archived."""
-    return {record["id"] for name in ("facts.jsonl", "archived-facts.jsonl")
-            for record in records(root / "knowledge-graph" / name) if "id" in record}
+    return {
+        record["id"]
+        for name in ("facts.jsonl", "archived-facts.jsonl")
+        for record in records(root / "knowledge-graph" / name)
+        if "id" in record
+    }
 
 
 def active_ids(root: Path) -> set[str]:
@@ -173,20 +249,34 @@ def derived_problems(root: Path) -> list[str]:
 
 
 # Files a consolidation interrupted and run again must leave as an uninterrupted one does.
-CONSOLIDATED = ("knowledge-graph/facts.jsonl", "knowledge-graph/archived-facts.jsonl",
-                "knowledge-graph/entities.jsonl", "knowledge-graph/relations.jsonl",
-                "activation-metadata.json", "MEMORY.md", "MEMORY.md.bak",
-                "state/summarized.json", "embeddings/metadata.jsonl",
-                "daily/2026-06-01.md", "daily/2026-07-19.md")
+CONSOLIDATED = (
+    "knowledge-graph/facts.jsonl",
+    "knowledge-graph/archived-facts.jsonl",
+    "knowledge-graph/entities.jsonl",
+    "knowledge-graph/relations.jsonl",
+    "activation-metadata.json",
+    "MEMORY.md",
+    "MEMORY.md.bak",
+    "state/summarized.json",
+    "embeddings/metadata.jsonl",
+    "daily/2026-06-01.md",
+    "daily/2026-07-19.md",
+)
 # The repair an interruption can leave for the next run besides its temporary file: an
 # index.bin renamed before its metadata.jsonl was.
 SPLIT_INDEX = "rebuilt because embeddings/index.bin and embeddings/metadata.jsonl disagree"
-HEALTH_MOVING = ("consolidation_duration_seconds", "disk_usage_bytes", "disk_usage_percent",
-                 "data_path", "repairs")
+HEALTH_MOVING = (
+    "consolidation_duration_seconds",
+    "disk_usage_bytes",
+    "disk_usage_percent",
+    "data_path",
+    "repairs",
+)
 
 
-def convergence_problems(data: Path, baseline: Path, operation: str, *,
-                         forget_refused: bool = False) -> list[str]:
+def convergence_problems(
+    data: Path, baseline: Path, operation: str, *, forget_refused: bool = False
+) -> list[str]:
     """How `data`, interrupted during `operation` and then run again (and health-checked),
     differs from `baseline`, the same memory after an uninterrupted run."""
     problems = []
@@ -206,25 +296,39 @@ def convergence_problems(data: Path, baseline: Path, operation: str, *,
         if (data / "state" / "consolidation.json").exists():
             problems.append("the checkpoint is left")
         ours, theirs = files_of(data), files_of(baseline)
-        problems += [f"{name} differs from an uninterrupted run's" for name in CONSOLIDATED
-                     if ours.get(name) != theirs.get(name)]
+        problems += [
+            f"{name} differs from an uninterrupted run's"
+            for name in CONSOLIDATED
+            if ours.get(name) != theirs.get(name)
+        ]
         expected = health(baseline)
-        problems += [f"health.json {key}: {value!r}, uninterrupted {expected.get(key)!r}"
-                     for key, value in report.items()
-                     if key not in HEALTH_MOVING and value != expected.get(key)]
-        problems += [f"unexpected repair: {repair['repair']}" for repair in report["repairs"]
-                     if not repair["repair"].startswith("removed 1 temporary file")
-                     and not repair["repair"].endswith(SPLIT_INDEX)]
+        problems += [
+            f"health.json {key}: {value!r}, uninterrupted {expected.get(key)!r}"
+            for key, value in report.items()
+            if key not in HEALTH_MOVING and value != expected.get(key)
+        ]
+        problems += [
+            f"unexpected repair: {repair['repair']}"
+            for repair in report["repairs"]
+            if not repair["repair"].startswith("removed 1 temporary file")
+            and not repair["repair"].endswith(SPLIT_INDEX)
+        ]
     if operation in ("summarize", "reindex", "consolidate"):
-        problems += [f"{name} differs from an uninterrupted run's" for name in
-                     ("knowledge-graph/facts.jsonl", "embeddings/metadata.jsonl",
-                      "daily/2026-07-19.md")
-                     if _bytes(data / name) != _bytes(baseline / name)]
+        problems += [
+            f"{name} differs from an uninterrupted run's"
+            for name in (
+                "knowledge-graph/facts.jsonl",
+                "embeddings/metadata.jsonl",
+                "daily/2026-07-19.md",
+            )
+            if _bytes(data / name) != _bytes(baseline / name)
+        ]
     return problems
 
 
-def run_again(forker: Forker, data: Path, argv: list[str], operation: str,
-              baseline: Path) -> list[str]:
+def run_again(
+    forker: Forker, data: Path, argv: list[str], operation: str, baseline: Path
+) -> list[str]:
     """Run an interrupted command again and then a health check, as the next run after a
     fault would, and say what is wrong: a failure, an invalid or quarantined line, or any
     way the memory differs from `baseline`, the same memory after an uninterrupted run
@@ -234,8 +338,9 @@ def run_again(forker: Forker, data: Path, argv: list[str], operation: str,
     again = forker.run(data, *argv, now=NOW)
     refused = operation == "forget" and again.code == 3
     if refused:
-        if f"no active fact with id {argv[-1]!r}" not in again.stderr or \
-                argv[-1] in active_ids(data):
+        if f"no active fact with id {argv[-1]!r}" not in again.stderr or argv[-1] in active_ids(
+            data
+        ):
             problems.append(f"forget run again: {again.stderr}")
     elif again.code != 0:
         problems.append(f"run again exited {again.code}: {again.stderr}")
@@ -245,8 +350,10 @@ def run_again(forker: Forker, data: Path, argv: list[str], operation: str,
     problems += invalid(data)
     report = health(data)
     if (report["invalid_lines"], report["quarantined_lines"]) != (0, 0):
-        problems.append(f"health.json: {report['invalid_lines']} invalid, "
-                        f"{report['quarantined_lines']} quarantined")
+        problems.append(
+            f"health.json: {report['invalid_lines']} invalid, "
+            f"{report['quarantined_lines']} quarantined"
+        )
     return problems + convergence_problems(data, baseline, operation, forget_refused=refused)
 
 
@@ -256,9 +363,13 @@ def _bytes(path: Path) -> bytes | None:
 
 def files_of(root: Path, *, exclude: tuple[str, ...] = ()) -> dict[str, bytes]:
     """Every file of the memory with its bytes, but the derived snapshots of state/cache/."""
-    return {path.relative_to(root).as_posix(): path.read_bytes() for path in root.rglob("*")
-            if path.is_file() and not path.relative_to(root).as_posix().startswith("state/cache/")
-            and path.name not in exclude}
+    return {
+        path.relative_to(root).as_posix(): path.read_bytes()
+        for path in root.rglob("*")
+        if path.is_file()
+        and not path.relative_to(root).as_posix().startswith("state/cache/")
+        and path.name not in exclude
+    }
 
 
 def copy(template: Path, target: Path) -> Path:
@@ -297,5 +408,7 @@ def tally(request):
     capture = request.config.pluginmanager.get_plugin("capturemanager")
     if reporter is not None and capture is not None and counts:
         with capture.global_and_fixture_disabled():
-            reporter.write_line(f"\n{request.module.__name__}: " + ", ".join(
-                f"{key} {value}" for key, value in sorted(counts.items())))
+            reporter.write_line(
+                f"\n{request.module.__name__}: "
+                + ", ".join(f"{key} {value}" for key, value in sorted(counts.items()))
+            )

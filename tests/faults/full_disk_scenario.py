@@ -36,16 +36,26 @@ def main(mount: Path, source: Path, batches: Path, entrypoint: str, room: int) -
         handle.write(b"\0" * max(0, stat.f_bavail * stat.f_frsize - room))
 
     def run(*args: str, now: str) -> subprocess.CompletedProcess:
-        return subprocess.run([entrypoint, "--data-path", str(memory), "--now", now, *args],
-                              capture_output=True, text=True, timeout=300)
+        return subprocess.run(
+            [entrypoint, "--data-path", str(memory), "--now", now, *args],
+            capture_output=True,
+            text=True,
+            timeout=300,
+        )
 
     result = {"batches_acknowledged": 0, "acknowledged": 0}
     acknowledged: set[str] = set(fact_ids(memory))
     refused = None
     for number in range(MAX_BATCHES):
         batch = batches / f"batch-{number}.jsonl"
-        done = run("--json", "--action", "remember", "--from", str(batch),
-                   now=f"2026-07-20T10:{number:02d}:00Z")
+        done = run(
+            "--json",
+            "--action",
+            "remember",
+            "--from",
+            str(batch),
+            now=f"2026-07-20T10:{number:02d}:00Z",
+        )
         if done.returncode != 0:
             refused = (batch, done)
             break
@@ -55,8 +65,7 @@ def main(mount: Path, source: Path, batches: Path, entrypoint: str, room: int) -
         result["never_full"] = True
         return result
     batch, done = refused
-    result["refused"] = {"code": done.returncode, "stderr": done.stderr,
-                         "memory": str(memory)}
+    result["refused"] = {"code": done.returncode, "stderr": done.stderr, "memory": str(memory)}
     result["acknowledged"] = len(acknowledged)
     result["lost_when_full"] = sorted(acknowledged - fact_ids(memory))
     result["invalid_when_full"] = invalid(memory)
@@ -68,8 +77,7 @@ def main(mount: Path, source: Path, batches: Path, entrypoint: str, room: int) -
     result["invalid_after_reindex"] = invalid(memory)
 
     ballast.unlink()
-    again = run("--json", "--action", "remember", "--from", str(batch),
-                now="2026-07-20T11:00:00Z")
+    again = run("--json", "--action", "remember", "--from", str(batch), now="2026-07-20T11:00:00Z")
     result["remember_again"] = {"code": again.returncode, "stderr": again.stderr}
     if again.returncode == 0:
         acknowledged |= set(json.loads(again.stdout)["ids"])

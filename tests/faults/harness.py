@@ -41,12 +41,9 @@ def serve() -> None:
     import faiss  # noqa: F401
     import numpy  # noqa: F401
     import ruamel.yaml  # noqa: F401
-
-    from vm_memory_oracle import (check, cli, consolidate, graph, intake, recall,  # noqa: F401
-                                  semantic, workspace)
+    from vm_memory_oracle import check, cli, consolidate, graph, intake, recall, semantic, workspace  # noqa: F401
     from vm_memory_oracle.embed import hashing  # noqa: F401
-    from vm_memory_oracle.steps import (clean, decay, health, memory_file, probe,  # noqa: F401
-                                        prune, summarize)
+    from vm_memory_oracle.steps import clean, decay, health, memory_file, probe, prune, summarize  # noqa: F401
     from vm_memory_oracle.storage import validation
 
     for name in validation.SCHEMA_NAMES:
@@ -84,8 +81,15 @@ def _run(request: dict) -> dict:
             os.waitpid(pid, 0)
             return {"timeout": True}
         time.sleep(0.002)
-    reply = {"timeout": False, "code": None, "signal": None, "calls": {}, "bytes": 0,
-             "sizes": [], "fired": None}
+    reply = {
+        "timeout": False,
+        "code": None,
+        "signal": None,
+        "calls": {},
+        "bytes": 0,
+        "sizes": [],
+        "fired": None,
+    }
     if os.WIFSIGNALED(status):
         reply["signal"] = os.WTERMSIG(status)
     else:
@@ -119,9 +123,16 @@ def _child(request: dict, scratch: Path) -> int:
     sys.stderr.flush()
     for name, function in originals.items():
         setattr(os, name, function)
-    (scratch / "report.json").write_text(json.dumps(
-        {"calls": faults.calls, "bytes": faults.written, "sizes": faults.sizes,
-         "fired": faults.fired}))
+    (scratch / "report.json").write_text(
+        json.dumps(
+            {
+                "calls": faults.calls,
+                "bytes": faults.written,
+                "sizes": faults.sizes,
+                "fired": faults.fired,
+            }
+        )
+    )
     return code
 
 
@@ -153,14 +164,14 @@ class _Faults:
             if name == "write":
                 return self._write(function, *args)
             return function(*args, **kwargs)
+
         return call
 
     def _before(self, name: str, args: tuple) -> None:
         kind = self.fault.get("kind")
         if kind == "kill" and self.total == self.fault["at"]:
             os.kill(os.getpid(), signal.SIGKILL)
-        if kind == "error" and name == self.fault["call"] and \
-                self.calls[name] == self.fault["at"]:
+        if kind == "error" and name == self.fault["call"] and self.calls[name] == self.fault["at"]:
             self.fired = f"{name} #{self.calls[name]}"
             code = self.fault["errno"]
             raise OSError(code, os.strerror(code))
@@ -180,7 +191,8 @@ class _Faults:
     def _write(self, function, fd, data):
         # With a "path", only the writes to that file meet the full disk.
         aimed = self.fault.get("kind") == "enospc" and (
-            "path" not in self.fault or self._names_target(fd))
+            "path" not in self.fault or self._names_target(fd)
+        )
         if aimed:
             used = self.aimed_written if "path" in self.fault else self.written
             room = self.fault["after_bytes"] - used
@@ -228,13 +240,18 @@ class Forker:
         self.scratch = scratch
         env = {**os.environ, "PYTHONPATH": str(Path(__file__).parent)}
         self.process = subprocess.Popen(
-            [sys.executable, "-c", "import harness; harness.serve()"], stdin=subprocess.PIPE,
-            stdout=subprocess.PIPE, text=True, env=env)
+            [sys.executable, "-c", "import harness; harness.serve()"],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            text=True,
+            env=env,
+        )
         ready = self.process.stdout.readline()
         assert ready and "ready" in json.loads(ready), "the fault server did not start"
 
-    def run(self, data: Path, *args: str, now: str | None = None,
-            fault: dict | None = None) -> Outcome:
+    def run(
+        self, data: Path, *args: str, now: str | None = None, fault: dict | None = None
+    ) -> Outcome:
         """`fault`: {"kind": "kill", "at": N}, {"kind": "error", "call": NAME, "at": N,
         "errno": E}, {"kind": "enospc", "after_bytes": K[, "path": FILE]} or
         {"kind": "tear", "path": FILE}; see the module's docstring."""
@@ -244,8 +261,16 @@ class Forker:
         self.process.stdin.flush()
         reply = json.loads(self.process.stdout.readline())
         assert not reply["timeout"], f"{argv} hung (killed after {CHILD_TIMEOUT_SECONDS} s)"
-        return Outcome(reply["code"], reply["signal"], reply["stdout"], reply["stderr"],
-                       reply["calls"], reply["bytes"], reply["sizes"], reply["fired"])
+        return Outcome(
+            reply["code"],
+            reply["signal"],
+            reply["stdout"],
+            reply["stderr"],
+            reply["calls"],
+            reply["bytes"],
+            reply["sizes"],
+            reply["fired"],
+        )
 
     def ok(self, data: Path, *args: str, **options) -> Outcome:
         """Run a command that must succeed."""

@@ -17,12 +17,12 @@ from pathlib import Path
 
 import pytest
 
-from checks import BUNDLE, EXAMPLES, forker, jsonl_text  # noqa: F401
+from checks import BUNDLE, EXAMPLES, jsonl_text
 
 SCENARIO = Path(__file__).with_name("full_disk_scenario.py")
 ENTRYPOINT = BUNDLE / "scripts" / "vm-memory-oracle"
 TMPFS_SIZE = "1m"
-ROOM = 24 * 1024        # bytes left free before remembering starts
+ROOM = 24 * 1024  # bytes left free before remembering starts
 BATCH_SIZE = 20
 
 
@@ -32,39 +32,65 @@ def namespace_problem(scratch: Path) -> str | None:
         return "unshare (util-linux) is not installed"
     target = scratch / "probe"
     target.mkdir()
-    probe = subprocess.run(["unshare", "-rm", "sh", "-c",
-                            'mount -t tmpfs -o size=64k tmpfs "$0"', str(target)],
-                           capture_output=True, text=True, timeout=60)
+    probe = subprocess.run(
+        ["unshare", "-rm", "sh", "-c", 'mount -t tmpfs -o size=64k tmpfs "$0"', str(target)],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     if probe.returncode != 0:
         return f"cannot mount a tmpfs in a private mount namespace: {probe.stderr.strip()}"
     return None
 
 
-def test_remembering_until_the_disk_is_full_exits_8_loses_nothing_and_recovers(
-        forker, tmp_path):
+def test_remembering_until_the_disk_is_full_exits_8_loses_nothing_and_recovers(forker, tmp_path):
     problem = namespace_problem(tmp_path)
     if problem:
         pytest.skip(problem)
     source = tmp_path / "memory"
     forker.ok(source, "--action", "init", now="2026-07-01T00:00:00Z")
-    forker.ok(source, "--action", "config", "--set", "embedding_model=hash",
-              now="2026-07-01T00:00:00Z")
+    forker.ok(
+        source, "--action", "config", "--set", "embedding_model=hash", now="2026-07-01T00:00:00Z"
+    )
     forker.ok(source, "--action", "remember", "--from", str(EXAMPLES), now="2026-07-01T00:00:00Z")
     batches = tmp_path / "batches"
     batches.mkdir()
     for number in range(60):
-        (batches / f"batch-{number}.jsonl").write_text(jsonl_text(
-            {"subject": "user", "predicate": "noted", "object": f"item {number}-{n}",
-             "text": f"The user noted item {number}-{n} on the list of things to keep."}
-            for n in range(BATCH_SIZE)))
+        (batches / f"batch-{number}.jsonl").write_text(
+            jsonl_text(
+                {
+                    "subject": "user",
+                    "predicate": "noted",
+                    "object": f"item {number}-{n}",
+                    "text": f"The user noted item {number}-{n} on the list of things to keep.",
+                }
+                for n in range(BATCH_SIZE)
+            )
+        )
     mount = tmp_path / "tmpfs"
     mount.mkdir()
-    script = (f'mount -t tmpfs -o size={TMPFS_SIZE} tmpfs "$0" && '
-              'exec "$1" "$2" "$0" "$3" "$4" "$5" "$6"')
+    script = (
+        f'mount -t tmpfs -o size={TMPFS_SIZE} tmpfs "$0" && exec "$1" "$2" "$0" "$3" "$4" "$5" "$6"'
+    )
     scenario = subprocess.run(
-        ["unshare", "-rm", "sh", "-c", script, str(mount), sys.executable, str(SCENARIO),
-         str(source), str(batches), str(ENTRYPOINT), str(ROOM)],
-        capture_output=True, text=True, timeout=600)
+        [
+            "unshare",
+            "-rm",
+            "sh",
+            "-c",
+            script,
+            str(mount),
+            sys.executable,
+            str(SCENARIO),
+            str(source),
+            str(batches),
+            str(ENTRYPOINT),
+            str(ROOM),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
     assert scenario.returncode == 0, scenario.stderr
     result = json.loads(scenario.stdout)
     print(json.dumps(result, indent=1))

@@ -23,12 +23,20 @@ import re
 
 import pytest
 
-from checks import (NOW, copy, fact_ids, files_of, forker, invalid, long_run,  # noqa: F401
-                    run_again, seed, starting_runs, tally, temporaries)
+from checks import (
+    NOW,
+    copy,
+    fact_ids,
+    files_of,
+    invalid,
+    run_again,
+    starting_runs,
+    temporaries,
+)
 
 FULL_DISK_OPERATIONS = ("remember", "remember --from", "summarize", "recall", "consolidate")
 IO_ERROR_OPERATIONS = ("remember", "remember --from", "forget", "summarize", "consolidate")
-POINTS = 4         # fault points per operation (and per call for I/O errors)
+POINTS = 4  # fault points per operation (and per call for I/O errors)
 LONG_POINTS = 40
 ERROR_LINE = re.compile(r"Error: (?P<file>/[^\n]+): (?P<reason>[^:\n]+)\n")
 
@@ -67,60 +75,89 @@ def trial_problems(forker, template, data, argv, operation, baseline, fault, rea
 
 @pytest.mark.parametrize("operation", FULL_DISK_OPERATIONS)
 def test_a_full_disk_stops_a_command_with_exit_8_and_the_next_run_completes_it(
-        operation, start, forker, tmp_path, seed, long_run, tally):
+    operation, start, forker, tmp_path, seed, long_run, tally
+):
     template, runs = start
     argv, uninterrupted, baseline = runs[operation]
     rng = random.Random(f"{seed}-enospc-{operation}")
     # The disk fills during a write drawn from all the run's writes, at a byte drawn from
     # that write: small appends are hit as often as large rewrites.
     sizes = uninterrupted.sizes
-    chosen = sorted(rng.sample(range(len(sizes)),
-                               min(len(sizes), (LONG_POINTS if long_run else POINTS) - 1)))
-    limits = [0] + [sum(sizes[:index]) + rng.randrange(max(sizes[index], 1))
-                    for index in chosen]
-    print(f"fault seed {seed}; {operation} makes {len(sizes)} writes of {sum(sizes)} bytes; "
-          f"full after {limits}")
+    chosen = sorted(
+        rng.sample(range(len(sizes)), min(len(sizes), (LONG_POINTS if long_run else POINTS) - 1))
+    )
+    limits = [0] + [sum(sizes[:index]) + rng.randrange(max(sizes[index], 1)) for index in chosen]
+    print(
+        f"fault seed {seed}; {operation} makes {len(sizes)} writes of {sum(sizes)} bytes; "
+        f"full after {limits}"
+    )
     for limit in limits:
         where = f"seed {seed}, {operation}, disk full after {limit} bytes"
         data = copy(template, tmp_path / f"full-{limit}")
         problems, outcome = trial_problems(
-            forker, template, data, argv, operation, baseline,
-            {"kind": "enospc", "after_bytes": limit}, "No space left on device")
-        tally.update({f"{operation} full-disk trials": 1, "ENOSPC injected": 1,
-                      "exit 8": outcome.code == 8})
+            forker,
+            template,
+            data,
+            argv,
+            operation,
+            baseline,
+            {"kind": "enospc", "after_bytes": limit},
+            "No space left on device",
+        )
+        tally.update(
+            {f"{operation} full-disk trials": 1, "ENOSPC injected": 1, "exit 8": outcome.code == 8}
+        )
         assert problems == [], where
 
 
 @pytest.mark.parametrize("call", ["fsync", "replace"])
 @pytest.mark.parametrize("operation", IO_ERROR_OPERATIONS)
 def test_an_fsync_or_rename_failing_stops_a_command_with_exit_8_and_the_next_run_completes_it(
-        operation, call, start, forker, tmp_path, seed, long_run, tally):
+    operation, call, start, forker, tmp_path, seed, long_run, tally
+):
     template, runs = start
     argv, uninterrupted, baseline = runs[operation]
     count = uninterrupted.calls[call]
     rng = random.Random(f"{seed}-eio-{operation}-{call}")
-    points = sorted(rng.sample(range(1, count + 1), min(count, LONG_POINTS if long_run
-                                                        else POINTS // 2)))
+    points = sorted(
+        rng.sample(range(1, count + 1), min(count, LONG_POINTS if long_run else POINTS // 2))
+    )
     print(f"fault seed {seed}; {operation} makes {count} {call} calls; EIO at {points}")
     for point in points:
         where = f"seed {seed}, {operation}, EIO at {call} #{point}"
         data = copy(template, tmp_path / f"{call}-{point}")
         problems, outcome = trial_problems(
-            forker, template, data, argv, operation, baseline,
+            forker,
+            template,
+            data,
+            argv,
+            operation,
+            baseline,
             {"kind": "error", "call": call, "at": point, "errno": errno.EIO},
-            "Input/output error")
-        tally.update({f"{operation} I/O error trials": 1, f"EIO from {call} injected": 1,
-                      "exit 8": outcome.code == 8})
+            "Input/output error",
+        )
+        tally.update(
+            {
+                f"{operation} I/O error trials": 1,
+                f"EIO from {call} injected": 1,
+                "exit 8": outcome.code == 8,
+            }
+        )
         assert problems == [], where
 
 
-@pytest.mark.parametrize("fault", [{"kind": "enospc", "after_bytes": 0},
-                                   {"kind": "enospc", "after_bytes": 100},
-                                   {"kind": "error", "call": "fsync", "at": 1,
-                                    "errno": errno.EIO}],
-                         ids=["full", "full mid-line", "fsync fails"])
+@pytest.mark.parametrize(
+    "fault",
+    [
+        {"kind": "enospc", "after_bytes": 0},
+        {"kind": "enospc", "after_bytes": 100},
+        {"kind": "error", "call": "fsync", "at": 1, "errno": errno.EIO},
+    ],
+    ids=["full", "full mid-line", "fsync fails"],
+)
 def test_a_remember_whose_append_fails_leaves_the_data_directory_as_it_was(
-        fault, start, forker, tmp_path):
+    fault, start, forker, tmp_path
+):
     """The batch is all new facts, so its first write to the memory is the append to
     facts.jsonl; refused whole, or after its first 100 bytes were written, or its fsync
     failing, it is cut back and nothing of the memory changes."""

@@ -25,10 +25,16 @@ import random
 
 import pytest
 
-from checks import (NOW, copy, fact_ids, forker, invalid, long_run, run_again,  # noqa: F401
-                    seed, starting_runs, tally)
+from checks import (
+    NOW,
+    copy,
+    fact_ids,
+    invalid,
+    run_again,
+    starting_runs,
+)
 
-TRIALS = 17       # per operation: 102 in the default run
+TRIALS = 17  # per operation: 102 in the default run
 LONG_TRIALS = 167  # per operation: 1002 with --long
 OPERATIONS = ("remember", "remember --from", "forget", "summarize", "consolidate", "reindex")
 
@@ -40,7 +46,8 @@ def start(forker, tmp_path_factory):
 
 @pytest.mark.parametrize("operation", OPERATIONS)
 def test_a_writer_killed_at_a_random_instant_loses_nothing_and_the_next_run_repairs(
-        operation, start, forker, tmp_path, seed, long_run, tally):
+    operation, start, forker, tmp_path, seed, long_run, tally
+):
     template, runs = start
     argv, uninterrupted, baseline = runs[operation]
     calls = uninterrupted.total
@@ -56,8 +63,14 @@ def test_a_writer_killed_at_a_random_instant_loses_nothing_and_the_next_run_repa
         assert killed.killed, f"{where}: not killed ({killed.code}, {killed.stderr})"
         assert invalid(data) == [], where
         lost = acknowledged - fact_ids(data)
-        tally.update({f"{operation} trials": 1, "kills": 1,
-                      "facts acknowledged": len(acknowledged), "facts lost": len(lost)})
+        tally.update(
+            {
+                f"{operation} trials": 1,
+                "kills": 1,
+                "facts acknowledged": len(acknowledged),
+                "facts lost": len(lost),
+            }
+        )
         assert not lost, f"{where}: lost {lost}"
 
         assert run_again(forker, data, argv, operation, baseline) == [], where

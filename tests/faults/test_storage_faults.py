@@ -9,7 +9,6 @@ import os
 
 import numpy as np
 import pytest
-
 from vm_memory_oracle.errors import EXIT_STORAGE
 from vm_memory_oracle.storage import files
 from vm_memory_oracle.storage.layout import Layout
@@ -54,8 +53,9 @@ def test_an_append_that_fails_is_cut_back_and_names_its_file(tmp_path, monkeypat
 
 
 @pytest.mark.parametrize("call", ["write", "fsync", "replace"])
-def test_a_rewrite_that_fails_leaves_the_file_names_it_and_no_temporary(tmp_path, monkeypatch,
-                                                                         call):
+def test_a_rewrite_that_fails_leaves_the_file_names_it_and_no_temporary(
+    tmp_path, monkeypatch, call
+):
     folder = tmp_path / "graph"
     folder.mkdir()
     path = folder / "facts.jsonl"
@@ -91,8 +91,7 @@ def store(data_dir) -> Store:
     return Store(layout, lock_timeout=5, timestamp=NOW)
 
 
-def test_an_audit_line_the_disk_refuses_does_not_hide_the_write_that_failed(store,
-                                                                             monkeypatch):
+def test_an_audit_line_the_disk_refuses_does_not_hide_the_write_that_failed(store, monkeypatch):
     audit = store.layout.audit_log
     before = audit.read_bytes()
     refuse(monkeypatch, "write", when=names(audit))
@@ -116,18 +115,21 @@ def test_every_disk_refusal_exits_8_and_other_os_errors_exit_1(cli, data_dir, mo
     from vm_memory_oracle.graph import KnowledgeGraph
 
     hash_embedder(cli)
-    for code, exit_code in ((errno.ENOSPC, EXIT_STORAGE), (errno.EDQUOT, EXIT_STORAGE),
-                            (errno.EROFS, EXIT_STORAGE), (errno.EIO, EXIT_STORAGE),
-                            (errno.EACCES, 1)):
+    for code, exit_code in (
+        (errno.ENOSPC, EXIT_STORAGE),
+        (errno.EDQUOT, EXIT_STORAGE),
+        (errno.EROFS, EXIT_STORAGE),
+        (errno.EIO, EXIT_STORAGE),
+        (errno.EACCES, 1),
+    ):
+
         def refused(self, *args, code=code, **kwargs):
             raise OSError(code, os.strerror(code), str(data_dir / "knowledge-graph/facts.jsonl"))
 
         monkeypatch.setattr(KnowledgeGraph, "remember", refused)
-        result = cli("--action", "remember", "--subject", "a", "--predicate", "b",
-                     "--object", "c")
+        result = cli("--action", "remember", "--subject", "a", "--predicate", "b", "--object", "c")
         assert result.code == exit_code
-        assert result.err == f"Error: {data_dir}/knowledge-graph/facts.jsonl: " \
-                             f"{os.strerror(code)}\n"
+        assert result.err == f"Error: {data_dir}/knowledge-graph/facts.jsonl: {os.strerror(code)}\n"
 
 
 def test_a_vector_index_the_disk_refuses_is_an_os_error_naming_it(tmp_path, monkeypatch):
@@ -151,8 +153,7 @@ def test_a_vector_index_the_disk_refuses_is_an_os_error_naming_it(tmp_path, monk
     assert len(VectorIndex.load(path, 8)) == 50
 
 
-def test_a_consolidation_removes_temporaries_left_in_state_cache_and_health_lists_it(
-        cli, data_dir):
+def test_a_consolidation_removes_temporaries_left_in_state_cache_and_health_lists_it(cli, data_dir):
     hash_embedder(cli)
     assert cli("--action", "remember", "--from", "assets/examples/facts.jsonl").code == 0
     left = data_dir / "state" / "cache" / ".knowledge-graph__facts.jsonl.marshal.ab12cd34.tmp"
@@ -162,15 +163,25 @@ def test_a_consolidation_removes_temporaries_left_in_state_cache_and_health_list
     assert not left.exists()
     assert "state/cache/.knowledge-graph__facts.jsonl.marshal.ab12cd34.tmp" in result.err
     repairs = json.loads((data_dir / "health.json").read_text())["repairs"]
-    assert repairs == [{"at": NOW, "action": "consolidate",
-                        "repair": "removed 1 temporary file(s) of an interrupted write"}]
+    assert repairs == [
+        {
+            "at": NOW,
+            "action": "consolidate",
+            "repair": "removed 1 temporary file(s) of an interrupted write",
+        }
+    ]
 
 
 def test_a_forget_cut_off_between_archive_and_rewrite_is_finished_by_its_retry(
-        cli, data_dir, monkeypatch):
+    cli, data_dir, monkeypatch
+):
     hash_embedder(cli)
-    assert cli("--action", "remember", "--subject", "user", "--predicate", "plays",
-               "--object", "chess").code == 0
+    assert (
+        cli(
+            "--action", "remember", "--subject", "user", "--predicate", "plays", "--object", "chess"
+        ).code
+        == 0
+    )
     fact = json.loads((data_dir / "knowledge-graph" / "facts.jsonl").read_text())["id"]
     original = Store.rewrite_records
 
@@ -194,22 +205,40 @@ def test_damage_no_command_mends_is_listed_in_health_json_with_a_finding(cli, da
     from vm_memory_oracle.steps.daily_summary import render_daily_summary
 
     hash_embedder(cli)
-    summary = render_daily_summary("2026-05-14", ["2026-05-14-090000.jsonl"], [
-        {"section": section, "text": f"a {section} entry", "id": f"fact-{n:08d}-0000-5000-8000-"
-         "000000000000", "source": f"sessions/2026-05-14-090000.jsonl:{n}"}
-        for n, section in enumerate(["facts", "actions", "actions"], start=1)])
+    summary = render_daily_summary(
+        "2026-05-14",
+        ["2026-05-14-090000.jsonl"],
+        [
+            {
+                "section": section,
+                "text": f"a {section} entry",
+                "id": f"fact-{n:08d}-0000-5000-8000-000000000000",
+                "source": f"sessions/2026-05-14-090000.jsonl:{n}",
+            }
+            for n, section in enumerate(["facts", "actions", "actions"], start=1)
+        ],
+    )
     (data_dir / "daily" / "2026-05-14.md").write_text(summary)
     (data_dir / "daily" / "2026-05-13.md").write_text(summary.replace("14", "13")[:150])
     (data_dir / "MEMORY.md").write_text("# MEMORY\n\n<!-- vm-memory-oracle:begin -->\n- a fa")
     (data_dir / "knowledge-graph" / "canary-facts.json").write_text('[{"query": "x"')
     report = cli("--json", "--action", "health-check").json()
     assert report["damaged_files"] == [
-        {"file": "knowledge-graph/canary-facts.json",
-         "problem": "invalid JSON (Expecting ',' delimiter at column 15)"},
-        {"file": "MEMORY.md", "problem": "a begin marker without an end marker; the managed "
-                                         "block is left as it is until the file is fixed by hand"},
-        {"file": "daily/2026-05-13.md", "problem": "section 'Facts Learned' is cut short or "
-         "holds a line summarize did not write; summarize --date 2026-05-13 writes it again "
-         "while the day's session logs are kept"}]
+        {
+            "file": "knowledge-graph/canary-facts.json",
+            "problem": "invalid JSON (Expecting ',' delimiter at column 15)",
+        },
+        {
+            "file": "MEMORY.md",
+            "problem": "a begin marker without an end marker; the managed "
+            "block is left as it is until the file is fixed by hand",
+        },
+        {
+            "file": "daily/2026-05-13.md",
+            "problem": "section 'Facts Learned' is cut short or "
+            "holds a line summarize did not write; summarize --date 2026-05-13 writes it again "
+            "while the day's session logs are kept",
+        },
+    ]
     assert [finding["code"] for finding in report["findings"]] == ["damaged_file"] * 3
     assert report["status"] == "degraded"

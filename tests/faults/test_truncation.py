@@ -28,24 +28,48 @@ from pathlib import Path
 
 import pytest
 
-from checks import (active_ids, build_populated, copy, derived_problems,  # noqa: F401
-                    fact_id, fact_ids, forker, index_problems, invalid, jsonl_text, long_run,
-                    records, seed, tally)
+from checks import (
+    active_ids,
+    build_populated,
+    copy,
+    derived_problems,
+    fact_id,
+    fact_ids,
+    index_problems,
+    invalid,
+    jsonl_text,
+    records,
+)
 
-RECOVERY = "2026-07-21T00:30:00Z"   # the next night
+RECOVERY = "2026-07-21T00:30:00Z"  # the next night
 OFFSETS = 1
 LONG_OFFSETS = 12
 # Every file build_populated leaves, grouped by what recovery owes it.
 SOURCES = ("knowledge-graph/facts.jsonl", "knowledge-graph/archived-facts.jsonl")
 LOGS = ("state/audit.jsonl", "state/probe-log.jsonl", "sessions/2026-07-19-210000.jsonl")
-DERIVED_JSONL = ("knowledge-graph/entities.jsonl", "knowledge-graph/relations.jsonl",
-                 "embeddings/metadata.jsonl", "state/activation-journal.jsonl")
-DERIVED = ("embeddings/index.bin", "embeddings/cache-hash-ngram-v1-512.npz",
-           "activation-metadata.json", "MEMORY.md", "daily/2026-07-19.md",
-           "daily/2026-06-01.md")
+DERIVED_JSONL = (
+    "knowledge-graph/entities.jsonl",
+    "knowledge-graph/relations.jsonl",
+    "embeddings/metadata.jsonl",
+    "state/activation-journal.jsonl",
+)
+DERIVED = (
+    "embeddings/index.bin",
+    "embeddings/cache-hash-ngram-v1-512.npz",
+    "activation-metadata.json",
+    "MEMORY.md",
+    "daily/2026-07-19.md",
+    "daily/2026-06-01.md",
+)
 EDITED = ("config.yaml", "knowledge-graph/canary-facts.json", "state/summarized.json")
-OTHERS = ("MEMORY.md.bak", "health.json", "state/index-built", "state/cache/*",
-          "state/*.lock*", "state/reports/*")
+OTHERS = (
+    "MEMORY.md.bak",
+    "health.json",
+    "state/index-built",
+    "state/cache/*",
+    "state/*.lock*",
+    "state/reports/*",
+)
 FILES = SOURCES + LOGS + DERIVED_JSONL + DERIVED + EDITED + OTHERS
 
 
@@ -63,13 +87,16 @@ def populated(forker, tmp_path_factory):
 
 def test_the_populated_memory_has_every_file_the_truncation_test_cuts(populated):
     template, _ = populated
-    present = {path.relative_to(template).as_posix() for path in template.rglob("*")
-               if path.is_file()}
+    present = {
+        path.relative_to(template).as_posix() for path in template.rglob("*") if path.is_file()
+    }
     named = {name for name in FILES if "*" not in name}
     assert named <= present
-    assert present - named == {name for name in present
-                               if name.startswith(("state/cache/", "state/reports/"))
-                               or ".lock" in name}
+    assert present - named == {
+        name
+        for name in present
+        if name.startswith(("state/cache/", "state/reports/")) or ".lock" in name
+    }
 
 
 def lines_before(data: bytes, offset: int) -> list[bytes]:
@@ -85,7 +112,7 @@ def lines_before(data: bytes, offset: int) -> list[bytes]:
 def torn(data: bytes, offset: int) -> bool:
     """Whether cutting `data` at `offset` leaves the start of a line without its end."""
     start = data.rfind(b"\n", 0, offset) + 1
-    return data[start:offset].strip() != b"" and data[offset:offset + 1] != b"\n"
+    return data[start:offset].strip() != b"" and data[offset : offset + 1] != b"\n"
 
 
 def damaged(whole: bytes, offset: int) -> bool:
@@ -95,7 +122,8 @@ def damaged(whole: bytes, offset: int) -> bool:
 
 @pytest.mark.parametrize("name", FILES)
 def test_a_file_cut_at_a_random_offset_is_repaired_or_reported_and_nothing_else_is_lost(
-        name, populated, forker, tmp_path, seed, long_run, tally):
+    name, populated, forker, tmp_path, seed, long_run, tally
+):
     template, baseline = populated
     rng = random.Random(f"{seed}-truncate-{name}")
     for trial in range(LONG_OFFSETS if long_run else OFFSETS):
@@ -108,17 +136,22 @@ def test_a_file_cut_at_a_random_offset_is_repaired_or_reported_and_nothing_else_
             with open(path, "r+b") as handle:
                 handle.truncate(offset)
         where = f"seed {seed}, {name} cut at " + ", ".join(
-            f"{cut} of {len(whole)}" for whole, cut in cuts.values())
+            f"{cut} of {len(whole)}" for whole, cut in cuts.values()
+        )
         tally.update({"files truncated": len(cuts), "truncation trials": 1})
         problems = recovery_problems(forker, data, baseline, template, cuts, name)
-        tally.update({"facts acknowledged": len(fact_ids(template)),
-                      "facts lost": sum(problem.startswith("lost fact-")
-                                        for problem in problems)})
+        tally.update(
+            {
+                "facts acknowledged": len(fact_ids(template)),
+                "facts lost": sum(problem.startswith("lost fact-") for problem in problems),
+            }
+        )
         assert problems == [], where
 
 
-def recovery_problems(forker, data: Path, baseline: Path, template: Path, cuts: dict,
-                      name: str) -> list[str]:
+def recovery_problems(
+    forker, data: Path, baseline: Path, template: Path, cuts: dict, name: str
+) -> list[str]:
     """Run the next consolidation and a health check on `data`, cut as `cuts` says
     (file -> (its bytes before, the offset)), and say what is wrong."""
     problems = []
@@ -127,8 +160,10 @@ def recovery_problems(forker, data: Path, baseline: Path, template: Path, cuts: 
     if name in EDITED and consolidated.code == 3:
         # A file a person edits, or summarize's ledger: a clear error naming it, and
         # health-check, which needs neither, reports it.
-        if f"Error: {data / name}" not in consolidated.stderr and \
-                f"Error: {name}" not in consolidated.stderr:
+        if (
+            f"Error: {data / name}" not in consolidated.stderr
+            and f"Error: {name}" not in consolidated.stderr
+        ):
             problems.append(f"consolidate: {consolidated.stderr!r} does not name {name}")
         if name == "config.yaml":
             if checked.code != 3 or str(data / name) not in checked.stderr:
@@ -143,29 +178,29 @@ def recovery_problems(forker, data: Path, baseline: Path, template: Path, cuts: 
     # A session log is input: its torn line stays (the lines after it keep their numbers)
     # and is copied to the sessions quarantine instead.
     copied = {entry["file"] for entry in records(data / "state" / "sessions.quarantine.jsonl")}
-    problems += [problem for problem in invalid(data)
-                 if problem.split(":")[0] not in reported | copied]
+    problems += [
+        problem for problem in invalid(data) if problem.split(":")[0] not in reported | copied
+    ]
 
     # Nothing whole before the cut is lost.
     destroyed = set()
     for relative, (whole, offset) in cuts.items():
         before = lines_before(whole, offset)
         if relative in SOURCES:
-            destroyed |= {record["id"] for record in records(template / relative)} - \
-                {json.loads(line)["id"] for line in before}
+            destroyed |= {record["id"] for record in records(template / relative)} - {
+                json.loads(line)["id"] for line in before
+            }
         elif relative in LOGS[:2]:
             now = (data / relative).read_bytes().split(b"\n")
             problems += [f"{relative}: lost a line" for line in before if line not in now]
         elif relative.startswith("sessions/"):
             if not (data / relative).read_bytes() == whole[:offset]:
                 problems.append(f"{relative} changed after the cut")
-    problems += [f"lost {fact}" for fact in sorted(fact_ids(template) - destroyed
-                                                     - fact_ids(data))]
+    problems += [f"lost {fact}" for fact in sorted(fact_ids(template) - destroyed - fact_ids(data))]
 
     # A torn line is quarantined and counted.
     for relative, (whole, offset) in cuts.items():
-        if relative.endswith(".jsonl") and torn(whole, offset) and \
-                report["quarantined_lines"] < 1:
+        if relative.endswith(".jsonl") and torn(whole, offset) and report["quarantined_lines"] < 1:
             problems.append(f"{relative}: torn line not counted in quarantined_lines")
 
     # Derived files are rebuilt, or their damage reported.
@@ -175,13 +210,24 @@ def recovery_problems(forker, data: Path, baseline: Path, template: Path, cuts: 
         problems.append(f"health.json index: {report['index']}")
     if name == "activation-metadata.json":
         aside = list(data.glob("activation-metadata.json.corrupt-*"))
-        if damaged(*cuts[name]) and not (aside and any(
+        if damaged(*cuts[name]) and not (
+            aside
+            and any(
                 "set aside activation-metadata.json" in repair["repair"]
-                for repair in report["repairs"])):
+                for repair in report["repairs"]
+            )
+        ):
             problems.append("damaged activation-metadata.json neither set aside nor reported")
-    if name in ("embeddings/index.bin", "embeddings/metadata.jsonl",
-                "embeddings/cache-hash-ngram-v1-512.npz") and damaged(*cuts[name]) and not any(
-            "embeddings/" in repair["repair"] for repair in report["repairs"]):
+    if (
+        name
+        in (
+            "embeddings/index.bin",
+            "embeddings/metadata.jsonl",
+            "embeddings/cache-hash-ngram-v1-512.npz",
+        )
+        and damaged(*cuts[name])
+        and not any("embeddings/" in repair["repair"] for repair in report["repairs"])
+    ):
         problems.append(f"the rebuild after {name} was cut is not in health.json repairs")
     if name.startswith("daily/"):
         whole, _ = cuts[name]
@@ -197,16 +243,18 @@ def recovery_problems(forker, data: Path, baseline: Path, template: Path, cuts: 
         from vm_memory_oracle.steps.memory_md import BEGIN, END, block_fact_ids
 
         text = (data / "MEMORY.md").read_text()
-        known = [candidate(fact, 0.0) for fact in
-                 records(data / "knowledge-graph" / "facts.jsonl")]
+        known = [candidate(fact, 0.0) for fact in records(data / "knowledge-graph" / "facts.jsonl")]
         block = block_fact_ids(text, known)
         inside = text.split(BEGIN, 1)[-1].split(END, 1)[0]
         lines = [line for line in inside.splitlines() if line.startswith("- ")]
         # every line is an active fact's
         if set(block) - active_ids(data) or not block or len(block) != len(lines):
             problems.append(f"MEMORY.md block holds {block}")
-    if name in ("knowledge-graph/canary-facts.json", "state/summarized.json") and \
-            damaged(*cuts[name]) and name not in reported:
+    if (
+        name in ("knowledge-graph/canary-facts.json", "state/summarized.json")
+        and damaged(*cuts[name])
+        and name not in reported
+    ):
         problems.append(f"{name} is damaged and not in damaged_files")
     if name == "knowledge-graph/canary-facts.json" and damaged(*cuts[name]):
         probe = forker.run(data, "--action", "quality-probe", now=RECOVERY)
@@ -216,13 +264,29 @@ def recovery_problems(forker, data: Path, baseline: Path, template: Path, cuts: 
 
 
 TORN_APPENDS = {
-    "knowledge-graph/facts.jsonl": lambda data: ["--action", "remember", "--from",
-                                                 str(data.parent / "batch.jsonl")],
-    "knowledge-graph/archived-facts.jsonl": lambda data: ["--action", "forget", "--id",
-                                                          fact_id(data, "chess")],
+    "knowledge-graph/facts.jsonl": lambda data: [
+        "--action",
+        "remember",
+        "--from",
+        str(data.parent / "batch.jsonl"),
+    ],
+    "knowledge-graph/archived-facts.jsonl": lambda data: [
+        "--action",
+        "forget",
+        "--id",
+        fact_id(data, "chess"),
+    ],
     "state/activation-journal.jsonl": lambda data: ["--action", "recall", "--query", "chess"],
-    "state/audit.jsonl": lambda data: ["--action", "remember", "--subject", "user",
-                                       "--predicate", "likes", "--object", "rain"],
+    "state/audit.jsonl": lambda data: [
+        "--action",
+        "remember",
+        "--subject",
+        "user",
+        "--predicate",
+        "likes",
+        "--object",
+        "rain",
+    ],
     "state/probe-log.jsonl": lambda data: ["--action", "quality-probe"],
     "sessions/2026-07-19-210000.jsonl": None,  # appended by the agent, not by this tool
 }
@@ -230,33 +294,42 @@ TORN_APPENDS = {
 
 @pytest.mark.parametrize("name", TORN_APPENDS)
 def test_power_lost_during_an_append_tears_only_that_append_and_loses_nothing_acknowledged(
-        name, populated, forker, tmp_path, seed, long_run, tally):
+    name, populated, forker, tmp_path, seed, long_run, tally
+):
     template, _ = populated
     rng = random.Random(f"{seed}-tear-{name}")
     for trial in range(LONG_OFFSETS if long_run else OFFSETS):
         data = copy(template, tmp_path / f"tear-{trial}" / "memory")
-        (data.parent / "batch.jsonl").write_text(jsonl_text(
-            [{"subject": "user", "predicate": "owns", "object": f"kayak {n}"} for n in range(3)]))
+        (data.parent / "batch.jsonl").write_text(
+            jsonl_text(
+                [{"subject": "user", "predicate": "owns", "object": f"kayak {n}"} for n in range(3)]
+            )
+        )
         target = data / name
         acknowledged = target.read_bytes()
         if TORN_APPENDS[name] is None:
             with open(target, "ab") as handle:
-                handle.write(b'{"ts": "2026-07-20T22:00:00Z", "role": "user", '
-                             b'"text": "I bought a red kayak."}\n')
+                handle.write(
+                    b'{"ts": "2026-07-20T22:00:00Z", "role": "user", '
+                    b'"text": "I bought a red kayak."}\n'
+                )
         else:
             # Killed at the fsync after its append: the record reached the file, and the
             # power fails before it is durable, so the command never acknowledged it.
             argv = TORN_APPENDS[name](data)
-            writer = forker.run(data, *argv, now="2026-07-20T20:00:00Z",
-                                fault={"kind": "tear", "path": str(target)})
+            writer = forker.run(
+                data, *argv, now="2026-07-20T20:00:00Z", fault={"kind": "tear", "path": str(target)}
+            )
             assert writer.killed, f"{argv} did not append to {name}: {writer.stderr}"
         appended = target.read_bytes()
         assert appended.startswith(acknowledged) and len(appended) > len(acknowledged) + 1
         offset = rng.randrange(len(acknowledged) + 1, len(appended) - 1)
         with open(target, "r+b") as handle:
             handle.truncate(offset)
-        where = f"seed {seed}, {name}: append of {len(appended) - len(acknowledged)} bytes " \
-                f"cut at {offset - len(acknowledged)}"
+        where = (
+            f"seed {seed}, {name}: append of {len(appended) - len(acknowledged)} bytes "
+            f"cut at {offset - len(acknowledged)}"
+        )
         tally.update({"torn appends": 1})
 
         consolidated = forker.run(data, "--action", "consolidate", now=RECOVERY)
@@ -267,10 +340,10 @@ def test_power_lost_during_an_append_tears_only_that_append_and_loses_nothing_ac
         # Cut inside a record, the record is quarantined; cut between two records of a
         # batch, the first stands whole (unacknowledged, but whole).
         assert (report["quarantined_lines"] >= 1) is torn(appended, offset), where
-        copied = {entry["file"] for entry in
-                  records(data / "state" / "sessions.quarantine.jsonl")}
-        assert [problem for problem in invalid(data)
-                if problem.split(":")[0] not in copied] == [], where
+        copied = {entry["file"] for entry in records(data / "state" / "sessions.quarantine.jsonl")}
+        assert [
+            problem for problem in invalid(data) if problem.split(":")[0] not in copied
+        ] == [], where
         lost = fact_ids(template) - fact_ids(data)
         tally.update({"facts acknowledged": len(fact_ids(template)), "facts lost": len(lost)})
         assert not lost, where

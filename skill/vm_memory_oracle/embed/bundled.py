@@ -8,7 +8,7 @@ e5's "query: " and "passage: " prefixes inside the engine.
 from __future__ import annotations
 
 import os
-from typing import Sequence
+from collections.abc import Sequence
 
 import numpy as np
 
@@ -59,6 +59,6 @@ class BundledEmbedder:
             return np.zeros((0, self.dimension), dtype=np.float32)
         parts = []
         for start in range(0, len(texts), _BATCH):
-            batch = list(texts[start:start + _BATCH])
+            batch = list(texts[start : start + _BATCH])
             parts.append(self._model.encode(batch, is_query=query).reshape(len(batch), -1))
         return normalised(np.vstack(parts))

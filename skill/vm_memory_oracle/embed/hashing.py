@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 import zlib
-from typing import Sequence
+from collections.abc import Sequence
 
 import numpy as np
 
@@ -58,4 +58,4 @@ def _features(text: str):
         yield "w:" + word, 2.0
         padded = f"<{word}>"
         for start in range(len(padded) - 2):
-            yield "g:" + padded[start:start + 3], 0.5
+            yield "g:" + padded[start : start + 3], 0.5

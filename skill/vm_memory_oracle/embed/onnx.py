@@ -9,8 +9,8 @@ output; mean or CLS pooling and the query/passage prefixes come from the setting
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Sequence
 
 import numpy as np
 
@@ -25,8 +25,15 @@ class OnnxEmbedder:
     relevance = None  # no measured scale: the floor alone decides
     merge_similarity = None  # unknown scale: only shared words merge unless the settings say
 
-    def __init__(self, directory: Path, *, device: str = "cpu", pooling: str = "mean",
-                 query_prefix: str = "query: ", passage_prefix: str = "passage: "):
+    def __init__(
+        self,
+        directory: Path,
+        *,
+        device: str = "cpu",
+        pooling: str = "mean",
+        query_prefix: str = "query: ",
+        passage_prefix: str = "passage: ",
+    ):
         model_path = directory / "model.onnx"
         tokenizer_path = directory / "tokenizer.json"
         for path in (model_path, tokenizer_path):
@@ -41,18 +48,23 @@ class OnnxEmbedder:
         if device.startswith("cuda"):
             available = onnxruntime.get_available_providers()
             if "CUDAExecutionProvider" not in available:
-                raise EmbedderUnavailable(f"embedding_device {device} asked for, but this "
-                                          "onnxruntime has no CUDA provider")
+                raise EmbedderUnavailable(
+                    f"embedding_device {device} asked for, but this "
+                    "onnxruntime has no CUDA provider"
+                )
             index = int(device.split(":")[1]) if ":" in device else 0
             providers = [("CUDAExecutionProvider", {"device_id": index}), "CPUExecutionProvider"]
         try:
             options = onnxruntime.SessionOptions()
             options.log_severity_level = 3
-            self._session = onnxruntime.InferenceSession(str(model_path), options,
-                                                         providers=providers)
+            self._session = onnxruntime.InferenceSession(
+                str(model_path), options, providers=providers
+            )
             self._tokenizer = Tokenizer.from_file(str(tokenizer_path))
         except Exception as exc:  # onnxruntime raises its own exception types
-            raise EmbedderUnavailable(f"cannot load {directory}: {str(exc).splitlines()[0]}") from None
+            raise EmbedderUnavailable(
+                f"cannot load {directory}: {str(exc).splitlines()[0]}"
+            ) from None
         self._tokenizer.enable_truncation(MAX_TOKENS)
         self._tokenizer.enable_padding()
         self._inputs = {item.name for item in self._session.get_inputs()}
@@ -64,8 +76,10 @@ class OnnxEmbedder:
         probe = self._run(["dimension probe"])
         self.dimension = int(probe.shape[1])
         digest = hashlib.sha256(model_path.read_bytes()).hexdigest()[:12]
-        self.model_id = (f"onnx-{directory.name}-{digest}-{pooling}"
-                         f"-{_short(query_prefix)}-{_short(passage_prefix)}")
+        self.model_id = (
+            f"onnx-{directory.name}-{digest}-{pooling}"
+            f"-{_short(query_prefix)}-{_short(passage_prefix)}"
+        )
 
     def embed_passages(self, texts: Sequence[str]) -> np.ndarray:
         return self._embed([self._passage_prefix + text for text in texts])
@@ -76,8 +90,11 @@ class OnnxEmbedder:
     def _embed(self, texts: list[str]) -> np.ndarray:
         if not texts:
             return np.zeros((0, self.dimension), dtype=np.float32)
-        return normalised(np.vstack([self._run(texts[start:start + _BATCH])
-                                     for start in range(0, len(texts), _BATCH)]))
+        return normalised(
+            np.vstack(
+                [self._run(texts[start : start + _BATCH]) for start in range(0, len(texts), _BATCH)]
+            )
+        )
 
     def _run(self, texts: list[str]) -> np.ndarray:
         encodings = self._tokenizer.encode_batch(texts)

@@ -27,9 +27,9 @@ import hashlib
 import io
 import math
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Sequence
 
 import numpy as np
 
@@ -58,7 +58,7 @@ class RelevanceScale:
 
 
 def script_of(text: str) -> str:
-    """"cjk" when at least a third of the text's letters are CJK, else "other"."""
+    """ "cjk" when at least a third of the text's letters are CJK, else "other"."""
     letters = [char for char in text if char.isalnum()]
     if not letters:
         return "other"
@@ -67,8 +67,11 @@ def script_of(text: str) -> str:
 
 
 def background_passages() -> list[str]:
-    return [line.strip() for line in PASSAGES.read_text(encoding="utf-8").splitlines()
-            if line.strip() and not line.startswith("#")]
+    return [
+        line.strip()
+        for line in PASSAGES.read_text(encoding="utf-8").splitlines()
+        if line.strip() and not line.startswith("#")
+    ]
 
 
 def passages_digest(passages: Sequence[str]) -> str:
@@ -79,54 +82,76 @@ class Background:
     """A model's view of the background passages: the mean passage and query vectors, and
     the centred passage vectors of each script, normalised."""
 
-    def __init__(self, model_id: str, digest: str, passage_mean: np.ndarray,
-                 query_mean: np.ndarray, groups: dict[str, np.ndarray]):
+    def __init__(
+        self,
+        model_id: str,
+        digest: str,
+        passage_mean: np.ndarray,
+        query_mean: np.ndarray,
+        groups: dict[str, np.ndarray],
+    ):
         self.model_id = model_id
         self.digest = digest
         self.passage_mean = np.asarray(passage_mean, dtype=np.float32)
         self.query_mean = np.asarray(query_mean, dtype=np.float32)
-        self.groups = {name: _unit_rows(np.asarray(vectors, dtype=np.float32))
-                       for name, vectors in groups.items()}
+        self.groups = {
+            name: _unit_rows(np.asarray(vectors, dtype=np.float32))
+            for name, vectors in groups.items()
+        }
 
     @classmethod
-    def compute(cls, embedder) -> "Background":
+    def compute(cls, embedder) -> Background:
         passages = background_passages()
         vectors = np.asarray(embedder.embed_passages(passages), dtype=np.float32)
         queries = np.asarray(embedder.embed_queries(passages), dtype=np.float32)
         passage_mean, query_mean = vectors.mean(axis=0), queries.mean(axis=0)
         scripts = np.array([script_of(text) for text in passages])
         groups = {name: _unit_rows(vectors[scripts == name] - passage_mean) for name in SCRIPTS}
-        return cls(embedder.model_id, passages_digest(passages), passage_mean, query_mean,
-                   groups)
+        return cls(embedder.model_id, passages_digest(passages), passage_mean, query_mean, groups)
 
     def to_bytes(self) -> bytes:
         buffer = io.BytesIO()
-        np.savez_compressed(buffer, model_id=np.array(self.model_id),
-                            digest=np.array(self.digest), passage_mean=self.passage_mean,
-                            query_mean=self.query_mean,
-                            **{f"group_{name}": self.groups[name].astype(np.float16)
-                               for name in SCRIPTS})
+        np.savez_compressed(
+            buffer,
+            model_id=np.array(self.model_id),
+            digest=np.array(self.digest),
+            passage_mean=self.passage_mean,
+            query_mean=self.query_mean,
+            **{f"group_{name}": self.groups[name].astype(np.float16) for name in SCRIPTS},
+        )
         return buffer.getvalue()
 
     @classmethod
-    def from_file(cls, path: Path, model_id: str, dimension: int) -> "Background | None":
+    def from_file(cls, path: Path, model_id: str, dimension: int) -> Background | None:
         """The background saved at `path` if it is this model's, of the current passages;
         None when the file is missing, unreadable or stale."""
         try:
             with np.load(path, allow_pickle=False) as data:
-                background = cls(str(data["model_id"]), str(data["digest"]),
-                                 data["passage_mean"], data["query_mean"],
-                                 {name: data[f"group_{name}"] for name in SCRIPTS})
+                background = cls(
+                    str(data["model_id"]),
+                    str(data["digest"]),
+                    data["passage_mean"],
+                    data["query_mean"],
+                    {name: data[f"group_{name}"] for name in SCRIPTS},
+                )
         except (OSError, ValueError, KeyError, EOFError) as exc:
             del exc  # a damaged or missing file is computed again
             return None
-        if (background.model_id != model_id or background.passage_mean.shape != (dimension,)
-                or background.digest != passages_digest(background_passages())):
+        if (
+            background.model_id != model_id
+            or background.passage_mean.shape != (dimension,)
+            or background.digest != passages_digest(background_passages())
+        ):
             return None
         return background
 
-    def scores(self, query_vector: np.ndarray, fact_vectors: np.ndarray,
-               fact_scripts: Sequence[str], similarities: np.ndarray) -> np.ndarray:
+    def scores(
+        self,
+        query_vector: np.ndarray,
+        fact_vectors: np.ndarray,
+        fact_scripts: Sequence[str],
+        similarities: np.ndarray,
+    ) -> np.ndarray:
         """The calibrated score (a z-score) of each fact for the query.
 
         `similarities` are the raw cosines of the query with `fact_vectors` (as the index
@@ -138,8 +163,12 @@ class Background:
         centred_query = query - self.query_mean
         query_norm = float(np.linalg.norm(centred_query)) or 1.0
         # <q - mq, f - mp> from the raw cosine <q, f>, so a moved cosine moves the score.
-        numerator = (np.asarray(similarities, dtype=np.float64) - float(query @ self.passage_mean)
-                     - facts @ self.query_mean + float(self.query_mean @ self.passage_mean))
+        numerator = (
+            np.asarray(similarities, dtype=np.float64)
+            - float(query @ self.passage_mean)
+            - facts @ self.query_mean
+            + float(self.query_mean @ self.passage_mean)
+        )
         fact_norms = np.linalg.norm(facts - self.passage_mean, axis=1)
         fact_norms[fact_norms == 0] = 1.0
         centred = numerator / (query_norm * fact_norms)

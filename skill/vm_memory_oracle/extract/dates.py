@@ -15,35 +15,83 @@ import re
 from dataclasses import dataclass, field
 from datetime import date, timedelta
 
-WEEKDAYS_EN = {name: index for index, name in enumerate(
-    ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"))}
+WEEKDAYS_EN = {
+    name: index
+    for index, name in enumerate(
+        ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
+    )
+}
 WEEKDAYS_ZH = {"一": 0, "二": 1, "三": 2, "四": 3, "五": 4, "六": 5, "日": 6, "天": 6}
-NUMBERS_EN = {"a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6,
-              "seven": 7, "eight": 8, "nine": 9, "ten": 10, "a couple of": 2, "a few": 3}
-NUMBERS_ZH = {"一": 1, "两": 2, "二": 2, "三": 3, "四": 4, "五": 5, "六": 6, "七": 7, "八": 8,
-              "九": 9, "十": 10}
-RELATIVE_DAYS_ZH = {"今天": 0, "今晚": 0, "明天": 1, "后天": 2, "大后天": 3, "昨天": -1,
-                    "昨晚": -1, "前天": -2, "大前天": -3}
+NUMBERS_EN = {
+    "a": 1,
+    "an": 1,
+    "one": 1,
+    "two": 2,
+    "three": 3,
+    "four": 4,
+    "five": 5,
+    "six": 6,
+    "seven": 7,
+    "eight": 8,
+    "nine": 9,
+    "ten": 10,
+    "a couple of": 2,
+    "a few": 3,
+}
+NUMBERS_ZH = {
+    "一": 1,
+    "两": 2,
+    "二": 2,
+    "三": 3,
+    "四": 4,
+    "五": 5,
+    "六": 6,
+    "七": 7,
+    "八": 8,
+    "九": 9,
+    "十": 10,
+}
+RELATIVE_DAYS_ZH = {
+    "今天": 0,
+    "今晚": 0,
+    "明天": 1,
+    "后天": 2,
+    "大后天": 3,
+    "昨天": -1,
+    "昨晚": -1,
+    "前天": -2,
+    "大前天": -3,
+}
 
 _CJK = re.compile(r"[\u4e00-\u9fff]")
 _EN_WEEKDAY = r"monday|tuesday|wednesday|thursday|friday|saturday|sunday"
 _EN_COUNT = r"\d{1,3}|a couple of|a few|an?|one|two|three|four|five|six|seven|eight|nine|ten"
 _ZH_COUNT = r"\d{1,3}|[一两二三四五六七八九十]"
 
-_PATTERN = re.compile("|".join([
-    r"(?P<dayafter>\bthe day after tomorrow\b)",
-    r"(?P<daybefore>\bthe day before yesterday\b)",
-    r"(?P<en_day>\b(?:today|tonight|this (?:morning|afternoon|evening)|tomorrow|yesterday)\b)",
-    rf"(?P<en_rel_weekday>\b(?P<en_rel>next|last|this|coming|on) (?P<en_wd>{_EN_WEEKDAY})\b)",
-    r"(?P<en_span>\b(?P<en_span_rel>next|last|this) (?P<en_unit>week|weekend|month|year)\b)",
-    rf"(?P<en_in>\bin (?P<en_in_n>{_EN_COUNT}) (?P<en_in_unit>days?|weeks?|months?|years?)\b)",
-    rf"(?P<en_ago>\b(?P<en_ago_n>{_EN_COUNT}) (?P<en_ago_unit>days?|weeks?|months?|years?) ago\b)",
-    r"(?P<zh_day>大后天|大前天|今天|今晚|明天|后天|昨天|昨晚|前天)",
-    r"(?P<zh_weekday>(?P<zh_rel>下下?个?(?:周|星期|礼拜)|上上?个?(?:周|星期|礼拜)|这个?(?:周|星期|礼拜)"
-    r"|本(?:周|星期)|(?:周|星期|礼拜))(?P<zh_wd>[一二三四五六日天]))",
-    r"(?P<zh_span>下个?(?:周|星期|礼拜)|上个?(?:周|星期|礼拜)|下个月|上个月|明年|去年|今年)",
-    rf"(?P<zh_offset>(?P<zh_n>{_ZH_COUNT})(?P<zh_unit>天|周|个星期|个月|年)(?P<zh_dir>后|前|以后|以前|之后|之前))",
-]), re.IGNORECASE)
+_PATTERN = re.compile(
+    "|".join(
+        [
+            r"(?P<dayafter>\bthe day after tomorrow\b)",
+            r"(?P<daybefore>\bthe day before yesterday\b)",
+            r"(?P<en_day>\b(?:today|tonight|this (?:morning|afternoon|evening)|tomorrow"
+            r"|yesterday)\b)",
+            rf"(?P<en_rel_weekday>\b(?P<en_rel>next|last|this|coming|on) "
+            rf"(?P<en_wd>{_EN_WEEKDAY})\b)",
+            r"(?P<en_span>\b(?P<en_span_rel>next|last|this) "
+            r"(?P<en_unit>week|weekend|month|year)\b)",
+            rf"(?P<en_in>\bin (?P<en_in_n>{_EN_COUNT}) "
+            rf"(?P<en_in_unit>days?|weeks?|months?|years?)\b)",
+            rf"(?P<en_ago>\b(?P<en_ago_n>{_EN_COUNT}) "
+            rf"(?P<en_ago_unit>days?|weeks?|months?|years?) ago\b)",
+            r"(?P<zh_day>大后天|大前天|今天|今晚|明天|后天|昨天|昨晚|前天)",
+            r"(?P<zh_weekday>(?P<zh_rel>下下?个?(?:周|星期|礼拜)|上上?个?(?:周|星期|礼拜)|这个?(?:周|星期|礼拜)"
+            r"|本(?:周|星期)|(?:周|星期|礼拜))(?P<zh_wd>[一二三四五六日天]))",
+            r"(?P<zh_span>下个?(?:周|星期|礼拜)|上个?(?:周|星期|礼拜)|下个月|上个月|明年|去年|今年)",
+            rf"(?P<zh_offset>(?P<zh_n>{_ZH_COUNT})(?P<zh_unit>天|周|个星期|个月|年)(?P<zh_dir>后|前|以后|以前|之后|之前))",
+        ]
+    ),
+    re.IGNORECASE,
+)
 
 
 @dataclass
@@ -119,7 +167,8 @@ def _resolve(match: re.Match, today: date):
     if groups["zh_offset"]:
         amount = _count(groups["zh_n"], NUMBERS_ZH)
         unit = {"天": "day", "周": "week", "个星期": "week", "个月": "month", "年": "year"}[
-            groups["zh_unit"]]
+            groups["zh_unit"]
+        ]
         sign = 1 if "后" in groups["zh_dir"] else -1
         return _offset(amount, unit, sign, today)
     return None

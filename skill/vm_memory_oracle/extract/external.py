@@ -22,11 +22,18 @@ class ExtractorFailed(Exception):
     """The external extractor could not be used; the message says why, in one line."""
 
 
-def run_extractor(command: list[str], records: list[FragmentRecord], *, timeout: float) -> list[dict]:
+def run_extractor(
+    command: list[str], records: list[FragmentRecord], *, timeout: float
+) -> list[dict]:
     payload = json.dumps({"fragments": [asdict(record) for record in records]}, ensure_ascii=False)
     try:
-        completed = subprocess.run(command, input=payload.encode("utf-8"), capture_output=True,
-                                   timeout=timeout, check=False)
+        completed = subprocess.run(
+            command,
+            input=payload.encode("utf-8"),
+            capture_output=True,
+            timeout=timeout,
+            check=False,
+        )
     except FileNotFoundError:
         raise ExtractorFailed(f"extractor command not found: {command[0]}") from None
     except PermissionError:
@@ -35,8 +42,9 @@ def run_extractor(command: list[str], records: list[FragmentRecord], *, timeout:
         raise ExtractorFailed(f"extractor timed out after {timeout:g}s") from None
     if completed.returncode != 0:
         detail = completed.stderr.decode("utf-8", "replace").strip().splitlines()
-        raise ExtractorFailed(f"extractor exited {completed.returncode}"
-                              + (f": {detail[-1][:200]}" if detail else ""))
+        raise ExtractorFailed(
+            f"extractor exited {completed.returncode}" + (f": {detail[-1][:200]}" if detail else "")
+        )
     try:
         output = strict_json.loads(completed.stdout.decode("utf-8"))
     except (UnicodeDecodeError, strict_json.JsonRefused) as exc:
@@ -47,8 +55,10 @@ def run_extractor(command: list[str], records: list[FragmentRecord], *, timeout:
     sources = {record.source for record in records}
     for index, fact in enumerate(output["facts"], start=1):
         if fact["source"] not in sources:
-            raise ExtractorFailed(f"extractor fact {index} cites {fact['source']!r}, "
-                                  "which is not the source of any fragment it was given")
+            raise ExtractorFailed(
+                f"extractor fact {index} cites {fact['source']!r}, "
+                "which is not the source of any fragment it was given"
+            )
     # The extractor saw redacted text, but a model may still invent something key-shaped.
     facts, _ = redact_value(output["facts"])
     return facts

@@ -23,42 +23,55 @@ _ZH_CONNECTIVE = re.compile(r"(?<=[^\s，,])(?=另外|还有|对了|但是|不�
 _EN_CONNECTIVE = re.compile(
     r",?\s+(?=(?:but|however|also|plus|by the way|btw)\b)"
     r"|,?\s+and\s+(?=(?:i|i'm|i've|i'll|we|we're|we've|my)\b)"
-    r"|,\s+(?=(?:i|i'm|i've|we|my)\s)", re.IGNORECASE)
+    r"|,\s+(?=(?:i|i'm|i've|we|my)\s)",
+    re.IGNORECASE,
+)
 _LONG_SPLIT = re.compile(r"(?<=[,，])\s*")
 
 SIGNAL_ONLY = re.compile(
     r"^\s*(?:please\s+)?(?:remember(?: this| that)?|don'?t forget|important|this is important"
     r"|by the way|btw|fyi|note|also|but|and|so|plus|however|记住|记得|别忘了|重要|很重要|关键|"
     r"顺便说一下|顺便|对了|另外|还有|但是|不过|然而)"
-    r"\s*[,，:：!！.。]*\s*$", re.IGNORECASE)
+    r"\s*[,，:：!！.。]*\s*$",
+    re.IGNORECASE,
+)
 
-CHATTER_WORDS = frozenset("""
+CHATTER_WORDS = frozenset(
+    """
 ok okay k kk yes yeah yep yup no nope sure thanks thank thx ty lol haha hahaha hehe hi hello
 hey bye goodbye good great cool nice awesome wow hmm hm alright right got it sounds fine
 perfect excellent amazing love it you too welcome see ya later morning night evening
 congrats congratulations totally absolutely definitely indeed true exactly agreed oh ah
 oops sorry np omg glad happy hear that's so to that is wonderful fantastic
-""".split())
-CHATTER_ZH = re.compile(r"^(?:好的?|好吧|嗯+|哦+|啊+|哈+|呵+|谢谢你?|多谢|是的?|对的?|行|可以|没问题|收到|"
-                        r"再见|拜拜|你好|您好|早上好|晚安|明白了?|知道了|了解|不客气|太好了|厉害|加油|"
-                        r"ok|OK|好|嗯嗯)+$")
+""".split()
+)
+CHATTER_ZH = re.compile(
+    r"^(?:好的?|好吧|嗯+|哦+|啊+|哈+|呵+|谢谢你?|多谢|是的?|对的?|行|可以|没问题|收到|"
+    r"再见|拜拜|你好|您好|早上好|晚安|明白了?|知道了|了解|不客气|太好了|厉害|加油|"
+    r"ok|OK|好|嗯嗯)+$"
+)
 _QUESTION_START = re.compile(
     r"^(?:what|when|where|who|whom|whose|why|how|which|do|does|did|is|are|was|were|can|could|"
     r"would|will|should|shall|have|has|had|may|might|isn't|aren't|don't|didn't|won't|any)\b",
-    re.IGNORECASE)
-_QUESTION_ZH = re.compile(r"(?:吗|呢|么|吧)[。！!.]?$|(?:是不是|能不能|可不可以|有没有|要不要|怎么样|为什么|什么时候)")
+    re.IGNORECASE,
+)
+_QUESTION_ZH = re.compile(
+    r"(?:吗|呢|么|吧)[。！!.]?$|(?:是不是|能不能|可不可以|有没有|要不要|怎么样|为什么|什么时候)"
+)
 _COMMAND_START = re.compile(
     r"^(?:please|pls|can you|could you|would you|will you|help me|let me know|tell me|show me|"
     r"find|check|search|look up|open|run|send|write|make|create|book|schedule|fix|add|delete|"
-    r"remove|list|give me|translate|summari[sz]e|explain|go ahead|let's see)\b", re.IGNORECASE)
+    r"remove|list|give me|translate|summari[sz]e|explain|go ahead|let's see)\b",
+    re.IGNORECASE,
+)
 _COMMAND_ZH = re.compile(r"^(?:请|帮我|帮忙|给我|麻烦|你帮|查一下|看一下|打开|发送|搜索)")
 _WORD = re.compile(r"[^\W_]+", re.UNICODE)
 
 
 @dataclass
 class Fragment:
-    text: str    # as said, connectives kept (signals are read from it)
-    kind: str    # statement, question, command or chatter
+    text: str  # as said, connectives kept (signals are read from it)
+    kind: str  # statement, question, command or chatter
 
 
 def split_turn(text: str, *, max_chars: int = MAX_FRAGMENT_CHARS) -> list[str]:
@@ -143,14 +156,22 @@ def classify(text: str) -> str:
 
 
 # A picture shared with no words of its own: "[photo: a dog on a beach]".
-_PHOTO_ONLY = re.compile(r"\[(?:photo|image|picture|shares? an? (?:photo|image|picture))"
-                         r"(?::[^\]]*)?\]", re.IGNORECASE)
+_PHOTO_ONLY = re.compile(
+    r"\[(?:photo|image|picture|shares? an? (?:photo|image|picture))"
+    r"(?::[^\]]*)?\]",
+    re.IGNORECASE,
+)
 # "Hey Caroline, ..." / "Hi!" / "Good morning, Mel." opening a sentence.
-_GREETING = re.compile(r"^(?:hey|hi|hello|hiya|howdy|yo|heya|good (?:morning|afternoon|evening))"
-                       r"\b(?:\s+(?:there|guys|all|[A-Z][\w'-]*))?\s*[,!.～~]*\s*",
-                       re.IGNORECASE)
-_THANKS = re.compile(r"^(?:thanks|thank you|thx|ty|many thanks|much appreciated|i appreciate "
-                     r"(?:it|that|you|your)|谢谢|多谢|感谢)\b", re.IGNORECASE)
+_GREETING = re.compile(
+    r"^(?:hey|hi|hello|hiya|howdy|yo|heya|good (?:morning|afternoon|evening))"
+    r"\b(?:\s+(?:there|guys|all|[A-Z][\w'-]*))?\s*[,!.～~]*\s*",
+    re.IGNORECASE,
+)
+_THANKS = re.compile(
+    r"^(?:thanks|thank you|thx|ty|many thanks|much appreciated|i appreciate "
+    r"(?:it|that|you|your)|谢谢|多谢|感谢)\b",
+    re.IGNORECASE,
+)
 # A reaction in the first person that says nothing about the speaker's own life.
 _AGREEMENT = re.compile(
     r"(?:me too|same here|same|i agree|i totally agree|i completely agree|i know,? right|i know|"
@@ -162,7 +183,9 @@ _AGREEMENT = re.compile(
     r"had|are|'re|found|got)[^.!?]{0,30})|"
     r"i can(?:'t|not) wait to (?:see|hear)[^.!?]{0,30}|i(?:'d| would) love to (?:see|hear)"
     r"[^.!?]{0,30}|i(?:'m| am) (?:all )?ears|you too|likewise|good luck[^.!?]{0,30})"
-    r"[\s,.!?~…]*", re.IGNORECASE)
+    r"[\s,.!?~…]*",
+    re.IGNORECASE,
+)
 # "So much since we talked!", "It's been ages!": the small talk that opens a conversation.
 _CATCH_UP = re.compile(
     r"(?:(?:(?:so much|a lot|lots|much)(?: has)?(?: happened| going on)?\s*)?(?:since we (?:last )?"
@@ -170,22 +193,27 @@ _CATCH_UP = re.compile(
     r"too long|forever|so long|a minute)[^.!?]{0,30}|long time no (?:see|talk|chat)"
     r"|(?:great|good|nice|so good) (?:to|talking to|chatting with) (?:see|hear from|chat with|"
     r"talk to|catch up with)? ?you[^.!?]{0,20})"
-    r"[\s,.!?~…]*", re.IGNORECASE)
+    r"[\s,.!?~…]*",
+    re.IGNORECASE,
+)
 _VOCATIVE = re.compile(r",?\s*[A-Z][\w'-]*\s*([.!?~…]*)$")
 
 
 def _without_vocative(text: str) -> str:
-    """"I feel the same way, Mel!" -> "I feel the same way!"."""
+    """ "I feel the same way, Mel!" -> "I feel the same way!"."""
     return _VOCATIVE.sub(r"\1", text) if "," in text else text
 
 
-_FIRST_PERSON = re.compile(r"\b(?:i|i'm|im|i've|ive|i'll|i'd|me|my|mine|we|we're|we've|our|ours|us)\b",
-                           re.IGNORECASE)
+_FIRST_PERSON = re.compile(
+    r"\b(?:i|i'm|im|i've|ive|i'll|i'd|me|my|mine|we|we're|we've|our|ours|us)\b", re.IGNORECASE
+)
 _REACTION_START = re.compile(
     r"^(?:wow|woah|whoa|aw+|omg|yay|congrats|congratulations|glad|so glad|sounds|looks|that's|"
     r"thats|that is|that was|that must|that sounds|it sounds|it looks|what a|how (?:cool|nice|"
     r"awesome|great|sweet|fun)|you're|you are|you must|you should be|good for you|so (?:cool|"
-    r"nice|awesome|great|sweet|fun|proud))\b", re.IGNORECASE)
+    r"nice|awesome|great|sweet|fun|proud))\b",
+    re.IGNORECASE,
+)
 _MAX_REACTION_WORDS = 10
 
 
@@ -210,7 +238,9 @@ _SIGNAL_PREFIX = re.compile(
     r"this is important|by the way|btw|fyi|note|also|but|however|plus|and|well|oh|actually)\b"
     r"|so\b(?=\s*[,，]|\s+(?:i|i'm|i've|we|my)\b)"
     r"|记住|记得|别忘了|重要|很重要|关键|顺便说一下|顺便|对了|另外|还有|但是|不过|然而)"
-    r"\s*[,，:：!！.。]*\s*)+", re.IGNORECASE)
+    r"\s*[,，:：!！.。]*\s*)+",
+    re.IGNORECASE,
+)
 
 
 def _without_signal_prefix(text: str) -> str:
@@ -222,7 +252,9 @@ _OPENING = re.compile(
     r"^(?:(?:(?:hey|hi|hello|hiya|yo)(?:\s+(?:there|guys|[A-Z][\w'-]*))?|yeah|yes|yep|yup|oh|"
     r"ooh|wow|whoa|haha|hahaha|lol|omg|aww+|ah|well|absolutely|totally|definitely|sure|true|"
     r"exactly|right|okay|ok|thanks|thank you|good question|great question|嗯|哈哈|哇|是的|对)"
-    r"\s*[,!.～~…，！。]+\s*|(?:yeah|yes|yep|oh|well|okay|ok)\s+(?=[a-z]))", re.IGNORECASE)
+    r"\s*[,!.～~…，！。]+\s*|(?:yeah|yes|yep|oh|well|okay|ok)\s+(?=[a-z]))",
+    re.IGNORECASE,
+)
 
 
 def content_of(text: str) -> str:

@@ -17,34 +17,79 @@ import re
 from dataclasses import dataclass
 
 # Words that may stand between "I" and its verb ("I really love").
-_ADVERBS = frozenset("""
+_ADVERBS = frozenset(
+    """
 really also just still always never actually usually often finally totally absolutely
 definitely recently truly honestly sometimes even already probably certainly seriously
-""".split())
+""".split()
+)
 # Verbs whose form after "I" is the form after "she" or "they" too: past tenses and modals.
-_UNCHANGED = frozenset("""
+_UNCHANGED = frozenset(
+    """
 can could will would shall should may might must was went got had made took saw came did
 said felt thought found gave told knew left kept began ran bought brought wrote met heard
 sat stood lost paid sent built spent won taught caught fell drove ate drank swam sang flew
 grew threw wore chose broke spoke woke forgot became held led understood hung fed meant
 slept lent fought sought put let set cut hit quit read shut spread cost hurt used ought
-""".split())
-_THIRD_PERSON = {"am": "is", "'m": "is", "’m": "is", "have": "has", "'ve": "has", "’ve": "has",
-                 "do": "does", "don't": "doesn't", "don’t": "doesn’t", "'ll": "will",
-                 "’ll": "will", "'d": "would", "’d": "would", "haven't": "hasn't",
-                 "haven’t": "hasn’t", "was": "was", "wasn't": "wasn't", "go": "goes"}
-_THEY = {"am": "are", "'m": "'re", "’m": "’re", "was": "were", "wasn't": "weren't",
-         "wasn’t": "weren’t"}
-_YOU_AS_NAME = {"are": "is", "'re": "is", "’re": "is", "were": "was", "weren't": "wasn't",
-                "weren’t": "wasn’t", "have": "has", "'ve": "has", "’ve": "has", "do": "does",
-                "don't": "doesn't", "don’t": "doesn’t", "haven't": "hasn't",
-                "haven’t": "hasn’t", "aren't": "isn't", "aren’t": "isn’t", "'ll": "will",
-                "’ll": "will", "'d": "would", "’d": "would"}
+""".split()
+)
+_THIRD_PERSON = {
+    "am": "is",
+    "'m": "is",
+    "’m": "is",
+    "have": "has",
+    "'ve": "has",
+    "’ve": "has",
+    "do": "does",
+    "don't": "doesn't",
+    "don’t": "doesn’t",
+    "'ll": "will",
+    "’ll": "will",
+    "'d": "would",
+    "’d": "would",
+    "haven't": "hasn't",
+    "haven’t": "hasn’t",
+    "was": "was",
+    "wasn't": "wasn't",
+    "go": "goes",
+}
+_THEY = {
+    "am": "are",
+    "'m": "'re",
+    "’m": "’re",
+    "was": "were",
+    "wasn't": "weren't",
+    "wasn’t": "weren’t",
+}
+_YOU_AS_NAME = {
+    "are": "is",
+    "'re": "is",
+    "’re": "is",
+    "were": "was",
+    "weren't": "wasn't",
+    "weren’t": "wasn’t",
+    "have": "has",
+    "'ve": "has",
+    "’ve": "has",
+    "do": "does",
+    "don't": "doesn't",
+    "don’t": "doesn’t",
+    "haven't": "hasn't",
+    "haven’t": "hasn’t",
+    "aren't": "isn't",
+    "aren’t": "isn’t",
+    "'ll": "will",
+    "’ll": "will",
+    "'d": "would",
+    "’d": "would",
+}
 # "You" that means anyone, in phrases said without thinking of the listener.
 _GENERIC_YOU = re.compile(
     r"\b(?:you know|you see|you never know|thank you|if you ask me|you can't go wrong|"
     r"you can never|you only live once|you name it|mind you|you bet|bless you|see you|"
-    r"you too|love you|miss you so|you guys|you all|you two|you both)\b", re.IGNORECASE)
+    r"you too|love you|miss you so|you guys|you all|you two|you both)\b",
+    re.IGNORECASE,
+)
 _TOKEN = re.compile(r"[A-Za-z]+(?:['’][A-Za-z]+)?|['’](?:m|ve|ll|d|re|s)\b|\s+|[^\sA-Za-z]")
 _VOWEL_Y = re.compile(r"[aeiou]y$")
 # Any other adverb in -ly ("I eventually got"), but not a verb ("I reply", "I rally").
@@ -55,7 +100,7 @@ _SIBILANT = re.compile(r"(?:s|sh|ch|x|z|o)$")
 @dataclass(frozen=True)
 class Resolved:
     text: str
-    changed: bool        # a pronoun was rewritten
+    changed: bool  # a pronoun was rewritten
     speaker_named: bool  # the speaker's name now stands in the text
 
 
@@ -77,14 +122,15 @@ def _match_case(model: str, word: str) -> str:
     return word[:1].upper() + word[1:] if model[:1].isupper() else word
 
 
-def resolve_english(text: str, speaker: str, addressee: str | None, *,
-                    named: bool = False) -> Resolved:
+def resolve_english(
+    text: str, speaker: str, addressee: str | None, *, named: bool = False
+) -> Resolved:
     """`text` with I/me/my and you/your resolved to `speaker` and `addressee`; `named`: the
     speaker is already named just before `text` (the object of "{speaker} loves ...")."""
     tokens = _TOKEN.findall(text)
     generic = [(m.start(), m.end()) for m in _GENERIC_YOU.finditer(text)]
     out: list[str] = []
-    changed = False   # and once `named`, the speaker is "they"
+    changed = False  # and once `named`, the speaker is "they"
     offset = index = 0
     while index < len(tokens):
         token = tokens[index]
@@ -101,14 +147,25 @@ def resolve_english(text: str, speaker: str, addressee: str | None, *,
             else:
                 out.append(speaker)
             if not contraction:
-                index, offset = _conjugate_next(tokens, index, offset, out,
-                                                table=_THEY if named else _THIRD_PERSON,
-                                                third=not named)
+                index, offset = _conjugate_next(
+                    tokens,
+                    index,
+                    offset,
+                    out,
+                    table=_THEY if named else _THIRD_PERSON,
+                    third=not named,
+                )
             named = changed = True
         elif lower in ("me", "my", "mine", "myself"):
             if named:
-                out.append(_match_case(token, {"me": "them", "my": "their", "mine": "theirs",
-                                               "myself": "themselves"}[lower]))
+                out.append(
+                    _match_case(
+                        token,
+                        {"me": "them", "my": "their", "mine": "theirs", "myself": "themselves"}[
+                            lower
+                        ],
+                    )
+                )
             else:
                 out.append(speaker + ("'s" if lower in ("my", "mine") else ""))
             changed = True
@@ -119,8 +176,9 @@ def resolve_english(text: str, speaker: str, addressee: str | None, *,
                 subject = lower == "you" and _is_subject(out)
                 out.append(addressee)
                 if subject:
-                    index, offset = _conjugate_next(tokens, index, offset, out,
-                                                    table=_YOU_AS_NAME, third=True)
+                    index, offset = _conjugate_next(
+                        tokens, index, offset, out, table=_YOU_AS_NAME, third=True
+                    )
             else:
                 out.append(f"{addressee} {_YOU_AS_NAME.get(lower[3:], lower[3:])}")
             changed = True
@@ -128,19 +186,18 @@ def resolve_english(text: str, speaker: str, addressee: str | None, *,
             out.append(token)
         index += 1
     text = "".join(out)
-    if changed and addressee:   # "Melanie knows Caroline can do it, Caroline!"
+    if changed and addressee:  # "Melanie knows Caroline can do it, Caroline!"
         text = re.sub(rf",\s*{re.escape(addressee)}\s*([.!?]*)$", r"\1", text)
     return Resolved(text, changed, changed and speaker in text)
 
 
-_YOU_FORMS = frozenset(("you", "your", "yours", "yourself", "you're", "you've", "you'll",
-                        "you'd"))
+_YOU_FORMS = frozenset(("you", "your", "yours", "yourself", "you're", "you've", "you'll", "you'd"))
 
 
 def _contracted(contraction: str, tokens: list[str], index: int) -> str:
     """I'm -> is, I've -> has, I'll -> will, I'd -> would (had before "been")."""
     if contraction == "'d":
-        following = [token.lower() for token in tokens[index + 1:index + 4] if token.strip()]
+        following = [token.lower() for token in tokens[index + 1 : index + 4] if token.strip()]
         return "had" if following[:1] == ["been"] else "would"
     return _THIRD_PERSON[contraction]
 
@@ -157,14 +214,43 @@ def _is_subject(before: list[str]) -> bool:
     for token in reversed(before):
         if not token.strip():
             continue
-        return token.lower() in ("that", "when", "if", "because", "since", "and", "but", "so",
-                                 "while", "how", "what", "where", "as", "though", ",", "-",
-                                 "–", "—", ":", ";", ".", "!", "?")
+        return token.lower() in (
+            "that",
+            "when",
+            "if",
+            "because",
+            "since",
+            "and",
+            "but",
+            "so",
+            "while",
+            "how",
+            "what",
+            "where",
+            "as",
+            "though",
+            ",",
+            "-",
+            "–",
+            "—",
+            ":",
+            ";",
+            ".",
+            "!",
+            "?",
+        )
     return True
 
 
-def _conjugate_next(tokens: list[str], index: int, offset: int, out: list[str], *,
-                    table: dict[str, str], third: bool) -> tuple[int, int]:
+def _conjugate_next(
+    tokens: list[str],
+    index: int,
+    offset: int,
+    out: list[str],
+    *,
+    table: dict[str, str],
+    third: bool,
+) -> tuple[int, int]:
     """Copy the spaces and adverbs after a subject, then the verb in the subject's form.
     Returns the index and offset of the last token copied."""
     look = index + 1
@@ -188,7 +274,7 @@ def _conjugate_next(tokens: list[str], index: int, offset: int, out: list[str], 
             verb = " " + verb
         out.extend(pending)
         out.append(verb)
-        for token in tokens[index + 1:look + 1]:
+        for token in tokens[index + 1 : look + 1]:
             offset += len(token)
         return look, offset
     return index, offset

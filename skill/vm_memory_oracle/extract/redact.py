@@ -11,23 +11,47 @@ from dataclasses import dataclass
 
 # (kind, pattern, group holding the secret or 0 for the whole match)
 _PATTERNS: tuple[tuple[str, re.Pattern, int], ...] = (
-    ("private-key", re.compile(r"-----BEGIN [A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----"
-                               r"[\s\S]*?(?:-----END [A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----|$)"), 0),
+    (
+        "private-key",
+        re.compile(
+            r"-----BEGIN [A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----"
+            r"[\s\S]*?(?:-----END [A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----|$)"
+        ),
+        0,
+    ),
     ("jwt", re.compile(r"\beyJ[A-Za-z0-9_-]{5,}\.eyJ[A-Za-z0-9_-]{5,}\.[A-Za-z0-9_-]{5,}"), 0),
     ("openai-key", re.compile(r"\bsk-(?:proj-|ant-|live-|test-)?[A-Za-z0-9_-]{16,}"), 0),
     ("aws-access-key", re.compile(r"\b(?:AKIA|ASIA|AGPA|AIDA|AROA)[0-9A-Z]{16}\b"), 0),
-    ("github-token", re.compile(r"\b(?:gh[pousr]_[A-Za-z0-9]{30,}|github_pat_[A-Za-z0-9_]{22,})"), 0),
+    (
+        "github-token",
+        re.compile(r"\b(?:gh[pousr]_[A-Za-z0-9]{30,}|github_pat_[A-Za-z0-9_]{22,})"),
+        0,
+    ),
     ("slack-token", re.compile(r"\bxox[abposr]-[A-Za-z0-9-]{10,}"), 0),
     ("google-api-key", re.compile(r"\bAIza[0-9A-Za-z_-]{35}\b"), 0),
     ("stripe-key", re.compile(r"\b(?:sk|rk|pk)_(?:live|test)_[A-Za-z0-9]{16,}"), 0),
     # key: value forms; the key stays readable, the value goes.
-    ("password", re.compile(
-        r"(?i)(?:\b(?:password|passwd|passphrase|pwd)\b|密码|口令)\s*(?:is\b|是|为|[:=：])\s*"
-        r"[\"']?(?!\[REDACTED)([^\s\"'，。,;；]{3,})"), 1),
-    ("secret", re.compile(
-        r"(?i)\b(?:api[_ -]?key|secret(?:[_ -]?key)?|access[_ -]?token|auth[_ -]?token|token)\b"
-        r"\s*(?:is\b|[:=])\s*[\"']?([A-Za-z0-9_\-./+=]{12,})"), 1),
-    ("aws-secret-key", re.compile(r"(?i)aws_secret_access_key\s*[:=]\s*[\"']?([A-Za-z0-9/+=]{40})"), 1),
+    (
+        "password",
+        re.compile(
+            r"(?i)(?:\b(?:password|passwd|passphrase|pwd)\b|密码|口令)\s*(?:is\b|是|为|[:=：])\s*"
+            r"[\"']?(?!\[REDACTED)([^\s\"'，。,;；]{3,})"
+        ),
+        1,
+    ),
+    (
+        "secret",
+        re.compile(
+            r"(?i)\b(?:api[_ -]?key|secret(?:[_ -]?key)?|access[_ -]?token|auth[_ -]?token|token)\b"
+            r"\s*(?:is\b|[:=])\s*[\"']?([A-Za-z0-9_\-./+=]{12,})"
+        ),
+        1,
+    ),
+    (
+        "aws-secret-key",
+        re.compile(r"(?i)aws_secret_access_key\s*[:=]\s*[\"']?([A-Za-z0-9/+=]{40})"),
+        1,
+    ),
 )
 
 
@@ -43,6 +67,7 @@ def redact(text: str) -> Redacted:
     count = 0
     kinds: list[str] = []
     for kind, pattern, group in _PATTERNS:
+
         def replace(match: re.Match, kind=kind, group=group) -> str:
             nonlocal count
             count += 1
@@ -51,8 +76,12 @@ def redact(text: str) -> Redacted:
                 return f"[REDACTED:{kind}]"
             start, end = match.span(group)
             whole_start = match.start()
-            return match.group(0)[:start - whole_start] + f"[REDACTED:{kind}]" + \
-                match.group(0)[end - whole_start:]
+            return (
+                match.group(0)[: start - whole_start]
+                + f"[REDACTED:{kind}]"
+                + match.group(0)[end - whole_start :]
+            )
+
         text = pattern.sub(replace, text)
     return Redacted(text, count, kinds)
 

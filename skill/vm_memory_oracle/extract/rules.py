@@ -20,8 +20,13 @@ from .person import resolve_chinese, resolve_english
 from .salience import Statement, content_words
 
 SIGNALS = (
-    (re.compile(r"\b(?:remember|don'?t forget|from now on|going forward)\b|记住|记得|别忘了|以后都",
-                re.IGNORECASE), 0.5),
+    (
+        re.compile(
+            r"\b(?:remember|don'?t forget|from now on|going forward)\b|记住|记得|别忘了|以后都",
+            re.IGNORECASE,
+        ),
+        0.5,
+    ),
     (re.compile(r"\b(?:important|crucial|critical|essential)\b|重要|关键", re.IGNORECASE), 0.3),
     (re.compile(r"!!|！！|\b(?:really really|so so)\b|非常非常"), 0.1),
     (re.compile(r"\b(?:by the way|btw|just saying)\b|顺便", re.IGNORECASE), -0.2),
@@ -36,7 +41,7 @@ _MIN_WORDS = re.compile(r"[^\W\d_]{2,}|\d+", re.UNICODE)
 
 @dataclass(frozen=True)
 class Turn:
-    source_file: str   # relative to the data directory: sessions/<file>.jsonl
+    source_file: str  # relative to the data directory: sessions/<file>.jsonl
     line: int
     ts: datetime
     role: str
@@ -45,8 +50,8 @@ class Turn:
     origin: str | None = None  # where the log's line was copied from (an OpenClaw session)
     addressee: str | None = None  # whom "you" means: the other speaker, or the assistant
     after_question: bool = False  # the turn before it in the log asked something
-    place: int = 0                # its index among the log's turns
-    novelty: float = 1.0          # the share of its words not said earlier in the log
+    place: int = 0  # its index among the log's turns
+    novelty: float = 1.0  # the share of its words not said earlier in the log
     followed_by_question: bool = False  # the turn after it in the log asks something
 
     @property
@@ -95,13 +100,19 @@ def in_context(turns: list[Turn]) -> list[Turn]:
             other = {"user": "assistant", "assistant": "user"}.get(turn.role)
         else:
             before = (name for name in reversed(named[:index]) if name and name != turn.speaker)
-            after = (name for name in named[index + 1:] if name and name != turn.speaker)
+            after = (name for name in named[index + 1 :] if name and name != turn.speaker)
             other = next(before, None) or next(after, None)
         words = content_words(turn.text)
-        result.append(replace(
-            turn, addressee=other, after_question=index > 0 and _asks(turns[index - 1].text),
-            followed_by_question=index + 1 < len(turns) and _asks(turns[index + 1].text),
-            place=index, novelty=len(words - said) / len(words) if words else 0.0))
+        result.append(
+            replace(
+                turn,
+                addressee=other,
+                after_question=index > 0 and _asks(turns[index - 1].text),
+                followed_by_question=index + 1 < len(turns) and _asks(turns[index + 1].text),
+                place=index,
+                novelty=len(words - said) / len(words) if words else 0.0,
+            )
+        )
         said |= words
     return result
 
@@ -111,13 +122,21 @@ def _asks(text: str) -> bool:
 
 
 def turn_fragments(turns: list[Turn], roles: frozenset[str]) -> list[tuple[Turn, Fragment]]:
-    return [(turn, fragment) for turn in turns if turn.role in roles
-            for fragment in fragments(turn.text)]
+    return [
+        (turn, fragment)
+        for turn in turns
+        if turn.role in roles
+        for fragment in fragments(turn.text)
+    ]
 
 
 def fragment_records(pairs: list[tuple[Turn, Fragment]]) -> list[FragmentRecord]:
-    return [FragmentRecord(index, fragment.text, fragment.kind, turn.source, turn.subject,
-                           format_iso(turn.ts)) for index, (turn, fragment) in enumerate(pairs, 1)]
+    return [
+        FragmentRecord(
+            index, fragment.text, fragment.kind, turn.source, turn.subject, format_iso(turn.ts)
+        )
+        for index, (turn, fragment) in enumerate(pairs, 1)
+    ]
 
 
 def extract_facts(pairs: list[tuple[Turn, Fragment]], *, threshold: float) -> list[dict]:
@@ -125,12 +144,13 @@ def extract_facts(pairs: list[tuple[Turn, Fragment]], *, threshold: float) -> li
     return [fields for fields, _ in extract_statements(pairs, threshold=threshold)]
 
 
-def extract_statements(pairs: list[tuple[Turn, Fragment]], *, threshold: float
-                       ) -> list[tuple[dict, Statement]]:
+def extract_statements(
+    pairs: list[tuple[Turn, Fragment]], *, threshold: float
+) -> list[tuple[dict, Statement]]:
     """(fact-input record, what salience reads of it) for every fragment that reads as a
     fact and passes `threshold`."""
     by_turn: dict[str, list[Fragment]] = {}
-    positions = []   # each fragment's place among its turn's
+    positions = []  # each fragment's place among its turn's
     for turn, fragment in pairs:
         siblings = by_turn.setdefault(turn.source, [])
         positions.append(len(siblings))
@@ -141,11 +161,24 @@ def extract_statements(pairs: list[tuple[Turn, Fragment]], *, threshold: float
         if fields is None or fields["importance"] < threshold:
             continue
         siblings = by_turn[turn.source]
-        found.append((fields, Statement(
-            fragment.text, turn.text, position, len(siblings),
-            fields["predicate"] != "said", siblings[0].kind == CHATTER,
-            tuple(name for name in (turn.speaker, turn.addressee) if name),
-            turn.after_question, turn.place, turn.novelty, turn.followed_by_question)))
+        found.append(
+            (
+                fields,
+                Statement(
+                    fragment.text,
+                    turn.text,
+                    position,
+                    len(siblings),
+                    fields["predicate"] != "said",
+                    siblings[0].kind == CHATTER,
+                    tuple(name for name in (turn.speaker, turn.addressee) if name),
+                    turn.after_question,
+                    turn.place,
+                    turn.novelty,
+                    turn.followed_by_question,
+                ),
+            )
+        )
     return found
 
 
@@ -178,15 +211,24 @@ def fact_from_fragment(turn: Turn, fragment: Fragment) -> dict | None:
             text = found.text.replace("{s}", subject).replace(found.obj, told, 1)
             if found.when:  # "last month (2026-04)" -> " (last month, 2026-04)"
                 when = resolve_dates(found.when, today).text
-                text += " (" + (when[:-1].replace(" (", ", ", 1) if when.endswith(")") else when) + ")"
+                text += (
+                    " (" + (when[:-1].replace(" (", ", ", 1) if when.endswith(")") else when) + ")"
+                )
         else:
             text = _speaker_sentence(subject, addressee, resolve_dates(content, today).text)
     said = resolve_dates(fragment.text, today)
     past = [day for day in said.days if day <= today]
     valid_from = past[0].isoformat() if len(said.days) == 1 and past else format_iso(turn.ts)
-    fields = {"subject": subject, "predicate": predicate, "object": obj, "text": text,
-              "category": category, "importance": importance_of(category, fragment.text),
-              "source": turn.source, "valid_from": valid_from}
+    fields = {
+        "subject": subject,
+        "predicate": predicate,
+        "object": obj,
+        "text": text,
+        "category": category,
+        "importance": importance_of(category, fragment.text),
+        "source": turn.source,
+        "valid_from": valid_from,
+    }
     if fragment.text.strip() != turn.text.strip():
         # The whole turn as said, for the semantic index: a fragment's meaning often lies
         # around it. (A turn that is one fragment is said in the fact's object.)
@@ -205,8 +247,11 @@ def _speaker_sentence(subject: str, addressee: str | None, content: str) -> str:
 
 
 # An object that only points back at something said before ("them", "it", "that one").
-_POINTS_BACK = re.compile(r"^(?:them|it|that|this|those|these|one|that one|this one|him|her)"
-                          r"(?:\s|$)", re.IGNORECASE)
+_POINTS_BACK = re.compile(
+    r"^(?:them|it|that|this|those|these|one|that one|this one|him|her)"
+    r"(?:\s|$)",
+    re.IGNORECASE,
+)
 
 
 def _substantial(content: str) -> bool:

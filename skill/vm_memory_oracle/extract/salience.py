@@ -27,42 +27,76 @@ import numpy as np
 WEIGHTS = Path(__file__).with_name("salience.json")
 
 FEATURES = (
-    "first_person", "second_person", "first_person_plural", "named_entity", "number_or_date",
-    "time_word", "log_chars", "log_turn_chars", "pattern", "exclamation", "turn_has_question",
-    "turn_opens_with_chatter", "photo", "position", "log_fragments", "chinese",
-    "answers_question", "log_words", "log_turn_place", "opens_log", "turn_novelty",
-    "past_event", "plan", "reaction", "followed_by_question",
+    "first_person",
+    "second_person",
+    "first_person_plural",
+    "named_entity",
+    "number_or_date",
+    "time_word",
+    "log_chars",
+    "log_turn_chars",
+    "pattern",
+    "exclamation",
+    "turn_has_question",
+    "turn_opens_with_chatter",
+    "photo",
+    "position",
+    "log_fragments",
+    "chinese",
+    "answers_question",
+    "log_words",
+    "log_turn_place",
+    "opens_log",
+    "turn_novelty",
+    "past_event",
+    "plan",
+    "reaction",
+    "followed_by_question",
 )
 _I = re.compile(r"\b(?:i|i'm|i've|i'll|i'd|me|my|mine|myself)\b|我(?!们)", re.IGNORECASE)
 _YOU = re.compile(r"\b(?:you|you're|you've|your|yours|yourself)\b|[你您](?!们)", re.IGNORECASE)
 _WE = re.compile(r"\b(?:we|we're|we've|us|our|ours)\b|我们", re.IGNORECASE)
 _CAPITALISED = re.compile(r"(?<![.!?]\s)(?<!^)\b[A-Z][\w'-]+")
-_NUMBER = re.compile(r"\d|\b(?:january|february|march|april|may|june|july|august|september|"
-                     r"october|november|december|monday|tuesday|wednesday|thursday|friday|"
-                     r"saturday|sunday|one|two|three|four|five|six|seven|eight|nine|ten|"
-                     r"twice|once)\b|[一二三四五六七八九十两]", re.IGNORECASE)
-_TIME = re.compile(r"\b(?:yesterday|today|tonight|tomorrow|last|next|ago|recently|lately|"
-                   r"soon|since|weekend|week|month|year|years)\b|昨天|今天|明天|上周|下周|去年|"
-                   r"明年|最近|上个月|下个月", re.IGNORECASE)
-_PHOTO = re.compile(r"\[(?:photo|image|picture|shares? an? (?:photo|image|picture))",
-                    re.IGNORECASE)
+_NUMBER = re.compile(
+    r"\d|\b(?:january|february|march|april|may|june|july|august|september|"
+    r"october|november|december|monday|tuesday|wednesday|thursday|friday|"
+    r"saturday|sunday|one|two|three|four|five|six|seven|eight|nine|ten|"
+    r"twice|once)\b|[一二三四五六七八九十两]",
+    re.IGNORECASE,
+)
+_TIME = re.compile(
+    r"\b(?:yesterday|today|tonight|tomorrow|last|next|ago|recently|lately|"
+    r"soon|since|weekend|week|month|year|years)\b|昨天|今天|明天|上周|下周|去年|"
+    r"明年|最近|上个月|下个月",
+    re.IGNORECASE,
+)
+_PHOTO = re.compile(r"\[(?:photo|image|picture|shares? an? (?:photo|image|picture))", re.IGNORECASE)
 _CJK = re.compile(r"[\u4e00-\u9fff]")
 _WORD = re.compile(r"[^\W_]+|[\u4e00-\u9fff]", re.UNICODE)
 _PRONOUN_WORDS = frozenset({"I", "I'm", "I've", "I'll", "I'd"})
 # A past event told ("I went", "we adopted", "我去了"), a plan ("going to", "打算"), a
 # reaction to the other speaker ("wow", "sounds great", "太棒了").
-_PAST = re.compile(r"\b(?:\w{3,}ed|went|got|made|took|saw|had|did|began|found|bought|won|ran|"
-                   r"met|gave|told|felt|left|came|became|wrote|read|built|heard|joined)\b"
-                   r"|[\u4e00-\u9fff][了过]", re.IGNORECASE)
-_PLAN = re.compile(r"\b(?:going to|gonna|plan|planning|planned|will|want to|hope to|"
-                   r"thinking of|thinking about|decided|next)\b|打算|计划|准备|想要",
-                   re.IGNORECASE)
-_REACTION = re.compile(r"\b(?:wow|awesome|amazing|great|cool|glad|happy for|proud of|sounds|"
-                       r"that's|so sweet|lovely|beautiful)\b|太棒|真好|哇", re.IGNORECASE)
+_PAST = re.compile(
+    r"\b(?:\w{3,}ed|went|got|made|took|saw|had|did|began|found|bought|won|ran|"
+    r"met|gave|told|felt|left|came|became|wrote|read|built|heard|joined)\b"
+    r"|[\u4e00-\u9fff][了过]",
+    re.IGNORECASE,
+)
+_PLAN = re.compile(
+    r"\b(?:going to|gonna|plan|planning|planned|will|want to|hope to|"
+    r"thinking of|thinking about|decided|next)\b|打算|计划|准备|想要",
+    re.IGNORECASE,
+)
+_REACTION = re.compile(
+    r"\b(?:wow|awesome|amazing|great|cool|glad|happy for|proud of|sounds|"
+    r"that's|so sweet|lovely|beautiful)\b|太棒|真好|哇",
+    re.IGNORECASE,
+)
 _FUNCTION_WORDS = frozenset(
     "the a an and or but to of in on for with at by from is are was were be been it this "
     "that i you my your me we our they them he she his her so just really very too can do "
-    "have has had not no yes yeah 的 了 是 我 你 在 和 也 就 都 吗 呢 吧 啊".split())
+    "have has had not no yes yeah 的 了 是 我 你 在 和 也 就 都 吗 呢 吧 啊".split()
+)
 # The first turns of a log tell the news since the speakers last talked.
 OPENING_TURNS = 3
 
@@ -70,24 +104,28 @@ OPENING_TURNS = 3
 @dataclass(frozen=True)
 class Statement:
     """What salience reads of one statement: its words, its turn's, where it stood."""
-    text: str            # the fragment as said
-    turn_text: str       # the whole turn
-    position: int        # the fragment's index among the turn's fragments
-    fragments: int       # how many fragments the turn has
-    pattern: bool        # a pattern read it (name, home, preference, plan, ...)
+
+    text: str  # the fragment as said
+    turn_text: str  # the whole turn
+    position: int  # the fragment's index among the turn's fragments
+    fragments: int  # how many fragments the turn has
+    pattern: bool  # a pattern read it (name, home, preference, plan, ...)
     turn_opens_with_chatter: bool
     names: tuple[str, ...] = ()  # the speaker's and addressee's names (not entities here)
     after_question: bool = False  # the turn before it asked something
-    turn_place: int = 0           # the turn's index in its log
-    turn_novelty: float = 1.0     # the share of the turn's words new in its log
+    turn_place: int = 0  # the turn's index in its log
+    turn_novelty: float = 1.0  # the share of the turn's words new in its log
     followed_by_question: bool = False  # the turn after it asks something
 
 
 def features(statement: Statement) -> list[float]:
     """The cheap features, in FEATURES' order."""
     text, turn = statement.text, statement.turn_text
-    entities = [word for word in _CAPITALISED.findall(text)
-                if word not in _PRONOUN_WORDS and word not in statement.names]
+    entities = [
+        word
+        for word in _CAPITALISED.findall(text)
+        if word not in _PRONOUN_WORDS and word not in statement.names
+    ]
     return [
         float(bool(_I.search(text))),
         float(bool(_YOU.search(text))),
@@ -119,16 +157,18 @@ def features(statement: Statement) -> list[float]:
 
 def content_words(text: str) -> frozenset[str]:
     """The words of `text` that carry its content (function words left out), folded."""
-    return frozenset(word for word in map(str.casefold, _WORD.findall(text))
-                     if word not in _FUNCTION_WORDS)
+    return frozenset(
+        word for word in map(str.casefold, _WORD.findall(text)) if word not in _FUNCTION_WORDS
+    )
 
 
 @dataclass(frozen=True)
 class SalienceModel:
     """Logistic weights over standardized features (and an embedding, for `model_id`)."""
+
     mean: np.ndarray
     scale: np.ndarray
-    weights: np.ndarray          # features (+ embedding dimensions)
+    weights: np.ndarray  # features (+ embedding dimensions)
     bias: float
     model_id: str | None = None  # the embedder whose vectors the weights read; None: none
 
@@ -150,8 +190,13 @@ def model_for(model_id: str | None) -> SalienceModel:
     by_id = {entry["model_id"]: entry for entry in data["models"]}
     entry = by_id.get(model_id) if model_id is not None else None
     entry = entry or by_id[None]
-    return SalienceModel(np.array(data["mean"]), np.array(data["scale"]),
-                         np.array(entry["weights"]), float(entry["bias"]), entry["model_id"])
+    return SalienceModel(
+        np.array(data["mean"]),
+        np.array(data["scale"]),
+        np.array(entry["weights"]),
+        float(entry["bias"]),
+        entry["model_id"],
+    )
 
 
 # How far salience moves a statement's importance from its category's: +-0.3, so a

@@ -7,6 +7,17 @@ from .facts import KnowledgeGraph, RememberReport
 from .supersession import PREFERENCE, Supersession, current_holders
 from .views import LiveFact, LiveView, initial_state, live_fact
 
-__all__ = ["KnowledgeGraph", "LiveFact", "LiveView", "PREFERENCE", "RememberReport",
-           "Supersession", "current_holders", "entity_names", "entity_records",
-           "initial_state", "live_fact", "relation_records"]
+__all__ = [
+    "KnowledgeGraph",
+    "LiveFact",
+    "LiveView",
+    "PREFERENCE",
+    "RememberReport",
+    "Supersession",
+    "current_holders",
+    "entity_names",
+    "entity_records",
+    "initial_state",
+    "live_fact",
+    "relation_records",
+]

@@ -28,8 +28,10 @@ def entity_records(facts: list[dict]) -> list[dict]:
             key = normalise(name)
             names.setdefault(key, name)
             mentions.setdefault(key, {})[fact["id"]] = None
-    return [{"name": names[key], "key": key, "fact_ids": list(mentions[key])}
-            for key in sorted(mentions)]
+    return [
+        {"name": names[key], "key": key, "fact_ids": list(mentions[key])}
+        for key in sorted(mentions)
+    ]
 
 
 def relation_records(facts: list[dict]) -> list[dict]:

@@ -25,8 +25,10 @@ REPETITION_BONUS = 0.2
 # Provenance that names one statement, a line of a log (sessions/<file>.jsonl:<line>) or a
 # sub-agent's proposal (... via proposal-<uuid>): hearing it again is the same statement,
 # not a repetition.
-PRECISE_SOURCE = re.compile(r"(:\d+| via proposal-[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-"
-                            r"[0-9a-f]{4}-[0-9a-f]{12})$")
+PRECISE_SOURCE = re.compile(
+    r"(:\d+| via proposal-[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-"
+    r"[0-9a-f]{4}-[0-9a-f]{12})$"
+)
 MAX_SOURCES = 20
 RESTORED_ACTIVATION = 0.3
 ARCHIVE_FIELDS = ("archived_at", "archive_reason", "archive_cause", "final_activation")
@@ -55,11 +57,14 @@ class KnowledgeGraph:
     def archived_facts(self) -> list[dict]:
         return self.store.read_records(self.layout.archive, "archived-fact")
 
-    def live_view(self, now: datetime) -> "LiveView":
+    def live_view(self, now: datetime) -> LiveView:
         """Activation computed only for the facts asked about (recall looks at a few)."""
-        return LiveView({fact["id"]: fact for fact in self.facts(copy=False)},
-                        self.store.read_activation(), now,
-                        half_life_days=self.settings.half_life_days)
+        return LiveView(
+            {fact["id"]: fact for fact in self.facts(copy=False)},
+            self.store.read_activation(),
+            now,
+            half_life_days=self.settings.half_life_days,
+        )
 
     def live_facts(self, now: datetime) -> list[LiveFact]:
         """Every active fact (superseded ones included) with its activation at `now`."""
@@ -74,8 +79,9 @@ class KnowledgeGraph:
         return live_fact(fact, state, now, half_life_days=self.settings.half_life_days)
 
     # -- writing ---------------------------------------------------------------------------
-    def remember(self, candidates: list[dict], now: datetime, *,
-                 repetition_bonus: float = REPETITION_BONUS) -> RememberReport:
+    def remember(
+        self, candidates: list[dict], now: datetime, *, repetition_bonus: float = REPETITION_BONUS
+    ) -> RememberReport:
         """Add new facts, reinforce known ones, let newer statements supersede older ones.
 
         `candidates` are complete fact records (model.fact.new_fact); the same id twice in
@@ -100,8 +106,10 @@ class KnowledgeGraph:
                     if archived is None:
                         archived = self._archived_by_id()
                     record = archived.get(candidate["id"])
-                    if record is not None and candidate["source"] in \
-                            {record["source"], *record.get("sources", ())}:
+                    if record is not None and candidate["source"] in {
+                        record["source"],
+                        *record.get("sources", ()),
+                    }:
                         # A log line read again (the log was cut or edited above what was
                         # summarized), or a proposal accepted again, whose fact was
                         # archived since: heard, not new.
@@ -116,15 +124,19 @@ class KnowledgeGraph:
                         state.setdefault(existing["id"], initial_state(existing))
                         report.known.append(existing["id"])
                         continue
-                    source = (candidate["source"] if PRECISE_SOURCE.search(candidate["source"])
-                              else None)
+                    source = (
+                        candidate["source"] if PRECISE_SOURCE.search(candidate["source"]) else None
+                    )
                     if source is None or source not in existing.get("sources", ()):
                         rewrite |= _merge_reassertion(existing, candidate, repetition_bonus)
                         if source is not None:
-                            existing["sources"] = [*existing.get("sources", ()), source][-MAX_SOURCES:]
+                            existing["sources"] = [*existing.get("sources", ()), source][
+                                -MAX_SOURCES:
+                            ]
                             rewrite = True
-                    state[existing["id"]] = self._boosted_entry(existing, state, now, stamp,
-                                                                heard=source)
+                    state[existing["id"]] = self._boosted_entry(
+                        existing, state, now, stamp, heard=source
+                    )
                     report.reinforced.append(existing["id"])
                     fact = existing
                     if "superseded_by" not in fact:
@@ -165,9 +177,12 @@ class KnowledgeGraph:
         with self.store.locked("reinstate"):
             facts = self.facts()
             known = {fact["id"] for fact in facts} | set(self._archived_by_id())
-            orphans = {fact["id"]: f"superseded by {fact['superseded_by']}, which is in neither "
-                                   "facts.jsonl nor the archive"
-                       for fact in facts if fact.get("superseded_by", fact["id"]) not in known}
+            orphans = {
+                fact["id"]: f"superseded by {fact['superseded_by']}, which is in neither "
+                "facts.jsonl nor the archive"
+                for fact in facts
+                if fact.get("superseded_by", fact["id"]) not in known
+            }
             if not orphans:
                 return {}
             for fact in facts:
@@ -175,13 +190,18 @@ class KnowledgeGraph:
                     del fact["superseded_by"]
                     fact.pop("superseded_at", None)
             self.store.rewrite_records(self.layout.facts, "fact", facts)
-            self.store.note(f"reinstated {len(orphans)} fact(s) superseded by a fact lost to "
-                            "damage", orphans, repair=True)
+            self.store.note(
+                f"reinstated {len(orphans)} fact(s) superseded by a fact lost to damage",
+                orphans,
+                repair=True,
+            )
         return orphans
 
     def _archived_by_id(self) -> dict[str, dict]:
-        return {record["id"]: record for record in
-                self.store.read_records(self.layout.archive, "archived-fact", copy=False)}
+        return {
+            record["id"]: record
+            for record in self.store.read_records(self.layout.archive, "archived-fact", copy=False)
+        }
 
     def set_pinned(self, fact_id: str, pinned: bool, now: datetime) -> tuple[dict, bool]:
         """Put a fact in the vault (pinned: it never decays, is never pruned or merged away,
@@ -199,8 +219,11 @@ class KnowledgeGraph:
                 return fact, False
             state = self.store.read_activation()
             entry = state.get(fact_id) or initial_state(fact)
-            state[fact_id] = {**entry, "activation": self._live(fact, state, now).activation,
-                              "last_accessed": format_iso(now)}
+            state[fact_id] = {
+                **entry,
+                "activation": self._live(fact, state, now).activation,
+                "last_accessed": format_iso(now),
+            }
             fact["pinned"] = pinned
             self.store.rewrite_records(self.layout.facts, "fact", facts)
             self.store.write_activation(state, changed=[fact_id])
@@ -216,9 +239,15 @@ class KnowledgeGraph:
             [archived] = self.archive({fact_id: why}, now, note=f"forgot 1 fact ({why.prose})")
         return archived
 
-    def archive(self, chosen: dict[str, ArchiveCause], now: datetime, *, note: str | None = None,
-                fields: dict[str, dict] | None = None,
-                amend: dict[str, dict] | None = None) -> list[dict]:
+    def archive(
+        self,
+        chosen: dict[str, ArchiveCause],
+        now: datetime,
+        *,
+        note: str | None = None,
+        fields: dict[str, dict] | None = None,
+        amend: dict[str, dict] | None = None,
+    ) -> list[dict]:
         """Move the facts of `chosen` (fact id -> why) to the archive, as they are now.
 
         `fields` adds to a fact's archive record (merged_into); `amend` sets fields of facts
@@ -233,29 +262,43 @@ class KnowledgeGraph:
         with self.store.locked("archive"):
             facts = self.facts()
             state = self.store.read_activation()
-            done = {fact["id"]: fact for fact in self.archived_facts()
-                    if fact["archived_at"] == stamp}
+            done = {
+                fact["id"]: fact for fact in self.archived_facts() if fact["archived_at"] == stamp
+            }
             leaving = [fact for fact in facts if fact["id"] in chosen]
-            records = [done.get(fact["id"]) or
-                       {**fact, "archived_at": stamp, "archive_reason": chosen[fact["id"]].prose,
-                        "archive_cause": chosen[fact["id"]].as_dict(),
-                        "final_activation": round(self.activation_of(fact, state, now), 6),
-                        **fields.get(fact["id"], {})}
-                       for fact in leaving]
-            remaining = [{**fact, **amend[fact["id"]]} if fact["id"] in amend else fact
-                         for fact in facts if fact["id"] not in chosen]
+            records = [
+                done.get(fact["id"])
+                or {
+                    **fact,
+                    "archived_at": stamp,
+                    "archive_reason": chosen[fact["id"]].prose,
+                    "archive_cause": chosen[fact["id"]].as_dict(),
+                    "final_activation": round(self.activation_of(fact, state, now), 6),
+                    **fields.get(fact["id"], {}),
+                }
+                for fact in leaving
+            ]
+            remaining = [
+                {**fact, **amend[fact["id"]]} if fact["id"] in amend else fact
+                for fact in facts
+                if fact["id"] not in chosen
+            ]
             if leaving:
-                self.store.note(note or f"archived {len(leaving)} fact(s)",
-                                [fact["id"] for fact in leaving])
-                self.store.append_records(self.layout.archive, "archived-fact",
-                                          [record for record in records
-                                           if record["id"] not in done])
+                self.store.note(
+                    note or f"archived {len(leaving)} fact(s)", [fact["id"] for fact in leaving]
+                )
+                self.store.append_records(
+                    self.layout.archive,
+                    "archived-fact",
+                    [record for record in records if record["id"] not in done],
+                )
                 self.store.rewrite_records(self.layout.facts, "fact", remaining)
             self._write_indexes(remaining)
             kept = {fact["id"] for fact in remaining}
             if set(state) - kept:
-                self.store.write_activation({fid: entry for fid, entry in state.items()
-                                             if fid in kept})
+                self.store.write_activation(
+                    {fid: entry for fid, entry in state.items() if fid in kept}
+                )
         return records
 
     def merge(self, pairs: dict[str, tuple[str, str]], now: datetime) -> dict[str, tuple[str, str]]:
@@ -268,8 +311,11 @@ class KnowledgeGraph:
         crash writes the same files. Returns the pairs merged."""
         with self.store.locked("merge"):
             by_id = {fact["id"]: fact for fact in self.facts()}
-            merged = {gone: (kept, why) for gone, (kept, why) in pairs.items()
-                      if _mergeable(by_id.get(gone), by_id.get(kept))}
+            merged = {
+                gone: (kept, why)
+                for gone, (kept, why) in pairs.items()
+                if _mergeable(by_id.get(gone), by_id.get(kept))
+            }
             if not merged:
                 return {}
             state = self.store.read_activation()
@@ -285,21 +331,28 @@ class KnowledgeGraph:
                 amend[kept] = {"sources": list(dict.fromkeys(sources))[1:][-MAX_SOURCES:]}
                 group = [fact, *others]
                 entries = [state.get(item["id"]) or initial_state(item) for item in group]
-                state[kept] = {**entries[0],
-                               "activation": max(self.activation_of(item, state, now)
-                                                 for item in group),
-                               "last_accessed": format_iso(now),
-                               "access_count": max(entry["access_count"] for entry in entries)}
+                state[kept] = {
+                    **entries[0],
+                    "activation": max(self.activation_of(item, state, now) for item in group),
+                    "last_accessed": format_iso(now),
+                    "access_count": max(entry["access_count"] for entry in entries),
+                }
             self.store.write_activation(state, changed=list(absorbed))
-            self.archive({gone: ArchiveCause("merged", f"{kept}: {why}")
-                          for gone, (kept, why) in merged.items()}, now,
-                         note=f"merged {len(merged)} duplicate fact(s)",
-                         fields={gone: {"merged_into": kept} for gone, (kept, _) in merged.items()},
-                         amend=amend)
+            self.archive(
+                {
+                    gone: ArchiveCause("merged", f"{kept}: {why}")
+                    for gone, (kept, why) in merged.items()
+                },
+                now,
+                note=f"merged {len(merged)} duplicate fact(s)",
+                fields={gone: {"merged_into": kept} for gone, (kept, _) in merged.items()},
+                amend=amend,
+            )
         return merged
 
-    def restore(self, archived: list[dict], now: datetime,
-                activation: float = RESTORED_ACTIVATION) -> list[LiveFact]:
+    def restore(
+        self, archived: list[dict], now: datetime, activation: float = RESTORED_ACTIVATION
+    ) -> list[LiveFact]:
         """Bring archived facts back to the active set at `activation`.
 
         The fact is durably in facts.jsonl before it leaves the archive.
@@ -309,25 +362,38 @@ class KnowledgeGraph:
         with self.store.locked("restore"):
             active = {fact["id"] for fact in self.facts()}
             archive = self.archived_facts()
-            chosen = [fact for fact in archive if fact["id"] not in active
-                      and (fact["id"], fact["archived_at"], fact["archive_reason"]) in wanted]
-            back = [{key: value for key, value in fact.items() if key not in ARCHIVE_FIELDS}
-                    for fact in chosen]
+            chosen = [
+                fact
+                for fact in archive
+                if fact["id"] not in active
+                and (fact["id"], fact["archived_at"], fact["archive_reason"]) in wanted
+            ]
+            back = [
+                {key: value for key, value in fact.items() if key not in ARCHIVE_FIELDS}
+                for fact in chosen
+            ]
             if not back:
                 return []
-            self.store.note(f"restored {len(back)} archived fact(s) at activation {activation:g}",
-                            [fact["id"] for fact in back])
+            self.store.note(
+                f"restored {len(back)} archived fact(s) at activation {activation:g}",
+                [fact["id"] for fact in back],
+            )
             self.store.append_records(self.layout.facts, "fact", back)
             state = self.store.read_activation()
             for fact in back:
-                state[fact["id"]] = {"activation": activation, "last_accessed": stamp,
-                                     "access_count": 0}
+                state[fact["id"]] = {
+                    "activation": activation,
+                    "last_accessed": stamp,
+                    "access_count": 0,
+                }
             self.store.write_activation(state)
             # Only the archive records restored leave it; other records of the same fact
             # (an earlier forget) stay as history.
-            self.store.rewrite_records(self.layout.archive, "archived-fact",
-                                       [fact for fact in archive
-                                        if not any(fact is record for record in chosen)])
+            self.store.rewrite_records(
+                self.layout.archive,
+                "archived-fact",
+                [fact for fact in archive if not any(fact is record for record in chosen)],
+            )
             self._write_indexes(self.facts())
         return [LiveFact(fact, activation, stamp, 0) for fact in back]
 
@@ -343,9 +409,11 @@ class KnowledgeGraph:
         layout = self.store.layout
         needs = (layout.write_lock, layout.audit_log, layout.activation, layout.activation_journal)
         refused = next((refusal for refusal in map(self.store.refused, needs) if refusal), None)
-        if refused is not None:   # what was recalled is returned all the same, not boosted
-            self.store.warnings.append(f"{layout.relative(refused.path)}: {refused.problem}; "
-                                       f"recalled facts were not boosted ({refused.fix})")
+        if refused is not None:  # what was recalled is returned all the same, not boosted
+            self.store.warnings.append(
+                f"{layout.relative(refused.path)}: {refused.problem}; "
+                f"recalled facts were not boosted ({refused.fix})"
+            )
             return {}
         with self.store.locked("recall", needs=needs):
             state = self.store.read_activation()
@@ -356,20 +424,32 @@ class KnowledgeGraph:
                 state[fact["id"]] = self._boosted_entry(fact, state, now, stamp)
                 changed[fact["id"]] = state[fact["id"]]["activation"]
             if changed:
-                self.store.note(f"boosted the activation of {len(changed)} recalled fact(s)",
-                                changed)
+                self.store.note(
+                    f"boosted the activation of {len(changed)} recalled fact(s)", changed
+                )
                 self.store.write_activation(state, changed=changed)
         return changed
 
-    def _boosted_entry(self, fact: dict, state: dict[str, dict], now: datetime,
-                       stamp: str, *, heard: str | None = None) -> dict:
+    def _boosted_entry(
+        self,
+        fact: dict,
+        state: dict[str, dict],
+        now: datetime,
+        stamp: str,
+        *,
+        heard: str | None = None,
+    ) -> dict:
         """A fact's activation state after a recall or reassertion:
         a0 = min(1, activation(now) + recall_boost), last_accessed = now, one more access.
         `heard` is the precise source of a reassertion, kept so it boosts only once."""
         entry = state.get(fact["id"]) or initial_state(fact)
-        boosted_entry = {"activation": boosted(self._live(fact, state, now).activation,
-                                               self.settings.recall_boost),
-                         "last_accessed": stamp, "access_count": entry["access_count"] + 1}
+        boosted_entry = {
+            "activation": boosted(
+                self._live(fact, state, now).activation, self.settings.recall_boost
+            ),
+            "last_accessed": stamp,
+            "access_count": entry["access_count"] + 1,
+        }
         sources = list(entry.get("heard", ()))
         if heard is not None and heard not in sources:
             sources = [*sources, heard][-MAX_SOURCES:]
@@ -380,15 +460,22 @@ class KnowledgeGraph:
     def _write_indexes(self, facts: list[dict]) -> None:
         """entities.jsonl and relations.jsonl as `facts` make them, written if they differ
         (so a crash between a rewrite of facts.jsonl and this is repaired by the next call)."""
-        for path, kind, records in ((self.layout.entities, "entity", entity_records(facts)),
-                                    (self.layout.relations, "relation", relation_records(facts))):
+        for path, kind, records in (
+            (self.layout.entities, "entity", entity_records(facts)),
+            (self.layout.relations, "relation", relation_records(facts)),
+        ):
             if not path.exists() or self.store.read_records(path, kind, copy=False) != records:
                 self.store.rewrite_records(path, kind, records)
 
 
 def _mergeable(gone: dict | None, kept: dict | None) -> bool:
-    return (gone is not None and kept is not None and not gone.get("pinned")
-            and "superseded_by" not in gone and "superseded_by" not in kept)
+    return (
+        gone is not None
+        and kept is not None
+        and not gone.get("pinned")
+        and "superseded_by" not in gone
+        and "superseded_by" not in kept
+    )
 
 
 def _remember_note(report: RememberReport) -> str:
@@ -409,8 +496,9 @@ def _already_heard(fact: dict, entry: dict | None, source: str) -> bool:
         return False  # "user-stated" again is a real repetition
     if source == fact["source"]:
         return True
-    return source in fact.get("sources", ()) and entry is not None and \
-        source in entry.get("heard", ())
+    return (
+        source in fact.get("sources", ()) and entry is not None and source in entry.get("heard", ())
+    )
 
 
 def _merge_reassertion(existing: dict, candidate: dict, repetition_bonus: float) -> bool:
@@ -422,8 +510,14 @@ def _merge_reassertion(existing: dict, candidate: dict, repetition_bonus: float)
     if candidate.get("pinned") and not existing.get("pinned"):
         existing["pinned"] = True
         changed = True
-    importance = round(min(1.0, max(candidate.get("importance", 0.0),
-                                     existing.get("importance", 0.0)) + repetition_bonus), 3)
+    importance = round(
+        min(
+            1.0,
+            max(candidate.get("importance", 0.0), existing.get("importance", 0.0))
+            + repetition_bonus,
+        ),
+        3,
+    )
     if importance != existing.get("importance", 0.0):
         existing["importance"] = importance
         changed = True
@@ -431,5 +525,3 @@ def _merge_reassertion(existing: dict, candidate: dict, repetition_bonus: float)
         existing["text"] = candidate["text"]
         changed = True
     return changed
-
-

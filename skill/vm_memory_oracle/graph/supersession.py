@@ -68,9 +68,13 @@ class _Preferences:
                     self._file(other)
         words = frozenset(significant_words(fact["object"]))
         known = self._by_subject.get(normalise(fact["subject"]), {})
-        rivals = [fact_id for fact_id, (other, other_words) in known.items()
-                  if "superseded_by" not in other and fact_id != fact["id"]
-                  and one_word_swapped(words, other_words)]
+        rivals = [
+            fact_id
+            for fact_id, (other, other_words) in known.items()
+            if "superseded_by" not in other
+            and fact_id != fact["id"]
+            and one_word_swapped(words, other_words)
+        ]
         if take:
             self._file(fact, words)
         return rivals
@@ -79,5 +83,7 @@ class _Preferences:
         if "superseded_by" not in fact and polarity(fact["predicate"]) == PREFERENCE:
             known = self._by_subject.setdefault(normalise(fact["subject"]), {})
             if fact["id"] not in known:
-                known[fact["id"]] = (fact, words if words is not None else
-                                     frozenset(significant_words(fact["object"])))
+                known[fact["id"]] = (
+                    fact,
+                    words if words is not None else frozenset(significant_words(fact["object"])),
+                )

@@ -27,16 +27,26 @@ class LiveFact:
         return "superseded_by" not in self.record
 
     def as_dict(self) -> dict:
-        return {**self.record, "text": fact_sentence(self.record),
-                "activation": round(self.activation, 6), "last_accessed": self.last_accessed,
-                "access_count": self.access_count}
+        return {
+            **self.record,
+            "text": fact_sentence(self.record),
+            "activation": round(self.activation, 6),
+            "last_accessed": self.last_accessed,
+            "access_count": self.access_count,
+        }
 
 
 class LiveView:
     """The active facts at one moment, each fact's activation computed on first use."""
 
-    def __init__(self, records: dict[str, dict], state: dict[str, dict], now: datetime, *,
-                 half_life_days: float):
+    def __init__(
+        self,
+        records: dict[str, dict],
+        state: dict[str, dict],
+        now: datetime,
+        *,
+        half_life_days: float,
+    ):
         self.records = records
         self._half_life_days = half_life_days
         self._state = state
@@ -49,19 +59,24 @@ class LiveView:
     def __getitem__(self, fact_id: str) -> LiveFact:
         live = self._live.get(fact_id)
         if live is None:
-            live = live_fact(self.records[fact_id], self._state, self._now,
-                             half_life_days=self._half_life_days)
+            live = live_fact(
+                self.records[fact_id], self._state, self._now, half_life_days=self._half_life_days
+            )
             self._live[fact_id] = live
         return live
 
     def searchable(self, fact_id: str, threshold: float) -> bool:
         record = self.records.get(fact_id)
-        return (record is not None and "superseded_by" not in record
-                and self[fact_id].activation >= threshold)
+        return (
+            record is not None
+            and "superseded_by" not in record
+            and self[fact_id].activation >= threshold
+        )
 
 
-def live_fact(fact: dict, state: dict[str, dict], now: datetime, *,
-              half_life_days: float) -> LiveFact:
+def live_fact(
+    fact: dict, state: dict[str, dict], now: datetime, *, half_life_days: float
+) -> LiveFact:
     """The fact with its activation at `now`, from its entry in the activation state (or,
     without one, its creation values)."""
     entry = state.get(fact["id"]) or initial_state(fact)
@@ -71,5 +86,8 @@ def live_fact(fact: dict, state: dict[str, dict], now: datetime, *,
 
 def initial_state(fact: dict, stamp: str | None = None) -> dict:
     """Activation state of a fact that has none yet: its creation activation and time."""
-    return {"activation": fact["activation"], "last_accessed": stamp or fact["created"],
-            "access_count": 0}
+    return {
+        "activation": fact["activation"],
+        "last_accessed": stamp or fact["created"],
+        "access_count": 0,
+    }

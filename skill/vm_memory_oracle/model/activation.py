@@ -17,8 +17,15 @@ def effective_half_life(half_life_days: float, importance: float) -> float:
     return half_life_days / (1.0 - 0.5 * min(max(importance, 0.0), 1.0))
 
 
-def activation_at(a0: float, last_accessed: datetime, now: datetime, *, half_life_days: float,
-                  importance: float = 0.0, pinned: bool = False) -> float:
+def activation_at(
+    a0: float,
+    last_accessed: datetime,
+    now: datetime,
+    *,
+    half_life_days: float,
+    importance: float = 0.0,
+    pinned: bool = False,
+) -> float:
     if pinned:
         return a0
     elapsed = max(0.0, days_between(last_accessed, now))
@@ -30,12 +37,22 @@ def boosted(current: float, recall_boost: float) -> float:
     return min(1.0, current + recall_boost)
 
 
-def fact_activation(fact: dict, entry: dict | None, now: datetime, *,
-                    half_life_days: float) -> float:
+def fact_activation(
+    fact: dict, entry: dict | None, now: datetime, *, half_life_days: float
+) -> float:
     """A fact's activation at `now` from its activation state `entry` (None: as created)."""
     from ..clock import parse_iso
 
-    a0, last = ((entry["activation"], entry["last_accessed"]) if entry is not None
-                else (fact["activation"], fact["created"]))
-    return activation_at(a0, parse_iso(last), now, half_life_days=half_life_days,
-                         importance=fact.get("importance", 0.0), pinned=fact.get("pinned", False))
+    a0, last = (
+        (entry["activation"], entry["last_accessed"])
+        if entry is not None
+        else (fact["activation"], fact["created"])
+    )
+    return activation_at(
+        a0,
+        parse_iso(last),
+        now,
+        half_life_days=half_life_days,
+        importance=fact.get("importance", 0.0),
+        pinned=fact.get("pinned", False),
+    )

@@ -10,13 +10,19 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 # code -> how its prose begins; the detail follows
-CODES = {"superseded": "superseded by ", "merged": "merged into ", "pruned": "pruned: ",
-         "stale": "stale: ", "forgotten": "forgotten: ", "other": ""}
+CODES = {
+    "superseded": "superseded by ",
+    "merged": "merged into ",
+    "pruned": "pruned: ",
+    "stale": "stale: ",
+    "forgotten": "forgotten: ",
+    "other": "",
+}
 
 
 @dataclass(frozen=True)
 class ArchiveCause:
-    code: str        # one of CODES
+    code: str  # one of CODES
     detail: str = ""  # the newer fact's id, the merge's target and reason, the figures, ...
 
     def __post_init__(self):
@@ -46,7 +52,7 @@ def cause_of(record: dict) -> ArchiveCause:
         if code == "other":
             continue
         if reason.startswith(opening):
-            return ArchiveCause(code, reason[len(opening):])
+            return ArchiveCause(code, reason[len(opening) :])
         if reason == opening.rstrip(" :"):
             return ArchiveCause(code)
     return ArchiveCause("other", reason)

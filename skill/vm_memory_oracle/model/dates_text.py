@@ -13,12 +13,20 @@ from datetime import date
 
 from .fact import normalise
 
-_MONTH_NUMBERS = {name: number for number, name in enumerate(
-    ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"), 1)}
-_MONTH_NAME = (r"jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?"
-               r"|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?")
-_WEEKDAY = (r"(?:(?:mon(?:day)?|tue(?:s|sday)?|wed(?:nesday)?|thu(?:r|rs|rsday)?|fri(?:day)?"
-            r"|sat(?:urday)?|sun(?:day)?)\.?(?:,\s*|\s+))?")
+_MONTH_NUMBERS = {
+    name: number
+    for number, name in enumerate(
+        ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"), 1
+    )
+}
+_MONTH_NAME = (
+    r"jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?"
+    r"|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?"
+)
+_WEEKDAY = (
+    r"(?:(?:mon(?:day)?|tue(?:s|sday)?|wed(?:nesday)?|thu(?:r|rs|rsday)?|fri(?:day)?"
+    r"|sat(?:urday)?|sun(?:day)?)\.?(?:,\s*|\s+))?"
+)
 _ORDINAL = r"(?:st|nd|rd|th)?"
 # Letters, not \w, mark a word start: CJK characters are \w, and "于May 15, 2026" is a date.
 _WORD_START = r"(?<![A-Za-z])"
@@ -37,31 +45,85 @@ def _group(name: str, pattern: str) -> str:
 
 def _forms() -> dict[str, str]:
     """Each way of writing a date; its groups are named <form>_year, <form>_month, ..."""
-    def day(form): return _group(form + "_day", r"\d{1,2}")
-    def month(form): return _group(form + "_month", r"\d{1,2}")
-    def year(form): return _group(form + "_year", r"\d{4}")
+
+    def day(form):
+        return _group(form + "_day", r"\d{1,2}")
+
+    def month(form):
+        return _group(form + "_month", r"\d{1,2}")
+
+    def year(form):
+        return _group(form + "_year", r"\d{4}")
+
     # The trailing \b keeps "Mayor" and "Septx" from being months.
-    def month_name(form): return _group(form + "_month", _MONTH_NAME) + r"\b\.?"
-    def sep(form): return _group(form + "_sep", "[-/.]")
-    def same_sep(form): return "(?P=" + form + "_sep)"
+    def month_name(form):
+        return _group(form + "_month", _MONTH_NAME) + r"\b\.?"
+
+    def sep(form):
+        return _group(form + "_sep", "[-/.]")
+
+    def same_sep(form):
+        return "(?P=" + form + "_sep)"
+
     return {
-        "mf": (_WORD_START + _WEEKDAY + month_name("mf") + r"\s*" + day("mf") + _ORDINAL
-               + r"(?:,\s*|\s+)" + year("mf") + _YEAR_END),
-        "df": (_WORD_START + _WEEKDAY + _DAY_START + day("df") + _ORDINAL + r"\s+(?:of\s+)?"
-               + month_name("df") + r",?\s+" + year("df") + _YEAR_END),
-        "yf": (_NUMBER_START + year("yf") + sep("yf") + month("yf") + same_sep("yf") + day("yf")
-               + r"(?!\.?\d)"),
-        "zh": (_NUMBER_START + year("zh") + r"\s*年\s*" + month("zh") + r"\s*月\s*" + day("zh")
-               + r"\s*[日号]"),
+        "mf": (
+            _WORD_START
+            + _WEEKDAY
+            + month_name("mf")
+            + r"\s*"
+            + day("mf")
+            + _ORDINAL
+            + r"(?:,\s*|\s+)"
+            + year("mf")
+            + _YEAR_END
+        ),
+        "df": (
+            _WORD_START
+            + _WEEKDAY
+            + _DAY_START
+            + day("df")
+            + _ORDINAL
+            + r"\s+(?:of\s+)?"
+            + month_name("df")
+            + r",?\s+"
+            + year("df")
+            + _YEAR_END
+        ),
+        "yf": (
+            _NUMBER_START
+            + year("yf")
+            + sep("yf")
+            + month("yf")
+            + same_sep("yf")
+            + day("yf")
+            + r"(?!\.?\d)"
+        ),
+        "zh": (
+            _NUMBER_START
+            + year("zh")
+            + r"\s*年\s*"
+            + month("zh")
+            + r"\s*月\s*"
+            + day("zh")
+            + r"\s*[日号]"
+        ),
         # Day and month in either order; which is which is settled after matching.
-        "nu": (_DAY_START + _group("nu_first", r"\d{1,2}") + sep("nu")
-               + _group("nu_second", r"\d{1,2}") + same_sep("nu") + year("nu") + _YEAR_END),
+        "nu": (
+            _DAY_START
+            + _group("nu_first", r"\d{1,2}")
+            + sep("nu")
+            + _group("nu_second", r"\d{1,2}")
+            + same_sep("nu")
+            + year("nu")
+            + _YEAR_END
+        ),
     }
 
 
 # One pattern, one pass: the leftmost date wins, and a rewritten date is not read again.
-_DATE = re.compile("|".join(_group(form, pattern) for form, pattern in _forms().items()),
-                   re.IGNORECASE)
+_DATE = re.compile(
+    "|".join(_group(form, pattern) for form, pattern in _forms().items()), re.IGNORECASE
+)
 
 
 def _day_and_month_of_numeric(first: int, second: int) -> tuple[int, int] | None:

@@ -12,34 +12,108 @@ import uuid
 # uuid5 namespace of fact ids; fixed forever, or every id would change.
 FACT_NAMESPACE = uuid.uuid5(uuid.NAMESPACE_URL, "https://vm-memory-oracle/fact")
 
-CATEGORIES = ("identity", "health", "preference", "relationship", "state", "decision",
-              "action", "fact", "temporary")
+CATEGORIES = (
+    "identity",
+    "health",
+    "preference",
+    "relationship",
+    "state",
+    "decision",
+    "action",
+    "fact",
+    "temporary",
+)
 
 # Intrinsic importance by category: what identifies a person or keeps them safe counts most.
 INTRINSIC_IMPORTANCE = {
-    "identity": 1.0, "health": 1.0,
-    "preference": 0.8, "relationship": 0.8, "state": 0.8,
-    "decision": 0.8, "action": 0.5, "fact": 0.5, "temporary": 0.2,
+    "identity": 1.0,
+    "health": 1.0,
+    "preference": 0.8,
+    "relationship": 0.8,
+    "state": 0.8,
+    "decision": 0.8,
+    "action": 0.5,
+    "fact": 0.5,
+    "temporary": 0.2,
 }
 
 # Predicates that hold one value at a time for a subject: a new object replaces the old.
 DEFAULT_SINGLE_VALUED = (
-    "name", "is_named", "called", "age", "birthday", "born_on", "lives_in", "located_in",
-    "location", "home", "works_at", "employer", "job", "job_title", "role", "title",
-    "timezone", "email", "phone", "status", "current_project", "spouse", "married_to",
-    "叫", "名字", "住在", "居住在", "在_工作", "工作于", "职业", "年龄", "生日",
+    "name",
+    "is_named",
+    "called",
+    "age",
+    "birthday",
+    "born_on",
+    "lives_in",
+    "located_in",
+    "location",
+    "home",
+    "works_at",
+    "employer",
+    "job",
+    "job_title",
+    "role",
+    "title",
+    "timezone",
+    "email",
+    "phone",
+    "status",
+    "current_project",
+    "spouse",
+    "married_to",
+    "叫",
+    "名字",
+    "住在",
+    "居住在",
+    "在_工作",
+    "工作于",
+    "职业",
+    "年龄",
+    "生日",
 )
 
 # Predicates with a polarity: the same subject and object under the opposite sign is a
 # contradiction (likes/dislikes, 喜欢/讨厌), and the newer statement wins.
 POLARITY = {
-    "likes": 1, "like": 1, "loves": 1, "love": 1, "enjoys": 1, "prefers": 1, "prefer": 1,
-    "wants": 1, "uses": 1, "always_uses": 1, "is": 1, "has": 1, "supports": 1, "agrees_with": 1,
-    "dislikes": -1, "dislike": -1, "hates": -1, "hate": -1, "avoids": -1, "avoid": -1,
-    "does_not_want": -1, "never_uses": -1, "is_not": -1, "does_not_have": -1,
-    "opposes": -1, "disagrees_with": -1,
-    "喜欢": 1, "爱": 1, "偏好": 1, "想要": 1, "使用": 1, "是": 1,
-    "讨厌": -1, "不喜欢": -1, "厌恶": -1, "不想要": -1, "不使用": -1, "不是": -1,
+    "likes": 1,
+    "like": 1,
+    "loves": 1,
+    "love": 1,
+    "enjoys": 1,
+    "prefers": 1,
+    "prefer": 1,
+    "wants": 1,
+    "uses": 1,
+    "always_uses": 1,
+    "is": 1,
+    "has": 1,
+    "supports": 1,
+    "agrees_with": 1,
+    "dislikes": -1,
+    "dislike": -1,
+    "hates": -1,
+    "hate": -1,
+    "avoids": -1,
+    "avoid": -1,
+    "does_not_want": -1,
+    "never_uses": -1,
+    "is_not": -1,
+    "does_not_have": -1,
+    "opposes": -1,
+    "disagrees_with": -1,
+    "喜欢": 1,
+    "爱": 1,
+    "偏好": 1,
+    "想要": 1,
+    "使用": 1,
+    "是": 1,
+    "讨厌": -1,
+    "不喜欢": -1,
+    "厌恶": -1,
+    "不想要": -1,
+    "不使用": -1,
+    "不是": -1,
 }
 _NEGATION_PREFIXES = ("not_", "does_not_", "doesn't_", "never_", "no_longer_", "不")
 
@@ -79,28 +153,59 @@ def polarity(predicate: str) -> tuple[str, int] | None:
     """(base relation, +1 or -1) for predicates that have a sign, else None."""
     if predicate in POLARITY:
         sign = POLARITY[predicate]
-        return (_POSITIVE_BASE.get(predicate, predicate) if sign > 0 else
-                _NEGATIVE_BASE.get(predicate, predicate)), sign
+        return (
+            _POSITIVE_BASE.get(predicate, predicate)
+            if sign > 0
+            else _NEGATIVE_BASE.get(predicate, predicate)
+        ), sign
     for prefix in _NEGATION_PREFIXES:
         if predicate.startswith(prefix) and len(predicate) > len(prefix):
-            base = predicate[len(prefix):]
+            base = predicate[len(prefix) :]
             return (_POSITIVE_BASE.get(base, base), -1)
     return None
 
 
 # Both signs of one relation share a base name so that they can be matched.
 _POSITIVE_BASE = {
-    "likes": "likes", "like": "likes", "loves": "likes", "love": "likes", "enjoys": "likes",
-    "prefers": "prefers", "prefer": "prefers", "wants": "wants", "uses": "uses",
-    "always_uses": "uses", "is": "is", "has": "has", "supports": "supports",
+    "likes": "likes",
+    "like": "likes",
+    "loves": "likes",
+    "love": "likes",
+    "enjoys": "likes",
+    "prefers": "prefers",
+    "prefer": "prefers",
+    "wants": "wants",
+    "uses": "uses",
+    "always_uses": "uses",
+    "is": "is",
+    "has": "has",
+    "supports": "supports",
     "agrees_with": "agrees_with",
-    "喜欢": "喜欢", "爱": "喜欢", "偏好": "prefers", "想要": "wants", "使用": "uses", "是": "is",
+    "喜欢": "喜欢",
+    "爱": "喜欢",
+    "偏好": "prefers",
+    "想要": "wants",
+    "使用": "uses",
+    "是": "is",
 }
 _NEGATIVE_BASE = {
-    "dislikes": "likes", "dislike": "likes", "hates": "likes", "hate": "likes",
-    "avoids": "prefers", "avoid": "prefers", "does_not_want": "wants", "never_uses": "uses",
-    "is_not": "is", "does_not_have": "has", "opposes": "supports", "disagrees_with": "agrees_with",
-    "讨厌": "喜欢", "不喜欢": "喜欢", "厌恶": "喜欢", "不想要": "wants", "不使用": "uses",
+    "dislikes": "likes",
+    "dislike": "likes",
+    "hates": "likes",
+    "hate": "likes",
+    "avoids": "prefers",
+    "avoid": "prefers",
+    "does_not_want": "wants",
+    "never_uses": "uses",
+    "is_not": "is",
+    "does_not_have": "has",
+    "opposes": "supports",
+    "disagrees_with": "agrees_with",
+    "讨厌": "喜欢",
+    "不喜欢": "喜欢",
+    "厌恶": "喜欢",
+    "不想要": "wants",
+    "不使用": "uses",
     "不是": "is",
 }
 

@@ -76,8 +76,11 @@ def _trimmed(candidate: str) -> str | None:
             if not depth or depth.pop() != _CLOSERS[char]:
                 end = index
                 break
-        elif _CJK_LETTER_CHAR.match(char) and candidate[index - 1] != "/" and \
-                not _CJK_LETTER_CHAR.match(candidate[index - 1]):
+        elif (
+            _CJK_LETTER_CHAR.match(char)
+            and candidate[index - 1] != "/"
+            and not _CJK_LETTER_CHAR.match(candidate[index - 1])
+        ):
             end = index
             break
     path = candidate[:end]
@@ -86,7 +89,7 @@ def _trimmed(candidate: str) -> str | None:
         if shorter == path:
             break
         path = shorter
-    rest = path[len(root):]
+    rest = path[len(root) :]
     if not rest.strip("/") or rest.startswith("/"):
         return None  # a bare root, or `//host/...`
     return path
@@ -98,7 +101,7 @@ def expanded(reference: str, home: str | None) -> str | None:
     if reference.startswith(HOME_PREFIX):
         if home is None:
             return None
-        reference = home.rstrip("/") + "/" + reference[len(HOME_PREFIX):]
+        reference = home.rstrip("/") + "/" + reference[len(HOME_PREFIX) :]
     return os.path.normpath(reference)
 
 

@@ -26,8 +26,7 @@ MIN_OVERLAP = 0.6
 # Words that say one thing, compared as one (after model.text's light stemming): a fixed
 # list anyone can read, not a model's judgment.
 SYNONYMS = {
-    **dict.fromkeys(("like", "love", "enjoy", "prefer", "favourite", "favorite", "fond"),
-                    "like"),
+    **dict.fromkeys(("like", "love", "enjoy", "prefer", "favourite", "favorite", "fond"), "like"),
     **dict.fromkeys(("named", "called", "name"), "name"),
     **dict.fromkeys(("want", "wish", "would_like"), "want"),
 }
@@ -42,10 +41,10 @@ class Wording:
     """What the checks compare of one fact."""
 
     subject: str
-    words: frozenset[str]   # significant words of the sentence, the subject's left out
-    value: frozenset[str]   # significant words of the object
+    words: frozenset[str]  # significant words of the sentence, the subject's left out
+    value: frozenset[str]  # significant words of the object
     negated: bool
-    sign: int | None        # +1 likes, -1 dislikes, None for a predicate with no sign
+    sign: int | None  # +1 likes, -1 dislikes, None for a predicate with no sign
 
 
 def wording(fact: dict) -> Wording:
@@ -53,11 +52,13 @@ def wording(fact: dict) -> Wording:
     own = set(significant_words(subject))
     sentence = fact_sentence(fact)
     signed = polarity(fact["predicate"])
-    return Wording(subject=subject,
-                   words=frozenset(significant_words(sentence)) - own,
-                   value=frozenset(significant_words(fact["object"])) - own,
-                   negated=bool(_NEGATION.search(normalise(sentence).replace("\u2019", "'"))),
-                   sign=None if signed is None else signed[1])
+    return Wording(
+        subject=subject,
+        words=frozenset(significant_words(sentence)) - own,
+        value=frozenset(significant_words(fact["object"])) - own,
+        negated=bool(_NEGATION.search(normalise(sentence).replace("\u2019", "'"))),
+        sign=None if signed is None else signed[1],
+    )
 
 
 def significant_words(text: str) -> list[str]:
@@ -94,8 +95,9 @@ def other_values(a: Wording, b: Wording) -> str | None:
     return None
 
 
-def duplicate_reason(a: Wording, b: Wording, cosine: float | None = None,
-                     threshold: float | None = None) -> str | None:
+def duplicate_reason(
+    a: Wording, b: Wording, cosine: float | None = None, threshold: float | None = None
+) -> str | None:
     """Why `a` and `b` say the same thing, or None when they do not (or may disagree).
 
     Words: 60% of the smaller set shared, and no value in one that the other never
@@ -107,8 +109,12 @@ def duplicate_reason(a: Wording, b: Wording, cosine: float | None = None,
     shared = overlap(a.words, b.words)
     if shared >= MIN_OVERLAP and other_values(a, b) is None:
         return f"same subject, {shared:.0%} of significant words shared"
-    if cosine is not None and threshold is not None and cosine >= threshold \
-            and not one_word_swapped(a.words, b.words):
+    if (
+        cosine is not None
+        and threshold is not None
+        and cosine >= threshold
+        and not one_word_swapped(a.words, b.words)
+    ):
         return f"same subject, cosine {cosine:.3f} >= {threshold:g}"
     return None
 

@@ -14,13 +14,15 @@ from .fact import normalise
 _WORD = re.compile(r"[^\W_]+", re.UNICODE)
 _CJK = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uac00-\ud7af]+")
 
-STOPWORDS = frozenset("""
+STOPWORDS = frozenset(
+    """
 a an the and or but if of to in on at by for with from as is are was were be been being am
 do does did have has had i me my we our you your he him his she her it its they them their
 this that these those what which who whom whose when where why how there here about into
 than then so not no yes can could would should will shall may might must just also very
 please tell know remember recall any some all s t
-""".split())
+""".split()
+)
 CJK_STOP_CHARS = frozenset("的了是在吗呢吧啊和与也都就么什我你他她它们这那个有")
 
 
@@ -49,8 +51,11 @@ def evidence_sequence(text: str) -> list[str]:
             if run not in CJK_STOP_CHARS:
                 found.append((match.start(), run))
             continue
-        found.extend((match.start() + i, run[i:i + 2]) for i in range(len(run) - 1)
-                     if run[i] not in CJK_STOP_CHARS and run[i + 1] not in CJK_STOP_CHARS)
+        found.extend(
+            (match.start() + i, run[i : i + 2])
+            for i in range(len(run) - 1)
+            if run[i] not in CJK_STOP_CHARS and run[i + 1] not in CJK_STOP_CHARS
+        )
     return [term for _, term in sorted(found)]
 
 
@@ -79,5 +84,5 @@ def tokens(text: str, *, pairs: bool = True) -> list[str]:
         chars = [char for char in run]
         result.extend(char for char in chars if char not in CJK_STOP_CHARS)
         if pairs:
-            result.extend(run[i:i + 2] for i in range(len(run) - 1))
+            result.extend(run[i : i + 2] for i in range(len(run) - 1))
     return result

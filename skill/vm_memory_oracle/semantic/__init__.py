@@ -5,10 +5,29 @@ embedder, and `update_index` to bring the index in step."""
 
 from .cache import EmbeddingCache, content_hash
 from .embedders import Choice, choose_embedder, configured_embedder
-from .index import (IndexReport, SemanticIndex, cached_sentence_vectors, indexed_texts,
-                    semantic_search, update_index, wanted_vectors)
+from .index import (
+    IndexReport,
+    SemanticIndex,
+    cached_sentence_vectors,
+    indexed_texts,
+    semantic_search,
+    update_index,
+    wanted_vectors,
+)
 from .search import Semantic
 
-__all__ = ["Choice", "EmbeddingCache", "IndexReport", "Semantic", "SemanticIndex",
-           "cached_sentence_vectors", "choose_embedder", "configured_embedder", "content_hash",
-           "indexed_texts", "semantic_search", "update_index", "wanted_vectors"]
+__all__ = [
+    "Choice",
+    "EmbeddingCache",
+    "IndexReport",
+    "Semantic",
+    "SemanticIndex",
+    "cached_sentence_vectors",
+    "choose_embedder",
+    "configured_embedder",
+    "content_hash",
+    "indexed_texts",
+    "semantic_search",
+    "update_index",
+    "wanted_vectors",
+]

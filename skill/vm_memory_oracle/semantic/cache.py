@@ -22,15 +22,16 @@ def content_hash(text: str) -> str:
 class EmbeddingCache:
     """Vectors by content hash for one model, kept beside the index (derived, rebuildable)."""
 
-    def __init__(self, path: Path, dimension: int, vectors: dict[str, np.ndarray],
-                 problem: str | None = None):
+    def __init__(
+        self, path: Path, dimension: int, vectors: dict[str, np.ndarray], problem: str | None = None
+    ):
         self.path = path
         self.dimension = dimension
         self._vectors = vectors
         self.problem = problem  # why a cache file that exists could not be read
 
     @classmethod
-    def load(cls, path: Path, dimension: int) -> "EmbeddingCache":
+    def load(cls, path: Path, dimension: int) -> EmbeddingCache:
         vectors: dict[str, np.ndarray] = {}
         problem = None
         try:
@@ -40,14 +41,13 @@ class EmbeddingCache:
                     vectors = {str(digest): row for digest, row in zip(hashes, matrix)}
         except FileNotFoundError:
             pass  # no cache yet, or deleted: everything is embedded again
-        except (OSError, ValueError, KeyError, EOFError, zipfile.BadZipFile,
-                zlib.error) as exc:
+        except (OSError, ValueError, KeyError, EOFError, zipfile.BadZipFile, zlib.error) as exc:
             # A damaged cache (a truncated .npz is no zip at all) costs only the embedding.
             problem = f"{type(exc).__name__}: {str(exc)[:120]}"
         return cls(path, dimension, vectors, problem)
 
     @classmethod
-    def of(cls, graph, embedder: Embedder) -> "EmbeddingCache":
+    def of(cls, graph, embedder: Embedder) -> EmbeddingCache:
         """The data directory's cache of `embedder`'s vectors (empty when it is refused)."""
         path = graph.layout.embedding_cache(embedder.model_id)
         if not graph.store.usable(path):
@@ -68,23 +68,28 @@ class EmbeddingCache:
     def combined(self, texts: tuple[str, ...]) -> np.ndarray:
         """The mean of the texts' vectors: its inner product with a query is the mean of the
         texts' cosine similarities to it."""
-        return np.mean([self._vectors[content_hash(text)] for text in texts],
-                       axis=0).astype(np.float32)
+        return np.mean([self._vectors[content_hash(text)] for text in texts], axis=0).astype(
+            np.float32
+        )
 
     def add(self, texts: list[str], vectors: np.ndarray) -> None:
         for text, vector in zip(texts, vectors):
             self._vectors[content_hash(text)] = vector
 
     def keep(self, digests: set[str]) -> None:
-        self._vectors = {digest: vector for digest, vector in self._vectors.items()
-                         if digest in digests}
+        self._vectors = {
+            digest: vector for digest, vector in self._vectors.items() if digest in digests
+        }
 
     def save(self, store) -> None:
         """Write the cache (through `store`, the data directory's)."""
         store.make_directory(self.path.parent)
         hashes = np.array(sorted(self._vectors), dtype="U16")
-        matrix = (np.vstack([self._vectors[digest] for digest in hashes]).astype(np.float32)
-                  if len(hashes) else np.zeros((0, self.dimension), dtype=np.float32))
+        matrix = (
+            np.vstack([self._vectors[digest] for digest in hashes]).astype(np.float32)
+            if len(hashes)
+            else np.zeros((0, self.dimension), dtype=np.float32)
+        )
         buffer = io.BytesIO()
         np.savez(buffer, hashes=hashes, vectors=matrix)
         store.write_bytes(self.path, buffer.getvalue())

@@ -19,12 +19,21 @@ class Choice:
     def note(self) -> str | None:
         if self.fallback_reason is None:
             return None
-        return (f"embedding model {self.requested!r} unavailable ({self.fallback_reason}); "
-                f"using {self.embedder.model_id}")
+        return (
+            f"embedding model {self.requested!r} unavailable ({self.fallback_reason}); "
+            f"using {self.embedder.model_id}"
+        )
 
 
-def choose_embedder(model: str, *, data_dir: Path, device: str = "cpu", pooling: str = "mean",
-                    query_prefix: str = "query: ", passage_prefix: str = "passage: ") -> Choice:
+def choose_embedder(
+    model: str,
+    *,
+    data_dir: Path,
+    device: str = "cpu",
+    pooling: str = "mean",
+    query_prefix: str = "query: ",
+    passage_prefix: str = "passage: ",
+) -> Choice:
     """The embedder `model` names, else the bundled model, else hashing; never silently.
 
     `model` is "hash", the bundled model's name ("multilingual-e5-small"), a directory with
@@ -42,9 +51,16 @@ def choose_embedder(model: str, *, data_dir: Path, device: str = "cpu", pooling:
         try:
             from ..embed.onnx import OnnxEmbedder
 
-            return Choice(OnnxEmbedder(directory, device=device, pooling=pooling,
-                                       query_prefix=query_prefix, passage_prefix=passage_prefix),
-                          model)
+            return Choice(
+                OnnxEmbedder(
+                    directory,
+                    device=device,
+                    pooling=pooling,
+                    query_prefix=query_prefix,
+                    passage_prefix=passage_prefix,
+                ),
+                model,
+            )
         except EmbedderUnavailable as exc:
             reason = str(exc)
     try:
@@ -60,7 +76,11 @@ def choose_embedder(model: str, *, data_dir: Path, device: str = "cpu", pooling:
 
 def configured_embedder(graph, settings) -> Choice:
     """The embedder the settings name, or its named fallback (Choice)."""
-    return choose_embedder(settings.embedding_model, data_dir=graph.layout.root,
-                           device=settings.embedding_device, pooling=settings.embedding_pooling,
-                           query_prefix=settings.embedding_query_prefix,
-                           passage_prefix=settings.embedding_passage_prefix)
+    return choose_embedder(
+        settings.embedding_model,
+        data_dir=graph.layout.root,
+        device=settings.embedding_device,
+        pooling=settings.embedding_pooling,
+        query_prefix=settings.embedding_query_prefix,
+        passage_prefix=settings.embedding_passage_prefix,
+    )

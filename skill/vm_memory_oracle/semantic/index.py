@@ -5,7 +5,8 @@ derived from its fact id; embeddings/metadata.jsonl says which fact, model and t
 vector stands for. A fact extracted from a conversation carries the turn it came from
 (`context`); its vector is the mean of the sentence's and the turn's, so its similarity
 to a query is the mean of theirs and a fragment keeps the meaning of what was said around
-it (measured on LoCoMo: better than either alone, and than a normalised mean). Only new or changed facts are embedded, and embeddings are cached per
+it (measured on LoCoMo: better than either alone, and than a normalised mean).
+Only new or changed facts are embedded, and embeddings are cached per
 model (embeddings/cache-<model>.npz), so a rebuild with the same model embeds nothing. The
 index is rebuilt when the model or dimension changed, when index and metadata disagree, or
 when either is missing or unreadable; `force` rebuilds it anyway.
@@ -39,11 +40,11 @@ FORCED = "a rebuild was asked for"
 class IndexReport:
     model_id: str
     vectors: int = 0
-    embedded: int = 0        # texts run through the model in this call
-    from_cache: int = 0      # vectors taken from the embedding cache instead
+    embedded: int = 0  # texts run through the model in this call
+    from_cache: int = 0  # vectors taken from the embedding cache instead
     added: int = 0
     removed: int = 0
-    rebuilt: str | None = None   # why the index was built from scratch, if it was
+    rebuilt: str | None = None  # why the index was built from scratch, if it was
 
     @property
     def repaired(self) -> bool:
@@ -61,7 +62,7 @@ class SemanticIndex:
 
 def vector_id(fact_id: str) -> int:
     """A stable non-negative int64 from the fact's uuid (its top 63 bits)."""
-    return int(fact_id[len("fact-"):].replace("-", ""), 16) >> 65
+    return int(fact_id[len("fact-") :].replace("-", ""), 16) >> 65
 
 
 def indexed_texts(fact: dict) -> tuple[str, ...]:
@@ -78,9 +79,14 @@ def index_model_id(embedder: Embedder) -> str:
 EMBED_BATCH = 64
 
 
-def update_index(graph: KnowledgeGraph, embedder: Embedder, *, force: bool = False,
-                 hnsw_min_facts: int = DEFAULT_HNSW_MIN_FACTS,
-                 progress=None) -> tuple[SemanticIndex, IndexReport]:
+def update_index(
+    graph: KnowledgeGraph,
+    embedder: Embedder,
+    *,
+    force: bool = False,
+    hnsw_min_facts: int = DEFAULT_HNSW_MIN_FACTS,
+    progress=None,
+) -> tuple[SemanticIndex, IndexReport]:
     """Bring the index in step with the facts; slow embedding happens outside the lock.
 
     `progress(label, done, total)`, when given, is told how the embedding goes.
@@ -98,57 +104,79 @@ def update_index(graph: KnowledgeGraph, embedder: Embedder, *, force: bool = Fal
         for start in range(0, len(missing), EMBED_BATCH):
             if progress is not None:
                 progress("embedding", start, len(missing))
-            batch = missing[start:start + EMBED_BATCH]
+            batch = missing[start : start + EMBED_BATCH]
             cache.add(batch, embedder.embed_passages(batch))
         if progress is not None:
             progress("embedding", len(missing), len(missing))
         report.embedded += len(missing)
     lock = graph.store.refused(graph.layout.write_lock)
-    if lock is not None:   # a memory that cannot be locked is read, never written
-        graph.store.warnings.append(f"{graph.layout.relative(lock.path)}: {lock.problem}; the "
-                                    f"vector index was built for this command only ({lock.fix})")
+    if lock is not None:  # a memory that cannot be locked is read, never written
+        graph.store.warnings.append(
+            f"{graph.layout.relative(lock.path)}: {lock.problem}; the "
+            f"vector index was built for this command only ({lock.fix})"
+        )
         index = VectorIndex(embedder.dimension, hnsw=len(wanted) >= hnsw_min_facts)
         if wanted:
-            index.add(np.array(list(wanted), dtype=np.int64),
-                      np.vstack([cache.combined(texts) for _, _, texts in wanted.values()]))
+            index.add(
+                np.array(list(wanted), dtype=np.int64),
+                np.vstack([cache.combined(texts) for _, _, texts in wanted.values()]),
+            )
         report.added = report.vectors = len(index)
         report.rebuilt = f"{graph.layout.relative(lock.path)} is refused"
-        return SemanticIndex(index, {vid: fact_id for vid, (fact_id, _, _) in wanted.items()}), report
+        return SemanticIndex(
+            index, {vid: fact_id for vid, (fact_id, _, _) in wanted.items()}
+        ), report
     with graph.store.locked("index"):
         wanted = _wanted(graph)  # the facts as they are now, not before the embedding
         index, known, reason = _load(graph, embedder, force, len(wanted), hnsw_min_facts)
         report.rebuilt = reason
-        stale = [vid for vid, (fact_id, digest) in known.items()
-                 if wanted.get(vid, (None, None))[1] != digest or wanted[vid][0] != fact_id]
-        fresh = [vid for vid, (fact_id, digest, _) in wanted.items()
-                 if known.get(vid) != (fact_id, digest)]
+        stale = [
+            vid
+            for vid, (fact_id, digest) in known.items()
+            if wanted.get(vid, (None, None))[1] != digest or wanted[vid][0] != fact_id
+        ]
+        fresh = [
+            vid
+            for vid, (fact_id, digest, _) in wanted.items()
+            if known.get(vid) != (fact_id, digest)
+        ]
         late = cache.missing({vid: wanted[vid] for vid in fresh})
         if late:  # facts remembered while we were embedding
             cache.add(late, embedder.embed_passages(late))
             report.embedded += len(late)
         index.remove(np.array(stale, dtype=np.int64))
         if fresh:
-            index.add(np.array(fresh, dtype=np.int64),
-                      np.vstack([cache.combined(wanted[vid][2]) for vid in fresh]))
+            index.add(
+                np.array(fresh, dtype=np.int64),
+                np.vstack([cache.combined(wanted[vid][2]) for vid in fresh]),
+            )
         fresh_texts = {text for vid in fresh for text in wanted[vid][2]}
         report.from_cache = max(0, len(fresh_texts) - report.embedded)
         report.added, report.removed, report.vectors = len(fresh), len(stale), len(index)
         if fresh or stale or reason is not None:
-            graph.store.note(f"vector index: {len(fresh)} added, {len(stale)} removed"
-                             + (f", rebuilt because {reason}" if reason else ""),
-                             repair=report.repaired)
+            graph.store.note(
+                f"vector index: {len(fresh)} added, {len(stale)} removed"
+                + (f", rebuilt because {reason}" if reason else ""),
+                repair=report.repaired,
+            )
             _save(graph, embedder, index, wanted)
         if missing or late or reason is not None or cache.problem is not None:
             cache.keep({content_hash(text) for _, _, texts in wanted.values() for text in texts})
             cache.save(graph.store)
         if cache.problem is not None:
             graph.store.touched(cache.path)
-            graph.store.note(f"{graph.layout.relative(cache.path)} could not be read "
-                             f"({cache.problem}); its vectors were embedded again",
-                             repair=True)
+            graph.store.note(
+                f"{graph.layout.relative(cache.path)} could not be read "
+                f"({cache.problem}); its vectors were embedded again",
+                repair=True,
+            )
         mapping = {vid: fact_id for vid, (fact_id, _, _) in wanted.items()}
-        snapshot.save(_state_path(graph), _state_key(graph, embedder, hnsw_min_facts), mapping,
-                      disk=graph.store.cache_usable(_state_path(graph)))
+        snapshot.save(
+            _state_path(graph),
+            _state_key(graph, embedder, hnsw_min_facts),
+            mapping,
+            disk=graph.store.cache_usable(_state_path(graph)),
+        )
     return SemanticIndex(index, mapping), report
 
 
@@ -159,18 +187,24 @@ def _state_path(graph: KnowledgeGraph) -> Path:
 def _state_key(graph: KnowledgeGraph, embedder: Embedder, hnsw_min_facts: int) -> tuple | None:
     """What the index was last brought in step with: the files and the model."""
     layout = graph.layout
-    keys = [snapshot.file_key(path) for path in (layout.facts, layout.index_file,
-                                                  layout.vector_metadata)]
+    keys = [
+        snapshot.file_key(path)
+        for path in (layout.facts, layout.index_file, layout.vector_metadata)
+    ]
     if None in keys:
         return None
     return (*keys, index_model_id(embedder), hnsw_min_facts)
 
 
-def _in_step(graph: KnowledgeGraph, embedder: Embedder,
-             hnsw_min_facts: int) -> SemanticIndex | None:
+def _in_step(
+    graph: KnowledgeGraph, embedder: Embedder, hnsw_min_facts: int
+) -> SemanticIndex | None:
     """The index as it is, when nothing changed since it was last brought in step."""
-    mapping = snapshot.load(_state_path(graph), _state_key(graph, embedder, hnsw_min_facts),
-                            disk=graph.store.cache_usable(_state_path(graph)))
+    mapping = snapshot.load(
+        _state_path(graph),
+        _state_key(graph, embedder, hnsw_min_facts),
+        disk=graph.store.cache_usable(_state_path(graph)),
+    )
     if mapping is None or not graph.store.usable(graph.layout.index_file):
         return None
     try:
@@ -197,8 +231,9 @@ def wanted_vectors(facts: list[dict]) -> dict[int, tuple[str, str, tuple[str, ..
     return wanted
 
 
-def _load(graph: KnowledgeGraph, embedder: Embedder, force: bool, count: int,
-          hnsw_min_facts: int) -> tuple[VectorIndex, dict[int, tuple[str, str]], str | None]:
+def _load(
+    graph: KnowledgeGraph, embedder: Embedder, force: bool, count: int, hnsw_min_facts: int
+) -> tuple[VectorIndex, dict[int, tuple[str, str]], str | None]:
     """The index on disk with its metadata, or an empty one and the reason to rebuild."""
     layout = graph.layout
     hnsw = count >= hnsw_min_facts
@@ -209,7 +244,7 @@ def _load(graph: KnowledgeGraph, embedder: Embedder, force: bool, count: int,
     if force:
         return fresh(FORCED)
     for path in (layout.index_file, layout.vector_metadata):
-        if not graph.store.usable(path):   # built in memory for this command, never saved
+        if not graph.store.usable(path):  # built in memory for this command, never saved
             return fresh(f"{layout.relative(path)} is refused")
     if not layout.index_file.exists():
         # The marker lives in state/, so deleting embeddings/ is told apart from a first build.
@@ -227,22 +262,35 @@ def _load(graph: KnowledgeGraph, embedder: Embedder, force: bool, count: int,
         return fresh(f"{layout.relative(layout.embeddings_dir)}/{exc}")
     known = {record["vector_id"]: (record["fact_id"], record["content_hash"]) for record in records}
     if set(index.ids().tolist()) != set(known):
-        return fresh(f"{layout.relative(layout.index_file)} and "
-                     f"{layout.relative(layout.vector_metadata)} disagree")
+        return fresh(
+            f"{layout.relative(layout.index_file)} and "
+            f"{layout.relative(layout.vector_metadata)} disagree"
+        )
     if index.hnsw != hnsw:
         kind = "HNSW" if hnsw else "flat"
         return fresh(f"{count} facts call for a {kind} index (hnsw_min_facts {hnsw_min_facts})")
     return index, known, None
 
 
-def _save(graph: KnowledgeGraph, embedder: Embedder, index: VectorIndex,
-          wanted: dict[int, tuple[str, str, tuple[str, ...]]]) -> None:
+def _save(
+    graph: KnowledgeGraph,
+    embedder: Embedder,
+    index: VectorIndex,
+    wanted: dict[int, tuple[str, str, tuple[str, ...]]],
+) -> None:
     layout, store = graph.layout, graph.store
     store.make_directory(layout.embeddings_dir)
     store.write_bytes(layout.index_file, index.to_bytes())
-    records = [{"vector_id": vid, "fact_id": fact_id, "model_id": index_model_id(embedder),
-                "dimension": embedder.dimension, "content_hash": digest}
-               for vid, (fact_id, digest, _) in sorted(wanted.items())]
+    records = [
+        {
+            "vector_id": vid,
+            "fact_id": fact_id,
+            "model_id": index_model_id(embedder),
+            "dimension": embedder.dimension,
+            "content_hash": digest,
+        }
+        for vid, (fact_id, digest, _) in sorted(wanted.items())
+    ]
     graph.store.rewrite_records(layout.vector_metadata, "vector-metadata", records)
     store.write_text(layout.index_built, f"{index_model_id(embedder)} {len(records)} vectors\n")
 
@@ -253,8 +301,10 @@ def cached_sentence_vectors(graph: KnowledgeGraph, embedder: Embedder):
     cache = EmbeddingCache.of(graph, embedder)
 
     def vectors(sentences: list[str]) -> list[np.ndarray | None]:
-        return [cache.vector(digest) if digest in cache else None
-                for digest in map(content_hash, sentences)]
+        return [
+            cache.vector(digest) if digest in cache else None
+            for digest in map(content_hash, sentences)
+        ]
 
     return vectors
 
@@ -266,8 +316,13 @@ def semantic_search(graph: KnowledgeGraph, settings, *, force: bool = False, pro
     show: Choice.note when the model fell back, IndexReport.repaired when it was rebuilt.
     """
     choice = configured_embedder(graph, settings)
-    index, report = update_index(graph, choice.embedder, force=force,
-                                 hnsw_min_facts=settings.hnsw_min_facts, progress=progress)
+    index, report = update_index(
+        graph,
+        choice.embedder,
+        force=force,
+        hnsw_min_facts=settings.hnsw_min_facts,
+        progress=progress,
+    )
     floor = settings.semantic_min_similarity
     if floor is None:
         floor = choice.embedder.min_similarity

@@ -28,12 +28,13 @@ class Semantic:
     index: object  # semantic.index.SemanticIndex
     min_similarity: float = 0.0
     background: object = None  # embed.relevance.Background
-    scale: object = None       # embed.relevance.RelevanceScale
+    scale: object = None  # embed.relevance.RelevanceScale
     similarity_shift: float = 0.0
 
 
-def related_neighbours(semantic: Semantic, vector, corpus, k: int,
-                        coverage: dict[str, float]) -> tuple[list[tuple[str, float]], bool]:
+def related_neighbours(
+    semantic: Semantic, vector, corpus, k: int, coverage: dict[str, float]
+) -> tuple[list[tuple[str, float]], bool]:
     """(fact id, similarity) of the nearest facts `corpus` (recall.Corpus) can search that
     are related to the query, best first, and whether one of them is related on the model's
     scale whatever its words.
@@ -58,10 +59,15 @@ def related_neighbours(semantic: Semantic, vector, corpus, k: int,
 
     index = semantic.index.index
     scores = semantic.background.scores(
-        vector, index.vectors(np.array([vector_id for vector_id, _, _ in found])),
+        vector,
+        index.vectors(np.array([vector_id for vector_id, _, _ in found])),
         [script_of(fact_sentence(corpus.view[fact_id].record)) for _, fact_id, _ in found],
-        np.array([similarity for _, _, similarity in found]))
+        np.array([similarity for _, _, similarity in found]),
+    )
     strong = bool(scores.max() >= semantic.scale.threshold(len(index)))
-    related = [(fact_id, similarity) for (_, fact_id, similarity), score in zip(found, scores)
-               if fact_id in coverage or score >= semantic.scale.everyday]
+    related = [
+        (fact_id, similarity)
+        for (_, fact_id, similarity), score in zip(found, scores)
+        if fact_id in coverage or score >= semantic.scale.everyday
+    ]
     return related, strong

@@ -1,6 +1,7 @@
 """The vector index: FAISS over L2-normalised vectors, addressed by stable int64 ids.
 
-It knows vectors and ids, nothing of facts or files beyond the one it is saved to, so it can be tested and replaced alone.
+It knows vectors and ids, nothing of facts or files beyond the one it is saved to, so it can
+be tested and replaced alone.
 Inner-product flat search (exact) by default; an HNSW graph once the index holds
 `hnsw_min_vectors` vectors or more. Both sit in an IndexIDMap2, so a vector keeps its id and
 can be read back.
@@ -28,8 +29,11 @@ class VectorIndex:
         self._owner = _owner
         self.dimension = dimension
         if _index is None:
-            inner = (faiss.IndexHNSWFlat(dimension, HNSW_NEIGHBOURS, faiss.METRIC_INNER_PRODUCT)
-                     if hnsw else faiss.IndexFlatIP(dimension))
+            inner = (
+                faiss.IndexHNSWFlat(dimension, HNSW_NEIGHBOURS, faiss.METRIC_INNER_PRODUCT)
+                if hnsw
+                else faiss.IndexFlatIP(dimension)
+            )
             _index = faiss.IndexIDMap2(inner)
         self._index = _index
         self.hnsw = hnsw
@@ -47,8 +51,10 @@ class VectorIndex:
     def add(self, ids: np.ndarray, vectors: np.ndarray) -> None:
         vectors = np.ascontiguousarray(vectors, dtype=np.float32)
         if vectors.ndim != 2 or vectors.shape[1] != self.dimension:
-            raise ValueError(f"vectors of dimension {vectors.shape[-1]} given to an index of "
-                             f"dimension {self.dimension}")
+            raise ValueError(
+                f"vectors of dimension {vectors.shape[-1]} given to an index of "
+                f"dimension {self.dimension}"
+            )
         if len(ids):
             self._index.add_with_ids(vectors, np.ascontiguousarray(ids, dtype=np.int64))
 
@@ -76,8 +82,11 @@ class VectorIndex:
             return []
         query = np.ascontiguousarray(query.reshape(1, -1), dtype=np.float32)
         scores, ids = self._index.search(query, min(k, len(self)))
-        return [(int(vector_id), float(score)) for vector_id, score in zip(ids[0], scores[0])
-                if vector_id != -1]
+        return [
+            (int(vector_id), float(score))
+            for vector_id, score in zip(ids[0], scores[0])
+            if vector_id != -1
+        ]
 
     def to_bytes(self) -> memoryview:
         """The index serialized (not copied again), for the store to write atomically like
@@ -88,7 +97,7 @@ class VectorIndex:
         return memoryview(faiss.serialize_index(self._index))
 
     @classmethod
-    def load(cls, path: Path, dimension: int) -> "VectorIndex":
+    def load(cls, path: Path, dimension: int) -> VectorIndex:
         import faiss
 
         try:
@@ -104,5 +113,6 @@ class VectorIndex:
             raise IndexCorrupt(f"{path.name}: not an id-mapped index ({exc})") from None
         if not isinstance(mapped, faiss.IndexIDMap2):
             raise IndexCorrupt(f"{path.name}: not an id-mapped index")
-        return cls(dimension, hnsw=isinstance(inner, faiss.IndexHNSWFlat), _index=mapped,
-                   _owner=index)
+        return cls(
+            dimension, hnsw=isinstance(inner, faiss.IndexHNSWFlat), _index=mapped, _owner=index
+        )

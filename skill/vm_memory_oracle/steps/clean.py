@@ -29,8 +29,11 @@ REPORT_NAME = re.compile(r"^(\d{4}-\d{2}-\d{2})T[\d-]+(?:\.\d+)?Z\.md$")
 
 def expired_sessions(graph: KnowledgeGraph, today: date) -> list:
     limit = graph.settings.session_retention_days
-    return [path for path in graph.store.session_files()
-            if (today - date.fromisoformat(session_day(path))).days > limit]
+    return [
+        path
+        for path in graph.store.session_files()
+        if (today - date.fromisoformat(session_day(path))).days > limit
+    ]
 
 
 def expired_daily(graph: KnowledgeGraph, today: date, *, reports: bool = False) -> list:
@@ -59,13 +62,18 @@ def leftover_temporaries(store) -> list[Path]:
     directories, state/cache/ and the reports included: a crash's, or, outside the write
     lock, one in progress."""
     found = []
-    for directory in [*store.layout.directories(), store.layout.cache_dir,
-                      store.layout.reports_dir]:
+    for directory in [
+        *store.layout.directories(),
+        store.layout.cache_dir,
+        store.layout.reports_dir,
+    ]:
         if store.refused(directory) is not None or not directory.is_dir():
             continue
-        found += [path for path in sorted(directory.iterdir())
-                  if TEMPORARY.match(path.name) and path.is_file()
-                  and store.refused(path) is None]
+        found += [
+            path
+            for path in sorted(directory.iterdir())
+            if TEMPORARY.match(path.name) and path.is_file() and store.refused(path) is None
+        ]
     return found
 
 
@@ -78,8 +86,9 @@ def remove_leftover_temporaries(store) -> list[str]:
             _remove(store, path)
             removed.append(store.layout.relative(path))
         if removed:
-            store.note(f"removed {len(removed)} temporary file(s) of an interrupted write",
-                       repair=True)
+            store.note(
+                f"removed {len(removed)} temporary file(s) of an interrupted write", repair=True
+            )
     return removed
 
 
@@ -89,15 +98,17 @@ def quarantine_invalid_lines(store) -> None:
     (the probe log, the audit log before its trim). Each file is read as its own reader
     reads it (the snapshot kept is shared with that reader)."""
     layout = store.layout
-    for path, kind, unique_key in ((layout.facts, "fact", "id"),
-                                   (layout.archive, "archived-fact", None),
-                                   (layout.entities, "entity", None),
-                                   (layout.relations, "relation", None),
-                                   (layout.vector_metadata, "vector-metadata", None),
-                                   (layout.activation_journal, "activation-journal", None),
-                                   (layout.audit_log, "audit-entry", None),
-                                   (layout.probe_log, "probe-result", None),
-                                   (layout.pending_memories, "pending-memory", "id")):
+    for path, kind, unique_key in (
+        (layout.facts, "fact", "id"),
+        (layout.archive, "archived-fact", None),
+        (layout.entities, "entity", None),
+        (layout.relations, "relation", None),
+        (layout.vector_metadata, "vector-metadata", None),
+        (layout.activation_journal, "activation-journal", None),
+        (layout.audit_log, "audit-entry", None),
+        (layout.probe_log, "probe-result", None),
+        (layout.pending_memories, "pending-memory", "id"),
+    ):
         if path.exists():
             store.read_records(path, kind, unique_key=unique_key, copy=False)
 
@@ -114,43 +125,73 @@ def clean(graph: KnowledgeGraph, now: datetime) -> dict:
         for path in sessions:
             name = layout.relative(path)
             if path in pending:
-                warnings.append(f"{name} is past session_retention_days but has lines not "
-                                "summarized yet; kept")
+                warnings.append(
+                    f"{name} is past session_retention_days but has lines not summarized yet; kept"
+                )
                 continue
             _remove(store, path)
             removed_sessions.append(path.name)
-            changes.append({"file": name, "change": "removed",
-                            "reason": f"session log older than "
-                                      f"{graph.settings.session_retention_days} days"})
+            changes.append(
+                {
+                    "file": name,
+                    "change": "removed",
+                    "reason": f"session log older than "
+                    f"{graph.settings.session_retention_days} days",
+                }
+            )
         forget_removed_logs(graph)
         daily = expired_daily(graph, today)
         for path in daily:
             _remove(store, path)
-            changes.append({"file": layout.relative(path), "change": "removed",
-                            "reason": f"daily summary older than "
-                                      f"{graph.settings.daily_retention_days} days"})
+            changes.append(
+                {
+                    "file": layout.relative(path),
+                    "change": "removed",
+                    "reason": f"daily summary older than "
+                    f"{graph.settings.daily_retention_days} days",
+                }
+            )
         reports = expired_daily(graph, today, reports=True)
         for path in reports:
             _remove(store, path)
-            changes.append({"file": layout.relative(path), "change": "removed",
-                            "reason": f"consolidation report older than "
-                                      f"{graph.settings.daily_retention_days} days"})
+            changes.append(
+                {
+                    "file": layout.relative(path),
+                    "change": "removed",
+                    "reason": f"consolidation report older than "
+                    f"{graph.settings.daily_retention_days} days",
+                }
+            )
         trimmed = _trim_audit_log(graph, today)
         if changes:
-            store.note(f"removed {len(removed_sessions)} session log(s), {len(daily)} daily "
-                       f"summaries and {len(reports)} consolidation reports past retention")
+            store.note(
+                f"removed {len(removed_sessions)} session log(s), {len(daily)} daily "
+                f"summaries and {len(reports)} consolidation reports past retention"
+            )
         max_age = graph.settings.proposal_max_age_days
         expired = PendingMemories(graph).expire(now, max_age)
         for proposal in expired:
-            changes.append({"proposal": proposal["id"], "change": "expired",
-                            "reason": f"pending more than {max_age} days (proposed by "
-                                      f"{proposal['proposer']} at {proposal['proposed_at']}): "
-                                      f"{fact_sentence(proposal['fact'])}"})
-    return {"counts": {"sessions_removed": len(removed_sessions), "daily_removed": len(daily),
-                       "reports_removed": len(reports),
-                       "sessions_kept_unsummarized": len(pending),
-                       "audit_lines_dropped": trimmed, "proposals_expired": len(expired)},
-            "changes": changes, "warnings": warnings}
+            changes.append(
+                {
+                    "proposal": proposal["id"],
+                    "change": "expired",
+                    "reason": f"pending more than {max_age} days (proposed by "
+                    f"{proposal['proposer']} at {proposal['proposed_at']}): "
+                    f"{fact_sentence(proposal['fact'])}",
+                }
+            )
+    return {
+        "counts": {
+            "sessions_removed": len(removed_sessions),
+            "daily_removed": len(daily),
+            "reports_removed": len(reports),
+            "sessions_kept_unsummarized": len(pending),
+            "audit_lines_dropped": trimmed,
+            "proposals_expired": len(expired),
+        },
+        "changes": changes,
+        "warnings": warnings,
+    }
 
 
 def _remove(store, path) -> None:
@@ -163,8 +204,9 @@ def _trim_audit_log(graph: KnowledgeGraph, today: date) -> int:
         return 0
     limit = graph.settings.daily_retention_days
     entries = graph.store.read_records(path, "audit-entry", copy=False)
-    kept = [entry for entry in entries
-            if (today - date.fromisoformat(entry["at"][:10])).days <= limit]
+    kept = [
+        entry for entry in entries if (today - date.fromisoformat(entry["at"][:10])).days <= limit
+    ]
     if len(kept) == len(entries):
         return 0
     graph.store.rewrite_records(path, "audit-entry", kept)

@@ -5,8 +5,12 @@ from __future__ import annotations
 import re
 
 DAILY_NAME = re.compile(r"^(\d{4}-\d{2}-\d{2})\.md$")
-SECTIONS = (("facts", "Facts Learned"), ("decisions", "Decisions Made"),
-            ("preferences", "Preferences Noted"), ("actions", "Action Items"))
+SECTIONS = (
+    ("facts", "Facts Learned"),
+    ("decisions", "Decisions Made"),
+    ("preferences", "Preferences Noted"),
+    ("actions", "Action Items"),
+)
 
 
 def render_daily_summary(day: str, session_files: list[str], entries: list[dict]) -> str:
@@ -14,8 +18,12 @@ def render_daily_summary(day: str, session_files: list[str], entries: list[dict]
 
     Nothing in it depends on when it is rendered, so the same logs give the same file.
     """
-    lines = [f"# Daily summary {day}", "",
-             "Sessions: " + ", ".join(session_files) if session_files else "Sessions: none", ""]
+    lines = [
+        f"# Daily summary {day}",
+        "",
+        "Sessions: " + ", ".join(session_files) if session_files else "Sessions: none",
+        "",
+    ]
     seen: set[str] = set()
     for section, title in SECTIONS:
         lines += [f"## {title}", ""]
@@ -42,12 +50,16 @@ def summary_problem(text: str, day: str) -> str | None:
     after a line of the last section reads as a summary with fewer action items.
     """
     lines = text.split("\n")
-    if lines[:2] != [f"# Daily summary {day}", ""] or len(lines) < 4 or \
-            not lines[2].startswith("Sessions: ") or lines[3] != "":
+    if (
+        lines[:2] != [f"# Daily summary {day}", ""]
+        or len(lines) < 4
+        or not lines[2].startswith("Sessions: ")
+        or lines[3] != ""
+    ):
         return "its heading is not that of a daily summary"
     at = 4
     for _, title in SECTIONS:
-        if lines[at:at + 2] != [f"## {title}", ""]:
+        if lines[at : at + 2] != [f"## {title}", ""]:
             return f"section {title!r} is missing (cut short?)"
         at += 2
         end = lines.index("", at) if "" in lines[at:] else len(lines)

@@ -25,14 +25,22 @@ def decay(graph: KnowledgeGraph, now: datetime) -> dict:
         added = len(set(whole) - set(state))
         folded = store.fold_activation(whole)
         if folded:
-            store.note(f"activation state folded: {dropped} stale entries dropped, "
-                       f"{added} missing entries added")
-    values = [graph.activation_of(fact, whole, now) for fact in facts
-              if "superseded_by" not in fact]
-    return {"counts": {"facts": len(values),
-                       "below_search_threshold": sum(v < settings.search_threshold for v in values),
-                       "below_prune_threshold": sum(v < settings.prune_threshold for v in values),
-                       "state_dropped": dropped, "state_added": added,
-                       "state_written": int(folded)},
-            "average_activation": round(sum(values) / len(values), 4) if values else None,
-            "changes": []}
+            store.note(
+                f"activation state folded: {dropped} stale entries dropped, "
+                f"{added} missing entries added"
+            )
+    values = [
+        graph.activation_of(fact, whole, now) for fact in facts if "superseded_by" not in fact
+    ]
+    return {
+        "counts": {
+            "facts": len(values),
+            "below_search_threshold": sum(v < settings.search_threshold for v in values),
+            "below_prune_threshold": sum(v < settings.prune_threshold for v in values),
+            "state_dropped": dropped,
+            "state_added": added,
+            "state_written": int(folded),
+        },
+        "average_activation": round(sum(values) / len(values), 4) if values else None,
+        "changes": [],
+    }

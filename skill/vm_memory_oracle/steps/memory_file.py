@@ -29,12 +29,19 @@ def memory_candidates(graph: KnowledgeGraph, now: datetime) -> list[Candidate]:
 
 
 def candidate(fact: dict, activation: float) -> Candidate:
-    return Candidate(id=fact["id"], text=fact_sentence(fact),
-                     category=fact.get("category", "fact"),
-                     importance=fact.get("importance", 0.0), activation=activation,
-                     pinned=bool(fact.get("pinned")), superseded="superseded_by" in fact,
-                     subject=fact["subject"], salience=salience_of(fact),
-                     source=fact.get("source", ""), valid_from=_day(fact.get("valid_from")))
+    return Candidate(
+        id=fact["id"],
+        text=fact_sentence(fact),
+        category=fact.get("category", "fact"),
+        importance=fact.get("importance", 0.0),
+        activation=activation,
+        pinned=bool(fact.get("pinned")),
+        superseded="superseded_by" in fact,
+        subject=fact["subject"],
+        salience=salience_of(fact),
+        source=fact.get("source", ""),
+        valid_from=_day(fact.get("valid_from")),
+    )
 
 
 def salience_of(fact: dict) -> float | None:
@@ -72,12 +79,18 @@ def reconcile_memory_file(graph: KnowledgeGraph, now: datetime) -> dict:
             try:
                 current = raw.decode("utf-8") if raw is not None else None
             except UnicodeDecodeError as exc:
-                return _untouched(f"{layout.relative(path)} is not UTF-8 (byte {exc.start}); "
-                                  "left as it is")
+                return _untouched(
+                    f"{layout.relative(path)} is not UTF-8 (byte {exc.start}); left as it is"
+                )
             max_lines = graph.settings.memory_md_max_lines
-            result = reconcile(current, candidates, max_lines=max_lines,
-                               fill_lines=math.floor(FILL_SHARE * max_lines),
-                               max_chars=graph.settings.memory_md_max_chars, former=former)
+            result = reconcile(
+                current,
+                candidates,
+                max_lines=max_lines,
+                fill_lines=math.floor(FILL_SHARE * max_lines),
+                max_chars=graph.settings.memory_md_max_chars,
+                former=former,
+            )
             if not result.changed:
                 break
             data = result.text.encode("utf-8")
@@ -88,27 +101,46 @@ def reconcile_memory_file(graph: KnowledgeGraph, now: datetime) -> dict:
                     if not store.create_file(path, data):
                         continue  # created meanwhile: read it
                 else:
-                    store.replace_if_unchanged(path, data, size=before.st_size,
-                                               mtime_ns=before.st_mtime_ns)
+                    store.replace_if_unchanged(
+                        path, data, size=before.st_size, mtime_ns=before.st_mtime_ns
+                    )
             except files.ChangedMeanwhile:
                 continue
-            store.note(f"MEMORY.md: {len(result.added)} added, {len(result.removed)} removed",
-                       [*result.added, *(fact_id for fact_id, _ in result.removed)])
+            store.note(
+                f"MEMORY.md: {len(result.added)} added, {len(result.removed)} removed",
+                [*result.added, *(fact_id for fact_id, _ in result.removed)],
+            )
             break
         else:
-            return _untouched(f"{layout.relative(path)} kept changing while it was being "
-                              f"reconciled ({ATTEMPTS} tries); left as it is")
-    changes = [{"fact": fact_id, "change": "added to MEMORY.md", "reason": "activation above "
-                "0.5" if not _pinned(candidates, fact_id) else "pinned"}
-               for fact_id in result.added]
-    changes += [{"fact": fact_id, "change": "removed from MEMORY.md", "reason": reason}
-                for fact_id, reason in result.removed]
-    report = {"counts": {"added": len(result.added), "removed": len(result.removed),
-                         "kept": len(result.kept), "never_promoted": len(result.skipped),
-                         "not_fitting": result.left_out,
-                         "lines": len(result.text.splitlines()),
-                         "chars": chars(result.text)},
-              "changes": changes, "warnings": list(result.warnings)}
+            return _untouched(
+                f"{layout.relative(path)} kept changing while it was being "
+                f"reconciled ({ATTEMPTS} tries); left as it is"
+            )
+    changes = [
+        {
+            "fact": fact_id,
+            "change": "added to MEMORY.md",
+            "reason": "activation above 0.5" if not _pinned(candidates, fact_id) else "pinned",
+        }
+        for fact_id in result.added
+    ]
+    changes += [
+        {"fact": fact_id, "change": "removed from MEMORY.md", "reason": reason}
+        for fact_id, reason in result.removed
+    ]
+    report = {
+        "counts": {
+            "added": len(result.added),
+            "removed": len(result.removed),
+            "kept": len(result.kept),
+            "never_promoted": len(result.skipped),
+            "not_fitting": result.left_out,
+            "lines": len(result.text.splitlines()),
+            "chars": chars(result.text),
+        },
+        "changes": changes,
+        "warnings": list(result.warnings),
+    }
     if graph.settings.openclaw_state_dir:
         from .openclaw_memory import write_workspace_memories
 
@@ -123,6 +155,8 @@ def _pinned(candidates: list[Candidate], fact_id: str) -> bool:
 
 
 def _untouched(warning: str) -> dict:
-    return {"counts": {"added": 0, "removed": 0, "kept": 0, "never_promoted": 0,
-                       "not_fitting": 0},
-            "changes": [], "warnings": [warning]}
+    return {
+        "counts": {"added": 0, "removed": 0, "kept": 0, "never_promoted": 0, "not_fitting": 0},
+        "changes": [],
+        "warnings": [warning],
+    }

@@ -20,7 +20,7 @@ from ..extract.redact import redact
 
 BEGIN = "<!-- vm-memory-oracle:begin -->"
 END = "<!-- vm-memory-oracle:end -->"
-ADD_ABOVE = 0.5      # facts with activation > this are added
+ADD_ABOVE = 0.5  # facts with activation > this are added
 REMOVE_BELOW = 0.15  # facts in the block with activation < this are removed
 MAX_TEXT_CHARS = 300
 MAX_LINE_CHARS = 200  # a longer fact is shortened at a word, with "…"
@@ -35,26 +35,41 @@ USER_HEADING = "## The user"
 # Two lines whose words overlap this much (Jaccard) say the same thing: one is shown.
 NEAR_DUPLICATE = 0.8
 
-_OLD_FACT_LINE = re.compile(r"- .* <!-- (\S+) -->\s*")   # lines of earlier versions
-_OLD_HEADINGS = frozenset((   # and their headings, by category
-    "## Identity", "## Health and safety", "## Preferences", "## Relationships",
-    "## Current state", "## Decisions", "## Action items", "## Facts", "## Temporary"))
+_OLD_FACT_LINE = re.compile(r"- .* <!-- (\S+) -->\s*")  # lines of earlier versions
+_OLD_HEADINGS = frozenset(
+    (  # and their headings, by category
+        "## Identity",
+        "## Health and safety",
+        "## Preferences",
+        "## Relationships",
+        "## Current state",
+        "## Decisions",
+        "## Action items",
+        "## Facts",
+        "## Temporary",
+    )
+)
 _SAFE_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.:-]*")
 _DAY = re.compile(r"\d{4}-\d{2}-\d{2}")
 _WORDS = re.compile(r"[^\W_]+|[\u4e00-\u9fff]", re.UNICODE)
-_LOG_LINE = re.compile(r"\[?\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}"   # ISO date-time
-                       r"|\[[^\]]*\d{1,2}:\d{2}[^\]]*\]|\[\d{9,}")  # [time], [epoch]
-_BARE_TOKEN = (r"(?:[0-9a-fA-F]{8}(?:-[0-9a-fA-F]{4}){3}-[0-9a-fA-F]{12}"  # uuid
-               r"|(?=[0-9a-fA-F]*\d)[0-9a-fA-F]{7,}"                         # hash
-               r"|[A-Za-z]+[-_:][\w-]*\d[\w-]*"                            # fact-..., id_42
-               r"|[~.]?(?:[\w.-]*[/\\])+[\w.-]*"                            # a/b, C:\x
-               r"|[\w.-]+\.(?:md|jsonl?|txt|log|py|ya?ml|toml|csv|bin|npz))")
+_LOG_LINE = re.compile(
+    r"\[?\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}"  # ISO date-time
+    r"|\[[^\]]*\d{1,2}:\d{2}[^\]]*\]|\[\d{9,}"
+)  # [time], [epoch]
+_BARE_TOKEN = (
+    r"(?:[0-9a-fA-F]{8}(?:-[0-9a-fA-F]{4}){3}-[0-9a-fA-F]{12}"  # uuid
+    r"|(?=[0-9a-fA-F]*\d)[0-9a-fA-F]{7,}"  # hash
+    r"|[A-Za-z]+[-_:][\w-]*\d[\w-]*"  # fact-..., id_42
+    r"|[~.]?(?:[\w.-]*[/\\])+[\w.-]*"  # a/b, C:\x
+    r"|[\w.-]+\.(?:md|jsonl?|txt|log|py|ya?ml|toml|csv|bin|npz))"
+)
 _BARE = re.compile(rf"{_BARE_TOKEN}(?:[\s,;]+{_BARE_TOKEN})*[.,;]?")
 
 
 @dataclass(frozen=True)
 class Candidate:
     """One active fact as reconcile sees it."""
+
     id: str
     text: str
     category: str
@@ -63,9 +78,9 @@ class Candidate:
     pinned: bool = False
     superseded: bool = False
     subject: str = USER
-    salience: float | None = None   # None: the importance stands in for it
-    source: str = ""                # sessions/<log>:<line> for a fact learned from a turn
-    valid_from: str | None = None   # a day (YYYY-MM-DD) for a dated fact
+    salience: float | None = None  # None: the importance stands in for it
+    source: str = ""  # sessions/<log>:<line> for a fact learned from a turn
+    valid_from: str | None = None  # a day (YYYY-MM-DD) for a dated fact
 
     @property
     def weight(self) -> float:
@@ -76,14 +91,14 @@ class Candidate:
 
 @dataclass
 class Reconciled:
-    text: str                          # the whole new MEMORY.md
-    added: list[str]                   # fact ids newly in the block
-    removed: list[tuple[str, str]]     # (fact id, reason) for ids that left the block
-    kept: list[str]                    # ids in the block before and after
-    skipped: list[tuple[str, str]]     # (fact id, reason) for eligible facts never promoted
+    text: str  # the whole new MEMORY.md
+    added: list[str]  # fact ids newly in the block
+    removed: list[tuple[str, str]]  # (fact id, reason) for ids that left the block
+    kept: list[str]  # ids in the block before and after
+    skipped: list[tuple[str, str]]  # (fact id, reason) for eligible facts never promoted
     warnings: list[str]
     previous: str | None = field(default=None, repr=False)  # the input; None: no file
-    left_out: int = 0                  # facts that qualified but did not fit under the cap
+    left_out: int = 0  # facts that qualified but did not fit under the cap
 
     @property
     def changed(self) -> bool:
@@ -92,10 +107,10 @@ class Reconciled:
 
 @dataclass(frozen=True)
 class _Document:
-    before: str         # everything up to the BEGIN line, verbatim
-    block: list[str]    # the lines between the markers, without their endings
-    end_ending: str     # the END line's own ending ("" when it is the last line unended)
-    after: str          # everything after the END line, verbatim
+    before: str  # everything up to the BEGIN line, verbatim
+    block: list[str]  # the lines between the markers, without their endings
+    end_ending: str  # the END line's own ending ("" when it is the last line unended)
+    after: str  # everything after the END line, verbatim
 
 
 def _category(candidate: Candidate) -> str:
@@ -151,8 +166,11 @@ def _marker_problem(lines: list[str]) -> str | None:
     if begins > 1 or ends > 1:
         return f"{begins} begin and {ends} end markers, expected one of each"
     if begins != ends:
-        return "a begin marker without an end marker" if begins else \
-            "an end marker without a begin marker"
+        return (
+            "a begin marker without an end marker"
+            if begins
+            else "an end marker without a begin marker"
+        )
     if begins and contents.index(END) < contents.index(BEGIN):
         return "the end marker comes before the begin marker"
     return None
@@ -169,10 +187,12 @@ def _split_document(lines: list[str]) -> _Document | None:
     if BEGIN not in contents:
         return None
     begin, end = contents.index(BEGIN), contents.index(END)
-    return _Document(before="".join(lines[:begin]),
-                     block=[_content(line) for line in lines[begin + 1:end]],
-                     end_ending=lines[end][len(_content(lines[end])):],
-                     after="".join(lines[end + 1:]))
+    return _Document(
+        before="".join(lines[:begin]),
+        block=[_content(line) for line in lines[begin + 1 : end]],
+        end_ending=lines[end][len(_content(lines[end])) :],
+        after="".join(lines[end + 1 :]),
+    )
 
 
 def _with_empty_block(text: str, newline: str, max_lines: int) -> str:
@@ -181,7 +201,7 @@ def _with_empty_block(text: str, newline: str, max_lines: int) -> str:
     separator = ""
     if lines:
         last = _content(lines[-1])
-        separator = newline if last == lines[-1] else ""   # end an unended last line
+        separator = newline if last == lines[-1] else ""  # end an unended last line
         if last.strip() and len(lines) + 3 <= max_lines:
             # after a lone "\r", a "\n" would merge with it into one "\r\n" ending
             separator += "\r" if text.endswith("\r") else newline
@@ -223,7 +243,7 @@ def _known(candidates, former: dict[str, str] | None = None) -> dict[str, str]:
     known: dict[str, str] = {}
     unique: dict[str, Candidate] = {}
     for candidate in candidates:
-        unique.setdefault(candidate.id, candidate)   # the first of a repeated id, as reconcile
+        unique.setdefault(candidate.id, candidate)  # the first of a repeated id, as reconcile
     for candidate in sorted(unique.values(), key=lambda c: (c.superseded, _rank_key(c))):
         line = fact_line(candidate)
         known.setdefault(line, candidate.id)
@@ -242,8 +262,9 @@ def block_fact_ids(text: str | None, candidates=()) -> list[str]:
     return _ids_in_block(document.block, _known(candidates)) if document else []
 
 
-def _select(candidates: dict[str, Candidate], old_ids: list[str], add_above: float,
-            remove_below: float) -> tuple[list[Candidate], dict[str, str], list[tuple[str, str]]]:
+def _select(
+    candidates: dict[str, Candidate], old_ids: list[str], add_above: float, remove_below: float
+) -> tuple[list[Candidate], dict[str, str], list[tuple[str, str]]]:
     """The facts that belong in the block, why each old one leaves, and which are refused."""
     in_block = set(old_ids)
     wanted: list[Candidate] = []
@@ -254,8 +275,11 @@ def _select(candidates: dict[str, Candidate], old_ids: list[str], add_above: flo
         if candidate.superseded:
             reasons[candidate.id] = "superseded"
             continue
-        eligible = (candidate.pinned or candidate.activation > add_above
-                    or (was_in and candidate.activation >= remove_below))
+        eligible = (
+            candidate.pinned
+            or candidate.activation > add_above
+            or (was_in and candidate.activation >= remove_below)
+        )
         problem = promotion_problem(candidate)
         if problem:
             reasons[candidate.id] = problem
@@ -283,9 +307,9 @@ def display(candidate: Candidate) -> str:
     room = MAX_LINE_CHARS - chars("- " + suffix)
     if chars(text) > room:
         cut = text
-        while chars(cut) > room - 1:   # counted as OpenClaw counts: UTF-16 units
+        while chars(cut) > room - 1:  # counted as OpenClaw counts: UTF-16 units
             cut = cut[:-1]
-        cut = cut[:cut.rfind(" ")] if " " in cut[len(cut) // 2:] else cut
+        cut = cut[: cut.rfind(" ")] if " " in cut[len(cut) // 2 :] else cut
         text = cut.rstrip(" ,;:-") + "…"
     return text + suffix
 
@@ -315,12 +339,16 @@ def _words(text: str) -> frozenset[str]:
 def _near_duplicates(words: frozenset[str], other: frozenset[str]) -> bool:
     """Most words shared and the same numbers: "dish 31" and "dish 32" are two facts."""
     numbers = {word for word in words if word.isdigit()}
-    return (bool(words) and numbers == {word for word in other if word.isdigit()}
-            and len(words & other) >= NEAR_DUPLICATE * len(words | other))
+    return (
+        bool(words)
+        and numbers == {word for word in other if word.isdigit()}
+        and len(words & other) >= NEAR_DUPLICATE * len(words | other)
+    )
 
 
-def _fit(wanted: list[Candidate], budget: int, char_budget: int | None = None
-         ) -> tuple[list[Candidate], dict[str, str]]:
+def _fit(
+    wanted: list[Candidate], budget: int, char_budget: int | None = None
+) -> tuple[list[Candidate], dict[str, str]]:
     """The facts whose lines, with their subject headings, fit in `budget` lines and
     `char_budget` characters (line endings counted), taken in rank order: pinned first,
     then by salience x activation. One line per turn and per distinct statement. Returns
@@ -369,8 +397,10 @@ def _grouped(facts: list[Candidate]) -> dict[str, list[Candidate]]:
     groups: dict[str, list[Candidate]] = {}
     for candidate in sorted(facts, key=_rank_key):
         groups.setdefault(_heading(candidate.subject), []).append(candidate)
-    return {heading: groups[heading]
-            for heading in sorted(groups, key=lambda heading: heading != USER_HEADING)}
+    return {
+        heading: groups[heading]
+        for heading in sorted(groups, key=lambda heading: heading != USER_HEADING)
+    }
 
 
 def _block_lines(groups: dict[str, list[Candidate]]) -> list[str]:
@@ -381,10 +411,18 @@ def _block_lines(groups: dict[str, list[Candidate]]) -> list[str]:
     return lines
 
 
-def reconcile(current: str | None, candidates: list[Candidate], *, max_lines: int,
-              fill_lines: int | None = None, max_chars: int | None = None,
-              add_above: float = ADD_ABOVE, remove_below: float = REMOVE_BELOW,
-              name: str = "MEMORY.md", former: dict[str, str] | None = None) -> Reconciled:
+def reconcile(
+    current: str | None,
+    candidates: list[Candidate],
+    *,
+    max_lines: int,
+    fill_lines: int | None = None,
+    max_chars: int | None = None,
+    add_above: float = ADD_ABOVE,
+    remove_below: float = REMOVE_BELOW,
+    name: str = "MEMORY.md",
+    former: dict[str, str] | None = None,
+) -> Reconciled:
     """MEMORY.md with its managed block rebuilt from `candidates`; `current` None: no file.
 
     The block fills the file up to `fill_lines` (default `max_lines`) when the user's own
@@ -399,56 +437,87 @@ def reconcile(current: str | None, candidates: list[Candidate], *, max_lines: in
     lines = text.splitlines(keepends=True)
     problem = _marker_problem(lines)
     if problem:
-        return Reconciled(text, [], [], [], [], [
-            f"{name} left as it is: {problem}; fix the markers by hand"], previous=current)
+        return Reconciled(
+            text,
+            [],
+            [],
+            [],
+            [],
+            [f"{name} left as it is: {problem}; fix the markers by hand"],
+            previous=current,
+        )
     newline = "\r\n" if "\r\n" in text else "\n"
     document = _split_document(lines) or _split_document(
-        _with_empty_block(text, newline, max_lines).splitlines(keepends=True))
+        _with_empty_block(text, newline, max_lines).splitlines(keepends=True)
+    )
     known = _known(candidates, former)
     old_ids = _ids_in_block(document.block, known)
     headings = {_heading(candidate.subject) for candidate in candidates} | _OLD_HEADINGS
     warnings = []
-    foreign = [line for line in document.block if line.strip()
-               and line.rstrip() not in headings and _id_of(line, known) is None]
+    foreign = [
+        line
+        for line in document.block
+        if line.strip() and line.rstrip() not in headings and _id_of(line, known) is None
+    ]
     if foreign:
-        warnings.append(f"{len(foreign)} line(s) inside the managed block were not written by "
-                        "vm-memory-oracle and were replaced; keep notes outside the markers")
+        warnings.append(
+            f"{len(foreign)} line(s) inside the managed block were not written by "
+            "vm-memory-oracle and were replaced; keep notes outside the markers"
+        )
 
     by_id: dict[str, Candidate] = {}
     for candidate in candidates:
-        by_id.setdefault(candidate.id, candidate)   # the first of a repeated id wins
+        by_id.setdefault(candidate.id, candidate)  # the first of a repeated id wins
     wanted, reasons, skipped = _select(by_id, old_ids, add_above, remove_below)
 
     own_lines = len(document.before.splitlines()) + len(document.after.splitlines())
     fill = fill_lines if fill_lines is not None and own_lines + 2 <= fill_lines else max_lines
     budget = min(fill, max_lines) - own_lines - 2
     if budget < 0:
-        warnings.append(f"{name} has {own_lines} lines of your own, which with the 2 marker "
-                        f"lines exceed memory_md_max_lines ({max_lines}); the managed block "
-                        "is left empty")
+        warnings.append(
+            f"{name} has {own_lines} lines of your own, which with the 2 marker "
+            f"lines exceed memory_md_max_lines ({max_lines}); the managed block "
+            "is left empty"
+        )
     char_budget = None
     if max_chars is not None:
         own_chars = chars(document.before) + chars(document.after)
         char_budget = max_chars - own_chars - chars(BEGIN + newline + END + document.end_ending)
         if char_budget < 0:
-            warnings.append(f"{name} has {own_chars} characters of your own, more than its "
-                            f"budget of {max_chars}; the managed block is left empty")
-    facts, left = _fit(wanted, max(budget, 0),
-                       None if char_budget is None else max(char_budget, 0))
+            warnings.append(
+                f"{name} has {own_chars} characters of your own, more than its "
+                f"budget of {max_chars}; the managed block is left empty"
+            )
+    facts, left = _fit(wanted, max(budget, 0), None if char_budget is None else max(char_budget, 0))
     placed = {c.id for c in facts}
     reasons.update(left)
-    left_out = [fact_id for fact_id, reason in left.items()
-                if reason in (CAP_REASON, CHAR_CAP_REASON)]
+    left_out = [
+        fact_id for fact_id, reason in left.items() if reason in (CAP_REASON, CHAR_CAP_REASON)
+    ]
 
     groups = _grouped(facts)
     block = _block_lines(groups)
-    new_text = (document.before + BEGIN + newline + "".join(line + newline for line in block)
-                + END + document.end_ending + document.after)
+    new_text = (
+        document.before
+        + BEGIN
+        + newline
+        + "".join(line + newline for line in block)
+        + END
+        + document.end_ending
+        + document.after
+    )
     was_in = set(old_ids)
     return Reconciled(
-        new_text, added=[c.id for group in groups.values() for c in group
-                         if c.id not in was_in],
-        removed=[(fact_id, reasons.get(fact_id, GONE_REASON))
-                 for fact_id in old_ids if fact_id not in placed],
+        new_text,
+        added=[c.id for group in groups.values() for c in group if c.id not in was_in],
+        removed=[
+            (fact_id, reasons.get(fact_id, GONE_REASON))
+            for fact_id in old_ids
+            if fact_id not in placed
+        ],
         kept=[fact_id for fact_id in old_ids if fact_id in placed],
-        skipped=skipped, warnings=warnings, previous=current, left_out=len(left_out))
+        skipped=skipped,
+        warnings=warnings,
+        previous=current,
+        left_out=len(left_out),
+    )

@@ -14,8 +14,8 @@ compared; the cosine check compares every pair of facts about the same subject.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from datetime import datetime
-from typing import Callable
 
 import numpy as np
 
@@ -31,8 +31,9 @@ _ROWS = 1024
 SentenceVectors = Callable[[list[str]], "list[np.ndarray | None]"]
 
 
-def find_duplicates(facts: list[dict], *, vectors: SentenceVectors | None = None,
-                    threshold: float | None = None) -> dict[str, tuple[str, str]]:
+def find_duplicates(
+    facts: list[dict], *, vectors: SentenceVectors | None = None, threshold: float | None = None
+) -> dict[str, tuple[str, str]]:
     """Id of each fact to merge away -> (id of the fact it merges into, why).
 
     `vectors(sentences)` gives each sentence's unit embedding (or None when it has none);
@@ -47,11 +48,15 @@ def find_duplicates(facts: list[dict], *, vectors: SentenceVectors | None = None
     for members in groups.values():
         if len(members) < 2:
             continue
-        cosines = (_close_pairs(current, members, vectors, threshold)
-                   if vectors is not None and threshold is not None else {})
+        cosines = (
+            _close_pairs(current, members, vectors, threshold)
+            if vectors is not None and threshold is not None
+            else {}
+        )
         for pair in sorted(_overlapping_pairs(wordings, members) | set(cosines)):
-            reason = duplicate_reason(wordings[pair[0]], wordings[pair[1]],
-                                      cosines.get(pair), threshold)
+            reason = duplicate_reason(
+                wordings[pair[0]], wordings[pair[1]], cosines.get(pair), threshold
+            )
             if reason is not None:
                 reasons[pair] = reason
     return _choose(current, reasons)
@@ -71,8 +76,9 @@ def _overlapping_pairs(wordings: list[Wording], members: list[int]) -> set[tuple
         if not words:
             continue
         # No value words (its object is its subject, or stop words): any fact sharing a word.
-        probes = ([min(value, key=lambda word: (len(postings.get(word, ())), word))]
-                  if value else words)
+        probes = (
+            [min(value, key=lambda word: (len(postings.get(word, ())), word))] if value else words
+        )
         for word in probes:
             for other in postings.get(word, ()):
                 if other == position or value - wordings[other].words:
@@ -82,19 +88,19 @@ def _overlapping_pairs(wordings: list[Wording], members: list[int]) -> set[tuple
     return pairs
 
 
-def _close_pairs(facts: list[dict], members: list[int], vectors: SentenceVectors,
-                 threshold: float) -> dict[tuple[int, int], float]:
+def _close_pairs(
+    facts: list[dict], members: list[int], vectors: SentenceVectors, threshold: float
+) -> dict[tuple[int, int], float]:
     """Pairs (i < j) of `members` whose sentence vectors have cosine >= threshold."""
     found = vectors([fact_sentence(facts[position]) for position in members])
-    known = [(position, vector) for position, vector in zip(members, found)
-             if vector is not None]
+    known = [(position, vector) for position, vector in zip(members, found) if vector is not None]
     if len(known) < 2:
         return {}
     positions = [position for position, _ in known]
     matrix = np.vstack([vector for _, vector in known]).astype(np.float32)
     close: dict[tuple[int, int], float] = {}
     for start in range(0, len(matrix), _ROWS):
-        block = matrix[start:start + _ROWS] @ matrix.T
+        block = matrix[start : start + _ROWS] @ matrix.T
         for row, column in zip(*np.nonzero(block >= threshold)):
             i, j = start + int(row), int(column)
             if i < j:
@@ -128,12 +134,20 @@ def _choose(facts: list[dict], reasons: dict[tuple[int, int], str]) -> dict[str,
     return merged
 
 
-def merge_duplicates(graph: KnowledgeGraph, now: datetime, *,
-                     vectors: SentenceVectors | None = None,
-                     threshold: float | None = None) -> dict:
+def merge_duplicates(
+    graph: KnowledgeGraph,
+    now: datetime,
+    *,
+    vectors: SentenceVectors | None = None,
+    threshold: float | None = None,
+) -> dict:
     """The step: find the duplicates among the active facts and merge them."""
     pairs = find_duplicates(graph.facts(copy=False), vectors=vectors, threshold=threshold)
     merged = graph.merge(pairs, now) if pairs else {}
-    return {"counts": {"merged": len(merged)},
-            "changes": [{"fact": gone, "change": "merged", "reason": f"into {kept}: {why}"}
-                        for gone, (kept, why) in sorted(merged.items())]}
+    return {
+        "counts": {"merged": len(merged)},
+        "changes": [
+            {"fact": gone, "change": "merged", "reason": f"into {kept}: {why}"}
+            for gone, (kept, why) in sorted(merged.items())
+        ],
+    }

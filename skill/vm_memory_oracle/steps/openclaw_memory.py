@@ -36,14 +36,18 @@ MIN_BUDGET = 200
 
 @dataclass
 class WorkspaceReport:
-    written: int = 0                                        # files changed
-    files: list[dict] = field(default_factory=list)         # {"path", "chars", "budget"}
+    written: int = 0  # files changed
+    files: list[dict] = field(default_factory=list)  # {"path", "chars", "budget"}
     warnings: list[str] = field(default_factory=list)
 
 
-def write_workspace_memories(graph: KnowledgeGraph, candidates: list[Candidate],
-                             setup: OpenClawSetup | None = None, *,
-                             former: dict[str, str] | None = None) -> WorkspaceReport:
+def write_workspace_memories(
+    graph: KnowledgeGraph,
+    candidates: list[Candidate],
+    setup: OpenClawSetup | None = None,
+    *,
+    former: dict[str, str] | None = None,
+) -> WorkspaceReport:
     settings = graph.settings
     setup = setup or read_setup(settings.openclaw_state_dir)
     report = WorkspaceReport(warnings=[f"openclaw: {problem}" for problem in setup.problems])
@@ -60,7 +64,8 @@ def write_workspace_memories(graph: KnowledgeGraph, candidates: list[Candidate],
             report.warnings.append(
                 f"openclaw: {path}: the other bootstrap files of the workspace leave "
                 f"{max(budget, 0)} of bootstrapTotalMaxChars ({setup.bootstrap_total_max_chars}) "
-                "characters; MEMORY.md not written")
+                "characters; MEMORY.md not written"
+            )
             continue
         outcome = _write_one(graph, path, candidates, budget, former)
         if isinstance(outcome, str):
@@ -78,8 +83,10 @@ def workspace_problem(workspace: Path) -> str | None:
     try:
         info = os.lstat(workspace)
     except FileNotFoundError:
-        return (f"{workspace}: OpenClaw workspace not found (OpenClaw makes it on the agent's "
-                "first run); its MEMORY.md is written by the first consolidation after that")
+        return (
+            f"{workspace}: OpenClaw workspace not found (OpenClaw makes it on the agent's "
+            "first run); its MEMORY.md is written by the first consolidation after that"
+        )
     except OSError as exc:
         return f"{workspace}: cannot be read ({exc.strerror}); MEMORY.md not written"
     if stat.S_ISLNK(info.st_mode):
@@ -87,8 +94,10 @@ def workspace_problem(workspace: Path) -> str | None:
     if not stat.S_ISDIR(info.st_mode):
         return f"{workspace}: not a directory; MEMORY.md not written"
     if info.st_uid != os.getuid():
-        return (f"{workspace}: owned by uid {info.st_uid}, not by you (uid {os.getuid()}); "
-                "MEMORY.md not written")
+        return (
+            f"{workspace}: owned by uid {info.st_uid}, not by you (uid {os.getuid()}); "
+            "MEMORY.md not written"
+        )
     return None
 
 
@@ -103,8 +112,13 @@ def memory_budget(workspace: Path, max_chars: int, setup: OpenClawSetup) -> int:
     return min(max_chars, setup.bootstrap_max_chars, setup.bootstrap_total_max_chars - others)
 
 
-def _write_one(graph: KnowledgeGraph, path: Path, candidates: list[Candidate], budget: int,
-               former: dict[str, str] | None = None):
+def _write_one(
+    graph: KnowledgeGraph,
+    path: Path,
+    candidates: list[Candidate],
+    budget: int,
+    former: dict[str, str] | None = None,
+):
     """(changed, the file's text, warnings) or, when it was left alone, why."""
     settings = graph.settings
     max_lines = settings.memory_md_max_lines
@@ -117,9 +131,15 @@ def _write_one(graph: KnowledgeGraph, path: Path, candidates: list[Candidate], b
             current = raw.decode("utf-8") if raw is not None else None
         except UnicodeDecodeError as exc:
             return f"{path}: not UTF-8 (byte {exc.start}); left as it is"
-        result = reconcile(current, candidates, max_lines=max_lines,
-                           fill_lines=math.floor(FILL_SHARE * max_lines), max_chars=budget,
-                           name=str(path), former=former)
+        result = reconcile(
+            current,
+            candidates,
+            max_lines=max_lines,
+            fill_lines=math.floor(FILL_SHARE * max_lines),
+            max_chars=budget,
+            name=str(path),
+            former=former,
+        )
         if not result.changed and not replace_link:
             return False, result.text, list(result.warnings)
         data = result.text.encode("utf-8")
@@ -127,14 +147,20 @@ def _write_one(graph: KnowledgeGraph, path: Path, candidates: list[Candidate], b
             if before is None or replace_link:
                 files.write_atomic(path, data, before_replace=_still(path, before))
             else:
-                files.replace_if_unchanged(path, data, size=before.st_size,
-                                           mtime_ns=before.st_mtime_ns)
+                files.replace_if_unchanged(
+                    path, data, size=before.st_size, mtime_ns=before.st_mtime_ns
+                )
         except files.ChangedMeanwhile:
             continue
-        graph.store.note(f"{path}: the managed block written ({len(result.added)} added, "
-                         f"{len(result.removed)} removed)"
-                         + ("; the symbolic link to this memory's MEMORY.md replaced by a "
-                            "plain file" if replace_link else ""))
+        graph.store.note(
+            f"{path}: the managed block written ({len(result.added)} added, "
+            f"{len(result.removed)} removed)"
+            + (
+                "; the symbolic link to this memory's MEMORY.md replaced by a plain file"
+                if replace_link
+                else ""
+            )
+        )
         return True, result.text, list(result.warnings)
     return f"{path}: kept changing while it was being written ({ATTEMPTS} tries); left as it is"
 
@@ -149,13 +175,17 @@ def _file_state(path: Path, own_memory: Path):
     if stat.S_ISLNK(info.st_mode):
         if os.path.realpath(path) == os.path.realpath(own_memory):
             return own_memory.read_bytes() if own_memory.exists() else None, info, True
-        return (f"{path}: a symbolic link, which OpenClaw refuses to load; replace it with a "
-                "plain file (or remove it: the next consolidation writes one)")
+        return (
+            f"{path}: a symbolic link, which OpenClaw refuses to load; replace it with a "
+            "plain file (or remove it: the next consolidation writes one)"
+        )
     if not stat.S_ISREG(info.st_mode):
         return f"{path}: not a regular file; left as it is"
     if info.st_nlink > 1:
-        return (f"{path}: has {info.st_nlink} hard links, which OpenClaw refuses to load; "
-                "make it a plain file of its own")
+        return (
+            f"{path}: has {info.st_nlink} hard links, which OpenClaw refuses to load; "
+            "make it a plain file of its own"
+        )
     if info.st_uid != os.getuid():
         return f"{path}: owned by uid {info.st_uid}, not by you; left as it is"
     try:
@@ -174,6 +204,7 @@ def _file_state(path: Path, own_memory: Path):
 def _still(path: Path, before):
     """A check, just before the rename, that `path` is as it was read (`before`: its lstat,
     or None when it was missing)."""
+
     def check() -> None:
         try:
             now = os.lstat(path)
@@ -183,6 +214,7 @@ def _still(path: Path, before):
             raise files.ChangedMeanwhile(str(path)) from None
         if before is None or (now.st_ino, now.st_mtime_ns) != (before.st_ino, before.st_mtime_ns):
             raise files.ChangedMeanwhile(str(path))
+
     return check
 
 
@@ -196,9 +228,13 @@ def openclaw_health(settings, own_memory: Path) -> dict:
     problems = list(setup.problems)
     agents = []
     for agent in setup.agents:
-        entry = {"id": agent.id, "workspace": str(agent.workspace),
-                 "database": str(agent.database), "database_found": agent.database.is_file(),
-                 "memory_md_chars": None}
+        entry = {
+            "id": agent.id,
+            "workspace": str(agent.workspace),
+            "database": str(agent.database),
+            "database_found": agent.database.is_file(),
+            "memory_md_chars": None,
+        }
         if entry["database_found"]:
             problem = check_database(agent.database)
             if problem:
@@ -215,11 +251,17 @@ def openclaw_health(settings, own_memory: Path) -> dict:
                 entry["memory_md_chars"] = chars(state[0].decode("utf-8", "replace"))
                 budget = memory_budget(agent.workspace, settings.memory_md_max_chars, setup)
                 if entry["memory_md_chars"] > setup.bootstrap_max_chars:
-                    problems.append(f"{path}: {entry['memory_md_chars']} characters, over "
-                                    f"OpenClaw's bootstrapMaxChars ({setup.bootstrap_max_chars}): "
-                                    "the agent sees it cut")
+                    problems.append(
+                        f"{path}: {entry['memory_md_chars']} characters, over "
+                        f"OpenClaw's bootstrapMaxChars ({setup.bootstrap_max_chars}): "
+                        "the agent sees it cut"
+                    )
                 entry["memory_md_budget"] = budget
         agents.append(entry)
-    return {"state_dir": str(setup.state_dir), "bootstrap_max_chars": setup.bootstrap_max_chars,
-            "bootstrap_total_max_chars": setup.bootstrap_total_max_chars, "agents": agents,
-            "problems": list(dict.fromkeys(problems))}
+    return {
+        "state_dir": str(setup.state_dir),
+        "bootstrap_max_chars": setup.bootstrap_max_chars,
+        "bootstrap_total_max_chars": setup.bootstrap_total_max_chars,
+        "agents": agents,
+        "problems": list(dict.fromkeys(problems)),
+    }

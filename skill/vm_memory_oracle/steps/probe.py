@@ -26,23 +26,42 @@ def read_canaries(graph: KnowledgeGraph) -> list[dict]:
     return graph.store.read_json_file(path, "canary-facts")
 
 
-def quality_probe(graph: KnowledgeGraph, now: datetime, *, semantic=None,
-                  embedder_id: str | None = None) -> dict:
+def quality_probe(
+    graph: KnowledgeGraph, now: datetime, *, semantic=None, embedder_id: str | None = None
+) -> dict:
     canaries = read_canaries(graph)
     k = graph.settings.recall_k
-    result_sets = recall_many(graph, [{"query": c["query"], "k": k} for c in canaries], now,
-                              boost=False, semantic=semantic) if canaries else []
+    result_sets = (
+        recall_many(
+            graph,
+            [{"query": c["query"], "k": k} for c in canaries],
+            now,
+            boost=False,
+            semantic=semantic,
+        )
+        if canaries
+        else []
+    )
     failures = []
     for canary, result in zip(canaries, result_sets):
         texts = [_searchable_text(hit) for hit in result["results"]]
         if not any(contains_expected(text, canary["expected_contains"]) for text in texts):
-            failures.append({"query": canary["query"],
-                             "expected_contains": canary["expected_contains"],
-                             "top": [hit["text"] for hit in result["results"][:SHOWN_RESULTS]]})
+            failures.append(
+                {
+                    "query": canary["query"],
+                    "expected_contains": canary["expected_contains"],
+                    "top": [hit["text"] for hit in result["results"][:SHOWN_RESULTS]],
+                }
+            )
     total = len(canaries)
-    record = {"at": format_iso(now), "total": total, "passed": total - len(failures),
-              "accuracy": round((total - len(failures)) / total, 4) if total else None,
-              "k": k, "failures": failures}
+    record = {
+        "at": format_iso(now),
+        "total": total,
+        "passed": total - len(failures),
+        "accuracy": round((total - len(failures)) / total, 4) if total else None,
+        "k": k,
+        "failures": failures,
+    }
     if embedder_id:
         record["embedder"] = embedder_id
     with graph.store.locked("quality-probe"):

@@ -34,8 +34,10 @@ def facts_to_prune(graph: KnowledgeGraph, now: datetime) -> dict[str, ArchiveCau
             continue
         value = graph.activation_of(fact, state, now)
         if value < settings.prune_threshold:
-            chosen[fact["id"]] = ArchiveCause("pruned", f"activation {value:.4f} below "
-                                                        f"prune_threshold {settings.prune_threshold:g}")
+            chosen[fact["id"]] = ArchiveCause(
+                "pruned",
+                f"activation {value:.4f} below prune_threshold {settings.prune_threshold:g}",
+            )
         else:
             survivors.append((value, fact["id"]))
     pinned = sum(1 for fact in facts if fact.get("pinned") and "superseded_by" not in fact)
@@ -43,8 +45,9 @@ def facts_to_prune(graph: KnowledgeGraph, now: datetime) -> dict[str, ArchiveCau
     if excess > 0:
         survivors.sort()
         for value, fact_id in survivors[:excess]:
-            chosen[fact_id] = ArchiveCause("pruned", f"over max_facts {settings.max_facts} "
-                                                     f"(activation {value:.4f})")
+            chosen[fact_id] = ArchiveCause(
+                "pruned", f"over max_facts {settings.max_facts} (activation {value:.4f})"
+            )
     return chosen
 
 
@@ -57,11 +60,19 @@ def prune(graph: KnowledgeGraph, now: datetime, *, remove_vectors=None) -> dict:
     if remove_vectors is not None:
         remove_vectors()
     causes = [cause.code for cause in chosen.values()]
-    return {"counts": {"archived": len(chosen),
-                       "superseded": causes.count("superseded"),
-                       "pruned": causes.count("pruned"),
-                       "reinstated": len(reinstated)},
-            "changes": [{"fact": fact_id, "change": "reinstated", "reason": reason}
-                        for fact_id, reason in sorted(reinstated.items())]
-                       + [{"fact": fact_id, "change": "archived", "reason": cause.prose}
-                          for fact_id, cause in sorted(chosen.items())]}
+    return {
+        "counts": {
+            "archived": len(chosen),
+            "superseded": causes.count("superseded"),
+            "pruned": causes.count("pruned"),
+            "reinstated": len(reinstated),
+        },
+        "changes": [
+            {"fact": fact_id, "change": "reinstated", "reason": reason}
+            for fact_id, reason in sorted(reinstated.items())
+        ]
+        + [
+            {"fact": fact_id, "change": "archived", "reason": cause.prose}
+            for fact_id, cause in sorted(chosen.items())
+        ],
+    }

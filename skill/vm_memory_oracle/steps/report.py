@@ -47,12 +47,16 @@ class StepReport:
     done_before: bool = False
 
     @classmethod
-    def from_dict(cls, name: str, data: dict, *, done_before: bool = False) -> "StepReport":
+    def from_dict(cls, name: str, data: dict, *, done_before: bool = False) -> StepReport:
         """A step's report as the step returned it, or as the checkpoint holds it."""
-        return cls(name, dict(data.get("counts", {})), list(data.get("changes", [])),
-                   list(data.get("warnings", [])),
-                   {key: value for key, value in data.items() if key not in _KNOWN},
-                   done_before or bool(data.get("done_before")))
+        return cls(
+            name,
+            dict(data.get("counts", {})),
+            list(data.get("changes", [])),
+            list(data.get("warnings", [])),
+            {key: value for key, value in data.items() if key not in _KNOWN},
+            done_before or bool(data.get("done_before")),
+        )
 
     def as_dict(self, *, named: bool = True) -> dict:
         """The report as JSON: the command's --json output (`named`) and the checkpoint."""
@@ -78,8 +82,14 @@ def changes(steps: list[StepReport]) -> list[dict]:
     for step in steps:
         for change in step.changes:
             target = next((change[key] for key in TARGETS if key in change), "")
-            rows.append({"step": step.name, "change": change["change"], "target": target,
-                         "reason": change["reason"]})
+            rows.append(
+                {
+                    "step": step.name,
+                    "change": change["change"],
+                    "target": target,
+                    "reason": change["reason"],
+                }
+            )
     return rows
 
 
@@ -88,32 +98,44 @@ def render(report, *, max_changes: int | None = None, more: str = "") -> list[st
     says where the rest is."""
     verb = "Would consolidate" if report.dry_run else "Consolidated"
     resumed = f" (resumed at step {report.resumed_from})" if report.resumed_from else ""
-    lines = [f"# {verb} {report.started_at}{resumed}", "",
-             f"Health: {report.status}; {report.duration_seconds:.2f} s.", "",
-             "| Count | |", "|---|---:|"]
+    lines = [
+        f"# {verb} {report.started_at}{resumed}",
+        "",
+        f"Health: {report.status}; {report.duration_seconds:.2f} s.",
+        "",
+        "| Count | |",
+        "|---|---:|",
+    ]
     summary = summary_counts(report.steps)
-    lines += [f"| {name} | {summary[name]} |" for name in ("archived", *(
-        name for name, _, _ in SUMMARY))]
+    lines += [
+        f"| {name} | {summary[name]} |" for name in ("archived", *(name for name, _, _ in SUMMARY))
+    ]
     rows = changes(report.steps)
     lines += ["", f"## Changes ({len(rows)})", ""]
     if rows:
         lines += ["| Step | Change | Fact or file | Reason |", "|---|---|---|---|"]
         shown = rows if max_changes is None else rows[:max_changes]
-        lines += [f"| {row['step']} | {row['change']} | {_cell(row['target'])} | "
-                  f"{_cell(row['reason'])} |" for row in shown]
+        lines += [
+            f"| {row['step']} | {row['change']} | {_cell(row['target'])} | {_cell(row['reason'])} |"
+            for row in shown
+        ]
         if len(shown) < len(rows):
             lines.append(f"| ... | {len(rows) - len(shown)} more | {more} | |")
     else:
         lines.append("None.")
     lines += ["", "## Steps", ""]
     for number, step in enumerate(report.steps, start=1):
-        counts = ", ".join(f"{key.replace('_', ' ')} {value}" for key, value in
-                           step.counts.items())
+        counts = ", ".join(f"{key.replace('_', ' ')} {value}" for key, value in step.counts.items())
         done = " (done before the interruption)" if step.done_before else ""
         lines.append(f"{number}. {step.name}: {counts or 'nothing to do'}{done}")
-    warnings = [*report.warnings,
-                *(f"health: {warning}" for step in report.steps
-                  for warning in step.details.get("health_warnings", []))]
+    warnings = [
+        *report.warnings,
+        *(
+            f"health: {warning}"
+            for step in report.steps
+            for warning in step.details.get("health_warnings", [])
+        ),
+    ]
     if warnings:
         lines += ["", "## Warnings", ""]
         lines += [f"- {warning}" for warning in warnings]

@@ -23,9 +23,9 @@ from __future__ import annotations
 import errno
 import os
 import stat
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Callable
 
 from ..config import Settings
 from ..graph import KnowledgeGraph
@@ -62,8 +62,12 @@ class Verdict:
 class ReferenceChecker:
     """Checks paths under the allowed roots, each path once."""
 
-    def __init__(self, roots: list[str], home: str | None,
-                 lstat: Callable[[str], os.stat_result] | None = None):
+    def __init__(
+        self,
+        roots: list[str],
+        home: str | None,
+        lstat: Callable[[str], os.stat_result] | None = None,
+    ):
         self.roots = roots
         self.home = home
         self._lstat = lstat or os.lstat
@@ -75,8 +79,9 @@ class ReferenceChecker:
         found: dict[str, list[str]] = {GONE: [], PRESENT: [], UNCHECKED: []}
         for reference in references:
             found[self.state(reference)].append(reference)
-        return Verdict(references, tuple(found[GONE]), tuple(found[PRESENT]),
-                       tuple(found[UNCHECKED]))
+        return Verdict(
+            references, tuple(found[GONE]), tuple(found[PRESENT]), tuple(found[UNCHECKED])
+        )
 
     def state(self, reference: str) -> str:
         path = expanded(reference, self.home)
@@ -97,7 +102,7 @@ class ReferenceChecker:
                 self._root_there[root] = False
         if not self._root_there[root]:
             return UNCHECKED  # a root that is not there (not mounted) proves nothing
-        parts = [part for part in path[len(root):].split("/") if part]
+        parts = [part for part in path[len(root) :].split("/") if part]
         current = root
         for number, part in enumerate(parts, start=1):
             current = os.path.join(current, part)
@@ -118,8 +123,9 @@ def home_directory() -> str | None:
     return os.path.normpath(home) if os.path.isabs(home) else None
 
 
-def reference_checker(settings: Settings, layout: Layout, *,
-                      lstat: Callable[[str], os.stat_result] | None = None) -> ReferenceChecker:
+def reference_checker(
+    settings: Settings, layout: Layout, *, lstat: Callable[[str], os.stat_result] | None = None
+) -> ReferenceChecker:
     home = home_directory()
     roots = allowed_roots(settings.path_check_roots, os.path.abspath(layout.root), home)
     return ReferenceChecker(roots, home, lstat)
@@ -134,48 +140,75 @@ def flagged_references(facts: list[dict], checker: ReferenceChecker) -> list[dic
             continue
         verdict = checker.verdict(fact)
         if verdict.gone:
-            found.append({"fact": fact["id"], "gone": list(verdict.gone),
-                          "present": list(verdict.present),
-                          "unchecked": list(verdict.unchecked)})
+            found.append(
+                {
+                    "fact": fact["id"],
+                    "gone": list(verdict.gone),
+                    "present": list(verdict.present),
+                    "unchecked": list(verdict.unchecked),
+                }
+            )
     return sorted(found, key=lambda entry: entry["fact"])
 
 
-def stale(graph: KnowledgeGraph, now: datetime, *,
-          lstat: Callable[[str], os.stat_result] | None = None) -> dict:
+def stale(
+    graph: KnowledgeGraph, now: datetime, *, lstat: Callable[[str], os.stat_result] | None = None
+) -> dict:
     """Archive the facts every path of which is gone; flag those with some gone."""
     checker = reference_checker(graph.settings, graph.layout, lstat=lstat)
-    verdicts = {fact["id"]: checker.verdict(fact) for fact in graph.facts(copy=False)
-                if "superseded_by" not in fact}
+    verdicts = {
+        fact["id"]: checker.verdict(fact)
+        for fact in graph.facts(copy=False)
+        if "superseded_by" not in fact
+    }
     chosen: dict[str, ArchiveCause] = {}
     flagged: dict[str, str] = {}
     with graph.store.locked("consolidate: stale"):
         for fact in graph.facts(copy=False):
             verdict = verdicts.get(fact["id"])
-            if verdict is None or verdict.kind not in (STALE, PARTIALLY_STALE) or \
-                    "superseded_by" in fact or \
-                    tuple(fact_references(fact)) != verdict.references:
+            if (
+                verdict is None
+                or verdict.kind not in (STALE, PARTIALLY_STALE)
+                or "superseded_by" in fact
+                or tuple(fact_references(fact)) != verdict.references
+            ):
                 continue  # superseded or changed since it was checked: the next run sees it
             if verdict.kind == PARTIALLY_STALE:
                 flagged[fact["id"]] = partial_reason(verdict)
             elif fact.get("pinned"):
-                flagged[fact["id"]] = ("stale, kept because pinned: every path it names is "
-                                       f"gone: {_listed(verdict.gone)}")
+                flagged[fact["id"]] = (
+                    "stale, kept because pinned: every path it names is "
+                    f"gone: {_listed(verdict.gone)}"
+                )
             else:
                 chosen[fact["id"]] = ArchiveCause(
-                    "stale", f"every path it names is gone: {_listed(verdict.gone)}")
+                    "stale", f"every path it names is gone: {_listed(verdict.gone)}"
+                )
         if chosen:
             graph.archive(chosen, now, note=f"archived {len(chosen)} stale fact(s)")
     kinds = [verdict.kind for verdict in verdicts.values()]
-    changes = sorted([{"fact": fact_id, "change": "archived", "reason": cause.prose}
-                      for fact_id, cause in chosen.items()]
-                     + [{"fact": fact_id, "change": "flagged", "reason": reason}
-                        for fact_id, reason in flagged.items()],
-                     key=lambda change: change["fact"])
-    return {"counts": {"checked": len(verdicts), "evergreen": kinds.count(EVERGREEN),
-                       "fresh": kinds.count(FRESH),
-                       "partially_stale": kinds.count(PARTIALLY_STALE),
-                       "stale": kinds.count(STALE), "archived": len(chosen)},
-            "changes": changes}
+    changes = sorted(
+        [
+            {"fact": fact_id, "change": "archived", "reason": cause.prose}
+            for fact_id, cause in chosen.items()
+        ]
+        + [
+            {"fact": fact_id, "change": "flagged", "reason": reason}
+            for fact_id, reason in flagged.items()
+        ],
+        key=lambda change: change["fact"],
+    )
+    return {
+        "counts": {
+            "checked": len(verdicts),
+            "evergreen": kinds.count(EVERGREEN),
+            "fresh": kinds.count(FRESH),
+            "partially_stale": kinds.count(PARTIALLY_STALE),
+            "stale": kinds.count(STALE),
+            "archived": len(chosen),
+        },
+        "changes": changes,
+    }
 
 
 def partial_reason(verdict: Verdict) -> str:
@@ -193,7 +226,7 @@ def _listed(paths: tuple[str, ...], budget: int = REASON_PATHS_CHARS // 2) -> st
     used = 0
     for path in paths:
         if len(path) > budget:
-            path = path[:budget - 1] + "…"
+            path = path[: budget - 1] + "…"
         if shown and used + len(path) > budget:
             break
         shown.append(path)

@@ -20,12 +20,19 @@ from pathlib import Path
 from ..clock import format_iso, parse_iso
 from ..config import Settings
 from ..errors import DataDirError, InvalidInputError
+from ..extract import salience
 from ..extract.external import ExtractorFailed, run_extractor
 from ..extract.fragments import CHATTER, QUESTION
 from ..extract.redact import redact, redact_value
-from ..extract.rules import (Turn, extract_statements, fragment_records, in_context,
-                             section_of, signal_score, turn_fragments)
-from ..extract import salience
+from ..extract.rules import (
+    Turn,
+    extract_statements,
+    fragment_records,
+    in_context,
+    section_of,
+    signal_score,
+    turn_fragments,
+)
 from ..extract.salience import importance_with, with_evidence
 from ..graph import KnowledgeGraph
 from ..intake import candidate_fact
@@ -64,9 +71,15 @@ class SummarizeReport:
     warnings: list[str] = field(default_factory=list)
 
 
-def summarize(graph: KnowledgeGraph, settings: Settings, now: datetime, *,
-              day: str | None = None, all_pending: bool = False,
-              progress=None) -> SummarizeReport:
+def summarize(
+    graph: KnowledgeGraph,
+    settings: Settings,
+    now: datetime,
+    *,
+    day: str | None = None,
+    all_pending: bool = False,
+    progress=None,
+) -> SummarizeReport:
     """`progress(label, done, total)`, when given, is told of each day read."""
     store, layout = graph.store, graph.layout
     report = SummarizeReport()
@@ -77,8 +90,11 @@ def summarize(graph: KnowledgeGraph, settings: Settings, now: datetime, *,
         report.redactions += imported.redactions
         report.warnings += [f"openclaw import: {reason}" for reason in imported.skipped]
     if settings.openclaw_sessions_dir or settings.openclaw_memory_dir:
-        imported = import_openclaw(store, sessions_dir=settings.openclaw_sessions_dir,
-                                   memory_dir=settings.openclaw_memory_dir)
+        imported = import_openclaw(
+            store,
+            sessions_dir=settings.openclaw_sessions_dir,
+            memory_dir=settings.openclaw_memory_dir,
+        )
         report.imported += imported.files_written
         report.redactions += imported.redactions
         report.warnings += [f"openclaw import: {reason}" for reason in imported.skipped]
@@ -86,8 +102,13 @@ def summarize(graph: KnowledgeGraph, settings: Settings, now: datetime, *,
     ledger_path = layout.summarize_ledger
     if all_pending:
         ledger = _read_ledger(store, ledger_path)
-        days = sorted({session_day(path) for path in store.session_files()
-                       if not _fully_summarized(path, ledger.get(path.name))})
+        days = sorted(
+            {
+                session_day(path)
+                for path in store.session_files()
+                if not _fully_summarized(path, ledger.get(path.name))
+            }
+        )
     else:
         days = [day or now.date().isoformat()]
     paths = [path for one_day in days for path in store.session_files(one_day)]
@@ -100,8 +121,9 @@ def summarize(graph: KnowledgeGraph, settings: Settings, now: datetime, *,
         for path in paths:
             found = _redact_session(store, path)
             if found:
-                store.note(f"redacted {found} secret(s) in {layout.relative(path)}",
-                           redactions=found)
+                store.note(
+                    f"redacted {found} secret(s) in {layout.relative(path)}", redactions=found
+                )
             report.redactions += found
 
     created = format_iso(now)
@@ -116,19 +138,30 @@ def summarize(graph: KnowledgeGraph, settings: Settings, now: datetime, *,
             ledger = _read_ledger(store, ledger_path)
             # The records that still describe their log (it only grew since), each checked
             # once: it re-reads and hashes what the record covers.
-            standing = {path.name: ledger[path.name] for path in paths
-                        if path.name in ledger and _prefix_unchanged(path, ledger[path.name])}
-            behind = [path for path in paths if path.name in standing
-                      and standing[path.name]["bytes"] > entries[path.name]["bytes"]]
+            standing = {
+                path.name: ledger[path.name]
+                for path in paths
+                if path.name in ledger and _prefix_unchanged(path, ledger[path.name])
+            }
+            behind = [
+                path
+                for path in paths
+                if path.name in standing
+                and standing[path.name]["bytes"] > entries[path.name]["bytes"]
+            ]
             if behind and attempt < READ_ATTEMPTS:
                 continue  # another summarize read further meanwhile: read the logs again
             fresh: list[dict] = []
             for path in paths:
                 done = standing[path.name]["lines"] if path.name in standing else 0
                 prefix = f"{layout.relative(path)}:"
-                fresh += [fact for facts in reading.per_day.values() for fact, _ in facts
-                          if fact["source"].startswith(prefix)
-                          and int(fact["source"][len(prefix):]) > done]
+                fresh += [
+                    fact
+                    for facts in reading.per_day.values()
+                    for fact, _ in facts
+                    if fact["source"].startswith(prefix)
+                    and int(fact["source"][len(prefix) :]) > done
+                ]
             scorer.save()
             if fresh:
                 result = graph.remember(fresh, now)
@@ -140,7 +173,8 @@ def summarize(graph: KnowledgeGraph, settings: Settings, now: datetime, *,
                     # Its summary, written by the summarize that read further, stands.
                     report.warnings.append(
                         f"daily/{one_day}.md left as it is: other summarize runs kept reading "
-                        f"its logs further than this one ({READ_ATTEMPTS} tries)")
+                        f"its logs further than this one ({READ_ATTEMPTS} tries)"
+                    )
                     continue
                 _write_daily(store, one_day, facts, report)
             before = dict(ledger)
@@ -172,8 +206,8 @@ class SalienceScorer:
 
         self.graph = graph
         self.embedder = None
-        self.fresh: dict[str, object] = {}   # text -> its vector, embedded here
-        self._cached = None                   # the embedding cache as first read
+        self.fresh: dict[str, object] = {}  # text -> its vector, embedded here
+        self._cached = None  # the embedding cache as first read
         if settings.embedding_model in BUNDLED_NAMES:
             try:
                 from ..embed.bundled import BundledEmbedder
@@ -184,8 +218,7 @@ class SalienceScorer:
         self.model = salience.model_for(self.embedder.model_id if self.embedder else None)
         if self.model.model_id is None:
             self.embedder = None
-        self.name = ("features and " + self.model.model_id if self.model.model_id
-                     else "features")
+        self.name = "features and " + self.model.model_id if self.model.model_id else "features"
 
     def scores(self, statements: list, texts: list[str]):
         import numpy as np
@@ -195,15 +228,20 @@ class SalienceScorer:
         rows = np.array([salience.features(statement) for statement in statements])
         if self.embedder is None:
             return self.model.scores(rows)
-        if self._cached is None:   # read once, whatever the number of days read
+        if self._cached is None:  # read once, whatever the number of days read
             self._cached = self._cache()
         cache = self._cached
-        missing = sorted({text for text in texts
-                          if text not in self.fresh and content_hash(text) not in cache})
+        missing = sorted(
+            {text for text in texts if text not in self.fresh and content_hash(text) not in cache}
+        )
         if missing:
             self.fresh.update(zip(missing, self.embedder.embed_passages(missing)))
-        vectors = np.vstack([self.fresh[text] if text in self.fresh
-                             else cache.vector(content_hash(text)) for text in texts])
+        vectors = np.vstack(
+            [
+                self.fresh[text] if text in self.fresh else cache.vector(content_hash(text))
+                for text in texts
+            ]
+        )
         return self.model.scores(rows, vectors)
 
     def _cache(self):
@@ -232,12 +270,20 @@ class _Reading:
     """What one read of the session logs found."""
 
     logs: dict[str, bytes] = field(default_factory=dict)  # log name -> the bytes read
-    per_day: dict[str, list[tuple[dict, str]]] = field(default_factory=dict)  # day -> (candidate fact, section)
+    per_day: dict[str, list[tuple[dict, str]]] = field(
+        default_factory=dict
+    )  # day -> (candidate fact, section)
     tally: SummarizeReport = field(default_factory=SummarizeReport)  # turns, fragments, ...
 
 
-def _read_logs(store, days: list[str], settings: Settings, created: str,
-               progress=None, scorer: SalienceScorer | None = None) -> _Reading:
+def _read_logs(
+    store,
+    days: list[str],
+    settings: Settings,
+    created: str,
+    progress=None,
+    scorer: SalienceScorer | None = None,
+) -> _Reading:
     """Read the logs of `days` and extract their candidate facts (no lock held)."""
     reading = _Reading()
     for number, one_day in enumerate(days):
@@ -264,8 +310,11 @@ def forget_removed_logs(graph: KnowledgeGraph) -> int:
     lock); returns how many."""
     path = graph.layout.summarize_ledger
     ledger = _read_ledger(graph.store, path)
-    kept = {name: entry for name, entry in ledger.items()
-            if (graph.layout.sessions_dir / name).is_file()}
+    kept = {
+        name: entry
+        for name, entry in ledger.items()
+        if (graph.layout.sessions_dir / name).is_file()
+    }
     if len(kept) != len(ledger):
         graph.store.write_validated_json(path, "summarize-ledger", {"files": kept})
     return len(ledger) - len(kept)
@@ -280,9 +329,13 @@ def _read_ledger(store, path: Path) -> dict[str, dict]:
 def _ledger_entry(data: bytes, stamp: str) -> dict:
     """How much of a log is read, given the bytes read: its whole lines only. A last line
     still being written is not counted, so its facts are ingested once it is complete."""
-    whole = data[:data.rfind(b"\n") + 1]
-    return {"lines": whole.count(b"\n"), "bytes": len(whole),
-            "sha256": hashlib.sha256(whole).hexdigest(), "summarized_at": stamp}
+    whole = data[: data.rfind(b"\n") + 1]
+    return {
+        "lines": whole.count(b"\n"),
+        "bytes": len(whole),
+        "sha256": hashlib.sha256(whole).hexdigest(),
+        "summarized_at": stamp,
+    }
 
 
 def _prefix_unchanged(path: Path, entry: dict) -> bool:
@@ -293,8 +346,11 @@ def _prefix_unchanged(path: Path, entry: dict) -> bool:
 
 
 def _fully_summarized(path: Path, entry: dict | None) -> bool:
-    return entry is not None and path.stat().st_size == entry["bytes"] and \
-        _prefix_unchanged(path, entry)
+    return (
+        entry is not None
+        and path.stat().st_size == entry["bytes"]
+        and _prefix_unchanged(path, entry)
+    )
 
 
 def _redact_session(store, path: Path, attempts: int = 5) -> int:
@@ -312,8 +368,9 @@ def _redact_session(store, path: Path, attempts: int = 5) -> int:
         if not total:
             return redactions
         try:
-            carried = store.replace_if_unchanged(path, redacted, size=before.st_size,
-                                                 mtime_ns=before.st_mtime_ns)
+            carried = store.replace_if_unchanged(
+                path, redacted, size=before.st_size, mtime_ns=before.st_mtime_ns
+            )
         except files.ChangedMeanwhile:
             continue
         redactions += total
@@ -353,33 +410,51 @@ def _read_turns(store, path: Path, report: SummarizeReport) -> tuple[bytes, list
     turns = []
     for record, number in zip(contents.records, contents.line_numbers):
         origin = record.get("origin")
-        turns.append(Turn(name, number, parse_iso(record["ts"]), record["role"],
-                          without_unsafe(record["text"]),
-                          without_unsafe(record["speaker"]) if "speaker" in record else None,
-                          origin if isinstance(origin, str) and _ORIGIN.fullmatch(origin)
-                          else None))
+        turns.append(
+            Turn(
+                name,
+                number,
+                parse_iso(record["ts"]),
+                record["role"],
+                without_unsafe(record["text"]),
+                without_unsafe(record["speaker"]) if "speaker" in record else None,
+                origin if isinstance(origin, str) and _ORIGIN.fullmatch(origin) else None,
+            )
+        )
     report.turns += len(turns)
     return data, in_context(turns)
 
 
 def _quarantine_session_lines(store, name: str, bad_lines, report: SummarizeReport) -> None:
     target = store.layout.sessions_quarantine
-    known = {(entry["file"], entry["line"]) for entry in
-             store.read_records(target, "quarantine")} if target.exists() else set()
+    known = (
+        {(entry["file"], entry["line"]) for entry in store.read_records(target, "quarantine")}
+        if target.exists()
+        else set()
+    )
     entries = []
     for bad in bad_lines:
-        report.warnings.append(f"{name}:{bad.line}: {bad.reason}; skipped (copied to "
-                               f"{store.layout.relative(target)})")
+        report.warnings.append(
+            f"{name}:{bad.line}: {bad.reason}; skipped (copied to {store.layout.relative(target)})"
+        )
         if (name, bad.line) not in known:
-            entries.append({"file": name, "line": bad.line, "reason": bad.reason[:2000],
-                            "raw": redact(bad.raw).text, "quarantined_at": store.timestamp})
+            entries.append(
+                {
+                    "file": name,
+                    "line": bad.line,
+                    "reason": bad.reason[:2000],
+                    "raw": redact(bad.raw).text,
+                    "quarantined_at": store.timestamp,
+                }
+            )
     if entries:
         with store.locked("quarantine session lines"):
             store.append_records(target, "quarantine", entries)
 
 
-def _extract(turns: list[Turn], settings: Settings, created: str,
-             report: SummarizeReport, scorer=None) -> list[tuple[dict, str]]:
+def _extract(
+    turns: list[Turn], settings: Settings, created: str, report: SummarizeReport, scorer=None
+) -> list[tuple[dict, str]]:
     """(candidate fact, summary section) for one day's turns, in the order they were said."""
     pairs = turn_fragments(turns, frozenset(settings.extract_roles))
     report.fragments += len(pairs)
@@ -387,8 +462,11 @@ def _extract(turns: list[Turn], settings: Settings, created: str,
     fields_list = None
     if settings.extractor_command:
         try:
-            fields_list = run_extractor(list(settings.extractor_command), fragment_records(pairs),
-                                        timeout=settings.extractor_timeout_seconds)
+            fields_list = run_extractor(
+                list(settings.extractor_command),
+                fragment_records(pairs),
+                timeout=settings.extractor_timeout_seconds,
+            )
             report.extractor = "external"
         except ExtractorFailed as exc:
             report.warnings.append(f"{exc}; using the built-in rules instead")
@@ -397,8 +475,10 @@ def _extract(turns: list[Turn], settings: Settings, created: str,
         found = extract_statements(pairs, threshold=settings.extract_threshold)
         fields_list = [fields for fields, _ in found]
         if found and scorer is not None:
-            scores = scorer.scores([statement for _, statement in found],
-                                   [clean_text(fields["text"]) for fields in fields_list])
+            scores = scorer.scores(
+                [statement for _, statement in found],
+                [clean_text(fields["text"]) for fields in fields_list],
+            )
             for (fields, statement), score in zip(found, scores):
                 intrinsic = INTRINSIC_IMPORTANCE[fields["category"]]
                 signals = signal_score(statement.text)
@@ -408,9 +488,9 @@ def _extract(turns: list[Turn], settings: Settings, created: str,
     facts = []
     for fields in fields_list:
         try:
-            fact, redactions = candidate_fact(fields, created=created,
-                                              default_source=fields["source"],
-                                              source=fields["source"])
+            fact, redactions = candidate_fact(
+                fields, created=created, default_source=fields["source"], source=fields["source"]
+            )
             report.redactions += redactions
         except InvalidInputError as exc:
             report.warnings.append(f"skipped an extracted fact: {exc}")
@@ -422,12 +502,18 @@ def _extract(turns: list[Turn], settings: Settings, created: str,
     return facts
 
 
-def _write_daily(store, day: str, facts: list[tuple[dict, str]],
-                 report: SummarizeReport) -> None:
+def _write_daily(store, day: str, facts: list[tuple[dict, str]], report: SummarizeReport) -> None:
     layout = store.layout
     names = [path.name for path in store.session_files(day)]
-    entries = [{"section": section, "text": fact.get("text") or fact["object"],
-                "id": fact["id"], "source": fact["source"]} for fact, section in facts]
+    entries = [
+        {
+            "section": section,
+            "text": fact.get("text") or fact["object"],
+            "id": fact["id"],
+            "source": fact["source"],
+        }
+        for fact, section in facts
+    ]
     text = render_daily_summary(day, names, entries)
     path = layout.daily_summary(day)
     relative = layout.relative(path)

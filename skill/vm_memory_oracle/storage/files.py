@@ -11,10 +11,11 @@ from __future__ import annotations
 
 import os
 import tempfile
+from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable, Iterable, Iterator
+from typing import Any
 
 from . import strict_json
 
@@ -71,14 +72,21 @@ def parse_jsonl(data: bytes, check: Callable[[Any], str | None]) -> JsonlContent
         try:
             text = chunk.decode("utf-8")
         except UnicodeDecodeError as exc:
-            contents.bad.append(BadLine(number, chunk.decode("utf-8", "replace"),
-                                        f"not UTF-8 ({exc.reason} at byte {exc.start})"))
+            contents.bad.append(
+                BadLine(
+                    number,
+                    chunk.decode("utf-8", "replace"),
+                    f"not UTF-8 ({exc.reason} at byte {exc.start})",
+                )
+            )
             continue
         try:
             record = strict_json.loads(text)
         except strict_json.JsonRefused as exc:
             torn = number == data.count(b"\n") + 1
-            contents.bad.append(BadLine(number, text, str(exc) + ("; torn last line" if torn else "")))
+            contents.bad.append(
+                BadLine(number, text, str(exc) + ("; torn last line" if torn else ""))
+            )
             continue
         problem = check(record)
         if problem:
@@ -119,8 +127,13 @@ def append_lines(path: Path, lines: Iterable[str]) -> None:
             os.close(fd)
 
 
-def write_atomic(path: Path, data: bytes, *, durable: bool = True,
-                 before_replace: Callable[[], None] | None = None) -> None:
+def write_atomic(
+    path: Path,
+    data: bytes,
+    *,
+    durable: bool = True,
+    before_replace: Callable[[], None] | None = None,
+) -> None:
     """Replace `path` with `data` so that a crash leaves either the old or the new file.
 
     `durable=False` skips the fsyncs, for derived files that are rebuilt when lost.
@@ -131,8 +144,9 @@ def write_atomic(path: Path, data: bytes, *, durable: bool = True,
         _write_atomic(path, data, durable, before_replace)
 
 
-def _write_atomic(path: Path, data: bytes, durable: bool,
-                  before_replace: Callable[[], None] | None) -> None:
+def _write_atomic(
+    path: Path, data: bytes, durable: bool, before_replace: Callable[[], None] | None
+) -> None:
     fd, temp_name = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
     try:
         os.fchmod(fd, FILE_MODE)
@@ -171,10 +185,14 @@ def replace_if_unchanged(path: Path, data: bytes, *, size: int, mtime_ns: int) -
     """
     old = os.open(path, os.O_RDONLY | os.O_NOFOLLOW)
     try:
+
         def unchanged() -> None:
             current, held = os.stat(path), os.fstat(old)
-            if current.st_size != size or current.st_mtime_ns != mtime_ns or \
-                    current.st_ino != held.st_ino:
+            if (
+                current.st_size != size
+                or current.st_mtime_ns != mtime_ns
+                or current.st_ino != held.st_ino
+            ):
                 raise ChangedMeanwhile(str(path))
 
         write_atomic(path, data, before_replace=unchanged)

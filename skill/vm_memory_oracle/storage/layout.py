@@ -15,9 +15,10 @@ from .files import make_directory
 class Refusal:
     """An entry inside the data directory that is not followed, read or written: a link, or
     an entry another user owns or can write. The rest of the memory works without it."""
+
     path: Path
-    problem: str   # "is a symlink; ...", "is owned by uid 1001, ...", "is writable by ..."
-    fix: str       # what the user runs to put it right
+    problem: str  # "is a symlink; ...", "is owned by uid 1001, ...", "is writable by ..."
+    fix: str  # what the user runs to put it right
 
     @property
     def message(self) -> str:
@@ -187,14 +188,24 @@ class Layout:
         """Each JSON or JSONL file of the layout and the schema its records (JSONL) or its
         document (JSON) follow; session logs follow "session-turn", quarantine files
         "quarantine"."""
-        return {self.facts: "fact", self.archive: "archived-fact", self.entities: "entity",
-                self.relations: "relation", self.vector_metadata: "vector-metadata",
-                self.activation_journal: "activation-journal", self.audit_log: "audit-entry",
-                self.probe_log: "probe-result", self.pending_memories: "pending-memory",
-                self.sessions_quarantine: "quarantine",
-                self.activation: "activation-metadata", self.health: "health",
-                self.canaries: "canary-facts", self.summarize_ledger: "summarize-ledger",
-                self.import_ledger: "import-ledger", self.checkpoint: "consolidation-checkpoint"}
+        return {
+            self.facts: "fact",
+            self.archive: "archived-fact",
+            self.entities: "entity",
+            self.relations: "relation",
+            self.vector_metadata: "vector-metadata",
+            self.activation_journal: "activation-journal",
+            self.audit_log: "audit-entry",
+            self.probe_log: "probe-result",
+            self.pending_memories: "pending-memory",
+            self.sessions_quarantine: "quarantine",
+            self.activation: "activation-metadata",
+            self.health: "health",
+            self.canaries: "canary-facts",
+            self.summarize_ledger: "summarize-ledger",
+            self.import_ledger: "import-ledger",
+            self.checkpoint: "consolidation-checkpoint",
+        }
 
     def core_files(self) -> frozenset[Path]:
         """The files no command may do without once it reads or writes them: the knowledge
@@ -202,11 +213,24 @@ class Layout:
         proposals, quarantines and the config. A refused one stops the command that needs
         it (exit 5) before anything changes; any other refused file (a session log, a daily
         summary, MEMORY.md, the index, a cache, a report) is skipped with a warning."""
-        return frozenset((self.facts, self.archive, self.entities, self.relations,
-                          self.activation, self.activation_journal, self.audit_log,
-                          self.write_lock, self.consolidation_lock, self.summarize_ledger,
-                          self.import_ledger, self.checkpoint, self.pending_memories,
-                          self.config))
+        return frozenset(
+            (
+                self.facts,
+                self.archive,
+                self.entities,
+                self.relations,
+                self.activation,
+                self.activation_journal,
+                self.audit_log,
+                self.write_lock,
+                self.consolidation_lock,
+                self.summarize_ledger,
+                self.import_ledger,
+                self.checkpoint,
+                self.pending_memories,
+                self.config,
+            )
+        )
 
     def is_core(self, path: Path) -> bool:
         return path in self.core_files() or path.name.endswith(".quarantine.jsonl")
@@ -218,26 +242,54 @@ class Layout:
     def unaudited(self) -> frozenset[str]:
         """Files whose writes are bookkeeping, not changes to the memory: the audit log
         itself, the health report, the probe log and the consolidation checkpoint."""
-        return frozenset(self.relative(path) for path in (
-            self.audit_log, self.health, self.probe_log, self.checkpoint, self.index_built))
+        return frozenset(
+            self.relative(path)
+            for path in (
+                self.audit_log,
+                self.health,
+                self.probe_log,
+                self.checkpoint,
+                self.index_built,
+            )
+        )
 
     def is_derived(self, path: Path) -> bool:
         """Whether `path` is bookkeeping made again when lost, whose writing the audit log
         does not record (its removal it does): consolidation reports, state/cache/, and
         the embedding caches beside the index."""
-        return (path.parent in (self.reports_dir, self.cache_dir)
-                or (path.parent == self.embeddings_dir
-                    and path.name.startswith(("cache-", "background-"))))
+        return path.parent in (self.reports_dir, self.cache_dir) or (
+            path.parent == self.embeddings_dir and path.name.startswith(("cache-", "background-"))
+        )
 
     def directories(self) -> list[Path]:
-        return [self.root, self.graph_dir, self.embeddings_dir, self.daily_dir,
-                self.sessions_dir, self.state_dir]
+        return [
+            self.root,
+            self.graph_dir,
+            self.embeddings_dir,
+            self.daily_dir,
+            self.sessions_dir,
+            self.state_dir,
+        ]
 
     def known_files(self) -> list[Path]:
-        return [self.facts, self.archive, self.entities, self.relations, self.canaries,
-                self.activation, self.memory_md, self.memory_md_backup, self.health, self.config,
-                self.index_file, self.vector_metadata, self.checkpoint, self.audit_log,
-                self.probe_log, self.pending_memories]
+        return [
+            self.facts,
+            self.archive,
+            self.entities,
+            self.relations,
+            self.canaries,
+            self.activation,
+            self.memory_md,
+            self.memory_md_backup,
+            self.health,
+            self.config,
+            self.index_file,
+            self.vector_metadata,
+            self.checkpoint,
+            self.audit_log,
+            self.probe_log,
+            self.pending_memories,
+        ]
 
     def quarantine_for(self, path: Path) -> Path:
         return path.with_name(f"{path.stem}.quarantine.jsonl")
@@ -270,7 +322,9 @@ class Layout:
                     make_directory(directory)
         except OSError as exc:
             problem = (exc.strerror or str(exc)).lower()
-            raise DataDirError(Path(exc.filename or self.root), f"cannot create: {problem}") from None
+            raise DataDirError(
+                Path(exc.filename or self.root), f"cannot create: {problem}"
+            ) from None
         return self.check()
 
     def check(self) -> list[Refusal]:
@@ -288,10 +342,15 @@ class Layout:
         try:
             status = os.lstat(self.root)
         except FileNotFoundError:
-            raise DataDirError(self.root, "data directory does not exist (run --action init)") from None
+            raise DataDirError(
+                self.root, "data directory does not exist (run --action init)"
+            ) from None
         if stat.S_ISLNK(status.st_mode):
-            raise DataDirError(self.root, f"is a symlink (to {os.readlink(self.root)}); give the "
-                                          f"directory it points to, {self.root.resolve()}")
+            raise DataDirError(
+                self.root,
+                f"is a symlink (to {os.readlink(self.root)}); give the "
+                f"directory it points to, {self.root.resolve()}",
+            )
         if not stat.S_ISDIR(status.st_mode):
             raise DataDirError(self.root, "exists and is not a directory")
         if not os.access(self.root, os.R_OK | os.W_OK | os.X_OK):
@@ -302,9 +361,12 @@ class Layout:
         if not self._holds_memory():
             with os.scandir(self.root) as entries:
                 if any(entries):
-                    raise DataDirError(self.root, "is not empty and holds no memory (no "
-                                                  "config.yaml or knowledge-graph/); give a new "
-                                                  "or empty directory")
+                    raise DataDirError(
+                        self.root,
+                        "is not empty and holds no memory (no "
+                        "config.yaml or knowledge-graph/); give a new "
+                        "or empty directory",
+                    )
             return []
         refused: list[Refusal] = []
         _check_tree(self.root, refused)
@@ -321,8 +383,9 @@ def _refuse_unsafe_path(root: Path) -> None:
     if ".." in root.parts:
         raise DataDirError(root, "has a '..' component; give the data directory's path without it")
     if root.resolve() == Path(root.anchor or "/"):
-        raise DataDirError(root, "is the filesystem root; give a directory of its own, "
-                                 "e.g. /data/memory")
+        raise DataDirError(
+            root, "is the filesystem root; give a directory of its own, e.g. /data/memory"
+        )
 
 
 def _check_tree(directory: Path, refused: list[Refusal]) -> None:
@@ -339,10 +402,13 @@ def _check_tree(directory: Path, refused: list[Refusal]) -> None:
     for entry in entries:
         path = Path(entry.path)
         if entry.is_symlink():
-            refused.append(Refusal(path, "is a symlink; refusing to follow links inside the "
-                                         "data directory",
-                                   f"remove it (rm {path}) and put the real file or directory "
-                                   "there"))
+            refused.append(
+                Refusal(
+                    path,
+                    "is a symlink; refusing to follow links inside the data directory",
+                    f"remove it (rm {path}) and put the real file or directory there",
+                )
+            )
             continue
         try:
             status = entry.stat(follow_symlinks=False)
@@ -359,10 +425,16 @@ def _foreign(path: Path, status: os.stat_result) -> Refusal | None:
     """Why an entry owned by another user or writable by others is refused, or None."""
     user = os.geteuid()
     if status.st_uid != user:
-        return Refusal(path, f"is owned by uid {status.st_uid}, not by the user running the "
-                             f"tool (uid {user})", f"run chown {user} {path}, or run as its owner")
+        return Refusal(
+            path,
+            f"is owned by uid {status.st_uid}, not by the user running the tool (uid {user})",
+            f"run chown {user} {path}, or run as its owner",
+        )
     if status.st_mode & 0o022:
         fix = "700" if stat.S_ISDIR(status.st_mode) else "600"
-        return Refusal(path, f"is writable by other users (mode "
-                             f"{stat.S_IMODE(status.st_mode):04o})", f"run chmod {fix} {path}")
+        return Refusal(
+            path,
+            f"is writable by other users (mode {stat.S_IMODE(status.st_mode):04o})",
+            f"run chmod {fix} {path}",
+        )
     return None

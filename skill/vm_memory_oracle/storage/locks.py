@@ -13,9 +13,9 @@ from __future__ import annotations
 import fcntl
 import os
 import time
+from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Iterator
 
 from ..errors import STORAGE_ERRNOS, LockTimeoutError
 from .files import FILE_MODE
@@ -28,8 +28,9 @@ def holder_path(lock_path: Path) -> Path:
 
 
 @contextmanager
-def exclusive(lock_path: Path, timeout: float, purpose: str, *,
-              poll: float = POLL_SECONDS) -> Iterator[None]:
+def exclusive(
+    lock_path: Path, timeout: float, purpose: str, *, poll: float = POLL_SECONDS
+) -> Iterator[None]:
     """Hold `lock_path` exclusively for the block, or raise LockTimeoutError after `timeout` s
     of trying every `poll` s."""
     fd = os.open(lock_path, os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW, FILE_MODE)
@@ -44,8 +45,11 @@ def exclusive(lock_path: Path, timeout: float, purpose: str, *,
                     raise LockTimeoutError(lock_path, timeout, read_holder(lock_path)) from None
                 time.sleep(poll)
         try:
-            _write_holder(lock_path, f"pid {os.getpid()} ({purpose}) since "
-                                     f"{time.strftime('%Y-%m-%dT%H:%M:%SZ', time.gmtime())}")
+            _write_holder(
+                lock_path,
+                f"pid {os.getpid()} ({purpose}) since "
+                f"{time.strftime('%Y-%m-%dT%H:%M:%SZ', time.gmtime())}",
+            )
             yield
         finally:
             # Cleared before release, so a stale name is never blamed for someone else's hold.
@@ -68,8 +72,9 @@ def _write_holder(lock_path: Path, text: str) -> None:
     # process that timed out waiting, so a full disk must neither fail the command here
     # (the write the command is for reports it) nor stop it releasing the lock.
     try:
-        fd = os.open(holder_path(lock_path),
-                     os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_NOFOLLOW, FILE_MODE)
+        fd = os.open(
+            holder_path(lock_path), os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_NOFOLLOW, FILE_MODE
+        )
     except OSError as exc:
         if exc.errno in STORAGE_ERRNOS:
             return

@@ -26,8 +26,11 @@ def session_files(layout: Layout, day: str | None = None) -> list[Path]:
     found = []
     for path in layout.sessions_dir.iterdir():
         match = SESSION_NAME.match(path.name)
-        if match and (path.is_file() or path.is_symlink()) and (
-                day is None or match.group(1) == day):
+        if (
+            match
+            and (path.is_file() or path.is_symlink())
+            and (day is None or match.group(1) == day)
+        ):
             found.append(path)
     return sorted(found)
 
@@ -45,4 +48,3 @@ def read_session(path: Path) -> tuple[bytes, JsonlContents]:
     except FileNotFoundError:
         data = b""
     return data, files.parse_jsonl(data, lambda record: problem("session-turn", record))
-

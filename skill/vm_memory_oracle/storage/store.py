@@ -8,9 +8,9 @@ snapshot across the lock.
 from __future__ import annotations
 
 import os
+from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Iterable, Iterator
 
 from ..errors import InvalidInputError
 from . import files, locks, snapshot, strict_json
@@ -18,15 +18,21 @@ from .files import BadLine, JsonlContents
 from .layout import Layout, Refusal
 from .validation import problem
 
-
 JOURNAL_LIMIT = 2000
 AUDIT_MAX_IDS = 50
 
 
 class Store:
-    def __init__(self, layout: Layout, *, lock_timeout: float, timestamp: str,
-                 actor: str = "library", action: str | None = None,
-                 refusals: Iterable[Refusal] | None = None):
+    def __init__(
+        self,
+        layout: Layout,
+        *,
+        lock_timeout: float,
+        timestamp: str,
+        actor: str = "library",
+        action: str | None = None,
+        refusals: Iterable[Refusal] | None = None,
+    ):
         """`timestamp` stamps quarantine and audit records; `lock_timeout` bounds every lock
         wait; `actor` (cli, cron, ...) and `action` (the command) name who changed what in
         the audit log; `refusals`: what Layout.check just returned, if it was called."""
@@ -38,7 +44,8 @@ class Store:
         self.warnings: list[str] = []
         self._held = False
         self._refusals: dict[Path, Refusal] | None = (
-            None if refusals is None else {refusal.path: refusal for refusal in refusals})
+            None if refusals is None else {refusal.path: refusal for refusal in refusals}
+        )
         self._warned: set[Path] = set()
         self._clear_block()
 
@@ -78,8 +85,9 @@ class Store:
             raise refusal.error()
         if refusal.path not in self._warned:
             self._warned.add(refusal.path)
-            self.warnings.append(f"{self.layout.relative(refusal.path)}: {refusal.problem}; "
-                                 f"skipped ({refusal.fix})")
+            self.warnings.append(
+                f"{self.layout.relative(refusal.path)}: {refusal.problem}; skipped ({refusal.fix})"
+            )
         return False
 
     def require(self, paths: Iterable[Path]) -> None:
@@ -111,9 +119,17 @@ class Store:
         if self._held:  # flock is per open file: a nested acquire would wait on itself
             yield
             return
-        self.require([self.layout.write_lock, self.layout.audit_log, *(
-            self.layout.core_files() - {self.layout.pending_memories} if needs is None
-            else needs)])
+        self.require(
+            [
+                self.layout.write_lock,
+                self.layout.audit_log,
+                *(
+                    self.layout.core_files() - {self.layout.pending_memories}
+                    if needs is None
+                    else needs
+                ),
+            ]
+        )
         with locks.exclusive(self.layout.write_lock, self.lock_timeout, purpose):
             self._held = True
             try:
@@ -138,8 +154,9 @@ class Store:
         if name not in self.layout.unaudited():
             self._touched[name] = None
 
-    def note(self, change: str, ids: Iterable[str] = (), *, redactions: int = 0,
-             repair: bool = False) -> None:
+    def note(
+        self, change: str, ids: Iterable[str] = (), *, redactions: int = 0, repair: bool = False
+    ) -> None:
         """Say what the current locked block changed, in words, for its audit line.
 
         `repair`: the change mends damage (a torn line quarantined, a file set aside, an
@@ -166,9 +183,14 @@ class Store:
         self._clear_block()
         if not touched:
             return
-        entry = {"at": self.timestamp, "actor": self.actor, "action": self.action or purpose,
-                 "step": purpose, "files": touched,
-                 "change": "; ".join(notes) or "wrote " + ", ".join(touched)}
+        entry = {
+            "at": self.timestamp,
+            "actor": self.actor,
+            "action": self.action or purpose,
+            "step": purpose,
+            "files": touched,
+            "change": "; ".join(notes) or "wrote " + ", ".join(touched),
+        }
         if ids:
             entry["ids"] = ids[:AUDIT_MAX_IDS]
             if len(ids) > AUDIT_MAX_IDS:
@@ -181,8 +203,9 @@ class Store:
         files.append_lines(self.layout.audit_log, [line])
 
     # -- JSONL files -----------------------------------------------------------------------
-    def read_records(self, path: Path, kind: str, *, unique_key: str | None = None,
-                     copy: bool = True) -> list[dict]:
+    def read_records(
+        self, path: Path, kind: str, *, unique_key: str | None = None, copy: bool = True
+    ) -> list[dict]:
         """Valid records of `path`; bad lines are quarantined (under the lock) and reported.
 
         A file unchanged since it was last parsed is served from its snapshot. Callers that
@@ -212,8 +235,9 @@ class Store:
         changes what it checks. A refused file reads as empty (the health check lists it)."""
         if self.refused(path) is not None:
             return [], 0
-        records = snapshot.load(self._snapshot_path(path), snapshot.file_key(path),
-                                disk=self.cache_usable(None))
+        records = snapshot.load(
+            self._snapshot_path(path), snapshot.file_key(path), disk=self.cache_usable(None)
+        )
         if records is not None:  # a snapshot is saved only of a file without bad lines
             return records, 0
         contents = files.read_jsonl(path, lambda record: problem(kind, record))
@@ -222,9 +246,14 @@ class Store:
     def peek_activation(self) -> tuple[dict[str, dict], bool]:
         """(activation state, whether the file is damaged), writing nothing."""
         path = self.layout.activation
-        refused = self.refused(path) is not None   # never read, from a snapshot or otherwise
-        held = None if refused else snapshot.load(
-            self._snapshot_path(path), snapshot.file_key(path), disk=self.cache_usable(None))
+        refused = self.refused(path) is not None  # never read, from a snapshot or otherwise
+        held = (
+            None
+            if refused
+            else snapshot.load(
+                self._snapshot_path(path), snapshot.file_key(path), disk=self.cache_usable(None)
+            )
+        )
         damaged = False
         if held is not None:
             state = dict(held)
@@ -239,8 +268,9 @@ class Store:
                 state = {}
             except (ValueError, UnicodeDecodeError):
                 state, damaged = {}, True
-        _apply_journal(state, self.peek_records(self.layout.activation_journal,
-                                                "activation-journal")[0])
+        _apply_journal(
+            state, self.peek_records(self.layout.activation_journal, "activation-journal")[0]
+        )
         return state, damaged
 
     def append_records(self, path: Path, kind: str, records: Iterable[dict]) -> None:
@@ -254,8 +284,12 @@ class Store:
         if lines:
             self.touched(path)
         if before is not None:  # the file is what the snapshot held, plus these records
-            snapshot.save(cache, snapshot.file_key(path), before + [dict(r) for r in records],
-                          disk=self.cache_usable(cache))
+            snapshot.save(
+                cache,
+                snapshot.file_key(path),
+                before + [dict(r) for r in records],
+                disk=self.cache_usable(cache),
+            )
 
     def rewrite_records(self, path: Path, kind: str, records: Iterable[dict]) -> None:
         records = list(records)
@@ -265,8 +299,12 @@ class Store:
         files.write_lines_atomic(path, lines)
         self.touched(path)
         cache = self._snapshot_path(path)
-        snapshot.save(cache, snapshot.file_key(path), [dict(record) for record in records],
-                      disk=self.cache_usable(cache))
+        snapshot.save(
+            cache,
+            snapshot.file_key(path),
+            [dict(record) for record in records],
+            disk=self.cache_usable(cache),
+        )
 
     def _snapshot_path(self, path: Path) -> Path:
         return self.layout.snapshot_for(path)
@@ -282,10 +320,11 @@ class Store:
             return contents
         kept = JsonlContents(bad=contents.bad)
         seen: set = set()
-        for record, raw, number in zip(contents.records, contents.raw_lines,
-                                       contents.line_numbers):
+        for record, raw, number in zip(contents.records, contents.raw_lines, contents.line_numbers):
             if record[unique_key] in seen:
-                kept.bad.append(BadLine(number, raw, f"duplicate {unique_key} {record[unique_key]!r}"))
+                kept.bad.append(
+                    BadLine(number, raw, f"duplicate {unique_key} {record[unique_key]!r}")
+                )
                 continue
             seen.add(record[unique_key])
             kept.keep(record, raw, number)
@@ -297,26 +336,38 @@ class Store:
         # line in both places, never in neither.
         target = self.layout.quarantine_for(path)
         name = self.layout.relative(path)
-        entries = [{"file": name, "line": bad.line, "reason": bad.reason[:2000], "raw": bad.raw,
-                    "quarantined_at": self.timestamp} for bad in contents.bad]
+        entries = [
+            {
+                "file": name,
+                "line": bad.line,
+                "reason": bad.reason[:2000],
+                "raw": bad.raw,
+                "quarantined_at": self.timestamp,
+            }
+            for bad in contents.bad
+        ]
         self.append_records(target, "quarantine", entries)
         files.write_lines_atomic(path, contents.raw_lines)
         self.touched(path)
         self.note(f"quarantined {len(contents.bad)} invalid line(s) of {name}", repair=True)
         for bad in contents.bad:
-            self.warnings.append(f"{name}:{bad.line}: {bad.reason}; moved to "
-                                 f"{self.layout.relative(target)}")
+            self.warnings.append(
+                f"{name}:{bad.line}: {bad.reason}; moved to {self.layout.relative(target)}"
+            )
 
     def _checked_line(self, path: Path, kind: str, record: dict) -> str:
         fault = problem(kind, record)
         if fault:
-            raise InvalidInputError(f"refusing to write an invalid {kind} record: {fault}",
-                                    source=self.layout.relative(path))
+            raise InvalidInputError(
+                f"refusing to write an invalid {kind} record: {fault}",
+                source=self.layout.relative(path),
+            )
         try:
             return files.dumps_record(record)
         except strict_json.JsonRefused as exc:
-            raise InvalidInputError(f"refusing to write a {kind} record that {exc}",
-                                    source=self.layout.relative(path)) from None
+            raise InvalidInputError(
+                f"refusing to write a {kind} record that {exc}", source=self.layout.relative(path)
+            ) from None
 
     # -- whole files -----------------------------------------------------------------------
     # Every write of the data directory goes through these (or the record writers above):
@@ -356,8 +407,7 @@ class Store:
             self._wrote(path)
         return created
 
-    def replace_if_unchanged(self, path: Path, data: bytes, *, size: int, mtime_ns: int
-                             ) -> bytes:
+    def replace_if_unchanged(self, path: Path, data: bytes, *, size: int, mtime_ns: int) -> bytes:
         """files.replace_if_unchanged, recorded: `path` replaced by `data` unless it changed
         since it had `size` and `mtime_ns` (raises files.ChangedMeanwhile)."""
         if not self._writable(path):
@@ -431,8 +481,13 @@ class Store:
         snapshot.save(cache, key, document["facts"], disk=disk)
         return dict(document["facts"])
 
-    def write_activation(self, state: dict[str, dict], changed: Iterable[str] | None = None,
-                         *, journal_limit: int = JOURNAL_LIMIT) -> None:
+    def write_activation(
+        self,
+        state: dict[str, dict],
+        changed: Iterable[str] | None = None,
+        *,
+        journal_limit: int = JOURNAL_LIMIT,
+    ) -> None:
         """Record the activation state.
 
         With `changed` (a recall's few boosted facts), only their entries are appended to
@@ -445,15 +500,25 @@ class Store:
         journal = self.layout.activation_journal
         if changed is not None:
             entries = [{"id": fact_id, **state[fact_id]} for fact_id in changed]
-            if len(self.read_records(journal, "activation-journal", copy=False)) + len(entries) \
-                    < journal_limit:
+            if (
+                len(self.read_records(journal, "activation-journal", copy=False)) + len(entries)
+                < journal_limit
+            ):
                 self.append_records(journal, "activation-journal", entries)
                 return
-        self.write_validated_json(self.layout.activation, "activation-metadata",
-                                  {"updated": self.timestamp, "facts": state}, compact=True)
+        self.write_validated_json(
+            self.layout.activation,
+            "activation-metadata",
+            {"updated": self.timestamp, "facts": state},
+            compact=True,
+        )
         cache = self._snapshot_path(self.layout.activation)
-        snapshot.save(cache, snapshot.file_key(self.layout.activation), dict(state),
-                      disk=self.cache_usable(cache))
+        snapshot.save(
+            cache,
+            snapshot.file_key(self.layout.activation),
+            dict(state),
+            disk=self.cache_usable(cache),
+        )
         if journal.exists():
             self.rewrite_records(journal, "activation-journal", [])
 
@@ -461,27 +526,35 @@ class Store:
         """Write `state` as the whole activation file, with the journal folded in, unless the
         file already holds exactly that and the journal is empty. True when it wrote."""
         journal = self.layout.activation_journal
-        pending = journal.exists() and bool(self.read_records(journal, "activation-journal",
-                                                              copy=False))
-        if not pending and self.layout.activation.exists() and \
-                self._read_activation_file() == state:
+        pending = journal.exists() and bool(
+            self.read_records(journal, "activation-journal", copy=False)
+        )
+        if (
+            not pending
+            and self.layout.activation.exists()
+            and self._read_activation_file() == state
+        ):
             return False
         self.write_activation(state)
         return True
 
-    def write_validated_json(self, path: Path, kind: str, document, *,
-                             compact: bool = False) -> None:
+    def write_validated_json(
+        self, path: Path, kind: str, document, *, compact: bool = False
+    ) -> None:
         fault = problem(kind, document)
         if fault:
-            raise InvalidInputError(f"refusing to write an invalid {kind} document: {fault}",
-                                    source=self.layout.relative(path))
+            raise InvalidInputError(
+                f"refusing to write an invalid {kind} document: {fault}",
+                source=self.layout.relative(path),
+            )
         if not self.usable(path):
             return
         try:
             files.write_json_atomic(path, document, compact=compact)
         except strict_json.JsonRefused as exc:
-            raise InvalidInputError(f"refusing to write a {kind} document that {exc}",
-                                    source=self.layout.relative(path)) from None
+            raise InvalidInputError(
+                f"refusing to write a {kind} document that {exc}", source=self.layout.relative(path)
+            ) from None
         self.touched(path)
 
     def _set_aside(self, path: Path, reason: str) -> None:
@@ -494,14 +567,16 @@ class Store:
                 files.fsync_directory(path.parent)
                 self.touched(path)
                 self.note(f"set aside {self.layout.relative(path)} ({reason})", repair=True)
-        self.warnings.append(f"{self.layout.relative(path)}: {reason}; moved to "
-                             f"{self.layout.relative(aside)}, activation reset from facts")
+        self.warnings.append(
+            f"{self.layout.relative(path)}: {reason}; moved to "
+            f"{self.layout.relative(aside)}, activation reset from facts"
+        )
 
     def read_json_file(self, path: Path, kind: str):
         """A JSON document that must be valid; raises InvalidInputError naming the file."""
         name = self.layout.relative(path)
         if not self.usable(path):
-            raise FileNotFoundError(path)   # a refused file that may be skipped reads as absent
+            raise FileNotFoundError(path)  # a refused file that may be skipped reads as absent
         try:
             document = files.read_json(path)
         except UnicodeDecodeError:
@@ -512,7 +587,6 @@ class Store:
         if fault:
             raise InvalidInputError(fault, source=name)
         return document
-
 
 
 def _apply_journal(state: dict[str, dict], entries: list[dict]) -> None:

@@ -19,8 +19,12 @@ class JsonRefused(ValueError):
 
 def loads(text: str) -> Any:
     try:
-        return json.loads(text, object_pairs_hook=_without_duplicates,
-                          parse_constant=_no_constant, parse_float=_finite)
+        return json.loads(
+            text,
+            object_pairs_hook=_without_duplicates,
+            parse_constant=_no_constant,
+            parse_float=_finite,
+        )
     except JsonRefused:
         raise
     except json.JSONDecodeError as exc:

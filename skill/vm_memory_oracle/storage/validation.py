@@ -11,19 +11,35 @@ from __future__ import annotations
 import hashlib
 import json
 import re
-from functools import lru_cache
+from functools import cache
 from pathlib import Path
 from typing import Any
 
 SCHEMA_DIR = Path(__file__).with_name("schemas")
-SCHEMA_NAMES = ("fact", "fact-input", "archived-fact", "entity", "relation",
-                "activation-metadata", "canary-facts", "quarantine", "session-turn",
-                "extractor-output", "summarize-ledger", "import-ledger", "vector-metadata",
-                "activation-journal", "audit-entry", "probe-result", "consolidation-checkpoint",
-                "health", "pending-memory")
+SCHEMA_NAMES = (
+    "fact",
+    "fact-input",
+    "archived-fact",
+    "entity",
+    "relation",
+    "activation-metadata",
+    "canary-facts",
+    "quarantine",
+    "session-turn",
+    "extractor-output",
+    "summarize-ledger",
+    "import-ledger",
+    "vector-metadata",
+    "activation-journal",
+    "audit-entry",
+    "probe-result",
+    "consolidation-checkpoint",
+    "health",
+    "pending-memory",
+)
 
 
-@lru_cache(maxsize=None)
+@cache
 def load_schema(name: str) -> dict:
     return json.loads((SCHEMA_DIR / f"{name}.schema.json").read_text(encoding="utf-8"))
 
@@ -31,7 +47,7 @@ def load_schema(name: str) -> dict:
 GENERATED_DIR = Path(__file__).with_name("validators")
 
 
-@lru_cache(maxsize=None)
+@cache
 def _compiled(name: str):
     """The schema's validator: the generated module when it matches the schema file (no
     compiling at start-up), else one compiled now."""
@@ -58,19 +74,23 @@ def generated_sources() -> dict[str, str]:
     """File name -> Python source of each schema's generated validator."""
     import fastjsonschema
 
-    sources = {"__init__.py": '"""Validators generated from ../schemas by fastjsonschema; see '
-                              'validation.generated_sources()."""\n\n\n' + _ERRORS}
+    sources = {
+        "__init__.py": '"""Validators generated from ../schemas by fastjsonschema; see '
+        'validation.generated_sources()."""\n\n\n' + _ERRORS
+    }
     for name in SCHEMA_NAMES:
         text = (SCHEMA_DIR / f"{name}.schema.json").read_bytes()
         # The generated code needs fastjsonschema only for two exception classes; importing
         # the package costs a command start 20 ms, so the classes come from validators/.
         code = fastjsonschema.compile_to_code(json.loads(text), detailed_exceptions=False).replace(
             "from fastjsonschema import JsonSchemaValueException, JsonSchemaValuesException",
-            "from . import JsonSchemaValueException, JsonSchemaValuesException")
+            "from . import JsonSchemaValueException, JsonSchemaValuesException",
+        )
         sources[f"{_module_name(name)}.py"] = (
             f"# Generated from schemas/{name}.schema.json by fastjsonschema; do not edit.\n"
             f"# Regenerate: python -m vm_memory_oracle.storage.validation\n"
-            f"SCHEMA_SHA256 = {hashlib.sha256(text).hexdigest()!r}\n\n{code}")
+            f"SCHEMA_SHA256 = {hashlib.sha256(text).hexdigest()!r}\n\n{code}"
+        )
     return sources
 
 
@@ -96,7 +116,7 @@ def write_generated() -> None:
         (GENERATED_DIR / file_name).write_text(source, encoding="utf-8")
 
 
-@lru_cache(maxsize=None)
+@cache
 def _explainer(name: str):
     from jsonschema import Draft202012Validator, validators
 
@@ -114,7 +134,7 @@ def _pattern_to_the_end(validator, pattern, instance, schema):
         yield ValidationError(f"{instance!r} does not match {pattern!r}")
 
 
-@lru_cache(maxsize=None)
+@cache
 def _to_the_end(pattern: str) -> re.Pattern:
     return re.compile(re.sub(r"(?<!\\)\$", r"\\Z", pattern))
 
@@ -156,8 +176,10 @@ def describe(error) -> str:
     if kind == "type":
         return f"{subject} must be {_article(error.validator_value)}, got {_json_type(instance)}"
     if kind == "maxLength":
-        return (f"{subject} is too long: {len(instance)} characters, "
-                f"at most {error.validator_value} allowed")
+        return (
+            f"{subject} is too long: {len(instance)} characters, "
+            f"at most {error.validator_value} allowed"
+        )
     if kind == "minLength":
         return f"{subject} must not be empty"
     if kind in ("maxItems", "minItems"):
@@ -178,9 +200,15 @@ def describe(error) -> str:
 
 def _article(type_name) -> str:
     names = type_name if isinstance(type_name, list) else [type_name]
-    words = {"object": "an object", "array": "an array", "integer": "an integer",
-             "string": "a string", "number": "a number", "boolean": "true or false",
-             "null": "null"}
+    words = {
+        "object": "an object",
+        "array": "an array",
+        "integer": "an integer",
+        "string": "a string",
+        "number": "a number",
+        "boolean": "true or false",
+        "null": "null",
+    }
     return " or ".join(words.get(name, name) for name in names)
 
 
