@@ -32,7 +32,11 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from vm_memory_oracle.cli import main as cli_main  # noqa: E402
 from vm_memory_oracle.config import Settings  # noqa: E402
-from vm_memory_oracle.embed.relevance import Background, script_of, shipped_background_path  # noqa: E402
+from vm_memory_oracle.embed.relevance import (  # noqa: E402
+    Background,
+    script_of,
+    shipped_background_path,
+)
 from vm_memory_oracle.graph import KnowledgeGraph  # noqa: E402
 from vm_memory_oracle.model.fact import fact_sentence  # noqa: E402
 from vm_memory_oracle.recall import Corpus, lexical_index, recall_many  # noqa: E402

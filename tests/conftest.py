@@ -149,3 +149,22 @@ def pytest_addoption(parser):
         metavar="N",
         help="seed of the fault injection tests' random choices (default: fixed)",
     )
+
+
+# The fast lane (`pytest -m "not slow"`) leaves these out whole: the benchmarks, the stress
+# and fault-injection runs (hundreds of killed and restarted processes) and the real
+# OpenClaw agent. Single slow tests elsewhere carry @pytest.mark.slow themselves.
+SLOW_PLACES = (
+    BUNDLE / "tests" / "bench",
+    BUNDLE / "tests" / "stress",
+    BUNDLE / "tests" / "faults",
+    BUNDLE / "tests" / "test_openclaw.py",
+    BUNDLE / "tests" / "test_consolidate_crash.py",
+)
+
+
+def pytest_collection_modifyitems(config, items):
+    for item in items:
+        path = Path(str(item.fspath))
+        if any(path == place or place in path.parents for place in SLOW_PLACES):
+            item.add_marker(pytest.mark.slow)

@@ -31,6 +31,7 @@ def test_a_sound_memory_has_no_findings_and_a_check_writes_nothing(memory):
     assert data_files(memory) == before
 
 
+@pytest.mark.slow
 def test_each_broken_invariant_is_found_and_the_safe_ones_repaired(memory):
     graph = memory / "knowledge-graph"
     with open(graph / "facts.jsonl", "a") as facts:

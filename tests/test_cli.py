@@ -208,6 +208,7 @@ with exclusive(Path(sys.argv[1]), 5, "test holder"):
 """
 
 
+@pytest.mark.slow
 def test_a_lock_held_too_long_exits_4_naming_the_holder(cli, data_dir):
     cli("--action", "init")
     (data_dir / "config.yaml").write_text("memory_oracle:\n  lock_timeout_seconds: 0.5\n")

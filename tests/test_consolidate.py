@@ -7,6 +7,8 @@ import shutil
 import signal
 import time
 
+import pytest
+
 from conftest import data_files, hash_embedder, python_child, write_jsonl
 
 DAY0 = "2026-01-01T09:00:00Z"
@@ -135,6 +137,7 @@ def test_a_fact_superseded_by_a_fact_lost_to_damage_is_current_again(cli, data_d
     assert recalled[0]["object"] == "Porto"
 
 
+@pytest.mark.slow
 def test_two_consolidations_in_a_row_change_no_file_but_health_timestamps(cli, data_dir):
     """With the default embedder and the wall clock, as cron runs it."""
     sessions = data_dir / "sessions"
@@ -182,6 +185,7 @@ def test_two_consolidations_in_a_row_change_no_file_but_health_timestamps(cli, d
     assert counts["prune"]["archived"] == 0 and counts["memory_md"]["added"] == 0
 
 
+@pytest.mark.slow
 def test_a_second_consolidation_waits_its_timeout_then_exits_4_naming_the_holder(cli, data_dir):
     hash_embedder(cli)
     assert cli("--action", "config", "--set", "lock_timeout_seconds=1").code == 0
@@ -281,6 +285,7 @@ def _changes(report: dict) -> list:
     return [(step["name"], step["counts"], step["changes"]) for step in report["steps"]]
 
 
+@pytest.mark.slow
 def test_a_dry_run_writes_nothing_and_lists_the_changes_the_real_run_makes(cli, data_dir, tmp_path):
     _world(cli, data_dir)
     copy = tmp_path / "copy"
@@ -325,6 +330,7 @@ def test_memory_md_keeps_the_users_lines_and_a_backup_of_the_previous_version(cl
     assert (data_dir / "MEMORY.md.bak").read_bytes() == previous
 
 
+@pytest.mark.slow
 def test_memory_md_with_5000_facts_above_half_stays_within_200_lines(cli, data_dir, tmp_path):
     hash_embedder(cli)
     # The line cap, with the character budget at its highest (20,000) so that the lines
@@ -369,6 +375,7 @@ def test_memory_md_with_5000_facts_above_half_stays_within_200_lines(cli, data_d
     assert steps["memory_md"]["counts"]["not_fitting"] == 5000 - placed
 
 
+@pytest.mark.slow
 def test_memory_md_stays_within_its_character_budget(cli, data_dir, tmp_path):
     hash_embedder(cli)
     facts = [

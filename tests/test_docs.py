@@ -95,6 +95,7 @@ def test_every_action_is_shown_in_both_documents():
     assert set(ACTIONS) <= skill, set(ACTIONS) - skill
 
 
+@pytest.mark.slow
 def test_the_readme_walk_through_runs_command_by_command(tmp_path):
     workdir = workdir_for(tmp_path)
     env = {**os.environ, "HOME": str(tmp_path)}
@@ -107,6 +108,7 @@ def test_the_readme_walk_through_runs_command_by_command(tmp_path):
     assert (tmp_path / "scratch-sumdemo" / "daily" / "2026-05-15.md").is_file()
 
 
+@pytest.mark.slow
 def test_every_command_skill_md_shows_the_agent_runs(tmp_path):
     data = tmp_path / "memory"
     env = {**os.environ, "HOME": str(tmp_path), "MEMORY_ORACLE_DATA_PATH": str(data)}

@@ -6,6 +6,8 @@ import json
 import re
 import subprocess
 
+import pytest
+
 from conftest import BUNDLE, ENTRYPOINT, run_entrypoint
 
 README = BUNDLE / "README.md"
@@ -36,6 +38,7 @@ def test_the_readme_has_exactly_two_set_up_commands_and_ci_runs_the_second():
     assert re.search(r"^\s*(exec\s+)?(bash\s+)?scripts/test\b", ci, re.M), ci
 
 
+@pytest.mark.slow
 def test_the_readme_main_command_goes_from_nothing_to_a_consolidated_memory_and_an_answer(tmp_path):
     # Run from a directory that looks like the bundle root, so ./memory-demo lands in tmp.
     workdir = tmp_path / "bundle"

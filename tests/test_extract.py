@@ -195,7 +195,8 @@ def test_relative_date_expressions(said, meant):
         ("AKIAIOSFODNN7EXAMPLE", "aws-access-key"),
         ("ghp_0123456789abcdefghijklmnopqrstuvwxyzAB", "github-token"),
         (
-            "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.dozjgNryP4J3jVmNHl0w5N_XgL0n3I9PlFUP0THsR8U",
+            "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0."
+            "dozjgNryP4J3jVmNHl0w5N_XgL0n3I9PlFUP0THsR8U",
             "jwt",
         ),
         (

@@ -251,6 +251,7 @@ def test_hostile_query_files_are_refused(cli, memory, tmp_path, line, message):
 
 
 @pytest.mark.parametrize("program", ["def f: f; f", "repeat(1)", "last(range(1e12))"])
+@pytest.mark.slow
 def test_a_jq_program_that_never_ends_is_stopped_at_its_time_limit(cli, memory, program):
     assert cli("--action", "config", "--set", "query_timeout_seconds=0.5").code == 0
     before = data_files(memory)
@@ -260,6 +261,7 @@ def test_a_jq_program_that_never_ends_is_stopped_at_its_time_limit(cli, memory, 
     assert cli("--action", "query", "--jq", ".[] | .object").out.split() == ['"green', 'tea"']
 
 
+@pytest.mark.slow
 def test_a_jq_program_that_prints_too_much_is_stopped(data_dir, memory):
     from vm_memory_oracle.clock import parse_iso
     from vm_memory_oracle.config import Settings
@@ -518,6 +520,7 @@ def test_an_entry_writable_by_others_is_refused_saying_why(
     assert data_files(memory) == before
 
 
+@pytest.mark.slow
 def test_files_are_0600_and_directories_0700_whatever_the_umask(tmp_path):
     """Every command of a day's use, in real processes started with umask 000."""
     data = tmp_path / "memory"
@@ -583,6 +586,7 @@ json_values = st.recursive(
         max_size=3,
     )
 )
+@pytest.mark.slow
 def test_any_bytes_given_to_remember_from_are_stored_or_refused_whole(cli, memory, tmp_path, lines):
     given_file = tmp_path / "given.jsonl"
     given_file.write_bytes(b"\n".join(lines) + b"\n")
@@ -617,6 +621,7 @@ unsafe_text = st.text(alphabet=st.characters(codec=None), min_size=1, max_size=2
 
 @PROPERTY
 @given(key=fact_field, value=json_values | unsafe_text)
+@pytest.mark.slow
 def test_any_value_in_any_field_is_stored_or_refused_naming_the_field(
     cli, memory, tmp_path, key, value
 ):
@@ -810,6 +815,7 @@ def put(record, path: tuple, value):
     return record
 
 
+@pytest.mark.slow
 def test_a_wrong_type_in_every_field_of_every_schema_is_refused_naming_it(real_records, capsys):
     tried, unreachable = 0, []
     for schema in SCHEMA_NAMES:
@@ -845,6 +851,7 @@ def test_a_wrong_type_in_every_field_of_every_schema_is_refused_naming_it(real_r
         st.sampled_from(KEYS) | st.text(max_size=10), json_values | st.floats(), max_size=4
     )
 )
+@pytest.mark.slow
 def test_any_config_mapping_is_accepted_or_refused_naming_a_key(values):
     try:
         settings_from_mapping(values, source="config.yaml")
@@ -869,6 +876,7 @@ def test_the_schemas_and_the_session_cleaner_agree_on_unsafe_characters(text):
 
 @settings(max_examples=300, deadline=None)
 @given(value=json_values)
+@pytest.mark.slow
 def test_strict_json_reads_back_exactly_what_it_writes_or_refuses_to_write(value):
     try:
         text = strict_json.dumps(value)
@@ -878,6 +886,7 @@ def test_strict_json_reads_back_exactly_what_it_writes_or_refuses_to_write(value
     assert strict_json.loads(text) == value
 
 
+@pytest.mark.slow
 def test_ten_megabyte_lines_in_memory_files_and_logs_are_set_aside_and_the_rest_kept(cli, memory):
     """Files the tool reads rather than is given: a bad line is quarantined with a warning
     (nothing is silently dropped, nothing stops the other lines)."""

@@ -6,6 +6,8 @@ import json
 import subprocess
 from pathlib import Path
 
+import pytest
+
 from conftest import BUNDLE
 
 SCRIPT = BUNDLE / "scripts" / "init_memory.sh"
@@ -64,6 +66,7 @@ def test_install_cron_twice_leaves_four_schedules_and_the_users_own_lines(tmp_pa
         )
 
 
+@pytest.mark.slow
 def test_the_installed_line_runs_as_cron_would(tmp_path):
     table = tmp_path / "table"
     data = tmp_path / "memory"

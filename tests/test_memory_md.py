@@ -611,6 +611,7 @@ def test_a_candidate_wins_over_a_former_fact_with_the_same_line():
 # --- the line cap --------------------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_five_thousand_hot_facts_fit_in_200_lines_the_most_salient_first():
     salience = random.Random(7)
     candidates = [
@@ -797,6 +798,7 @@ candidate = st.builds(
     candidates=st.lists(candidate, max_size=20),
     max_lines=st.integers(0, 30),
 )
+@pytest.mark.slow
 def test_property_cap_user_text_and_ids(before, after, with_block, old, candidates, max_lines):
     if with_block:
         if before and before.splitlines(keepends=True)[-1] == before.splitlines()[-1]:

@@ -199,6 +199,7 @@ def test_a_pinned_fact_is_never_merged_away(cli, data_dir):
     }
 
 
+@pytest.mark.slow
 def test_the_embedding_merges_a_paraphrase_the_words_do_not_and_keeps_a_close_other_fact(
     cli, data_dir
 ):
@@ -228,6 +229,7 @@ def test_the_embedding_merges_a_paraphrase_the_words_do_not_and_keeps_a_close_ot
     }
 
 
+@pytest.mark.slow
 def test_the_report_of_a_dry_run_on_a_copy_lists_the_changes_of_the_real_run(
     cli, data_dir, tmp_path
 ):

@@ -328,6 +328,7 @@ def test_a_corrupt_database_and_a_missing_state_dir_are_named_and_the_run_goes_o
     assert f"{missing}: OpenClaw state directory not found" in result.err
 
 
+@pytest.mark.slow
 def test_a_busy_database_is_waited_for_then_left_for_the_next_run(cli, state, data_dir):
     from vm_memory_oracle.openclaw_import import import_openclaw_state
     from vm_memory_oracle.storage.layout import Layout
@@ -352,6 +353,7 @@ def test_a_busy_database_is_waited_for_then_left_for_the_next_run(cli, state, da
     assert report.turns == 1
 
 
+@pytest.mark.slow
 def test_a_database_written_while_it_is_read_loses_no_turn(connected, state, data_dir):
     transcript = Transcript(state)
     writer = threading.Thread(
@@ -404,6 +406,7 @@ def test_consolidate_writes_the_block_into_the_workspace_memory_keeping_the_user
     assert not other.exists()  # only configured or talking agents; nothing else of OpenClaw's
 
 
+@pytest.mark.slow
 def test_the_workspace_memory_is_created_and_kept_within_openclaws_limits(connected, state):
     workspace = state / "workspace"
     workspace.mkdir()
@@ -482,6 +485,7 @@ def configured_state_dir(data: Path) -> str:
     return YAML(typ="safe").load(data / "config.yaml")["memory_oracle"]["openclaw_state_dir"]
 
 
+@pytest.mark.slow
 def test_init_memory_connects_to_openclaw(tmp_path, state):
     data = tmp_path / "memory"
     env = {**os.environ, "OPENCLAW_STATE_DIR": str(state), "HOME": str(tmp_path)}

@@ -31,7 +31,7 @@ def probe_log(data_dir):
     return [json.loads(line) for line in path.read_text().splitlines()]
 
 
-def test_the_seeds_own_canary_passes_with_the_default_embedder(cli, data_dir):
+def test_the_example_canary_passes_with_the_default_embedder(cli, data_dir):
     assert cli("--action", "remember", *SEED_FACT).code == 0
     canaries(data_dir, [SEED_CANARY])
     before = activation_state(data_dir)

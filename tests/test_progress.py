@@ -59,6 +59,7 @@ def memory(tmp_path):
 
 
 @pytest.mark.parametrize("action", [["summarize", "--all"], ["consolidate"], ["reindex"]])
+@pytest.mark.slow
 def test_long_work_draws_a_bar_on_a_terminal_and_json_stays_clean(memory, action):
     base = ["--data-path", str(memory), "--now", NOW]
     if action[0] != "summarize":
@@ -76,6 +77,7 @@ def test_long_work_draws_a_bar_on_a_terminal_and_json_stays_clean(memory, action
 
 
 @pytest.mark.parametrize("action", [["summarize", "--all"], ["consolidate"]])
+@pytest.mark.slow
 def test_under_cron_stderr_is_not_a_terminal_and_no_bar_is_drawn(memory, action):
     code, out, err = run(
         ["--data-path", str(memory), "--now", NOW, "--action", *action], terminal=False

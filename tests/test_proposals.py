@@ -58,6 +58,7 @@ def audit(data_dir) -> list[dict]:
     ]
 
 
+@pytest.mark.slow
 def test_a_proposal_is_invisible_to_recall_until_accepted_in_real_processes(data_dir):
     def run(*args: str) -> str:
         done = run_entrypoint("--data-path", str(data_dir), "--now", NOW, *args)

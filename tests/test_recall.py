@@ -37,6 +37,7 @@ def seeded(cli, tmp_path):
     return cli
 
 
+@pytest.mark.slow
 def test_recall_json_has_the_documented_shape(seeded):
     result = seeded(
         "--json", "--action", "recall", "--query", "peanut allergy", now="2026-05-02T00:00:00Z"
@@ -51,6 +52,7 @@ def test_recall_json_has_the_documented_shape(seeded):
     assert 0 < top["score"] <= 1
 
 
+@pytest.mark.slow
 def test_exact_match_ranks_first(seeded):
     results = seeded("--json", "--action", "recall", "--query", "Berlin").json()["results"]
     assert results[0]["object"] == "Berlin" and results[0]["score"] == 1.0
@@ -63,6 +65,7 @@ def test_chinese_queries_match_without_spaces(seeded):
     assert results and results[0]["object"] == "乌龙茶"
 
 
+@pytest.mark.slow
 def test_a_query_with_nothing_in_common_returns_nothing(seeded):
     result = seeded("--json", "--action", "recall", "--query", "quantum chromodynamics")
     assert result.json()["results"] == []
@@ -72,6 +75,7 @@ def test_a_query_with_nothing_in_common_returns_nothing(seeded):
     )
 
 
+@pytest.mark.slow
 def test_recall_boosts_what_it_returns_and_no_boost_does_not(seeded):
     later = "2026-06-01T00:00:00Z"
     plain = seeded(
@@ -105,6 +109,7 @@ def test_facts_below_the_search_threshold_are_left_out(seeded):
     assert [hit["object"] for hit in result["results"]] == ["peanuts"]
 
 
+@pytest.mark.slow
 def test_k_limits_results_and_order_activation_sorts_by_activation(seeded):
     seeded("--action", "recall", "--query", "dark mode", now="2026-05-20T00:00:00Z")
     results = seeded(
@@ -125,6 +130,7 @@ def test_k_limits_results_and_order_activation_sorts_by_activation(seeded):
     assert results[0]["activation"] >= results[1]["activation"]
 
 
+@pytest.mark.slow
 def test_recall_queries_file_prints_one_json_line_per_query(seeded, tmp_path):
     queries = write_jsonl(
         tmp_path / "q.jsonl",
@@ -192,6 +198,7 @@ def test_reading_actions_need_an_existing_data_directory(cli, data_dir):
     assert not data_dir.exists()
 
 
+@pytest.mark.slow
 def test_words_that_every_fact_has_do_not_flood_the_results(cli, tmp_path):
     facts = [
         {"subject": "user", "predicate": "mentioned", "object": f"topic {i} of week {i // 7}"}
@@ -208,6 +215,7 @@ def test_words_that_every_fact_has_do_not_flood_the_results(cli, tmp_path):
     ]
 
 
+@pytest.mark.slow
 def test_recall_still_boosts_after_the_activation_file_was_reset(seeded, data_dir):
     (data_dir / "activation-metadata.json").write_text("garbage")
     result = seeded("--json", "--action", "recall", "--query", "Berlin", now="2026-05-31T00:00:00Z")

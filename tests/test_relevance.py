@@ -119,6 +119,7 @@ def test_the_unrelated_queries_are_fifty_or_more_in_english_and_chinese():
     assert len(chinese) >= 15 and len(UNRELATED) - len(chinese) >= 35
 
 
+@pytest.mark.slow
 def test_unrelated_queries_find_nothing_in_the_example_memory(example, data_dir):
     graph, semantic = memory(data_dir)
     for query in UNRELATED:
@@ -132,6 +133,7 @@ def test_unrelated_queries_find_nothing_in_the_example_memory(example, data_dir)
         assert answered == {}, f"similarities moved by {shift}"
 
 
+@pytest.mark.slow
 def test_the_documented_examples_find_their_fact_with_margin(example, data_dir):
     graph, semantic = memory(data_dir)
     queries = [query for query, _ in DOCUMENTED]
@@ -140,12 +142,14 @@ def test_the_documented_examples_find_their_fact_with_margin(example, data_dir):
             assert any(words in hit["text"] for hit in hits), (query, shift, hits)
 
 
+@pytest.mark.slow
 def test_the_cli_says_so_when_nothing_concerns_the_query(example):
     for query in ("quantum chromodynamics", "哥德尔不完备定理"):
         result = example("--action", "recall", "--query", query)
         assert result.code == 0 and result.out.strip() == "No matching facts."
 
 
+@pytest.mark.slow
 def test_a_word_shared_with_a_fact_is_not_enough_when_it_is_a_small_part_of_the_query(
     example, data_dir
 ):
@@ -160,6 +164,7 @@ def test_a_word_shared_with_a_fact_is_not_enough_when_it_is_a_small_part_of_the_
     )
 
 
+@pytest.mark.slow
 def test_a_shared_phrase_concerns_the_memory_when_most_words_do_not(cli, tmp_path, data_dir):
     facts = [
         {"subject": "team", "predicate": "planned", "object": "the database migration"},
@@ -189,6 +194,7 @@ def test_a_lone_chinese_character_of_a_longer_word_is_no_evidence():
     assert "的安" not in evidence_terms("北京出差的安排")  # 的 joins two words, it is in none
 
 
+@pytest.mark.slow
 def test_a_query_naming_the_user_in_the_other_language_concerns_the_memory(cli, tmp_path, data_dir):
     facts = [
         {"subject": "用户", "predicate": "对...过敏", "object": "花生", "text": "用户对花生过敏"},
@@ -204,6 +210,7 @@ def test_a_query_naming_the_user_in_the_other_language_concerns_the_memory(cli, 
         assert hits and hits[0]["text"] == "用户对花生过敏", shift
 
 
+@pytest.mark.slow
 def test_a_shortened_name_inside_the_query_names_its_subject(cli, tmp_path, data_dir):
     facts = [{"subject": "Melanie", "predicate": "painted", "object": "a lake sunrise"}]
     assert (
@@ -217,6 +224,7 @@ def test_a_shortened_name_inside_the_query_names_its_subject(cli, tmp_path, data
     assert not corpus.names_a_subject("What did Bob paint last year?")
 
 
+@pytest.mark.slow
 def test_the_shipped_background_is_the_bundled_models_view_of_the_passages_today():
     from vm_memory_oracle.embed.bundled import BundledEmbedder
 
@@ -236,6 +244,7 @@ def test_the_shipped_background_is_the_bundled_models_view_of_the_passages_today
         assert agreement.min() > 0.99, name
 
 
+@pytest.mark.slow
 def test_a_missing_or_stale_background_is_computed_and_cached(cli, data_dir, monkeypatch):
     from vm_memory_oracle.embed import relevance
 

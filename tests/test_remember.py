@@ -62,6 +62,7 @@ def test_remembering_the_same_fact_twice_keeps_one_line_and_raises_activation(cl
     assert after["access_count"] == 1
 
 
+@pytest.mark.slow
 def test_a_new_value_of_a_single_valued_predicate_supersedes_the_old(cli, data_dir):
     old = cli(
         "--json",

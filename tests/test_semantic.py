@@ -61,6 +61,7 @@ def recall(cli, query, *extra):
     return result
 
 
+@pytest.mark.slow
 def test_a_chinese_query_finds_an_english_fact_with_the_bundled_model(cli, tmp_path):
     remember(cli, tmp_path, ENGLISH)
     result = recall(cli, "用户对花生过敏")
@@ -72,6 +73,7 @@ def test_a_chinese_query_finds_an_english_fact_with_the_bundled_model(cli, tmp_p
     assert payload["results"][0]["matched"] == ["semantic"]
 
 
+@pytest.mark.slow
 def test_an_english_query_finds_a_chinese_fact_with_the_bundled_model(cli, tmp_path):
     remember(cli, tmp_path, CHINESE)
     texts = [
@@ -83,6 +85,7 @@ def test_an_english_query_finds_a_chinese_fact_with_the_bundled_model(cli, tmp_p
 @pytest.mark.parametrize(
     "damage", ["delete the directory", "garbage in index.bin", "metadata out of step"]
 )
+@pytest.mark.slow
 def test_a_damaged_index_is_rebuilt_and_gives_the_same_results(cli, tmp_path, data_dir, damage):
     remember(cli, tmp_path, ENGLISH + CHINESE)
     queries = ["用户对花生过敏", "which database for billing", "music instrument"]
@@ -107,6 +110,7 @@ def test_a_damaged_index_is_rebuilt_and_gives_the_same_results(cli, tmp_path, da
     assert recall(cli, queries[0]).err == ""  # repaired once, quiet afterwards
 
 
+@pytest.mark.slow
 def test_only_new_facts_are_embedded_and_a_model_change_rebuilds(cli, tmp_path, data_dir):
     remember(cli, tmp_path, ENGLISH)
     first = cli("--json", "--action", "reindex").json()
@@ -143,6 +147,7 @@ def test_only_new_facts_are_embedded_and_a_model_change_rebuilds(cli, tmp_path, 
     assert again["embedded"] == 0 and again["vectors"] == 6
 
 
+@pytest.mark.slow
 def test_an_unavailable_model_falls_back_and_says_so(cli, tmp_path, data_dir):
     remember(cli, tmp_path, ENGLISH)
     cli("--action", "config", "--set", "embedding_model=multilingual-e5-large")
@@ -154,6 +159,7 @@ def test_an_unavailable_model_falls_back_and_says_so(cli, tmp_path, data_dir):
     assert f"Warning: {note}" in result.err
 
 
+@pytest.mark.slow
 def test_forgotten_and_superseded_facts_leave_the_index(cli, tmp_path, data_dir):
     remember(cli, tmp_path, ENGLISH)
     recall(cli, "violin")
@@ -167,6 +173,7 @@ def test_forgotten_and_superseded_facts_leave_the_index(cli, tmp_path, data_dir)
     assert violin["id"] not in ids and len(ids) == len(ENGLISH) - 1
 
 
+@pytest.mark.slow
 def test_a_large_index_becomes_hnsw(cli, tmp_path, data_dir):
     cli("--action", "init")
     cli("--action", "config", "--set", "hnsw_min_facts=5")
@@ -180,6 +187,7 @@ def test_a_large_index_becomes_hnsw(cli, tmp_path, data_dir):
     assert "violin" not in [hit["object"] for hit in recall(cli, "violin").json()["results"]]
 
 
+@pytest.mark.slow
 def test_pruned_facts_come_back_from_the_archive_at_activation_0_3(cli, tmp_path, data_dir):
     remember(cli, tmp_path, ENGLISH)
     pruned = {
@@ -227,7 +235,8 @@ def test_pruned_facts_come_back_from_the_archive_at_activation_0_3(cli, tmp_path
     assert "archive_reason" not in [fact for fact in facts if fact["id"] == pruned["id"]][0]
 
 
-def test_order_activation_is_the_seeds_pure_activation_order(cli, tmp_path):
+@pytest.mark.slow
+def test_order_activation_is_the_pure_activation_order(cli, tmp_path):
     remember(cli, tmp_path, ENGLISH)
     cli("--action", "recall", "--query", "violin", now="2026-06-01T00:00:00Z")
     results = cli(
@@ -258,6 +267,7 @@ def test_the_hashing_embedder_is_deterministic_and_normalised():
     assert float(vectors[0] @ query) > float(vectors[1] @ query)
 
 
+@pytest.mark.slow
 def test_batch_recall_lines_name_the_embedder_and_scores_are_in_order(cli, tmp_path):
     remember(cli, tmp_path, ENGLISH + CHINESE)
     queries = write_jsonl(

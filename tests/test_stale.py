@@ -267,9 +267,9 @@ def test_the_step_run_twice_at_the_same_clock_archives_once(cli, data_dir):
     hash_embedder(cli)
     fact = remember(cli, "~/gone.md")
     graph = KnowledgeGraph(Store(Layout(data_dir), lock_timeout=5, timestamp=DAY1), Settings())
-    assert stale(graph, parse_iso(DAY1))["counts"]["archived"] == 1
+    assert stale(graph, parse_iso(DAY1)).counts["archived"] == 1
     before = data_files(data_dir)
-    assert stale(graph, parse_iso(DAY1))["counts"]["archived"] == 0
+    assert stale(graph, parse_iso(DAY1)).counts["archived"] == 0
     assert data_files(data_dir) == before
     assert [
         record["id"] for record in lines_of(data_dir / "knowledge-graph" / "archived-facts.jsonl")

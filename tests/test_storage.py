@@ -355,6 +355,7 @@ def _code_strings(tree: ast.AST) -> list[str]:
     ]
 
 
+@pytest.mark.slow
 def test_the_layout_alone_names_the_files_of_the_state_directory():
     package = Path(__file__).resolve().parents[1] / "skill" / "vm_memory_oracle"
     names = (

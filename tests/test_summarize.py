@@ -36,6 +36,7 @@ def by_line(facts) -> dict[int, list[dict]]:
     return lines
 
 
+@pytest.mark.slow
 def test_a_bilingual_log_gives_a_fact_per_stated_fact_and_none_for_chatter(cli, logged):
     result = cli("--json", "--action", "summarize", "--date", "2026-05-15", now=NIGHT)
     assert result.code == 0, result.err
@@ -83,6 +84,7 @@ def test_a_bilingual_log_gives_a_fact_per_stated_fact_and_none_for_chatter(cli, 
     assert "- [ ] user needs to call the dentist tomorrow (2026-05-16)" in actions
 
 
+@pytest.mark.slow
 def test_a_second_run_adds_nothing_boosts_nothing_and_yields_the_same_file(cli, logged):
     assert cli("--action", "summarize", "--date", "2026-05-15", now=NIGHT).code == 0
     before = data_files(logged, exclude=("summarized.json",))
@@ -97,6 +99,7 @@ def test_a_second_run_adds_nothing_boosts_nothing_and_yields_the_same_file(cli, 
     assert result.json()["daily_unchanged"] == ["daily/2026-05-15.md"]
 
 
+@pytest.mark.slow
 def test_moving_supersedes_the_old_city(cli, logged):
     cli("--action", "summarize", "--date", "2026-05-15", now=NIGHT)
     facts = {fact["object"]: fact for fact in facts_in(logged) if fact["predicate"] == "lives_in"}
@@ -109,6 +112,7 @@ def test_moving_supersedes_the_old_city(cli, logged):
     assert "Beijing" not in [hit["object"] for hit in recalled]
 
 
+@pytest.mark.slow
 def test_a_log_read_again_after_a_cut_does_not_bring_back_an_archived_statement(cli, logged):
     """A log cut inside its summarized part is read again from line 1. The statements whose
     facts went to the archive since (superseded, forgotten) were heard already: they must
@@ -129,6 +133,7 @@ def test_a_log_read_again_after_a_cut_does_not_bring_back_an_archived_statement(
     assert recalled[0]["object"] == "Shanghai"
 
 
+@pytest.mark.slow
 def test_no_secret_from_the_log_is_left_anywhere(cli, logged):
     result = cli("--json", "--action", "summarize", "--date", "2026-05-15", now=NIGHT)
     assert result.json()["redactions"] == 3
@@ -142,6 +147,7 @@ def test_no_secret_from_the_log_is_left_anywhere(cli, logged):
     assert "[REDACTED:openai-key]" in session[16] and "[REDACTED:password]" in session[17]
 
 
+@pytest.mark.slow
 def test_a_turn_appended_while_the_redacted_log_replaces_it_is_kept_and_redacted(
     cli, logged, monkeypatch
 ):
@@ -237,6 +243,7 @@ def test_all_summarizes_every_pending_log_and_a_grown_log_only_adds_its_new_line
     )
 
 
+@pytest.mark.slow
 def test_a_broken_line_in_a_log_is_set_aside_and_the_rest_summarized(cli, data_dir):
     sessions = data_dir / "sessions"
     sessions.mkdir(parents=True)
@@ -318,6 +325,7 @@ def test_an_external_extractor_is_used_when_configured(cli, logged, tmp_path):
         ),
     ],
 )
+@pytest.mark.slow
 def test_a_failing_extractor_falls_back_to_the_rules_with_a_warning(
     cli, logged, tmp_path, body, reason
 ):
@@ -553,6 +561,7 @@ def test_a_summarize_that_read_less_leaves_the_record_of_one_that_read_more(
     assert {fact["object"] for fact in facts_in(data_dir)} == {"Oslo", "Statoil"}
 
 
+@pytest.mark.slow
 def test_summarize_runs_whose_reads_cross_leave_a_daily_summary_of_every_line(
     cli, data_dir, monkeypatch
 ):
@@ -653,6 +662,7 @@ def _log(data_dir, turns: list[dict]) -> Path:
     return path
 
 
+@pytest.mark.slow
 def test_bad_turns_are_handled_and_nothing_is_lost_from_the_log(cli, data_dir):
     """A very long turn, turns of only emoji or markup, mixed scripts, a planted secret and
     a turn without a speaker among named ones."""

@@ -68,6 +68,7 @@ def test_a_proposal_holds_a_fact_exactly_as_facts_jsonl_would():
 
 @settings(max_examples=300, deadline=None)
 @given(changes=mutations(), drop=st.sets(st.sampled_from(sorted(GOOD)), max_size=2))
+@pytest.mark.slow
 def test_the_fast_validator_agrees_with_jsonschema(changes, drop):
     record = {key: value for key, value in {**GOOD, **changes}.items() if key not in drop}
     for name in ("fact", "archived-fact", "fact-input"):

@@ -27,6 +27,7 @@ from __future__ import annotations
 import os
 import stat
 from dataclasses import dataclass, replace
+from functools import partial
 from pathlib import Path
 
 from .clock import format_iso, utc_now
@@ -202,10 +203,10 @@ def _records(store: Store, records: dict[Path, list[dict]]) -> list[Finding]:
         held, damaged = store.peek_records(path, kind)  # a snapshot of a clean file, if kept
         whole = data_ends_whole(path)
         if damaged or not whole:
-            contents = files.read_jsonl(path, lambda record, kind=kind: problem(kind, record))
+            contents = files.read_jsonl(path, partial(problem, kind))
             held, bad, numbers = contents.records, list(contents.bad), contents.line_numbers
         else:
-            bad, numbers = [], range(1, len(held) + 1)
+            bad, numbers = [], list(range(1, len(held) + 1))
         if not whole and not any(line.reason.endswith("torn last line") for line in bad):
             # a whole record without its newline is kept, and the next append ends it
             found.append(Finding("invalid_line", name, f"{name}: no newline at the end", False))
@@ -248,7 +249,7 @@ def _documents(store: Store) -> list[Finding]:
         except FileNotFoundError:
             continue
         except (ValueError, UnicodeDecodeError) as exc:
-            fault = f"not valid JSON ({exc})"
+            fault: str | None = f"not valid JSON ({exc})"
         else:
             fault = problem(kind, document)
         if fault:

@@ -17,7 +17,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from datetime import date, datetime
 from pathlib import Path
-from typing import BinaryIO
+from typing import TYPE_CHECKING, BinaryIO
 
 from . import __version__
 from .clock import format_iso, parse_iso, utc_now
@@ -39,6 +39,10 @@ from .errors import (
 from .model.fact import CATEGORIES
 from .progress import progress_bar
 from .storage.layout import Layout
+
+if TYPE_CHECKING:
+    from .semantic import Semantic
+    from .storage.store import Store
 
 DATA_PATH_ENV = "MEMORY_ORACLE_DATA_PATH"
 CONFIG_ENV = "MEMORY_ORACLE_CONFIG"
@@ -284,7 +288,7 @@ class Context:
     exit_code: int = EXIT_OK
     checked: bool = False  # the data directory passed Layout.check in this command
     refusals: list | None = None  # what that check refused inside (storage.layout.Refusal)
-    _store: object = field(default=None, repr=False)
+    _store: Store | None = field(default=None, repr=False)
 
     def layout(self):
         return Layout(self.data_path)
@@ -442,7 +446,7 @@ def _given_facts(
             batch = facts_from_jsonl(
                 stream, name, created=created, default_source=default_source, defaults=extra
             )
-        return _Given(batch.facts, batch.redactions, name, batch.lines)
+        return _Given(batch.facts, batch.redactions, name, list(batch.lines))
     missing = [
         flag
         for flag, value in zip(("--subject", "--predicate", "--object"), single)
@@ -462,7 +466,7 @@ def _given_facts(
     if args.pin:
         fields["pinned"] = True
     fact, redactions = candidate_fact(
-        fields, created=created, default_source=default_source, source="arguments"
+        fields, created=created, default_source=default_source or "user-stated", source="arguments"
     )
     return _Given([fact], redactions, "arguments", [None])
 
@@ -722,7 +726,7 @@ def action_recall(args, context: Context) -> tuple[dict | list, list[str]]:
 
 @dataclass
 class _SemanticState:
-    search: object
+    search: Semantic | None
     payload: dict
 
 
@@ -1004,7 +1008,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"Warning: {warning}", file=sys.stderr)
     line_per_value = args.action == "query" or (args.action == "recall" and args.queries)
     if context.as_json and not line_per_value:
-        if warnings:
+        if warnings and isinstance(payload, dict):
             payload = {**payload, "warnings": warnings}
         print(json.dumps(payload, ensure_ascii=False))
     else:

@@ -30,6 +30,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
 from pathlib import Path
+from typing import Any
 
 from .clock import format_iso, parse_iso
 from .config import Settings
@@ -104,7 +105,7 @@ def consolidate(
                 continue
             if progress is not None:
                 progress(f"{number + 1}/{len(STEPS)} {name}", number, len(STEPS))
-            step_report = StepReport.from_dict(name, run.step(name))
+            step_report = run.step(name)
             report.warnings += step_report.warnings
             report.steps.append(step_report)
             checkpoint["completed"].append(name)
@@ -194,10 +195,10 @@ class _Run:
         self.monotonic = monotonic
         self._choice = None
 
-    def step(self, name: str) -> dict:
+    def step(self, name: str) -> StepReport:
         return getattr(self, f"_{name}")()
 
-    def _summarize(self) -> dict:
+    def _summarize(self) -> StepReport:
         from dataclasses import asdict
 
         from .steps.summarize import summarize
@@ -218,18 +219,19 @@ class _Run:
             {"file": name, "change": "written", "reason": "daily summary"}
             for name in result.daily_written
         ]
-        return {
-            "counts": {**counts, "session_files": len(result.session_files)},
-            "changes": changes,
-            "warnings": result.warnings,
-        }
+        return StepReport(
+            "summarize",
+            counts={**counts, "session_files": len(result.session_files)},
+            changes=changes,
+            warnings=list(result.warnings),
+        )
 
-    def _decay(self) -> dict:
+    def _decay(self) -> StepReport:
         from .steps.decay import decay
 
         return decay(self.graph, self.now)
 
-    def _index(self) -> dict:
+    def _index(self) -> StepReport:
         from .semantic import update_index
 
         choice = self._embedder()
@@ -242,21 +244,20 @@ class _Run:
         warnings = [choice.note] if choice.note else []
         if result.repaired:
             warnings.append(f"vector index rebuilt: {result.rebuilt}")
-        return {
-            "counts": {
+        return StepReport(
+            "index",
+            counts={
                 "vectors": result.vectors,
                 "embedded": result.embedded,
                 "from_cache": result.from_cache,
                 "added": result.added,
                 "removed": result.removed,
             },
-            "embedder": choice.embedder.model_id,
-            "rebuilt": result.rebuilt,
-            "changes": [],
-            "warnings": warnings,
-        }
+            warnings=warnings,
+            details={"embedder": choice.embedder.model_id, "rebuilt": result.rebuilt},
+        )
 
-    def _merge(self) -> dict:
+    def _merge(self) -> StepReport:
         from .semantic import cached_sentence_vectors
         from .steps.merge import merge_duplicates
 
@@ -267,12 +268,12 @@ class _Run:
         vectors = cached_sentence_vectors(self.graph, embedder) if threshold is not None else None
         return merge_duplicates(self.graph, self.now, vectors=vectors, threshold=threshold)
 
-    def _stale(self) -> dict:
+    def _stale(self) -> StepReport:
         from .steps.stale import stale
 
         return stale(self.graph, self.now)
 
-    def _prune(self) -> dict:
+    def _prune(self) -> StepReport:
         from .semantic import update_index
         from .steps.prune import prune
 
@@ -286,17 +287,17 @@ class _Run:
 
         return prune(self.graph, self.now, remove_vectors=remove_vectors)
 
-    def _memory_md(self) -> dict:
+    def _memory_md(self) -> StepReport:
         from .steps.memory_file import reconcile_memory_file
 
         return reconcile_memory_file(self.graph, self.now)
 
-    def _clean(self) -> dict:
+    def _clean(self) -> StepReport:
         from .steps.clean import clean
 
         return clean(self.graph, self.now)
 
-    def _health(self) -> dict:
+    def _health(self) -> StepReport:
         from .steps.health import health_report, write_health
 
         layout = self.graph.layout
@@ -309,12 +310,11 @@ class _Run:
             duration_seconds=duration,
         )
         write_health(self.graph.store, document)
-        return {
-            "counts": {"warnings": len(document["warnings"])},
-            "status": document["status"],
-            "changes": [],
-            "health_warnings": document["warnings"],
-        }
+        return StepReport(
+            "health",
+            counts={"warnings": len(document["warnings"])},
+            details={"status": document["status"], "health_warnings": document["warnings"]},
+        )
 
     def _embedder(self):
         if self._choice is None:
@@ -327,7 +327,12 @@ class _Run:
 def _start(store: Store, now: datetime) -> tuple[dict, ConsolidationReport]:
     """The checkpoint to continue from: the interrupted run's, or a new one."""
     layout = store.layout
-    fresh = {"started_at": format_iso(now), "actor": store.actor, "completed": [], "reports": {}}
+    fresh: dict[str, Any] = {
+        "started_at": format_iso(now),
+        "actor": store.actor,
+        "completed": [],
+        "reports": {},
+    }
     if not layout.checkpoint.exists():
         return fresh, ConsolidationReport(fresh["started_at"])
     try:

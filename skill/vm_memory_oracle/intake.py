@@ -26,19 +26,20 @@ class Candidates:
 
 
 def candidate_fact(
-    fields: dict, *, created: str, default_source: str, source: str, line: int | None = None
+    fields: object, *, created: str, default_source: str, source: str, line: int | None = None
 ) -> tuple[dict, int]:
-    """Check one input object, redact secrets in it, build and check its fact.
+    """Check one input value (an object, or the error naming what it is instead), redact
+    secrets in it, build and check its fact.
 
     Returns the fact and how many secrets were replaced.
     """
     fault = problem("fact-input", fields)
-    if fault:
-        raise InvalidInputError(fault, source=source, line=line)
+    if fault or not isinstance(fields, dict):
+        raise InvalidInputError(fault or "not an object", source=source, line=line)
     from .extract.redact import redact_value  # its patterns compile on first use only
 
-    fields, redactions = redact_value(fields)
-    fact = new_fact(fields, created=created, default_source=default_source)
+    redacted, redactions = redact_value(fields)
+    fact = new_fact(redacted, created=created, default_source=default_source)
     fault = problem("fact", fact)
     if fault:
         raise InvalidInputError(fault, source=source, line=line)

@@ -271,8 +271,10 @@ def _moment(iso_value, epoch_ms) -> datetime | None:
 
 
 def _note_turns(path: Path) -> list[dict]:
-    day = datetime.fromisoformat(_NOTE_NAME.match(path.name).group(1)).replace(tzinfo=timezone.utc)
-    turns = []
+    named = _NOTE_NAME.match(path.name)  # listed because it matched
+    assert named is not None, path
+    day = datetime.fromisoformat(named.group(1)).replace(tzinfo=timezone.utc)
+    turns: list[dict] = []
     in_comment = False
     managed_block = None  # the name of an open <!-- name:start --> ... <!-- name:end --> block
     moment = day
@@ -322,7 +324,7 @@ def _write_copies(
     by_day: dict[str, list[dict]] = {}
     for turn in turns:
         by_day.setdefault(turn["ts"][:10], []).append(turn)
-    written = []
+    written: list[str] = []
     for _day, day_turns in sorted(by_day.items()):
         first = datetime.fromisoformat(day_turns[0]["ts"].replace("Z", "+00:00"))
         lines = []

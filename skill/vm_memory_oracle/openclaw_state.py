@@ -70,8 +70,8 @@ def read_setup(state_dir: str | Path) -> OpenClawSetup:
         )
         return setup
     config = _read_config(state / CONFIG_NAME, setup)
-    agents = config.get("agents") if isinstance(config.get("agents"), dict) else {}
-    defaults = agents.get("defaults") if isinstance(agents.get("defaults"), dict) else {}
+    agents: dict = config["agents"] if isinstance(config.get("agents"), dict) else {}
+    defaults: dict = agents["defaults"] if isinstance(agents.get("defaults"), dict) else {}
     entries = _entries(agents)
     for key, default in (
         ("bootstrapMaxChars", BOOTSTRAP_MAX_CHARS),

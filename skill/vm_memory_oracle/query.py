@@ -87,7 +87,8 @@ def _run_in_child(compiled, facts: list, fd: int, max_output_bytes: int) -> int:
 def _collect(fd: int, timeout: float, max_output_bytes: int) -> tuple[bytes, bool]:
     """What the child wrote until it closed its end (True) or the time ran out (False)."""
     deadline = time.monotonic() + timeout
-    chunks, size = [], 0
+    chunks: list[bytes] = []
+    size = 0
     while True:
         left = deadline - time.monotonic()
         if left <= 0 or not select.select([fd], [], [], left)[0]:

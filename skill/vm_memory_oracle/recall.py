@@ -108,7 +108,7 @@ def recall_many(
         coverage = corpus.word_coverage(item["query"])
         neighbours, strong = (
             related_neighbours(semantic, vectors[position], corpus, k, coverage)
-            if vectors is not None
+            if semantic is not None and vectors is not None
             else ([], False)
         )
         concerned = (
@@ -177,16 +177,14 @@ def rank(
     query: str, corpus: Corpus, neighbours: list[tuple[str, float]], k: int, order: str
 ) -> list[Hit]:
     """Fuse the candidate lists by reciprocal rank; exact matches always come first."""
+    lexical = sorted(corpus.lexical_scores(query).items(), key=lambda item: (-item[1], item[0]))
     lists = {
         "exact": sorted(
             corpus.exact_matches(query), key=lambda fact_id: -corpus.view[fact_id].activation
         ),
         "semantic": [fact_id for fact_id, _ in neighbours],
-        "lexical": sorted(
-            corpus.lexical_scores(query).items(), key=lambda item: (-item[1], item[0])
-        ),
+        "lexical": [fact_id for fact_id, _ in lexical],
     }
-    lists["lexical"] = [fact_id for fact_id, _ in lists["lexical"]]
     fused: dict[str, float] = {}
     matched: dict[str, list[str]] = {}
     for name, fact_ids in lists.items():
@@ -217,7 +215,8 @@ def _one_per_turn_first(hits: list[Hit]) -> list[Hit]:
     of one sentence do not crowd out the other memories a query may need. Facts from other
     sources (user-stated, an import file) are each their own."""
     seen: set[str] = set()
-    first, later = [], []
+    first: list[Hit] = []
+    later: list[Hit] = []
     for hit in hits:
         source = hit.fact.record["source"]
         turn = source if source.startswith("sessions/") else hit.fact.id

@@ -41,9 +41,26 @@ def serve() -> None:
     import faiss  # noqa: F401
     import numpy  # noqa: F401
     import ruamel.yaml  # noqa: F401
-    from vm_memory_oracle import check, cli, consolidate, graph, intake, recall, semantic, workspace  # noqa: F401
+    from vm_memory_oracle import (  # noqa: F401
+        check,
+        cli,
+        consolidate,
+        graph,
+        intake,
+        recall,
+        semantic,
+        workspace,
+    )
     from vm_memory_oracle.embed import hashing  # noqa: F401
-    from vm_memory_oracle.steps import clean, decay, health, memory_file, probe, prune, summarize  # noqa: F401
+    from vm_memory_oracle.steps import (  # noqa: F401
+        clean,
+        decay,
+        health,
+        memory_file,
+        probe,
+        prune,
+        summarize,
+    )
     from vm_memory_oracle.storage import validation
 
     for name in validation.SCHEMA_NAMES:

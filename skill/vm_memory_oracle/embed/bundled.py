@@ -26,12 +26,14 @@ class BundledEmbedder:
     # so no cosine parts them: the calibrated scale decides (measured by
     # benchmarks/relevance.py; see embed/relevance.py). The floor lies below every pair of
     # real texts; it only keeps out vectors the model did not make (a damaged cache).
-    min_similarity = 0.6
-    relevance = RelevanceScale(base=1.5, per_log_fact=0.68, everyday=3.0, floor=4.1)
+    min_similarity: float = 0.6
+    relevance: RelevanceScale | None = RelevanceScale(
+        base=1.5, per_log_fact=0.68, everyday=3.0, floor=4.1
+    )
     # Measured (benchmarks/merge_threshold.py): a different statement about the same thing
     # reaches 0.981 ("lives in Shanghai" / "works in Shanghai"), so 0.986 merges no pair
     # of different statements; paraphrases range from 0.82 to 0.99.
-    merge_similarity = 0.986
+    merge_similarity: float | None = 0.986
 
     def __init__(self, threads: int | None = None):
         try:

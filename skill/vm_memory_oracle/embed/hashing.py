@@ -9,6 +9,7 @@ from __future__ import annotations
 import re
 import zlib
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -20,10 +21,15 @@ _WORD = re.compile(r"[^\W_]+", re.UNICODE)
 _CJK = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af]")
 
 
+if TYPE_CHECKING:
+    from .relevance import RelevanceScale
+
+
 class HashEmbedder:
-    min_similarity = 0.1  # texts sharing no word or spelling score about 0
-    relevance = None  # no measured scale: the floor alone decides
-    merge_similarity = None  # it measures shared words, which the word check already does
+    min_similarity: float = 0.1  # texts sharing no word or spelling score about 0
+    relevance: RelevanceScale | None = None  # no measured scale: the floor alone decides
+    # It measures shared words, which the word check already does.
+    merge_similarity: float | None = None
 
     def __init__(self, dimension: int = DIMENSION):
         self.dimension = dimension

@@ -11,6 +11,7 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -20,10 +21,16 @@ MAX_TOKENS = 512
 _BATCH = 32
 
 
+if TYPE_CHECKING:
+    from .relevance import RelevanceScale
+
+
 class OnnxEmbedder:
-    min_similarity = -1.0  # unknown model: keep every neighbour unless the settings say otherwise
-    relevance = None  # no measured scale: the floor alone decides
-    merge_similarity = None  # unknown scale: only shared words merge unless the settings say
+    # An unknown model: keep every neighbour unless the settings say otherwise.
+    min_similarity: float = -1.0
+    relevance: RelevanceScale | None = None  # no measured scale: the floor alone decides
+    # An unknown scale: only shared words merge unless the settings say otherwise.
+    merge_similarity: float | None = None
 
     def __init__(
         self,
@@ -44,7 +51,7 @@ class OnnxEmbedder:
             from tokenizers import Tokenizer
         except ImportError as exc:
             raise EmbedderUnavailable(f"onnxruntime or tokenizers is missing ({exc})") from None
-        providers = ["CPUExecutionProvider"]
+        providers: list = ["CPUExecutionProvider"]
         if device.startswith("cuda"):
             available = onnxruntime.get_available_providers()
             if "CUDAExecutionProvider" not in available:
@@ -53,7 +60,10 @@ class OnnxEmbedder:
                     "onnxruntime has no CUDA provider"
                 )
             index = int(device.split(":")[1]) if ":" in device else 0
-            providers = [("CUDAExecutionProvider", {"device_id": index}), "CPUExecutionProvider"]
+            providers = [
+                ("CUDAExecutionProvider", {"device_id": index}),
+                "CPUExecutionProvider",
+            ]
         try:
             options = onnxruntime.SessionOptions()
             options.log_severity_level = 3

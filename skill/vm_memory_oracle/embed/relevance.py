@@ -111,13 +111,14 @@ class Background:
 
     def to_bytes(self) -> bytes:
         buffer = io.BytesIO()
+        groups: dict = {f"group_{name}": self.groups[name].astype(np.float16) for name in SCRIPTS}
         np.savez_compressed(
             buffer,
             model_id=np.array(self.model_id),
             digest=np.array(self.digest),
             passage_mean=self.passage_mean,
             query_mean=self.query_mean,
-            **{f"group_{name}": self.groups[name].astype(np.float16) for name in SCRIPTS},
+            **groups,
         )
         return buffer.getvalue()
 

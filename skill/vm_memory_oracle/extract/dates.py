@@ -87,7 +87,8 @@ _PATTERN = re.compile(
             r"(?P<zh_weekday>(?P<zh_rel>下下?个?(?:周|星期|礼拜)|上上?个?(?:周|星期|礼拜)|这个?(?:周|星期|礼拜)"
             r"|本(?:周|星期)|(?:周|星期|礼拜))(?P<zh_wd>[一二三四五六日天]))",
             r"(?P<zh_span>下个?(?:周|星期|礼拜)|上个?(?:周|星期|礼拜)|下个月|上个月|明年|去年|今年)",
-            rf"(?P<zh_offset>(?P<zh_n>{_ZH_COUNT})(?P<zh_unit>天|周|个星期|个月|年)(?P<zh_dir>后|前|以后|以前|之后|之前))",
+            rf"(?P<zh_offset>(?P<zh_n>{_ZH_COUNT})(?P<zh_unit>天|周|个星期|个月|年)"
+            r"(?P<zh_dir>后|前|以后|以前|之后|之前))",
         ]
     ),
     re.IGNORECASE,

@@ -140,8 +140,8 @@ def resolve_english(
         if lower in ("i", "i'm", "i've", "i'll", "i'd"):
             contraction = lower[1:]
             if named:
-                subject = "They" if _sentence_start(out) else "they"
-                out.append(subject + {"'m": "'re"}.get(contraction, contraction))
+                pronoun = "They" if _sentence_start(out) else "they"
+                out.append(pronoun + {"'m": "'re"}.get(contraction, contraction))
             elif contraction:
                 out.append(f"{speaker} {_contracted(contraction, tokens, index)}")
             else:

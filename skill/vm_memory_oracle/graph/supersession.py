@@ -54,15 +54,17 @@ class _Preferences:
 
     def __init__(self, facts: list[dict]):
         self._facts = facts
-        self._by_subject: dict[str, dict[str, tuple[dict, frozenset[str]]]] | None = None
+        # Preferences by subject, filed on the first question (most batches ask none).
+        self._by_subject: dict[str, dict[str, tuple[dict, frozenset[str]]]] = {}
+        self._filed = False
 
     def rivals(self, fact: dict, *, take: bool = True) -> list[str]:
         """Ids of the current preferences `fact` replaces; with `take`, `fact` is filed as
         one."""
         if polarity(fact["predicate"]) != PREFERENCE:
             return []
-        if self._by_subject is None:
-            self._by_subject = {}
+        if not self._filed:
+            self._filed = True
             for other in self._facts:
                 if other is not fact:
                     self._file(other)

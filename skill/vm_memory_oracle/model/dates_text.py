@@ -136,7 +136,7 @@ def _day_and_month_of_numeric(first: int, second: int) -> tuple[int, int] | None
 
 
 def _iso_date(match: re.Match) -> str:
-    form = match.lastgroup
+    form = match.lastgroup or ""
     part = match.groupdict()
     if form == "nu":
         day_and_month = _day_and_month_of_numeric(int(part["nu_first"]), int(part["nu_second"]))

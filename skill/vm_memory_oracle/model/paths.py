@@ -44,8 +44,9 @@ def path_references(text: str) -> list[str]:
     for start in _START.finditer(text):
         if start.start() < taken:
             continue
-        body = _BODY.match(text, start.end()).group()
-        path = _trimmed(start.group() + body)
+        body = _BODY.match(text, start.end())  # always matches: the run may be empty
+        assert body is not None
+        path = _trimmed(start.group() + body.group())
         if path is None:
             continue
         taken = start.start() + len(path)

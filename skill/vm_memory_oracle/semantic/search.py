@@ -4,10 +4,16 @@ related to it, on the model's calibrated scale when it has one (embed/relevance.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from ..model.fact import fact_sentence
+
+if TYPE_CHECKING:
+    from ..embed.base import Embedder
+    from ..embed.relevance import Background, RelevanceScale
+    from .index import SemanticIndex
 
 # How many neighbours the semantic index is asked for, per result wanted.
 SEMANTIC_DEPTH = 10
@@ -24,11 +30,11 @@ class Semantic:
     moved by the tests and benchmarks that measure how far the decision is from flipping.
     """
 
-    embedder: object
-    index: object  # semantic.index.SemanticIndex
+    embedder: Embedder
+    index: SemanticIndex
     min_similarity: float = 0.0
-    background: object = None  # embed.relevance.Background
-    scale: object = None  # embed.relevance.RelevanceScale
+    background: Background | None = None
+    scale: RelevanceScale | None = None
     similarity_shift: float = 0.0
 
 
@@ -53,7 +59,7 @@ def related_neighbours(
         fact_id = semantic.index.fact_of_vector.get(vector_id)
         if fact_id is not None and corpus.searchable(fact_id):
             found.append((vector_id, fact_id, similarity))
-    if semantic.background is None or not found:
+    if semantic.background is None or semantic.scale is None or not found:
         return [(fact_id, similarity) for _, fact_id, similarity in found], bool(found)
     from ..embed.relevance import script_of
 

@@ -10,6 +10,7 @@ can be read back.
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -38,7 +39,8 @@ class VectorIndex:
         self._index = _index
         self.hnsw = hnsw
         if hnsw:
-            faiss.downcast_index(self._index.index).hnsw.efSearch = HNSW_EF_SEARCH
+            inner_index: Any = faiss.downcast_index(self._index.index)  # IndexHNSWFlat
+            inner_index.hnsw.efSearch = HNSW_EF_SEARCH
 
     def __len__(self) -> int:
         return int(self._index.ntotal)
@@ -94,7 +96,7 @@ class VectorIndex:
         leaves its file half-written)."""
         import faiss
 
-        return memoryview(faiss.serialize_index(self._index))
+        return faiss.serialize_index(self._index).data
 
     @classmethod
     def load(cls, path: Path, dimension: int) -> VectorIndex:
@@ -107,7 +109,7 @@ class VectorIndex:
         if index.d != dimension:
             raise IndexCorrupt(f"{path.name}: dimension {index.d}, expected {dimension}")
         try:
-            mapped = faiss.downcast_index(index)
+            mapped: Any = faiss.downcast_index(index)  # IndexIDMap2, checked below
             inner = faiss.downcast_index(mapped.index)
         except (RuntimeError, AttributeError) as exc:
             raise IndexCorrupt(f"{path.name}: not an id-mapped index ({exc})") from None

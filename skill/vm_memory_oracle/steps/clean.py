@@ -20,6 +20,7 @@ from ..model.fact import fact_sentence
 from ..proposals import PendingMemories
 from ..storage.sessions import session_day
 from .daily_summary import DAILY_NAME
+from .report import StepReport
 from .summarize import forget_removed_logs, unsummarized
 
 # What an atomic write of the store leaves when killed between writing and renaming.
@@ -113,7 +114,7 @@ def quarantine_invalid_lines(store) -> None:
             store.read_records(path, kind, unique_key=unique_key, copy=False)
 
 
-def clean(graph: KnowledgeGraph, now: datetime) -> dict:
+def clean(graph: KnowledgeGraph, now: datetime) -> StepReport:
     layout, store = graph.layout, graph.store
     today = now.date()
     changes: list[dict] = []
@@ -180,8 +181,9 @@ def clean(graph: KnowledgeGraph, now: datetime) -> dict:
                     f"{fact_sentence(proposal['fact'])}",
                 }
             )
-    return {
-        "counts": {
+    return StepReport(
+        "clean",
+        counts={
             "sessions_removed": len(removed_sessions),
             "daily_removed": len(daily),
             "reports_removed": len(reports),
@@ -189,9 +191,9 @@ def clean(graph: KnowledgeGraph, now: datetime) -> dict:
             "audit_lines_dropped": trimmed,
             "proposals_expired": len(expired),
         },
-        "changes": changes,
-        "warnings": warnings,
-    }
+        changes=changes,
+        warnings=warnings,
+    )
 
 
 def _remove(store, path) -> None:

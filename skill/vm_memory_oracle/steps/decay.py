@@ -12,9 +12,10 @@ from __future__ import annotations
 from datetime import datetime
 
 from ..graph import KnowledgeGraph, initial_state
+from .report import StepReport
 
 
-def decay(graph: KnowledgeGraph, now: datetime) -> dict:
+def decay(graph: KnowledgeGraph, now: datetime) -> StepReport:
     settings = graph.settings
     store = graph.store
     with store.locked("consolidate: decay"):
@@ -32,8 +33,9 @@ def decay(graph: KnowledgeGraph, now: datetime) -> dict:
     values = [
         graph.activation_of(fact, whole, now) for fact in facts if "superseded_by" not in fact
     ]
-    return {
-        "counts": {
+    return StepReport(
+        "decay",
+        counts={
             "facts": len(values),
             "below_search_threshold": sum(v < settings.search_threshold for v in values),
             "below_prune_threshold": sum(v < settings.prune_threshold for v in values),
@@ -41,6 +43,5 @@ def decay(graph: KnowledgeGraph, now: datetime) -> dict:
             "state_added": added,
             "state_written": int(folded),
         },
-        "average_activation": round(sum(values) / len(values), 4) if values else None,
-        "changes": [],
-    }
+        details={"average_activation": round(sum(values) / len(values), 4) if values else None},
+    )

@@ -15,6 +15,7 @@ from ..graph import KnowledgeGraph
 from ..model.fact import fact_sentence
 from ..storage import files
 from .memory_md import Candidate, chars, fact_line, reconcile
+from .report import StepReport
 
 ATTEMPTS = 5
 # The block fills MEMORY.md to 90% of memory_md_max_lines (180 of 200): the health check
@@ -62,7 +63,7 @@ def former_lines(graph: KnowledgeGraph) -> dict[str, str]:
     return {fact_line(candidate(fact, 0.0)): fact["id"] for fact in graph.archived_facts()}
 
 
-def reconcile_memory_file(graph: KnowledgeGraph, now: datetime) -> dict:
+def reconcile_memory_file(graph: KnowledgeGraph, now: datetime) -> StepReport:
     layout, store = graph.layout, graph.store
     path = layout.memory_md
     if not store.usable(path) or not store.usable(layout.memory_md_backup):
@@ -128,8 +129,9 @@ def reconcile_memory_file(graph: KnowledgeGraph, now: datetime) -> dict:
         {"fact": fact_id, "change": "removed from MEMORY.md", "reason": reason}
         for fact_id, reason in result.removed
     ]
-    report = {
-        "counts": {
+    report = StepReport(
+        "memory_md",
+        counts={
             "added": len(result.added),
             "removed": len(result.removed),
             "kept": len(result.kept),
@@ -138,15 +140,15 @@ def reconcile_memory_file(graph: KnowledgeGraph, now: datetime) -> dict:
             "lines": len(result.text.splitlines()),
             "chars": chars(result.text),
         },
-        "changes": changes,
-        "warnings": list(result.warnings),
-    }
+        changes=changes,
+        warnings=list(result.warnings),
+    )
     if graph.settings.openclaw_state_dir:
         from .openclaw_memory import write_workspace_memories
 
         written = write_workspace_memories(graph, candidates, former=former)
-        report["counts"]["openclaw_workspaces"] = written.written
-        report["warnings"] += written.warnings
+        report.counts["openclaw_workspaces"] = written.written
+        report.warnings += written.warnings
     return report
 
 
@@ -154,9 +156,9 @@ def _pinned(candidates: list[Candidate], fact_id: str) -> bool:
     return any(candidate.pinned for candidate in candidates if candidate.id == fact_id)
 
 
-def _untouched(warning: str) -> dict:
-    return {
-        "counts": {"added": 0, "removed": 0, "kept": 0, "never_promoted": 0, "not_fitting": 0},
-        "changes": [],
-        "warnings": [warning],
-    }
+def _untouched(warning: str) -> StepReport:
+    return StepReport(
+        "memory_md",
+        counts={"added": 0, "removed": 0, "kept": 0, "never_promoted": 0, "not_fitting": 0},
+        warnings=[warning],
+    )

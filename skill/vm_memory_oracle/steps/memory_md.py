@@ -450,6 +450,7 @@ def reconcile(
     document = _split_document(lines) or _split_document(
         _with_empty_block(text, newline, max_lines).splitlines(keepends=True)
     )
+    assert document is not None, "a file with an empty block added has the block"
     known = _known(candidates, former)
     old_ids = _ids_in_block(document.block, known)
     headings = {_heading(candidate.subject) for candidate in candidates} | _OLD_HEADINGS

@@ -23,6 +23,7 @@ from ..clock import parse_iso
 from ..graph import KnowledgeGraph
 from ..model.fact import fact_sentence
 from ..model.similarity import MIN_OVERLAP, Wording, duplicate_reason, overlap, wording
+from .report import StepReport
 
 # Rows of the similarity matrix computed at once, which bounds its memory for a subject
 # with many facts (1,024 rows x 50,000 facts x 4 bytes is 200 MB).
@@ -140,14 +141,15 @@ def merge_duplicates(
     *,
     vectors: SentenceVectors | None = None,
     threshold: float | None = None,
-) -> dict:
+) -> StepReport:
     """The step: find the duplicates among the active facts and merge them."""
     pairs = find_duplicates(graph.facts(copy=False), vectors=vectors, threshold=threshold)
     merged = graph.merge(pairs, now) if pairs else {}
-    return {
-        "counts": {"merged": len(merged)},
-        "changes": [
+    return StepReport(
+        "merge",
+        counts={"merged": len(merged)},
+        changes=[
             {"fact": gone, "change": "merged", "reason": f"into {kept}: {why}"}
             for gone, (kept, why) in sorted(merged.items())
         ],
-    }
+    )

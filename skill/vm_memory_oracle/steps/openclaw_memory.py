@@ -22,6 +22,7 @@ import os
 import stat
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from ..graph import KnowledgeGraph
 from ..openclaw_state import BOOTSTRAP_FILES, OpenClawSetup, read_setup
@@ -49,7 +50,7 @@ def write_workspace_memories(
     former: dict[str, str] | None = None,
 ) -> WorkspaceReport:
     settings = graph.settings
-    setup = setup or read_setup(settings.openclaw_state_dir)
+    setup = setup or read_setup(settings.openclaw_state_dir or "")
     report = WorkspaceReport(warnings=[f"openclaw: {problem}" for problem in setup.problems])
     if not setup.state_dir.is_dir():
         return report
@@ -224,11 +225,11 @@ def openclaw_health(settings, own_memory: Path) -> dict:
     problem (one line each, naming the path)."""
     from ..openclaw_transcripts import check_database
 
-    setup = read_setup(settings.openclaw_state_dir)
+    setup = read_setup(settings.openclaw_state_dir or "")
     problems = list(setup.problems)
     agents = []
     for agent in setup.agents:
-        entry = {
+        entry: dict[str, Any] = {
             "id": agent.id,
             "workspace": str(agent.workspace),
             "database": str(agent.database),

@@ -17,6 +17,7 @@ from datetime import datetime
 
 from ..graph import KnowledgeGraph
 from ..model.archive import ArchiveCause
+from .report import StepReport
 
 
 def facts_to_prune(graph: KnowledgeGraph, now: datetime) -> dict[str, ArchiveCause]:
@@ -51,7 +52,7 @@ def facts_to_prune(graph: KnowledgeGraph, now: datetime) -> dict[str, ArchiveCau
     return chosen
 
 
-def prune(graph: KnowledgeGraph, now: datetime, *, remove_vectors=None) -> dict:
+def prune(graph: KnowledgeGraph, now: datetime, *, remove_vectors=None) -> StepReport:
     """Archive what is due; `remove_vectors()` then brings the index in step (no embedding)."""
     with graph.store.locked("consolidate: prune"):
         reinstated = graph.reinstate_orphans()
@@ -60,14 +61,15 @@ def prune(graph: KnowledgeGraph, now: datetime, *, remove_vectors=None) -> dict:
     if remove_vectors is not None:
         remove_vectors()
     causes = [cause.code for cause in chosen.values()]
-    return {
-        "counts": {
+    return StepReport(
+        "prune",
+        counts={
             "archived": len(chosen),
             "superseded": causes.count("superseded"),
             "pruned": causes.count("pruned"),
             "reinstated": len(reinstated),
         },
-        "changes": [
+        changes=[
             {"fact": fact_id, "change": "reinstated", "reason": reason}
             for fact_id, reason in sorted(reinstated.items())
         ]
@@ -75,4 +77,4 @@ def prune(graph: KnowledgeGraph, now: datetime, *, remove_vectors=None) -> dict:
             {"fact": fact_id, "change": "archived", "reason": cause.prose}
             for fact_id, cause in sorted(chosen.items())
         ],
-    }
+    )

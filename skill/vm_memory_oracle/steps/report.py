@@ -9,6 +9,7 @@ real run list the same changes.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any
 
 # The counts every report shows, whatever the steps did: (name, step, count of that step).
 # "archived" adds up every step that moves facts to the archive.
@@ -48,7 +49,7 @@ class StepReport:
 
     @classmethod
     def from_dict(cls, name: str, data: dict, *, done_before: bool = False) -> StepReport:
-        """A step's report as the step returned it, or as the checkpoint holds it."""
+        """A step's report as the checkpoint holds it (its JSON form, as_dict)."""
         return cls(
             name,
             dict(data.get("counts", {})),
@@ -60,7 +61,7 @@ class StepReport:
 
     def as_dict(self, *, named: bool = True) -> dict:
         """The report as JSON: the command's --json output (`named`) and the checkpoint."""
-        data = {"name": self.name} if named else {}
+        data: dict[str, Any] = {"name": self.name} if named else {}
         data.update(counts=self.counts, changes=self.changes, warnings=self.warnings)
         data.update(self.details)
         if self.done_before:

@@ -32,6 +32,7 @@ from ..graph import KnowledgeGraph
 from ..model.archive import ArchiveCause
 from ..model.paths import allowed_roots, covering_root, expanded, fact_references
 from ..storage.layout import Layout
+from .report import StepReport
 
 GONE, PRESENT, UNCHECKED = "gone", "present", "unchecked"
 EVERGREEN, FRESH, PARTIALLY_STALE, STALE = "evergreen", "fresh", "partially_stale", "stale"
@@ -153,7 +154,7 @@ def flagged_references(facts: list[dict], checker: ReferenceChecker) -> list[dic
 
 def stale(
     graph: KnowledgeGraph, now: datetime, *, lstat: Callable[[str], os.stat_result] | None = None
-) -> dict:
+) -> StepReport:
     """Archive the facts every path of which is gone; flag those with some gone."""
     checker = reference_checker(graph.settings, graph.layout, lstat=lstat)
     verdicts = {
@@ -198,8 +199,9 @@ def stale(
         ],
         key=lambda change: change["fact"],
     )
-    return {
-        "counts": {
+    return StepReport(
+        "stale",
+        counts={
             "checked": len(verdicts),
             "evergreen": kinds.count(EVERGREEN),
             "fresh": kinds.count(FRESH),
@@ -207,8 +209,8 @@ def stale(
             "stale": kinds.count(STALE),
             "archived": len(chosen),
         },
-        "changes": changes,
-    }
+        changes=changes,
+    )
 
 
 def partial_reason(verdict: Verdict) -> str:

@@ -16,6 +16,7 @@ import re
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from ..clock import format_iso, parse_iso
 from ..config import Settings
@@ -41,6 +42,11 @@ from ..model.fact import INTRINSIC_IMPORTANCE, clean_text
 from ..openclaw_import import import_openclaw, import_openclaw_state
 from ..storage import files, strict_json
 from ..storage.sessions import read_session, session_day
+
+if TYPE_CHECKING:
+    import numpy
+
+    from ..semantic.cache import EmbeddingCache
 from .daily_summary import render_daily_summary
 
 # A summarize that finds, once it holds the lock, that another one read the logs further
@@ -206,8 +212,8 @@ class SalienceScorer:
 
         self.graph = graph
         self.embedder = None
-        self.fresh: dict[str, object] = {}  # text -> its vector, embedded here
-        self._cached = None  # the embedding cache as first read
+        self.fresh: dict[str, numpy.ndarray] = {}  # text -> its vector, embedded here
+        self._cached: EmbeddingCache | None = None  # the embedding cache as first read
         if settings.embedding_model in BUNDLED_NAMES:
             try:
                 from ..embed.bundled import BundledEmbedder

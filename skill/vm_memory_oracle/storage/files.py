@@ -129,7 +129,7 @@ def append_lines(path: Path, lines: Iterable[str]) -> None:
 
 def write_atomic(
     path: Path,
-    data: bytes,
+    data: bytes | memoryview,
     *,
     durable: bool = True,
     before_replace: Callable[[], None] | None = None,
@@ -145,7 +145,10 @@ def write_atomic(
 
 
 def _write_atomic(
-    path: Path, data: bytes, durable: bool, before_replace: Callable[[], None] | None
+    path: Path,
+    data: bytes | memoryview,
+    durable: bool,
+    before_replace: Callable[[], None] | None,
 ) -> None:
     fd, temp_name = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
     try:
@@ -289,7 +292,7 @@ def _write_durably(fd: int, data: bytes) -> None:
     os.fsync(fd)
 
 
-def _write_all(fd: int, data: bytes) -> None:
+def _write_all(fd: int, data: bytes | memoryview) -> None:
     view = memoryview(data)
     while view:
         written = os.write(fd, view)

@@ -36,7 +36,10 @@ def session_files(layout: Layout, day: str | None = None) -> list[Path]:
 
 
 def session_day(path: Path) -> str:
-    return SESSION_NAME.match(path.name).group(1)
+    """The day of a session log listed by session_files (its name matches SESSION_NAME)."""
+    match = SESSION_NAME.match(path.name)
+    assert match is not None, path
+    return match.group(1)
 
 
 def read_session(path: Path) -> tuple[bytes, JsonlContents]:

@@ -66,10 +66,11 @@ class Store:
     def refused(self, path: Path) -> Refusal | None:
         """The refusal that covers `path`: its own, or a directory's above it."""
         self.refusals()
+        refusals = self._refusals or {}
         path = Path(path)
         for candidate in (path, *path.parents):
-            if candidate in self._refusals:
-                return self._refusals[candidate]
+            if candidate in refusals:
+                return refusals[candidate]
             if candidate == self.layout.root:
                 break
         return None
@@ -183,7 +184,7 @@ class Store:
         self._clear_block()
         if not touched:
             return
-        entry = {
+        entry: dict[str, object] = {
             "at": self.timestamp,
             "actor": self.actor,
             "action": self.action or purpose,
@@ -373,7 +374,7 @@ class Store:
     # Every write of the data directory goes through these (or the record writers above):
     # each names a path of the layout, and is recorded for the audit log unless the file is
     # derived (Layout.is_derived) or bookkeeping (Layout.unaudited); a removal always is.
-    def write_bytes(self, path: Path, data: bytes, *, before_replace=None) -> None:
+    def write_bytes(self, path: Path, data: bytes | memoryview, *, before_replace=None) -> None:
         """Replace `path` atomically with `data` (made durable first). `before_replace`:
         called just before the rename; raises files.ChangedMeanwhile to give up."""
         if not self._writable(path):

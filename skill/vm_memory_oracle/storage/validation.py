@@ -198,7 +198,7 @@ def describe(error) -> str:
     return f"{subject}: {error.message[:200]}"
 
 
-def _article(type_name) -> str:
+def _article(type_name: str | list[str]) -> str:
     names = type_name if isinstance(type_name, list) else [type_name]
     words = {
         "object": "an object",
