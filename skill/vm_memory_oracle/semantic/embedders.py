@@ -6,7 +6,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..embed.base import BUNDLED_NAMES, HASH, Embedder, EmbedderUnavailable
+from ..embed.base import Embedder, EmbedderUnavailable
+from ..embed.names import BUNDLED_NAMES, HASH, model_directory, unknown_model_problem
+from ..errors import ConfigError
 
 
 @dataclass
@@ -37,17 +39,19 @@ def choose_embedder(
     """The embedder `model` names, else the bundled model, else hashing; never silently.
 
     `model` is "hash", the bundled model's name ("multilingual-e5-small"), a directory with
-    model.onnx and tokenizer.json, or a name looked up as <data_dir>/models/<name>.
+    model.onnx and tokenizer.json, or a name looked up as <data_dir>/models/<name>; any other
+    name is refused (ConfigError) with the list of valid ones.
     """
+    problem = unknown_model_problem(model, data_dir)
+    if problem is not None:
+        raise ConfigError(f"memory_oracle.embedding_model: {problem}", key="embedding_model")
     if model == HASH:
         from ..embed.hashing import HashEmbedder
 
         return Choice(HashEmbedder(), model)
     reason = None
     if model not in BUNDLED_NAMES:
-        directory = Path(model).expanduser()
-        if not directory.is_absolute() and not directory.exists():
-            directory = data_dir / "models" / model
+        directory = model_directory(model, data_dir)
         try:
             from ..embed.onnx import OnnxEmbedder
 
