@@ -176,17 +176,21 @@ def test_forgotten_and_superseded_facts_leave_the_index(cli, tmp_path, data_dir)
 
 
 @pytest.mark.slow
-def test_a_large_index_becomes_hnsw(cli, tmp_path, data_dir):
+@pytest.mark.parametrize("key", ["approximate_min_facts", "hnsw_min_facts"])
+def test_a_large_index_becomes_ivf(cli, tmp_path, data_dir, key):
     cli("--action", "init")
-    cli("--action", "config", "--set", "hnsw_min_facts=5")
+    # hnsw_min_facts: the key's former name, which config files of earlier versions hold
+    assert cli("--action", "config", "--set", f"{key}=5").code == 0
     remember(cli, tmp_path, ENGLISH + CHINESE)
     assert recall(cli, "peanut allergy").json()["results"][0]["object"] in ("peanuts", "花生")
     import faiss
 
     index = faiss.read_index(str(data_dir / "embeddings" / "index.bin"))
-    assert isinstance(faiss.downcast_index(faiss.downcast_index(index).index), faiss.IndexHNSWFlat)
+    assert isinstance(faiss.downcast_index(index), faiss.IndexIVFFlat)
     cli("--action", "forget", "--id", recall(cli, "violin").json()["results"][0]["id"])
     assert "violin" not in [hit["object"] for hit in recall(cli, "violin").json()["results"]]
+    rebuilt = cli("--json", "--action", "reindex").json()
+    assert rebuilt["index_kind"] == "ivf" and rebuilt["measured_recall"] >= 0.98
 
 
 @pytest.mark.slow

@@ -756,6 +756,14 @@ def _embedder_payload(choice) -> dict:
     return payload
 
 
+def _ivf_note(report) -> str:
+    """How an approximate index searches, and how close to exact it was measured to be."""
+    if report.index_kind != "ivf":
+        return ""
+    measured = "" if report.measured_recall is None else f", recall@10 {report.measured_recall:.3f}"
+    return f" (IVF index: nprobe {report.nprobe}{measured})"
+
+
 def action_reindex(args, context: Context) -> tuple[dict, list[str]]:
     from dataclasses import asdict
 
@@ -770,7 +778,7 @@ def action_reindex(args, context: Context) -> tuple[dict, list[str]]:
     payload = {**asdict(report), **_embedder_payload(choice)}
     return payload, [
         f"Rebuilt the semantic index with {report.model_id}: {report.vectors} "
-        f"vectors, {report.embedded} embedded, {report.from_cache} from cache"
+        f"vectors, {report.embedded} embedded, {report.from_cache} from cache" + _ivf_note(report)
     ]
 
 

@@ -46,7 +46,7 @@ class Settings:
     embedding_pooling: str = "mean"
     embedding_query_prefix: str = "query: "
     embedding_passage_prefix: str = "passage: "
-    hnsw_min_facts: int = 50_000
+    approximate_min_facts: int = 20_000
     semantic_min_similarity: float | None = None
     merge_similarity: float | None = None
     recall_k: int = 10
@@ -215,7 +215,7 @@ CHECKS = {
     "embedding_pooling": _choice(("mean", "cls")),
     "embedding_query_prefix": _prefix,
     "embedding_passage_prefix": _prefix,
-    "hnsw_min_facts": _integer(1, 100_000_000),
+    "approximate_min_facts": _integer(1, 100_000_000),
     "semantic_min_similarity": _optional_number(-1, 1),
     "merge_similarity": _optional_number(0, 1),
     "recall_k": _integer(1, 1000),
@@ -236,9 +236,18 @@ CHECKS = {
 assert set(CHECKS) == set(KEYS)
 
 
+# Keys of earlier versions, read as the key that replaced them (a config file written then
+# keeps working). The index above the threshold was an HNSW graph; it is an IVF index now.
+FORMER_KEYS = {"hnsw_min_facts": "approximate_min_facts"}
+
+
 def settings_from_mapping(values: dict[str, Any], *, source: str = "config") -> Settings:
     """Validate a `memory_oracle:` mapping; the error names the first bad key."""
     checked: dict[str, Any] = {}
+    for former, key in FORMER_KEYS.items():
+        if former in values:
+            values = {key: values[former], **values}
+            del values[former]
     for key, value in values.items():
         if key not in CHECKS:
             raise ConfigError(

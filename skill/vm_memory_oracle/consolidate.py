@@ -238,7 +238,7 @@ class _Run:
         _, result = update_index(
             self.graph,
             choice.embedder,
-            hnsw_min_facts=self.graph.settings.hnsw_min_facts,
+            approximate_min_facts=self.graph.settings.approximate_min_facts,
             progress=self.progress,
         )
         warnings = [choice.note] if choice.note else []
@@ -254,7 +254,11 @@ class _Run:
                 "removed": result.removed,
             },
             warnings=warnings,
-            details={"embedder": choice.embedder.model_id, "rebuilt": result.rebuilt},
+            details={
+                "embedder": choice.embedder.model_id,
+                "rebuilt": result.rebuilt,
+                "index_kind": result.index_kind,
+            },
         )
 
     def _merge(self) -> StepReport:
@@ -282,7 +286,7 @@ class _Run:
                 update_index(
                     self.graph,
                     self._embedder().embedder,
-                    hnsw_min_facts=self.graph.settings.hnsw_min_facts,
+                    approximate_min_facts=self.graph.settings.approximate_min_facts,
                 )
 
         return prune(self.graph, self.now, remove_vectors=remove_vectors)

@@ -81,7 +81,7 @@ def test_bench_recall_latency_and_index_build(benchmark, tmp_path, count, capsys
         {
             "facts": count,
             "index_build_s": round(build_seconds, 3),
-            "hnsw": semantic.index.index.hnsw,
+            "kind": semantic.index.index.kind,
             "p50_ms_without_query_embedding": round(1000 * statistics.median(excluded), 2),
             "p95_ms_without_query_embedding": round(1000 * percentile(excluded, 0.95), 2),
             "p50_ms_with_query_embedding": round(1000 * statistics.median(included), 2),
@@ -98,7 +98,7 @@ def test_bench_recall_latency_and_index_build(benchmark, tmp_path, count, capsys
         info = benchmark.extra_info
         print(
             f"\n{count} facts: index build {info['index_build_s']} s"
-            f"{' (HNSW)' if info['hnsw'] else ' (flat)'}; recall p50/p95 "
+            f" ({info['kind']}); recall p50/p95 "
             f"{info['p50_ms_without_query_embedding']}/{info['p95_ms_without_query_embedding']} ms "
             f"without query embedding, {info['p50_ms_with_query_embedding']}/"
             f"{info['p95_ms_with_query_embedding']} ms with it"

@@ -26,9 +26,9 @@ from ..storage import snapshot
 from .cache import EmbeddingCache, content_hash
 from .embedders import configured_embedder
 from .search import Semantic
-from .vectors import IndexCorrupt, VectorIndex
+from .vectors import FLAT, IVF, IndexCorrupt, VectorIndex
 
-DEFAULT_HNSW_MIN_FACTS = 50_000
+DEFAULT_APPROXIMATE_MIN_FACTS = 20_000
 # How a fact's vector is made from its texts; part of the id stored with each vector, so
 # a change here rebuilds the index like a change of model.
 VECTOR_RECIPE = "sentence-context-mean-v1"
@@ -45,6 +45,9 @@ class IndexReport:
     added: int = 0
     removed: int = 0
     rebuilt: str | None = None  # why the index was built from scratch, if it was
+    index_kind: str = FLAT
+    nprobe: int | None = None  # IVF: how many of its groups a query scans
+    measured_recall: float | None = None  # IVF, when built now: its top 10 against exact
 
     @property
     def repaired(self) -> bool:
@@ -58,6 +61,11 @@ class SemanticIndex:
 
     index: VectorIndex
     fact_of_vector: dict[int, str] = field(default_factory=dict)
+
+
+def index_kind(count: int, approximate_min_facts: int) -> str:
+    """Exact search for a memory of fewer than `approximate_min_facts` facts, else IVF."""
+    return IVF if count >= approximate_min_facts else FLAT
 
 
 def vector_id(fact_id: str) -> int:
@@ -84,7 +92,7 @@ def update_index(
     embedder: Embedder,
     *,
     force: bool = False,
-    hnsw_min_facts: int = DEFAULT_HNSW_MIN_FACTS,
+    approximate_min_facts: int = DEFAULT_APPROXIMATE_MIN_FACTS,
     progress=None,
 ) -> tuple[SemanticIndex, IndexReport]:
     """Bring the index in step with the facts; slow embedding happens outside the lock.
@@ -93,9 +101,10 @@ def update_index(
     """
     report = IndexReport(embedder.model_id)
     if not force:
-        ready = _in_step(graph, embedder, hnsw_min_facts)
+        ready = _in_step(graph, embedder, approximate_min_facts)
         if ready is not None:
             report.vectors = len(ready.index)
+            report.index_kind, report.nprobe = ready.index.kind, ready.index.nprobe
             return ready, report
     wanted = _wanted(graph)
     cache = EmbeddingCache.of(graph, embedder)
@@ -115,20 +124,22 @@ def update_index(
             f"{graph.layout.relative(lock.path)}: {lock.problem}; the "
             f"vector index was built for this command only ({lock.fix})"
         )
-        index = VectorIndex(embedder.dimension, hnsw=len(wanted) >= hnsw_min_facts)
+        index = VectorIndex(embedder.dimension, kind=index_kind(len(wanted), approximate_min_facts))
         if wanted:
             index.add(
                 np.array(list(wanted), dtype=np.int64),
                 np.vstack([cache.combined(texts) for _, _, texts in wanted.values()]),
             )
         report.added = report.vectors = len(index)
+        report.index_kind, report.nprobe = index.kind, index.nprobe
+        report.measured_recall = index.measured_recall
         report.rebuilt = f"{graph.layout.relative(lock.path)} is refused"
         return SemanticIndex(
             index, {vid: fact_id for vid, (fact_id, _, _) in wanted.items()}
         ), report
     with graph.store.locked("index"):
         wanted = _wanted(graph)  # the facts as they are now, not before the embedding
-        index, known, reason = _load(graph, embedder, force, len(wanted), hnsw_min_facts)
+        index, known, reason = _load(graph, embedder, force, len(wanted), approximate_min_facts)
         report.rebuilt = reason
         stale = [
             vid
@@ -153,6 +164,8 @@ def update_index(
         fresh_texts = {text for vid in fresh for text in wanted[vid][2]}
         report.from_cache = max(0, len(fresh_texts) - report.embedded)
         report.added, report.removed, report.vectors = len(fresh), len(stale), len(index)
+        report.index_kind, report.nprobe = index.kind, index.nprobe
+        report.measured_recall = index.measured_recall
         if fresh or stale or reason is not None:
             graph.store.note(
                 f"vector index: {len(fresh)} added, {len(stale)} removed"
@@ -173,7 +186,7 @@ def update_index(
         mapping = {vid: fact_id for vid, (fact_id, _, _) in wanted.items()}
         snapshot.save(
             _state_path(graph),
-            _state_key(graph, embedder, hnsw_min_facts),
+            _state_key(graph, embedder, approximate_min_facts),
             mapping,
             disk=graph.store.cache_usable(_state_path(graph)),
         )
@@ -184,7 +197,9 @@ def _state_path(graph: KnowledgeGraph) -> Path:
     return graph.layout.index_state_cache
 
 
-def _state_key(graph: KnowledgeGraph, embedder: Embedder, hnsw_min_facts: int) -> tuple | None:
+def _state_key(
+    graph: KnowledgeGraph, embedder: Embedder, approximate_min_facts: int
+) -> tuple | None:
     """What the index was last brought in step with: the files and the model."""
     layout = graph.layout
     keys = [
@@ -193,16 +208,16 @@ def _state_key(graph: KnowledgeGraph, embedder: Embedder, hnsw_min_facts: int) -
     ]
     if None in keys:
         return None
-    return (*keys, index_model_id(embedder), hnsw_min_facts)
+    return (*keys, index_model_id(embedder), approximate_min_facts)
 
 
 def _in_step(
-    graph: KnowledgeGraph, embedder: Embedder, hnsw_min_facts: int
+    graph: KnowledgeGraph, embedder: Embedder, approximate_min_facts: int
 ) -> SemanticIndex | None:
     """The index as it is, when nothing changed since it was last brought in step."""
     mapping = snapshot.load(
         _state_path(graph),
-        _state_key(graph, embedder, hnsw_min_facts),
+        _state_key(graph, embedder, approximate_min_facts),
         disk=graph.store.cache_usable(_state_path(graph)),
     )
     if mapping is None or not graph.store.usable(graph.layout.index_file):
@@ -232,14 +247,14 @@ def wanted_vectors(facts: list[dict]) -> dict[int, tuple[str, str, tuple[str, ..
 
 
 def _load(
-    graph: KnowledgeGraph, embedder: Embedder, force: bool, count: int, hnsw_min_facts: int
+    graph: KnowledgeGraph, embedder: Embedder, force: bool, count: int, approximate_min_facts: int
 ) -> tuple[VectorIndex, dict[int, tuple[str, str]], str | None]:
     """The index on disk with its metadata, or an empty one and the reason to rebuild."""
     layout = graph.layout
-    hnsw = count >= hnsw_min_facts
+    kind = index_kind(count, approximate_min_facts)
 
     def fresh(reason: str):
-        return VectorIndex(embedder.dimension, hnsw=hnsw), {}, reason
+        return VectorIndex(embedder.dimension, kind=kind), {}, reason
 
     if force:
         return fresh(FORCED)
@@ -266,9 +281,11 @@ def _load(
             f"{layout.relative(layout.index_file)} and "
             f"{layout.relative(layout.vector_metadata)} disagree"
         )
-    if index.hnsw != hnsw:
-        kind = "HNSW" if hnsw else "flat"
-        return fresh(f"{count} facts call for a {kind} index (hnsw_min_facts {hnsw_min_facts})")
+    if index.kind != kind:
+        return fresh(
+            f"{count} facts call for {'an IVF' if kind == IVF else 'a flat'} index "
+            f"(approximate_min_facts {approximate_min_facts})"
+        )
     return index, known, None
 
 
@@ -320,7 +337,7 @@ def semantic_search(graph: KnowledgeGraph, settings, *, force: bool = False, pro
         graph,
         choice.embedder,
         force=force,
-        hnsw_min_facts=settings.hnsw_min_facts,
+        approximate_min_facts=settings.approximate_min_facts,
         progress=progress,
     )
     floor = settings.semantic_min_similarity
