@@ -370,3 +370,33 @@ def test_sentences_end_where_sentences_end(text, pieces):
 def test_a_task_keeps_a_domain_name_whole():
     [fact] = facts_of("TODO: renew the TLS certificate for api.example.org before Friday")
     assert fact["object"] == "renew the TLS certificate for api.example.org before Friday"
+
+
+@given(
+    st.lists(
+        st.sampled_from(
+            [
+                "password is hunter22",
+                "密码是 abc123",
+                "token: abcdefghijkl1234",
+                "AKIAABCDEFGHIJKLMNOP",
+                "sk-abcdefghijklmnop1234",
+                "ghp_" + "a" * 36,
+                "eyJhbGciOi.eyJzdWIiOi.abcdefg",
+                "Asia",
+                "the secret garden",
+                "pk_live_abcdefghijklmnop",
+                "xoxb-1234567890",
+                "AIza" + "b" * 35,
+                "-----BEGIN PRIVATE KEY-----\nabc",
+            ]
+        )
+        | st.text(max_size=40),
+        max_size=6,
+    )
+)
+def test_the_shortcut_for_text_without_a_trigger_changes_no_result(parts):
+    from vm_memory_oracle.extract.redact import redact_all_patterns
+
+    text = " ".join(parts)
+    assert redact(text) == redact_all_patterns(text)

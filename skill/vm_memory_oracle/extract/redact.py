@@ -55,6 +55,15 @@ _PATTERNS: tuple[tuple[str, re.Pattern, int], ...] = (
 )
 
 
+# A literal every pattern above needs (case aside): text without one holds no secret, and
+# is returned as it is without running the eleven patterns (most text: a 100,000-fact
+# import spent a fifth of its time here).
+_TRIGGER = re.compile(
+    r"(?i)-----BEGIN|eyJ|sk-|AKIA|ASIA|AGPA|AIDA|AROA|gh[pousr]_|github_pat_|xox[abposr]-"
+    r"|AIza|_(?:live|test)_|passw(?:or)?d|passphrase|pwd|密码|口令|api[_ -]?key|secret|token"
+)
+
+
 @dataclass
 class Redacted:
     text: str
@@ -64,6 +73,13 @@ class Redacted:
 
 def redact(text: str) -> Redacted:
     """`text` with every secret replaced; how many were replaced and of which kinds."""
+    if _TRIGGER.search(text) is None:
+        return Redacted(text, 0, [])
+    return redact_all_patterns(text)
+
+
+def redact_all_patterns(text: str) -> Redacted:
+    """redact() without the shortcut: every pattern run over `text`."""
     count = 0
     kinds: list[str] = []
     for kind, pattern, group in _PATTERNS:
