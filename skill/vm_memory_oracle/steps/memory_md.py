@@ -336,13 +336,17 @@ def _words(text: str) -> frozenset[str]:
     return frozenset(word.casefold() for word in _WORDS.findall(text))
 
 
-def _near_duplicates(words: frozenset[str], other: frozenset[str]) -> bool:
-    """Most words shared and the same numbers: "dish 31" and "dish 32" are two facts."""
-    numbers = {word for word in words if word.isdigit()}
-    return (
-        bool(words)
-        and numbers == {word for word in other if word.isdigit()}
-        and len(words & other) >= NEAR_DUPLICATE * len(words | other)
+def _numbers(words: frozenset[str]) -> frozenset[str]:
+    return frozenset(word for word in words if word.isdigit())
+
+
+def _near_duplicate(words: frozenset[str], shown: dict[frozenset[str], list[frozenset[str]]]):
+    """Whether a line already shown has most of `words` and the same numbers ("dish 31" and
+    "dish 32" are two facts). `shown` holds the shown lines' words by their numbers, so a
+    line is compared only with those that have its numbers."""
+    return bool(words) and any(
+        len(words & other) >= NEAR_DUPLICATE * len(words | other)
+        for other in shown.get(_numbers(words), ())
     )
 
 
@@ -357,7 +361,7 @@ def _fit(
     left: dict[str, str] = {}
     opened: set[str] = set()
     turns: set[str] = set()
-    shown: list[frozenset[str]] = []
+    shown: dict[frozenset[str], list[frozenset[str]]] = {}  # words of lines, by numbers
     for candidate in sorted(wanted, key=_rank_key):
         # Of the remarks of one turn (category "fact": what no pattern read), the most
         # salient speaks for the turn; what a pattern read (a name, an allergy, a home)
@@ -367,7 +371,7 @@ def _fit(
             left[candidate.id] = SAME_TURN_REASON
             continue
         words = _words(display(candidate))
-        if any(_near_duplicates(words, other) for other in shown):
+        if _near_duplicate(words, shown):
             left[candidate.id] = DUPLICATE_REASON
             continue
         heading = _heading(candidate.subject)
@@ -384,7 +388,7 @@ def _fit(
         opened.add(heading)
         if remark:
             turns.add(candidate.source)
-        shown.append(words)
+        shown.setdefault(_numbers(words), []).append(words)
         budget -= cost
         if char_budget is not None:
             char_budget -= cost_chars
