@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from checks import BUNDLE, EXAMPLES, jsonl_text
+from checks import BUNDLE, EXAMPLES, forker, jsonl_text  # noqa: F401
 
 SCENARIO = Path(__file__).with_name("full_disk_scenario.py")
 ENTRYPOINT = BUNDLE / "scripts" / "vm-memory-oracle"

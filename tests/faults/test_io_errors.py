@@ -23,14 +23,18 @@ import re
 
 import pytest
 
-from checks import (
+from checks import (  # noqa: F401
     NOW,
     copy,
     fact_ids,
     files_of,
+    forker,
     invalid,
+    long_run,
     run_again,
+    seed,
     starting_runs,
+    tally,
     temporaries,
 )
 

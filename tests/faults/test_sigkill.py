@@ -25,13 +25,17 @@ import random
 
 import pytest
 
-from checks import (
+from checks import (  # noqa: F401
     NOW,
     copy,
     fact_ids,
+    forker,
     invalid,
+    long_run,
     run_again,
+    seed,
     starting_runs,
+    tally,
 )
 
 TRIALS = 17  # per operation: 102 in the default run

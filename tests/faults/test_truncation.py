@@ -28,17 +28,21 @@ from pathlib import Path
 
 import pytest
 
-from checks import (
+from checks import (  # noqa: F401
     active_ids,
     build_populated,
     copy,
     derived_problems,
     fact_id,
     fact_ids,
+    forker,
     index_problems,
     invalid,
     jsonl_text,
+    long_run,
     records,
+    seed,
+    tally,
 )
 
 RECOVERY = "2026-07-21T00:30:00Z"  # the next night
