@@ -7,8 +7,6 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..model.fact import fact_sentence
-
 # How many neighbours the semantic index is asked for, per result wanted.
 SEMANTIC_DEPTH = 10
 SEMANTIC_MIN_CANDIDATES = 100
@@ -61,7 +59,7 @@ def related_neighbours(
     scores = semantic.background.scores(
         vector,
         index.vectors(np.array([vector_id for vector_id, _, _ in found])),
-        [script_of(fact_sentence(corpus.view[fact_id].record)) for _, fact_id, _ in found],
+        [script_of(corpus.view[fact_id].record.sentence) for _, fact_id, _ in found],
         np.array([similarity for _, _, similarity in found]),
     )
     strong = bool(scores.max() >= semantic.scale.threshold(len(index)))

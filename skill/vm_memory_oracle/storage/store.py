@@ -13,6 +13,7 @@ from contextlib import contextmanager
 from pathlib import Path
 
 from ..errors import InvalidInputError
+from ..model.fact import Fact
 from . import files, locks, snapshot, strict_json
 from .files import BadLine, JsonlContents
 from .layout import Layout, Refusal
@@ -20,6 +21,8 @@ from .validation import problem
 
 JOURNAL_LIMIT = 2000
 AUDIT_MAX_IDS = 50
+# facts.jsonl path -> (the snapshot's records, the Facts made of them), for this process.
+_made_facts: dict[str, tuple[list[dict], list[Fact]]] = {}
 
 
 class Store:
@@ -305,6 +308,41 @@ class Store:
             [dict(record) for record in records],
             disk=self.cache_usable(cache),
         )
+
+    # -- facts.jsonl as Fact records ---------------------------------------------------------
+    def read_facts(self) -> list[Fact]:
+        """The facts of facts.jsonl, read like any records (checked against the schema, bad
+        lines quarantined) and made Facts once per snapshot of the file: a Fact cannot
+        change, so the ones made serve every later read. The list is new at each call."""
+        path = self.layout.facts
+        records = self.read_records(path, "fact", unique_key="id", copy=False)
+        held = _made_facts.get(str(path))
+        if held is None or held[0] is not records:
+            held = (records, [Fact.from_record(record) for record in records])
+            _made_facts[str(path)] = held
+        return list(held[1])
+
+    def rewrite_facts(self, facts: Iterable[Fact]) -> None:
+        facts = list(facts)
+        self.rewrite_records(self.layout.facts, "fact", [fact.to_record() for fact in facts])
+        self._hold_facts([], facts)
+
+    def append_facts(self, facts: Iterable[Fact]) -> None:
+        facts = list(facts)
+        path = self.layout.facts
+        held = _made_facts.get(str(path))
+        before = snapshot.load(self._snapshot_path(path), snapshot.file_key(path), disk=False)
+        earlier = held[1] if held is not None and held[0] is before else None
+        self.append_records(path, "fact", [fact.to_record() for fact in facts])
+        if earlier is not None:
+            self._hold_facts(earlier, facts)
+
+    def _hold_facts(self, earlier: list[Fact], facts: list[Fact]) -> None:
+        """What was just written is what the next read would make: keep it for that read."""
+        path = self.layout.facts
+        records = snapshot.load(self._snapshot_path(path), snapshot.file_key(path), disk=False)
+        if records is not None and len(records) == len(earlier) + len(facts):
+            _made_facts[str(path)] = (records, [*earlier, *facts])
 
     def _snapshot_path(self, path: Path) -> Path:
         return self.layout.snapshot_for(path)
