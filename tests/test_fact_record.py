@@ -230,3 +230,30 @@ def test_reading_and_writing_facts_jsonl_changes_no_byte(data_dir):
     assert layout.facts.read_bytes() == before
     snapshot.forget_memory()  # as a new process: parsed again, the same facts
     assert Store(layout, lock_timeout=5, timestamp=NOW).read_facts() == store.read_facts()
+
+
+def test_a_lookup_by_id_makes_only_the_fact_asked_for(data_dir):
+    layout = Layout(data_dir)
+    initialize(layout)
+    records = [
+        new_fact(
+            {"subject": "user", "predicate": "visited", "object": f"city {i}"},
+            created=NOW,
+            default_source="user-stated",
+        ).to_record()
+        for i in range(5)
+    ]
+    layout.facts.write_text("".join(files.dumps_record(record) + "\n" for record in records))
+    store = Store(layout, lock_timeout=5, timestamp=NOW)
+
+    by_id = store.facts_by_id()
+
+    assert records[3]["id"] in by_id and len(by_id) == 5
+    assert by_id[records[3]["id"]].object == "city 3"
+    assert sum(fact is not None for fact in by_id.made) == 1
+    assert [fact.to_record() for fact in store.read_facts()] == records
+    # what a write leaves is what the next read gives, without making the facts again
+    with store.locked("test"):
+        store.rewrite_facts(store.read_facts()[:2])
+    assert all(fact is not None for fact in store.facts_by_id().made)
+    assert [fact.id for fact in store.read_facts()] == [record["id"] for record in records[:2]]

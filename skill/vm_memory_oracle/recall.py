@@ -24,6 +24,7 @@ import re
 from array import array
 from bisect import bisect_left
 from collections import Counter
+from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import datetime
 
@@ -144,7 +145,7 @@ class _HistoryLookup:
     """Earlier statements by id: active ones, then (read only if needed) archived ones,
     since consolidation archives a superseded fact but it stays the newer one's history."""
 
-    def __init__(self, graph: KnowledgeGraph, records: dict[str, Fact]):
+    def __init__(self, graph: KnowledgeGraph, records: Mapping[str, Fact]):
         self._graph = graph
         self._records = records
         self._archived: dict[str, Fact] | None = None

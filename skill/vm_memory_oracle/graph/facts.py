@@ -59,9 +59,10 @@ class KnowledgeGraph:
         return self.store.read_records(self.layout.archive, "archived-fact")
 
     def live_view(self, now: datetime) -> LiveView:
-        """Activation computed only for the facts asked about (recall looks at a few)."""
+        """Activation computed only for the facts asked about, and a Fact made only of those
+        (recall looks at a few)."""
         return LiveView(
-            {fact.id: fact for fact in self.facts()},
+            self.store.facts_by_id(),
             self.store.read_activation(),
             now,
             half_life_days=self.settings.half_life_days,

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import datetime
 
@@ -41,7 +42,7 @@ class LiveView:
 
     def __init__(
         self,
-        records: dict[str, Fact],
+        records: Mapping[str, Fact],
         state: dict[str, dict],
         now: datetime,
         *,

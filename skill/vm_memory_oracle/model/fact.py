@@ -204,9 +204,9 @@ class Fact:
     def changed(self, **changes: Any) -> Fact:
         """A copy with `changes`; a property it did not have goes after the others in its
         record, and None removes an optional property (as deleting the key always did)."""
-        kept = [name for name in self._keys if changes.get(name, "") is not None]
-        added = [name for name, value in changes.items() if value is not None]
-        keys = tuple(dict.fromkeys([*kept, *added]))
+        removed = {name for name, value in changes.items() if value is None}
+        added = [name for name in changes if name not in removed and name not in self._keys]
+        keys = tuple(name for name in self._keys if name not in removed) + tuple(added)
         return dataclasses.replace(self, **changes, _keys=keys)
 
     @property
