@@ -59,9 +59,10 @@ def measure(workdir: Path, settings: Settings | None = None) -> Coverage:
         store = Store(layout, lock_timeout=30, timestamp=format_iso(now))
         graph = KnowledgeGraph(store, settings)
         summarize(graph, settings, now, all_pending=True)
-        facts = graph.facts() + graph.archived_facts()
-        total_facts += len(graph.facts())
-        sources = {fact["source"] for fact in facts}
+        facts = graph.facts()
+        total_facts += len(facts)
+        sources = {fact.source for fact in facts}
+        sources |= {record["source"] for record in graph.archived_facts()}
         for qa in conversation.questions:
             hits = [dia for dia in qa["evidence"] if conversation.turn_sources[dia] in sources]
             per_question.append(len(hits) / len(qa["evidence"]))

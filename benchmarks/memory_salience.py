@@ -89,7 +89,7 @@ def score(workdir: Path, caches: Path | None = None) -> list[Salience]:
         salient_turns |= {dia for ids in shown_observations for dia in ids}
         dia_of_source = {source: dia for dia, source in conversation.turn_sources.items()}
         # A line of the block is known by its text, as consolidation knows it.
-        facts = {fact_line(candidate(fact, 0.0)): fact for fact in graph.facts(copy=False)}
+        facts = {fact_line(candidate(fact, 0.0)): fact for fact in graph.facts()}
         text = (data / "MEMORY.md").read_text(encoding="utf-8")
         result = Salience(conversation.sample_id, chars=len(text))
         shown: set[str] = set()
@@ -99,7 +99,7 @@ def score(workdir: Path, caches: Path | None = None) -> list[Salience]:
                 continue
             result.lines += 1
             fact = facts.get(line)
-            dia = dia_of_source.get(fact["source"]) if fact else None
+            dia = dia_of_source.get(fact.source) if fact else None
             if dia in salient_turns:
                 result.salient += 1
             elif len(result.examples) < 5:

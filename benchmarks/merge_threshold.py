@@ -21,6 +21,7 @@ import json
 from pathlib import Path
 
 import numpy as np
+from vm_memory_oracle.model.fact import Fact, new_fact
 from vm_memory_oracle.model.similarity import duplicate_reason, overlap, wording
 
 PAIRS = Path(__file__).resolve().parent / "data" / "merge_pairs.jsonl"
@@ -31,8 +32,12 @@ def load_pairs(path: Path = PAIRS) -> list[dict]:
     return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line]
 
 
-def fact(sentence: str) -> dict:
-    return {"subject": "user", "predicate": "said", "object": sentence, "text": sentence}
+def fact(sentence: str) -> Fact:
+    return new_fact(
+        {"subject": "user", "predicate": "said", "object": sentence, "text": sentence},
+        created="2026-05-15T00:00:00Z",
+        default_source="benchmark",
+    )
 
 
 def measure(pairs: list[dict], embedder) -> dict:

@@ -38,7 +38,6 @@ from vm_memory_oracle.embed.relevance import (  # noqa: E402
     shipped_background_path,
 )
 from vm_memory_oracle.graph import KnowledgeGraph  # noqa: E402
-from vm_memory_oracle.model.fact import fact_sentence  # noqa: E402
 from vm_memory_oracle.recall import Corpus, lexical_index, recall_many  # noqa: E402
 from vm_memory_oracle.semantic import semantic_search  # noqa: E402
 from vm_memory_oracle.storage.layout import Layout  # noqa: E402
@@ -216,7 +215,7 @@ def unshared_scores(
     by fact text, with every similarity moved by `shift`."""
     index = semantic.index.index
     vector = semantic.embedder.embed_queries([query])[0]
-    records = {fact["id"]: fact for fact in graph.facts(copy=False)}
+    records = {fact.id: fact for fact in graph.facts()}
     corpus = Corpus(_AllSearchable(records), 0.0, lexical_index(graph))
     sharing = corpus.word_coverage(query)
     found = [
@@ -231,10 +230,10 @@ def unshared_scores(
     scores = semantic.background.scores(
         vector,
         index.vectors(np.array([vid for vid, _ in found])),
-        [script_of(fact_sentence(fact)) for fact in facts],
+        [script_of(fact.sentence) for fact in facts],
         np.array([similarity + shift for _, similarity in found]),
     )
-    return {fact_sentence(fact): float(score) for fact, score in zip(facts, scores)}
+    return {fact.sentence: float(score) for fact, score in zip(facts, scores)}
 
 
 class _AllSearchable:

@@ -98,6 +98,21 @@ def write_jsonl(path: Path, records) -> Path:
     return path
 
 
+def fact_of(record: dict):
+    """A Fact of the fields a test names; the required ones it leaves out get test values
+    (the id from subject, predicate and object, as new_fact makes it)."""
+    from vm_memory_oracle.model.fact import Fact, fact_id
+
+    defaults = {
+        "source": "user-stated",
+        "created": NOW,
+        "activation": 1.0,
+    }
+    if "id" not in record:
+        defaults["id"] = fact_id(record["subject"], record["predicate"], record["object"])
+    return Fact.from_record({**defaults, **record})
+
+
 def python_child(code: str, *args: str) -> subprocess.Popen:
     return subprocess.Popen(
         [sys.executable, "-c", code, *args],

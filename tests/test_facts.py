@@ -9,6 +9,8 @@ from vm_memory_oracle.model.fact import (
     replacement_key,
 )
 
+from conftest import fact_of
+
 SINGLE = Settings().single_valued()
 
 
@@ -42,25 +44,25 @@ def test_new_fact_fills_defaults_and_importance_from_category():
         created="2026-05-15T14:30:00Z",
         default_source="user-stated",
     )
-    assert fact["subject"] == "user" and fact["object"] == "dark mode"
-    assert fact["source"] == "user-stated"
-    assert fact["importance"] == 0.8
-    assert fact["activation"] == 1.0
+    assert fact.subject == "user" and fact.object == "dark mode"
+    assert fact.source == "user-stated"
+    assert fact.importance == 0.8
+    assert fact.activation == 1.0
     assert fact_sentence(fact) == "user prefers dark mode"
 
 
 def test_single_valued_predicates_key_on_subject_and_predicate():
-    berlin = {"subject": "User", "predicate": "lives_in", "object": "Berlin"}
-    paris = {"subject": "user", "predicate": "lives_in", "object": "Paris"}
+    berlin = fact_of({"subject": "User", "predicate": "lives_in", "object": "Berlin"})
+    paris = fact_of({"subject": "user", "predicate": "lives_in", "object": "Paris"})
     assert replacement_key(berlin, SINGLE) == replacement_key(paris, SINGLE)
 
 
 def test_opposite_polarity_about_the_same_thing_collides():
-    likes = {"subject": "user", "predicate": "likes", "object": "Jazz"}
-    hates = {"subject": "user", "predicate": "hates", "object": "jazz"}
-    likes_rock = {"subject": "user", "predicate": "likes", "object": "rock"}
-    xihuan = {"subject": "用户", "predicate": "喜欢", "object": "咖啡"}
-    taoyan = {"subject": "用户", "predicate": "讨厌", "object": "咖啡"}
+    likes = fact_of({"subject": "user", "predicate": "likes", "object": "Jazz"})
+    hates = fact_of({"subject": "user", "predicate": "hates", "object": "jazz"})
+    likes_rock = fact_of({"subject": "user", "predicate": "likes", "object": "rock"})
+    xihuan = fact_of({"subject": "用户", "predicate": "喜欢", "object": "咖啡"})
+    taoyan = fact_of({"subject": "用户", "predicate": "讨厌", "object": "咖啡"})
     assert replacement_key(likes, SINGLE) == replacement_key(hates, SINGLE)
     assert replacement_key(likes, SINGLE) != replacement_key(likes_rock, SINGLE)
     assert replacement_key(xihuan, SINGLE) == replacement_key(taoyan, SINGLE)
@@ -68,6 +70,8 @@ def test_opposite_polarity_about_the_same_thing_collides():
 
 def test_multi_valued_predicates_replace_nothing():
     assert (
-        replacement_key({"subject": "user", "predicate": "visited", "object": "Rome"}, SINGLE)
+        replacement_key(
+            fact_of({"subject": "user", "predicate": "visited", "object": "Rome"}), SINGLE
+        )
         is None
     )

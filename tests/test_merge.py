@@ -9,13 +9,15 @@ import shutil
 import pytest
 from vm_memory_oracle.model.similarity import duplicate_reason, wording
 
-from conftest import activation_state, data_files, hash_embedder, write_jsonl
+from conftest import activation_state, data_files, fact_of, hash_embedder, write_jsonl
 
 DAY1, DAY2, NIGHT = "2026-03-01T09:00:00Z", "2026-03-02T09:00:00Z", "2026-03-03T00:30:00Z"
 
 
 def fact(text: str, subject: str = "user", predicate: str = "said", obj: str | None = None):
-    return {"subject": subject, "predicate": predicate, "object": obj or text, "text": text}
+    return fact_of(
+        {"subject": subject, "predicate": predicate, "object": obj or text, "text": text}
+    )
 
 
 def lines(path) -> list[dict]:

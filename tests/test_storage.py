@@ -26,7 +26,7 @@ def make_fact(index: int) -> dict:
         {"subject": "user", "predicate": "visited", "object": f"city {index}"},
         created=NOW,
         default_source="user-stated",
-    )
+    ).to_record()
 
 
 @pytest.fixture
@@ -213,7 +213,7 @@ while True:
     batch = [new_fact({"subject": "user", "predicate": "visited",
                        "object": f"place {sys.argv[3]}-{i}-{j}",
                        "text": "x" * 1500}, created="2026-05-15T14:30:00Z",
-                      default_source="user-stated") for j in range(50)]
+                      default_source="user-stated").to_record() for j in range(50)]
     with store.locked("writer"):
         store.append_records(store.layout.facts, "fact", batch)
     i += 1

@@ -21,7 +21,7 @@ GOOD = new_fact(
     {"subject": "user", "predicate": "lives in", "object": "Berlin"},
     created="2026-05-15T14:30:00Z",
     default_source="user-stated",
-)
+).to_record()
 
 values = st.recursive(
     st.none()

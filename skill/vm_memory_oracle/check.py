@@ -31,6 +31,7 @@ from functools import partial
 from pathlib import Path
 
 from .clock import format_iso, utc_now
+from .model.fact import Fact
 from .storage import files
 from .storage.layout import Layout
 from .storage.store import Store
@@ -109,8 +110,9 @@ def findings(store: Store, settings) -> list[Finding]:
     records: dict[Path, list[dict]] = {}
     found += _records(store, records)
     found += _documents(store)
-    facts = records.get(layout.facts)
-    if facts is not None:
+    held = records.get(layout.facts)
+    if held is not None:
+        facts = [Fact.from_record(record) for record in held]  # valid records only
         found += _derived(store, facts, records)
         found += _index(store, facts, records)
         found += _orphans(store, facts)
@@ -259,7 +261,7 @@ def _documents(store: Store) -> list[Finding]:
     return found
 
 
-def _derived(store: Store, facts: list[dict], records: dict[Path, list[dict]]) -> list[Finding]:
+def _derived(store: Store, facts: list[Fact], records: dict[Path, list[dict]]) -> list[Finding]:
     from .graph import entity_records, relation_records
 
     layout = store.layout
@@ -283,7 +285,7 @@ def _derived(store: Store, facts: list[dict], records: dict[Path, list[dict]]) -
     return found
 
 
-def _index(store: Store, facts: list[dict], records: dict[Path, list[dict]]) -> list[Finding]:
+def _index(store: Store, facts: list[Fact], records: dict[Path, list[dict]]) -> list[Finding]:
     from .semantic import wanted_vectors
     from .semantic.vectors import IndexCorrupt, VectorIndex
 
@@ -323,12 +325,12 @@ def _index(store: Store, facts: list[dict], records: dict[Path, list[dict]]) -> 
     return [Finding("index_mismatch", name, message, True) for message in problems]
 
 
-def _orphans(store: Store, facts: list[dict]) -> list[Finding]:
+def _orphans(store: Store, facts: list[Fact]) -> list[Finding]:
     """Activation state of facts that are gone, and snapshots of JSONL files that are gone."""
     layout = store.layout
     found = []
     state, damaged = store.peek_activation()
-    ids = {fact["id"] for fact in facts}
+    ids = {fact.id for fact in facts}
     orphans = sorted(set(state) - ids)
     if orphans and not damaged:
         found.append(
@@ -392,13 +394,13 @@ def _repair(store: Store, settings, found: list[Finding]) -> None:
         if "invalid_line" in codes:
             quarantine_invalid_lines(store)  # as every reader does: quarantined, reported
         graph = KnowledgeGraph(store, settings)
-        facts = graph.facts(copy=False)
+        facts = graph.facts()
         if "derived_mismatch" in codes:
             graph._write_indexes(facts)
             store.note("entities.jsonl and relations.jsonl made again from the facts", repair=True)
         if "orphan_state" in codes:
             state = store.read_activation()
-            ids = {fact["id"] for fact in facts}
+            ids = {fact.id for fact in facts}
             kept = {fact_id: entry for fact_id, entry in state.items() if fact_id in ids}
             if kept != state:
                 store.write_activation(kept)

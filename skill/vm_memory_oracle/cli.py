@@ -36,7 +36,7 @@ from .errors import (
     OracleError,
     UsageError,
 )
-from .model.fact import CATEGORIES
+from .model.fact import CATEGORIES, Fact
 from .progress import progress_bar
 from .storage.layout import Layout
 
@@ -419,7 +419,7 @@ class _Given:
     """The facts of a remember or propose command line, checked, with what was redacted;
     `lines` holds the input line of each fact given with --from (None for the flags)."""
 
-    facts: list[dict]
+    facts: list[Fact]
     redactions: int
     where: str
     lines: list[int | None]
@@ -492,13 +492,13 @@ def action_remember(args, context: Context) -> tuple[dict, list[str]]:
         "added": len(report.added),
         "reinforced": len(report.reinforced),
         "superseded": [{"old": old, "new": new} for old, new in report.superseded],
-        "ids": [candidate["id"] for candidate in candidates],
+        "ids": [candidate.id for candidate in candidates],
         "redactions": redactions,
     }
     if len(candidates) == 1:
         status = "new" if report.added else "reinforced" if report.reinforced else "already known"
         stored = report.stored[0]
-        lines = [f"Remembered {stored['id']} ({status}): {_sentence(stored)}"]
+        lines = [f"Remembered {stored.id} ({status}): {stored.sentence}"]
     else:
         lines = [
             f"Remembered {len(candidates)} facts: {len(report.added)} new, "
@@ -618,7 +618,7 @@ def action_review(args, context: Context) -> tuple[dict, list[str]]:
             else "reinforced"
             if remembered.reinforced
             else "already known, in the archive"
-            if "archived_at" in stored
+            if stored.id in remembered.archived
             else "already known"
         )
         entry.update(
@@ -628,7 +628,7 @@ def action_review(args, context: Context) -> tuple[dict, list[str]]:
         payload["accepted"].append(entry)
         lines.append(
             f"Accepted {proposal['id']} from {proposal['proposer']}: remembered "
-            f"{stored['id']} ({status}): {_sentence(stored)}"
+            f"{stored.id} ({status}): {stored.sentence}"
         )
         lines += [f"  {new} supersedes {old}" for old, new in remembered.superseded]
     return payload, lines
@@ -806,8 +806,8 @@ def action_pin(args, context: Context) -> tuple[dict, list[str]]:
         else ("Already pinned:" if pinned else "Not pinned:")
     )
     return (
-        {"id": fact["id"], "pinned": pinned, "changed": changed},
-        [f"{done} {fact['id']}: {_sentence(fact)}"],
+        {"id": fact.id, "pinned": pinned, "changed": changed},
+        [f"{done} {fact.id}: {fact.sentence}"],
     )
 
 
@@ -987,10 +987,9 @@ def _open_input(name: str) -> Iterator[tuple[BinaryIO, str]]:
         yield handle, name
 
 
-def _sentence(fact: dict) -> str:
-    from .model.fact import fact_sentence
-
-    return fact_sentence(fact)
+def _sentence(record: dict) -> str:
+    """The sentence of a fact kept as a record (a proposal's, an archived one)."""
+    return Fact.from_archived(record).sentence
 
 
 def main(argv: list[str] | None = None) -> int:

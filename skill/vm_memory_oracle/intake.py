@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from typing import BinaryIO
 
 from .errors import InvalidInputError
-from .model.fact import new_fact
+from .model.fact import Fact, new_fact
 from .storage import strict_json
 from .storage.validation import problem
 
@@ -20,14 +20,14 @@ MAX_LINE_BYTES = 1 << 20
 
 @dataclass
 class Candidates:
-    facts: list[dict] = field(default_factory=list)
+    facts: list[Fact] = field(default_factory=list)
     redactions: int = 0
     lines: list[int] = field(default_factory=list)  # the input line of each fact
 
 
 def candidate_fact(
     fields: object, *, created: str, default_source: str, source: str, line: int | None = None
-) -> tuple[dict, int]:
+) -> tuple[Fact, int]:
     """Check one input value (an object, or the error naming what it is instead), redact
     secrets in it, build and check its fact.
 
@@ -40,7 +40,7 @@ def candidate_fact(
 
     redacted, redactions = redact_value(fields)
     fact = new_fact(redacted, created=created, default_source=default_source)
-    fault = problem("fact", fact)
+    fault = problem("fact", fact.to_record())
     if fault:
         raise InvalidInputError(fault, source=source, line=line)
     return fact, redactions

@@ -22,7 +22,7 @@ from datetime import datetime
 from .clock import days_between, format_iso, parse_iso
 from .errors import InvalidInputError, UnknownProposalError
 from .graph import KnowledgeGraph, RememberReport, Supersession
-from .model.fact import fact_sentence
+from .model.fact import Fact
 from .storage.validation import load_schema, problem
 
 # uuid5 namespace of proposal ids; fixed forever, or every pending id would change.
@@ -72,7 +72,7 @@ def proposed_by(proposer: str) -> str:
 
 
 def new_proposal(
-    fact: dict,
+    fact: Fact,
     *,
     proposer: str,
     confidence: float,
@@ -80,16 +80,16 @@ def new_proposal(
     where: str = "arguments",
     line: int | None = None,
 ) -> dict:
-    """The pending record of `fact` (a complete record of model.fact.new_fact, whose
+    """The pending record of `fact` (a complete fact of model.fact.new_fact, whose
     `source` is what the sub-agent gave, else proposed_by(proposer)).
 
     The fact's source is extended to name the proposal, and its confidence is the
     proposal's: the fact is stored as it stands here once accepted.
     """
-    pid = proposal_id(proposer, fact["id"])
+    pid = proposal_id(proposer, fact.id)
     by = proposed_by(proposer)
     suffix = f"{by} via {pid}"
-    given = fact["source"]
+    given = fact.source
     limit = load_schema("fact")["properties"]["source"]["maxLength"]
     if given != by and len(given) + 2 + len(suffix) > limit:
         room = limit - 2 - len(suffix)
@@ -107,7 +107,7 @@ def new_proposal(
         "proposer": proposer,
         "confidence": confidence,
         "proposed_at": proposed_at,
-        "fact": {**fact, "source": source, "confidence": confidence},
+        "fact": {**fact.to_record(), "source": source, "confidence": confidence},
     }
     fault = problem(KIND, record)
     if fault:
@@ -133,19 +133,16 @@ class PendingMemories:
     def review_view(self) -> list[dict]:
         """Each pending proposal with what accepting it would do to the facts: whether its
         fact is already known, and which current fact it would supersede."""
-        facts = self.graph.facts(copy=False)
-        by_id = {fact["id"]: fact for fact in facts}
+        facts = self.graph.facts()
+        by_id = {fact.id: fact for fact in facts}
         supersession = Supersession(facts, self.graph.settings.single_valued())
         view = []
         for proposal in self.pending(copy=False):
-            fact = proposal["fact"]
-            entry = {**proposal, "text": fact_sentence(fact), "known": fact["id"] in by_id}
+            fact = Fact.from_record(proposal["fact"])
+            entry = {**proposal, "text": fact.sentence, "known": fact.id in by_id}
             replaced = supersession.replaced(fact, take=False)
             if replaced:
-                entry["would_supersede"] = {
-                    "id": replaced[0],
-                    "text": fact_sentence(by_id[replaced[0]]),
-                }
+                entry["would_supersede"] = {"id": replaced[0], "text": by_id[replaced[0]].sentence}
             view.append(entry)
         return view
 
@@ -176,13 +173,13 @@ class PendingMemories:
         with self.store.locked("review: accept"):
             proposal = self._find(pid)
             # The memory learns the fact now: its activation clock starts at acceptance.
-            fact = {**proposal["fact"], "created": format_iso(now)}
+            fact = Fact.from_record(proposal["fact"]).changed(created=format_iso(now))
             remembered = self.graph.remember([fact], now)
             self._drop({pid})
             self.store.note(
                 f"accepted {pid} from {proposal['proposer']} (confidence "
                 f"{proposal['confidence']:g})",
-                [fact["id"]],
+                [fact.id],
             )
         return Decision(proposal, "accepted", remembered)
 
@@ -236,7 +233,7 @@ class PendingMemories:
 
 
 def propose_facts(
-    graph, facts: list[dict], lines: list[int | None], *, proposer: str, where: str, now
+    graph, facts: list[Fact], lines: list[int | None], *, proposer: str, where: str, now
 ) -> tuple[list[dict], ProposeReport]:
     """--action propose: each fact (its `confidence` given) as a proposal of `proposer`,
     read from `where` (its line there, for --from), added unless already pending."""
@@ -245,7 +242,7 @@ def propose_facts(
         new_proposal(
             fact,
             proposer=proposer,
-            confidence=fact["confidence"],
+            confidence=DEFAULT_CONFIDENCE if fact.confidence is None else fact.confidence,
             proposed_at=stamp,
             where=where,
             line=line,

@@ -24,6 +24,7 @@ import re
 from array import array
 from bisect import bisect_left
 from collections import Counter
+from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import datetime
 
@@ -31,7 +32,7 @@ from .errors import InvalidInputError, UsageError
 from .graph import KnowledgeGraph, LiveFact
 from .model.archive import cause_of
 from .model.characters import UNSAFE_FOUND, without_unsafe
-from .model.fact import fact_sentence, normalise
+from .model.fact import Fact, normalise
 from .model.text import adjacent_pairs, evidence_terms, tokens
 from .semantic.search import Semantic, related_neighbours
 
@@ -144,20 +145,20 @@ class _HistoryLookup:
     """Earlier statements by id: active ones, then (read only if needed) archived ones,
     since consolidation archives a superseded fact but it stays the newer one's history."""
 
-    def __init__(self, graph: KnowledgeGraph, records: dict[str, dict]):
+    def __init__(self, graph: KnowledgeGraph, records: Mapping[str, Fact]):
         self._graph = graph
         self._records = records
-        self._archived: dict[str, dict] | None = None
+        self._archived: dict[str, Fact] | None = None
 
-    def get(self, fact_id: str) -> dict | None:
-        record = self._records.get(fact_id)
-        if record is not None:
-            return record
+    def get(self, fact_id: str) -> Fact | None:
+        fact = self._records.get(fact_id)
+        if fact is not None:
+            return fact
         if self._archived is None:
             self._archived = {
-                fact["id"]: fact
-                for fact in self._graph.archived_facts()
-                if cause_of(fact).code == "superseded"
+                record["id"]: Fact.from_archived(record)
+                for record in self._graph.archived_facts()
+                if cause_of(record).code == "superseded"
             }
         return self._archived.get(fact_id)
 
@@ -218,7 +219,7 @@ def _one_per_turn_first(hits: list[Hit]) -> list[Hit]:
     first: list[Hit] = []
     later: list[Hit] = []
     for hit in hits:
-        source = hit.fact.record["source"]
+        source = hit.fact.record.source
         turn = source if source.startswith("sessions/") else hit.fact.id
         (later if turn in seen else first).append(hit)
         seen.add(turn)
@@ -233,13 +234,14 @@ def _restore_from_archive(
     Facts the user asked to forget, and facts replaced by newer statements, stay archived.
     """
     candidates = {
-        fact["id"]: fact
-        for fact in graph.archived_facts()
-        if cause_of(fact).code == "pruned" and fact["id"] not in view
+        record["id"]: record
+        for record in graph.archived_facts()
+        if cause_of(record).code == "pruned" and record["id"] not in view
     }
     if not candidates:
         return []
-    archived = Corpus(_ArchiveView(candidates), 0.0, build_lexical_index(list(candidates.values())))
+    archive_view = _ArchiveView(candidates)
+    archived = Corpus(archive_view, 0.0, build_lexical_index(list(archive_view.records.values())))
     scores = dict.fromkeys(archived.exact_matches(query), 2.0)
     coverage = archived.word_coverage(query)
     for fact_id, score in archived.lexical_scores(query).items():
@@ -250,7 +252,7 @@ def _restore_from_archive(
     return [Hit(live, min(scores[live.id], 1.0), ("archive",)) for live in restored]
 
 
-def build_lexical_index(records: list[dict]) -> dict:
+def build_lexical_index(facts: list[Fact]) -> dict:
     """Exact keys and BM25 postings of facts, as plain data (it is kept as a snapshot).
 
     A fact's lexical document is its sentence, subject, predicate, object and context (the
@@ -263,28 +265,19 @@ def build_lexical_index(records: list[dict]) -> dict:
     exact: list[tuple[int, int]] = []
     postings: dict[str, array] = {}
     lengths = array("I")
-    for number, record in enumerate(records):
-        ids.append(record["id"])
-        sentence = fact_sentence(record)
-        predicate = record["predicate"].replace("_", " ")
-        exact.extend((_key_hash(key), number) for key in exact_keys(record))
+    for number, fact in enumerate(facts):
+        ids.append(fact.id)
+        predicate = fact.predicate.replace("_", " ")
+        exact.extend((_key_hash(key), number) for key in exact_keys(fact))
         words = tokens(
-            " ".join(
-                (
-                    sentence,
-                    record["subject"],
-                    predicate,
-                    record["object"],
-                    record.get("context", ""),
-                )
-            )
+            " ".join((fact.sentence, fact.subject, predicate, fact.object, fact.context or ""))
         )
         for term, frequency in Counter(words).items():
             postings.setdefault(term, array("I")).extend((number, frequency))
         lengths.append(len(words))
     exact.sort()
     subjects: dict[str, list[list[str]]] = {}
-    for subject in sorted({record["subject"] for record in records}):
+    for subject in sorted({fact.subject for fact in facts}):
         terms = sorted(evidence_terms(subject))
         if terms:
             subjects.setdefault(terms[0], []).append(terms)
@@ -298,16 +291,16 @@ def build_lexical_index(records: list[dict]) -> dict:
     }
 
 
-def exact_keys(record: dict) -> set[str]:
+def exact_keys(fact: Fact) -> set[str]:
     """What a query must equal to match a fact exactly: its id, subject, object, sentence or
     "subject predicate", normalised."""
-    predicate = record["predicate"].replace("_", " ")
+    predicate = fact.predicate.replace("_", " ")
     return {
-        record["id"],
-        normalise(record["subject"]),
-        normalise(record["object"]),
-        normalise(fact_sentence(record)),
-        normalise(f"{record['subject']} {predicate}"),
+        fact.id,
+        normalise(fact.subject),
+        normalise(fact.object),
+        normalise(fact.sentence),
+        normalise(f"{fact.subject} {predicate}"),
     }
 
 
@@ -325,8 +318,7 @@ def lexical_index(graph: KnowledgeGraph) -> dict:
     disk = graph.store.cache_usable(cache)
     held = snapshot.load(cache, _lexical_key(path), disk=disk)
     if held is None:
-        records = [fact for fact in graph.facts(copy=False) if "superseded_by" not in fact]
-        held = build_lexical_index(records)
+        held = build_lexical_index([fact for fact in graph.facts() if fact.current])
         snapshot.save(cache, _lexical_key(path), held, disk=disk)
     return held
 
@@ -343,14 +335,15 @@ def _lexical_key(path) -> tuple | None:
 class _ArchiveView:
     """Archived facts seen as a corpus: all of them searchable, none with activation."""
 
-    def __init__(self, records: dict[str, dict]):
-        self.records = records
+    def __init__(self, archived: dict[str, dict]):
+        self.records = {fact_id: Fact.from_archived(record) for fact_id, record in archived.items()}
+        self._archived_at = {fact_id: record["archived_at"] for fact_id, record in archived.items()}
 
     def __contains__(self, fact_id: str) -> bool:
         return fact_id in self.records
 
     def __getitem__(self, fact_id: str) -> LiveFact:
-        return LiveFact(self.records[fact_id], 0.0, self.records[fact_id]["archived_at"], 0)
+        return LiveFact(self.records[fact_id], 0.0, self._archived_at[fact_id], 0)
 
     def searchable(self, fact_id: str, threshold: float) -> bool:
         return fact_id in self.records
@@ -414,8 +407,8 @@ class Corpus:
             return False
         best = sorted(coverage, key=lambda fact_id: (-coverage[fact_id], fact_id))
         for fact_id in best[:PHRASE_CANDIDATES]:
-            record = self.view.records[fact_id]
-            if wanted & adjacent_pairs(f"{fact_sentence(record)}\n{record.get('context', '')}"):
+            fact = self.view.records[fact_id]
+            if wanted & adjacent_pairs(f"{fact.sentence}\n{fact.context or ''}"):
                 return True
         return False
 
@@ -475,41 +468,41 @@ class Corpus:
 
 
 def result_entry(hit: Hit, history) -> dict:
-    record = hit.fact.record
+    fact = hit.fact.record
     entry = {
-        "id": record["id"],
-        "text": fact_sentence(record),
-        "subject": record["subject"],
-        "predicate": record["predicate"],
-        "object": record["object"],
+        "id": fact.id,
+        "text": fact.sentence,
+        "subject": fact.subject,
+        "predicate": fact.predicate,
+        "object": fact.object,
         "activation": round(hit.fact.activation, 4),
         "score": round(hit.score, 4),
-        "source": record["source"],
+        "source": fact.source,
         "matched": list(hit.matched),
     }
-    if record.get("supersedes"):
-        earlier = supersession_history(record, history)
+    if fact.supersedes:
+        earlier = supersession_history(fact, history)
         if earlier:
             entry["history"] = earlier
     return entry
 
 
-def supersession_history(record: dict, records) -> list[dict]:
-    """The statements this fact replaced, newest first; `records.get(id)` finds them."""
+def supersession_history(fact: Fact, facts) -> list[dict]:
+    """The statements this fact replaced, newest first; `facts.get(id)` finds them."""
     history = []
-    seen = {record["id"]}
-    previous = record.get("supersedes")
-    while previous and previous not in seen and records.get(previous) is not None:
+    seen = {fact.id}
+    previous = fact.supersedes
+    while previous and previous not in seen and facts.get(previous) is not None:
         seen.add(previous)
-        older = records.get(previous)
+        older = facts.get(previous)
         history.append(
             {
-                "id": older["id"],
-                "text": fact_sentence(older),
-                "object": older["object"],
-                "created": older["created"],
-                "superseded_at": older.get("superseded_at"),
+                "id": older.id,
+                "text": older.sentence,
+                "object": older.object,
+                "created": older.created,
+                "superseded_at": older.superseded_at,
             }
         )
-        previous = older.get("supersedes")
+        previous = older.supersedes
     return history

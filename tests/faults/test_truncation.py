@@ -243,11 +243,13 @@ def recovery_problems(
             if (data / name).read_bytes() != whole:
                 problems.append(f"summarize --date did not write {name} again")
     if "MEMORY.md" in cuts and "MEMORY.md" not in reported:
+        from vm_memory_oracle.model.fact import Fact
         from vm_memory_oracle.steps.memory_file import candidate
         from vm_memory_oracle.steps.memory_md import BEGIN, END, block_fact_ids
 
         text = (data / "MEMORY.md").read_text()
-        known = [candidate(fact, 0.0) for fact in records(data / "knowledge-graph" / "facts.jsonl")]
+        facts = records(data / "knowledge-graph" / "facts.jsonl")
+        known = [candidate(Fact.from_record(fact), 0.0) for fact in facts]
         block = block_fact_ids(text, known)
         inside = text.split(BEGIN, 1)[-1].split(END, 1)[0]
         lines = [line for line in inside.splitlines() if line.startswith("- ")]

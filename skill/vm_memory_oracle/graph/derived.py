@@ -6,36 +6,36 @@ from __future__ import annotations
 
 import re
 
-from ..model.fact import normalise
+from ..model.fact import Fact, normalise
 
 _VALUE_LIKE = re.compile(r"^[\d\s.,:/\-+%$€£¥]+$")
 
 
-def entity_names(fact: dict) -> list[str]:
+def entity_names(fact: Fact) -> list[str]:
     """The subject, the named entities, and the object when it reads as a name, not a value."""
-    names = [fact["subject"], *fact.get("entities", [])]
-    obj = fact["object"]
+    names = [fact.subject, *fact.entities]
+    obj = fact.object
     if len(obj) <= 64 and len(obj.split()) <= 4 and not _VALUE_LIKE.match(obj):
         names.append(obj)
     return names
 
 
-def entity_records(facts: list[dict]) -> list[dict]:
+def entity_records(facts: list[Fact]) -> list[dict]:
     names: dict[str, str] = {}
     mentions: dict[str, dict[str, None]] = {}  # key -> fact ids, in order, without repeats
     for fact in facts:
         for name in entity_names(fact):
             key = normalise(name)
             names.setdefault(key, name)
-            mentions.setdefault(key, {})[fact["id"]] = None
+            mentions.setdefault(key, {})[fact.id] = None
     return [
         {"name": names[key], "key": key, "fact_ids": list(mentions[key])}
         for key in sorted(mentions)
     ]
 
 
-def relation_records(facts: list[dict]) -> list[dict]:
+def relation_records(facts: list[Fact]) -> list[dict]:
     counts: dict[str, int] = {}
     for fact in facts:
-        counts[fact["predicate"]] = counts.get(fact["predicate"], 0) + 1
+        counts[fact.predicate] = counts.get(fact.predicate, 0) + 1
     return [{"predicate": name, "count": count} for name, count in sorted(counts.items())]

@@ -16,6 +16,7 @@ from ..config import Settings
 from ..errors import UnknownFactError
 from ..model.activation import boosted
 from ..model.archive import ArchiveCause
+from ..model.fact import Fact
 from ..storage.store import Store
 from .derived import entity_records, relation_records
 from .supersession import Supersession
@@ -31,7 +32,6 @@ PRECISE_SOURCE = re.compile(
 )
 MAX_SOURCES = 20
 RESTORED_ACTIVATION = 0.3
-ARCHIVE_FIELDS = ("archived_at", "archive_reason", "archive_cause", "final_activation")
 
 
 @dataclass
@@ -40,7 +40,8 @@ class RememberReport:
     reinforced: list[str] = field(default_factory=list)
     superseded: list[tuple[str, str]] = field(default_factory=list)  # (old id, new id)
     known: list[str] = field(default_factory=list)  # the same line of a log read again
-    stored: list[dict] = field(default_factory=list)  # the stored record of each candidate
+    archived: list[str] = field(default_factory=list)  # the known ones found in the archive
+    stored: list[Fact] = field(default_factory=list)  # the stored fact of each candidate
 
 
 class KnowledgeGraph:
@@ -50,17 +51,18 @@ class KnowledgeGraph:
         self.layout = store.layout
 
     # -- reading ---------------------------------------------------------------------------
-    def facts(self, *, copy: bool = True) -> list[dict]:
-        """Active facts; copy=False for callers that only read them."""
-        return self.store.read_records(self.layout.facts, "fact", unique_key="id", copy=copy)
+    def facts(self) -> list[Fact]:
+        """Active facts (superseded ones included), in the order of facts.jsonl."""
+        return self.store.read_facts()
 
     def archived_facts(self) -> list[dict]:
         return self.store.read_records(self.layout.archive, "archived-fact")
 
     def live_view(self, now: datetime) -> LiveView:
-        """Activation computed only for the facts asked about (recall looks at a few)."""
+        """Activation computed only for the facts asked about, and a Fact made only of those
+        (recall looks at a few)."""
         return LiveView(
-            {fact["id"]: fact for fact in self.facts(copy=False)},
+            self.store.facts_by_id(),
             self.store.read_activation(),
             now,
             half_life_days=self.settings.half_life_days,
@@ -69,102 +71,104 @@ class KnowledgeGraph:
     def live_facts(self, now: datetime) -> list[LiveFact]:
         """Every active fact (superseded ones included) with its activation at `now`."""
         state = self.store.read_activation()
-        return [self._live(fact, state, now) for fact in self.facts(copy=False)]
+        return [self._live(fact, state, now) for fact in self.facts()]
 
-    def activation_of(self, fact: dict, state: dict[str, dict], now: datetime) -> float:
+    def activation_of(self, fact: Fact, state: dict[str, dict], now: datetime) -> float:
         """The fact's activation at `now`, given the activation state."""
         return self._live(fact, state, now).activation
 
-    def _live(self, fact: dict, state: dict[str, dict], now: datetime) -> LiveFact:
+    def _live(self, fact: Fact, state: dict[str, dict], now: datetime) -> LiveFact:
         return live_fact(fact, state, now, half_life_days=self.settings.half_life_days)
 
     # -- writing ---------------------------------------------------------------------------
     def remember(
-        self, candidates: list[dict], now: datetime, *, repetition_bonus: float = REPETITION_BONUS
+        self, candidates: list[Fact], now: datetime, *, repetition_bonus: float = REPETITION_BONUS
     ) -> RememberReport:
         """Add new facts, reinforce known ones, let newer statements supersede older ones.
 
-        `candidates` are complete fact records (model.fact.new_fact); the same id twice in
-        one batch counts as a reassertion, exactly as two separate calls would. A
-        reassertion boosts activation like a recall and adds `repetition_bonus` to the
-        fact's importance (repetition: +0.2).
+        `candidates` are complete facts (model.fact.new_fact); the same id twice in one
+        batch counts as a reassertion, exactly as two separate calls would. A reassertion
+        boosts activation like a recall and adds `repetition_bonus` to the fact's
+        importance (repetition: +0.2).
         """
         report = RememberReport()
         stamp = format_iso(now)
         single_valued = self.settings.single_valued()
         with self.store.locked("remember"):
-            facts = self.facts()
+            # Fact id -> the fact as it stands in this batch, in the order of the file (a new
+            # fact goes at the end); a change replaces the fact in place.
+            by_id = {fact.id: fact for fact in self.facts()}
             state = self.store.read_activation()
-            by_id = {fact["id"]: fact for fact in facts}
-            supersession = Supersession(facts, single_valued)
-            appended: list[dict] = []
+            supersession = Supersession(by_id.values(), single_valued)
+            appended: list[str] = []
+            # Each candidate's stored fact: an archived one, or the id of the fact as this
+            # batch leaves it.
+            stored: list[Fact | str] = []
             rewrite = False
             archived: dict[str, dict] | None = None
             for candidate in candidates:
-                existing = by_id.get(candidate["id"])
-                if existing is None and PRECISE_SOURCE.search(candidate["source"]):
+                existing = by_id.get(candidate.id)
+                if existing is None and PRECISE_SOURCE.search(candidate.source):
                     if archived is None:
                         archived = self._archived_by_id()
-                    record = archived.get(candidate["id"])
-                    if record is not None and candidate["source"] in {
+                    record = archived.get(candidate.id)
+                    if record is not None and candidate.source in {
                         record["source"],
                         *record.get("sources", ()),
                     }:
                         # A log line read again (the log was cut or edited above what was
                         # summarized), or a proposal accepted again, whose fact was
                         # archived since: heard, not new.
-                        report.known.append(candidate["id"])
-                        report.stored.append(record)
+                        report.known.append(candidate.id)
+                        report.archived.append(candidate.id)
+                        stored.append(Fact.from_archived(record))
                         continue
                 if existing is not None:
-                    report.stored.append(existing)
-                    if _already_heard(existing, state.get(existing["id"]), candidate["source"]):
+                    stored.append(existing.id)
+                    if _already_heard(existing, state.get(existing.id), candidate.source):
                         # The same line read again (a retried summarize or acceptance):
                         # not a repetition.
-                        state.setdefault(existing["id"], initial_state(existing))
-                        report.known.append(existing["id"])
+                        state.setdefault(existing.id, initial_state(existing))
+                        report.known.append(existing.id)
                         continue
-                    source = (
-                        candidate["source"] if PRECISE_SOURCE.search(candidate["source"]) else None
-                    )
-                    if source is None or source not in existing.get("sources", ()):
-                        rewrite |= _merge_reassertion(existing, candidate, repetition_bonus)
-                        if source is not None:
-                            existing["sources"] = [*existing.get("sources", ()), source][
-                                -MAX_SOURCES:
-                            ]
-                            rewrite = True
-                    state[existing["id"]] = self._boosted_entry(
-                        existing, state, now, stamp, heard=source
-                    )
-                    report.reinforced.append(existing["id"])
+                    source = candidate.source if PRECISE_SOURCE.search(candidate.source) else None
                     fact = existing
-                    if "superseded_by" not in fact:
+                    if source is None or source not in existing.sources:
+                        fact = _merge_reassertion(fact, candidate, repetition_bonus)
+                        if source is not None:
+                            fact = fact.changed(sources=(*fact.sources, source)[-MAX_SOURCES:])
+                    state[fact.id] = self._boosted_entry(fact, state, now, stamp, heard=source)
+                    report.reinforced.append(fact.id)
+                    if fact.current:
+                        if fact is not existing:
+                            by_id[fact.id] = fact
+                            rewrite = True
                         continue
                     # The older statement is made again: it is current once more.
-                    del fact["superseded_by"]
-                    fact.pop("superseded_at", None)
+                    fact = fact.changed(superseded_by=None, superseded_at=None)
+                    by_id[fact.id] = fact
                     rewrite = True
                 else:
                     fact = candidate
-                    facts.append(fact)
-                    by_id[fact["id"]] = fact
-                    appended.append(fact)
-                    state[fact["id"]] = initial_state(fact, stamp)
-                    report.added.append(fact["id"])
-                    report.stored.append(fact)
+                    by_id[fact.id] = fact
+                    appended.append(fact.id)
+                    state[fact.id] = initial_state(fact, stamp)
+                    report.added.append(fact.id)
+                    stored.append(fact.id)
                 for holder in supersession.replaced(fact):
-                    older = by_id[holder]
-                    older["superseded_by"] = fact["id"]
-                    older["superseded_at"] = stamp
-                    fact["supersedes"] = holder
-                    report.superseded.append((holder, fact["id"]))
+                    by_id[holder] = by_id[holder].changed(
+                        superseded_by=fact.id, superseded_at=stamp
+                    )
+                    fact = by_id[fact.id] = fact.changed(supersedes=holder)
+                    report.superseded.append((holder, fact.id))
                     rewrite = True
+            report.stored = [by_id[item] if isinstance(item, str) else item for item in stored]
             self.store.note(_remember_note(report), [*report.added, *report.reinforced])
+            facts = list(by_id.values())
             if rewrite:
-                self.store.rewrite_records(self.layout.facts, "fact", facts)
+                self.store.rewrite_facts(facts)
             else:
-                self.store.append_records(self.layout.facts, "fact", appended)
+                self.store.append_facts(by_id[fact_id] for fact_id in appended)
             self.store.write_activation({fid: state[fid] for fid in by_id if fid in state})
             self._write_indexes(facts)
         return report
@@ -176,20 +180,19 @@ class KnowledgeGraph:
         stays superseded.)"""
         with self.store.locked("reinstate"):
             facts = self.facts()
-            known = {fact["id"] for fact in facts} | set(self._archived_by_id())
+            known = {fact.id for fact in facts} | set(self._archived_by_id())
             orphans = {
-                fact["id"]: f"superseded by {fact['superseded_by']}, which is in neither "
+                fact.id: f"superseded by {fact.superseded_by}, which is in neither "
                 "facts.jsonl nor the archive"
                 for fact in facts
-                if fact.get("superseded_by", fact["id"]) not in known
+                if fact.superseded_by is not None and fact.superseded_by not in known
             }
             if not orphans:
                 return {}
-            for fact in facts:
-                if fact["id"] in orphans:
-                    del fact["superseded_by"]
-                    fact.pop("superseded_at", None)
-            self.store.rewrite_records(self.layout.facts, "fact", facts)
+            self.store.rewrite_facts(
+                fact.changed(superseded_by=None, superseded_at=None) if fact.id in orphans else fact
+                for fact in facts
+            )
             self.store.note(
                 f"reinstated {len(orphans)} fact(s) superseded by a fact lost to damage",
                 orphans,
@@ -203,7 +206,7 @@ class KnowledgeGraph:
             for record in self.store.read_records(self.layout.archive, "archived-fact", copy=False)
         }
 
-    def set_pinned(self, fact_id: str, pinned: bool, now: datetime) -> tuple[dict, bool]:
+    def set_pinned(self, fact_id: str, pinned: bool, now: datetime) -> tuple[Fact, bool]:
         """Put a fact in the vault (pinned: it never decays, is never pruned or merged away,
         and always has its line in MEMORY.md's block) or take it out. Returns the fact and
         whether anything changed; pinning a pinned fact writes nothing.
@@ -212,10 +215,10 @@ class KnowledgeGraph:
         and an unpinned fact starts decaying from it now, not from its last recall."""
         with self.store.locked("pin" if pinned else "unpin"):
             facts = self.facts()
-            fact = next((fact for fact in facts if fact["id"] == fact_id), None)
+            fact = next((fact for fact in facts if fact.id == fact_id), None)
             if fact is None:
                 raise UnknownFactError(fact_id)
-            if bool(fact.get("pinned")) == pinned:
+            if fact.pinned == pinned:
                 return fact, False
             state = self.store.read_activation()
             entry = state.get(fact_id) or initial_state(fact)
@@ -224,8 +227,8 @@ class KnowledgeGraph:
                 "activation": self._live(fact, state, now).activation,
                 "last_accessed": format_iso(now),
             }
-            fact["pinned"] = pinned
-            self.store.rewrite_records(self.layout.facts, "fact", facts)
+            fact = fact.changed(pinned=pinned)
+            self.store.rewrite_facts(fact if other.id == fact_id else other for other in facts)
             self.store.write_activation(state, changed=[fact_id])
             self.store.note("pinned 1 fact" if pinned else "unpinned 1 fact", [fact_id])
         return fact, True
@@ -234,7 +237,7 @@ class KnowledgeGraph:
         """Move one fact to the archive; it leaves facts.jsonl only once the archive has it."""
         why = ArchiveCause("forgotten", reason or "")
         with self.store.locked("forget"):
-            if not any(fact["id"] == fact_id for fact in self.facts(copy=False)):
+            if not any(fact.id == fact_id for fact in self.facts()):
                 raise UnknownFactError(fact_id)
             [archived] = self.archive({fact_id: why}, now, note=f"forgot 1 fact ({why.prose})")
         return archived
@@ -250,12 +253,13 @@ class KnowledgeGraph:
     ) -> list[dict]:
         """Move the facts of `chosen` (fact id -> why) to the archive, as they are now.
 
-        `fields` adds to a fact's archive record (merged_into); `amend` sets fields of facts
-        that stay, in the same rewrite (a merge's sources). The archive is appended to
-        (durably) before facts.jsonl is rewritten, so a crash leaves a fact in both files,
-        never in neither; a retry at the same `now` finds its archive record already there
-        and does not append it twice. The activation state keeps only the facts still
-        active. Returns the archive record of each fact that left, whichever run appended it.
+        `fields` adds to a fact's archive record (merged_into); `amend` changes facts that
+        stay, in the same rewrite (a merge's sources; Fact.changed arguments by fact id). The
+        archive is appended to (durably) before facts.jsonl is rewritten, so a crash leaves
+        a fact in both files, never in neither; a retry at the same `now` finds its archive
+        record already there and does not append it twice. The activation state keeps only
+        the facts still active. Returns the archive record of each fact that left, whichever
+        run appended it.
         """
         stamp = format_iso(now)
         fields, amend = fields or {}, amend or {}
@@ -263,38 +267,40 @@ class KnowledgeGraph:
             facts = self.facts()
             state = self.store.read_activation()
             done = {
-                fact["id"]: fact for fact in self.archived_facts() if fact["archived_at"] == stamp
+                record["id"]: record
+                for record in self.archived_facts()
+                if record["archived_at"] == stamp
             }
-            leaving = [fact for fact in facts if fact["id"] in chosen]
+            leaving = [fact for fact in facts if fact.id in chosen]
             records = [
-                done.get(fact["id"])
+                done.get(fact.id)
                 or {
-                    **fact,
+                    **fact.to_record(),
                     "archived_at": stamp,
-                    "archive_reason": chosen[fact["id"]].prose,
-                    "archive_cause": chosen[fact["id"]].as_dict(),
+                    "archive_reason": chosen[fact.id].prose,
+                    "archive_cause": chosen[fact.id].as_dict(),
                     "final_activation": round(self.activation_of(fact, state, now), 6),
-                    **fields.get(fact["id"], {}),
+                    **fields.get(fact.id, {}),
                 }
                 for fact in leaving
             ]
             remaining = [
-                {**fact, **amend[fact["id"]]} if fact["id"] in amend else fact
+                fact.changed(**amend[fact.id]) if fact.id in amend else fact
                 for fact in facts
-                if fact["id"] not in chosen
+                if fact.id not in chosen
             ]
             if leaving:
                 self.store.note(
-                    note or f"archived {len(leaving)} fact(s)", [fact["id"] for fact in leaving]
+                    note or f"archived {len(leaving)} fact(s)", [fact.id for fact in leaving]
                 )
                 self.store.append_records(
                     self.layout.archive,
                     "archived-fact",
                     [record for record in records if record["id"] not in done],
                 )
-                self.store.rewrite_records(self.layout.facts, "fact", remaining)
+                self.store.rewrite_facts(remaining)
             self._write_indexes(remaining)
-            kept = {fact["id"] for fact in remaining}
+            kept = {fact.id for fact in remaining}
             if set(state) - kept:
                 self.store.write_activation(
                     {fid: entry for fid, entry in state.items() if fid in kept}
@@ -310,7 +316,7 @@ class KnowledgeGraph:
         are skipped. Every value is a max or a union, so a retry at the same `now` after a
         crash writes the same files. Returns the pairs merged."""
         with self.store.locked("merge"):
-            by_id = {fact["id"]: fact for fact in self.facts()}
+            by_id = {fact.id: fact for fact in self.facts()}
             merged = {
                 gone: (kept, why)
                 for gone, (kept, why) in pairs.items()
@@ -319,18 +325,18 @@ class KnowledgeGraph:
             if not merged:
                 return {}
             state = self.store.read_activation()
-            absorbed: dict[str, list[dict]] = {}
+            absorbed: dict[str, list[Fact]] = {}
             for gone, (kept, _) in merged.items():
                 absorbed.setdefault(kept, []).append(by_id[gone])
             amend: dict[str, dict] = {}
             for kept, others in absorbed.items():
                 fact = by_id[kept]
-                sources = [fact["source"], *fact.get("sources", ())]
+                sources = [fact.source, *fact.sources]
                 for other in others:
-                    sources += [other["source"], *other.get("sources", ())]
-                amend[kept] = {"sources": list(dict.fromkeys(sources))[1:][-MAX_SOURCES:]}
+                    sources += [other.source, *other.sources]
+                amend[kept] = {"sources": tuple(dict.fromkeys(sources))[1:][-MAX_SOURCES:]}
                 group = [fact, *others]
-                entries = [state.get(item["id"]) or initial_state(item) for item in group]
+                entries = [state.get(item.id) or initial_state(item) for item in group]
                 state[kept] = {
                     **entries[0],
                     "activation": max(self.activation_of(item, state, now) for item in group),
@@ -358,30 +364,29 @@ class KnowledgeGraph:
         The fact is durably in facts.jsonl before it leaves the archive.
         """
         stamp = format_iso(now)
-        wanted = {(fact["id"], fact["archived_at"], fact["archive_reason"]) for fact in archived}
+        wanted = {
+            (record["id"], record["archived_at"], record["archive_reason"]) for record in archived
+        }
         with self.store.locked("restore"):
-            active = {fact["id"] for fact in self.facts()}
+            active = {fact.id for fact in self.facts()}
             archive = self.archived_facts()
             chosen = [
-                fact
-                for fact in archive
-                if fact["id"] not in active
-                and (fact["id"], fact["archived_at"], fact["archive_reason"]) in wanted
+                record
+                for record in archive
+                if record["id"] not in active
+                and (record["id"], record["archived_at"], record["archive_reason"]) in wanted
             ]
-            back = [
-                {key: value for key, value in fact.items() if key not in ARCHIVE_FIELDS}
-                for fact in chosen
-            ]
+            back = [Fact.from_archived(record) for record in chosen]
             if not back:
                 return []
             self.store.note(
                 f"restored {len(back)} archived fact(s) at activation {activation:g}",
-                [fact["id"] for fact in back],
+                [fact.id for fact in back],
             )
-            self.store.append_records(self.layout.facts, "fact", back)
+            self.store.append_facts(back)
             state = self.store.read_activation()
             for fact in back:
-                state[fact["id"]] = {
+                state[fact.id] = {
                     "activation": activation,
                     "last_accessed": stamp,
                     "access_count": 0,
@@ -397,7 +402,7 @@ class KnowledgeGraph:
             self._write_indexes(self.facts())
         return [LiveFact(fact, activation, stamp, 0) for fact in back]
 
-    def reinforce(self, facts: list[dict], now: datetime) -> dict[str, float]:
+    def reinforce(self, facts: list[Fact], now: datetime) -> dict[str, float]:
         """The recall boost: a0 = min(1, activation(now) + recall_boost), last_accessed = now.
 
         The activation state is re-read under the lock, so concurrent recalls each add
@@ -419,10 +424,10 @@ class KnowledgeGraph:
             state = self.store.read_activation()
             changed: dict[str, float] = {}
             for fact in facts:
-                if fact["id"] in changed:
+                if fact.id in changed:
                     continue
-                state[fact["id"]] = self._boosted_entry(fact, state, now, stamp)
-                changed[fact["id"]] = state[fact["id"]]["activation"]
+                state[fact.id] = self._boosted_entry(fact, state, now, stamp)
+                changed[fact.id] = state[fact.id]["activation"]
             if changed:
                 self.store.note(
                     f"boosted the activation of {len(changed)} recalled fact(s)", changed
@@ -432,7 +437,7 @@ class KnowledgeGraph:
 
     def _boosted_entry(
         self,
-        fact: dict,
+        fact: Fact,
         state: dict[str, dict],
         now: datetime,
         stamp: str,
@@ -442,7 +447,7 @@ class KnowledgeGraph:
         """A fact's activation state after a recall or reassertion:
         a0 = min(1, activation(now) + recall_boost), last_accessed = now, one more access.
         `heard` is the precise source of a reassertion, kept so it boosts only once."""
-        entry = state.get(fact["id"]) or initial_state(fact)
+        entry = state.get(fact.id) or initial_state(fact)
         boosted_entry = {
             "activation": boosted(
                 self._live(fact, state, now).activation, self.settings.recall_boost
@@ -457,7 +462,7 @@ class KnowledgeGraph:
             boosted_entry["heard"] = sources
         return boosted_entry
 
-    def _write_indexes(self, facts: list[dict]) -> None:
+    def _write_indexes(self, facts: list[Fact]) -> None:
         """entities.jsonl and relations.jsonl as `facts` make them, written if they differ
         (so a crash between a rewrite of facts.jsonl and this is repaired by the next call)."""
         for path, kind, records in (
@@ -468,13 +473,9 @@ class KnowledgeGraph:
                 self.store.rewrite_records(path, kind, records)
 
 
-def _mergeable(gone: dict | None, kept: dict | None) -> bool:
+def _mergeable(gone: Fact | None, kept: Fact | None) -> bool:
     return (
-        gone is not None
-        and kept is not None
-        and not gone.get("pinned")
-        and "superseded_by" not in gone
-        and "superseded_by" not in kept
+        gone is not None and kept is not None and not gone.pinned and gone.current and kept.current
     )
 
 
@@ -485,7 +486,7 @@ def _remember_note(report: RememberReport) -> str:
     return "remembered facts: " + ", ".join(parts)
 
 
-def _already_heard(fact: dict, entry: dict | None, source: str) -> bool:
+def _already_heard(fact: Fact, entry: dict | None, source: str) -> bool:
     """True when `source` (a line of a session log, a proposal) was already counted for this
     fact, in both the fact (its first source, or a restatement) and its activation state.
 
@@ -494,34 +495,25 @@ def _already_heard(fact: dict, entry: dict | None, source: str) -> bool:
     """
     if not PRECISE_SOURCE.search(source):
         return False  # "user-stated" again is a real repetition
-    if source == fact["source"]:
+    if source == fact.source:
         return True
-    return (
-        source in fact.get("sources", ()) and entry is not None and source in entry.get("heard", ())
-    )
+    return source in fact.sources and entry is not None and source in entry.get("heard", ())
 
 
-def _merge_reassertion(existing: dict, candidate: dict, repetition_bonus: float) -> bool:
+def _merge_reassertion(existing: Fact, candidate: Fact, repetition_bonus: float) -> Fact:
     """What a repeated statement adds to the stored fact: a pin, importance, a text.
 
-    Returns True when the stored record changed.
+    Returns `existing` itself when it gains nothing.
     """
-    changed = False
-    if candidate.get("pinned") and not existing.get("pinned"):
-        existing["pinned"] = True
-        changed = True
+    changes: dict = {}
+    if candidate.pinned and not existing.pinned:
+        changes["pinned"] = True
     importance = round(
-        min(
-            1.0,
-            max(candidate.get("importance", 0.0), existing.get("importance", 0.0))
-            + repetition_bonus,
-        ),
+        min(1.0, max(candidate.importance or 0.0, existing.importance or 0.0) + repetition_bonus),
         3,
     )
-    if importance != existing.get("importance", 0.0):
-        existing["importance"] = importance
-        changed = True
-    if candidate.get("text") and not existing.get("text"):
-        existing["text"] = candidate["text"]
-        changed = True
-    return changed
+    if importance != (existing.importance or 0.0):
+        changes["importance"] = importance
+    if candidate.text and not existing.text:
+        changes["text"] = candidate.text
+    return existing.changed(**changes) if changes else existing

@@ -2,34 +2,35 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import datetime
 
 from ..model.activation import fact_activation
-from ..model.fact import fact_sentence
+from ..model.fact import Fact
 
 
 @dataclass
 class LiveFact:
-    """A fact as recall and query see it: the record plus its activation now."""
+    """A fact as recall and query see it: the fact plus its activation now."""
 
-    record: dict
+    record: Fact
     activation: float
     last_accessed: str
     access_count: int
 
     @property
     def id(self) -> str:
-        return self.record["id"]
+        return self.record.id
 
     @property
     def current(self) -> bool:
-        return "superseded_by" not in self.record
+        return self.record.current
 
     def as_dict(self) -> dict:
         return {
-            **self.record,
-            "text": fact_sentence(self.record),
+            **self.record.to_record(),
+            "text": self.record.sentence,
             "activation": round(self.activation, 6),
             "last_accessed": self.last_accessed,
             "access_count": self.access_count,
@@ -41,7 +42,7 @@ class LiveView:
 
     def __init__(
         self,
-        records: dict[str, dict],
+        records: Mapping[str, Fact],
         state: dict[str, dict],
         now: datetime,
         *,
@@ -67,27 +68,23 @@ class LiveView:
 
     def searchable(self, fact_id: str, threshold: float) -> bool:
         record = self.records.get(fact_id)
-        return (
-            record is not None
-            and "superseded_by" not in record
-            and self[fact_id].activation >= threshold
-        )
+        return record is not None and record.current and self[fact_id].activation >= threshold
 
 
 def live_fact(
-    fact: dict, state: dict[str, dict], now: datetime, *, half_life_days: float
+    fact: Fact, state: dict[str, dict], now: datetime, *, half_life_days: float
 ) -> LiveFact:
     """The fact with its activation at `now`, from its entry in the activation state (or,
     without one, its creation values)."""
-    entry = state.get(fact["id"]) or initial_state(fact)
+    entry = state.get(fact.id) or initial_state(fact)
     value = fact_activation(fact, entry, now, half_life_days=half_life_days)
     return LiveFact(fact, value, entry["last_accessed"], entry["access_count"])
 
 
-def initial_state(fact: dict, stamp: str | None = None) -> dict:
+def initial_state(fact: Fact, stamp: str | None = None) -> dict:
     """Activation state of a fact that has none yet: its creation activation and time."""
     return {
-        "activation": fact["activation"],
-        "last_accessed": stamp or fact["created"],
+        "activation": fact.activation,
+        "last_accessed": stamp or fact.created,
         "access_count": 0,
     }

@@ -10,6 +10,7 @@ from __future__ import annotations
 from datetime import datetime
 
 from ..clock import days_between
+from .fact import Fact
 
 
 def effective_half_life(half_life_days: float, importance: float) -> float:
@@ -38,7 +39,7 @@ def boosted(current: float, recall_boost: float) -> float:
 
 
 def fact_activation(
-    fact: dict, entry: dict | None, now: datetime, *, half_life_days: float
+    fact: Fact, entry: dict | None, now: datetime, *, half_life_days: float
 ) -> float:
     """A fact's activation at `now` from its activation state `entry` (None: as created)."""
     from ..clock import parse_iso
@@ -46,13 +47,13 @@ def fact_activation(
     a0, last = (
         (entry["activation"], entry["last_accessed"])
         if entry is not None
-        else (fact["activation"], fact["created"])
+        else (fact.activation, fact.created)
     )
     return activation_at(
         a0,
         parse_iso(last),
         now,
         half_life_days=half_life_days,
-        importance=fact.get("importance", 0.0),
-        pinned=fact.get("pinned", False),
+        importance=fact.importance or 0.0,
+        pinned=fact.pinned,
     )

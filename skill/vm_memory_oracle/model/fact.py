@@ -1,13 +1,18 @@
-"""What a fact is: its normal form, its id, its sentence, and when one fact replaces another.
+"""What a fact is: its record (Fact), its normal form, its id, its sentence, and when one
+fact replaces another.
 
-Pure functions only; nothing here reads or writes a file.
+Pure functions and values only; nothing here reads or writes a file.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import re
 import unicodedata
 import uuid
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
 
 # uuid5 namespace of fact ids; fixed forever, or every id would change.
 FACT_NAMESPACE = uuid.uuid5(uuid.NAMESPACE_URL, "https://vm-memory-oracle/fact")
@@ -122,6 +127,107 @@ _SPACE = re.compile(r"\s+")
 _PREDICATE_SEPARATORS = re.compile(r"[\s\-]+")
 
 
+# What an archive record adds to the fact it holds (archived-fact.schema.json).
+ARCHIVE_KEYS = frozenset(
+    ("archived_at", "archive_reason", "archive_cause", "final_activation", "merged_into")
+)
+
+
+@dataclass(frozen=True, slots=True)
+class Fact:
+    """One fact: one line of knowledge-graph/facts.jsonl (fact.schema.json), one field per
+    property of the schema. Optional properties a record lacks read as None, except
+    sources and entities (empty) and pinned (False).
+
+    Facts are made from records the store has already checked against the schema, so
+    from_record does not check them again: that would double the cost of every load.
+    Frozen: a change is a new Fact (changed), which the graph writes back whole.
+    """
+
+    id: str
+    subject: str
+    predicate: str
+    object: str
+    source: str
+    created: str
+    activation: float
+    sources: tuple[str, ...] = ()
+    text: str | None = None
+    context: str | None = None
+    category: str | None = None
+    importance: float | None = None
+    salience: float | None = None
+    pinned: bool = False
+    entities: tuple[str, ...] = ()
+    valid_from: str | None = None
+    confidence: float | None = None
+    supersedes: str | None = None
+    superseded_by: str | None = None
+    superseded_at: str | None = None
+    # The keys of the record, in its order: to_record writes them back in that order, so
+    # that reading and writing a file changes none of its bytes.
+    _keys: tuple[str, ...] = field(default=(), repr=False, compare=False)
+
+    @classmethod
+    def from_record(cls, record: Mapping[str, Any]) -> Fact:
+        """The Fact of a record already checked against fact.schema.json (an unknown key
+        still raises TypeError)."""
+        values = dict(record)
+        if "sources" in values:
+            values["sources"] = tuple(values["sources"])
+        if "entities" in values:
+            values["entities"] = tuple(values["entities"])
+        return cls(**values, _keys=tuple(record))
+
+    @classmethod
+    def from_archived(cls, record: Mapping[str, Any]) -> Fact:
+        """The fact an archive record holds (the record without its archive keys)."""
+        return cls.from_record({k: v for k, v in record.items() if k not in ARCHIVE_KEYS})
+
+    def to_record(self) -> dict[str, Any]:
+        """The record as facts.jsonl holds it: the keys it was read with, in their order,
+        then the optional properties it gained since; an optional property never given
+        stays absent."""
+        record: dict[str, Any] = {}
+        for name in self._keys:
+            value = getattr(self, name)
+            if value is not None:
+                record[name] = list(value) if isinstance(value, tuple) else value
+        # A Fact made or replaced without `changed` still writes everything it holds.
+        for name, default in _DEFAULTS:
+            if name not in record:
+                value = getattr(self, name)
+                if value is not None and (default is _REQUIRED or value != default):
+                    record[name] = list(value) if isinstance(value, tuple) else value
+        return record
+
+    def changed(self, **changes: Any) -> Fact:
+        """A copy with `changes`; a property it did not have goes after the others in its
+        record, and None removes an optional property (as deleting the key always did)."""
+        removed = {name for name, value in changes.items() if value is None}
+        added = [name for name in changes if name not in removed and name not in self._keys]
+        keys = tuple(name for name in self._keys if name not in removed) + tuple(added)
+        return dataclasses.replace(self, **changes, _keys=keys)
+
+    @property
+    def current(self) -> bool:
+        """Not replaced by a newer statement."""
+        return self.superseded_by is None
+
+    @property
+    def sentence(self) -> str:
+        """The fact as one line of prose (fact_sentence)."""
+        return fact_sentence(self)
+
+
+_REQUIRED = object()
+_DEFAULTS = tuple(
+    (spec.name, _REQUIRED if spec.default is dataclasses.MISSING else spec.default)
+    for spec in dataclasses.fields(Fact)
+    if spec.name != "_keys"
+)
+
+
 def clean_text(text: str) -> str:
     """Whitespace runs (tabs and newlines too) become one space; ends trimmed."""
     return _SPACE.sub(" ", unicodedata.normalize("NFC", text)).strip()
@@ -142,11 +248,11 @@ def fact_id(subject: str, predicate: str, obj: str) -> str:
     return f"fact-{uuid.uuid5(FACT_NAMESPACE, key)}"
 
 
-def fact_sentence(fact: dict) -> str:
+def fact_sentence(fact: Fact) -> str:
     """The fact as one line of prose: its own text, or subject, predicate and object."""
-    if fact.get("text"):
-        return fact["text"]
-    return f"{fact['subject']} {fact['predicate'].replace('_', ' ')} {fact['object']}"
+    if fact.text:
+        return fact.text
+    return f"{fact.subject} {fact.predicate.replace('_', ' ')} {fact.object}"
 
 
 def polarity(predicate: str) -> tuple[str, int] | None:
@@ -210,29 +316,29 @@ _NEGATIVE_BASE = {
 }
 
 
-def replacement_key(fact: dict, single_valued: frozenset[str]) -> tuple | None:
+def replacement_key(fact: Fact, single_valued: frozenset[str]) -> tuple | None:
     """Facts that share this key cannot both be current; None when the fact replaces nothing.
 
     A single-valued predicate (lives_in) keys on subject and predicate, so any new object
     replaces the old. A signed predicate (likes/dislikes) keys on subject, base relation and
     object, so only the opposite statement about the same thing replaces it.
     """
-    subject = normalise(fact["subject"])
-    predicate = fact["predicate"]
+    subject = normalise(fact.subject)
+    predicate = fact.predicate
     if predicate in single_valued:
         return ("single", subject, predicate)
     signed = polarity(predicate)
     if signed is not None:
-        return ("polar", subject, signed[0], normalise(fact["object"]))
+        return ("polar", subject, signed[0], normalise(fact.object))
     return None
 
 
-def new_fact(fields: dict, *, created: str, default_source: str) -> dict:
-    """A complete fact record from the fields a user gave (already schema-checked input)."""
+def new_fact(fields: dict, *, created: str, default_source: str) -> Fact:
+    """A complete fact from the fields a user gave (already schema-checked input)."""
     subject = clean_text(fields["subject"])
     predicate = normalise_predicate(fields["predicate"])
     obj = clean_text(fields["object"])
-    fact = {
+    record: dict = {
         "id": fact_id(subject, predicate, obj),
         "subject": subject,
         "predicate": predicate,
@@ -242,26 +348,26 @@ def new_fact(fields: dict, *, created: str, default_source: str) -> dict:
         "activation": 1.0,
     }
     if fields.get("text"):
-        fact["text"] = clean_text(fields["text"])
+        record["text"] = clean_text(fields["text"])
     if fields.get("context"):
         context = clean_text(fields["context"])[:MAX_CONTEXT_CHARS]
-        if context and context != fact.get("text"):
-            fact["context"] = context
+        if context and context != record.get("text"):
+            record["context"] = context
     category = fields.get("category")
     if category:
-        fact["category"] = category
+        record["category"] = category
     if "importance" in fields:
-        fact["importance"] = float(fields["importance"])
+        record["importance"] = float(fields["importance"])
     elif category:
-        fact["importance"] = INTRINSIC_IMPORTANCE[category]
+        record["importance"] = INTRINSIC_IMPORTANCE[category]
     if fields.get("pinned"):
-        fact["pinned"] = True
+        record["pinned"] = True
     if fields.get("entities"):
         names = [clean_text(name) for name in fields["entities"]]
-        fact["entities"] = list(dict.fromkeys(name for name in names if name))
+        record["entities"] = list(dict.fromkeys(name for name in names if name))
     for key in ("valid_from", "confidence"):
         if key in fields:
-            fact[key] = fields[key]
+            record[key] = fields[key]
     if "salience" in fields:
-        fact["salience"] = round(float(fields["salience"]), 3)
-    return fact
+        record["salience"] = round(float(fields["salience"]), 3)
+    return Fact.from_record(record)

@@ -19,6 +19,8 @@ from __future__ import annotations
 import os
 import re
 
+from .fact import Fact
+
 HOME_PREFIX = "~/"
 # Ideographs, kana, hangul: letters of a CJK text.
 _CJK_LETTER = "\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uac00-\ud7af"
@@ -55,10 +57,10 @@ def path_references(text: str) -> list[str]:
     return found
 
 
-def fact_references(fact: dict) -> list[str]:
+def fact_references(fact: Fact) -> list[str]:
     """The paths a fact's object and text name, as written, each once."""
-    found = path_references(fact["object"])
-    for path in path_references(fact.get("text") or ""):
+    found = path_references(fact.object)
+    for path in path_references(fact.text or ""):
         if path not in found:
             found.append(path)
     return found

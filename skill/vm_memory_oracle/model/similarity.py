@@ -19,7 +19,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from .fact import fact_sentence, normalise, polarity
+from .fact import Fact, normalise, polarity
 from .text import tokens
 
 MIN_OVERLAP = 0.6
@@ -47,15 +47,15 @@ class Wording:
     sign: int | None  # +1 likes, -1 dislikes, None for a predicate with no sign
 
 
-def wording(fact: dict) -> Wording:
-    subject = normalise(fact["subject"])
+def wording(fact: Fact) -> Wording:
+    subject = normalise(fact.subject)
     own = set(significant_words(subject))
-    sentence = fact_sentence(fact)
-    signed = polarity(fact["predicate"])
+    sentence = fact.sentence
+    signed = polarity(fact.predicate)
     return Wording(
         subject=subject,
         words=frozenset(significant_words(sentence)) - own,
-        value=frozenset(significant_words(fact["object"])) - own,
+        value=frozenset(significant_words(fact.object)) - own,
         negated=bool(_NEGATION.search(normalise(sentence).replace("\u2019", "'"))),
         sign=None if signed is None else signed[1],
     )

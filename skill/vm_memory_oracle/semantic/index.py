@@ -21,7 +21,7 @@ import numpy as np
 
 from ..embed.base import Embedder
 from ..graph import KnowledgeGraph
-from ..model.fact import fact_sentence
+from ..model.fact import Fact
 from ..storage import snapshot
 from .cache import EmbeddingCache, content_hash
 from .embedders import configured_embedder
@@ -73,10 +73,10 @@ def vector_id(fact_id: str) -> int:
     return int(fact_id[len("fact-") :].replace("-", ""), 16) >> 65
 
 
-def indexed_texts(fact: dict) -> tuple[str, ...]:
+def indexed_texts(fact: Fact) -> tuple[str, ...]:
     """The texts a fact's vector is made from: its sentence, and its context if it has one."""
-    sentence = fact_sentence(fact)
-    context = fact.get("context")
+    sentence = fact.sentence
+    context = fact.context
     return (sentence, context) if context and context != sentence else (sentence,)
 
 
@@ -232,17 +232,17 @@ def _in_step(
 
 
 def _wanted(graph: KnowledgeGraph) -> dict[int, tuple[str, str, tuple[str, ...]]]:
-    return wanted_vectors(graph.facts(copy=False))
+    return wanted_vectors(graph.facts())
 
 
-def wanted_vectors(facts: list[dict]) -> dict[int, tuple[str, str, tuple[str, ...]]]:
+def wanted_vectors(facts: list[Fact]) -> dict[int, tuple[str, str, tuple[str, ...]]]:
     """vector id -> (fact id, content hash, texts) for every current fact of `facts`."""
     wanted = {}
     for fact in facts:
-        if "superseded_by" in fact:
+        if not fact.current:
             continue
         texts = indexed_texts(fact)
-        wanted[vector_id(fact["id"])] = (fact["id"], content_hash("\n".join(texts)), texts)
+        wanted[vector_id(fact.id)] = (fact.id, content_hash("\n".join(texts)), texts)
     return wanted
 
 

@@ -8,8 +8,6 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from ..model.fact import fact_sentence
-
 if TYPE_CHECKING:
     from ..embed.base import Embedder
     from ..embed.relevance import Background, RelevanceScale
@@ -67,7 +65,7 @@ def related_neighbours(
     scores = semantic.background.scores(
         vector,
         index.vectors(np.array([vector_id for vector_id, _, _ in found])),
-        [script_of(fact_sentence(corpus.view[fact_id].record)) for _, fact_id, _ in found],
+        [script_of(corpus.view[fact_id].record.sentence) for _, fact_id, _ in found],
         np.array([similarity for _, _, similarity in found]),
     )
     strong = bool(scores.max() >= semantic.scale.threshold(len(index)))

@@ -16,7 +16,7 @@ from datetime import date, datetime
 from pathlib import Path
 
 from ..graph import KnowledgeGraph
-from ..model.fact import fact_sentence
+from ..model.fact import Fact
 from ..proposals import PendingMemories
 from ..storage.sessions import session_day
 from .daily_summary import DAILY_NAME
@@ -178,7 +178,7 @@ def clean(graph: KnowledgeGraph, now: datetime) -> StepReport:
                     "change": "expired",
                     "reason": f"pending more than {max_age} days (proposed by "
                     f"{proposal['proposer']} at {proposal['proposed_at']}): "
-                    f"{fact_sentence(proposal['fact'])}",
+                    f"{Fact.from_record(proposal['fact']).sentence}",
                 }
             )
     return StepReport(

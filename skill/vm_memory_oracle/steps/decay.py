@@ -19,9 +19,9 @@ def decay(graph: KnowledgeGraph, now: datetime) -> StepReport:
     settings = graph.settings
     store = graph.store
     with store.locked("consolidate: decay"):
-        facts = graph.facts(copy=False)
+        facts = graph.facts()
         state = store.read_activation()
-        whole = {fact["id"]: state.get(fact["id"]) or initial_state(fact) for fact in facts}
+        whole = {fact.id: state.get(fact.id) or initial_state(fact) for fact in facts}
         dropped = len(set(state) - set(whole))
         added = len(set(whole) - set(state))
         folded = store.fold_activation(whole)
@@ -30,9 +30,7 @@ def decay(graph: KnowledgeGraph, now: datetime) -> StepReport:
                 f"activation state folded: {dropped} stale entries dropped, "
                 f"{added} missing entries added"
             )
-    values = [
-        graph.activation_of(fact, whole, now) for fact in facts if "superseded_by" not in fact
-    ]
+    values = [graph.activation_of(fact, whole, now) for fact in facts if fact.current]
     return StepReport(
         "decay",
         counts={

@@ -25,6 +25,7 @@ from ..clock import days_between, format_iso, parse_iso
 from ..config import Settings
 from ..embed.base import BUNDLED_NAMES, HASH
 from ..model.activation import fact_activation
+from ..model.fact import Fact
 from ..storage.layout import Layout
 from ..storage.store import Store
 
@@ -70,19 +71,20 @@ def collect(
     def usable(path: Path) -> bool:  # reported below, not read here
         return store.refused(path) is None
 
-    facts, bad_facts = store.peek_records(layout.facts, "fact")
+    records, bad_facts = store.peek_records(layout.facts, "fact")
+    facts = [Fact.from_record(record) for record in records]  # valid records only
     archived, bad_archived = store.peek_records(layout.archive, "archived-fact")
     state, _ = store.peek_activation()
-    current = [fact for fact in facts if "superseded_by" not in fact]
+    current = [fact for fact in facts if fact.current]
     values = [
-        fact_activation(fact, state.get(fact["id"]), now, half_life_days=settings.half_life_days)
+        fact_activation(fact, state.get(fact.id), now, half_life_days=settings.half_life_days)
         for fact in current
     ]
     if last_consolidation is None:
         last_consolidation, duration_seconds = _previous_consolidation(store)
     usage = (disk_usage or shutil.disk_usage)(str(layout.root))
     used, free = usage[1], usage[2]
-    oldest = min((parse_iso(fact["created"]) for fact in current), default=None)
+    oldest = min((parse_iso(fact.created) for fact in current), default=None)
     quarantined, recently_quarantined = _quarantined(store, now)
     vectors, bad_vectors = store.peek_records(layout.vector_metadata, "vector-metadata")
     audit, _ = store.peek_records(layout.audit_log, "audit-entry")
@@ -101,7 +103,7 @@ def collect(
         "total_facts": len(facts) + len(archived),
         "active_facts": len(facts),
         "archived_facts": len(archived),
-        "pinned_facts": sum(1 for fact in current if fact.get("pinned")),
+        "pinned_facts": sum(1 for fact in current if fact.pinned),
         "superseded_facts": len(facts) - len(current),
         "avg_activation": round(sum(values) / len(values), 3) if values else None,
         "daily_files_count": _count(layout.daily_dir, ".md") if usable(layout.daily_dir) else 0,
@@ -313,7 +315,7 @@ def _previous_consolidation(store: Store) -> tuple[str | None, float | None]:
     return previous.get("last_consolidation"), previous.get("consolidation_duration_seconds")
 
 
-def _index_state(store: Store, current: list[dict], records: list[dict], bad: int) -> dict:
+def _index_state(store: Store, current: list[Fact], records: list[dict], bad: int) -> dict:
     """How the vector index stands against the facts.
 
     Facts remembered since the index was last brought in step are `pending`: the next

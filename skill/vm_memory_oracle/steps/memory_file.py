@@ -12,7 +12,7 @@ import math
 from datetime import datetime
 
 from ..graph import KnowledgeGraph
-from ..model.fact import fact_sentence
+from ..model.fact import Fact
 from ..storage import files
 from .memory_md import Candidate, chars, fact_line, reconcile
 from .report import StepReport
@@ -24,34 +24,34 @@ FILL_SHARE = 0.9
 
 
 def memory_candidates(graph: KnowledgeGraph, now: datetime) -> list[Candidate]:
-    facts = graph.facts(copy=False)
+    facts = graph.facts()
     state = graph.store.read_activation()
     return [candidate(fact, graph.activation_of(fact, state, now)) for fact in facts]
 
 
-def candidate(fact: dict, activation: float) -> Candidate:
+def candidate(fact: Fact, activation: float) -> Candidate:
     return Candidate(
-        id=fact["id"],
-        text=fact_sentence(fact),
-        category=fact.get("category", "fact"),
-        importance=fact.get("importance", 0.0),
+        id=fact.id,
+        text=fact.sentence,
+        category=fact.category or "fact",
+        importance=fact.importance or 0.0,
         activation=activation,
-        pinned=bool(fact.get("pinned")),
-        superseded="superseded_by" in fact,
-        subject=fact["subject"],
+        pinned=fact.pinned,
+        superseded=not fact.current,
+        subject=fact.subject,
         salience=salience_of(fact),
-        source=fact.get("source", ""),
-        valid_from=_day(fact.get("valid_from")),
+        source=fact.source,
+        valid_from=_day(fact.valid_from),
     )
 
 
-def salience_of(fact: dict) -> float | None:
+def salience_of(fact: Fact) -> float | None:
     """The salience summarize gave the fact; a fact someone stated on purpose (remember,
     a reviewed proposal) counts as fully salient; a fact learned from a log before
     salience was scored has none (its importance stands in)."""
-    if "salience" in fact:
-        return fact["salience"]
-    return None if fact.get("source", "").startswith("sessions/") else 1.0
+    if fact.salience is not None:
+        return fact.salience
+    return None if fact.source.startswith("sessions/") else 1.0
 
 
 def _day(valid_from: str | None) -> str | None:
@@ -60,7 +60,10 @@ def _day(valid_from: str | None) -> str | None:
 
 def former_lines(graph: KnowledgeGraph) -> dict[str, str]:
     """The line each archived fact had in MEMORY.md (line -> fact id)."""
-    return {fact_line(candidate(fact, 0.0)): fact["id"] for fact in graph.archived_facts()}
+    return {
+        fact_line(candidate(Fact.from_archived(record), 0.0)): record["id"]
+        for record in graph.archived_facts()
+    }
 
 
 def reconcile_memory_file(graph: KnowledgeGraph, now: datetime) -> StepReport:

@@ -21,7 +21,7 @@ import numpy as np
 
 from ..clock import parse_iso
 from ..graph import KnowledgeGraph
-from ..model.fact import fact_sentence
+from ..model.fact import Fact
 from ..model.similarity import MIN_OVERLAP, Wording, duplicate_reason, overlap, wording
 from .report import StepReport
 
@@ -33,14 +33,14 @@ SentenceVectors = Callable[[list[str]], "list[np.ndarray | None]"]
 
 
 def find_duplicates(
-    facts: list[dict], *, vectors: SentenceVectors | None = None, threshold: float | None = None
+    facts: list[Fact], *, vectors: SentenceVectors | None = None, threshold: float | None = None
 ) -> dict[str, tuple[str, str]]:
     """Id of each fact to merge away -> (id of the fact it merges into, why).
 
     `vectors(sentences)` gives each sentence's unit embedding (or None when it has none);
     without it, or without a threshold, only word overlap is checked.
     """
-    current = [fact for fact in facts if "superseded_by" not in fact]
+    current = [fact for fact in facts if fact.current]
     wordings = [wording(fact) for fact in current]
     groups: dict[str, list[int]] = {}
     for position, item in enumerate(wordings):
@@ -90,10 +90,10 @@ def _overlapping_pairs(wordings: list[Wording], members: list[int]) -> set[tuple
 
 
 def _close_pairs(
-    facts: list[dict], members: list[int], vectors: SentenceVectors, threshold: float
+    facts: list[Fact], members: list[int], vectors: SentenceVectors, threshold: float
 ) -> dict[tuple[int, int], float]:
     """Pairs (i < j) of `members` whose sentence vectors have cosine >= threshold."""
-    found = vectors([fact_sentence(facts[position]) for position in members])
+    found = vectors([facts[position].sentence for position in members])
     known = [(position, vector) for position, vector in zip(members, found) if vector is not None]
     if len(known) < 2:
         return {}
@@ -109,7 +109,7 @@ def _close_pairs(
     return close
 
 
-def _choose(facts: list[dict], reasons: dict[tuple[int, int], str]) -> dict[str, tuple[str, str]]:
+def _choose(facts: list[Fact], reasons: dict[tuple[int, int], str]) -> dict[str, tuple[str, str]]:
     """Which fact of each duplicate pair stays: a pinned one, else the newer (later in the
     file when created at the same time). Facts are taken from the one that stays most
     surely; each absorbs its duplicates not taken yet, so a fact merges at most once."""
@@ -120,7 +120,7 @@ def _choose(facts: list[dict], reasons: dict[tuple[int, int], str]) -> dict[str,
 
     def priority(position: int) -> tuple:
         fact = facts[position]
-        return (bool(fact.get("pinned")), parse_iso(fact["created"]), position)
+        return (fact.pinned, parse_iso(fact.created), position)
 
     merged: dict[str, tuple[str, str]] = {}
     taken: set[int] = set()
@@ -128,10 +128,10 @@ def _choose(facts: list[dict], reasons: dict[tuple[int, int], str]) -> dict[str,
         if position in taken:
             continue
         for other, reason in sorted(partners[position]):
-            if other in taken or facts[other].get("pinned") or priority(other) > priority(position):
+            if other in taken or facts[other].pinned or priority(other) > priority(position):
                 continue
             taken.add(other)
-            merged[facts[other]["id"]] = (facts[position]["id"], reason)
+            merged[facts[other].id] = (facts[position].id, reason)
     return merged
 
 
@@ -143,7 +143,7 @@ def merge_duplicates(
     threshold: float | None = None,
 ) -> StepReport:
     """The step: find the duplicates among the active facts and merge them."""
-    pairs = find_duplicates(graph.facts(copy=False), vectors=vectors, threshold=threshold)
+    pairs = find_duplicates(graph.facts(), vectors=vectors, threshold=threshold)
     merged = graph.merge(pairs, now) if pairs else {}
     return StepReport(
         "merge",

@@ -23,25 +23,25 @@ from .report import StepReport
 def facts_to_prune(graph: KnowledgeGraph, now: datetime) -> dict[str, ArchiveCause]:
     """Fact id -> why it leaves the active set, as things stand at `now`."""
     settings = graph.settings
-    facts = graph.facts(copy=False)
+    facts = graph.facts()
     state = graph.store.read_activation()
     chosen: dict[str, ArchiveCause] = {}
     survivors: list[tuple[float, str]] = []
     for fact in facts:
-        if "superseded_by" in fact:
-            chosen[fact["id"]] = ArchiveCause("superseded", fact["superseded_by"])
+        if fact.superseded_by is not None:
+            chosen[fact.id] = ArchiveCause("superseded", fact.superseded_by)
             continue
-        if fact.get("pinned"):
+        if fact.pinned:
             continue
         value = graph.activation_of(fact, state, now)
         if value < settings.prune_threshold:
-            chosen[fact["id"]] = ArchiveCause(
+            chosen[fact.id] = ArchiveCause(
                 "pruned",
                 f"activation {value:.4f} below prune_threshold {settings.prune_threshold:g}",
             )
         else:
-            survivors.append((value, fact["id"]))
-    pinned = sum(1 for fact in facts if fact.get("pinned") and "superseded_by" not in fact)
+            survivors.append((value, fact.id))
+    pinned = sum(1 for fact in facts if fact.pinned and fact.current)
     excess = pinned + len(survivors) - settings.max_facts
     if excess > 0:
         survivors.sort()

@@ -30,6 +30,7 @@ from datetime import datetime
 from ..config import Settings
 from ..graph import KnowledgeGraph
 from ..model.archive import ArchiveCause
+from ..model.fact import Fact
 from ..model.paths import allowed_roots, covering_root, expanded, fact_references
 from ..storage.layout import Layout
 from .report import StepReport
@@ -75,7 +76,7 @@ class ReferenceChecker:
         self._known: dict[str, str] = {}
         self._root_there: dict[str, bool] = {}
 
-    def verdict(self, fact: dict) -> Verdict:
+    def verdict(self, fact: Fact) -> Verdict:
         references = tuple(fact_references(fact))
         found: dict[str, list[str]] = {GONE: [], PRESENT: [], UNCHECKED: []}
         for reference in references:
@@ -132,18 +133,18 @@ def reference_checker(
     return ReferenceChecker(roots, home, lstat)
 
 
-def flagged_references(facts: list[dict], checker: ReferenceChecker) -> list[dict]:
+def flagged_references(facts: list[Fact], checker: ReferenceChecker) -> list[dict]:
     """health.json's stale_references: each current fact that names a path that is gone,
     with what became of every path it names."""
     found = []
     for fact in facts:
-        if "superseded_by" in fact:
+        if not fact.current:
             continue
         verdict = checker.verdict(fact)
         if verdict.gone:
             found.append(
                 {
-                    "fact": fact["id"],
+                    "fact": fact.id,
                     "gone": list(verdict.gone),
                     "present": list(verdict.present),
                     "unchecked": list(verdict.unchecked),
@@ -157,32 +158,28 @@ def stale(
 ) -> StepReport:
     """Archive the facts every path of which is gone; flag those with some gone."""
     checker = reference_checker(graph.settings, graph.layout, lstat=lstat)
-    verdicts = {
-        fact["id"]: checker.verdict(fact)
-        for fact in graph.facts(copy=False)
-        if "superseded_by" not in fact
-    }
+    verdicts = {fact.id: checker.verdict(fact) for fact in graph.facts() if fact.current}
     chosen: dict[str, ArchiveCause] = {}
     flagged: dict[str, str] = {}
     with graph.store.locked("consolidate: stale"):
-        for fact in graph.facts(copy=False):
-            verdict = verdicts.get(fact["id"])
+        for fact in graph.facts():
+            verdict = verdicts.get(fact.id)
             if (
                 verdict is None
                 or verdict.kind not in (STALE, PARTIALLY_STALE)
-                or "superseded_by" in fact
+                or not fact.current
                 or tuple(fact_references(fact)) != verdict.references
             ):
                 continue  # superseded or changed since it was checked: the next run sees it
             if verdict.kind == PARTIALLY_STALE:
-                flagged[fact["id"]] = partial_reason(verdict)
-            elif fact.get("pinned"):
-                flagged[fact["id"]] = (
+                flagged[fact.id] = partial_reason(verdict)
+            elif fact.pinned:
+                flagged[fact.id] = (
                     "stale, kept because pinned: every path it names is "
                     f"gone: {_listed(verdict.gone)}"
                 )
             else:
-                chosen[fact["id"]] = ArchiveCause(
+                chosen[fact.id] = ArchiveCause(
                     "stale", f"every path it names is gone: {_listed(verdict.gone)}"
                 )
         if chosen:

@@ -38,7 +38,7 @@ from ..extract.salience import importance_with, with_evidence
 from ..graph import KnowledgeGraph
 from ..intake import candidate_fact
 from ..model.characters import without_unsafe
-from ..model.fact import INTRINSIC_IMPORTANCE, clean_text
+from ..model.fact import INTRINSIC_IMPORTANCE, Fact, clean_text
 from ..openclaw_import import import_openclaw, import_openclaw_state
 from ..storage import files, strict_json
 from ..storage.sessions import read_session, session_day
@@ -157,7 +157,7 @@ def summarize(
             ]
             if behind and attempt < READ_ATTEMPTS:
                 continue  # another summarize read further meanwhile: read the logs again
-            fresh: list[dict] = []
+            fresh: list[Fact] = []
             for path in paths:
                 done = standing[path.name]["lines"] if path.name in standing else 0
                 prefix = f"{layout.relative(path)}:"
@@ -165,8 +165,7 @@ def summarize(
                     fact
                     for facts in reading.per_day.values()
                     for fact, _ in facts
-                    if fact["source"].startswith(prefix)
-                    and int(fact["source"][len(prefix) :]) > done
+                    if fact.source.startswith(prefix) and int(fact.source[len(prefix) :]) > done
                 ]
             scorer.save()
             if fresh:
@@ -276,7 +275,7 @@ class _Reading:
     """What one read of the session logs found."""
 
     logs: dict[str, bytes] = field(default_factory=dict)  # log name -> the bytes read
-    per_day: dict[str, list[tuple[dict, str]]] = field(
+    per_day: dict[str, list[tuple[Fact, str]]] = field(
         default_factory=dict
     )  # day -> (candidate fact, section)
     tally: SummarizeReport = field(default_factory=SummarizeReport)  # turns, fragments, ...
@@ -460,7 +459,7 @@ def _quarantine_session_lines(store, name: str, bad_lines, report: SummarizeRepo
 
 def _extract(
     turns: list[Turn], settings: Settings, created: str, report: SummarizeReport, scorer=None
-) -> list[tuple[dict, str]]:
+) -> list[tuple[Fact, str]]:
     """(candidate fact, summary section) for one day's turns, in the order they were said."""
     pairs = turn_fragments(turns, frozenset(settings.extract_roles))
     report.fragments += len(pairs)
@@ -501,22 +500,22 @@ def _extract(
         except InvalidInputError as exc:
             report.warnings.append(f"skipped an extracted fact: {exc}")
             continue
-        if fact["source"] in origins:
+        if fact.source in origins:
             # The copied line's own origin: the fact names the OpenClaw session it was said in.
-            fact["sources"] = [origins[fact["source"]]]
-        facts.append((fact, section_of(fact.get("category", "fact"))))
+            fact = fact.changed(sources=(origins[fact.source],))
+        facts.append((fact, section_of(fact.category or "fact")))
     return facts
 
 
-def _write_daily(store, day: str, facts: list[tuple[dict, str]], report: SummarizeReport) -> None:
+def _write_daily(store, day: str, facts: list[tuple[Fact, str]], report: SummarizeReport) -> None:
     layout = store.layout
     names = [path.name for path in store.session_files(day)]
     entries = [
         {
             "section": section,
-            "text": fact.get("text") or fact["object"],
-            "id": fact["id"],
-            "source": fact["source"],
+            "text": fact.text or fact.object,
+            "id": fact.id,
+            "source": fact.source,
         }
         for fact, section in facts
     ]

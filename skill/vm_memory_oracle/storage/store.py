@@ -8,11 +8,12 @@ snapshot across the lock.
 from __future__ import annotations
 
 import os
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Mapping
 from contextlib import contextmanager
 from pathlib import Path
 
 from ..errors import InvalidInputError
+from ..model.fact import Fact
 from . import files, locks, snapshot, strict_json
 from .files import BadLine, JsonlContents
 from .layout import Layout, Refusal
@@ -20,6 +21,50 @@ from .validation import problem
 
 JOURNAL_LIMIT = 2000
 AUDIT_MAX_IDS = 50
+
+
+class FactsById(Mapping[str, Fact]):
+    """The facts of one snapshot of facts.jsonl by id, each record made a Fact when first
+    looked up: a recall looks at a few of 10,000 facts, and a new process should not pay
+    for making them all (that costs as much as parsing the file)."""
+
+    def __init__(self, records: list[dict], *, made: list[Fact | None] | None = None):
+        self._records = records
+        self.made: list[Fact | None] = made if made is not None else [None] * len(records)
+        # the last record of an id wins, as in a dict made of the facts in file order
+        self._position = {record["id"]: number for number, record in enumerate(records)}
+        self._all: list[Fact] | None = None
+
+    def made_of(self, records: list[dict]) -> bool:
+        return records is self._records
+
+    def _fact(self, number: int) -> Fact:
+        fact = self.made[number]
+        if fact is None:
+            fact = self.made[number] = Fact.from_record(self._records[number])
+        return fact
+
+    def all(self) -> list[Fact]:
+        """Every fact, in the order of the file (a new list)."""
+        if self._all is None:
+            self._all = [self._fact(number) for number in range(len(self._records))]
+        return list(self._all)
+
+    def __getitem__(self, fact_id: str) -> Fact:
+        return self._fact(self._position[fact_id])
+
+    def __contains__(self, fact_id: object) -> bool:
+        return fact_id in self._position
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._position)
+
+    def __len__(self) -> int:
+        return len(self._position)
+
+
+# facts.jsonl path -> the facts of its snapshot, for this process.
+_made_facts: dict[str, FactsById] = {}
 
 
 class Store:
@@ -306,6 +351,44 @@ class Store:
             [dict(record) for record in records],
             disk=self.cache_usable(cache),
         )
+
+    # -- facts.jsonl as Fact records ---------------------------------------------------------
+    def read_facts(self) -> list[Fact]:
+        """The facts of facts.jsonl, read like any records (checked against the schema, bad
+        lines quarantined), as Facts. The list is new at each call."""
+        return self.facts_by_id().all()
+
+    def facts_by_id(self) -> FactsById:
+        """The facts of facts.jsonl by id, each made a Fact when first looked up. A Fact
+        cannot change, so the ones made from a snapshot of the file serve every later read
+        of it."""
+        path = self.layout.facts
+        records = self.read_records(path, "fact", unique_key="id", copy=False)
+        held = _made_facts.get(str(path))
+        if held is None or not held.made_of(records):
+            held = _made_facts[str(path)] = FactsById(records)
+        return held
+
+    def rewrite_facts(self, facts: Iterable[Fact]) -> None:
+        facts = list(facts)
+        self.rewrite_records(self.layout.facts, "fact", [fact.to_record() for fact in facts])
+        self._hold_facts([], facts)
+
+    def append_facts(self, facts: Iterable[Fact]) -> None:
+        facts = list(facts)
+        path = self.layout.facts
+        held = _made_facts.get(str(path))
+        before = snapshot.load(self._snapshot_path(path), snapshot.file_key(path), disk=False)
+        self.append_records(path, "fact", [fact.to_record() for fact in facts])
+        if held is not None and before is not None and held.made_of(before):
+            self._hold_facts(held.made, facts)
+
+    def _hold_facts(self, earlier: list[Fact | None], facts: list[Fact]) -> None:
+        """What was just written is what the next read would make: keep it for that read."""
+        path = self.layout.facts
+        records = snapshot.load(self._snapshot_path(path), snapshot.file_key(path), disk=False)
+        if records is not None and len(records) == len(earlier) + len(facts):
+            _made_facts[str(path)] = FactsById(records, made=[*earlier, *facts])
 
     def _snapshot_path(self, path: Path) -> Path:
         return self.layout.snapshot_for(path)
