@@ -37,7 +37,7 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "skill"))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from vm_memory_oracle.model.fact import fact_sentence, new_fact, normalise  # noqa: E402
+from vm_memory_oracle.model.fact import Fact, new_fact, normalise  # noqa: E402
 from vm_memory_oracle.model.text import tokens  # noqa: E402
 from vm_memory_oracle.recall import Corpus, build_lexical_index  # noqa: E402
 
@@ -54,7 +54,7 @@ def document_text(record: dict) -> str:
     """A fact's lexical document, as build_lexical_index joins it."""
     return " ".join(
         (
-            fact_sentence(record),
+            Fact.from_record(record).sentence,
             record["subject"],
             record["predicate"].replace("_", " "),
             record["object"],
@@ -107,7 +107,7 @@ class Current:
 
     def build(self, records: list[dict]) -> None:
         self.records = {record["id"]: record for record in records}
-        self.index = build_lexical_index(list(self.records.values()))
+        self.index = build_lexical_index([Fact.from_record(r) for r in self.records.values()])
         self.corpus = Corpus(_AllSearchable(self.records), 0.0, self.index)
 
     def search(self, query: str, k: int = K) -> list[tuple[str, float]]:
@@ -117,7 +117,7 @@ class Current:
         for record in removed:
             del self.records[record["id"]]
         self.records.update((record["id"], record) for record in added)
-        self.index = build_lexical_index(list(self.records.values()))
+        self.index = build_lexical_index([Fact.from_record(r) for r in self.records.values()])
         self.corpus = Corpus(_AllSearchable(self.records), 0.0, self.index)
 
     def disk_bytes(self) -> int:
@@ -378,7 +378,7 @@ _RECORDS: list[dict] = []  # every synthetic fact, made before forking
 
 def synthetic_records(count: int) -> list[dict]:
     return [
-        new_fact(line, created=STAMP, default_source="synthetic")
+        new_fact(line, created=STAMP, default_source="synthetic").to_record()
         for line in synthetic.fact_lines(count)
     ]
 
@@ -556,7 +556,7 @@ def locomo_quality(workdir: Path, names: list[str]) -> dict:
         per_question: list[tuple[int, float]] = []
         per_conversation, seconds = {}, {"build": 0.0, "queries": 0.0}
         for graph, conversation, _ in prepared:
-            records = [fact for fact in graph.facts(copy=False) if "superseded_by" not in fact]
+            records = [fact.to_record() for fact in graph.facts() if fact.current]
             with tempfile.TemporaryDirectory(prefix="lexical-locomo-") as scratch:
                 engine = factory(Path(scratch), **options)
                 started = time.perf_counter()

@@ -24,12 +24,15 @@ import re
 from array import array
 from bisect import bisect_left
 from collections import Counter
-from collections.abc import Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from datetime import datetime
 
+import numpy as np
+
 from .errors import InvalidInputError, UsageError
 from .graph import KnowledgeGraph, LiveFact
+from .graph.columns import FactColumns, microseconds
 from .model.archive import cause_of
 from .model.characters import UNSAFE_FOUND, without_unsafe
 from .model.fact import Fact, normalise
@@ -56,7 +59,9 @@ PHRASE_CANDIDATES = 200
 SUBJECT_ALIASES = {"user": ("用户",), "用户": ("user",)}
 # A capitalised word of three letters or more that does not begin the query.
 _NAME_INSIDE = re.compile(r"(?<=\S\s)[A-Z][a-z]{2,}\b")
-LEXICAL_LAYOUT = 2  # of build_lexical_index's snapshot: 2 added the subjects
+# Of build_lexical_index's snapshot: 2 added the subjects, 3 the activation inputs and the
+# order of the ids.
+LEXICAL_LAYOUT = 3
 _BM25_K1 = 1.2
 _BM25_B = 0.75
 
@@ -99,7 +104,10 @@ def recall_many(
     for item in queries:
         check_query(item["query"])
     view = graph.live_view(now)
-    corpus = Corpus(view, graph.settings.search_threshold, lexical_index(graph))
+    index = lexical_index(graph)
+    tables = _tables(index)
+    activation = graph.activations(tables.ids, tables.facts, now)
+    corpus = Corpus(view, graph.settings.search_threshold, index, activation)
     vectors = None
     if semantic is not None and view.records:
         vectors = semantic.embedder.embed_queries([item["query"] for item in queries])
@@ -114,7 +122,7 @@ def recall_many(
         )
         concerned = (
             strong
-            or max(coverage.values(), default=0.0) >= WORD_EVIDENCE
+            or coverage.best() >= WORD_EVIDENCE
             or corpus.names_a_subject(item["query"])
             or bool(corpus.exact_matches(item["query"]))
             or corpus.shares_a_phrase(item["query"], coverage)
@@ -174,42 +182,75 @@ def check_query(query: str) -> None:
         raise InvalidInputError(f"query {UNSAFE_FOUND}: {query[:80]!r}", key="query")
 
 
+LISTS = ("exact", "semantic", "lexical")
+
+
 def rank(
     query: str,
     corpus: Corpus,
     neighbours: list[tuple[str, float]],
     k: int,
     order: str,
-    coverage: dict[str, float] | None = None,
+    coverage: Coverage | None = None,
 ) -> list[Hit]:
     """Fuse the candidate lists by reciprocal rank; exact matches always come first.
-    `coverage`: the query's word_coverage, when the caller has it already."""
-    scores = corpus.lexical_scores(query, coverage=coverage)
-    lexical = sorted(scores.items(), key=lambda item: (-item[1], item[0]))
-    lists = {
-        "exact": sorted(
-            corpus.exact_matches(query), key=lambda fact_id: -corpus.view[fact_id].activation
-        ),
-        "semantic": [fact_id for fact_id, _ in neighbours],
-        "lexical": [fact_id for fact_id, _ in lexical],
-    }
-    fused: dict[str, float] = {}
-    matched: dict[str, list[str]] = {}
-    for name, fact_ids in lists.items():
-        for position, fact_id in enumerate(fact_ids, start=1):
-            fused[fact_id] = fused.get(fact_id, 0.0) + WEIGHTS[name] / (RRF_K + position)
-            matched.setdefault(fact_id, []).append(name)
+    `coverage`: the query's word_coverage, when the caller has it already.
+
+    Scores are added up over arrays indexed by fact number (a fact missing from the lexical
+    index, changed since it was built, gets a slot after them), and a Hit is made only for
+    the facts read in rank order until k turns are found."""
+    tables = corpus.tables
+    lexical, _ = corpus.lexical_ranking(query, coverage=coverage)
+    exact = sorted(
+        corpus.exact_matches(query), key=lambda fact_id: -corpus.view[fact_id].activation
+    )
+    extra: dict[str, int] = {}
+
+    def numbered(fact_ids: list[str]) -> np.ndarray:
+        numbers = []
+        for fact_id in fact_ids:
+            number = tables.position.get(fact_id)
+            if number is None:
+                number = extra.setdefault(fact_id, len(tables.ids) + len(extra))
+            numbers.append(number)
+        return np.array(numbers, dtype=np.intp)
+
+    lists = (numbered(exact), numbered([fact_id for fact_id, _ in neighbours]), lexical)
+    size = len(tables.ids) + len(extra)
+    fused = np.zeros(size, dtype=np.float64)
+    found = np.zeros((len(LISTS), size), dtype=np.bool_)
+    for row, (name, numbers) in enumerate(zip(LISTS, lists)):
+        fused[numbers] += WEIGHTS[name] / (RRF_K + np.arange(1, len(numbers) + 1))
+        found[row, numbers] = True
+    candidates = np.flatnonzero(found.any(axis=0))
     top = sum(WEIGHTS.values()) / (RRF_K + 1) + 1.0
-    hits = [
+    scores = (fused[candidates] + found[0, candidates]) / top
+    names = {number: fact_id for fact_id, number in extra.items()}
+
+    def fact_id_of(number: int) -> str:
+        return tables.ids[number] if number < len(tables.ids) else names[number]
+
+    if corpus.activation is not None and not extra:
+        activation = corpus.activation[candidates]
+        ordered = candidates[np.lexsort((tables.id_order[candidates], -activation, -scores))]
+    else:  # a few facts, some outside the index: their activation and ids one by one
+        keyed = [
+            (-score, -corpus.view[fact_id_of(number)].activation, fact_id_of(number), number)
+            for number, score in zip(candidates.tolist(), scores.tolist())
+            if fact_id_of(number) in corpus.view
+        ]
+        ordered = np.array([item[3] for item in sorted(keyed)], dtype=np.intp)
+    score_of = dict(zip(candidates.tolist(), scores.tolist()))
+    hits = (
         Hit(
-            corpus.view[fact_id],
-            (score + (1.0 if "exact" in matched[fact_id] else 0.0)) / top,
-            tuple(matched[fact_id]),
+            corpus.view[fact_id_of(number)],
+            score_of[number],
+            tuple(name for row, name in enumerate(LISTS) if found[row, number]),
         )
-        for fact_id, score in fused.items()
-    ]
-    hits.sort(key=lambda hit: (-hit.score, -hit.fact.activation, hit.fact.id))
-    return _ordered(_one_per_turn_first(hits)[:k], order)
+        for number in ordered.tolist()
+        if fact_id_of(number) in corpus.view
+    )
+    return _ordered(_one_per_turn_first(hits, k), order)
 
 
 def _ordered(hits: list[Hit], order: str) -> list[Hit]:
@@ -218,10 +259,11 @@ def _ordered(hits: list[Hit], order: str) -> list[Hit]:
     return sorted(hits, key=lambda hit: (-hit.score, -hit.fact.activation, hit.fact.id))
 
 
-def _one_per_turn_first(hits: list[Hit]) -> list[Hit]:
-    """The best fact of each conversation turn first, then the others: several fragments
-    of one sentence do not crowd out the other memories a query may need. Facts from other
-    sources (user-stated, an import file) are each their own."""
+def _one_per_turn_first(hits: Iterable[Hit], k: int) -> list[Hit]:
+    """The first k of `hits` (best first) taking the best fact of each conversation turn
+    first, then the others: several fragments of one sentence do not crowd out the other
+    memories a query may need. Facts from other sources (user-stated, an import file) are
+    each their own. Reads `hits` only until k turns are found."""
     seen: set[str] = set()
     first: list[Hit] = []
     later: list[Hit] = []
@@ -230,7 +272,9 @@ def _one_per_turn_first(hits: list[Hit]) -> list[Hit]:
         turn = source if source.startswith("sessions/") else hit.fact.id
         (later if turn in seen else first).append(hit)
         seen.add(turn)
-    return first + later
+        if len(first) == k:
+            break
+    return (first + later)[:k]
 
 
 def _restore_from_archive(
@@ -266,14 +310,25 @@ def build_lexical_index(facts: list[Fact]) -> dict:
     turn it came from, as its vector reads it too). Facts are numbered in `ids`. Numbers are
     stored packed as bytes (a snapshot of 10,000 facts then loads in a few milliseconds):
     a posting is [number, frequency, number, frequency, ...] as uint32; the exact keys are
-    a sorted array of 63-bit key hashes with the fact number of each.
+    a sorted array of 63-bit key hashes with the fact number of each; `id_order` is each
+    fact's place when ids are sorted (ties in a ranking are broken by id). The facts' own
+    activation inputs (importance, pinned, creation activation and time) come along, as
+    columns in the same order (graph.columns).
     """
     ids: list[str] = []
     exact: list[tuple[int, int]] = []
     postings: dict[str, array] = {}
     lengths = array("I")
+    importance, initial, created, pinned = array("d"), array("d"), array("q"), bytearray()
+    stamps: dict[str, int] = {}  # a batch of facts shares its creation time
     for number, fact in enumerate(facts):
         ids.append(fact.id)
+        importance.append(fact.importance or 0.0)
+        initial.append(fact.activation)
+        if fact.created not in stamps:
+            stamps[fact.created] = microseconds(fact.created)
+        created.append(stamps[fact.created])
+        pinned.append(fact.pinned)
         predicate = fact.predicate.replace("_", " ")
         exact.extend((_key_hash(key), number) for key in exact_keys(fact))
         words = tokens(
@@ -288,8 +343,16 @@ def build_lexical_index(facts: list[Fact]) -> dict:
         terms = sorted(evidence_terms(subject))
         if terms:
             subjects.setdefault(terms[0], []).append(terms)
+    id_order = array("I", bytes(4 * len(ids)))
+    for place, number in enumerate(sorted(range(len(ids)), key=ids.__getitem__)):
+        id_order[number] = place
     return {
         "ids": ids,
+        "id_order": id_order.tobytes(),
+        "importance": importance.tobytes(),
+        "initial": initial.tobytes(),
+        "created": created.tobytes(),
+        "pinned": bytes(pinned),
         "lengths": lengths.tobytes(),
         "subjects": subjects,
         "postings": {term: posting.tobytes() for term, posting in postings.items()},
@@ -356,23 +419,111 @@ class _ArchiveView:
         return fact_id in self.records
 
 
+class _Tables:
+    """A lexical index snapshot as numpy arrays, made once per snapshot in a process: fact
+    numbers by id, each fact id's place in sorted order (ties are broken by id), document
+    lengths, postings decoded on first use, and the facts' own activation inputs."""
+
+    def __init__(self, index: dict):
+        self.ids: list[str] = index["ids"]
+        self.position = {fact_id: number for number, fact_id in enumerate(self.ids)}
+        self.id_order = np.frombuffer(index["id_order"], dtype=np.uint32)
+        self.lengths = np.frombuffer(index["lengths"], dtype=np.uint32).astype(np.float64)
+        self.average_length = float(self.lengths.mean()) if len(self.lengths) else 0.0
+        self.packed: dict[str, bytes] = index["postings"]
+        self._decoded: dict[str, tuple[np.ndarray, np.ndarray]] = {}
+        self.facts = FactColumns(
+            np.frombuffer(index["importance"], dtype=np.float64),
+            np.frombuffer(index["pinned"], dtype=np.bool_),
+            np.frombuffer(index["created"], dtype=np.int64),
+            np.frombuffer(index["initial"], dtype=np.float64),
+        )
+
+    def posting(self, term: str) -> tuple[np.ndarray, np.ndarray]:
+        """(fact numbers, frequencies) of the facts holding `term`."""
+        held = self._decoded.get(term)
+        if held is None:
+            pairs = np.frombuffer(self.packed.get(term, b""), dtype=np.uint32)
+            held = self._decoded[term] = (pairs[::2].astype(np.intp), pairs[1::2])
+        return held
+
+
+# Tables of the lexical index snapshots seen by this process (the snapshot dict is held with
+# its tables, so its id cannot be reused while the entry lives).
+_tables_held: dict[int, tuple[dict, _Tables]] = {}
+
+
+def _tables(index: dict) -> _Tables:
+    held = _tables_held.get(id(index))
+    if held is None or held[0] is not index:
+        if len(_tables_held) >= 4:
+            _tables_held.clear()
+        held = _tables_held[id(index)] = (index, _Tables(index))
+    return held[1]
+
+
+class Coverage(Mapping):
+    """Searchable fact id -> the share of the query's evidence terms it holds (see
+    Corpus.word_coverage), over arrays: recall asks for the best share, for membership and
+    for the facts holding the most, never for the whole mapping."""
+
+    def __init__(self, tables: _Tables, shares: np.ndarray):
+        self._tables = tables
+        self.shares = shares  # by fact number; 0 where not held or not searchable
+        self.numbers = np.flatnonzero(shares)
+
+    def best(self) -> float:
+        return float(self.shares[self.numbers].max()) if len(self.numbers) else 0.0
+
+    def top(self, count: int) -> list[str]:
+        """The ids of the `count` facts holding the largest shares (ties by id)."""
+        numbers = self.numbers
+        order = np.lexsort((self._tables.id_order[numbers], -self.shares[numbers]))[:count]
+        return [self._tables.ids[number] for number in numbers[order]]
+
+    def __getitem__(self, fact_id: str) -> float:
+        number = self._tables.position.get(fact_id)
+        if number is None or not self.shares[number]:
+            raise KeyError(fact_id)
+        return float(self.shares[number])
+
+    def __contains__(self, fact_id: object) -> bool:
+        number = self._tables.position.get(fact_id) if isinstance(fact_id, str) else None
+        return number is not None and bool(self.shares[number])
+
+    def __iter__(self) -> Iterator[str]:
+        return (self._tables.ids[number] for number in self.numbers)
+
+    def __len__(self) -> int:
+        return len(self.numbers)
+
+
 class Corpus:
     """Exact and lexical (BM25) matching over the facts that are searchable now: current
-    and at or above the activation threshold (computed only for facts that match)."""
+    and at or above the activation threshold. `activation` holds every indexed fact's
+    activation now, in the index's order (KnowledgeGraph.activations); without it, every
+    fact of the index is searchable (the archive, or a threshold of 0)."""
 
-    def __init__(self, view, threshold: float, index: dict):
+    def __init__(self, view, threshold: float, index: dict, activation: np.ndarray | None = None):
         self.view = view
         self.threshold = threshold
-        self.ids = index["ids"]
+        self.tables = _tables(index)
+        self.ids = self.tables.ids
         self.subjects = index["subjects"]
-        self.postings = index["postings"]
-        self.lengths = array("I", index["lengths"])
         self.exact_hashes = array("Q", index["exact_hashes"])
         self.exact_numbers = array("I", index["exact_numbers"])
-        self.average_length = (sum(self.lengths) / len(self.lengths)) if self.lengths else 0.0
+        self.activation = activation
+        self.mask = (
+            activation >= threshold
+            if activation is not None
+            else np.ones(len(self.ids), dtype=np.bool_)
+        )
 
     def searchable(self, fact_id: str) -> bool:
-        return self.view.searchable(fact_id, self.threshold)
+        number = self.tables.position.get(fact_id)
+        if number is None or fact_id not in self.view.records:
+            return self.view.searchable(fact_id, self.threshold)  # changed since indexed
+        return bool(self.mask[number]) and self.view.records[fact_id].current
 
     def exact_matches(self, query: str) -> list[str]:
         """Ids of facts whose id, subject, object, sentence or "subject predicate" is the query."""
@@ -405,78 +556,86 @@ class Corpus:
             for subject in subjects
         )
 
-    def shares_a_phrase(self, query: str, coverage: dict[str, float]) -> bool:
+    def shares_a_phrase(self, query: str, coverage: Mapping[str, float]) -> bool:
         """Whether a fact holds two of the query's evidence terms one after the other, as
         the query has them: a phrase ("database migration", 北京出差). Looked for in the
         PHRASE_CANDIDATES facts holding the largest share of the query's terms."""
         wanted = adjacent_pairs(query)
         if not wanted:
             return False
-        best = sorted(coverage, key=lambda fact_id: (-coverage[fact_id], fact_id))
+        if isinstance(coverage, Coverage):
+            best = coverage.top(PHRASE_CANDIDATES)
+        else:
+            best = sorted(coverage, key=lambda fact_id: (-coverage[fact_id], fact_id))
         for fact_id in best[:PHRASE_CANDIDATES]:
-            fact = self.view.records[fact_id]
-            if wanted & adjacent_pairs(f"{fact.sentence}\n{fact.context or ''}"):
+            fact = self.view.records.get(fact_id)
+            if fact is not None and wanted & adjacent_pairs(
+                f"{fact.sentence}\n{fact.context or ''}"
+            ):
                 return True
         return False
 
-    def word_coverage(self, query: str) -> dict[str, float]:
+    def word_coverage(self, query: str) -> Coverage:
         """Searchable fact id -> the share of the query's evidence terms (see
         model.text.evidence_terms: words, numbers, CJK character pairs) the fact holds, each
         term weighted by its idf here; only facts holding one or more are listed."""
-        terms = evidence_terms(query)
-        total = len(self.lengths)
-        holders = {}
-        for term in terms:
-            packed = self.postings.get(term)
-            holders[term] = array("I", packed)[::2] if packed else array("I")
+        total = len(self.ids)
+        holders = {term: self.tables.posting(term)[0] for term in evidence_terms(query)}
         weights = {
             term: math.log(1 + (total - len(numbers) + 0.5) / (len(numbers) + 0.5))
             for term, numbers in holders.items()
         }
         whole = sum(weights.values())
-        shares: dict[str, float] = {}
+        shares = np.zeros(total, dtype=np.float64)
         for term, numbers in holders.items():
-            for number in numbers:
-                fact_id = self.ids[number]
-                shares[fact_id] = shares.get(fact_id, 0.0) + weights[term] / whole
-        return {fact_id: share for fact_id, share in shares.items() if self.searchable(fact_id)}
+            shares[numbers] += weights[term] / whole  # a fact is once in a posting
+        shares[~self.mask] = 0.0
+        return Coverage(self.tables, shares)
+
+    def lexical_ranking(
+        self,
+        query: str,
+        min_relative: float = MIN_RELATIVE_SCORE,
+        *,
+        coverage: Coverage | None = None,
+    ) -> tuple[np.ndarray, np.ndarray]:
+        """(fact numbers, scores in (0, 1)) of the facts sharing tokens with the query, best
+        first (ties by id). Only facts sharing an evidence term count (a lone CJK
+        character of a longer run adds to a score, but does not make a hit); facts scoring
+        under `min_relative` times the best score are left out. `coverage` is
+        word_coverage(query), when the caller computed it already."""
+        sharing = coverage if coverage is not None else self.word_coverage(query)
+        held = sharing.shares > 0  # an evidence term, current and searchable
+        total = len(self.ids)
+        raw = np.zeros(total, dtype=np.float64)
+        for term in set(tokens(query)):
+            numbers, frequencies = self.tables.posting(term)
+            count = len(numbers)
+            if not count:
+                continue
+            keep = held[numbers]
+            numbers, frequency = numbers[keep], frequencies[keep].astype(np.float64)
+            idf = math.log(1 + (total - count + 0.5) / (count + 0.5))
+            norm = 1 - _BM25_B + _BM25_B * self.tables.lengths[numbers] / self.tables.average_length
+            raw[numbers] += idf * frequency * (_BM25_K1 + 1) / (frequency + _BM25_K1 * norm)
+        scored = np.flatnonzero(raw)
+        if not len(scored):
+            return scored, raw[scored]
+        scored = scored[raw[scored] >= min_relative * raw[scored].max()]
+        squashed = raw[scored] / (raw[scored] + 2.0)  # into (0, 1), keeping the order
+        order = np.lexsort((self.tables.id_order[scored], -squashed))
+        return scored[order], squashed[order]
 
     def lexical_scores(
         self,
         query: str,
         min_relative: float = MIN_RELATIVE_SCORE,
         *,
-        coverage: dict[str, float] | None = None,
+        coverage: Coverage | None = None,
     ) -> dict[str, float]:
-        """Fact id -> score in (0, 1) for facts sharing tokens with the query.
-
-        Only facts sharing an evidence term count (a lone CJK character of a longer run
-        adds to a score, but does not make a hit); facts scoring under `min_relative`
-        times the best score are left out. `coverage` is word_coverage(query), when the
-        caller computed it already (it is the costly part at 100,000 facts).
-        """
-        total = len(self.lengths)
-        sharing = coverage if coverage is not None else self.word_coverage(query)
-        raw: dict[str, float] = {}
-        for term in set(tokens(query)):
-            packed = self.postings.get(term)
-            if not packed:
-                continue
-            posting = array("I", packed)
-            count = len(posting) // 2
-            idf = math.log(1 + (total - count + 0.5) / (count + 0.5))
-            for position in range(0, len(posting), 2):
-                number, frequency = posting[position], posting[position + 1]
-                fact_id = self.ids[number]
-                if fact_id not in sharing:
-                    continue  # no evidence term; or superseded, or faded below search_threshold
-                norm = 1 - _BM25_B + _BM25_B * self.lengths[number] / self.average_length
-                raw[fact_id] = raw.get(fact_id, 0.0) + (
-                    idf * frequency * (_BM25_K1 + 1) / (frequency + _BM25_K1 * norm)
-                )
-        floor = min_relative * max(raw.values(), default=0.0)
-        # Squash into (0, 1), keeping the order.
-        return {fact_id: score / (score + 2.0) for fact_id, score in raw.items() if score >= floor}
+        """Fact id -> score in (0, 1), as lexical_ranking finds them."""
+        numbers, scores = self.lexical_ranking(query, min_relative, coverage=coverage)
+        return {self.ids[number]: float(score) for number, score in zip(numbers, scores)}
 
 
 def result_entry(hit: Hit, history) -> dict:

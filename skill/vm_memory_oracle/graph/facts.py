@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 from datetime import datetime
+from typing import TYPE_CHECKING
 
 from ..clock import format_iso
 from ..config import Settings
@@ -21,6 +22,11 @@ from ..storage.store import Store
 from .derived import entity_records, relation_records
 from .supersession import Supersession
 from .views import LiveFact, LiveView, initial_state, live_fact
+
+if TYPE_CHECKING:
+    import numpy as np
+
+    from .columns import FactColumns
 
 REPETITION_BONUS = 0.2
 # Provenance that names one statement, a line of a log (sessions/<file>.jsonl:<line>) or a
@@ -67,6 +73,14 @@ class KnowledgeGraph:
             now,
             half_life_days=self.settings.half_life_days,
         )
+
+    def activations(self, ids: list[str], facts: FactColumns, now: datetime) -> np.ndarray:
+        """The activation at `now` of each fact of `ids`, whose own inputs `facts` holds in
+        the same order: the documented formula over arrays (graph.columns)."""
+        from .columns import state_columns  # numpy: only commands that recall need it
+
+        columns = state_columns(self.store, ids, facts)
+        return columns.activation(facts, now, self.settings.half_life_days)
 
     def live_facts(self, now: datetime) -> list[LiveFact]:
         """Every active fact (superseded ones included) with its activation at `now`."""

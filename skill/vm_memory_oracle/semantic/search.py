@@ -3,6 +3,7 @@ related to it, on the model's calibrated scale when it has one (embed/relevance.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -37,7 +38,7 @@ class Semantic:
 
 
 def related_neighbours(
-    semantic: Semantic, vector, corpus, k: int, coverage: dict[str, float]
+    semantic: Semantic, vector, corpus, k: int, coverage: Mapping[str, float]
 ) -> tuple[list[tuple[str, float]], bool]:
     """(fact id, similarity) of the nearest facts `corpus` (recall.Corpus) can search that
     are related to the query, best first, and whether one of them is related on the model's

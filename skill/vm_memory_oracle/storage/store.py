@@ -536,11 +536,18 @@ class Store:
         The mapping is the caller's to change; its entries are shared with the snapshot, so
         a caller replaces an entry (state[id] = {...}) and never edits one in place.
         """
+        state, journal = self.activation_parts()
+        _apply_journal(state, journal)
+        return state
+
+    def activation_parts(self) -> tuple[dict[str, dict], list[dict]]:
+        """The activation file's state (the caller's to change) and the journal entries of
+        recalls since, which replace the state of their facts, in order."""
         state = self._read_activation_file()
         journal = self.layout.activation_journal
-        if journal.exists():
-            _apply_journal(state, self.read_records(journal, "activation-journal", copy=False))
-        return state
+        if not journal.exists():
+            return state, []
+        return state, self.read_records(journal, "activation-journal", copy=False)
 
     def _read_activation_file(self) -> dict[str, dict]:
         path = self.layout.activation

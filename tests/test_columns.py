@@ -1,0 +1,87 @@
+"""Activation over numpy columns equals the documented scalar formula, fact by fact."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+import numpy as np
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from vm_memory_oracle.clock import format_iso, parse_iso
+from vm_memory_oracle.graph.columns import ActivationColumns, FactColumns, microseconds
+from vm_memory_oracle.model.activation import fact_activation
+from vm_memory_oracle.model.fact import new_fact
+
+START = parse_iso("2026-01-01T00:00:00Z")
+
+fact_inputs = st.tuples(
+    st.floats(0, 1),  # importance
+    st.booleans(),  # pinned
+    st.floats(0, 1),  # creation activation
+    st.integers(0, 400 * 86400 * 10**6),  # created, microseconds after START
+    st.one_of(
+        st.none(),
+        st.tuples(st.floats(0, 1), st.integers(0, 400 * 86400 * 10**6)),  # a0, last access
+    ),
+)
+
+
+@settings(max_examples=100, deadline=None)
+@given(
+    st.lists(fact_inputs, min_size=1, max_size=30),
+    st.integers(-10 * 86400, 800 * 86400),  # now, seconds after START (before a fact, too)
+    st.floats(0.5, 365),
+)
+def test_vectorized_activation_is_the_scalar_formula(rows, now_seconds, half_life):
+    now = START + timedelta(seconds=now_seconds)
+    facts, state = [], {}
+    for number, (importance, pinned, initial, created, entry) in enumerate(rows):
+        stamp = format_iso(START + timedelta(microseconds=created))
+        fact = new_fact(
+            {
+                "subject": "user",
+                "predicate": "noted",
+                "object": f"thing {number}",
+                "importance": round(importance, 3),
+                "pinned": pinned,
+                "activation": initial,
+            },
+            created=stamp,
+            default_source="user-stated",
+        )
+        facts.append(fact)
+        if entry is not None:
+            state[fact.id] = {
+                "activation": entry[0],
+                "last_accessed": format_iso(START + timedelta(microseconds=entry[1])),
+                "access_count": 1,
+            }
+    inputs = FactColumns(
+        np.array([fact.importance or 0.0 for fact in facts]),
+        np.array([fact.pinned for fact in facts]),
+        np.array([microseconds(fact.created) for fact in facts], dtype=np.int64),
+        np.array([fact.activation for fact in facts]),
+    )
+    ids = [fact.id for fact in facts]
+    columns = ActivationColumns.of(ids, inputs, state)
+    vectorized = columns.activation(inputs, now, half_life)
+    scalar = [
+        fact_activation(fact, state.get(fact.id), now, half_life_days=half_life) for fact in facts
+    ]
+    assert vectorized.tolist() == scalar  # the same operations, so the same floats
+
+
+def test_the_journal_of_recalls_is_applied_over_the_columns():
+    fact = new_fact(
+        {"subject": "user", "predicate": "likes", "object": "tea"},
+        created="2026-01-01T00:00:00Z",
+        default_source="user-stated",
+    )
+    inputs = FactColumns(
+        np.array([0.0]), np.array([False]), np.array([microseconds(fact.created)]), np.array([1.0])
+    )
+    columns = ActivationColumns.of([fact.id], inputs, {})
+    now = parse_iso("2026-01-31T00:00:00Z")
+    assert columns.activation(inputs, now, 30.0)[0] == 0.5
+    columns.apply({fact.id: {"activation": 0.8, "last_accessed": "2026-01-31T00:00:00Z"}})
+    assert columns.activation(inputs, now, 30.0)[0] == 0.8
