@@ -300,3 +300,28 @@ def test_reports_past_daily_retention_days_are_removed_by_the_clean_step(cli, da
         "2026-03-03T00-30-00Z.md",
         "notes.md",
     ]
+
+
+def test_a_search_that_found_nothing_is_not_made_again_on_the_same_memory(
+    cli, data_dir, monkeypatch
+):
+    from vm_memory_oracle.steps import merge as merge_step
+
+    searches = []
+    search = merge_step.find_duplicates
+    monkeypatch.setattr(
+        merge_step, "find_duplicates", lambda *a, **k: searches.append(1) or search(*a, **k)
+    )
+    hash_embedder(cli)
+    remember(cli, "--predicate", "likes", "--object", "green tea", now=DAY1)
+    assert consolidate(cli)["counts"]["merged"] == 0 and len(searches) == 1
+    assert consolidate(cli, now="2026-03-04T00:30:00Z")["counts"]["merged"] == 0
+    assert len(searches) == 1  # nothing changed: the memo answers
+    # A new statement of the same thing changes facts.jsonl: searched again, and merged.
+    remember(cli, "--predicate", "likes", "--object", "green tea very much", now=DAY2)
+    assert consolidate(cli, now="2026-03-05T00:30:00Z")["counts"]["merged"] == 1
+    assert len(searches) == 2
+    # A threshold of its own is a search of its own.
+    assert cli("--action", "config", "--set", "merge_similarity=0.9").code == 0
+    consolidate(cli, now="2026-03-06T00:30:00Z")
+    assert len(searches) == 3

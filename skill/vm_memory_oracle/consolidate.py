@@ -269,8 +269,17 @@ class _Run:
         threshold = self.graph.settings.merge_similarity
         if threshold is None:
             threshold = embedder.merge_similarity
-        vectors = cached_sentence_vectors(self.graph, embedder) if threshold is not None else None
-        return merge_duplicates(self.graph, self.now, vectors=vectors, threshold=threshold)
+        return merge_duplicates(
+            self.graph,
+            self.now,
+            vectors=(
+                (lambda: cached_sentence_vectors(self.graph, embedder))
+                if threshold is not None
+                else None
+            ),
+            threshold=threshold,
+            model_id=embedder.model_id,
+        )
 
     def _stale(self) -> StepReport:
         from .steps.stale import stale

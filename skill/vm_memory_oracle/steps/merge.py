@@ -28,6 +28,10 @@ from .report import StepReport
 # Rows of the similarity matrix computed at once, which bounds its memory for a subject
 # with many facts (1,024 rows x 50,000 facts x 4 bytes is 200 MB).
 _ROWS = 1024
+# The merge step's memo: its version (a change to the duplicate rules must change it), and
+# what it holds when the search found nothing.
+MERGE_SEARCH = 1
+NO_DUPLICATE = "no duplicate"
 
 SentenceVectors = Callable[[list[str]], "list[np.ndarray | None]"]
 
@@ -139,11 +143,35 @@ def merge_duplicates(
     graph: KnowledgeGraph,
     now: datetime,
     *,
-    vectors: SentenceVectors | None = None,
+    vectors: Callable[[], SentenceVectors | None] | None = None,
     threshold: float | None = None,
+    model_id: str = "",
 ) -> StepReport:
-    """The step: find the duplicates among the active facts and merge them."""
-    pairs = find_duplicates(graph.facts(), vectors=vectors, threshold=threshold)
+    """The step: find the duplicates among the active facts and merge them.
+
+    `vectors()` gives the sentence vectors of `model_id` (called only when a search runs).
+    A search that finds no duplicate is remembered with what it was made on (the facts
+    file, the threshold, the model and its embedding cache): the same search is not made
+    again while they are unchanged (a night with nothing new spent most of its time here
+    at 100,000 facts)."""
+    from ..storage import snapshot
+
+    layout, store = graph.layout, graph.store
+    memo = layout.merge_search_cache
+    made_on = (
+        MERGE_SEARCH,
+        snapshot.file_key(layout.facts),
+        threshold,
+        model_id,
+        snapshot.file_key(layout.embedding_cache(model_id)) if model_id else None,
+    )
+    disk = store.cache_usable(memo)
+    if made_on[1] is not None and snapshot.load(memo, made_on, disk=disk) == NO_DUPLICATE:
+        return StepReport("merge", counts={"merged": 0})
+    sentence_vectors = vectors() if vectors is not None else None
+    pairs = find_duplicates(graph.facts(), vectors=sentence_vectors, threshold=threshold)
+    if not pairs:
+        snapshot.save(memo, made_on, NO_DUPLICATE, disk=disk)
     merged = graph.merge(pairs, now) if pairs else {}
     return StepReport(
         "merge",

@@ -173,6 +173,11 @@ class Layout:
     def index_state_cache(self) -> Path:
         return self.cache_dir / "index-state.marshal"
 
+    @property
+    def merge_search_cache(self) -> Path:
+        """What the merge step's last search was made on, when it found no duplicate."""
+        return self.cache_dir / "merge-search.marshal"
+
     def background_cache(self, model_id: str) -> Path:
         """An embedder's vectors of the background passages, when none ship for it."""
         return self.embeddings_dir / f"background-{model_id}.npz"
