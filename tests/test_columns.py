@@ -63,7 +63,7 @@ def test_vectorized_activation_is_the_scalar_formula(rows, now_seconds, half_lif
         np.array([fact.activation for fact in facts]),
     )
     ids = [fact.id for fact in facts]
-    columns = ActivationColumns.of(ids, inputs, state)
+    columns = ActivationColumns.of({fact_id: n for n, fact_id in enumerate(ids)}, inputs, state)
     vectorized = columns.activation(inputs, now, half_life)
     scalar = [
         fact_activation(fact, state.get(fact.id), now, half_life_days=half_life) for fact in facts
@@ -80,7 +80,7 @@ def test_the_journal_of_recalls_is_applied_over_the_columns():
     inputs = FactColumns(
         np.array([0.0]), np.array([False]), np.array([microseconds(fact.created)]), np.array([1.0])
     )
-    columns = ActivationColumns.of([fact.id], inputs, {})
+    columns = ActivationColumns.of({fact.id: 0}, inputs, {})
     now = parse_iso("2026-01-31T00:00:00Z")
     assert columns.activation(inputs, now, 30.0)[0] == 0.5
     columns.apply({fact.id: {"activation": 0.8, "last_accessed": "2026-01-31T00:00:00Z"}})

@@ -106,7 +106,7 @@ def recall_many(
     view = graph.live_view(now)
     index = lexical_index(graph)
     tables = _tables(index)
-    activation = graph.activations(tables.ids, tables.facts, now)
+    activation = graph.activations(tables.position, tables.facts, now)
     corpus = Corpus(view, graph.settings.search_threshold, index, activation)
     vectors = None
     if semantic is not None and view.records:

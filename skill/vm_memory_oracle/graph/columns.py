@@ -12,6 +12,7 @@ time is exact and the value equals the scalar formula's.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import datetime, timedelta, timezone
 
@@ -41,28 +42,26 @@ class FactColumns:
 
 @dataclass
 class ActivationColumns:
-    """a0 and last access of each fact, in the order of `ids`."""
+    """a0 and last access of each fact, at the number `position` gives its id."""
 
-    ids: list[str]
+    position: Mapping[str, int]
     a0: np.ndarray  # float64
     last: np.ndarray  # int64 microseconds
 
     @classmethod
-    def of(cls, ids: list[str], facts: FactColumns, state: dict[str, dict]) -> ActivationColumns:
-        a0 = facts.initial.copy()
-        last = facts.created.copy()
-        columns = cls(ids, a0, last)
-        columns.apply({fact_id: state[fact_id] for fact_id in ids if fact_id in state})
+    def of(
+        cls, position: Mapping[str, int], facts: FactColumns, state: dict[str, dict]
+    ) -> ActivationColumns:
+        columns = cls(position, facts.initial.copy(), facts.created.copy())
+        columns.apply(state)
         return columns
 
     def apply(self, entries: dict[str, dict]) -> None:
-        """Set the state of the facts of `entries` (fact id -> activation state entry)."""
-        if not entries:
-            return
-        position = self.positions()
+        """Set the state of the facts of `entries` (fact id -> activation state entry);
+        entries of facts without a number are passed over."""
         parsed: dict[str, int] = {}  # many facts share a stamp (one batch, one recall)
         for fact_id, entry in entries.items():
-            number = position.get(fact_id)
+            number = self.position.get(fact_id)
             if number is None:
                 continue
             stamp = entry["last_accessed"]
@@ -70,12 +69,6 @@ class ActivationColumns:
                 parsed[stamp] = microseconds(stamp)
             self.a0[number] = entry["activation"]
             self.last[number] = parsed[stamp]
-
-    def positions(self) -> dict[str, int]:
-        held = getattr(self, "_positions", None)
-        if held is None:
-            held = self._positions = {fact_id: n for n, fact_id in enumerate(self.ids)}
-        return held
 
     def activation(self, facts: FactColumns, now: datetime, half_life_days: float) -> np.ndarray:
         """Every fact's activation at `now`: a0 * 0.5 ** (days since last access /
@@ -86,32 +79,33 @@ class ActivationColumns:
         return np.where(facts.pinned, self.a0, decayed)
 
 
-# data directory -> (the ids, the activation file's key, the journal's inode, journal entries
-# applied, the columns): the state read into columns once per version of the activation
-# file; recalls since only append to the journal, and what they appended is applied.
-_held: dict[str, tuple[list[str], tuple | None, int | None, int, ActivationColumns]] = {}
+# data directory -> (the numbering, the activation file's key, the journal's inode, journal
+# entries applied, the columns): the file is read into columns once per version of it;
+# recalls since only append to the journal, and what they appended is applied.
+_held: dict[str, tuple[Mapping[str, int], tuple | None, int | None, int, ActivationColumns]] = {}
 
 
-def state_columns(store, ids: list[str], facts: FactColumns) -> ActivationColumns:
-    """The activation state of the facts of `ids` as columns, from `store`."""
+def state_columns(store, position: Mapping[str, int], facts: FactColumns) -> ActivationColumns:
+    """The activation state of the facts `position` numbers, as columns, from `store`."""
     from ..storage import snapshot
 
     layout = store.layout
-    state, journal = store.activation_parts()
+    journal = store.activation_journal()
     file_key = snapshot.file_key(layout.activation)
     journal_key = snapshot.file_key(layout.activation_journal)
     inode = journal_key[0] if journal_key else None
     held = _held.get(str(layout.root))
     if (
         held is None
-        or held[0] is not ids
+        or held[0] is not position
         or held[1] != file_key
         or held[2] != inode
         or held[3] > len(journal)
     ):
-        columns, applied = ActivationColumns.of(ids, facts, state), 0
+        columns = ActivationColumns.of(position, facts, store.read_activation_file())
+        applied = 0
     else:
         columns, applied = held[4], held[3]
     columns.apply({entry["id"]: entry for entry in journal[applied:]})
-    _held[str(layout.root)] = (ids, file_key, inode, len(journal), columns)
+    _held[str(layout.root)] = (position, file_key, inode, len(journal), columns)
     return columns

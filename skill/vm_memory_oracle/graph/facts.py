@@ -8,6 +8,7 @@ derived from the facts and rewritten with them. Every mutation re-reads under th
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import TYPE_CHECKING
@@ -74,12 +75,14 @@ class KnowledgeGraph:
             half_life_days=self.settings.half_life_days,
         )
 
-    def activations(self, ids: list[str], facts: FactColumns, now: datetime) -> np.ndarray:
-        """The activation at `now` of each fact of `ids`, whose own inputs `facts` holds in
-        the same order: the documented formula over arrays (graph.columns)."""
+    def activations(
+        self, position: Mapping[str, int], facts: FactColumns, now: datetime
+    ) -> np.ndarray:
+        """The activation at `now` of each fact `position` numbers, whose own inputs `facts`
+        holds in that numbering: the documented formula over arrays (graph.columns)."""
         from .columns import state_columns  # numpy: only commands that recall need it
 
-        columns = state_columns(self.store, ids, facts)
+        columns = state_columns(self.store, position, facts)
         return columns.activation(facts, now, self.settings.half_life_days)
 
     def live_facts(self, now: datetime) -> list[LiveFact]:

@@ -536,20 +536,21 @@ class Store:
         The mapping is the caller's to change; its entries are shared with the snapshot, so
         a caller replaces an entry (state[id] = {...}) and never edits one in place.
         """
-        state, journal = self.activation_parts()
-        _apply_journal(state, journal)
+        state = self.read_activation_file()
+        _apply_journal(state, self.activation_journal())
         return state
 
-    def activation_parts(self) -> tuple[dict[str, dict], list[dict]]:
-        """The activation file's state (the caller's to change) and the journal entries of
-        recalls since, which replace the state of their facts, in order."""
-        state = self._read_activation_file()
+    def activation_journal(self) -> list[dict]:
+        """The journal entries of recalls since the activation file was last written whole;
+        each replaces the state of its fact, in order."""
         journal = self.layout.activation_journal
         if not journal.exists():
-            return state, []
-        return state, self.read_records(journal, "activation-journal", copy=False)
+            return []
+        return self.read_records(journal, "activation-journal", copy=False)
 
-    def _read_activation_file(self) -> dict[str, dict]:
+    def read_activation_file(self) -> dict[str, dict]:
+        """The state activation-metadata.json holds (the caller's to change), without the
+        journal over it."""
         path = self.layout.activation
         self.usable(path)
         cache = self._snapshot_path(path)
@@ -620,11 +621,7 @@ class Store:
         pending = journal.exists() and bool(
             self.read_records(journal, "activation-journal", copy=False)
         )
-        if (
-            not pending
-            and self.layout.activation.exists()
-            and self._read_activation_file() == state
-        ):
+        if not pending and self.layout.activation.exists() and self.read_activation_file() == state:
             return False
         self.write_activation(state)
         return True
