@@ -858,3 +858,17 @@ def test_a_line_leaves_out_how_the_sentence_was_opened_in_speech():
         "fact-0001",
         "fact-0002",
     ]
+
+
+def test_a_line_two_facts_share_is_read_back_as_the_one_shown():
+    # The same sentence about two subjects: only the first may be added (activation above
+    # 0.5); the second ranks higher (importance 1) but may only stay, never come in.
+    shared = {"text": "Alex lives in Berlin", "category": "identity", "valid_from": "2026-05-01"}
+    shown = Candidate(id="fact-1", activation=1.0, importance=0.0, subject="user", **shared)
+    other = Candidate(id="fact-2", activation=0.5, importance=1.0, subject="Sam", **shared)
+
+    first = reconcile("", [shown, other], max_lines=4)
+    again = reconcile(first.text, [shown, other], max_lines=4)
+
+    assert first.added == ["fact-1"] and "## The user" in first.text
+    assert not again.changed and again.kept == ["fact-1"]

@@ -237,14 +237,24 @@ def _core(line: str) -> str:
     return "~" + text[:_CORE_CHARS]
 
 
-def _known(candidates, former: dict[str, str] | None = None) -> dict[str, str]:
-    """line -> fact id for the lines the facts have (or, by their first words, had): the
-    best ranked current fact wins a line two facts share."""
+def _known(
+    candidates, former: dict[str, str] | None = None, add_above: float = ADD_ABOVE
+) -> dict[str, str]:
+    """line -> fact id for the lines the facts have (or, by their first words, had). A line
+    two facts share goes to the one the block would show: a current fact before a
+    superseded one, one that may be added (pinned, or above `add_above`) before one that may
+    not, then the best ranked; else a line shown for one fact would be read back as the
+    other's and the next run would show that one instead."""
     known: dict[str, str] = {}
     unique: dict[str, Candidate] = {}
     for candidate in candidates:
         unique.setdefault(candidate.id, candidate)  # the first of a repeated id, as reconcile
-    for candidate in sorted(unique.values(), key=lambda c: (c.superseded, _rank_key(c))):
+
+    def claim(candidate: Candidate) -> tuple:
+        addable = candidate.pinned or candidate.activation > add_above
+        return (candidate.superseded, not addable, _rank_key(candidate))
+
+    for candidate in sorted(unique.values(), key=claim):
         line = fact_line(candidate)
         known.setdefault(line, candidate.id)
         known.setdefault(_core(line), candidate.id)
@@ -455,7 +465,7 @@ def reconcile(
         _with_empty_block(text, newline, max_lines).splitlines(keepends=True)
     )
     assert document is not None, "a file with an empty block added has the block"
-    known = _known(candidates, former)
+    known = _known(candidates, former, add_above)
     old_ids = _ids_in_block(document.block, known)
     headings = {_heading(candidate.subject) for candidate in candidates} | _OLD_HEADINGS
     warnings = []
