@@ -5,8 +5,9 @@ invariant:
 
 - every JSONL line and JSON document parses and matches its schema, every JSONL file ends
   with a newline, and no id is held twice (`invalid_line`, `invalid_document`);
-- the vector index and its metadata hold exactly the vectors the current facts call for
-  (`index_mismatch`), and entities.jsonl and relations.jsonl are what the facts make
+- the vector index and its metadata hold exactly the vectors the current facts call for,
+  and the full-text index, once built, has its record and its files as written
+  (`index_mismatch`); entities.jsonl and relations.jsonl are what the facts make
   (`derived_mismatch`);
 - no state is left of what is gone: activation of facts that no longer exist, snapshots of
   files that no longer exist (`orphan_state`), temporaries of an interrupted write
@@ -115,6 +116,7 @@ def findings(store: Store, settings) -> list[Finding]:
         facts = [Fact.from_record(record) for record in held]  # valid records only
         found += _derived(store, facts, records)
         found += _index(store, facts, records)
+        found += _text_index(store)
         found += _orphans(store, facts)
     return found
 
@@ -325,6 +327,17 @@ def _index(store: Store, facts: list[Fact], records: dict[Path, list[dict]]) -> 
     return [Finding("index_mismatch", name, message, True) for message in problems]
 
 
+def _text_index(store: Store) -> list[Finding]:
+    """The full-text index, once built, with its record and its files as written."""
+    from .lexical import text_index_state
+
+    problem = text_index_state(store)["problem"]
+    if problem is None or store.refused(store.layout.text_index_dir) is not None:
+        return []  # in step or pending (the next recall brings it), or refused (reported)
+    name = store.layout.relative(store.layout.text_index_dir)
+    return [Finding("index_mismatch", name, problem, True)]
+
+
 def _orphans(store: Store, facts: list[Fact]) -> list[Finding]:
     """Activation state of facts that are gone, and snapshots of JSONL files that are gone."""
     layout = store.layout
@@ -408,7 +421,12 @@ def _repair(store: Store, settings, found: list[Finding]) -> None:
                     f"dropped the activation of {len(state) - len(kept)} fact(s) no longer held",
                     repair=True,
                 )
-    if "index_mismatch" in codes:
+    mismatched = {finding.path for finding in found if finding.code == "index_mismatch"}
+    if layout.relative(layout.index_file) in mismatched:
         from .semantic import semantic_search
 
         semantic_search(KnowledgeGraph(store, settings), settings, force=True)
+    if layout.relative(layout.text_index_dir) in mismatched:
+        from .lexical import update_text_index
+
+        update_text_index(KnowledgeGraph(store, settings), force=True)

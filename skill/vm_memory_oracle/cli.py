@@ -767,18 +767,23 @@ def _ivf_note(report) -> str:
 def action_reindex(args, context: Context) -> tuple[dict, list[str]]:
     from dataclasses import asdict
 
+    from .lexical import update_text_index
     from .semantic import semantic_search
 
     graph = context.graph()
-    graph.store.require([graph.layout.write_lock])  # its work is the index it writes
+    graph.store.require([graph.layout.write_lock])  # its work is the indexes it writes
     with progress_bar() as bar:
         _, report, choice = semantic_search(graph, context.settings, force=True, progress=bar)
     if choice.note:
         context.store().warnings.append(choice.note)
-    payload = {**asdict(report), **_embedder_payload(choice)}
+    _, text = update_text_index(graph, force=True)
+    if text.problem is not None:
+        context.store().warnings.append(f"lexical recall is off: {text.problem}")
+    payload = {**asdict(report), **_embedder_payload(choice), "documents": text.documents}
     return payload, [
         f"Rebuilt the semantic index with {report.model_id}: {report.vectors} "
-        f"vectors, {report.embedded} embedded, {report.from_cache} from cache" + _ivf_note(report)
+        f"vectors, {report.embedded} embedded, {report.from_cache} from cache" + _ivf_note(report),
+        f"Rebuilt the full-text index: {text.documents} documents",
     ]
 
 

@@ -232,6 +232,7 @@ class _Run:
         return decay(self.graph, self.now)
 
     def _index(self) -> StepReport:
+        from .lexical import update_text_index
         from .semantic import update_index
 
         choice = self._embedder()
@@ -244,6 +245,11 @@ class _Run:
         warnings = [choice.note] if choice.note else []
         if result.repaired:
             warnings.append(f"vector index rebuilt: {result.rebuilt}")
+        _, text = update_text_index(self.graph)
+        if text.problem is not None:
+            warnings.append(f"lexical recall is off: {text.problem}")
+        elif text.repaired:
+            warnings.append(f"full-text index rebuilt: {text.rebuilt}")
         return StepReport(
             "index",
             counts={
@@ -252,6 +258,7 @@ class _Run:
                 "from_cache": result.from_cache,
                 "added": result.added,
                 "removed": result.removed,
+                "documents": text.documents,
             },
             warnings=warnings,
             details={
@@ -287,6 +294,7 @@ class _Run:
         return stale(self.graph, self.now)
 
     def _prune(self) -> StepReport:
+        from .lexical import update_text_index
         from .semantic import update_index
         from .steps.prune import prune
 
@@ -297,6 +305,7 @@ class _Run:
                     self._embedder().embedder,
                     approximate_min_facts=self.graph.settings.approximate_min_facts,
                 )
+            update_text_index(self.graph)
 
         return prune(self.graph, self.now, remove_vectors=remove_vectors)
 

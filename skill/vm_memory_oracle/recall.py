@@ -2,7 +2,8 @@
 
 Candidates come from three places: an exact match on id, subject, object, sentence or
 "subject predicate"; the semantic index (nearest vectors to the query's embedding); and a
-lexical match (BM25 over tokens, English and Chinese). The lists are fused by reciprocal
+lexical match (BM25 over tokens, English and Chinese, by the full-text index of
+lexical/). The lists are fused by reciprocal
 rank, exact matches first. Superseded facts and facts below search_threshold are left out,
 and so is everything when nothing in the memory concerns the query: the query must name a
 fact's subject, or some fact must match it exactly, hold most of its words (weighted by
@@ -23,7 +24,6 @@ import math
 import re
 from array import array
 from bisect import bisect_left
-from collections import Counter
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from datetime import datetime
@@ -33,9 +33,10 @@ import numpy as np
 from .errors import InvalidInputError, UsageError
 from .graph import KnowledgeGraph, LiveFact
 from .graph.columns import FactColumns, microseconds
+from .lexical import document_text
 from .model.archive import cause_of
 from .model.characters import UNSAFE_FOUND, without_unsafe
-from .model.fact import Fact, normalise
+from .model.fact import Fact, normalise, vector_id
 from .model.text import adjacent_pairs, evidence_terms, tokens
 from .semantic.search import Semantic, related_neighbours
 
@@ -60,10 +61,12 @@ SUBJECT_ALIASES = {"user": ("用户",), "用户": ("user",)}
 # A capitalised word of three letters or more that does not begin the query.
 _NAME_INSIDE = re.compile(r"(?<=\S\s)[A-Z][a-z]{2,}\b")
 # Of build_lexical_index's snapshot: 2 added the subjects, 3 the activation inputs and the
-# order of the ids.
-LEXICAL_LAYOUT = 3
-_BM25_K1 = 1.2
-_BM25_B = 0.75
+# order of the ids, 4 the vector ids (the full-text index's) and postings without counts.
+LEXICAL_LAYOUT = 4
+# How many documents the full-text index is asked for at first, per lexical hit wanted
+# (those of facts not searchable now are dropped, and more asked for when too few remain).
+LEXICAL_DEPTH = 10
+LEXICAL_MIN_CANDIDATES = 100
 
 
 @dataclass
@@ -107,7 +110,8 @@ def recall_many(
     index = lexical_index(graph)
     tables = _tables(index)
     activation = graph.activations(tables.position, tables.facts, now)
-    corpus = Corpus(view, graph.settings.search_threshold, index, activation)
+    text = _text_index(graph) if view.records else None
+    corpus = Corpus(view, graph.settings.search_threshold, index, activation, text)
     vectors = None
     if semantic is not None and view.records:
         vectors = semantic.embedder.embed_queries([item["query"] for item in queries])
@@ -147,6 +151,23 @@ def recall_many(
         {"query": item["query"], "results": [result_entry(hit, history) for hit in hits]}
         for item, hits in zip(queries, ranked)
     ]
+
+
+def _text_index(graph: KnowledgeGraph):
+    """The full-text index in step with the facts, or None, with a warning either way when
+    it was not as it should be: recall never runs on half of its retrieval unsaid."""
+    from .lexical import update_text_index
+
+    text, report = update_text_index(graph)
+    if report.problem is not None:
+        graph.store.warnings.append(
+            f"lexical recall is off: {report.problem}; recall used exact and semantic matches only"
+        )
+    elif report.repaired:
+        graph.store.warnings.append(
+            f"full-text index rebuilt: {report.rebuilt} ({report.documents} documents)"
+        )
+    return text
 
 
 class _HistoryLookup:
@@ -200,7 +221,9 @@ def rank(
     index, changed since it was built, gets a slot after them), and a Hit is made only for
     the facts read in rank order until k turns are found."""
     tables = corpus.tables
-    lexical, _ = corpus.lexical_ranking(query, coverage=coverage)
+    lexical, _ = corpus.lexical_ranking(
+        query, coverage=coverage, depth=max(LEXICAL_MIN_CANDIDATES, LEXICAL_DEPTH * k)
+    )
     exact = sorted(
         corpus.exact_matches(query), key=lambda fact_id: -corpus.view[fact_id].activation
     )
@@ -295,21 +318,23 @@ def _restore_from_archive(
     archived = Corpus(archive_view, 0.0, build_lexical_index(list(archive_view.records.values())))
     scores = dict.fromkeys(archived.exact_matches(query), 2.0)
     coverage = archived.word_coverage(query)
-    for fact_id, score in archived.lexical_scores(query).items():
+    for fact_id in coverage:
         if coverage[fact_id] >= WORD_EVIDENCE:
-            scores.setdefault(fact_id, score)
+            scores.setdefault(fact_id, coverage[fact_id])
     best = sorted(scores, key=lambda fact_id: (-scores[fact_id], fact_id))[:wanted]
     restored = graph.restore([candidates[fact_id] for fact_id in best], now)
     return [Hit(live, min(scores[live.id], 1.0), ("archive",)) for live in restored]
 
 
 def build_lexical_index(facts: list[Fact]) -> dict:
-    """Exact keys and BM25 postings of facts, as plain data (it is kept as a snapshot).
+    """Exact keys and term postings of facts, as plain data (it is kept as a snapshot).
 
-    A fact's lexical document is its sentence, subject, predicate, object and context (the
-    turn it came from, as its vector reads it too). Facts are numbered in `ids`. Numbers are
-    stored packed as bytes (a snapshot of 10,000 facts then loads in a few milliseconds):
-    a posting is [number, frequency, number, frequency, ...] as uint32; the exact keys are
+    A fact's lexical document is lexical.document_text (its sentence, subject, predicate,
+    object and the turn it came from); the postings say which facts hold a term (the word
+    coverage of a query is counted over them; BM25 ranking is the full-text index's). Facts
+    are numbered in `ids`, and `vids` holds each one's vector id. Numbers are stored packed
+    as bytes (a snapshot of 10,000 facts then loads in a few milliseconds): a posting is
+    the sorted fact numbers as uint32; the exact keys are
     a sorted array of 63-bit key hashes with the fact number of each; `id_order` is each
     fact's place when ids are sorted (ties in a ranking are broken by id). The facts' own
     activation inputs (importance, pinned, creation activation and time) come along, as
@@ -318,25 +343,21 @@ def build_lexical_index(facts: list[Fact]) -> dict:
     ids: list[str] = []
     exact: list[tuple[int, int]] = []
     postings: dict[str, array] = {}
-    lengths = array("I")
+    vids = array("Q")
     importance, initial, created, pinned = array("d"), array("d"), array("q"), bytearray()
     stamps: dict[str, int] = {}  # a batch of facts shares its creation time
     for number, fact in enumerate(facts):
         ids.append(fact.id)
+        vids.append(vector_id(fact.id))
         importance.append(fact.importance or 0.0)
         initial.append(fact.activation)
         if fact.created not in stamps:
             stamps[fact.created] = microseconds(fact.created)
         created.append(stamps[fact.created])
         pinned.append(fact.pinned)
-        predicate = fact.predicate.replace("_", " ")
         exact.extend((_key_hash(key), number) for key in exact_keys(fact))
-        words = tokens(
-            " ".join((fact.sentence, fact.subject, predicate, fact.object, fact.context or ""))
-        )
-        for term, frequency in Counter(words).items():
-            postings.setdefault(term, array("I")).extend((number, frequency))
-        lengths.append(len(words))
+        for term in set(tokens(document_text(fact))):
+            postings.setdefault(term, array("I")).append(number)
     exact.sort()
     subjects: dict[str, list[list[str]]] = {}
     for subject in sorted({fact.subject for fact in facts}):
@@ -348,12 +369,12 @@ def build_lexical_index(facts: list[Fact]) -> dict:
         id_order[number] = place
     return {
         "ids": ids,
+        "vids": vids.tobytes(),
         "id_order": id_order.tobytes(),
         "importance": importance.tobytes(),
         "initial": initial.tobytes(),
         "created": created.tobytes(),
         "pinned": bytes(pinned),
-        "lengths": lengths.tobytes(),
         "subjects": subjects,
         "postings": {term: posting.tobytes() for term, posting in postings.items()},
         "exact_hashes": array("Q", [hashed for hashed, _ in exact]).tobytes(),
@@ -421,17 +442,18 @@ class _ArchiveView:
 
 class _Tables:
     """A lexical index snapshot as numpy arrays, made once per snapshot in a process: fact
-    numbers by id, each fact id's place in sorted order (ties are broken by id), document
-    lengths, postings decoded on first use, and the facts' own activation inputs."""
+    numbers by id and by vector id, each fact id's place in sorted order (ties are broken by
+    id), postings decoded on first use, and the facts' own activation inputs."""
 
     def __init__(self, index: dict):
         self.ids: list[str] = index["ids"]
         self.position = {fact_id: number for number, fact_id in enumerate(self.ids)}
         self.id_order = np.frombuffer(index["id_order"], dtype=np.uint32)
-        self.lengths = np.frombuffer(index["lengths"], dtype=np.uint32).astype(np.float64)
-        self.average_length = float(self.lengths.mean()) if len(self.lengths) else 0.0
+        vids = np.frombuffer(index["vids"], dtype=np.uint64)
+        self._vid_order = np.argsort(vids, kind="stable")
+        self._sorted_vids = vids[self._vid_order]
         self.packed: dict[str, bytes] = index["postings"]
-        self._decoded: dict[str, tuple[np.ndarray, np.ndarray]] = {}
+        self._decoded: dict[str, np.ndarray] = {}
         self.facts = FactColumns(
             np.frombuffer(index["importance"], dtype=np.float64),
             np.frombuffer(index["pinned"], dtype=np.bool_),
@@ -439,13 +461,21 @@ class _Tables:
             np.frombuffer(index["initial"], dtype=np.float64),
         )
 
-    def posting(self, term: str) -> tuple[np.ndarray, np.ndarray]:
-        """(fact numbers, frequencies) of the facts holding `term`."""
+    def posting(self, term: str) -> np.ndarray:
+        """The numbers of the facts holding `term`."""
         held = self._decoded.get(term)
         if held is None:
-            pairs = np.frombuffer(self.packed.get(term, b""), dtype=np.uint32)
-            held = self._decoded[term] = (pairs[::2].astype(np.intp), pairs[1::2])
+            packed = np.frombuffer(self.packed.get(term, b""), dtype=np.uint32)
+            held = self._decoded[term] = packed.astype(np.intp)
         return held
+
+    def numbers_of(self, vids: np.ndarray) -> np.ndarray:
+        """The fact number of each vector id, -1 for one this snapshot does not hold."""
+        if not len(self._sorted_vids):
+            return np.full(len(vids), -1, dtype=np.intp)
+        places = np.minimum(np.searchsorted(self._sorted_vids, vids), len(self._sorted_vids) - 1)
+        found = self._sorted_vids[places] == vids
+        return np.where(found, self._vid_order[places], -1).astype(np.intp)
 
 
 # Tables of the lexical index snapshots seen by this process (the snapshot dict is held with
@@ -502,10 +532,20 @@ class Corpus:
     """Exact and lexical (BM25) matching over the facts that are searchable now: current
     and at or above the activation threshold. `activation` holds every indexed fact's
     activation now, in the index's order (KnowledgeGraph.activations); without it, every
-    fact of the index is searchable (the archive, or a threshold of 0)."""
+    fact of the index is searchable (the archive, or a threshold of 0). `text`: the
+    full-text index (storage.text_index) that ranks lexical hits; without it there are
+    none, only word coverage."""
 
-    def __init__(self, view, threshold: float, index: dict, activation: np.ndarray | None = None):
+    def __init__(
+        self,
+        view,
+        threshold: float,
+        index: dict,
+        activation: np.ndarray | None = None,
+        text=None,
+    ):
         self.view = view
+        self.text = text
         self.threshold = threshold
         self.tables = _tables(index)
         self.ids = self.tables.ids
@@ -580,7 +620,7 @@ class Corpus:
         model.text.evidence_terms: words, numbers, CJK character pairs) the fact holds, each
         term weighted by its idf here; only facts holding one or more are listed."""
         total = len(self.ids)
-        holders = {term: self.tables.posting(term)[0] for term in evidence_terms(query)}
+        holders = {term: self.tables.posting(term) for term in evidence_terms(query)}
         weights = {
             term: math.log(1 + (total - len(numbers) + 0.5) / (len(numbers) + 0.5))
             for term, numbers in holders.items()
@@ -598,33 +638,38 @@ class Corpus:
         min_relative: float = MIN_RELATIVE_SCORE,
         *,
         coverage: Coverage | None = None,
+        depth: int = LEXICAL_MIN_CANDIDATES,
     ) -> tuple[np.ndarray, np.ndarray]:
-        """(fact numbers, scores in (0, 1)) of the facts sharing tokens with the query, best
-        first (ties by id). Only facts sharing an evidence term count (a lone CJK
-        character of a longer run adds to a score, but does not make a hit); facts scoring
-        under `min_relative` times the best score are left out. `coverage` is
-        word_coverage(query), when the caller computed it already."""
+        """(fact numbers, scores in (0, 1)) of the facts the full-text index ranks best by
+        BM25 for the query's tokens, best first (ties by id), at least `depth` of them when
+        so many match. Only facts sharing an evidence term count (a lone CJK character of a
+        longer run adds to a score, but does not make a hit), and only searchable ones;
+        facts scoring under `min_relative` times the best score are left out. `coverage`
+        is word_coverage(query), when the caller computed it already."""
+        empty = np.zeros(0, dtype=np.intp), np.zeros(0, dtype=np.float64)
+        terms = set(tokens(query))
+        if self.text is None or not terms:
+            return empty
         sharing = coverage if coverage is not None else self.word_coverage(query)
         held = sharing.shares > 0  # an evidence term, current and searchable
-        total = len(self.ids)
-        raw = np.zeros(total, dtype=np.float64)
-        for term in set(tokens(query)):
-            numbers, frequencies = self.tables.posting(term)
-            count = len(numbers)
-            if not count:
-                continue
-            keep = held[numbers]
-            numbers, frequency = numbers[keep], frequencies[keep].astype(np.float64)
-            idf = math.log(1 + (total - count + 0.5) / (count + 0.5))
-            norm = 1 - _BM25_B + _BM25_B * self.tables.lengths[numbers] / self.tables.average_length
-            raw[numbers] += idf * frequency * (_BM25_K1 + 1) / (frequency + _BM25_K1 * norm)
-        scored = np.flatnonzero(raw)
-        if not len(scored):
-            return scored, raw[scored]
-        scored = scored[raw[scored] >= min_relative * raw[scored].max()]
-        squashed = raw[scored] / (raw[scored] + 2.0)  # into (0, 1), keeping the order
-        order = np.lexsort((self.tables.id_order[scored], -squashed))
-        return scored[order], squashed[order]
+        wanted = min(depth, int(held.sum()))
+        limit = 4 * wanted
+        while True:
+            vids, raw = self.text.search(terms, limit)
+            numbers = self.tables.numbers_of(vids)
+            keep = numbers >= 0
+            keep[keep] = held[numbers[keep]]
+            if keep.sum() >= wanted or len(vids) < limit:
+                break
+            limit *= 4
+        numbers, raw = numbers[keep], raw[keep]
+        if not len(numbers):
+            return empty
+        kept = raw >= min_relative * raw.max()
+        numbers, raw = numbers[kept], raw[kept]
+        squashed = raw / (raw + 2.0)  # into (0, 1), keeping the order
+        order = np.lexsort((self.tables.id_order[numbers], -squashed))
+        return numbers[order], squashed[order]
 
     def lexical_scores(
         self,
@@ -632,9 +677,10 @@ class Corpus:
         min_relative: float = MIN_RELATIVE_SCORE,
         *,
         coverage: Coverage | None = None,
+        depth: int = LEXICAL_MIN_CANDIDATES,
     ) -> dict[str, float]:
         """Fact id -> score in (0, 1), as lexical_ranking finds them."""
-        numbers, scores = self.lexical_ranking(query, min_relative, coverage=coverage)
+        numbers, scores = self.lexical_ranking(query, min_relative, coverage=coverage, depth=depth)
         return {self.ids[number]: float(score) for number, score in zip(numbers, scores)}
 
 

@@ -60,6 +60,7 @@ def test_bench_consolidate_10000_facts_with_nothing_new(benchmark, consolidated)
         "from_cache": 0,
         "added": 0,
         "removed": 0,
+        "documents": 10_000,
     }
     assert steps["merge"]["counts"]["merged"] == 0
     assert steps["prune"]["counts"]["archived"] == 0

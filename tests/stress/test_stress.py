@@ -110,11 +110,14 @@ def test_nine_processes_lose_no_write_tear_no_file_and_leave_the_index_in_step(
     failures = failed_operations(results)
     facts = fact_check(data_dir, results)
     validated, invalid = validate_files(data_dir)
-    index_problems = index_check(data_dir)
+    index_problems = index_check(data_dir) + recall_check(data_dir, results)
     derived_problems = derived_check(data_dir)
 
     report = stress_report(results, stress_seconds, run_seconds, facts, validated, health)
     report["start_seconds"] = round(start_seconds, 3)
+    report["recalls_of_own_facts"] = sum(
+        1 for entry in operations(results) if entry["op"] == "recall" and entry.get("expected")
+    )
     report["check_seconds"] = round(time.monotonic() - checked, 3)
     report["test_seconds"] = round(time.monotonic() - began, 3)
     report["problems"] = (
@@ -370,6 +373,27 @@ def library_check(data: Path, *codes: str) -> list[str]:
 def index_check(data: Path) -> list[str]:
     """The index holds one vector per current fact, as the reindex step wants them."""
     return library_check(data, "index_mismatch")
+
+
+def recall_check(data: Path, results: dict[str, list[dict]]) -> list[str]:
+    """Each recall of a worker's own fact, acknowledged, not forgotten and active still at
+    the end (so active when recalled), found it by its words: the full-text index was in step
+    with facts.jsonl whatever the other processes wrote. And no recall took a concurrent
+    write for damage (a rebuilt index is said in its warnings)."""
+    active = {fact["id"] for fact in jsonl_records(data / "knowledge-graph" / "facts.jsonl")}
+    problems = []
+    for entry in operations(results):
+        if entry["op"] != "recall" or entry["code"] != 0:
+            continue
+        rebuilt = [warning for warning in entry.get("warnings", ()) if "rebuilt" in warning]
+        if rebuilt:
+            problems.append(f"a recall rebuilt an index: {rebuilt}")
+        expected = entry.get("expected")
+        if expected in active and "lexical" not in (entry["matched"] or ()):
+            problems.append(
+                f"a recall of {expected} found it by {entry['matched']}, not by its words"
+            )
+    return problems
 
 
 def derived_check(data: Path) -> list[str]:

@@ -134,6 +134,7 @@ def work(
     subject = f"stress worker {number}"
     log = SessionLog(data, number, day)
     kept: list[str] = []  # acknowledged facts of this worker, not forgotten
+    items: dict[int, str] = {}  # the counter of each acknowledged "noted" fact -> its id
     holder: str | None = None  # the current lives_in fact of this worker's subject
     unsummarized: list[str] = []  # sources of statements said since the last summarize
     counter = 0
@@ -170,7 +171,9 @@ def work(
                 "identity",
             ]
         elif operation == "recall":
-            wanted = rng.randint(1, counter)
+            held = [item for item, fact_id in items.items() if fact_id in kept]
+            wanted = rng.choice(held) if held else rng.randint(1, counter)
+            expected = items.get(wanted) if held else None
             args = ["--action", "recall", "--query", f"item {number}-{wanted}", "--k", "5"]
         elif operation == "forget":
             fact_id = kept[rng.randrange(len(kept))]
@@ -212,8 +215,14 @@ def work(
                 holder = fact_id
             else:
                 kept.append(fact_id)
+                items[counter] = fact_id
         elif kind == "recall":
             entry["hits"] = len(payload["results"])
+            if expected is not None:  # a fact of ours, acknowledged and not forgotten
+                entry["expected"] = expected
+                entry["matched"] = next(
+                    (hit["matched"] for hit in payload["results"] if hit["id"] == expected), None
+                )
         elif kind == "forget":
             entry["id"] = payload["forgotten"]
             kept.remove(entry["id"])

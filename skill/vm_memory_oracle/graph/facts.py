@@ -70,7 +70,7 @@ class KnowledgeGraph:
         (recall looks at a few)."""
         return LiveView(
             self.store.facts_by_id(),
-            self.store.read_activation(),
+            self.store.activation_view(),
             now,
             half_life_days=self.settings.half_life_days,
         )
@@ -438,7 +438,11 @@ class KnowledgeGraph:
             )
             return {}
         with self.store.locked("recall", needs=needs):
-            state = self.store.read_activation()
+            ids = {fact.id for fact in facts}
+            if self.store.journal_room() > len(ids):  # only these facts' entries are written
+                state = self.store.activation_entries(ids)
+            else:  # the whole state is written, the journal folded into it
+                state = self.store.read_activation()
             changed: dict[str, float] = {}
             for fact in facts:
                 if fact.id in changed:

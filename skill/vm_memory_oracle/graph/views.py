@@ -43,7 +43,7 @@ class LiveView:
     def __init__(
         self,
         records: Mapping[str, Fact],
-        state: dict[str, dict],
+        state: Mapping[str, dict],
         now: datetime,
         *,
         half_life_days: float,
@@ -72,7 +72,7 @@ class LiveView:
 
 
 def live_fact(
-    fact: Fact, state: dict[str, dict], now: datetime, *, half_life_days: float
+    fact: Fact, state: Mapping[str, dict], now: datetime, *, half_life_days: float
 ) -> LiveFact:
     """The fact with its activation at `now`, from its entry in the activation state (or,
     without one, its creation values)."""

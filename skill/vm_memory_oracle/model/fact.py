@@ -371,3 +371,9 @@ def new_fact(fields: dict, *, created: str, default_source: str) -> Fact:
     if "salience" in fields:
         record["salience"] = round(float(fields["salience"]), 3)
     return Fact.from_record(record)
+
+
+def vector_id(fact_id: str) -> int:
+    """A stable non-negative int64 from the fact's uuid (its top 63 bits): the fact's id in
+    the vector index and the full-text index."""
+    return int(fact_id[len("fact-") :].replace("-", ""), 16) >> 65

@@ -21,7 +21,7 @@ import numpy as np
 
 from ..embed.base import Embedder
 from ..graph import KnowledgeGraph
-from ..model.fact import Fact
+from ..model.fact import Fact, vector_id
 from ..storage import snapshot
 from .cache import EmbeddingCache, content_hash
 from .embedders import configured_embedder
@@ -66,11 +66,6 @@ class SemanticIndex:
 def index_kind(count: int, approximate_min_facts: int) -> str:
     """Exact search for a memory of fewer than `approximate_min_facts` facts, else IVF."""
     return IVF if count >= approximate_min_facts else FLAT
-
-
-def vector_id(fact_id: str) -> int:
-    """A stable non-negative int64 from the fact's uuid (its top 63 bits)."""
-    return int(fact_id[len("fact-") :].replace("-", ""), 16) >> 65
 
 
 def indexed_texts(fact: Fact) -> tuple[str, ...]:

@@ -24,6 +24,7 @@ from pathlib import Path
 from ..clock import days_between, format_iso, parse_iso
 from ..config import Settings
 from ..embed.base import BUNDLED_NAMES, HASH
+from ..lexical import text_index_state
 from ..model.activation import fact_activation
 from ..model.fact import Fact
 from ..storage.layout import Layout
@@ -113,6 +114,7 @@ def collect(
         "last_consolidation": last_consolidation,
         "consolidation_duration_seconds": duration_seconds,
         "index": _index_state(store, current, vectors, bad_vectors),
+        "text_index": text_index_state(store),
         "embedder": _embedder_state(vectors, settings),
         "last_probe": _last_probe(store),
         "quarantined_lines": quarantined,
@@ -211,6 +213,13 @@ def assess(measured: dict, settings: Settings, now: datetime) -> list[Finding]:
             "index",
             f"Semantic recall degraded: {index['problem']}; the next recall or "
             "consolidation rebuilds the index",
+        )
+    text_index = measured["text_index"]
+    if text_index["problem"]:
+        warn(
+            "text_index",
+            f"Lexical recall degraded: {text_index['problem']}; the next recall or "
+            "consolidation rebuilds the full-text index",
         )
     embedder = measured["embedder"]
     if embedder.get("problem"):

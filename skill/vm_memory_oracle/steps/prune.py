@@ -53,7 +53,7 @@ def facts_to_prune(graph: KnowledgeGraph, now: datetime) -> dict[str, ArchiveCau
 
 
 def prune(graph: KnowledgeGraph, now: datetime, *, remove_vectors=None) -> StepReport:
-    """Archive what is due; `remove_vectors()` then brings the index in step (no embedding)."""
+    """Archive what is due; `remove_vectors()` then brings the indexes in step (no embedding)."""
     with graph.store.locked("consolidate: prune"):
         reinstated = graph.reinstate_orphans()
         chosen = facts_to_prune(graph, now)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 import stat
 from dataclasses import dataclass
+from functools import cached_property
 from pathlib import Path
 
 from ..errors import DataDirError
@@ -20,7 +21,7 @@ class Refusal:
     problem: str  # "is a symlink; ...", "is owned by uid 1001, ...", "is writable by ..."
     fix: str  # what the user runs to put it right
 
-    @property
+    @cached_property
     def message(self) -> str:
         return f"{self.path}: {self.problem}; {self.fix}"
 
@@ -33,130 +34,130 @@ class Refusal:
 class Layout:
     root: Path
 
-    @property
+    @cached_property
     def graph_dir(self) -> Path:
         return self.root / "knowledge-graph"
 
-    @property
+    @cached_property
     def facts(self) -> Path:
         return self.graph_dir / "facts.jsonl"
 
-    @property
+    @cached_property
     def archive(self) -> Path:
         return self.graph_dir / "archived-facts.jsonl"
 
-    @property
+    @cached_property
     def entities(self) -> Path:
         return self.graph_dir / "entities.jsonl"
 
-    @property
+    @cached_property
     def relations(self) -> Path:
         return self.graph_dir / "relations.jsonl"
 
-    @property
+    @cached_property
     def canaries(self) -> Path:
         return self.graph_dir / "canary-facts.json"
 
-    @property
+    @cached_property
     def embeddings_dir(self) -> Path:
         return self.root / "embeddings"
 
-    @property
+    @cached_property
     def index_file(self) -> Path:
         return self.embeddings_dir / "index.bin"
 
-    @property
+    @cached_property
     def vector_metadata(self) -> Path:
         return self.embeddings_dir / "metadata.jsonl"
 
     def embedding_cache(self, model_id: str) -> Path:
         return self.embeddings_dir / f"cache-{model_id}.npz"
 
-    @property
+    @cached_property
     def daily_dir(self) -> Path:
         return self.root / "daily"
 
-    @property
+    @cached_property
     def sessions_dir(self) -> Path:
         return self.root / "sessions"
 
-    @property
+    @cached_property
     def state_dir(self) -> Path:
         return self.root / "state"
 
-    @property
+    @cached_property
     def activation(self) -> Path:
         return self.root / "activation-metadata.json"
 
-    @property
+    @cached_property
     def activation_journal(self) -> Path:
         return self.state_dir / "activation-journal.jsonl"
 
-    @property
+    @cached_property
     def memory_md(self) -> Path:
         return self.root / "MEMORY.md"
 
-    @property
+    @cached_property
     def health(self) -> Path:
         return self.root / "health.json"
 
-    @property
+    @cached_property
     def config(self) -> Path:
         return self.root / "config.yaml"
 
-    @property
+    @cached_property
     def write_lock(self) -> Path:
         return self.state_dir / "memory.lock"
 
-    @property
+    @cached_property
     def consolidation_lock(self) -> Path:
         return self.state_dir / "consolidate.lock"
 
-    @property
+    @cached_property
     def checkpoint(self) -> Path:
         return self.state_dir / "consolidation.json"
 
-    @property
+    @cached_property
     def reports_dir(self) -> Path:
         return self.state_dir / "reports"
 
-    @property
+    @cached_property
     def audit_log(self) -> Path:
         return self.state_dir / "audit.jsonl"
 
-    @property
+    @cached_property
     def probe_log(self) -> Path:
         return self.state_dir / "probe-log.jsonl"
 
-    @property
+    @cached_property
     def pending_memories(self) -> Path:
         return self.state_dir / "pending-memories.jsonl"
 
-    @property
+    @cached_property
     def memory_md_backup(self) -> Path:
         return self.root / "MEMORY.md.bak"
 
-    @property
+    @cached_property
     def summarize_ledger(self) -> Path:
         """How far each session log was summarized."""
         return self.state_dir / "summarized.json"
 
-    @property
+    @cached_property
     def import_ledger(self) -> Path:
         """What was copied from OpenClaw's transcripts, per agent and session."""
         return self.state_dir / "imports.json"
 
-    @property
+    @cached_property
     def sessions_quarantine(self) -> Path:
         """Bad lines of session logs, copied here once (the logs themselves keep them)."""
         return self.state_dir / "sessions.quarantine.jsonl"
 
-    @property
+    @cached_property
     def index_built(self) -> Path:
         """Says the vector index was built once (and with which model)."""
         return self.state_dir / "index-built"
 
-    @property
+    @cached_property
     def cache_dir(self) -> Path:
         """Derived state that is rebuilt when missing: parsed snapshots, the lexical index."""
         return self.state_dir / "cache"
@@ -165,15 +166,26 @@ class Layout:
         """Where the parsed records of `path` are kept between processes."""
         return self.cache_dir / (self.relative(path).replace("/", "__") + ".marshal")
 
-    @property
+    @cached_property
     def lexical_cache(self) -> Path:
         return self.cache_dir / "lexical-index.marshal"
 
-    @property
+    @cached_property
+    def text_index_dir(self) -> Path:
+        """The full-text (BM25) index: tantivy's own files (storage/text_index.py)."""
+        return self.cache_dir / "text-index"
+
+    @cached_property
+    def text_index_state(self) -> Path:
+        """What the full-text index holds: each document's fact and content hash, the
+        facts file it was brought in step with, and its own files' sizes."""
+        return self.cache_dir / "text-index.npz"
+
+    @cached_property
     def index_state_cache(self) -> Path:
         return self.cache_dir / "index-state.marshal"
 
-    @property
+    @cached_property
     def merge_search_cache(self) -> Path:
         """What the merge step's last search was made on, when it found no duplicate."""
         return self.cache_dir / "merge-search.marshal"

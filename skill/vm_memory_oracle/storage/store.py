@@ -8,6 +8,7 @@ snapshot across the lock.
 from __future__ import annotations
 
 import os
+from collections import ChainMap
 from collections.abc import Iterable, Iterator, Mapping
 from contextlib import contextmanager
 from pathlib import Path
@@ -92,6 +93,8 @@ class Store:
             None if refusals is None else {refusal.path: refusal for refusal in refusals}
         )
         self._warned: set[Path] = set()
+        # The journal's records (as read_records holds them) and the state they give.
+        self._journal_view: tuple[list[dict], dict[str, dict]] | None = None
         self._clear_block()
 
     # -- refused entries -------------------------------------------------------------------
@@ -111,7 +114,9 @@ class Store:
     def refused(self, path: Path) -> Refusal | None:
         """The refusal that covers `path`: its own, or a directory's above it."""
         self.refusals()
-        refusals = self._refusals or {}
+        refusals = self._refusals
+        if not refusals:  # the usual memory: nothing refused, nothing to look up
+            return None
         path = Path(path)
         for candidate in (path, *path.parents):
             if candidate in refusals:
@@ -250,18 +255,25 @@ class Store:
 
     # -- JSONL files -----------------------------------------------------------------------
     def read_records(
-        self, path: Path, kind: str, *, unique_key: str | None = None, copy: bool = True
+        self,
+        path: Path,
+        kind: str,
+        *,
+        unique_key: str | None = None,
+        copy: bool = True,
+        on_disk: bool = True,
     ) -> list[dict]:
         """Valid records of `path`; bad lines are quarantined (under the lock) and reported.
 
-        A file unchanged since it was last parsed is served from its snapshot. Callers that
-        only read may pass copy=False and must then not modify the records.
+        A file unchanged since it was last parsed is served from its snapshot, kept in this
+        process and (unless on_disk=False: a small file that changes at every recall) on
+        disk. Callers that only read may pass copy=False and must then not modify the records.
         """
         if not self.usable(path):
             return []
         cache = self._snapshot_path(path)
         key = snapshot.file_key(path)
-        disk = self.cache_usable(cache)
+        disk = on_disk and self.cache_usable(cache)
         records = snapshot.load(cache, key, disk=disk)
         if records is None:
             contents = self._read(path, kind, unique_key)
@@ -516,6 +528,24 @@ class Store:
         if self._writable(path):
             files.make_directory(path)
 
+    # -- the full-text index ---------------------------------------------------------------
+    def new_text_index(self, path: Path):
+        """An empty full-text index (storage.text_index) in `path`, any old one removed
+        first; in memory when `path` may not be written."""
+        from .text_index import TextIndex, remove_index
+
+        if not self._writable(path):
+            return TextIndex.create(None)
+        remove_index(path)
+        files.fsync_directory(path.parent)
+        return TextIndex.create(path)
+
+    def write_text_index(self, index, removed, added) -> None:
+        """Delete and add documents of a full-text index (TextIndex.write) in one commit."""
+        if index.path is not None and not self._writable(index.path):
+            return
+        index.write(removed, added)
+
     def _wrote(self, path: Path) -> None:
         if not self.layout.is_derived(path):
             self.touched(path)
@@ -540,17 +570,47 @@ class Store:
         _apply_journal(state, self.activation_journal())
         return state
 
+    def activation_view(self) -> Mapping[str, dict]:
+        """The state read_activation gives, read only and without copying the file's: the
+        journal's entries looked up first, then the file's (for a recall, which reads the
+        state of a few facts)."""
+        entries = self.activation_journal()
+        if self._journal_view is None or self._journal_view[0] is not entries:
+            journal = {
+                entry["id"]: {key: value for key, value in entry.items() if key != "id"}
+                for entry in entries
+            }
+            self._journal_view = (entries, journal)
+        return ChainMap(self._journal_view[1], self.read_activation_file(copy=False))
+
+    def activation_entries(self, ids: set[str]) -> dict[str, dict]:
+        """The state of these facts alone, as read_activation gives it (the caller's to
+        change)."""
+        held = self.read_activation_file(copy=False)
+        entries = {fact_id: held[fact_id] for fact_id in ids if fact_id in held}
+        for entry in self.activation_journal():
+            if entry["id"] in ids:
+                entries[entry["id"]] = {key: value for key, value in entry.items() if key != "id"}
+        return entries
+
+    def journal_room(self) -> int:
+        """How many entries the journal of recalls takes before write_activation folds it
+        into the activation file."""
+        journal = self.layout.activation_journal
+        held = self.read_records(journal, "activation-journal", copy=False, on_disk=False)
+        return JOURNAL_LIMIT - len(held)
+
     def activation_journal(self) -> list[dict]:
         """The journal entries of recalls since the activation file was last written whole;
         each replaces the state of its fact, in order."""
         journal = self.layout.activation_journal
         if not journal.exists():
             return []
-        return self.read_records(journal, "activation-journal", copy=False)
+        return self.read_records(journal, "activation-journal", copy=False, on_disk=False)
 
-    def read_activation_file(self) -> dict[str, dict]:
-        """The state activation-metadata.json holds (the caller's to change), without the
-        journal over it."""
+    def read_activation_file(self, *, copy: bool = True) -> dict[str, dict]:
+        """The state activation-metadata.json holds (the caller's to change, unless
+        copy=False), without the journal over it."""
         path = self.layout.activation
         self.usable(path)
         cache = self._snapshot_path(path)
@@ -558,7 +618,7 @@ class Store:
         disk = self.cache_usable(cache)
         held = snapshot.load(cache, key, disk=disk)
         if held is not None:
-            return dict(held)
+            return dict(held) if copy else held
         try:
             document = files.read_json(path)
         except FileNotFoundError:
@@ -593,7 +653,8 @@ class Store:
         if changed is not None:
             entries = [{"id": fact_id, **state[fact_id]} for fact_id in changed]
             if (
-                len(self.read_records(journal, "activation-journal", copy=False)) + len(entries)
+                len(self.read_records(journal, "activation-journal", copy=False, on_disk=False))
+                + len(entries)
                 < journal_limit
             ):
                 self.append_records(journal, "activation-journal", entries)
@@ -619,7 +680,7 @@ class Store:
         file already holds exactly that and the journal is empty. True when it wrote."""
         journal = self.layout.activation_journal
         pending = journal.exists() and bool(
-            self.read_records(journal, "activation-journal", copy=False)
+            self.read_records(journal, "activation-journal", copy=False, on_disk=False)
         )
         if not pending and self.layout.activation.exists() and self.read_activation_file() == state:
             return False

@@ -1,6 +1,6 @@
 # Generated from schemas/health.schema.json by fastjsonschema; do not edit.
 # Regenerate: python -m vm_memory_oracle.storage.validation
-SCHEMA_SHA256 = 'f1ab11de6dfc2a34e60f2bdf310ec191a4c0f33f89aa2c2a88ba752c2ca5cb2e'
+SCHEMA_SHA256 = '8cd6c138cbb2ecbdcdca2ea31efc2cfa367e9a48d1f32d996455e7b13683508a'
 
 VERSION = "2.22.3"
 from decimal import Decimal
@@ -227,6 +227,11 @@ def validate_vm_memory_oracle_health_schema_json(data, custom_formats={}, name_p
             data__index = data["index"]
             if not isinstance(data__index, (dict)):
                 raise JsonSchemaValueException("" + (name_prefix or "data") + ".index must be object")
+        if "text_index" in data_keys:
+            data_keys.remove("text_index")
+            data__textindex = data["text_index"]
+            if not isinstance(data__textindex, (dict)):
+                raise JsonSchemaValueException("" + (name_prefix or "data") + ".text_index must be object")
         if "embedder" in data_keys:
             data_keys.remove("embedder")
             data__embedder = data["embedder"]

@@ -1,0 +1,140 @@
+"""One memory of a million facts, measured once (outside CI: it takes a quarter of an hour).
+
+Synthetic facts (benchmarks/synthetic.py) with the hashing embedder, through the real
+entrypoint: `remember --from` of them all, the first `recall` (which embeds every fact,
+builds the vector index, the full-text index and the lexical snapshot), then recall
+processes on the built memory (wall time and peak RSS, median of --processes), the
+in-process p50 of recall in a warm process (query embedding included: the hashing embedder
+is cheap), and the disk the memory takes, part by part. Run:
+    .venv/bin/python benchmarks/million.py [--count 1000000] [--workdir /tmp/million]
+Figures go to benchmarks/output/million.json; the references keep the last run's.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import shutil
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+import results  # noqa: E402
+import synthetic  # noqa: E402
+
+BUNDLE = Path(__file__).resolve().parents[1]
+ENTRYPOINT = BUNDLE / "scripts" / "vm-memory-oracle"
+QUERIES = [
+    "what does the user prefer",
+    "which database migration was decided",
+    "用户喜欢什么茶",
+    "tell me about the hiking trip",
+    "TLS renewal item 4242",
+]
+WARM = """
+import json, statistics, sys, time
+sys.path.insert(0, {skill!r})
+from vm_memory_oracle.cli import main
+import contextlib, io
+times = []
+for round in range(3):
+    for query in {queries!r}:
+        started = time.perf_counter()
+        with contextlib.redirect_stdout(io.StringIO()):
+            code = main(["--data-path", {data!r}, "--json", "--action", "recall",
+                         "--query", query, "--no-boost"])
+        times.append(time.perf_counter() - started)
+        assert code == 0
+warm = times[len({queries!r}):]  # the first round loads the snapshots
+print(json.dumps({{"p50_ms": statistics.median(warm) * 1000, "rounds": len(warm)}}))
+"""
+
+
+def timed(*args: str) -> tuple[float, int, str]:
+    """(seconds, peak RSS in MB, stdout) of one entrypoint run."""
+    started = time.perf_counter()
+    done = subprocess.run(
+        ["/usr/bin/time", "-f", "RSS_KB %M", str(ENTRYPOINT), *args],
+        capture_output=True,
+        text=True,
+    )
+    seconds = time.perf_counter() - started
+    if done.returncode != 0:
+        raise SystemExit(f"{args} exited {done.returncode}: {done.stderr[-2000:]}")
+    rss = int(done.stderr.rsplit("RSS_KB ", 1)[1].split()[0]) // 1024
+    return seconds, rss, done.stdout
+
+
+def disk_mb(path: Path) -> float:
+    if path.is_file():
+        return round(path.stat().st_size / 2**20, 1)
+    return round(sum(p.stat().st_size for p in path.rglob("*") if p.is_file()) / 2**20, 1)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--count", type=int, default=1_000_000)
+    parser.add_argument("--workdir", type=Path, default=Path("/tmp/million"))
+    parser.add_argument("--processes", type=int, default=3)
+    args = parser.parse_args()
+    shutil.rmtree(args.workdir, ignore_errors=True)
+    args.workdir.mkdir(parents=True)
+    data = args.workdir / "memory"
+    source = args.workdir / "facts.jsonl"
+    with source.open("w", encoding="utf-8") as handle:
+        for line in synthetic.fact_lines(args.count):
+            handle.write(json.dumps(line) + "\n")
+    base = ("--data-path", str(data))
+    timed(*base, "--action", "init")
+    for setting in ("embedding_model=hash", f"max_facts={2 * args.count}"):
+        timed(*base, "--action", "config", "--set", setting)
+    figures: dict = {"facts": args.count}
+    seconds, rss, _ = timed(*base, "--json", "--action", "remember", "--from", str(source))
+    figures["remember_from"] = {"seconds": round(seconds, 1), "rss_mb": rss}
+    print(f"remember --from: {seconds:.1f} s, {rss} MB", flush=True)
+    seconds, rss, _ = timed(*base, "--json", "--action", "recall", "--query", QUERIES[0])
+    figures["first_recall"] = {"seconds": round(seconds, 1), "rss_mb": rss}
+    print(f"first recall (builds every index): {seconds:.1f} s, {rss} MB", flush=True)
+    runs = [
+        timed(*base, "--json", "--action", "recall", "--query", QUERIES[i % len(QUERIES)])
+        for i in range(args.processes)
+    ]
+    figures["recall_process"] = {
+        "median_seconds": round(statistics.median(run[0] for run in runs), 2),
+        "max_rss_mb": max(run[1] for run in runs),
+        "processes": len(runs),
+    }
+    print(f"recall process: {figures['recall_process']}", flush=True)
+    warm = subprocess.run(
+        [
+            str(BUNDLE / ".venv" / "bin" / "python"),
+            "-c",
+            WARM.format(skill=str(BUNDLE / "skill"), queries=QUERIES, data=str(data)),
+        ],
+        capture_output=True,
+        text=True,
+    )
+    if warm.returncode != 0:
+        raise SystemExit(warm.stderr[-2000:])
+    figures["in_process"] = json.loads(warm.stdout.strip().splitlines()[-1])
+    print(f"in-process: {figures['in_process']}", flush=True)
+    figures["disk_mb"] = {
+        "total": disk_mb(data),
+        "facts.jsonl": disk_mb(data / "knowledge-graph" / "facts.jsonl"),
+        "embeddings/": disk_mb(data / "embeddings"),
+        "state/cache/text-index/": disk_mb(data / "state" / "cache" / "text-index"),
+        "state/cache/ (snapshots)": round(
+            disk_mb(data / "state" / "cache") - disk_mb(data / "state" / "cache" / "text-index"),
+            1,
+        ),
+    }
+    print(f"disk: {figures['disk_mb']}", flush=True)
+    print(results.record("million", figures))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,361 @@
+"""The full-text index kept in step with the facts, beside the vector index.
+
+Every current fact has one document in state/cache/text-index/ (storage/text_index.py: its
+lexical terms, ranked by BM25). state/cache/text-index.npz says what the index holds: each
+document's vector id and content hash, the facts file it was brought in step with (its
+stat and the hash of its bytes) and the index's own files (size and mtime). A command finds
+the index in step when the facts file is the one recorded (same stat, or else the same
+bytes) and the index's files are as written; otherwise, under the data directory's lock,
+only the documents of facts added, changed or gone are written. Without index and record
+it is built (a first build); it is built again, a repair noted in the audit log and so in
+health.json, when one of them is missing, a file of it was truncated or replaced, tantivy
+cannot open it, or it holds another number of documents than recorded.
+
+A write first empties the record, so a write cut short leaves an index with an empty one,
+which the next command builds again (not a repair: the command cut short said so).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import io
+import json
+import os
+import zipfile
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from ..graph import KnowledgeGraph
+from ..model.fact import Fact, vector_id
+from ..model.text import tokens
+from ..storage import snapshot
+from ..storage.store import Store
+from ..storage.text_index import TextIndex, TextIndexCorrupt, file_stamps
+
+# Of the documents and the record; another one builds the index again.
+TEXT_LAYOUT = 1
+FIRST_BUILD = "no full-text index yet"
+FORCED = "a rebuild was asked for"
+# The record is emptied before a write and written after it: an empty one is a write cut
+# short (the command that was cut said so), not damage.
+INTERRUPTED = "its last write was cut short"
+
+
+@dataclass
+class TextIndexReport:
+    documents: int = 0
+    added: int = 0
+    removed: int = 0
+    rebuilt: str | None = None  # why the index was built from scratch, if it was
+    problem: str | None = None  # why there is no full-text index for this command
+
+    @property
+    def repaired(self) -> bool:
+        """True when an index that should have been usable had to be built again."""
+        return self.rebuilt not in (None, FIRST_BUILD, FORCED, INTERRUPTED)
+
+
+def document_text(fact: Fact) -> str:
+    """What a fact is found by in words: its sentence, subject, predicate, object and the
+    turn it came from (as its vector reads it too)."""
+    predicate = fact.predicate.replace("_", " ")
+    return " ".join((fact.sentence, fact.subject, predicate, fact.object, fact.context or ""))
+
+
+def document_body(fact: Fact) -> str:
+    """The fact's lexical terms (model.text.tokens) as the index reads them."""
+    return " ".join(tokens(document_text(fact)))
+
+
+def document_digest(fact: Fact) -> int:
+    """A 63-bit hash of the texts a fact's document is made from."""
+    data = "\x1f".join(
+        (str(TEXT_LAYOUT), fact.sentence, fact.subject, fact.predicate, fact.object)
+        + (fact.context or "",)
+    ).encode("utf-8")
+    return int.from_bytes(hashlib.blake2b(data, digest_size=8).digest(), "big") >> 1
+
+
+@dataclass
+class _Record:
+    """What text-index.npz says the index holds."""
+
+    documents: dict[int, int]  # vector id -> content hash
+    facts_key: list | None
+    facts_hash: str
+    files: dict[str, list[int]]
+
+
+def _read_record(store: Store) -> _Record | None:
+    path = store.layout.text_index_state
+    if not store.usable(path):
+        return None
+    try:
+        with np.load(path, allow_pickle=False) as held:
+            head = json.loads(held["head"].tobytes().decode("utf-8"))
+            vids, digests = held["vids"], held["digests"]
+        if head.get("layout") != TEXT_LAYOUT or len(vids) != len(digests):
+            return None
+        return _Record(
+            dict(zip(vids.tolist(), digests.tolist())),
+            head["facts_key"],
+            head["facts_hash"],
+            head["files"],
+        )
+    except (OSError, ValueError, KeyError, TypeError, EOFError, zipfile.BadZipFile):
+        return None
+
+
+def _record_bytes(record: _Record) -> bytes:
+    head = {
+        "layout": TEXT_LAYOUT,
+        "facts_key": record.facts_key,
+        "facts_hash": record.facts_hash,
+        "files": record.files,
+    }
+    out = io.BytesIO()
+    np.savez(
+        out,
+        head=np.frombuffer(json.dumps(head).encode("utf-8"), dtype=np.uint8),
+        vids=np.array(list(record.documents), dtype=np.uint64),
+        digests=np.array(list(record.documents.values()), dtype=np.uint64),
+    )
+    return out.getvalue()
+
+
+def _emptied(path: Path) -> bool:
+    try:
+        return path.stat().st_size == 0
+    except OSError:
+        return False
+
+
+def _facts_hash(path: Path) -> str:
+    digest = hashlib.blake2b(digest_size=16)
+    try:
+        with open(path, "rb") as handle:
+            while chunk := handle.read(1 << 20):
+                digest.update(chunk)
+    except FileNotFoundError:
+        pass
+    return digest.hexdigest()
+
+
+def _facts_key(path: Path) -> list | None:
+    key = snapshot.file_key(path)
+    return None if key is None else list(key)
+
+
+def _matches_facts(graph: KnowledgeGraph, record: _Record) -> bool:
+    """Whether the index was brought in step with the facts file as it is now: the same
+    file (stat), or else the same bytes."""
+    path = graph.layout.facts
+    if record.facts_key is not None and record.facts_key == _facts_key(path):
+        return True
+    return record.facts_hash == _facts_hash(path)
+
+
+def _files_problem(directory: Path, record: _Record) -> str | None:
+    """Why the index's files are not the ones written, or None."""
+    if not (directory / "meta.json").is_file():
+        return "is missing"
+    found = file_stamps(directory)
+    for name, stamp in sorted(record.files.items()):
+        if name not in found:
+            return f"lost its file {name}"
+        if found[name] != stamp:
+            return f"has its file {name} changed since it was written ({found[name][0]} bytes)"
+    return None
+
+
+# The index this process opened last, by directory: (its record's stat, the record, the
+# index). A long-lived process (the agent's, a benchmark) opens it once per version.
+_opened: dict[Path, tuple[tuple, _Record, TextIndex]] = {}
+
+
+def _in_step(graph: KnowledgeGraph) -> TextIndex | None:
+    """The index as it is, when it is in step with the facts (read without the lock)."""
+    directory = graph.layout.text_index_dir
+    if not graph.store.usable(directory):
+        return None
+    key = snapshot.file_key(graph.layout.text_index_state)
+    held = _opened.get(directory)
+    if key is not None and held is not None and held[0] == key:
+        if _files_problem(directory, held[1]) or not _matches_facts(graph, held[1]):
+            return None
+        return held[2]
+    record = _read_record(graph.store)
+    if record is None or _files_problem(directory, record) or not _matches_facts(graph, record):
+        return None
+    try:
+        index = TextIndex.open(directory)
+    except TextIndexCorrupt:
+        return None
+    if len(index) != len(record.documents):
+        return None
+    if key is not None:
+        _opened[directory] = (key, record, index)
+    return index
+
+
+def _load(graph: KnowledgeGraph, force: bool) -> tuple[TextIndex, dict[int, int], str | None]:
+    """The index on disk with what it holds, or an empty one and the reason to build it."""
+    layout, store = graph.layout, graph.store
+    directory = layout.text_index_dir
+    name = layout.relative(directory)
+
+    def fresh(reason: str):
+        return store.new_text_index(directory), {}, reason
+
+    if force:
+        return fresh(FORCED)
+    if not store.usable(directory):
+        return fresh(f"{name} is refused")
+    record = _read_record(graph.store)
+    if record is None:
+        if not os.path.lexists(directory) and not os.path.lexists(layout.text_index_state):
+            return fresh(FIRST_BUILD)
+        if _emptied(layout.text_index_state):
+            return fresh(INTERRUPTED)
+        return fresh(f"{layout.relative(layout.text_index_state)} is missing or unreadable")
+    problem = _files_problem(directory, record)
+    if problem is not None:
+        return fresh(f"{name} {problem}")
+    try:
+        index = TextIndex.open(directory)
+    except TextIndexCorrupt as exc:
+        return fresh(f"{name} could not be read ({exc})")
+    if len(index) != len(record.documents):
+        return fresh(
+            f"{name} holds {len(index)} documents where {len(record.documents)} were written"
+        )
+    return index, record.documents, None
+
+
+def update_text_index(
+    graph: KnowledgeGraph, *, force: bool = False
+) -> tuple[TextIndex | None, TextIndexReport]:
+    """Bring the full-text index in step with the facts, writing only what changed.
+
+    Returns the index (None when tantivy cannot be used: report.problem says why) and what
+    was done. A memory whose lock or index directory is refused gets an index built in
+    memory for this command, with a warning.
+    """
+    report = TextIndexReport()
+    try:
+        import tantivy  # noqa: F401
+    except ImportError as exc:
+        report.problem = f"the tantivy package cannot be imported ({exc})"
+        return None, report
+    if not force:
+        ready = _in_step(graph)
+        if ready is not None:
+            report.documents = len(ready)
+            return ready, report
+    lock = graph.store.refused(graph.layout.write_lock)
+    try:
+        if lock is not None:  # a memory that cannot be locked is read, never written
+            graph.store.warnings.append(
+                f"{graph.layout.relative(lock.path)}: {lock.problem}; the full-text index "
+                f"was built for this command only ({lock.fix})"
+            )
+            index = TextIndex.create(None)
+            wanted = _wanted(graph.facts())
+            index.write([], [(vid, document_body(fact)) for vid, (fact, _) in wanted.items()])
+            report.added = report.documents = len(index)
+            report.rebuilt = f"{graph.layout.relative(lock.path)} is refused"
+            return index, report
+        with graph.store.locked("index"):
+            return _bring_in_step(graph, force, report)
+    except TextIndexCorrupt as exc:
+        report.problem = f"the full-text index could not be written ({exc})"
+        return None, report
+
+
+def _wanted(facts: list[Fact]) -> dict[int, tuple[Fact, int]]:
+    return {vector_id(fact.id): (fact, document_digest(fact)) for fact in facts if fact.current}
+
+
+def _bring_in_step(
+    graph: KnowledgeGraph, force: bool, report: TextIndexReport
+) -> tuple[TextIndex, TextIndexReport]:
+    layout, store = graph.layout, graph.store
+    facts_key = _facts_key(layout.facts)  # before reading: a later change is seen next time
+    facts_hash = _facts_hash(layout.facts)
+    wanted = _wanted(graph.facts())
+    index, known, reason = _load(graph, force)
+    report.rebuilt = reason
+    removed = [vid for vid, digest in known.items() if wanted.get(vid, (None, None))[1] != digest]
+    added = [vid for vid, (_, digest) in wanted.items() if known.get(vid) != digest]
+    report.added, report.removed = len(added), len(removed)
+    if index.path is None:  # refused directory: nothing is kept
+        store.write_text_index(index, [], [(vid, document_body(wanted[vid][0])) for vid in added])
+        report.documents = len(index)
+        return index, report
+    record = _read_record(graph.store) if reason is None else None
+    if (
+        removed
+        or added
+        or reason is not None
+        or record is None
+        or (record.facts_hash != facts_hash or record.facts_key != facts_key)
+    ):
+        store.write_bytes(layout.text_index_state, b"")  # unreadable until the write is done
+        store.write_text_index(
+            index, removed, [(vid, document_body(wanted[vid][0])) for vid in added]
+        )
+        documents = {vid: digest for vid, (_, digest) in wanted.items()}
+        store.write_bytes(
+            layout.text_index_state,
+            _record_bytes(_Record(documents, facts_key, facts_hash, index.files())),
+        )
+        if report.repaired:  # said in the audit log, which health.json reports
+            store.touched(layout.text_index_dir)
+        if added or removed or reason is not None:
+            store.note(
+                f"full-text index: {len(added)} added, {len(removed)} removed"
+                + (f", rebuilt because {reason}" if reason else ""),
+                repair=report.repaired,
+            )
+    report.documents = len(index)
+    return index, report
+
+
+def text_index_state(store: Store) -> dict:
+    """How the full-text index stands, for health.json: documents recorded, and the
+    problem when it was built once and is now missing or damaged, or cannot be used."""
+    layout = store.layout
+    try:
+        import tantivy  # noqa: F401
+    except ImportError as exc:
+        return {"documents": 0, "problem": f"the tantivy package cannot be imported ({exc})"}
+    directory = layout.text_index_dir
+    if store.refused(directory) is not None:
+        return {"documents": 0, "problem": f"{layout.relative(directory)} is refused"}
+    record = _read_record(store)
+    if record is None:
+        built = (
+            os.path.lexists(directory) or os.path.lexists(layout.text_index_state)
+        ) and not _emptied(layout.text_index_state)
+        problem = (
+            f"{layout.relative(layout.text_index_state)} is missing or unreadable"
+            if built
+            else None
+        )
+        return {"documents": 0, "problem": problem}
+    name = layout.relative(directory)
+    problem = _files_problem(directory, record)
+    if problem is None:
+        try:
+            held = len(TextIndex.open(directory))
+        except TextIndexCorrupt as exc:
+            problem = f"could not be read ({exc})"
+        else:
+            if held != len(record.documents):
+                problem = f"holds {held} documents where {len(record.documents)} were written"
+    return {
+        "documents": len(record.documents),
+        "problem": None if problem is None else f"{name} {problem}",
+    }
