@@ -1,9 +1,10 @@
 """Synthetic memories of any size for the latency benchmarks.
 
 Facts are generated (varied subjects, predicates and objects), ingested through the
-library, and given vectors without running the model: random unit vectors are written to
-the embedding cache under each fact's content hash, so building the index measures FAISS
-and the pipeline, not hours of embedding. Queries are embedded by the real model.
+library, and given vectors without running the model: vectors made from each fact's topic,
+subject and predicate (cache_random_vectors) are written to the embedding cache under its
+content hash, so building the index measures FAISS and the pipeline, not hours of
+embedding. Queries are embedded by the real model.
 """
 
 from __future__ import annotations
@@ -115,14 +116,37 @@ def build_memory(
 
 
 def cache_random_vectors(graph: KnowledgeGraph, *, model_id: str, dimension: int = 384) -> None:
-    """File a random unit vector under the content hash of every text of every fact, so
-    that building the index embeds nothing."""
-    texts = sorted({text for fact in graph.facts() for text in indexed_texts(fact)})
-    vectors = np.random.default_rng(0).normal(size=(len(texts), dimension)).astype(np.float32)
-    vectors /= np.linalg.norm(vectors, axis=1, keepdims=True)
+    """File a vector under the content hash of every text of every fact, so that building
+    the index embeds nothing. A fact's vector is made as an embedder's would be, from what
+    its text says: a random direction for each topic, subject and predicate, summed (the
+    topic weighing most) with noise of its own, and normalised. Facts on one topic are then
+    near each other as real embeddings of a memory are; uniformly random vectors would
+    have no neighbours at all, and make any approximate index scan everything."""
+    rng = np.random.default_rng(0)
+    directions: dict[str, np.ndarray] = {}
+
+    def direction(name: str) -> np.ndarray:
+        if name not in directions:
+            vector = rng.normal(size=dimension)
+            directions[name] = vector / np.linalg.norm(vector)
+        return directions[name]
+
+    texts: dict[str, np.ndarray] = {}
+    for fact in graph.facts():
+        topic = fact.object.rsplit(" item ", 1)[0]
+        meaning = (
+            direction(f"topic {topic}")
+            + 0.5 * direction(f"subject {fact.subject}")
+            + 0.5 * direction(f"predicate {fact.predicate}")
+        )
+        for text in indexed_texts(fact):
+            if text not in texts:
+                noise = rng.normal(size=dimension)
+                vector = meaning + 0.8 * noise / np.linalg.norm(noise)
+                texts[text] = (vector / np.linalg.norm(vector)).astype(np.float32)
     cache = EmbeddingCache(
         graph.layout.embedding_cache(model_id),
         dimension,
-        {content_hash(text): vector for text, vector in zip(texts, vectors)},
+        {content_hash(text): vector for text, vector in texts.items()},
     )
     cache.save(graph.store)

@@ -64,3 +64,20 @@ def test_a_truncated_ivf_file_is_refused_as_corrupt(tmp_path):
     (tmp_path / "index.bin").write_bytes(data[: len(data) // 2])
     with pytest.raises(IndexCorrupt):
         VectorIndex.load(tmp_path / "index.bin", 384)
+
+
+def test_the_combined_rows_of_many_facts_equal_each_fact_s_combined_vector(tmp_path):
+    from vm_memory_oracle.semantic.cache import EmbeddingCache, content_hash
+
+    rng = np.random.default_rng(3)
+    texts = [f"text {i}" for i in range(40)]
+    cache = EmbeddingCache(
+        tmp_path / "cache.npz",
+        16,
+        {content_hash(text): rng.normal(size=16).astype(np.float32) for text in texts},
+    )
+    groups = [tuple(texts[i : i + size]) for i, size in zip(range(0, 40, 4), [1, 2, 3, 2] * 3)]
+    rows = cache.combined_rows(groups)
+    assert rows.dtype == np.float32
+    assert (rows == np.vstack([cache.combined(group) for group in groups])).all()
+    assert cache.combined_rows([]).shape == (0, 16)

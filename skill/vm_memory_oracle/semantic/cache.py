@@ -72,6 +72,22 @@ class EmbeddingCache:
             np.float32
         )
 
+    def combined_rows(self, groups: list[tuple[str, ...]]) -> np.ndarray:
+        """combined() of each group of one or two texts (indexed_texts), as the rows of one
+        matrix, equal to it float for float."""
+        if not groups:
+            return np.zeros((0, self.dimension), dtype=np.float32)
+        vectors, digest = self._vectors, content_hash
+        rows = np.vstack([vectors[digest(group[0])] for group in groups]).astype(np.float32)
+        pairs = [number for number, group in enumerate(groups) if len(group) == 2]
+        if pairs:
+            second = np.vstack([vectors[digest(groups[number][1])] for number in pairs])
+            rows[pairs] = (rows[pairs] + second.astype(np.float32)) / np.float32(2)
+        for number, group in enumerate(groups):
+            if len(group) > 2:
+                rows[number] = self.combined(group)
+        return rows
+
     def add(self, texts: list[str], vectors: np.ndarray) -> None:
         for text, vector in zip(texts, vectors):
             self._vectors[content_hash(text)] = vector

@@ -101,6 +101,7 @@ def update_index(
             report.vectors = len(ready.index)
             report.index_kind, report.nprobe = ready.index.kind, ready.index.nprobe
             return ready, report
+    facts_key = snapshot.file_key(graph.layout.facts)
     wanted = _wanted(graph)
     cache = EmbeddingCache.of(graph, embedder)
     missing = cache.missing(wanted)
@@ -123,7 +124,7 @@ def update_index(
         if wanted:
             index.add(
                 np.array(list(wanted), dtype=np.int64),
-                np.vstack([cache.combined(texts) for _, _, texts in wanted.values()]),
+                cache.combined_rows([texts for _, _, texts in wanted.values()]),
             )
         report.added = report.vectors = len(index)
         report.index_kind, report.nprobe = index.kind, index.nprobe
@@ -133,7 +134,8 @@ def update_index(
             index, {vid: fact_id for vid, (fact_id, _, _) in wanted.items()}
         ), report
     with graph.store.locked("index"):
-        wanted = _wanted(graph)  # the facts as they are now, not before the embedding
+        if snapshot.file_key(graph.layout.facts) != facts_key:
+            wanted = _wanted(graph)  # the facts as they are now, not before the embedding
         index, known, reason = _load(graph, embedder, force, len(wanted), approximate_min_facts)
         report.rebuilt = reason
         stale = [
@@ -154,7 +156,7 @@ def update_index(
         if fresh:
             index.add(
                 np.array(fresh, dtype=np.int64),
-                np.vstack([cache.combined(wanted[vid][2]) for vid in fresh]),
+                cache.combined_rows([wanted[vid][2] for vid in fresh]),
             )
         fresh_texts = {text for vid in fresh for text in wanted[vid][2]}
         report.from_cache = max(0, len(fresh_texts) - report.embedded)

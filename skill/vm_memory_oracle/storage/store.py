@@ -346,7 +346,8 @@ class Store:
                 cache,
                 snapshot.file_key(path),
                 before + [dict(r) for r in records],
-                disk=self.cache_usable(cache),
+                # The journal of recalls changes at every recall: kept in memory only.
+                disk=self.cache_usable(cache) and path != self.layout.activation_journal,
             )
 
     def rewrite_records(self, path: Path, kind: str, records: Iterable[dict]) -> None:
