@@ -8,7 +8,13 @@ import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from vm_memory_oracle.clock import format_iso, parse_iso
-from vm_memory_oracle.graph.columns import ActivationColumns, FactColumns, microseconds
+from vm_memory_oracle.graph.columns import (
+    ActivationColumns,
+    FactColumns,
+    activation_values,
+    fact_columns,
+    microseconds,
+)
 from vm_memory_oracle.model.activation import fact_activation
 from vm_memory_oracle.model.fact import new_fact
 
@@ -69,6 +75,9 @@ def test_vectorized_activation_is_the_scalar_formula(rows, now_seconds, half_lif
         fact_activation(fact, state.get(fact.id), now, half_life_days=half_life) for fact in facts
     ]
     assert vectorized.tolist() == scalar  # the same operations, so the same floats
+    # What the consolidation steps use: the columns made from the facts themselves.
+    assert fact_columns(facts).created.tolist() == inputs.created.tolist()
+    assert activation_values(facts, state, now, half_life) == scalar
 
 
 def test_the_journal_of_recalls_is_applied_over_the_columns():

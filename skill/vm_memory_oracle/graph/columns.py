@@ -12,13 +12,14 @@ time is exact and the value equals the scalar formula's.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta, timezone
 
 import numpy as np
 
 from ..clock import SECONDS_PER_DAY, parse_iso
+from ..model.fact import Fact
 
 _EPOCH = datetime(1970, 1, 1, tzinfo=timezone.utc)
 _MICROSECOND = timedelta(microseconds=1)
@@ -50,13 +51,13 @@ class ActivationColumns:
 
     @classmethod
     def of(
-        cls, position: Mapping[str, int], facts: FactColumns, state: dict[str, dict]
+        cls, position: Mapping[str, int], facts: FactColumns, state: Mapping[str, dict]
     ) -> ActivationColumns:
         columns = cls(position, facts.initial.copy(), facts.created.copy())
         columns.apply(state)
         return columns
 
-    def apply(self, entries: dict[str, dict]) -> None:
+    def apply(self, entries: Mapping[str, dict]) -> None:
         """Set the state of the facts of `entries` (fact id -> activation state entry);
         entries of facts without a number are passed over."""
         parsed: dict[str, int] = {}  # many facts share a stamp (one batch, one recall)
@@ -77,6 +78,34 @@ class ActivationColumns:
         half_life = half_life_days / (1.0 - 0.5 * np.clip(facts.importance, 0.0, 1.0))
         decayed = self.a0 * 0.5 ** (elapsed / half_life)
         return np.where(facts.pinned, self.a0, decayed)
+
+
+def fact_columns(facts: Sequence[Fact]) -> FactColumns:
+    """The activation inputs of `facts` themselves, in their order."""
+    stamps: dict[str, int] = {}  # a batch of facts shares its creation time
+    for fact in facts:
+        if fact.created not in stamps:
+            stamps[fact.created] = microseconds(fact.created)
+    return FactColumns(
+        np.array([fact.importance or 0.0 for fact in facts], dtype=np.float64),
+        np.array([fact.pinned for fact in facts], dtype=np.bool_),
+        np.array([stamps[fact.created] for fact in facts], dtype=np.int64),
+        np.array([fact.activation for fact in facts], dtype=np.float64),
+    )
+
+
+def activation_values(
+    facts: Sequence[Fact], state: Mapping[str, dict], now: datetime, half_life_days: float
+) -> list[float]:
+    """Each fact's activation at `now` given the activation state, as fact_activation gives
+    it one by one (float for float), over arrays."""
+    position = {fact.id: number for number, fact in enumerate(facts)}
+    columns = fact_columns(facts)
+    wanted = {fact_id: entry for fact_id, entry in state.items() if fact_id in position}
+    values = ActivationColumns.of(position, columns, wanted).activation(
+        columns, now, half_life_days
+    )
+    return values.tolist()
 
 
 # data directory -> (the numbering, the activation file's key, the journal's inode, journal

@@ -85,6 +85,14 @@ class KnowledgeGraph:
         columns = state_columns(self.store, position, facts)
         return columns.activation(facts, now, self.settings.half_life_days)
 
+    def activation_values(
+        self, facts: list[Fact], state: Mapping[str, dict], now: datetime
+    ) -> list[float]:
+        """activation_of each of `facts`, over arrays (graph.columns)."""
+        from .columns import activation_values
+
+        return activation_values(facts, state, now, self.settings.half_life_days)
+
     def live_facts(self, now: datetime) -> list[LiveFact]:
         """Every active fact (superseded ones included) with its activation at `now`."""
         state = self.store.read_activation()
@@ -278,6 +286,8 @@ class KnowledgeGraph:
         the facts still active. Returns the archive record of each fact that left, whichever
         run appended it.
         """
+        if not chosen and not amend:  # nothing leaves, nothing changes: no file is read
+            return []
         stamp = format_iso(now)
         fields, amend = fields or {}, amend or {}
         with self.store.locked("archive"):

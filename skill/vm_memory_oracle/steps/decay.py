@@ -30,7 +30,7 @@ def decay(graph: KnowledgeGraph, now: datetime) -> StepReport:
                 f"activation state folded: {dropped} stale entries dropped, "
                 f"{added} missing entries added"
             )
-    values = [graph.activation_of(fact, whole, now) for fact in facts if fact.current]
+    values = graph.activation_values([fact for fact in facts if fact.current], whole, now)
     return StepReport(
         "decay",
         counts={

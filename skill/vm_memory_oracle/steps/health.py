@@ -24,8 +24,8 @@ from pathlib import Path
 from ..clock import days_between, format_iso, parse_iso
 from ..config import Settings
 from ..embed.base import BUNDLED_NAMES, HASH
+from ..graph.columns import activation_values
 from ..lexical import text_index_state
-from ..model.activation import fact_activation
 from ..model.fact import Fact
 from ..storage.layout import Layout
 from ..storage.store import Store
@@ -77,10 +77,7 @@ def collect(
     archived, bad_archived = store.peek_records(layout.archive, "archived-fact")
     state, _ = store.peek_activation()
     current = [fact for fact in facts if fact.current]
-    values = [
-        fact_activation(fact, state.get(fact.id), now, half_life_days=settings.half_life_days)
-        for fact in current
-    ]
+    values = activation_values(current, state, now, settings.half_life_days)
     if last_consolidation is None:
         last_consolidation, duration_seconds = _previous_consolidation(store)
     usage = (disk_usage or shutil.disk_usage)(str(layout.root))

@@ -26,7 +26,8 @@ FILL_SHARE = 0.9
 def memory_candidates(graph: KnowledgeGraph, now: datetime) -> list[Candidate]:
     facts = graph.facts()
     state = graph.store.read_activation()
-    return [candidate(fact, graph.activation_of(fact, state, now)) for fact in facts]
+    values = graph.activation_values(facts, state, now)
+    return [candidate(fact, value) for fact, value in zip(facts, values)]
 
 
 def candidate(fact: Fact, activation: float) -> Candidate:

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from functools import cache, lru_cache
 
 from ..extract.fragments import without_opening
 from ..extract.redact import redact
@@ -117,6 +118,15 @@ def _category(candidate: Candidate) -> str:
     return candidate.category.strip().lower()
 
 
+@lru_cache(maxsize=4096)  # a memory has few subjects, each shared by many facts
+def _subject_problem(subject: str) -> str | None:
+    if "<!--" in subject or "-->" in subject or len(subject.splitlines()) > 1:
+        return "its subject would break the block (a marker or a line break)"
+    if redact(subject).count:
+        return "its subject holds a secret"
+    return None
+
+
 def promotion_problem(candidate: Candidate) -> str | None:
     """Why this fact must never be in MEMORY.md, or None when it may be."""
     text = candidate.text.strip()
@@ -131,11 +141,9 @@ def promotion_problem(candidate: Candidate) -> str | None:
         return "contains a line break (would break the block)"
     if "<!--" in text or "-->" in text:
         return "contains an HTML comment marker (would break the block)"
-    subject = candidate.subject
-    if "<!--" in subject or "-->" in subject or len(subject.splitlines()) > 1:
-        return "its subject would break the block (a marker or a line break)"
-    if redact(subject).count:
-        return "its subject holds a secret"
+    subject_problem = _subject_problem(candidate.subject)
+    if subject_problem:
+        return subject_problem
     if not _SAFE_ID.fullmatch(candidate.id):
         return "its id cannot be written in a comment"
     if len(text) > MAX_TEXT_CHARS:
@@ -311,8 +319,15 @@ def display(candidate: Candidate) -> str:
     """The fact as its line shows it: its text without a spoken opening ("Yeah, ..."), its
     day when it is dated and the text does not say it, shortened at a word to fit
     MAX_LINE_CHARS."""
-    text = without_opening(" ".join(candidate.text.split()))
-    day = candidate.valid_from or ""
+    return _display(candidate.text, candidate.valid_from)
+
+
+# A reconciliation shows each of its candidates several times (choosing, fitting, writing):
+# each text is made once, and the cache is emptied when the reconciliation ends.
+@cache
+def _display(text: str, valid_from: str | None) -> str:
+    text = without_opening(" ".join(text.split()))
+    day = valid_from or ""
     suffix = f" ({day})" if _DAY.fullmatch(day) and day not in text else ""
     room = MAX_LINE_CHARS - chars("- " + suffix)
     if chars(text) > room:
@@ -447,6 +462,34 @@ def reconcile(
     longer candidates (archived, forgotten) by their line (line -> fact id), so that the
     lines they left are reported as theirs.
     """
+    try:
+        return _reconcile(
+            current,
+            candidates,
+            max_lines=max_lines,
+            fill_lines=fill_lines,
+            max_chars=max_chars,
+            add_above=add_above,
+            remove_below=remove_below,
+            name=name,
+            former=former,
+        )
+    finally:
+        _display.cache_clear()
+
+
+def _reconcile(
+    current: str | None,
+    candidates: list[Candidate],
+    *,
+    max_lines: int,
+    fill_lines: int | None,
+    max_chars: int | None,
+    add_above: float,
+    remove_below: float,
+    name: str,
+    former: dict[str, str] | None,
+) -> Reconciled:
     text = DEFAULT_DOCUMENT if current is None else current
     lines = text.splitlines(keepends=True)
     problem = _marker_problem(lines)

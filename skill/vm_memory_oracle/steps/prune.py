@@ -27,13 +27,13 @@ def facts_to_prune(graph: KnowledgeGraph, now: datetime) -> dict[str, ArchiveCau
     state = graph.store.read_activation()
     chosen: dict[str, ArchiveCause] = {}
     survivors: list[tuple[float, str]] = []
-    for fact in facts:
+    values = graph.activation_values(facts, state, now)
+    for fact, value in zip(facts, values):
         if fact.superseded_by is not None:
             chosen[fact.id] = ArchiveCause("superseded", fact.superseded_by)
             continue
         if fact.pinned:
             continue
-        value = graph.activation_of(fact, state, now)
         if value < settings.prune_threshold:
             chosen[fact.id] = ArchiveCause(
                 "pruned",
