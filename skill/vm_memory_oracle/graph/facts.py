@@ -286,8 +286,6 @@ class KnowledgeGraph:
         the facts still active. Returns the archive record of each fact that left, whichever
         run appended it.
         """
-        if not chosen and not amend:  # nothing leaves, nothing changes: no file is read
-            return []
         stamp = format_iso(now)
         fields, amend = fields or {}, amend or {}
         with self.store.locked("archive"):
