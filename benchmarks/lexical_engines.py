@@ -40,6 +40,7 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "skill"))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
+from vm_memory_oracle import lexical  # noqa: E402
 from vm_memory_oracle.model.fact import Fact, new_fact, normalise, vector_id  # noqa: E402
 from vm_memory_oracle.model.text import tokens  # noqa: E402
 from vm_memory_oracle.recall import Corpus, build_lexical_index  # noqa: E402
@@ -54,16 +55,8 @@ _CJK_RUN = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\ua
 
 
 def document_text(record: dict) -> str:
-    """A fact's lexical document, as build_lexical_index joins it."""
-    return " ".join(
-        (
-            Fact.from_record(record).sentence,
-            record["subject"],
-            record["predicate"].replace("_", " "),
-            record["object"],
-            record.get("context", ""),
-        )
-    )
+    """A fact's lexical document, as recall indexes it."""
+    return lexical.document_text(Fact.from_record(record))
 
 
 def document_terms(record: dict) -> list[str]:

@@ -298,7 +298,7 @@ class _Run:
         from .semantic import update_index
         from .steps.prune import prune
 
-        def remove_vectors() -> None:
+        def bring_indexes_in_step() -> None:
             if self.graph.layout.index_file.exists():
                 update_index(
                     self.graph,
@@ -307,7 +307,7 @@ class _Run:
                 )
             update_text_index(self.graph)
 
-        return prune(self.graph, self.now, remove_vectors=remove_vectors)
+        return prune(self.graph, self.now, bring_indexes_in_step=bring_indexes_in_step)
 
     def _memory_md(self) -> StepReport:
         from .steps.memory_file import reconcile_memory_file

@@ -32,7 +32,7 @@ import numpy as np
 
 from .errors import InvalidInputError, UsageError
 from .graph import KnowledgeGraph, LiveFact
-from .graph.columns import FactColumns, microseconds
+from .graph.columns import FactColumns, fact_columns
 from .lexical import document_text
 from .model.archive import cause_of
 from .model.characters import UNSAFE_FOUND, without_unsafe
@@ -344,17 +344,9 @@ def build_lexical_index(facts: list[Fact]) -> dict:
     exact: list[tuple[int, int]] = []
     postings: dict[str, array] = {}
     vids = array("Q")
-    importance, initial, created, pinned = array("d"), array("d"), array("q"), bytearray()
-    stamps: dict[str, int] = {}  # a batch of facts shares its creation time
     for number, fact in enumerate(facts):
         ids.append(fact.id)
         vids.append(vector_id(fact.id))
-        importance.append(fact.importance or 0.0)
-        initial.append(fact.activation)
-        if fact.created not in stamps:
-            stamps[fact.created] = microseconds(fact.created)
-        created.append(stamps[fact.created])
-        pinned.append(fact.pinned)
         exact.extend((_key_hash(key), number) for key in exact_keys(fact))
         for term in set(tokens(document_text(fact))):
             postings.setdefault(term, array("I")).append(number)
@@ -364,6 +356,7 @@ def build_lexical_index(facts: list[Fact]) -> dict:
         terms = sorted(evidence_terms(subject))
         if terms:
             subjects.setdefault(terms[0], []).append(terms)
+    columns = fact_columns(facts)
     id_order = array("I", bytes(4 * len(ids)))
     for place, number in enumerate(sorted(range(len(ids)), key=ids.__getitem__)):
         id_order[number] = place
@@ -371,10 +364,10 @@ def build_lexical_index(facts: list[Fact]) -> dict:
         "ids": ids,
         "vids": vids.tobytes(),
         "id_order": id_order.tobytes(),
-        "importance": importance.tobytes(),
-        "initial": initial.tobytes(),
-        "created": created.tobytes(),
-        "pinned": bytes(pinned),
+        "importance": columns.importance.tobytes(),
+        "initial": columns.initial.tobytes(),
+        "created": columns.created.tobytes(),
+        "pinned": columns.pinned.tobytes(),
         "subjects": subjects,
         "postings": {term: posting.tobytes() for term, posting in postings.items()},
         "exact_hashes": array("Q", [hashed for hashed, _ in exact]).tobytes(),

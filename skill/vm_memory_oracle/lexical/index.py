@@ -170,6 +170,35 @@ def _files_problem(directory: Path, record: _Record) -> str | None:
     return None
 
 
+def _examine(store: Store) -> tuple[TextIndex | None, _Record | None, str | None]:
+    """The index on disk and its record, or why it cannot be used as it is: FIRST_BUILD
+    (neither exists), INTERRUPTED (an emptied record), else the damage found."""
+    layout = store.layout
+    directory = layout.text_index_dir
+    name = layout.relative(directory)
+    record = _read_record(store)
+    if record is None:
+        if not os.path.lexists(directory) and not os.path.lexists(layout.text_index_state):
+            return None, None, FIRST_BUILD
+        if _emptied(layout.text_index_state):
+            return None, None, INTERRUPTED
+        return None, None, f"{layout.relative(layout.text_index_state)} is missing or unreadable"
+    problem = _files_problem(directory, record)
+    if problem is not None:
+        return None, record, f"{name} {problem}"
+    try:
+        index = TextIndex.open(directory)
+    except TextIndexCorrupt as exc:
+        return None, record, f"{name} could not be read ({exc})"
+    if len(index) != len(record.documents):
+        return (
+            None,
+            record,
+            f"{name} holds {len(index)} documents where {len(record.documents)} were written",
+        )
+    return index, record, None
+
+
 # The index this process opened last, by directory: (its record's stat, the record, the
 # index). A long-lived process (the agent's, a benchmark) opens it once per version.
 _opened: dict[Path, tuple[tuple, _Record, TextIndex]] = {}
@@ -183,55 +212,32 @@ def _in_step(graph: KnowledgeGraph) -> TextIndex | None:
     key = snapshot.file_key(graph.layout.text_index_state)
     held = _opened.get(directory)
     if key is not None and held is not None and held[0] == key:
-        if _files_problem(directory, held[1]) or not _matches_facts(graph, held[1]):
+        record, index = held[1], held[2]
+        if _files_problem(directory, record):
             return None
-        return held[2]
-    record = _read_record(graph.store)
-    if record is None or _files_problem(directory, record) or not _matches_facts(graph, record):
-        return None
-    try:
-        index = TextIndex.open(directory)
-    except TextIndexCorrupt:
-        return None
-    if len(index) != len(record.documents):
-        return None
-    if key is not None:
-        _opened[directory] = (key, record, index)
-    return index
+    else:
+        found, examined, _ = _examine(graph.store)
+        if found is None or examined is None:
+            return None
+        record, index = examined, found
+        if key is not None:
+            _opened[directory] = (key, record, index)
+    return index if _matches_facts(graph, record) else None
 
 
-def _load(graph: KnowledgeGraph, force: bool) -> tuple[TextIndex, dict[int, int], str | None]:
-    """The index on disk with what it holds, or an empty one and the reason to build it."""
-    layout, store = graph.layout, graph.store
-    directory = layout.text_index_dir
-    name = layout.relative(directory)
-
-    def fresh(reason: str):
-        return store.new_text_index(directory), {}, reason
-
+def _load(graph: KnowledgeGraph, force: bool) -> tuple[TextIndex, _Record | None, str | None]:
+    """The index on disk with its record, or an empty one and the reason to build it."""
+    store = graph.store
+    directory = graph.layout.text_index_dir
     if force:
-        return fresh(FORCED)
-    if not store.usable(directory):
-        return fresh(f"{name} is refused")
-    record = _read_record(graph.store)
-    if record is None:
-        if not os.path.lexists(directory) and not os.path.lexists(layout.text_index_state):
-            return fresh(FIRST_BUILD)
-        if _emptied(layout.text_index_state):
-            return fresh(INTERRUPTED)
-        return fresh(f"{layout.relative(layout.text_index_state)} is missing or unreadable")
-    problem = _files_problem(directory, record)
-    if problem is not None:
-        return fresh(f"{name} {problem}")
-    try:
-        index = TextIndex.open(directory)
-    except TextIndexCorrupt as exc:
-        return fresh(f"{name} could not be read ({exc})")
-    if len(index) != len(record.documents):
-        return fresh(
-            f"{name} holds {len(index)} documents where {len(record.documents)} were written"
-        )
-    return index, record.documents, None
+        reason: str | None = FORCED
+    elif not store.usable(directory):
+        reason = f"{graph.layout.relative(directory)} is refused"
+    else:
+        index, record, reason = _examine(store)
+        if index is not None:
+            return index, record, None
+    return store.new_text_index(directory), None, reason
 
 
 def update_text_index(
@@ -285,7 +291,8 @@ def _bring_in_step(
     facts_key = _facts_key(layout.facts)  # before reading: a later change is seen next time
     facts_hash = _facts_hash(layout.facts)
     wanted = _wanted(graph.facts())
-    index, known, reason = _load(graph, force)
+    index, record, reason = _load(graph, force)
+    known = record.documents if record is not None else {}
     report.rebuilt = reason
     removed = [vid for vid, digest in known.items() if wanted.get(vid, (None, None))[1] != digest]
     added = [vid for vid, (_, digest) in wanted.items() if known.get(vid) != digest]
@@ -294,7 +301,6 @@ def _bring_in_step(
         store.write_text_index(index, [], [(vid, document_body(wanted[vid][0])) for vid in added])
         report.documents = len(index)
         return index, report
-    record = _read_record(graph.store) if reason is None else None
     if (
         removed
         or added
@@ -334,28 +340,8 @@ def text_index_state(store: Store) -> dict:
     directory = layout.text_index_dir
     if store.refused(directory) is not None:
         return {"documents": 0, "problem": f"{layout.relative(directory)} is refused"}
-    record = _read_record(store)
-    if record is None:
-        built = (
-            os.path.lexists(directory) or os.path.lexists(layout.text_index_state)
-        ) and not _emptied(layout.text_index_state)
-        problem = (
-            f"{layout.relative(layout.text_index_state)} is missing or unreadable"
-            if built
-            else None
-        )
-        return {"documents": 0, "problem": problem}
-    name = layout.relative(directory)
-    problem = _files_problem(directory, record)
-    if problem is None:
-        try:
-            held = len(TextIndex.open(directory))
-        except TextIndexCorrupt as exc:
-            problem = f"could not be read ({exc})"
-        else:
-            if held != len(record.documents):
-                problem = f"holds {held} documents where {len(record.documents)} were written"
+    _, record, reason = _examine(store)
     return {
-        "documents": len(record.documents),
-        "problem": None if problem is None else f"{name} {problem}",
+        "documents": len(record.documents) if record is not None else 0,
+        "problem": None if reason in (FIRST_BUILD, INTERRUPTED) else reason,
     }

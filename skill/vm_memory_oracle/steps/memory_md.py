@@ -323,7 +323,7 @@ def display(candidate: Candidate) -> str:
 
 
 # A reconciliation shows each of its candidates several times (choosing, fitting, writing):
-# each text is made once, and the cache is emptied when the reconciliation ends.
+# each text is made once; the next reconciliation empties the cache.
 @cache
 def _display(text: str, valid_from: str | None) -> str:
     text = without_opening(" ".join(text.split()))
@@ -462,34 +462,7 @@ def reconcile(
     longer candidates (archived, forgotten) by their line (line -> fact id), so that the
     lines they left are reported as theirs.
     """
-    try:
-        return _reconcile(
-            current,
-            candidates,
-            max_lines=max_lines,
-            fill_lines=fill_lines,
-            max_chars=max_chars,
-            add_above=add_above,
-            remove_below=remove_below,
-            name=name,
-            former=former,
-        )
-    finally:
-        _display.cache_clear()
-
-
-def _reconcile(
-    current: str | None,
-    candidates: list[Candidate],
-    *,
-    max_lines: int,
-    fill_lines: int | None,
-    max_chars: int | None,
-    add_above: float,
-    remove_below: float,
-    name: str,
-    former: dict[str, str] | None,
-) -> Reconciled:
+    _display.cache_clear()  # each reconciliation keeps only its own texts
     text = DEFAULT_DOCUMENT if current is None else current
     lines = text.splitlines(keepends=True)
     problem = _marker_problem(lines)

@@ -52,14 +52,15 @@ def facts_to_prune(graph: KnowledgeGraph, now: datetime) -> dict[str, ArchiveCau
     return chosen
 
 
-def prune(graph: KnowledgeGraph, now: datetime, *, remove_vectors=None) -> StepReport:
-    """Archive what is due; `remove_vectors()` then brings the indexes in step (no embedding)."""
+def prune(graph: KnowledgeGraph, now: datetime, *, bring_indexes_in_step=None) -> StepReport:
+    """Archive what is due; `bring_indexes_in_step()` then takes the archived facts out of
+    the vector and full-text indexes (no embedding)."""
     with graph.store.locked("consolidate: prune"):
         reinstated = graph.reinstate_orphans()
         chosen = facts_to_prune(graph, now)
         graph.archive(chosen, now)
-    if remove_vectors is not None:
-        remove_vectors()
+    if bring_indexes_in_step is not None:
+        bring_indexes_in_step()
     causes = [cause.code for cause in chosen.values()]
     return StepReport(
         "prune",

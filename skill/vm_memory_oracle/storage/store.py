@@ -577,10 +577,8 @@ class Store:
         state of a few facts)."""
         entries = self.activation_journal()
         if self._journal_view is None or self._journal_view[0] is not entries:
-            journal = {
-                entry["id"]: {key: value for key, value in entry.items() if key != "id"}
-                for entry in entries
-            }
+            journal: dict[str, dict] = {}
+            _apply_journal(journal, entries)
             self._journal_view = (entries, journal)
         return ChainMap(self._journal_view[1], self.read_activation_file(copy=False))
 
@@ -589,9 +587,9 @@ class Store:
         change)."""
         held = self.read_activation_file(copy=False)
         entries = {fact_id: held[fact_id] for fact_id in ids if fact_id in held}
-        for entry in self.activation_journal():
-            if entry["id"] in ids:
-                entries[entry["id"]] = {key: value for key, value in entry.items() if key != "id"}
+        _apply_journal(
+            entries, [entry for entry in self.activation_journal() if entry["id"] in ids]
+        )
         return entries
 
     def journal_room(self) -> int:
