@@ -21,6 +21,7 @@ FACTS = [
     {"subject": "用户", "predicate": "喜欢", "object": "乌龙茶", "text": "用户喜欢喝乌龙茶"},
     {"subject": "deployment project", "predicate": "started on", "object": "2026-05-15"},
 ]
+LATER = "2026-05-02T00:00:00Z"
 RESULT_KEYS = {"id", "text", "subject", "predicate", "object", "activation", "score", "source"}
 
 
@@ -94,6 +95,50 @@ def test_recall_boosts_what_it_returns_and_no_boost_does_not(seeded):
         "--json", "--action", "recall", "--query", "Berlin", "--no-boost", now=later
     ).json()["results"][0]["activation"]
     assert after == boosted
+
+
+def test_a_recall_boost_is_written_without_fsync_and_a_remember_with_it(
+    seeded, data_dir, monkeypatch
+):
+    """The boost is a recency signal, written like an access time: its journal and audit
+    lines reach the file (so no end of the process loses them) but are not fsynced, while
+    a remember still fsyncs what it acknowledges."""
+    import os
+
+    synced: list[str] = []
+    real_fsync = os.fsync
+
+    def counting_fsync(fd):
+        synced.append(os.readlink(f"/proc/self/fd/{fd}"))
+        return real_fsync(fd)
+
+    monkeypatch.setattr(os, "fsync", counting_fsync)
+    data = data_dir
+    # The first recall builds the indexes (durably); the boosts of the later ones are tested.
+    assert seeded("--action", "recall", "--query", "Berlin", "--no-boost", now=LATER).code == 0
+    synced.clear()
+    journal = data / "state" / "activation-journal.jsonl"
+    audit = data / "state" / "audit.jsonl"
+    lines_before = audit.read_text().count("\n")
+    result = seeded("--json", "--action", "recall", "--query", "Berlin", now=LATER)
+    assert result.code == 0 and result.json()["results"]
+    assert synced == []
+    assert journal.read_text().count("\n") == 1  # the boosted fact's entry
+    assert audit.read_text().count("\n") == lines_before + 1  # and its audit line
+    result = seeded(
+        "--action",
+        "remember",
+        "--subject",
+        "user",
+        "--predicate",
+        "likes",
+        "--object",
+        "rye bread",
+        now=LATER,
+    )
+    assert result.code == 0, result.err
+    assert str(data / "knowledge-graph" / "facts.jsonl") in synced
+    assert str(audit) in synced
 
 
 def test_facts_below_the_search_threshold_are_left_out(seeded):

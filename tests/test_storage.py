@@ -283,6 +283,38 @@ def test_recall_boosts_go_to_the_journal_and_fold_into_the_file(store):
     assert fresh.read_activation()[fact_id]["access_count"] == 4
 
 
+def test_the_journal_view_follows_appends_and_folds_as_a_fresh_read_gives_it(store):
+    """The journal's state is kept between reads and extended by what this process appends;
+    it must always equal what another process reading the files makes of them, and a view
+    handed out before an append must not change under its holder."""
+    ids = [f"fact-00000000-0000-5000-8000-{number:012x}" for number in range(1, 5)]
+    state = {
+        fact_id: {"activation": 0.5, "last_accessed": NOW, "access_count": 0} for fact_id in ids
+    }
+    store.write_activation(state)
+    views = []
+    for round_number in range(1, 9):
+        fact_id = ids[round_number % len(ids)]
+        state[fact_id] = {
+            "activation": round(0.5 + round_number / 20, 3),
+            "last_accessed": NOW,
+            "access_count": round_number,
+        }
+        # A limit of 5: the fifth boost folds the four journal lines into the file.
+        store.write_activation(state, changed=[fact_id], journal_limit=5)
+        view = store.activation_view()
+        views.append((dict(view), view))
+        fresh = Store(store.layout, lock_timeout=5, timestamp=NOW)
+        assert dict(view) == fresh.read_activation() == state
+        assert store.activation_entries({fact_id, ids[0]}) == {
+            fact_id: state[fact_id],
+            ids[0]: state[ids[0]],
+        }
+    assert store.layout.activation_journal.read_text().count("\n") == 3  # folded once
+    for copied, view in views:
+        assert dict(view) == copied
+
+
 def test_the_store_writes_inside_its_data_directory_only(store, tmp_path):
     outside = tmp_path / "elsewhere.txt"
     for write in (

@@ -96,25 +96,30 @@ def parse_jsonl(data: bytes, check: Callable[[Any], str | None]) -> JsonlContent
     return contents
 
 
-def append_lines(path: Path, lines: Iterable[str]) -> None:
+def append_lines(path: Path, lines: Iterable[str], *, durable: bool = True) -> None:
     """Append whole lines in a single write, durably, or not at all.
 
     If the file's last line lacks its newline (a torn earlier write), a newline goes first,
     so the torn tail stays one bad line and never swallows the new records. If the write
     or its fsync fails (a full disk writes part of the batch, then refuses the rest), the
     file is cut back to its size before, so no torn line is left for the next reader.
+
+    `durable=False` leaves out the fsync: the lines survive the process however it ends,
+    but not a crash of the machine within the kernel's writeback delay.
     """
     payload = "".join(line + "\n" for line in lines).encode("utf-8")
     if not payload:
         return
     with _naming(path):
-        fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT | os.O_NOFOLLOW, FILE_MODE)
+        fd = os.open(path, os.O_RDWR | os.O_APPEND | os.O_CREAT | os.O_NOFOLLOW, FILE_MODE)
         try:
             size = os.fstat(fd).st_size
-            if size and _last_byte(path, size) != b"\n":
+            if size and os.pread(fd, 1, size - 1) != b"\n":
                 payload = b"\n" + payload
             try:
-                _write_durably(fd, payload)
+                _write_all(fd, payload)
+                if durable:
+                    os.fsync(fd)
             except BaseException:
                 # Safe to cut at `size`: every append to these files is made under the
                 # data directory's lock, so nobody else appended meanwhile.
@@ -279,12 +284,6 @@ def read_bytes(path: Path) -> bytes:
     fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW)
     with os.fdopen(fd, "rb") as handle:
         return handle.read()
-
-
-def _last_byte(path: Path, size: int) -> bytes:
-    with open(path, "rb") as handle:
-        handle.seek(size - 1)
-        return handle.read(1)
 
 
 def _write_durably(fd: int, data: bytes) -> None:

@@ -164,7 +164,12 @@ class Layout:
 
     def snapshot_for(self, path: Path) -> Path:
         """Where the parsed records of `path` are kept between processes."""
-        return self.cache_dir / (self.relative(path).replace("/", "__") + ".marshal")
+        held = self._snapshots.get(path)
+        if held is None:
+            held = self._snapshots[path] = self.cache_dir / (
+                self.relative(path).replace("/", "__") + ".marshal"
+            )
+        return held
 
     @cached_property
     def lexical_cache(self) -> Path:
@@ -312,7 +317,20 @@ class Layout:
         return path.with_name(f"{path.stem}.quarantine.jsonl")
 
     def relative(self, path: Path) -> str:
-        return str(path.relative_to(self.root))
+        held = self._relative.get(path)
+        if held is None:
+            held = self._relative[path] = str(path.relative_to(self.root))
+        return held
+
+    # Named once per path: a recall asks for the same few names dozens of times, and
+    # pathlib's relative_to costs more than the rest of a lookup.
+    @cached_property
+    def _relative(self) -> dict[Path, str]:
+        return {}
+
+    @cached_property
+    def _snapshots(self) -> dict[Path, Path]:
+        return {}
 
     def exists(self) -> bool:
         return self.root.is_dir()

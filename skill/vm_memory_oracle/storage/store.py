@@ -95,6 +95,7 @@ class Store:
         self._warned: set[Path] = set()
         # The journal's records (as read_records holds them) and the state they give.
         self._journal_view: tuple[list[dict], dict[str, dict]] | None = None
+        self._durable = True  # whether appends are fsynced (see locked)
         self._clear_block()
 
     # -- refused entries -------------------------------------------------------------------
@@ -160,12 +161,16 @@ class Store:
 
     # -- locking ---------------------------------------------------------------------------
     @contextmanager
-    def locked(self, purpose: str, *, needs: Iterable[Path] | None = None) -> Iterator[None]:
+    def locked(
+        self, purpose: str, *, needs: Iterable[Path] | None = None, durable: bool = True
+    ) -> Iterator[None]:
         """Hold the data directory's write lock. Whatever the block wrote is recorded in
         the audit log (state/audit.jsonl) before the lock is released.
 
         `needs`: the files the block may write, which must not be refused (see `require`);
         by default every core file but the pending proposals (checked where they are read).
+        `durable=False`: the block's appends, its audit line included, are not fsynced
+        (recall's boost: see reinforce); whole-file rewrites always are.
         """
         if self._held:  # flock is per open file: a nested acquire would wait on itself
             yield
@@ -182,7 +187,7 @@ class Store:
             ]
         )
         with locks.exclusive(self.layout.write_lock, self.lock_timeout, purpose):
-            self._held = True
+            self._held, self._durable = True, durable
             try:
                 yield
             except BaseException:
@@ -196,7 +201,7 @@ class Store:
             else:
                 self._write_audit(purpose)
             finally:
-                self._held = False
+                self._held, self._durable = False, True
 
     # -- audit -----------------------------------------------------------------------------
     def touched(self, path: Path) -> None:
@@ -251,7 +256,7 @@ class Store:
         if repairs:
             entry["repairs"] = [repair[:1000] for repair in repairs[:AUDIT_MAX_IDS]]
         line = self._checked_line(self.layout.audit_log, "audit-entry", entry)
-        files.append_lines(self.layout.audit_log, [line])
+        files.append_lines(self.layout.audit_log, [line], durable=self._durable)
 
     # -- JSONL files -----------------------------------------------------------------------
     def read_records(
@@ -338,7 +343,7 @@ class Store:
             return
         cache = self._snapshot_path(path)
         before = snapshot.load(cache, snapshot.file_key(path), disk=False)
-        files.append_lines(path, lines)
+        files.append_lines(path, lines, durable=self._durable)
         if lines:
             self.touched(path)
         if before is not None:  # the file is what the snapshot held, plus these records
@@ -575,22 +580,39 @@ class Store:
         """The state read_activation gives, read only and without copying the file's: the
         journal's entries looked up first, then the file's (for a recall, which reads the
         state of a few facts)."""
-        entries = self.activation_journal()
-        if self._journal_view is None or self._journal_view[0] is not entries:
-            journal: dict[str, dict] = {}
-            _apply_journal(journal, entries)
-            self._journal_view = (entries, journal)
-        return ChainMap(self._journal_view[1], self.read_activation_file(copy=False))
+        return ChainMap(self._journal_state(), self.read_activation_file(copy=False))
 
     def activation_entries(self, ids: set[str]) -> dict[str, dict]:
         """The state of these facts alone, as read_activation gives it (the caller's to
         change)."""
+        journal = self._journal_state()
         held = self.read_activation_file(copy=False)
-        entries = {fact_id: held[fact_id] for fact_id in ids if fact_id in held}
-        _apply_journal(
-            entries, [entry for entry in self.activation_journal() if entry["id"] in ids]
-        )
-        return entries
+        return {
+            fact_id: journal[fact_id] if fact_id in journal else held[fact_id]
+            for fact_id in ids
+            if fact_id in journal or fact_id in held
+        }
+
+    def _journal_state(self) -> dict[str, dict]:
+        """The journal's entries applied in order, by fact id (read only).
+
+        Kept between calls: after an append by this process the journal's records begin with
+        the ones already applied (the same objects), so only the new ones are applied, to a
+        copy, which leaves a view handed out earlier as it was. A journal rewritten or read
+        anew from disk is applied from its start."""
+        entries = self.activation_journal()
+        held = self._journal_view
+        if held is not None and held[0] is entries:
+            return held[1]
+        applied, journal = held if held is not None else ([], {})
+        if applied and (
+            len(entries) < len(applied) or entries[len(applied) - 1] is not applied[-1]
+        ):
+            applied, journal = [], {}
+        journal = dict(journal)
+        _apply_journal(journal, entries[len(applied) :])
+        self._journal_view = (entries, journal)
+        return journal
 
     def journal_room(self) -> int:
         """How many entries the journal of recalls takes before write_activation folds it
