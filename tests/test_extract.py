@@ -400,3 +400,43 @@ def test_the_shortcut_for_text_without_a_trigger_changes_no_result(parts):
 
     text = " ".join(parts)
     assert redact(text) == redact_all_patterns(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "PASSWORD is hunter22",
+        "Pa\u017fsword is hunter22",  # long s: (?i) takes it for an s
+        "a\u0131za" + "b" * 35,  # dotless i: (?i) takes it for an i
+        "ap\u0131_key = abcdefghijklmnop",
+        "\u212aey: the TOKEN = abcdefghijkl1234",  # Kelvin sign
+        "GITHUB_PAT_" + "a" * 22,
+        "SK-ABCDEFGHIJKLMNOP1234",
+    ],
+)
+def test_the_shortcut_sees_every_spelling_the_patterns_match(text):
+    """The trigger is searched in case-folded text: every character a case-insensitive
+    pattern matches must still set it off."""
+    from vm_memory_oracle.extract.redact import _may_hold_a_secret, redact_all_patterns
+
+    assert redact(text) == redact_all_patterns(text)
+    assert _may_hold_a_secret(text)
+
+
+def test_casefold_maps_every_character_a_case_insensitive_letter_matches_onto_it():
+    """Why the trigger may search case-folded text: for each letter of its literals, every
+    character `(?i)` matches to it folds to it, the dotless ı aside (the trigger spells it
+    [iı])."""
+    import re
+
+    any_letter = re.compile("(?i)[a-z]")
+    matched = [chr(code) for code in range(0x110000) if any_letter.fullmatch(chr(code))]
+    assert len(matched) > 52  # the Kelvin sign, the long s, the dotless ı and the dotted İ
+    odd = [
+        (hex(ord(character)), letter)
+        for character in matched
+        for letter in "abcdefghijklmnopqrstuvwxyz"
+        if re.fullmatch("(?i)" + letter, character)
+        and letter not in character.casefold().replace("\u0131", "i")
+    ]
+    assert odd == []

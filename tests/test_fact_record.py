@@ -20,7 +20,7 @@ from vm_memory_oracle.workspace import initialize
 
 from conftest import NOW
 
-FIELDS = [spec.name for spec in dataclasses.fields(Fact) if spec.name != "_keys"]
+FIELDS = [spec.name for spec in dataclasses.fields(Fact) if not spec.name.startswith("_")]
 
 words = st.text(
     alphabet=st.characters(categories=["L", "N"]) | st.sampled_from(" .-'用户"),

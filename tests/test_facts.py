@@ -1,5 +1,7 @@
 """Fact identity and replacement rules."""
 
+from hypothesis import given
+from hypothesis import strategies as st
 from vm_memory_oracle.config import Settings
 from vm_memory_oracle.model.fact import (
     fact_id,
@@ -18,6 +20,29 @@ def test_the_same_fact_always_gets_the_same_id():
     assert fact_id("User", "lives in", "Berlin") == fact_id("  user ", "Lives_In", "berlin")
     assert fact_id("user", "lives_in", "Berlin") != fact_id("user", "lives_in", "Paris")
     assert fact_id("user", "lives_in", "Berlin").startswith("fact-")
+
+
+@given(st.text(max_size=60))
+def test_an_id_is_the_uuid5_of_the_normalised_key(name):
+    import uuid
+
+    from vm_memory_oracle.model.fact import FACT_NAMESPACE, _uuid5
+
+    assert _uuid5(name) == str(uuid.uuid5(FACT_NAMESPACE, name))
+
+
+@given(st.text(alphabet=st.characters(max_codepoint=127), max_size=40))
+def test_ascii_text_is_cleaned_and_normalised_as_any_text(text):
+    """clean_text and normalise take a shortcut for ASCII; it must give what the Unicode
+    path gives."""
+    import re
+    import unicodedata
+
+    from vm_memory_oracle.model.fact import clean_text, normalise
+
+    space = re.compile(r"\s+")
+    assert clean_text(text) == space.sub(" ", unicodedata.normalize("NFC", text)).strip()
+    assert normalise(text) == space.sub(" ", unicodedata.normalize("NFKC", text).casefold()).strip()
 
 
 def test_ids_do_not_change_between_releases():

@@ -416,3 +416,22 @@ def test_the_command_line_is_a_thin_door_that_neither_locks_nor_writes():
         r"replace_if_unchanged|make_directory)\("
     )
     assert [line.strip() for line in code if doors.search(line)] == []
+
+
+def test_facts_are_written_unchecked_only_when_known_to_pass_the_schema(store):
+    """A Fact read from the file, or checked by intake, is written without a second schema
+    check; any change makes it unchecked again, and an invalid one is refused."""
+    from vm_memory_oracle.model.fact import Fact
+
+    fact = Fact.from_record(make_fact(1))
+    assert not fact.checked
+    store.append_facts([fact.mark_checked()])
+    [read] = store.read_facts()
+    assert read.checked
+    assert not read.changed(importance=0.5).checked
+    broken = read.changed(activation=7.0)  # fact.schema.json: activation at most 1
+    with pytest.raises(InvalidInputError, match="refusing to write an invalid fact record"):
+        store.rewrite_facts([broken])
+    with pytest.raises(InvalidInputError, match="refusing to write an invalid fact record"):
+        store.append_facts([Fact.from_record(make_fact(2)).changed(activation=-1.0)])
+    assert [fact.id for fact in store.read_facts()] == [read.id]

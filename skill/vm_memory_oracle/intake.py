@@ -43,7 +43,7 @@ def candidate_fact(
     fault = problem("fact", fact.to_record())
     if fault:
         raise InvalidInputError(fault, source=source, line=line)
-    return fact, redactions
+    return fact.mark_checked(), redactions
 
 
 def read_json_lines(

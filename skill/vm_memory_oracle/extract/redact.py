@@ -57,11 +57,19 @@ _PATTERNS: tuple[tuple[str, re.Pattern, int], ...] = (
 
 # A literal every pattern above needs (case aside): text without one holds no secret, and
 # is returned as it is without running the eleven patterns (most text: a 100,000-fact
-# import spent a fifth of its time here).
+# import spent a fifth of its time here). It is searched in the case-folded text with a
+# case-sensitive pattern, five times faster than a case-insensitive one; casefold() maps
+# every character (?i) would match to one of these letters onto it, except the dotless
+# ı, which (?i) takes for an i and so does [iı] here (tests/test_extract.py checks them all).
 _TRIGGER = re.compile(
-    r"(?i)-----BEGIN|eyJ|sk-|AKIA|ASIA|AGPA|AIDA|AROA|gh[pousr]_|github_pat_|xox[abposr]-"
-    r"|AIza|_(?:live|test)_|passw(?:or)?d|passphrase|pwd|密码|口令|api[_ -]?key|secret|token"
+    r"-----beg[iı]n|eyj|sk-|ak[iı]a|as[iı]a|agpa|a[iı]da|aroa|gh[pousr]_|g[iı]thub_pat_"
+    r"|xox[abposr]-|a[iı]za|_(?:l[iı]ve|test)_|passw(?:or)?d|passphrase|pwd|密码|口令"
+    r"|ap[iı][_ -]?key|secret|token"
 )
+
+
+def _may_hold_a_secret(text: str) -> bool:
+    return _TRIGGER.search(text.casefold()) is not None
 
 
 @dataclass
@@ -73,7 +81,7 @@ class Redacted:
 
 def redact(text: str) -> Redacted:
     """`text` with every secret replaced; how many were replaced and of which kinds."""
-    if _TRIGGER.search(text) is None:
+    if not _may_hold_a_secret(text):
         return Redacted(text, 0, [])
     return redact_all_patterns(text)
 

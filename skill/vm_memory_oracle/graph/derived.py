@@ -23,9 +23,12 @@ def entity_names(fact: Fact) -> list[str]:
 def entity_records(facts: list[Fact]) -> list[dict]:
     names: dict[str, str] = {}
     mentions: dict[str, dict[str, None]] = {}  # key -> fact ids, in order, without repeats
+    keys: dict[str, str] = {}  # a subject is named by thousands of facts: normalised once
     for fact in facts:
         for name in entity_names(fact):
-            key = normalise(name)
+            key = keys.get(name)
+            if key is None:
+                key = keys[name] = normalise(name)
             names.setdefault(key, name)
             mentions.setdefault(key, {})[fact.id] = None
     return [

@@ -42,7 +42,7 @@ class FactsById(Mapping[str, Fact]):
     def _fact(self, number: int) -> Fact:
         fact = self.made[number]
         if fact is None:
-            fact = self.made[number] = Fact.from_record(self._records[number])
+            fact = self.made[number] = Fact.from_record(self._records[number], checked=True)
         return fact
 
     def all(self) -> list[Fact]:
@@ -336,9 +336,13 @@ class Store:
         )
         return state, damaged
 
-    def append_records(self, path: Path, kind: str, records: Iterable[dict]) -> None:
+    def append_records(
+        self, path: Path, kind: str, records: Iterable[dict], *, lines: list[str] | None = None
+    ) -> None:
+        """Append `records`; `lines`: their lines, made by the caller (_fact_lines)."""
         records = list(records)
-        lines = [self._checked_line(path, kind, record) for record in records]
+        if lines is None:
+            lines = [self._checked_line(path, kind, record) for record in records]
         if not self.usable(path):
             return
         cache = self._snapshot_path(path)
@@ -355,9 +359,13 @@ class Store:
                 disk=self.cache_usable(cache) and path != self.layout.activation_journal,
             )
 
-    def rewrite_records(self, path: Path, kind: str, records: Iterable[dict]) -> None:
+    def rewrite_records(
+        self, path: Path, kind: str, records: Iterable[dict], *, lines: list[str] | None = None
+    ) -> None:
+        """Replace the file with `records`; `lines`: their lines, made by the caller."""
         records = list(records)
-        lines = [self._checked_line(path, kind, record) for record in records]
+        if lines is None:
+            lines = [self._checked_line(path, kind, record) for record in records]
         if not self.usable(path):
             return
         files.write_lines_atomic(path, lines)
@@ -389,15 +397,30 @@ class Store:
 
     def rewrite_facts(self, facts: Iterable[Fact]) -> None:
         facts = list(facts)
-        self.rewrite_records(self.layout.facts, "fact", [fact.to_record() for fact in facts])
+        records = [fact.to_record() for fact in facts]
+        self.rewrite_records(
+            self.layout.facts, "fact", records, lines=self._fact_lines(facts, records)
+        )
         self._hold_facts([], facts)
+
+    def _fact_lines(self, facts: list[Fact], records: list[dict]) -> list[str]:
+        """The lines of these facts' records, each checked against the schema unless its
+        Fact is known to pass it (read from the file, or checked by intake)."""
+        path = self.layout.facts
+        return [
+            self._line(path, "fact", record)
+            if fact.checked
+            else self._checked_line(path, "fact", record)
+            for fact, record in zip(facts, records)
+        ]
 
     def append_facts(self, facts: Iterable[Fact]) -> None:
         facts = list(facts)
         path = self.layout.facts
         held = _made_facts.get(str(path))
         before = snapshot.load(self._snapshot_path(path), snapshot.file_key(path), disk=False)
-        self.append_records(path, "fact", [fact.to_record() for fact in facts])
+        records = [fact.to_record() for fact in facts]
+        self.append_records(path, "fact", records, lines=self._fact_lines(facts, records))
         if held is not None and before is not None and held.made_of(before):
             self._hold_facts(held.made, facts)
 
@@ -464,6 +487,9 @@ class Store:
                 f"refusing to write an invalid {kind} record: {fault}",
                 source=self.layout.relative(path),
             )
+        return self._line(path, kind, record)
+
+    def _line(self, path: Path, kind: str, record: dict) -> str:
         try:
             return files.dumps_record(record)
         except strict_json.JsonRefused as exc:
