@@ -113,7 +113,7 @@ def findings(store: Store, settings) -> list[Finding]:
     found += _documents(store)
     held = records.get(layout.facts)
     if held is not None:
-        facts = [Fact.from_record(record) for record in held]  # valid records only
+        facts = store.facts_of(held)  # valid records only
         found += _derived(store, facts, records)
         found += _index(store, facts, records)
         found += _text_index(store)
@@ -247,6 +247,8 @@ def _documents(store: Store) -> list[Finding]:
     for path, kind in layout.schemas().items():
         if path.suffix != ".json" or not _usable(store, path):
             continue
+        if path == layout.activation and store.held_valid(path):
+            continue  # 100,000 facts' state took a second to check again
         name = layout.relative(path)
         try:
             document = files.read_json(path)

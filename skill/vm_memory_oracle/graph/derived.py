@@ -20,7 +20,28 @@ def entity_names(fact: Fact) -> list[str]:
     return names
 
 
+# The last facts entity_records was given and what it made of them: a consolidation asks
+# for the entities of one list of facts twice (prune brings the file in step, the health
+# check compares it), a second or more at 100,000 facts. Facts cannot change, and the
+# list held keeps them alive, so the same objects in the same order make the same records.
+_last: tuple[list[Fact], list[dict]] | None = None
+
+
 def entity_records(facts: list[Fact]) -> list[dict]:
+    """The records of entities.jsonl that `facts` make (a list the caller must not change)."""
+    global _last
+    if _last is not None and _same(_last[0], facts):
+        return _last[1]
+    records = _entity_records(facts)
+    _last = (list(facts), records)
+    return records
+
+
+def _same(held: list[Fact], facts: list[Fact]) -> bool:
+    return len(held) == len(facts) and all(a is b for a, b in zip(held, facts))
+
+
+def _entity_records(facts: list[Fact]) -> list[dict]:
     names: dict[str, str] = {}
     mentions: dict[str, dict[str, None]] = {}  # key -> fact ids, in order, without repeats
     keys: dict[str, str] = {}  # a subject is named by thousands of facts: normalised once

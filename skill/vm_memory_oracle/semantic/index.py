@@ -234,13 +234,27 @@ def _wanted(graph: KnowledgeGraph) -> dict[int, tuple[str, str, tuple[str, ...]]
 
 def wanted_vectors(facts: list[Fact]) -> dict[int, tuple[str, str, tuple[str, ...]]]:
     """vector id -> (fact id, content hash, texts) for every current fact of `facts`."""
+    global _last_wanted
+    held = _last_wanted
+    made: dict[int, tuple[Fact, int, tuple[str, str, tuple[str, ...]]]] = {}
     wanted = {}
     for fact in facts:
         if not fact.current:
             continue
-        texts = indexed_texts(fact)
-        wanted[vector_id(fact.id)] = (fact.id, content_hash("\n".join(texts)), texts)
+        entry = held.get(id(fact))
+        if entry is None or entry[0] is not fact:
+            texts = indexed_texts(fact)
+            entry = (fact, vector_id(fact.id), (fact.id, content_hash("\n".join(texts)), texts))
+        made[id(fact)] = entry
+        wanted[entry[1]] = entry[2]
+    _last_wanted = made
     return wanted
+
+
+# Each fact's entry of the last wanted_vectors call, by the Fact object (held, so its id
+# is not reused): a consolidation asks for the same facts' vectors three times (index step,
+# health check, index state), and hashing their texts cost a second each at 100,000 facts.
+_last_wanted: dict[int, tuple[Fact, int, tuple[str, str, tuple[str, ...]]]] = {}
 
 
 def _load(

@@ -73,7 +73,7 @@ def collect(
         return store.refused(path) is None
 
     records, bad_facts = store.peek_records(layout.facts, "fact")
-    facts = [Fact.from_record(record) for record in records]  # valid records only
+    facts = store.facts_of(records)  # valid records only
     archived, bad_archived = store.peek_records(layout.archive, "archived-fact")
     state, _ = store.peek_activation()
     current = [fact for fact in facts if fact.current]

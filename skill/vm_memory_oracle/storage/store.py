@@ -306,6 +306,17 @@ class Store:
         contents = files.read_jsonl(path, lambda record: problem(kind, record))
         return contents.records, len(contents.bad)
 
+    def held_valid(self, path: Path) -> bool:
+        """Whether a snapshot of `path` as it is now is held: a snapshot is made only of a
+        file that passed its schema, so the file still does (a check need not read it)."""
+        if self.refused(path) is not None:
+            return False
+        key = snapshot.file_key(path)
+        cache = self._snapshot_path(path)
+        return (
+            key is not None and snapshot.load(cache, key, disk=self.cache_usable(None)) is not None
+        )
+
     def peek_activation(self) -> tuple[dict[str, dict], bool]:
         """(activation state, whether the file is damaged), writing nothing."""
         path = self.layout.activation
@@ -394,6 +405,15 @@ class Store:
         if held is None or not held.made_of(records):
             held = _made_facts[str(path)] = FactsById(records)
         return held
+
+    def facts_of(self, records: list[dict]) -> list[Fact]:
+        """The Facts of valid records of facts.jsonl as peek_records gave them: those already
+        made of the same snapshot when there are some (a consolidation's health check reads
+        the file its steps read), else new ones."""
+        held = _made_facts.get(str(self.layout.facts))
+        if held is not None and held.made_of(records):
+            return held.all()
+        return [Fact.from_record(record, checked=True) for record in records]
 
     def rewrite_facts(self, facts: Iterable[Fact]) -> None:
         facts = list(facts)
