@@ -100,3 +100,36 @@ def test_multi_valued_predicates_replace_nothing():
         )
         is None
     )
+
+
+def test_entities_and_vector_keys_made_again_when_a_fact_changes():
+    """entity_records and wanted_vectors keep what they made of the last facts they were
+    given; a list holding one other Fact object, or the same facts in another list, must
+    give what they make of it from scratch."""
+    from vm_memory_oracle.graph import derived
+    from vm_memory_oracle.graph.derived import entity_records
+    from vm_memory_oracle.semantic.index import wanted_vectors
+
+    facts = [
+        new_fact(
+            {"subject": "user", "predicate": "visited", "object": f"city {n}"},
+            created="2026-05-01T00:00:00Z",
+            default_source="user-stated",
+        )
+        for n in range(5)
+    ]
+    first = entity_records(facts)
+    assert entity_records(list(facts)) is first  # the same facts, held: not made again
+    changed = [*facts[:2], facts[2].changed(object="Lisbon"), *facts[3:]]
+    assert entity_records(changed) == derived._entity_records(changed)
+    assert "lisbon" in {record["key"] for record in entity_records(changed)}
+    assert entity_records(facts[:4]) == derived._entity_records(facts[:4])
+
+    vectors = wanted_vectors(facts)
+    again = wanted_vectors(changed)
+    assert set(again) == set(vectors)  # the id, hence the vector id, stays
+    moved = next(key for key in again if again[key][0] == facts[2].id)
+    assert again[moved][2] == ("user visited Lisbon",)
+    assert again[moved][1] != vectors[moved][1]
+    superseded = [*facts[:4], facts[4].changed(superseded_by=facts[0].id)]
+    assert len(wanted_vectors(superseded)) == 4

@@ -261,3 +261,56 @@ def test_a_write_cut_short_is_built_again_without_calling_it_damage(cli, tmp_pat
     after = _recall(cli, QUERIES[0])
     assert after.err == "" and after.json()["results"] == before
     assert cli("--json", "--action", "health-check").json()["repairs"] == []
+
+
+def test_the_lexical_snapshot_of_appended_facts_is_extended_to_what_a_build_makes(
+    cli, data_dir, tmp_path, monkeypatch
+):
+    """After a remember appends facts, the lexical snapshot is brought up to date from the
+    previous one (only the new facts read) and equals a build from scratch; a rewrite of
+    facts.jsonl (a supersession) or a snapshot of other bytes is built whole."""
+    from vm_memory_oracle import recall
+    from vm_memory_oracle.storage import snapshot
+
+    hash_embedder(cli)
+    _remember(cli, tmp_path, FACTS[:3])
+    _recall(cli, "oolong tea")
+    built: list[int] = []
+    real_build = recall.build_lexical_index
+    monkeypatch.setattr(
+        recall, "build_lexical_index", lambda facts: built.append(len(facts)) or real_build(facts)
+    )
+
+    def fresh_snapshot() -> dict:
+        snapshot.forget_memory()  # as a new process: the snapshot on disk is what counts
+        graph = _graph(data_dir)
+        index = recall.lexical_index(graph)
+        current = [fact for fact in graph.facts() if fact.current]
+        assert {key: value for key, value in index.items() if key != "source"} == real_build(
+            current
+        )
+        return index
+
+    _remember(cli, tmp_path, FACTS[3:], name="more.jsonl")
+    index = fresh_snapshot()
+    assert built == [2]  # only the two appended facts were read
+    assert index["source"]["records"] == 5
+    assert [hit["text"] for hit in _recall(cli, "北京").json()["results"]][0] == "用户住在北京"
+
+    built.clear()
+    result = cli("--action", "remember", "--subject", "user", "--predicate", "lives in",
+                 "--object", "Lisbon")  # fmt: skip
+    assert result.code == 0, result.err  # supersedes Berlin: facts.jsonl is rewritten
+    fresh_snapshot()
+    assert built == [5]  # the five current facts, made whole
+
+    built.clear()
+    cache = data_dir / "state" / "cache" / "lexical-index.marshal"
+    key, payload = snapshot.load_any(cache)
+    payload["source"]["digest"] = "0" * 128  # an index of other bytes than the file's
+    snapshot.forget_memory()
+    snapshot.save(cache, (key[0], key[1], 1, 1, 1), payload)
+    _remember(cli, tmp_path, [{"subject": "user", "predicate": "owns", "object": "a kayak"}],
+              name="kayak.jsonl")  # fmt: skip
+    fresh_snapshot()
+    assert built == [6]

@@ -81,3 +81,134 @@ def test_the_combined_rows_of_many_facts_equal_each_fact_s_combined_vector(tmp_p
     assert rows.dtype == np.float32
     assert (rows == np.vstack([cache.combined(group) for group in groups])).all()
     assert cache.combined_rows([]).shape == (0, 16)
+
+
+def test_metadata_lines_are_what_dumps_record_writes_and_refuse_what_is_not_plain():
+    from vm_memory_oracle.errors import InvalidInputError
+    from vm_memory_oracle.semantic.index import metadata_lines
+    from vm_memory_oracle.storage.files import dumps_record
+
+    records = [
+        {
+            "vector_id": number * 7919,
+            "fact_id": f"fact-00000000-0000-5000-8000-{number:012x}",
+            "model_id": "hash-ngram-v1-512+r2",
+            "dimension": 512,
+            "content_hash": f"{number:016x}",
+        }
+        for number in range(50)
+    ]
+    assert metadata_lines(records, "embeddings/metadata.jsonl") == [
+        dumps_record(record) for record in records
+    ]
+    assert metadata_lines([], "embeddings/metadata.jsonl") == []
+    for change in (
+        {"fact_id": 'fact-"quoted"'},
+        {"content_hash": "A\\B"},
+        {"vector_id": -1},
+        {"vector_id": True},
+        {"dimension": 384},
+    ):
+        bad = [records[0], {**records[1], **change}]
+        with pytest.raises(InvalidInputError, match="refusing to write an invalid"):
+            metadata_lines(bad, "embeddings/metadata.jsonl")
+    with pytest.raises(InvalidInputError, match="refusing to write an invalid"):
+        metadata_lines([{**records[0], "dimension": "512"}], "embeddings/metadata.jsonl")
+
+
+def test_the_embedding_cache_writes_few_new_vectors_beside_the_whole_file(tmp_path):
+    """A save of a few vectors the whole file lacks writes only the recent file; both are
+    read back; past a tenth of the cache (or 256) the whole file is written again and the
+    recent one removed; a damaged recent file costs only its own vectors."""
+    from vm_memory_oracle.semantic import cache as module
+    from vm_memory_oracle.semantic.cache import EmbeddingCache
+    from vm_memory_oracle.storage.layout import Layout
+    from vm_memory_oracle.storage.store import Store
+    from vm_memory_oracle.workspace import initialize
+
+    layout = Layout(tmp_path / "memory")
+    initialize(layout)
+    store = Store(layout, lock_timeout=5, timestamp="2026-05-15T00:00:00Z")
+    whole, recent = layout.embedding_cache("m"), layout.recent_embeddings("m")
+    rng = np.random.default_rng(0)
+
+    def vectors(names):
+        return rng.normal(size=(len(names), 4)).astype(np.float32)
+
+    first = [f"text {n}" for n in range(3000)]
+    cache = EmbeddingCache.load(whole, 4, recent)
+    made = vectors(first)
+    cache.add(first, made)
+    cache.save(store)
+    assert whole.exists() and not recent.exists()  # nothing to add to: written whole
+    whole_bytes = whole.read_bytes()
+
+    cache = EmbeddingCache.load(whole, 4, recent)
+    cache.add(["one more"], vectors(["one more"]))
+    cache.save(store)
+    assert whole.read_bytes() == whole_bytes and recent.exists()
+    again = EmbeddingCache.load(whole, 4, recent)
+    assert again.problem is None
+    assert all(module.content_hash(text) in again for text in [*first, "one more"])
+    assert np.array_equal(again.vector(module.content_hash("text 7")), made[7])
+
+    more = [f"later {n}" for n in range(300)]  # 301 > max(256, 3000 // 10): written whole
+    again.add(more, vectors(more))
+    again.save(store)
+    assert not recent.exists() and whole.read_bytes() != whole_bytes
+    read = EmbeddingCache.load(whole, 4, recent)
+    assert all(module.content_hash(text) in read for text in [*first, *more, "one more"])
+
+    read.add(["last"], vectors(["last"]))
+    read.save(store)
+    recent.write_bytes(recent.read_bytes()[:50])  # cut short
+    damaged = EmbeddingCache.load(whole, 4, recent)
+    assert damaged.problem is not None and module.content_hash("last") not in damaged
+    assert module.content_hash("later 3") in damaged  # the whole file still serves
+    damaged.add(["last"], vectors(["last"]))
+    damaged.save(store)  # a damaged file is mended by writing everything whole
+    assert not recent.exists()
+    assert EmbeddingCache.load(whole, 4, recent).problem is None
+
+
+@pytest.mark.parametrize("kind, count", [(FLAT, 3000), (IVF, 5000), (FLAT, 0)])
+def test_an_index_written_piece_by_piece_is_its_serialization(kind, count):
+    index = VectorIndex(16, kind=kind)
+    if count:
+        index.add(np.arange(count), np.random.default_rng(0).random((count, 16)))
+    pieces: list[bytes] = []
+    index.write_to(lambda piece: pieces.append(bytes(piece)))
+    assert b"".join(pieces) == bytes(index.to_bytes())
+
+
+def test_a_cache_whose_vectors_turn_out_damaged_embeds_those_texts_again(tmp_path):
+    """The whole file's digests are read first and its vectors only when needed: a file
+    damaged inside its vectors (its digests still read) says so when they are asked for,
+    and its texts count as not cached."""
+    from vm_memory_oracle.semantic.cache import EmbeddingCache, content_hash
+    from vm_memory_oracle.storage.layout import Layout
+    from vm_memory_oracle.storage.store import Store
+    from vm_memory_oracle.workspace import initialize
+
+    layout = Layout(tmp_path / "memory")
+    initialize(layout)
+    store = Store(layout, lock_timeout=5, timestamp="2026-05-15T00:00:00Z")
+    whole = layout.embedding_cache("m")
+    texts = [f"text {n}" for n in range(400)]
+    cache = EmbeddingCache(whole, 8, {})
+    cache.add(texts, np.random.default_rng(0).normal(size=(400, 8)).astype(np.float32))
+    cache.save(store)
+    import zipfile
+
+    with zipfile.ZipFile(whole) as archive:
+        member = archive.getinfo("vectors.npy")
+    data = bytearray(whole.read_bytes())
+    # inside the vectors, past their header: the zip's CRC of them no longer matches
+    data[member.header_offset + member.compress_size // 2] ^= 0xFF
+    whole.write_bytes(bytes(data))
+
+    damaged = EmbeddingCache.load(whole, 8, layout.recent_embeddings("m"))
+    assert damaged.problem is None and content_hash("text 3") in damaged  # not read yet
+    assert damaged.unreadable(["text 3", "new text"]) == ["text 3", "new text"]
+    assert damaged.problem is not None and "CRC" in damaged.problem
+    assert content_hash("text 3") not in damaged

@@ -351,28 +351,72 @@ def build_lexical_index(facts: list[Fact]) -> dict:
         for term in set(tokens(document_text(fact))):
             postings.setdefault(term, array("I")).append(number)
     exact.sort()
+    columns = fact_columns(facts)
+    return {
+        "ids": ids,
+        "vids": vids.tobytes(),
+        "id_order": _id_order(ids),
+        "importance": columns.importance.tobytes(),
+        "initial": columns.initial.tobytes(),
+        "created": columns.created.tobytes(),
+        "pinned": columns.pinned.tobytes(),
+        "subjects": _subjects(facts),
+        "postings": {term: posting.tobytes() for term, posting in postings.items()},
+        "exact_hashes": array("Q", [hashed for hashed, _ in exact]).tobytes(),
+        "exact_numbers": array("I", [number for _, number in exact]).tobytes(),
+    }
+
+
+def extend_lexical_index(index: dict, facts: list[Fact]) -> dict:
+    """The lexical index of `facts`, made from `index`, the index of the ones before them
+    (facts appended to the file since): what build_lexical_index(facts) gives, with only
+    the new facts' documents read."""
+    held = len(index["ids"])
+    part = build_lexical_index(facts[held:])
+
+    def shifted(packed: bytes) -> bytes:
+        return (np.frombuffer(packed, dtype=np.uint32) + np.uint32(held)).tobytes()
+
+    postings = dict(index["postings"])
+    for term, packed in part["postings"].items():
+        postings[term] = postings.get(term, b"") + shifted(packed)
+    hashes = np.frombuffer(index["exact_hashes"] + part["exact_hashes"], dtype=np.uint64)
+    numbers = np.frombuffer(
+        index["exact_numbers"] + shifted(part["exact_numbers"]), dtype=np.uint32
+    )
+    order = np.lexsort((numbers, hashes))
+    ids = index["ids"] + part["ids"]
+    return {
+        "ids": ids,
+        "vids": index["vids"] + part["vids"],
+        "id_order": _id_order(ids),
+        **{
+            column: index[column] + part[column]
+            for column in ("importance", "initial", "created", "pinned")
+        },
+        "subjects": _subjects(facts),
+        "postings": postings,
+        "exact_hashes": hashes[order].tobytes(),
+        "exact_numbers": numbers[order].tobytes(),
+    }
+
+
+def _subjects(facts: list[Fact]) -> dict[str, list[list[str]]]:
+    """Each subject's evidence terms, by its first term, subjects in sorted order."""
     subjects: dict[str, list[list[str]]] = {}
     for subject in sorted({fact.subject for fact in facts}):
         terms = sorted(evidence_terms(subject))
         if terms:
             subjects.setdefault(terms[0], []).append(terms)
-    columns = fact_columns(facts)
+    return subjects
+
+
+def _id_order(ids: list[str]) -> bytes:
+    """Each fact's place when the ids are sorted."""
     id_order = array("I", bytes(4 * len(ids)))
     for place, number in enumerate(sorted(range(len(ids)), key=ids.__getitem__)):
         id_order[number] = place
-    return {
-        "ids": ids,
-        "vids": vids.tobytes(),
-        "id_order": id_order.tobytes(),
-        "importance": columns.importance.tobytes(),
-        "initial": columns.initial.tobytes(),
-        "created": columns.created.tobytes(),
-        "pinned": columns.pinned.tobytes(),
-        "subjects": subjects,
-        "postings": {term: posting.tobytes() for term, posting in postings.items()},
-        "exact_hashes": array("Q", [hashed for hashed, _ in exact]).tobytes(),
-        "exact_numbers": array("I", [number for _, number in exact]).tobytes(),
-    }
+    return id_order.tobytes()
 
 
 def exact_keys(fact: Fact) -> set[str]:
@@ -394,17 +438,59 @@ def _key_hash(key: str) -> int:
 
 
 def lexical_index(graph: KnowledgeGraph) -> dict:
-    """The lexical index of the current facts, rebuilt only when facts.jsonl changed."""
+    """The lexical index of the current facts, made again only when facts.jsonl changed,
+    and then only for the facts appended since when nothing else changed (a remember)."""
     from .storage import snapshot
 
     path = graph.layout.facts
     cache = graph.layout.lexical_cache
     disk = graph.store.cache_usable(cache)
-    held = snapshot.load(cache, _lexical_key(path), disk=disk)
+    key = _lexical_key(path)
+    held = snapshot.load(cache, key, disk=disk)
     if held is None:
-        held = build_lexical_index([fact for fact in graph.facts() if fact.current])
-        snapshot.save(cache, _lexical_key(path), held, disk=disk)
+        facts = graph.facts()
+        current = [fact for fact in facts if fact.current]
+        earlier = _appended_to(snapshot.load_any(cache, disk=disk), key, path, len(facts))
+        held = (
+            build_lexical_index(current)
+            if earlier is None
+            else extend_lexical_index(earlier, current)
+        )
+        if _lexical_key(path) == key:  # else facts came meanwhile: made again next time
+            held["source"] = _source(path, key, len(facts))
+            snapshot.save(cache, key, held, disk=disk)
     return held
+
+
+def _source(path, key: tuple | None, records: int) -> dict | None:
+    """What the facts file was when an index was made of its `records` facts: its size and
+    the hash of those bytes, for the next index to tell whether facts were only appended."""
+    if key is None:
+        return None
+    size = key[2]
+    with open(path, "rb") as handle:
+        data = handle.read(size)
+    if len(data) != size:
+        return None
+    return {"records": records, "size": size, "digest": hashlib.blake2b(data).hexdigest()}
+
+
+def _appended_to(held, key: tuple | None, path, records: int) -> dict | None:
+    """The index `held` (load_any's) when the facts file is that index's file with facts
+    appended and nothing else changed: the same file (inode), its first bytes those the
+    index was made of, more facts after them. Else None (the index is made whole)."""
+    if held is None or key is None:
+        return None
+    old_key, index = held
+    source = index.get("source") if isinstance(index, dict) else None
+    if old_key[0] != LEXICAL_LAYOUT or source is None or old_key[1] != key[1]:
+        return None
+    if not source["size"] < key[2] or not source["records"] <= records:
+        return None
+    with open(path, "rb") as handle:
+        if hashlib.blake2b(handle.read(source["size"])).hexdigest() != source["digest"]:
+            return None
+    return index
 
 
 def _lexical_key(path) -> tuple | None:

@@ -132,7 +132,8 @@ def test_every_disk_refusal_exits_8_and_other_os_errors_exit_1(cli, data_dir, mo
         assert result.err == f"Error: {data_dir}/knowledge-graph/facts.jsonl: {os.strerror(code)}\n"
 
 
-def test_a_vector_index_the_disk_refuses_is_an_os_error_naming_it(tmp_path, monkeypatch):
+@pytest.mark.parametrize("written", ["as bytes", "by its producer"])
+def test_a_vector_index_the_disk_refuses_is_an_os_error_naming_it(tmp_path, monkeypatch, written):
     from vm_memory_oracle.semantic.vectors import VectorIndex
     from vm_memory_oracle.storage.layout import Layout
     from vm_memory_oracle.storage.store import Store
@@ -143,13 +144,14 @@ def test_a_vector_index_the_disk_refuses_is_an_os_error_naming_it(tmp_path, monk
     folder = tmp_path / "embeddings"
     folder.mkdir()
     path = folder / "index.bin"
+    data = (lambda: index.to_bytes()) if written == "as bytes" else (lambda: index.write_to)
     refuse(monkeypatch, "write", after=100)
     with pytest.raises(OSError) as raised:
-        store.write_bytes(path, index.to_bytes())
+        store.write_bytes(path, data())
     assert (raised.value.errno, raised.value.filename) == (errno.ENOSPC, str(path))
     monkeypatch.undo()
     assert list(folder.iterdir()) == []
-    store.write_bytes(path, index.to_bytes())
+    store.write_bytes(path, data())
     assert len(VectorIndex.load(path, 8)) == 50
 
 
@@ -185,10 +187,10 @@ def test_a_forget_cut_off_between_archive_and_rewrite_is_finished_by_its_retry(
     fact = json.loads((data_dir / "knowledge-graph" / "facts.jsonl").read_text())["id"]
     original = Store.rewrite_records
 
-    def disk_fails_on_facts(self, path, kind, records):
+    def disk_fails_on_facts(self, path, kind, records, **options):
         if path == self.layout.facts:
             raise OSError(errno.EIO, os.strerror(errno.EIO), str(path))
-        return original(self, path, kind, records)
+        return original(self, path, kind, records, **options)
 
     monkeypatch.setattr(Store, "rewrite_records", disk_fails_on_facts)
     assert cli("--action", "forget", "--id", fact).code == EXIT_STORAGE

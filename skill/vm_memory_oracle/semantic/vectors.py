@@ -21,6 +21,7 @@ from typing import Any
 import numpy as np
 
 FLAT, IVF = "flat", "ivf"
+WRITE_CHUNK = 1 << 20
 TARGET_RECALL = 0.99  # the goal is 0.98: the margin covers vectors added after the build
 CALIBRATION_QUERIES = 200
 CALIBRATION_K = 10
@@ -142,6 +143,36 @@ class VectorIndex:
         if index is None:
             index = faiss.IndexIDMap2(faiss.IndexFlatIP(self.dimension))
         return faiss.serialize_index(index).data
+
+    def write_to(self, write) -> None:
+        """Write the index serialized (as to_bytes gives it) through `write`, a megabyte at
+        a time, never holding a second copy of it (a files.Producer: the store writes it
+        to a temporary file and renames it, as every other file)."""
+        import faiss
+
+        index = self._index
+        if index is None:
+            index = faiss.IndexIDMap2(faiss.IndexFlatIP(self.dimension))
+        pending = bytearray()
+
+        def take(piece: bytes) -> int:
+            if len(piece) >= WRITE_CHUNK:
+                if pending:
+                    write(bytes(pending))
+                    pending.clear()
+                write(piece)
+            else:
+                pending.extend(piece)
+                if len(pending) >= WRITE_CHUNK:
+                    write(bytes(pending))
+                    pending.clear()
+            return len(piece)
+
+        writer = faiss.PyCallbackIOWriter(take, WRITE_CHUNK)
+        faiss.write_index(index, writer)
+        del writer  # flushes what FAISS itself still holds
+        if pending:
+            write(bytes(pending))
 
     @classmethod
     def load(cls, path: Path, dimension: int) -> VectorIndex:

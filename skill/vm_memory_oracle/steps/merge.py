@@ -164,6 +164,7 @@ def merge_duplicates(
         threshold,
         model_id,
         snapshot.file_key(layout.embedding_cache(model_id)) if model_id else None,
+        snapshot.file_key(layout.recent_embeddings(model_id)) if model_id else None,
     )
     disk = store.cache_usable(memo)
     if made_on[1] is not None and snapshot.load(memo, made_on, disk=disk) == NO_DUPLICATE:

@@ -236,9 +236,7 @@ class SalienceScorer:
         if self._cached is None:  # read once, whatever the number of days read
             self._cached = self._cache()
         cache = self._cached
-        missing = sorted(
-            {text for text in texts if text not in self.fresh and content_hash(text) not in cache}
-        )
+        missing = sorted(set(cache.unreadable(text for text in texts if text not in self.fresh)))
         if missing:
             self.fresh.update(zip(missing, self.embedder.embed_passages(missing)))
         vectors = np.vstack(

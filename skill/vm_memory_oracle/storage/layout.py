@@ -73,6 +73,10 @@ class Layout:
     def embedding_cache(self, model_id: str) -> Path:
         return self.embeddings_dir / f"cache-{model_id}.npz"
 
+    def recent_embeddings(self, model_id: str) -> Path:
+        """The vectors added to the embedding cache since it was last written whole."""
+        return self.embeddings_dir / f"cache-{model_id}.recent.npz"
+
     @cached_property
     def daily_dir(self) -> Path:
         return self.root / "daily"

@@ -49,6 +49,21 @@ def load(cache_path: Path, key: tuple | None, *, disk: bool = True):
     return payload
 
 
+def load_any(cache_path: Path, *, disk: bool = True) -> tuple[tuple, object] | None:
+    """(key, payload) of whatever is held for `cache_path`, whatever file it was made of:
+    for a snapshot that can be brought up to date instead of made again."""
+    held = _memory.get(str(cache_path))
+    if held is not None:
+        return held
+    if not disk:
+        return None
+    try:
+        stored_format, stored_key, payload = marshal.loads(cache_path.read_bytes())
+    except (OSError, EOFError, ValueError, TypeError):
+        return None
+    return (tuple(stored_key), payload) if stored_format == FORMAT else None
+
+
 def save(cache_path: Path, key: tuple | None, payload, *, disk: bool = True) -> None:
     """Keep `payload` for `key` in memory and, best effort, on disk."""
     if key is None:

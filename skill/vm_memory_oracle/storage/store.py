@@ -521,9 +521,12 @@ class Store:
     # Every write of the data directory goes through these (or the record writers above):
     # each names a path of the layout, and is recorded for the audit log unless the file is
     # derived (Layout.is_derived) or bookkeeping (Layout.unaudited); a removal always is.
-    def write_bytes(self, path: Path, data: bytes | memoryview, *, before_replace=None) -> None:
-        """Replace `path` atomically with `data` (made durable first). `before_replace`:
-        called just before the rename; raises files.ChangedMeanwhile to give up."""
+    def write_bytes(
+        self, path: Path, data: bytes | memoryview | files.Producer, *, before_replace=None
+    ) -> None:
+        """Replace `path` atomically with `data` (made durable first), or with what `data`
+        writes when it is a files.Producer. `before_replace`: called just before the
+        rename; raises files.ChangedMeanwhile to give up."""
         if not self._writable(path):
             return
         files.write_atomic(path, data, before_replace=before_replace)
