@@ -435,3 +435,24 @@ def test_facts_are_written_unchecked_only_when_known_to_pass_the_schema(store):
     with pytest.raises(InvalidInputError, match="refusing to write an invalid fact record"):
         store.append_facts([Fact.from_record(make_fact(2)).changed(activation=-1.0)])
     assert [fact.id for fact in store.read_facts()] == [read.id]
+
+
+def test_a_whole_activation_write_checks_every_entry_not_read_from_the_file(store):
+    """Entries kept as read from activation-metadata.json are not checked again; a new or
+    changed one is, and an invalid one is refused with nothing written."""
+    good = {"activation": 0.5, "last_accessed": NOW, "access_count": 0}
+    ids = [f"fact-00000000-0000-5000-8000-{number:012x}" for number in range(1, 4)]
+    store.write_activation({fact_id: dict(good) for fact_id in ids})
+    before = store.layout.activation.read_bytes()
+    state = store.read_activation()
+    state[ids[0]] = {**good, "activation": 5.0}  # above 1
+    with pytest.raises(InvalidInputError, match="refusing to write an invalid"):
+        store.write_activation(state)
+    assert store.layout.activation.read_bytes() == before
+    state[ids[0]] = {**good, "access_count": 2}
+    state["not-a-fact-id"] = dict(good)
+    with pytest.raises(InvalidInputError, match="refusing to write an invalid"):
+        store.write_activation(state)
+    del state["not-a-fact-id"]
+    store.write_activation(state)
+    assert Store(store.layout, lock_timeout=5, timestamp=NOW).read_activation() == state

@@ -499,12 +499,14 @@ class KnowledgeGraph:
     def _write_indexes(self, facts: list[Fact]) -> None:
         """entities.jsonl and relations.jsonl as `facts` make them, written if they differ
         (so a crash between a rewrite of facts.jsonl and this is repaired by the next call)."""
-        for path, kind, records in (
-            (self.layout.entities, "entity", entity_records(facts)),
-            (self.layout.relations, "relation", relation_records(facts)),
+        for path, kind, key, records in (
+            (self.layout.entities, "entity", "key", entity_records(facts)),
+            (self.layout.relations, "relation", "predicate", relation_records(facts)),
         ):
-            if not path.exists() or self.store.read_records(path, kind, copy=False) != records:
-                self.store.rewrite_records(path, kind, records)
+            held = self.store.read_records(path, kind, copy=False) if path.exists() else None
+            if held != records:
+                lines = self.store.lines_beside(path, kind, records, held, key)
+                self.store.rewrite_records(path, kind, records, lines=lines)
 
 
 def _mergeable(gone: Fact | None, kept: Fact | None) -> bool:
