@@ -105,6 +105,7 @@ def _run(request: dict) -> dict:
         "calls": {},
         "bytes": 0,
         "sizes": [],
+        "truncated": [],
         "fired": None,
     }
     if os.WIFSIGNALED(status):
@@ -146,6 +147,7 @@ def _child(request: dict, scratch: Path) -> int:
                 "calls": faults.calls,
                 "bytes": faults.written,
                 "sizes": faults.sizes,
+                "truncated": faults.truncated,
                 "fired": faults.fired,
             }
         )
@@ -163,6 +165,7 @@ class _Faults:
         self.written = 0
         self.aimed_written = 0
         self.sizes: list[int] = []  # of each write, so tests can aim at one
+        self.truncated: list[str] = []  # the file of each ftruncate
         self.fired: str | None = None
         self.armed = False
 
@@ -177,6 +180,8 @@ class _Faults:
         def call(*args, **kwargs):
             self.calls[name] += 1
             self.total += 1
+            if name == "ftruncate":
+                self.truncated.append(_path_of(args[0]))
             self._before(name, args)
             if name == "write":
                 return self._write(function, *args)
@@ -200,10 +205,7 @@ class _Faults:
                 os.kill(os.getpid(), signal.SIGKILL)
 
     def _names_target(self, fd: int) -> bool:
-        try:
-            return os.readlink(f"/proc/self/fd/{fd}") == self.fault["path"]
-        except OSError:
-            return False
+        return _path_of(fd) == self.fault["path"]
 
     def _write(self, function, fd, data):
         # With a "path", only the writes to that file meet the full disk.
@@ -226,6 +228,13 @@ class _Faults:
         return written
 
 
+def _path_of(fd: int) -> str:
+    try:
+        return os.readlink(f"/proc/self/fd/{fd}")
+    except OSError:
+        return ""
+
+
 # -- the test side ----------------------------------------------------------------------------
 @dataclass
 class Outcome:
@@ -236,6 +245,7 @@ class Outcome:
     calls: dict = field(default_factory=dict)
     bytes: int = 0
     sizes: list = field(default_factory=list)
+    truncated: list = field(default_factory=list)  # the file of each ftruncate
     fired: str | None = None
 
     @property
@@ -286,6 +296,7 @@ class Forker:
             reply["calls"],
             reply["bytes"],
             reply["sizes"],
+            reply["truncated"],
             reply["fired"],
         )
 

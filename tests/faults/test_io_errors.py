@@ -175,5 +175,6 @@ def test_a_remember_whose_append_fails_leaves_the_data_directory_as_it_was(
     outcome = forker.run(data, *argv, now=NOW, fault=fault)
     assert outcome.code == 8
     assert ERROR_LINE.fullmatch(outcome.stderr)["file"] == str(facts)
-    assert outcome.calls["ftruncate"] == 1
+    # cut back once; the lock's holder file is emptied with ftruncate too, at each release
+    assert [path for path in outcome.truncated if not path.endswith(".holder")] == [str(facts)]
     assert files_of(data) == before

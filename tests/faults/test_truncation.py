@@ -60,6 +60,7 @@ DERIVED_JSONL = (
 DERIVED = (
     "embeddings/index.bin",
     "embeddings/cache-hash-ngram-v1-512.npz",
+    "embeddings/cache-hash-ngram-v1-512.recent.npz",
     "activation-metadata.json",
     "MEMORY.md",
     "daily/2026-07-19.md",
@@ -229,6 +230,7 @@ def recovery_problems(
             "embeddings/index.bin",
             "embeddings/metadata.jsonl",
             "embeddings/cache-hash-ngram-v1-512.npz",
+            "embeddings/cache-hash-ngram-v1-512.recent.npz",
         )
         and damaged(*cuts[name])
         and not any("embeddings/" in repair["repair"] for repair in report["repairs"])
@@ -270,6 +272,7 @@ def recovery_problems(
     return problems
 
 
+NOT_FSYNCED = {"state/activation-journal.jsonl"}
 TORN_APPENDS = {
     "knowledge-graph/facts.jsonl": lambda data: [
         "--action",
@@ -322,12 +325,15 @@ def test_power_lost_during_an_append_tears_only_that_append_and_loses_nothing_ac
                 )
         else:
             # Killed at the fsync after its append: the record reached the file, and the
-            # power fails before it is durable, so the command never acknowledged it.
+            # power fails before it is durable, so the command never acknowledged it. A
+            # recall's boost is not fsynced (reliability.md, "Durability"): the recall
+            # ends, and the power fails before the kernel wrote its lines back.
             argv = TORN_APPENDS[name](data)
             writer = forker.run(
                 data, *argv, now="2026-07-20T20:00:00Z", fault={"kind": "tear", "path": str(target)}
             )
-            assert writer.killed, f"{argv} did not append to {name}: {writer.stderr}"
+            finished = name in NOT_FSYNCED and writer.code == 0
+            assert writer.killed or finished, f"{argv} did not append to {name}: {writer.stderr}"
         appended = target.read_bytes()
         assert appended.startswith(acknowledged) and len(appended) > len(acknowledged) + 1
         offset = rng.randrange(len(acknowledged) + 1, len(appended) - 1)

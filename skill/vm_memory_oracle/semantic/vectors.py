@@ -168,7 +168,7 @@ class VectorIndex:
                     pending.clear()
             return len(piece)
 
-        writer = faiss.PyCallbackIOWriter(take, WRITE_CHUNK)
+        writer = faiss.PyCallbackIOWriter(take, WRITE_CHUNK)  # type: ignore[attr-defined]  # absent from faiss's stubs
         faiss.write_index(index, writer)
         del writer  # flushes what FAISS itself still holds
         if pending:
