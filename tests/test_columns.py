@@ -94,3 +94,71 @@ def test_the_journal_of_recalls_is_applied_over_the_columns():
     assert columns.activation(inputs, now, 30.0)[0] == 0.5
     columns.apply({fact.id: {"activation": 0.8, "last_accessed": "2026-01-31T00:00:00Z"}})
     assert columns.activation(inputs, now, 30.0)[0] == 0.8
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    st.lists(
+        st.tuples(
+            st.floats(0, 1),  # importance
+            st.booleans(),  # pinned
+            st.sampled_from([0.0, 0.15, 0.3, 0.5, 1.0]) | st.floats(0, 1),  # a0
+            st.integers(0, 400 * 86400 * 10**6),  # last access, microseconds after START
+        ),
+        min_size=1,
+        max_size=40,
+    ),
+    st.lists(st.integers(-10 * 86400 * 10**6, 800 * 86400 * 10**6), min_size=1, max_size=4),
+    st.sampled_from([0.0, 0.15, 0.3, 0.5, 1.0]) | st.floats(0, 1),  # threshold
+    st.floats(0.5, 365),
+    st.data(),
+)
+def test_the_searchable_mask_is_activation_at_or_above_the_threshold(
+    rows, moments, threshold, half_life, data
+):
+    """searchable() decides by deadlines and settles only facts near theirs by the formula:
+    it must say exactly what comparing every activation with the threshold says, at several
+    moments, before and after boosts move some deadlines; and the values it gives for a few
+    facts are those of the whole array."""
+    inputs = FactColumns(
+        np.array([row[0] for row in rows]),
+        np.array([row[1] for row in rows]),
+        np.zeros(len(rows), dtype=np.int64),
+        np.array([row[2] for row in rows]),
+    )
+    ids = [f"fact-{number}" for number in range(len(rows))]
+    start = microseconds(START)
+    state = {
+        fact_id: {
+            "activation": row[2],
+            "last_accessed": format_iso(START + timedelta(microseconds=row[3])),
+        }
+        for fact_id, row in zip(ids, rows)
+    }
+    columns = ActivationColumns.of({fact_id: n for n, fact_id in enumerate(ids)}, inputs, state)
+    for offset in moments:
+        now = START + timedelta(microseconds=offset)
+        exact = columns.activation(inputs, now, half_life) >= threshold
+        assert columns.searchable(inputs, now, half_life, threshold).tolist() == exact.tolist()
+        # A deadline itself, to the microsecond: the rounding band settles it.
+        number = data.draw(st.integers(0, len(rows) - 1))
+        deadline = columns._deadline(inputs, half_life, threshold, np.array([number]))[0]
+        if np.isfinite(deadline) and abs(deadline) < 2**52:
+            at = START + timedelta(microseconds=int(deadline) - start)
+            exact = columns.activation(inputs, at, half_life) >= threshold
+            assert columns.searchable(inputs, at, half_life, threshold).tolist() == exact.tolist()
+        boosted = data.draw(st.lists(st.sampled_from(ids), max_size=3, unique=True))
+        columns.apply(
+            {
+                fact_id: {
+                    "activation": min(1.0, data.draw(st.floats(0, 1))),
+                    "last_accessed": format_iso(now.replace(microsecond=0)),
+                }
+                for fact_id in boosted
+            }
+        )
+        chosen = np.array(sorted({0, len(rows) - 1}), dtype=np.intp)
+        assert (
+            columns.activation(inputs, now, half_life, chosen).tolist()
+            == columns.activation(inputs, now, half_life)[chosen].tolist()
+        )

@@ -32,7 +32,7 @@ import numpy as np
 
 from .errors import InvalidInputError, UsageError
 from .graph import KnowledgeGraph, LiveFact
-from .graph.columns import FactColumns, fact_columns
+from .graph.columns import ActivationsAt, FactColumns, fact_columns
 from .lexical import document_text
 from .model.archive import cause_of
 from .model.characters import UNSAFE_FOUND, without_unsafe
@@ -532,6 +532,9 @@ class _Tables:
         self._vid_order = np.argsort(vids, kind="stable")
         self._sorted_vids = vids[self._vid_order]
         self.packed: dict[str, bytes] = index["postings"]
+        # Made once per snapshot: five keys a fact, 4 MB to copy at 100,000 facts.
+        self.exact_hashes = array("Q", index["exact_hashes"])
+        self.exact_numbers = array("I", index["exact_numbers"])
         self._decoded: dict[str, np.ndarray] = {}
         self.facts = FactColumns(
             np.frombuffer(index["importance"], dtype=np.float64),
@@ -609,7 +612,7 @@ class Coverage(Mapping):
 
 class Corpus:
     """Exact and lexical (BM25) matching over the facts that are searchable now: current
-    and at or above the activation threshold. `activation` holds every indexed fact's
+    and at or above the activation threshold. `activation` gives the indexed facts'
     activation now, in the index's order (KnowledgeGraph.activations); without it, every
     fact of the index is searchable (the archive, or a threshold of 0). `text`: the
     full-text index (storage.text_index) that ranks lexical hits; without it there are
@@ -620,7 +623,7 @@ class Corpus:
         view,
         threshold: float,
         index: dict,
-        activation: np.ndarray | None = None,
+        activation: ActivationsAt | None = None,
         text=None,
     ):
         self.view = view
@@ -629,11 +632,11 @@ class Corpus:
         self.tables = _tables(index)
         self.ids = self.tables.ids
         self.subjects = index["subjects"]
-        self.exact_hashes = array("Q", index["exact_hashes"])
-        self.exact_numbers = array("I", index["exact_numbers"])
+        self.exact_hashes = self.tables.exact_hashes
+        self.exact_numbers = self.tables.exact_numbers
         self.activation = activation
         self.mask = (
-            activation >= threshold
+            activation.searchable(threshold)
             if activation is not None
             else np.ones(len(self.ids), dtype=np.bool_)
         )

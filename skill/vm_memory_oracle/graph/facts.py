@@ -25,9 +25,7 @@ from .supersession import Supersession
 from .views import LiveFact, LiveView, initial_state, live_fact
 
 if TYPE_CHECKING:
-    import numpy as np
-
-    from .columns import FactColumns
+    from .columns import ActivationsAt, FactColumns
 
 REPETITION_BONUS = 0.2
 # Provenance that names one statement, a line of a log (sessions/<file>.jsonl:<line>) or a
@@ -77,13 +75,13 @@ class KnowledgeGraph:
 
     def activations(
         self, position: Mapping[str, int], facts: FactColumns, now: datetime
-    ) -> np.ndarray:
+    ) -> ActivationsAt:
         """The activation at `now` of each fact `position` numbers, whose own inputs `facts`
         holds in that numbering: the documented formula over arrays (graph.columns)."""
-        from .columns import state_columns  # numpy: only commands that recall need it
+        from .columns import ActivationsAt, state_columns  # numpy: only commands that recall
 
         columns = state_columns(self.store, position, facts)
-        return columns.activation(facts, now, self.settings.half_life_days)
+        return ActivationsAt(columns, facts, now, self.settings.half_life_days)
 
     def activation_values(
         self, facts: list[Fact], state: Mapping[str, dict], now: datetime

@@ -168,7 +168,8 @@ class VectorIndex:
                     pending.clear()
             return len(piece)
 
-        writer = faiss.PyCallbackIOWriter(take, WRITE_CHUNK)  # type: ignore[attr-defined]  # absent from faiss's stubs
+        # (the callback writer class is absent from faiss's stubs)
+        writer = faiss.PyCallbackIOWriter(take, WRITE_CHUNK)  # type: ignore[attr-defined]
         faiss.write_index(index, writer)
         del writer  # flushes what FAISS itself still holds
         if pending:
