@@ -440,3 +440,40 @@ def test_casefold_maps_every_character_a_case_insensitive_letter_matches_onto_it
         and letter not in character.casefold().replace("\u0131", "i")
     ]
     assert odd == []
+
+
+def test_an_answer_carries_the_question_it_answers_and_its_turn_on_one_line():
+    """A short answer is found by the words of its question: a turn that follows another
+    speaker's question keeps that question before it in its context, on one line (a turn
+    with line breaks is kept too, not refused for them). A turn after its own speaker's
+    question, or after no question, keeps only what it said."""
+    from vm_memory_oracle.extract.rules import in_context
+
+    source = "sessions/2026-05-15-143000.jsonl"
+    turns = in_context(
+        [
+            Turn(source, 1, TS, "user", "Where did you move from?", "Melanie"),
+            Turn(source, 2, TS, "user", "Sweden,\nfour years ago.", "Caroline"),
+            Turn(source, 3, TS, "user", "Do you miss it? I do sometimes.", "Caroline"),
+            Turn(source, 4, TS, "user", "I love camping trips with my fam.", "Melanie"),
+        ]
+    )
+
+    def facts(turn):
+        found = (fact_from_fragment(turn, fragment) for fragment in fragments(turn.text))
+        return [fact for fact in found if fact]
+
+    answers = facts(turns[1])
+    assert answers and all(
+        fact["context"] == "Melanie: Where did you move from? Caroline: Sweden, four years ago."
+        for fact in answers
+    )
+    assert turns[2].asked is None  # its own speaker asked before it
+    [camping] = facts(turns[3])
+    assert camping["context"] == (
+        "Caroline: Do you miss it? I do sometimes. Melanie: I love camping trips with my fam."
+    )
+    for fact in answers + [camping]:
+        from vm_memory_oracle.intake import candidate_fact
+
+        candidate_fact(fact, created="2026-05-15T14:30:00Z", default_source=source, source=source)

@@ -53,6 +53,7 @@ class Turn:
     place: int = 0  # its index among the log's turns
     novelty: float = 1.0  # the share of its words not said earlier in the log
     followed_by_question: bool = False  # the turn after it in the log asks something
+    asked: str | None = None  # the question of another speaker it follows ("Bob: Where to?")
 
     @property
     def source(self) -> str:
@@ -108,6 +109,7 @@ def in_context(turns: list[Turn]) -> list[Turn]:
                 turn,
                 addressee=other,
                 after_question=index > 0 and _asks(turns[index - 1].text),
+                asked=_question_before(turns, index),
                 followed_by_question=index + 1 < len(turns) and _asks(turns[index + 1].text),
                 place=index,
                 novelty=len(words - said) / len(words) if words else 0.0,
@@ -119,6 +121,17 @@ def in_context(turns: list[Turn]) -> list[Turn]:
 
 def _asks(text: str) -> bool:
     return "?" in text or "？" in text
+
+
+def _question_before(turns: list[Turn], index: int) -> str | None:
+    """The turn before this one, as "speaker: text", when another speaker asked something
+    there: what a short answer ("Sweden, four years ago") answers."""
+    if index == 0:
+        return None
+    before = turns[index - 1]
+    if not _asks(before.text) or before.subject == turns[index].subject:
+        return None
+    return f"{before.subject}: {before.text}"
 
 
 def turn_fragments(turns: list[Turn], roles: frozenset[str]) -> list[tuple[Turn, Fragment]]:
@@ -229,10 +242,17 @@ def fact_from_fragment(turn: Turn, fragment: Fragment) -> dict | None:
         "source": turn.source,
         "valid_from": valid_from,
     }
-    if fragment.text.strip() != turn.text.strip():
+    said_around = []
+    if turn.asked is not None:
+        # The question it answers: a short answer is found by the words of its question.
+        said_around.append(turn.asked)
+    if fragment.text.strip() != turn.text.strip() or said_around:
         # The whole turn as said, for the semantic index: a fragment's meaning often lies
         # around it. (A turn that is one fragment is said in the fact's object.)
-        fields["context"] = f"{turn.subject}: {turn.text}"[:CONTEXT_CHARS]
+        said_around.append(f"{turn.subject}: {turn.text}")
+    if said_around:
+        # One line (a turn may hold line breaks, which a fact's fields refuse).
+        fields["context"] = " ".join(" ".join(said_around).split())[-CONTEXT_CHARS:]
     return fields
 
 
