@@ -29,9 +29,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import results  # noqa: E402
 import synthetic  # noqa: E402
+from recall_process import BUNDLE, ENTRYPOINT  # noqa: E402
 
-BUNDLE = Path(__file__).resolve().parents[1]
-ENTRYPOINT = BUNDLE / "scripts" / "vm-memory-oracle"
 QUERIES = [
     "what does the user prefer",
     "which database migration was decided",

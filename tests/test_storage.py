@@ -456,3 +456,20 @@ def test_a_whole_activation_write_checks_every_entry_not_read_from_the_file(stor
     del state["not-a-fact-id"]
     store.write_activation(state)
     assert Store(store.layout, lock_timeout=5, timestamp=NOW).read_activation() == state
+
+
+def test_a_file_digest_is_blake2b_of_its_bytes_or_of_their_beginning(tmp_path):
+    import hashlib
+
+    path = tmp_path / "facts.jsonl"
+    data = bytes(range(256)) * 9000  # more than one megabyte: read in pieces
+    path.write_bytes(data)
+
+    def blake(content: bytes) -> str:
+        return hashlib.blake2b(content, digest_size=16).hexdigest()
+
+    assert files.file_digest(path) == blake(data)
+    assert files.file_digest(path, 1_500_000) == blake(data[:1_500_000])
+    assert files.file_digest(path, 0) == blake(b"")
+    assert files.file_digest(path, len(data) + 1) is None  # shorter than asked
+    assert files.file_digest(tmp_path / "missing") is None

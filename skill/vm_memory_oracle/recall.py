@@ -19,7 +19,6 @@ is boosted unless the caller says not to.
 
 from __future__ import annotations
 
-import hashlib
 import math
 import re
 from array import array
@@ -36,9 +35,10 @@ from .graph.columns import ActivationsAt, FactColumns, fact_columns
 from .lexical import document_text
 from .model.archive import cause_of
 from .model.characters import UNSAFE_FOUND, without_unsafe
-from .model.fact import Fact, normalise, vector_id
+from .model.fact import Fact, normalise, stable_hash, vector_id
 from .model.text import adjacent_pairs, evidence_terms, tokens
 from .semantic.search import Semantic, related_neighbours
+from .storage import files
 
 ORDERS = ("relevance", "activation")
 MAX_QUERY_CHARS = 4000
@@ -433,8 +433,7 @@ def exact_keys(fact: Fact) -> set[str]:
 
 
 def _key_hash(key: str) -> int:
-    """A stable 63-bit hash (Python's own hash() changes between processes)."""
-    return int.from_bytes(hashlib.blake2b(key.encode("utf-8"), digest_size=8).digest(), "big") >> 1
+    return stable_hash(key.encode("utf-8"))
 
 
 def lexical_index(graph: KnowledgeGraph) -> dict:
@@ -468,11 +467,8 @@ def _source(path, key: tuple | None, records: int) -> dict | None:
     if key is None:
         return None
     size = key[2]
-    with open(path, "rb") as handle:
-        data = handle.read(size)
-    if len(data) != size:
-        return None
-    return {"records": records, "size": size, "digest": hashlib.blake2b(data).hexdigest()}
+    digest = files.file_digest(path, size)
+    return None if digest is None else {"records": records, "size": size, "digest": digest}
 
 
 def _appended_to(held, key: tuple | None, path, records: int) -> dict | None:
@@ -487,9 +483,8 @@ def _appended_to(held, key: tuple | None, path, records: int) -> dict | None:
         return None
     if not source["size"] < key[2] or not source["records"] <= records:
         return None
-    with open(path, "rb") as handle:
-        if hashlib.blake2b(handle.read(source["size"])).hexdigest() != source["digest"]:
-            return None
+    if files.file_digest(path, source["size"]) != source["digest"]:
+        return None
     return index
 
 

@@ -94,8 +94,7 @@ class ActivationColumns:
         (model/activation.py)."""
         a0 = self.a0[numbers]
         elapsed = np.maximum(0.0, (microseconds(now) - self.last[numbers]) / 1e6 / SECONDS_PER_DAY)
-        half_life = half_life_days / (1.0 - 0.5 * np.clip(facts.importance[numbers], 0.0, 1.0))
-        decayed = a0 * 0.5 ** (elapsed / half_life)
+        decayed = a0 * 0.5 ** (elapsed / _half_life(facts, half_life_days, numbers))
         return np.where(facts.pinned[numbers], a0, decayed)
 
     def searchable(
@@ -132,7 +131,7 @@ class ActivationColumns:
         a0 = self.a0[numbers]
         if threshold <= 0:
             return np.full(len(a0), np.inf)
-        half_life = half_life_days / (1.0 - 0.5 * np.clip(facts.importance[numbers], 0.0, 1.0))
+        half_life = _half_life(facts, half_life_days, numbers)
         with np.errstate(divide="ignore"):  # log2(0): -inf, a fact that never reaches it
             days = half_life * (np.log2(a0) - np.log2(threshold))  # a0 / threshold overflows
         deadline = self.last[numbers] + days * (SECONDS_PER_DAY * 1e6)
@@ -140,6 +139,13 @@ class ActivationColumns:
         deadline[pinned] = np.inf
         deadline[a0 < threshold] = -np.inf
         return deadline
+
+
+def _half_life(
+    facts: FactColumns, half_life_days: float, numbers: np.ndarray | slice
+) -> np.ndarray:
+    """Each fact's effective half-life in days: longer the more important it is."""
+    return half_life_days / (1.0 - 0.5 * np.clip(facts.importance[numbers], 0.0, 1.0))
 
 
 @dataclass

@@ -17,7 +17,6 @@ which the next command builds again (not a repair: the command cut short said so
 
 from __future__ import annotations
 
-import hashlib
 import io
 import json
 import os
@@ -28,9 +27,9 @@ from pathlib import Path
 import numpy as np
 
 from ..graph import KnowledgeGraph
-from ..model.fact import Fact, vector_id
+from ..model.fact import Fact, stable_hash, vector_id
 from ..model.text import tokens
-from ..storage import snapshot
+from ..storage import files, snapshot
 from ..storage.store import Store
 from ..storage.text_index import TextIndex, TextIndexCorrupt, file_stamps
 
@@ -75,7 +74,7 @@ def document_digest(fact: Fact) -> int:
         (str(TEXT_LAYOUT), fact.sentence, fact.subject, fact.predicate, fact.object)
         + (fact.context or "",)
     ).encode("utf-8")
-    return int.from_bytes(hashlib.blake2b(data, digest_size=8).digest(), "big") >> 1
+    return stable_hash(data)
 
 
 @dataclass
@@ -133,14 +132,7 @@ def _emptied(path: Path) -> bool:
 
 
 def _facts_hash(path: Path) -> str:
-    digest = hashlib.blake2b(digest_size=16)
-    try:
-        with open(path, "rb") as handle:
-            while chunk := handle.read(1 << 20):
-                digest.update(chunk)
-    except FileNotFoundError:
-        pass
-    return digest.hexdigest()
+    return files.file_digest(path) or ""  # "": no facts file
 
 
 def _facts_key(path: Path) -> list | None:

@@ -407,3 +407,9 @@ def vector_id(fact_id: str) -> int:
     """A stable non-negative int64 from the fact's uuid (its top 63 bits): the fact's id in
     the vector index and the full-text index."""
     return int(fact_id[len("fact-") :].replace("-", ""), 16) >> 65
+
+
+def stable_hash(data: bytes) -> int:
+    """A stable non-negative 63-bit hash of `data` (Python's own hash() changes between
+    processes): exact keys of recall's lexical snapshot, full-text documents' contents."""
+    return int.from_bytes(hashlib.blake2b(data, digest_size=8).digest(), "big") >> 1

@@ -139,10 +139,7 @@ class VectorIndex:
         leaves its file half-written). An empty IVF index is saved as an empty flat one."""
         import faiss
 
-        index = self._index
-        if index is None:
-            index = faiss.IndexIDMap2(faiss.IndexFlatIP(self.dimension))
-        return faiss.serialize_index(index).data
+        return faiss.serialize_index(self._saved()).data
 
     def write_to(self, write) -> None:
         """Write the index serialized (as to_bytes gives it) through `write`, a megabyte at
@@ -150,9 +147,6 @@ class VectorIndex:
         to a temporary file and renames it, as every other file)."""
         import faiss
 
-        index = self._index
-        if index is None:
-            index = faiss.IndexIDMap2(faiss.IndexFlatIP(self.dimension))
         pending = bytearray()
 
         def take(piece: bytes) -> int:
@@ -170,10 +164,18 @@ class VectorIndex:
 
         # (the callback writer class is absent from faiss's stubs)
         writer = faiss.PyCallbackIOWriter(take, WRITE_CHUNK)  # type: ignore[attr-defined]
-        faiss.write_index(index, writer)
+        faiss.write_index(self._saved(), writer)
         del writer  # flushes what FAISS itself still holds
         if pending:
             write(bytes(pending))
+
+    def _saved(self):
+        """The FAISS index as it is saved: an empty IVF index as an empty flat one."""
+        import faiss
+
+        if self._index is None:
+            return faiss.IndexIDMap2(faiss.IndexFlatIP(self.dimension))
+        return self._index
 
     @classmethod
     def load(cls, path: Path, dimension: int) -> VectorIndex:

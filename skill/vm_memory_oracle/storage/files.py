@@ -9,6 +9,7 @@ with its line number for the caller to quarantine.
 
 from __future__ import annotations
 
+import hashlib
 import os
 import tempfile
 from collections.abc import Callable, Iterable, Iterator
@@ -286,6 +287,25 @@ def _naming(path: Path) -> Iterator[None]:
         if exc.filename == str(path) or exc.errno is None:
             raise
         raise OSError(exc.errno, exc.strerror or str(exc), str(path)) from exc
+
+
+def file_digest(path: Path, size: int | None = None) -> str | None:
+    """The blake2b (128 bits, in hex) of the file's bytes, or of its first `size` bytes,
+    read a megabyte at a time; None when it is missing or shorter than `size`."""
+    digest = hashlib.blake2b(digest_size=16)
+    left = size
+    try:
+        with open(path, "rb") as handle:
+            while left is None or left > 0:
+                chunk = handle.read(1 << 20 if left is None else min(left, 1 << 20))
+                if not chunk:
+                    break
+                digest.update(chunk)
+                if left is not None:
+                    left -= len(chunk)
+    except FileNotFoundError:
+        return None
+    return None if left else digest.hexdigest()
 
 
 def read_bytes(path: Path) -> bytes:

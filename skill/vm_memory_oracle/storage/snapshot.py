@@ -36,17 +36,11 @@ def load(cache_path: Path, key: tuple | None, *, disk: bool = True):
     held = _memory.get(str(cache_path))
     if held is not None and held[0] == key:
         return held[1]
-    if not disk:
+    stored = _stored(cache_path) if disk else None
+    if stored is None or stored[0] != key:
         return None
-    try:
-        data = cache_path.read_bytes()
-        stored_format, stored_key, payload = marshal.loads(data)
-    except (OSError, EOFError, ValueError, TypeError):
-        return None
-    if stored_format != FORMAT or tuple(stored_key) != key:
-        return None
-    _memory[str(cache_path)] = (key, payload)
-    return payload
+    _memory[str(cache_path)] = stored
+    return stored[1]
 
 
 def load_any(cache_path: Path, *, disk: bool = True) -> tuple[tuple, object] | None:
@@ -55,8 +49,12 @@ def load_any(cache_path: Path, *, disk: bool = True) -> tuple[tuple, object] | N
     held = _memory.get(str(cache_path))
     if held is not None:
         return held
-    if not disk:
-        return None
+    return _stored(cache_path) if disk else None
+
+
+def _stored(cache_path: Path) -> tuple[tuple, object] | None:
+    """(key, payload) of the snapshot file, or None when it is missing, unreadable or of
+    another format."""
     try:
         stored_format, stored_key, payload = marshal.loads(cache_path.read_bytes())
     except (OSError, EOFError, ValueError, TypeError):

@@ -266,19 +266,18 @@ class Store:
         *,
         unique_key: str | None = None,
         copy: bool = True,
-        on_disk: bool = True,
     ) -> list[dict]:
         """Valid records of `path`; bad lines are quarantined (under the lock) and reported.
 
         A file unchanged since it was last parsed is served from its snapshot, kept in this
-        process and (unless on_disk=False: a small file that changes at every recall) on
-        disk. Callers that only read may pass copy=False and must then not modify the records.
+        process and (see _snapshot_on_disk) on disk. Callers that only read may pass
+        copy=False and must then not modify the records.
         """
         if not self.usable(path):
             return []
         cache = self._snapshot_path(path)
         key = snapshot.file_key(path)
-        disk = on_disk and self.cache_usable(cache)
+        disk = self._snapshot_on_disk(path, cache)
         records = snapshot.load(cache, key, disk=disk)
         if records is None:
             contents = self._read(path, kind, unique_key)
@@ -366,8 +365,7 @@ class Store:
                 cache,
                 snapshot.file_key(path),
                 before + [dict(r) for r in records],
-                # The journal of recalls changes at every recall: kept in memory only.
-                disk=self.cache_usable(cache) and path != self.layout.activation_journal,
+                disk=self._snapshot_on_disk(path, cache),
             )
 
     def rewrite_records(
@@ -453,6 +451,11 @@ class Store:
 
     def _snapshot_path(self, path: Path) -> Path:
         return self.layout.snapshot_for(path)
+
+    def _snapshot_on_disk(self, path: Path, cache: Path) -> bool:
+        """Whether the snapshot of records of `path` is kept on disk too: not the journal of
+        recalls, which changes at every recall (kept in this process only)."""
+        return path != self.layout.activation_journal and self.cache_usable(cache)
 
     def cache_usable(self, cache: Path | None) -> bool:
         """Whether snapshots may be kept on disk (state/cache/ not refused): otherwise they
@@ -681,9 +684,7 @@ class Store:
     def journal_room(self) -> int:
         """How many entries the journal of recalls takes before write_activation folds it
         into the activation file."""
-        journal = self.layout.activation_journal
-        held = self.read_records(journal, "activation-journal", copy=False, on_disk=False)
-        return JOURNAL_LIMIT - len(held)
+        return JOURNAL_LIMIT - len(self.activation_journal())
 
     def activation_journal(self) -> list[dict]:
         """The journal entries of recalls since the activation file was last written whole;
@@ -691,7 +692,7 @@ class Store:
         journal = self.layout.activation_journal
         if not journal.exists():
             return []
-        return self.read_records(journal, "activation-journal", copy=False, on_disk=False)
+        return self.read_records(journal, "activation-journal", copy=False)
 
     def read_activation_file(self, *, copy: bool = True) -> dict[str, dict]:
         """The state activation-metadata.json holds (the caller's to change, unless
@@ -737,11 +738,7 @@ class Store:
         journal = self.layout.activation_journal
         if changed is not None:
             entries = [{"id": fact_id, **state[fact_id]} for fact_id in changed]
-            if (
-                len(self.read_records(journal, "activation-journal", copy=False, on_disk=False))
-                + len(entries)
-                < journal_limit
-            ):
+            if len(self.activation_journal()) + len(entries) < journal_limit:
                 self.append_records(journal, "activation-journal", entries)
                 return
         # An entry that is the very one read from the file passed the schema then: only
@@ -774,10 +771,7 @@ class Store:
     def fold_activation(self, state: dict[str, dict]) -> bool:
         """Write `state` as the whole activation file, with the journal folded in, unless the
         file already holds exactly that and the journal is empty. True when it wrote."""
-        journal = self.layout.activation_journal
-        pending = journal.exists() and bool(
-            self.read_records(journal, "activation-journal", copy=False, on_disk=False)
-        )
+        pending = bool(self.activation_journal())
         if not pending and self.layout.activation.exists() and self.read_activation_file() == state:
             return False
         self.write_activation(state)
