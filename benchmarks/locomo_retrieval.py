@@ -49,6 +49,9 @@ class Scores:
     seconds_queries: float = 0.0
     fallback: str | None = None
     per_conversation: dict = field(default_factory=dict)
+    # Characters of result text (the facts' sentences) a query returns: the most, and the mean.
+    max_result_chars: int = 0
+    mean_result_chars: float = 0.0
 
 
 def prepare(
@@ -101,6 +104,7 @@ def restore_embeddings(
 def evaluate(prepared, embedder: str, k: int = 10) -> Scores:
     scores = Scores(embedder)
     per_question: list[tuple[int, float]] = []
+    result_chars: list[int] = []
     for graph, conversation, now in prepared:
         settings = replace(Settings(), embedding_model=embedder if embedder != LEXICAL else "hash")
         graph.settings = settings
@@ -120,6 +124,7 @@ def evaluate(prepared, embedder: str, k: int = 10) -> Scores:
         for qa, result in zip(conversation.questions, results):
             found = {dia_of_source.get(hit["source"]) for hit in result["results"]}
             own.append((qa["category"], len(found & set(qa["evidence"])) / len(qa["evidence"])))
+            result_chars.append(sum(len(hit["text"]) for hit in result["results"]))
         per_question += own
         scores.per_conversation[conversation.sample_id] = (
             round(sum(value for _, value in own) / len(own), 4) if own else 0.0
@@ -130,6 +135,8 @@ def evaluate(prepared, embedder: str, k: int = 10) -> Scores:
         values = [value for cat, value in per_question if cat == category]
         if values:
             scores.per_category[f"{category} {name}"] = round(sum(values) / len(values), 4)
+    scores.max_result_chars = max(result_chars, default=0)
+    scores.mean_result_chars = round(sum(result_chars) / max(len(result_chars), 1), 1)
     scores.seconds_index = round(scores.seconds_index, 1)
     scores.seconds_queries = round(scores.seconds_queries, 1)
     return scores
@@ -152,7 +159,9 @@ def main(argv: list[str] | None = None) -> int:
         print(
             f"{result.embedder:<22} recall@10 {result.recall:.3f} over {result.questions} "
             f"questions ({categories}); index {result.seconds_index:.1f} s, queries "
-            f"{result.seconds_queries:.1f} s" + (f"; {result.fallback}" if result.fallback else "")
+            f"{result.seconds_queries:.1f} s; result text at most {result.max_result_chars} "
+            f"characters a query (mean {result.mean_result_chars:.0f})"
+            + (f"; {result.fallback}" if result.fallback else "")
         )
         print(
             "    per conversation: "

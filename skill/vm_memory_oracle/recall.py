@@ -3,9 +3,10 @@
 Candidates come from three places: an exact match on id, subject, object, sentence or
 "subject predicate"; the semantic index (nearest vectors to the query's embedding); and a
 lexical match (BM25 over tokens, English and Chinese, by the full-text index of
-lexical/). The lists are fused by reciprocal
-rank, exact matches first. Superseded facts and facts below search_threshold are left out,
-and so is everything when nothing in the memory concerns the query: the query must name a
+lexical/). The lists are fused by reciprocal rank, exact matches first; when the query names
+a time ("in May 2023", "last year", 去年), the candidates of that time make one more list
+(timely.py). Superseded facts and facts below search_threshold are left out, and so is
+everything when nothing in the memory concerns the query: the query must name a
 fact's subject, or some fact must match it exactly, hold most of its words (weighted by
 rarity) or one of its phrases, or, for a model whose scale was measured, score as related
 on it (embed/relevance.py). Then a lexical hit must share a word, a number or a CJK
@@ -23,9 +24,10 @@ import math
 import re
 from array import array
 from bisect import bisect_left
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
+from functools import cached_property
 
 import numpy as np
 
@@ -36,16 +38,18 @@ from .lexical import document_text
 from .model.archive import cause_of
 from .model.characters import UNSAFE_FOUND, without_unsafe
 from .model.fact import Fact, normalise, stable_hash, vector_id
+from .model.periods import Period, named_periods
 from .model.text import adjacent_pairs, evidence_terms, tokens
 from .semantic.search import Semantic, related_neighbours
 from .storage import files
+from .timely import FactTimes, of_the_time
 
 ORDERS = ("relevance", "activation")
 MAX_QUERY_CHARS = 4000
 # Reciprocal-rank fusion: score = sum over lists of weight / (RRF_K + rank). The constants
 # are the best measured on the LoCoMo development split (benchmarks/locomo_retrieval.py).
 RRF_K = 10
-WEIGHTS = {"exact": 1.0, "semantic": 3.0, "lexical": 2.0}
+WEIGHTS = {"exact": 1.0, "semantic": 3.0, "lexical": 2.0, "time": 2.0}
 # A lexical hit scoring under this share of the query's best hit matched only on words that
 # nearly every fact has ("user", "topic"); it is noise, not an answer.
 MIN_RELATIVE_SCORE = 0.2
@@ -73,7 +77,7 @@ LEXICAL_MIN_CANDIDATES = 100
 class Hit:
     fact: LiveFact
     score: float
-    matched: tuple[str, ...]  # which candidate lists found it: exact, semantic, lexical
+    matched: tuple[str, ...]  # which lists found it: exact, semantic, lexical (and time)
 
 
 def recall(
@@ -131,8 +135,21 @@ def recall_many(
             or bool(corpus.exact_matches(item["query"]))
             or corpus.shares_a_phrase(item["query"], coverage)
         )
-        hits = rank(item["query"], corpus, neighbours, k, order, coverage) if concerned else []
-        supported = sum(1 for hit in hits if "semantic" not in hit.matched or len(hit.matched) > 1)
+        hits = (
+            rank(
+                item["query"],
+                corpus,
+                neighbours,
+                k,
+                order,
+                coverage,
+                periods=named_periods(item["query"], now.date()),
+            )
+            if concerned
+            else []
+        )
+        # Hits found by their meaning alone (the time list only reorders candidates).
+        supported = sum(1 for hit in hits if set(hit.matched) - {"time"} != {"semantic"})
         if supported < k and boost:
             restored = _restore_from_archive(graph, item["query"], view, k - supported, now)
             if restored:
@@ -203,7 +220,7 @@ def check_query(query: str) -> None:
         raise InvalidInputError(f"query {UNSAFE_FOUND}: {query[:80]!r}", key="query")
 
 
-LISTS = ("exact", "semantic", "lexical")
+LISTS = ("exact", "semantic", "lexical", "time")
 
 
 def rank(
@@ -213,9 +230,12 @@ def rank(
     k: int,
     order: str,
     coverage: Coverage | None = None,
+    periods: Sequence[Period] = (),
 ) -> list[Hit]:
     """Fuse the candidate lists by reciprocal rank; exact matches always come first.
-    `coverage`: the query's word_coverage, when the caller has it already.
+    `coverage`: the query's word_coverage, when the caller has it already. `periods`: the
+    times the query names; the candidates of those times (of_the_time), in the order the
+    other lists give them, are one more list.
 
     Scores are added up over arrays indexed by fact number (a fact missing from the lexical
     index, changed since it was built, gets a slot after them), and a Hit is made only for
@@ -242,16 +262,35 @@ def rank(
     size = len(tables.ids) + len(extra)
     fused = np.zeros(size, dtype=np.float64)
     found = np.zeros((len(LISTS), size), dtype=np.bool_)
-    for row, (name, numbers) in enumerate(zip(LISTS, lists)):
-        fused[numbers] += WEIGHTS[name] / (RRF_K + np.arange(1, len(numbers) + 1))
+
+    def fuse(row: int, numbers: np.ndarray) -> None:
+        fused[numbers] += WEIGHTS[LISTS[row]] / (RRF_K + np.arange(1, len(numbers) + 1))
         found[row, numbers] = True
+
+    for row, numbers in enumerate(lists):
+        fuse(row, numbers)
     candidates = np.flatnonzero(found.any(axis=0))
-    top = sum(WEIGHTS.values()) / (RRF_K + 1) + 1.0
-    scores = (fused[candidates] + found[0, candidates]) / top
     names = {number: fact_id for fact_id, number in extra.items()}
 
     def fact_id_of(number: int) -> str:
         return tables.ids[number] if number < len(tables.ids) else names[number]
+
+    used = LISTS[: len(lists)]
+    if periods:
+        records = corpus.view.records
+        by_score = candidates[np.argsort(-fused[candidates], kind="stable")]
+        indexed = by_score < len(tables.ids)
+        timely = np.zeros(len(by_score), dtype=np.bool_)
+        timely[indexed] = tables.times.of_the_time(
+            by_score[indexed], lambda number: records.get(tables.ids[number]), periods
+        )
+        for place in np.flatnonzero(~indexed).tolist():
+            fact = records.get(names[int(by_score[place])])
+            timely[place] = fact is not None and of_the_time(fact, periods)
+        fuse(LISTS.index("time"), by_score[timely])
+        used = LISTS
+    top = sum(WEIGHTS[name] for name in used) / (RRF_K + 1) + 1.0
+    scores = (fused[candidates] + found[0, candidates]) / top
 
     if corpus.activation is not None and not extra:
         activation = corpus.activation[candidates]
@@ -537,6 +576,11 @@ class _Tables:
             np.frombuffer(index["created"], dtype=np.int64),
             np.frombuffer(index["initial"], dtype=np.float64),
         )
+
+    @cached_property
+    def times(self) -> FactTimes:
+        """When each fact was stated and what times it names, learned as recalls need it."""
+        return FactTimes(len(self.ids))
 
     def posting(self, term: str) -> np.ndarray:
         """The numbers of the facts holding `term`."""

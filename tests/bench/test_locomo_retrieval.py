@@ -1,8 +1,10 @@
 """Retrieval measured on the LoCoMo development split (read from ../shared, never copied).
 
-Goal (issue: semantic recall): evidence recall@10 of at least 0.70 with the default model,
-through the real pipeline (session logs -> summarize -> index -> recall). Figures for each
-embedder and per category are printed.
+Goals: evidence recall@10 of at least 0.70 with the default model, through the real pipeline
+(session logs -> summarize -> index -> recall), and at most 2,000 characters of result text
+a query (k=10). Figures for each embedder, per category and per conversation are printed;
+the aim of 0.80 overall and 0.60 on multi-hop and on open-domain questions is reported
+there, not asserted, while it is not reached.
 
 Embedding the ~8,400 texts with the default model takes minutes; the embedding caches
 (vectors by model and content hash, exactly what a run would compute) are kept between runs
@@ -66,7 +68,8 @@ def test_recall_at_10_on_locomo(tmp_path, capsys):
             print(
                 f"LoCoMo dev recall@10 {name}: {scores.recall:.3f} over {scores.questions} "
                 f"questions ({categories}); index {scores.seconds_index} s, "
-                f"queries {scores.seconds_queries} s"
+                f"queries {scores.seconds_queries} s; result text at most "
+                f"{scores.max_result_chars} characters a query (mean {scores.mean_result_chars})"
             )
             print(
                 "    per conversation: "
@@ -79,3 +82,4 @@ def test_recall_at_10_on_locomo(tmp_path, capsys):
     assert best.questions > 700
     assert best.recall >= 0.70
     assert best.recall > results[LEXICAL].recall
+    assert all(0 < scores.max_result_chars <= 2000 for scores in results.values())

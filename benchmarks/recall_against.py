@@ -1,0 +1,130 @@
+"""Recall latency at 10,000 facts of this tree against another revision's, in one run.
+
+Each revision is checked out in a git worktree and measured in a process of its own, the
+two taking turns (--tries times each), on a synthetic memory each builds with its own code
+(benchmarks/synthetic.py). A measurement is the p50 of ROUNDS in-process recalls after a
+warm-up, without the query embedding and without the boost, of the synthetic queries as
+they are and with a time named ("... last month"). Figures are reported, never asserted:
+    .venv/bin/python benchmarks/recall_against.py --base REV [--tries 3] [--count 10000]
+The goal it reports on: at most 1.2 times the base revision's p50.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+REPOSITORY = HERE.parent
+ROUNDS = 60
+GOAL = 1.2
+
+
+def worker(tree: Path, data: Path, count: int) -> dict:
+    """Measure the code of `tree` (run in a process whose path starts there)."""
+    sys.path[:0] = [str(tree / "skill"), str(tree / "benchmarks")]
+    from datetime import datetime, timezone
+
+    import numpy as np
+    from vm_memory_oracle.clock import format_iso
+    from vm_memory_oracle.config import Settings
+    from vm_memory_oracle.embed.bundled import MODEL_ID
+    from vm_memory_oracle.recall import recall_many
+    from vm_memory_oracle.semantic import semantic_search
+
+    from synthetic import QUERIES, build_memory
+
+    now = datetime.now(timezone.utc).replace(microsecond=0)
+    graph = build_memory(data, count, model_id=MODEL_ID, stamp=format_iso(now))
+    semantic, _, _ = semantic_search(graph, Settings())
+    kinds = {"plain": "", "time_named": " last month"}
+    queries = {
+        name: [QUERIES[i % len(QUERIES)] + f" {i}{suffix}" for i in range(ROUNDS)]
+        for name, suffix in kinds.items()
+    }
+    every = [query for listed in queries.values() for query in listed]
+    vectors = dict(zip(every, semantic.embedder.embed_queries(every)))
+    semantic.embedder.embed_queries = lambda texts: np.vstack([vectors[t] for t in texts])
+    figures = {}
+    for name in kinds:
+        took: list[float] = []
+        for _ in range(2):  # the first round warms snapshots and caches
+            took = []
+            for query in queries[name]:
+                begun = time.perf_counter()
+                result = recall_many(
+                    graph, [{"query": query, "k": 10}], now, semantic=semantic, boost=False
+                )
+                took.append(time.perf_counter() - begun)
+                assert result[0]["results"], query
+        figures[name] = 1000 * statistics.median(took)
+    return figures
+
+
+def measure(tree: Path, scratch: Path, count: int) -> dict:
+    data = Path(tempfile.mkdtemp(dir=scratch))
+    done = subprocess.run(
+        [sys.executable, __file__, "--worker", str(tree), str(data), "--count", str(count)],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    return json.loads(done.stdout.strip().splitlines()[-1])
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--base", help="the revision to measure against")
+    parser.add_argument("--tries", type=int, default=3)
+    parser.add_argument("--count", type=int, default=10_000)
+    parser.add_argument("--worker", nargs=2, metavar=("TREE", "DATA"), help=argparse.SUPPRESS)
+    args = parser.parse_args(argv)
+    if args.worker:
+        print(json.dumps(worker(Path(args.worker[0]), Path(args.worker[1]), args.count)))
+        return 0
+    if not args.base:
+        parser.error("--base REV is needed")
+    with tempfile.TemporaryDirectory() as scratch_name:
+        scratch = Path(scratch_name)
+        base_tree = scratch / "base"
+        git = ["git", "-C", str(REPOSITORY), "worktree"]
+        subprocess.run(
+            [*git, "add", "--detach", str(base_tree), args.base],
+            check=True,
+            capture_output=True,
+        )
+        try:
+            runs: dict[str, list[dict]] = {"base": [], "this": []}
+            for attempt in range(args.tries):
+                order = [("base", base_tree), ("this", REPOSITORY)]
+                for name, tree in order if attempt % 2 == 0 else order[::-1]:
+                    runs[name].append(measure(tree, scratch, args.count))
+        finally:
+            subprocess.run(
+                [*git, "remove", "--force", str(base_tree)],
+                check=False,
+                capture_output=True,
+            )
+    print(f"recall p50 at {args.count} facts, without query embedding or boost, {args.tries} runs")
+    for kind in ("plain", "time_named"):
+        base = statistics.median(run[kind] for run in runs["base"])
+        this = statistics.median(run[kind] for run in runs["this"])
+        print(
+            f"  {kind:<10} base {args.base}: {base:.2f} ms; this tree: {this:.2f} ms; "
+            f"ratio {this / base:.2f} (goal at most {GOAL})"
+            + "\n    runs: base "
+            + ", ".join(f"{run[kind]:.2f}" for run in runs["base"])
+            + "; this "
+            + ", ".join(f"{run[kind]:.2f}" for run in runs["this"])
+        )
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
