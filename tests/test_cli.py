@@ -71,6 +71,28 @@ def test_usage_errors_exit_2(cli, capsys):
     assert result.code == 2 and "--now is not an ISO-8601 date-time: 'yesterday'" in result.err
 
 
+LIKES = ("--subject", "user", "--predicate", "likes", "--object")
+
+
+def test_memory_oracle_now_is_the_default_of_now(cli, data_dir, monkeypatch):
+    monkeypatch.setenv("MEMORY_ORACLE_NOW", "2026-05-20T09:00:00Z")
+    assert cli("--action", "init", now=None).code == 0
+    assert cli("--action", "remember", *LIKES, "tea", now=None).code == 0
+    created = json.loads((data_dir / "knowledge-graph/facts.jsonl").read_text())["created"]
+    assert created == "2026-05-20T09:00:00Z"
+    # --now wins over the variable.
+    cli("--action", "remember", *LIKES, "coffee", now="2026-05-21T00:00:00Z")
+    lines = (data_dir / "knowledge-graph/facts.jsonl").read_text().splitlines()
+    assert json.loads(lines[-1])["created"] == "2026-05-21T00:00:00Z"
+    monkeypatch.setenv("MEMORY_ORACLE_NOW", "soon")
+    before = sorted(path.stat().st_mtime_ns for path in data_dir.rglob("*") if path.is_file())
+    result = cli("--action", "remember", *LIKES, "juice", now=None)
+    assert result.code == 2
+    assert "$MEMORY_ORACLE_NOW is not an ISO-8601 date-time: 'soon'" in result.err
+    after = sorted(path.stat().st_mtime_ns for path in data_dir.rglob("*") if path.is_file())
+    assert before == after
+
+
 def test_data_path_precedence(tmp_path, monkeypatch, capsys):
     flag, env, configured = tmp_path / "flag", tmp_path / "env", tmp_path / "configured"
     config = tmp_path / "oracle.yaml"

@@ -45,6 +45,7 @@ if TYPE_CHECKING:
     from .storage.store import Store
 
 DATA_PATH_ENV = "MEMORY_ORACLE_DATA_PATH"
+NOW_ENV = "MEMORY_ORACLE_NOW"  # the default of --now: a replay, a demo or a test at one time
 CONFIG_ENV = "MEMORY_ORACLE_CONFIG"
 _SURROGATE = re.compile("[\ud800-\udfff]")
 
@@ -103,7 +104,7 @@ def _global_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--now",
         metavar="ISO-8601",
-        help="the time to act at (tests, replaying old logs); default: now",
+        help=f"the time to act at (tests, replaying old logs); default: ${NOW_ENV}, else now",
     )
     parser.add_argument(
         "--actor",
@@ -338,10 +339,15 @@ class Context:
 
 
 def resolve_context(args: argparse.Namespace, environ=os.environ) -> Context:
-    """Settings and data path: --data-path, else $MEMORY_ORACLE_DATA_PATH, else the config,
-    else the default."""
+    """The time (--now, else $MEMORY_ORACLE_NOW, else the clock), settings and data path
+    (--data-path, else $MEMORY_ORACLE_DATA_PATH, else the config, else the default)."""
     try:
-        now = parse_iso(args.now, what="--now") if args.now else utc_now()
+        if args.now:
+            now = parse_iso(args.now, what="--now")
+        elif environ.get(NOW_ENV):
+            now = parse_iso(environ[NOW_ENV], what=f"${NOW_ENV}")
+        else:
+            now = utc_now()
     except InvalidInputError as exc:
         raise UsageError(str(exc)) from None
     config_path = (

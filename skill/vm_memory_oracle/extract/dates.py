@@ -15,6 +15,8 @@ import re
 from dataclasses import dataclass, field
 from datetime import date, timedelta
 
+from ..model.periods import CHINESE_NUMBERS as NUMBERS_ZH
+
 WEEKDAYS_EN = {
     name: index
     for index, name in enumerate(
@@ -37,19 +39,6 @@ NUMBERS_EN = {
     "ten": 10,
     "a couple of": 2,
     "a few": 3,
-}
-NUMBERS_ZH = {
-    "一": 1,
-    "两": 2,
-    "二": 2,
-    "三": 3,
-    "四": 4,
-    "五": 5,
-    "六": 6,
-    "七": 7,
-    "八": 8,
-    "九": 9,
-    "十": 10,
 }
 RELATIVE_DAYS_ZH = {
     "今天": 0,
