@@ -256,3 +256,16 @@ def test_the_holder_name_is_cleared_when_the_lock_is_released(cli, data_dir):
         cli("--action", "remember", "--subject", "a", "--predicate", "b", "--object", "c").code == 0
     )
     assert (data_dir / "state" / "memory.lock.holder").read_text() == ""
+
+
+def test_a_former_key_set_in_a_file_of_an_earlier_version_takes_effect(cli, data_dir):
+    assert cli("--action", "init").code == 0
+    config = data_dir / "config.yaml"
+    text = config.read_text().replace("approximate_min_facts: 20000", "hnsw_min_facts: 50000")
+    config.write_text(text)
+    shown = cli("--json", "--action", "config").json()["settings"]
+    assert shown["approximate_min_facts"] == 50000  # the former name is read
+    result = cli("--json", "--action", "config", "--set", "hnsw_min_facts=7")
+    assert result.code == 0, result.err
+    assert result.json()["settings"]["approximate_min_facts"] == 7
+    assert cli("--json", "--action", "config").json()["settings"]["approximate_min_facts"] == 7

@@ -1,8 +1,11 @@
-"""The documentation is run: every command of the README's walk-through, in order, and every
-command SKILL.md shows the agent, each with its documented flags, must succeed.
+"""The documentation is run: every command of the walk-through of README.md and then
+references/cli.md, in order, and every command SKILL.md shows the agent, each with its
+documented flags, must succeed.
 
 Set-up and installation commands run elsewhere (test_entrypoint, test_init_memory,
-test_openclaw); scratch paths under /tmp are moved into the test's own directory.
+test_openclaw), and so do blocks marked "# not run:"; scratch paths under /tmp are moved
+into the test's own directory. What the console blocks print is checked by
+test_doc_outputs.
 """
 
 from __future__ import annotations
@@ -12,6 +15,7 @@ import re
 import subprocess
 
 import pytest
+from doc_examples import parse_block
 
 from conftest import BUNDLE
 
@@ -27,30 +31,52 @@ ELSEWHERE = (
     "AGENTS.md",
 )
 ACTIONS_SHOWN = re.compile(r"--action ([a-z-]+)")
+WALK_THROUGH = ("README.md", "references/cli.md")
+NOT_RUN = "# not run:"
 
 
-def fenced(path, languages=("sh", "bash", "shell")) -> list[str]:
-    """The text of each fenced block of `path` in one of `languages` ("" for unlabelled)."""
+def fenced_with_language(path) -> list[tuple[str, str]]:
+    """(language, text) of each fenced block of `path`, in order."""
     blocks, language, lines = [], None, []
     for line in path.read_text(encoding="utf-8").splitlines():
         if line.startswith("```"):
             if language is None:
                 language, lines = line[3:].strip(), []
             else:
-                if language in languages:
-                    blocks.append("\n".join(lines))
+                blocks.append((language, "\n".join(lines)))
                 language = None
         elif language is not None:
             lines.append(line)
     return blocks
 
 
+def fenced(path, languages=("sh", "bash", "shell")) -> list[str]:
+    """The text of each fenced block of `path` in one of `languages` ("" for unlabelled)."""
+    return [text for language, text in fenced_with_language(path) if language in languages]
+
+
+def console_commands(block: str) -> list[str]:
+    """The commands of a ```console block (doc_examples.parse_block reads it)."""
+    return [command.text for command in parse_block("", 0, block.splitlines()).commands]
+
+
+def walk_through_commands(document: str) -> list[str]:
+    """The commands of `document` in order: each ```sh block whole, and each command of a
+    ```console block, leaving out blocks marked "# not run:" and those run elsewhere."""
+    commands = []
+    for language, block in fenced_with_language(BUNDLE / document):
+        if block.startswith(NOT_RUN) or any(marker in block for marker in ELSEWHERE):
+            continue
+        if language in ("sh", "bash", "shell"):
+            commands.append(block)
+        elif language == "console":
+            commands.extend(console_commands(block))
+    return commands
+
+
 def readme_commands() -> list[str]:
-    return [
-        block
-        for block in fenced(BUNDLE / "README.md")
-        if not any(marker in block for marker in ELSEWHERE)
-    ]
+    """The walk-through: the commands of README.md, then those of references/cli.md."""
+    return [command for document in WALK_THROUGH for command in walk_through_commands(document)]
 
 
 def skill_commands() -> list[str]:
@@ -89,9 +115,13 @@ def run_shell(command: str, cwd, env) -> subprocess.CompletedProcess:
 def test_every_action_is_shown_in_both_documents():
     from vm_memory_oracle.cli import ACTIONS
 
-    readme = {action for block in readme_commands() for action in ACTIONS_SHOWN.findall(block)}
+    cli = {
+        action
+        for block in walk_through_commands("references/cli.md")
+        for action in ACTIONS_SHOWN.findall(block)
+    }
     skill = {action for line in skill_commands() for action in ACTIONS_SHOWN.findall(line)}
-    assert set(ACTIONS) <= readme, set(ACTIONS) - readme
+    assert set(ACTIONS) <= cli, set(ACTIONS) - cli
     assert set(ACTIONS) <= skill, set(ACTIONS) - skill
 
 
@@ -126,7 +156,7 @@ def test_every_command_skill_md_shows_the_agent_runs(tmp_path):
         assert result.returncode == 0, f"{line}\n{result.stderr}"
 
 
-@pytest.mark.parametrize("document", ["README.md", "SKILL.md"])
+@pytest.mark.parametrize("document", ["README.md", "SKILL.md", "references/cli.md"])
 def test_documented_flags_exist(document):
     """Every --flag written after an action in the documents is an option of that action."""
     from vm_memory_oracle.cli import build_parser

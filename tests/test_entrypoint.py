@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import re
 import subprocess
 
@@ -114,3 +115,32 @@ def test_the_entrypoint_maps_errors_to_exit_codes(tmp_path):
     assert result.returncode == 5
     assert result.stderr.startswith("Error: ")
     assert run_entrypoint("--action", "nope").returncode == 2
+
+
+def test_a_reader_that_stops_reading_leaves_no_traceback(tmp_path):
+    """`... | head -1`: the action is done; the closed pipe is not an error of the tool."""
+    data = tmp_path / "memory"
+    facts = "".join(
+        json.dumps({"subject": "user", "predicate": "visited", "object": f"city {n}"}) + "\n"
+        for n in range(300)
+    )
+    env = {**os.environ, "MEMORY_ORACLE_DATA_PATH": str(data)}
+    remember = subprocess.run(
+        [str(ENTRYPOINT), "--action", "remember", "--from", "-"],
+        input=facts,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
+    assert remember.returncode == 0, remember.stderr
+    process = subprocess.Popen(
+        [str(ENTRYPOINT), "--action", "query", "--jq", ".[] | .object"],
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )
+    process.stdout.close()  # before the tool has written anything
+    stderr = process.stderr.read().decode()
+    assert process.wait(timeout=600) == 0
+    assert "Traceback" not in stderr and "BrokenPipe" not in stderr, stderr

@@ -57,7 +57,7 @@ ACTIONS = {
     "recall": "find facts for --query TEXT (or JSONL --queries FILE) and boost them",
     "forget": "move the fact --id FACT_ID to the archive",
     "pin": "put the fact --id FACT_ID in the vault: it never decays, is never pruned, and "
-    "always has a line in MEMORY.md",
+    "comes first in MEMORY.md as far as its budget allows",
     "unpin": "take the fact --id FACT_ID out of the vault: it decays like any other again",
     "propose": "a sub-agent proposes facts (as remember takes them, plus --proposer NAME); "
     "they wait, unseen by recall, for review",
@@ -1031,11 +1031,16 @@ def main(argv: list[str] | None = None) -> int:
     for warning in warnings:
         print(f"Warning: {warning}", file=sys.stderr)
     line_per_value = args.action == "query" or (args.action == "recall" and args.queries)
-    if context.as_json and not line_per_value:
-        if warnings and isinstance(payload, dict):
-            payload = {**payload, "warnings": warnings}
-        print(json.dumps(payload, ensure_ascii=False))
-    else:
-        for line in lines:
-            print(line)
+    try:
+        if context.as_json and not line_per_value:
+            if warnings and isinstance(payload, dict):
+                payload = {**payload, "warnings": warnings}
+            print(json.dumps(payload, ensure_ascii=False))
+        else:
+            for line in lines:
+                print(line)
+        sys.stdout.flush()
+    except BrokenPipeError:
+        # The reader stopped reading (`| head`): the action is done, its output is not wanted.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
     return context.exit_code

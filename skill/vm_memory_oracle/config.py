@@ -372,7 +372,9 @@ def set_setting(
     With `store` (the file is the data directory's config.yaml), the file is read and
     written under the store's lock, and the change recorded in the audit log; without, the
     file is the user's own, outside any data directory. `data_dir` is the data directory
-    the settings serve (where an embedding model's name is looked up)."""
+    the settings serve (where an embedding model's name is looked up). A key's former name
+    sets the key under its name now, which wins over the former one still in the file."""
+    key = FORMER_KEYS.get(key, key)
     if store is None:
         settings, data = _with_setting(path, key, raw_value)
         check_embedding_model(settings, data_dir, source=str(path))
