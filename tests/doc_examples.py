@@ -13,7 +13,8 @@ a command that names none) a fresh memory holding the example facts
 (assets/examples/facts.jsonl), remembered at NOW.
 
 Printed and documented text are compared after normalising what differs between runs and
-machines only: fact ids (fact-<uuid>), absolute paths, and durations ("0.42 s", "12 ms").
+machines only: fact ids (fact-<uuid>), absolute paths, durations ("0.42 s", "12 ms"), and
+the share of the disk in use that health-check reports (the machine's, not the memory's).
 
 Run as a script to see what each block of a document prints now:
     .venv/bin/python tests/doc_examples.py README.md [SKILL.md ...]
@@ -36,6 +37,7 @@ DOCUMENTS = ("README.md", "SKILL.md", "references/*.md")
 
 _FACT_ID = re.compile(r"fact-[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}")
 _PATH = re.compile(r"(?<![\w.~])/(?:[\w.@+-]+/)*[\w.@+-]+/?")
+_DISK_USE = re.compile(r"\bdisk \d+(?:\.\d+)?% used")
 _DURATION = re.compile(r"\b\d+(?:\.\d+)?(?: ?(?:ms|s|seconds?|minutes?))\b")
 
 
@@ -108,6 +110,7 @@ def normalised(lines: list[str]) -> list[str]:
     for line in lines:
         line = _FACT_ID.sub("fact-ID", line)
         line = _DURATION.sub("N s", line)
+        line = _DISK_USE.sub("disk N% used", line)
         line = _PATH.sub("PATH", line)
         result.append(line.rstrip())
     while result and not result[-1]:

@@ -89,7 +89,14 @@ def test_normalising_leaves_only_what_runs_share():
             "",
         ]
     ) == ["0.294  fact-ID  (source import:PATH)", "embedded 8 facts in N s, recall N s"]
-    assert normalised(["score 0.294", "2026-05-15"]) == ["score 0.294", "2026-05-15"]
+    assert normalised(["healthy: 7 active facts, disk 37.8% used"]) == [
+        "healthy: 7 active facts, disk N% used"
+    ]
+    assert normalised(["score 0.294", "2026-05-15", "98.2% per question"]) == [
+        "score 0.294",
+        "2026-05-15",
+        "98.2% per question",
+    ]
 
 
 def test_a_block_is_parsed_into_commands_and_their_output(tmp_path):
