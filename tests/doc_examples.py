@@ -62,25 +62,32 @@ def documents() -> list[Path]:
     return found
 
 
-def examples(path: Path) -> list[Example]:
-    """The console blocks of `path`, each parsed into its commands and their output."""
-    found: list[Example] = []
-    lines = path.read_text(encoding="utf-8").splitlines()
-    name = str(path.relative_to(BUNDLE))
+def fenced_blocks(path: Path) -> list[tuple[int, str, list[str]]]:
+    """(line of the opening fence, 1-based; language; lines inside) of each fenced block of
+    `path`, in order."""
+    blocks: list[tuple[int, str, list[str]]] = []
     inside: list[str] | None = None
-    language = ""
-    opened = 0
-    for number, line in enumerate(lines, 1):
+    language, opened = "", 0
+    for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
         if line.startswith("```"):
             if inside is None:
                 inside, language, opened = [], line[3:].strip(), number
-                continue
-            if language == "console":
-                found.append(parse_block(name, opened, inside))
-            inside = None
+            else:
+                blocks.append((opened, language, inside))
+                inside = None
         elif inside is not None:
             inside.append(line)
-    return found
+    return blocks
+
+
+def examples(path: Path) -> list[Example]:
+    """The console blocks of `path`, each parsed into its commands and their output."""
+    name = str(path.relative_to(BUNDLE))
+    return [
+        parse_block(name, opened, body)
+        for opened, language, body in fenced_blocks(path)
+        if language == "console"
+    ]
 
 
 def parse_block(document: str, line: int, body: list[str]) -> Example:

@@ -4,14 +4,13 @@ at a fixed time and its output compared with the documented text."""
 
 from __future__ import annotations
 
-import re
-
 import pytest
 from doc_examples import (
     BUNDLE,
     Command,
     documents,
     examples,
+    fenced_blocks,
     normalised,
     run_document,
 )
@@ -48,28 +47,11 @@ def test_the_documents_show_examples_with_their_output():
                 assert example.not_run, f"{example.document}:{example.line}: say why not run"
 
 
-FENCE = re.compile(r"^```(.*)$")
-
-
 @pytest.mark.parametrize("document", DOCUMENTS)
 def test_output_is_shown_only_in_console_blocks(document):
     """A command followed by a block of what it prints, or a "$ " prompt, outside a console
     block would be an example no test runs."""
-    blocks: list[tuple[int, str, list[str]]] = []
-    inside: list[str] | None = None
-    language, opened = "", 0
-    lines = (BUNDLE / document).read_text(encoding="utf-8").splitlines()
-    for number, line in enumerate(lines, 1):
-        fence = FENCE.match(line)
-        if fence is None:
-            if inside is not None:
-                inside.append(line)
-            continue
-        if inside is None:
-            inside, language, opened = [], fence.group(1).strip(), number
-        else:
-            blocks.append((opened, language, inside))
-            inside = None
+    blocks = fenced_blocks(BUNDLE / document)
     closing = {opened: opened + len(body) + 1 for opened, _, body in blocks}
     for (opened, language, body), following in zip(blocks, blocks[1:] + [(0, "", [])]):
         if language == "console":

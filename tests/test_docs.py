@@ -15,7 +15,7 @@ import re
 import subprocess
 
 import pytest
-from doc_examples import parse_block
+from doc_examples import fenced_blocks, parse_block
 
 from conftest import BUNDLE
 
@@ -37,17 +37,7 @@ NOT_RUN = "# not run:"
 
 def fenced_with_language(path) -> list[tuple[str, str]]:
     """(language, text) of each fenced block of `path`, in order."""
-    blocks, language, lines = [], None, []
-    for line in path.read_text(encoding="utf-8").splitlines():
-        if line.startswith("```"):
-            if language is None:
-                language, lines = line[3:].strip(), []
-            else:
-                blocks.append((language, "\n".join(lines)))
-                language = None
-        elif language is not None:
-            lines.append(line)
-    return blocks
+    return [(language, "\n".join(body)) for _, language, body in fenced_blocks(path)]
 
 
 def fenced(path, languages=("sh", "bash", "shell")) -> list[str]:
