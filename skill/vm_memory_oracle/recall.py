@@ -23,7 +23,7 @@ from __future__ import annotations
 import math
 import re
 from array import array
-from bisect import bisect_left
+from bisect import bisect_left, bisect_right
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
@@ -49,7 +49,13 @@ MAX_QUERY_CHARS = 4000
 # Reciprocal-rank fusion: score = sum over lists of weight / (RRF_K + rank). The constants
 # are the best measured on the LoCoMo development split (benchmarks/locomo_retrieval.py).
 RRF_K = 10
-WEIGHTS = {"exact": 1.0, "semantic": 3.0, "lexical": 2.0, "time": 2.0}
+WEIGHTS = {"exact": 1.0, "semantic": 3.0, "lexical": 2.0, "time": 2.0, "graph": 1.0}
+# Graph expansion: the facts that share an entity (as subject or object) with one of the
+# GRAPH_SEEDS best candidates are one more list, of the smallest weight (a hop away is
+# weaker evidence than a match). An entity with more than GRAPH_HUB facts (the user, a
+# speaker) links everything and is not followed.
+GRAPH_SEEDS = 3
+GRAPH_HUB = 20
 # A lexical hit scoring under this share of the query's best hit matched only on words that
 # nearly every fact has ("user", "topic"); it is noise, not an answer.
 MIN_RELATIVE_SCORE = 0.2
@@ -77,7 +83,7 @@ LEXICAL_MIN_CANDIDATES = 100
 class Hit:
     fact: LiveFact
     score: float
-    matched: tuple[str, ...]  # which lists found it: exact, semantic, lexical (and time)
+    matched: tuple[str, ...]  # which lists found it: exact, semantic, lexical, time, graph
 
 
 def recall(
@@ -148,8 +154,8 @@ def recall_many(
             if concerned
             else []
         )
-        # Hits found by their meaning alone (the time list only reorders candidates).
-        supported = sum(1 for hit in hits if set(hit.matched) - {"time"} != {"semantic"})
+        # Hits with word evidence (not found by meaning or through the graph alone).
+        supported = sum(1 for hit in hits if {"exact", "lexical"} & set(hit.matched))
         if supported < k and boost:
             restored = _restore_from_archive(graph, item["query"], view, k - supported, now)
             if restored:
@@ -220,7 +226,7 @@ def check_query(query: str) -> None:
         raise InvalidInputError(f"query {UNSAFE_FOUND}: {query[:80]!r}", key="query")
 
 
-LISTS = ("exact", "semantic", "lexical", "time")
+LISTS = ("exact", "semantic", "lexical", "time", "graph")
 
 
 def rank(
@@ -275,9 +281,9 @@ def rank(
     def fact_id_of(number: int) -> str:
         return tables.ids[number] if number < len(tables.ids) else names[number]
 
-    used = LISTS[: len(lists)]
+    used = list(LISTS[: len(lists)])
+    records = corpus.view.records
     if periods:
-        records = corpus.view.records
         by_score = candidates[np.argsort(-fused[candidates], kind="stable")]
         indexed = by_score < len(tables.ids)
         timely = np.zeros(len(by_score), dtype=np.bool_)
@@ -288,7 +294,15 @@ def rank(
             fact = records.get(names[int(by_score[place])])
             timely[place] = fact is not None and of_the_time(fact, periods)
         fuse(LISTS.index("time"), by_score[timely])
-        used = LISTS
+        used.append("time")
+    seeds = candidates[np.argsort(-fused[candidates], kind="stable")[:GRAPH_SEEDS]].tolist()
+    linked = corpus.linked_facts(
+        [records[fact_id_of(n)] for n in seeds if fact_id_of(n) in records]
+    )
+    if linked:
+        fuse(LISTS.index("graph"), np.array(linked, dtype=np.intp))
+        used.append("graph")
+        candidates = np.flatnonzero(found.any(axis=0))
     top = sum(WEIGHTS[name] for name in used) / (RRF_K + 1) + 1.0
     scores = (fused[candidates] + found[0, candidates]) / top
 
@@ -699,6 +713,38 @@ class Corpus:
             if self.searchable(fact_id) and wanted in exact_keys(self.view.records[fact_id]):
                 matches.append(fact_id)
         return matches
+
+    def linked_facts(self, seeds: list[Fact]) -> list[int]:
+        """Numbers of the searchable indexed facts one hop from `seeds` in the graph, in the
+        seeds' order: those about or naming a seed's object or entity ("user works at Acme"
+        leads to "Acme is based in Porto" and "Maria works at Acme"), and those naming a
+        seed's subject as their object ("Acme is based in Porto" leads to "user works at
+        Acme"). A seed's siblings by subject are not linked (the user's facts are not one
+        another's evidence), nor is an entity with more than GRAPH_HUB facts."""
+        seen = {fact.id for fact in seeds}
+        linked: list[int] = []
+        hashes, numbers = self.exact_hashes, self.exact_numbers
+        for fact in seeds:
+            ends = [(fact.object, False), *((entity, False) for entity in fact.entities)]
+            for entity, as_object_only in [*ends, (fact.subject, True)]:
+                key = normalise(entity)
+                hashed = _key_hash(key)
+                first, last = bisect_left(hashes, hashed), bisect_right(hashes, hashed)
+                if not key or last - first > GRAPH_HUB:
+                    continue
+                for position in range(first, last):
+                    number = numbers[position]
+                    fact_id = self.ids[number]
+                    other = self.view.records.get(fact_id)
+                    if fact_id in seen or other is None or not self.searchable(fact_id):
+                        continue
+                    # The hash can collide, and a key can be a sentence: the roles decide.
+                    if normalise(other.object) == key or (
+                        not as_object_only and normalise(other.subject) == key
+                    ):
+                        seen.add(fact_id)
+                        linked.append(number)
+        return linked
 
     def names_a_subject(self, query: str) -> bool:
         """Whether the query names what some fact is about ("Caroline", "the user", "用户",
