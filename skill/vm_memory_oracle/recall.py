@@ -5,7 +5,8 @@ Candidates come from three places: an exact match on id, subject, object, senten
 lexical match (BM25 over tokens, English and Chinese, by the full-text index of
 lexical/). The lists are fused by reciprocal rank, exact matches first; when the query names
 a time ("in May 2023", "last year", 去年), the candidates of that time make one more list
-(timely.py). Superseded facts and facts below search_threshold are left out, and so is
+(timely.py), and the facts one hop in the graph from the best candidates another
+(Corpus.linked_facts). Superseded facts and facts below search_threshold are left out, and so is
 everything when nothing in the memory concerns the query: the query must name a
 fact's subject, or some fact must match it exactly, hold most of its words (weighted by
 rarity) or one of its phrases, or, for a model whose scale was measured, score as related
