@@ -242,7 +242,8 @@ def rank(
     """Fuse the candidate lists by reciprocal rank; exact matches always come first.
     `coverage`: the query's word_coverage, when the caller has it already. `periods`: the
     times the query names; the candidates of those times (of_the_time), in the order the
-    other lists give them, are one more list.
+    other lists give them, are one more list. The facts one hop in the graph from the
+    GRAPH_SEEDS best candidates then are another (Corpus.linked_facts).
 
     Scores are added up over arrays indexed by fact number (a fact missing from the lexical
     index, changed since it was built, gets a slot after them), and a Hit is made only for
@@ -296,10 +297,9 @@ def rank(
             timely[place] = fact is not None and of_the_time(fact, periods)
         fuse(LISTS.index("time"), by_score[timely])
         used.append("time")
-    seeds = candidates[np.argsort(-fused[candidates], kind="stable")[:GRAPH_SEEDS]].tolist()
-    linked = corpus.linked_facts(
-        [records[fact_id_of(n)] for n in seeds if fact_id_of(n) in records]
-    )
+    best = candidates[np.argsort(-fused[candidates], kind="stable")[:GRAPH_SEEDS]].tolist()
+    seeds = [records.get(fact_id_of(number)) for number in best]
+    linked = corpus.linked_facts([fact for fact in seeds if fact is not None])
     if linked:
         fuse(LISTS.index("graph"), np.array(linked, dtype=np.intp))
         used.append("graph")
@@ -701,16 +701,20 @@ class Corpus:
             return self.view.searchable(fact_id, self.threshold)  # changed since indexed
         return bool(self.mask[number]) and self.view.records[fact_id].current
 
+    def keyed(self, key: str) -> range:
+        """The places in exact_numbers of the indexed facts with an exact key (exact_keys)
+        hashing like `key`, a normalised text: counted without reading them. A hash can
+        collide, so the caller checks the fact's own keys."""
+        hashed = _key_hash(key)
+        first = bisect_left(self.exact_hashes, hashed)
+        return range(first, bisect_right(self.exact_hashes, hashed, lo=first))
+
     def exact_matches(self, query: str) -> list[str]:
         """Ids of facts whose id, subject, object, sentence or "subject predicate" is the query."""
         wanted = normalise(query)
-        hashed = _key_hash(wanted)
         matches = []
-        position = bisect_left(self.exact_hashes, hashed)
-        while position < len(self.exact_hashes) and self.exact_hashes[position] == hashed:
-            fact_id = self.ids[self.exact_numbers[position]]
-            position += 1
-            # A hash can collide: the fact's own keys decide.
+        for place in self.keyed(wanted):
+            fact_id = self.ids[self.exact_numbers[place]]
             if self.searchable(fact_id) and wanted in exact_keys(self.view.records[fact_id]):
                 matches.append(fact_id)
         return matches
@@ -724,22 +728,20 @@ class Corpus:
         another's evidence), nor is an entity with more than GRAPH_HUB facts."""
         seen = {fact.id for fact in seeds}
         linked: list[int] = []
-        hashes, numbers = self.exact_hashes, self.exact_numbers
         for fact in seeds:
             ends = [(fact.object, False), *((entity, False) for entity in fact.entities)]
             for entity, as_object_only in [*ends, (fact.subject, True)]:
                 key = normalise(entity)
-                hashed = _key_hash(key)
-                first, last = bisect_left(hashes, hashed), bisect_right(hashes, hashed)
-                if not key or last - first > GRAPH_HUB:
+                places = self.keyed(key) if key else range(0)
+                if len(places) > GRAPH_HUB:
                     continue
-                for position in range(first, last):
-                    number = numbers[position]
+                for place in places:
+                    number = self.exact_numbers[place]
                     fact_id = self.ids[number]
                     other = self.view.records.get(fact_id)
                     if fact_id in seen or other is None or not self.searchable(fact_id):
                         continue
-                    # The hash can collide, and a key can be a sentence: the roles decide.
+                    # A key can be a sentence, and a hash can collide: the roles decide.
                     if normalise(other.object) == key or (
                         not as_object_only and normalise(other.subject) == key
                     ):
