@@ -127,16 +127,24 @@ def normalised(lines: list[str]) -> list[str]:
     return result
 
 
+def bundle_like(root: Path) -> Path:
+    """root/bundle, a directory that looks like the bundle's own (scripts/, assets/ and
+    tests/fixtures/ linked in), so that the documents' relative paths work and what their
+    commands create (./memory-example) lands under `root`."""
+    workdir = root / "bundle"
+    (workdir / "tests").mkdir(parents=True)
+    for name in ("scripts", "assets"):
+        (workdir / name).symlink_to(BUNDLE / name)
+    (workdir / "tests" / "fixtures").symlink_to(BUNDLE / "tests" / "fixtures")
+    return workdir
+
+
 class Scratch:
     """A directory laid out like the bundle where a document's examples run, in order."""
 
     def __init__(self, root: Path):
         self.root = root
-        self.workdir = root / "bundle"
-        (self.workdir / "tests").mkdir(parents=True)
-        for name in ("scripts", "assets"):
-            (self.workdir / name).symlink_to(BUNDLE / name)
-        (self.workdir / "tests" / "fixtures").symlink_to(BUNDLE / "tests" / "fixtures")
+        self.workdir = bundle_like(root)
         self.memory = root / "memory"
         self.env = {
             **os.environ,

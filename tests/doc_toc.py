@@ -20,17 +20,6 @@ def references() -> list[Path]:
     return sorted((BUNDLE / "references").glob("*.md"))
 
 
-def sections(text: str) -> list[str]:
-    """The `##` headings of `text` outside fenced blocks, in order."""
-    found, fenced = [], False
-    for line in text.splitlines():
-        if line.startswith("```"):
-            fenced = not fenced
-        elif not fenced and line.startswith("## "):
-            found.append(line[3:].strip())
-    return found
-
-
 def anchor(heading: str, seen: dict[str, int]) -> str:
     """GitHub's anchor of a heading: lower case, punctuation dropped, spaces as hyphens, a
     repeated one numbered."""
@@ -40,32 +29,29 @@ def anchor(heading: str, seen: dict[str, int]) -> str:
     return slug if count == 0 else f"{slug}-{count}"
 
 
-def every_anchor(text: str) -> list[str]:
-    """The anchors of every heading (all levels) of `text`, outside fenced blocks."""
+def headings(text: str) -> list[tuple[int, str, str]]:
+    """(level, title, anchor) of each heading of `text` outside fenced blocks, in order."""
     seen: dict[str, int] = {}
     found, fenced = [], False
     for line in text.splitlines():
         if line.startswith("```"):
             fenced = not fenced
-        elif not fenced and re.match(r"#{1,6} ", line):
-            found.append(anchor(line.lstrip("#").strip(), seen))
+            continue
+        heading = None if fenced else re.match(r"(#{1,6}) (.*)", line)
+        if heading is not None:
+            title = heading.group(2).strip()
+            found.append((len(heading.group(1)), title, anchor(title, seen)))
     return found
+
+
+def every_anchor(text: str) -> list[str]:
+    """The anchors of every heading (all levels) of `text`."""
+    return [slug for _, _, slug in headings(text)]
 
 
 def contents(text: str) -> list[str]:
-    """The table of contents `text` should have."""
-    anchors = dict(zip(_headings(text), every_anchor(text)))
-    return [f"- [{heading}](#{anchors[heading]})" for heading in sections(text)]
-
-
-def _headings(text: str) -> list[str]:
-    found, fenced = [], False
-    for line in text.splitlines():
-        if line.startswith("```"):
-            fenced = not fenced
-        elif not fenced and re.match(r"#{1,6} ", line):
-            found.append(line.lstrip("#").strip())
-    return found
+    """The table of contents `text` should have: a link to each `##` section."""
+    return [f"- [{title}](#{slug})" for level, title, slug in headings(text) if level == 2]
 
 
 def held(text: str) -> list[str] | None:

@@ -15,7 +15,7 @@ import re
 import subprocess
 
 import pytest
-from doc_examples import fenced_blocks, parse_block
+from doc_examples import bundle_like, fenced_blocks, parse_block
 
 from conftest import BUNDLE
 
@@ -81,16 +81,6 @@ def skill_commands() -> list[str]:
     return commands
 
 
-def workdir_for(tmp_path):
-    """A directory that looks like the bundle root, so ./memory-example lands in tmp."""
-    workdir = tmp_path / "bundle"
-    (workdir / "tests").mkdir(parents=True)
-    for name in ("scripts", "assets"):
-        (workdir / name).symlink_to(BUNDLE / name)
-    (workdir / "tests" / "fixtures").symlink_to(BUNDLE / "tests" / "fixtures")
-    return workdir
-
-
 def run_shell(command: str, cwd, env) -> subprocess.CompletedProcess:
     return subprocess.run(
         ["bash", "-euo", "pipefail", "-c", command],
@@ -117,7 +107,7 @@ def test_every_action_is_shown_in_both_documents():
 
 @pytest.mark.slow
 def test_the_readme_walk_through_runs_command_by_command(tmp_path):
-    workdir = workdir_for(tmp_path)
+    workdir = bundle_like(tmp_path)
     env = {**os.environ, "HOME": str(tmp_path)}
     for block in readme_commands():
         command = block.replace("/tmp/", f"{tmp_path}/scratch-")
