@@ -2,18 +2,19 @@
 
 Candidates come from three places: an exact match on id, subject, object, sentence or
 "subject predicate"; the semantic index (nearest vectors to the query's embedding); and a
-lexical match (BM25 over tokens, English and Chinese, by the full-text index of
-lexical/). The lists are fused by reciprocal rank, exact matches first; when the query names
-a time ("in May 2023", "last year", 去年), the candidates of that time make one more list
-(timely.py), and the facts one hop in the graph from the best candidates another
-(Corpus.linked_facts). Superseded facts and facts below search_threshold are left out, and so is
-everything when nothing in the memory concerns the query: the query must name a
-fact's subject, or some fact must match it exactly, hold most of its words (weighted by
-rarity) or one of its phrases, or, for a model whose scale was measured, score as related
-on it (embed/relevance.py). Then a lexical hit must share a word, a number or a CJK
-character pair with the query (not a lone character of a longer run), and a semantic
-neighbour must share one too or score above the model's everyday level, so a query about
-nothing in the memory finds nothing.
+lexical match (BM25 over tokens, English and Chinese, by the full-text index of lexical/).
+The lists are fused by reciprocal rank, exact matches first; when the query names a time
+("in May 2023", "last year", 去年), the candidates of that time make one more list
+(timely.py); when it names a subject of the memory ("What does Maria play?"), the
+candidates whose subject or object that is make another (Corpus.about); and the facts one
+hop in the graph from the best candidates another (Corpus.linked_facts). Superseded facts
+and facts below search_threshold are left out, and so is everything when nothing in the
+memory concerns the query: the query must name a fact's subject, or some fact must match it
+exactly, hold most of its words (weighted by rarity) or one of its phrases, or, for a model
+whose scale was measured, score as related on it (embed/relevance.py). Then a lexical hit
+must share a word, a number or a CJK character pair with the query (not a lone character of
+a longer run), and a semantic neighbour must share one too or score above the model's
+everyday level, so a query about nothing in the memory finds nothing.
 When fewer than k active facts match the query's words, pruned facts in the archive are
 searched too, and a hit is restored to the active set at activation 0.3. What is returned
 is boosted unless the caller says not to.
@@ -25,7 +26,7 @@ import math
 import re
 from array import array
 from bisect import bisect_left, bisect_right
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from functools import cached_property
@@ -50,7 +51,14 @@ MAX_QUERY_CHARS = 4000
 # Reciprocal-rank fusion: score = sum over lists of weight / (RRF_K + rank). The constants
 # are the best measured on the LoCoMo development split (benchmarks/locomo_retrieval.py).
 RRF_K = 10
-WEIGHTS = {"exact": 1.0, "semantic": 3.0, "lexical": 2.0, "time": 2.0, "graph": 1.0}
+WEIGHTS = {
+    "exact": 1.0,
+    "semantic": 3.0,
+    "lexical": 2.0,
+    "time": 2.0,
+    "about": 2.0,
+    "graph": 1.0,
+}
 # Graph expansion: the facts that share an entity (as subject or object) with one of the
 # GRAPH_SEEDS best candidates are one more list, of the smallest weight (a hop away is
 # weaker evidence than a match). An entity with more than GRAPH_HUB facts (the user, a
@@ -71,9 +79,18 @@ PHRASE_CANDIDATES = 200
 SUBJECT_ALIASES = {"user": ("用户",), "用户": ("user",)}
 # A capitalised word of three letters or more that does not begin the query.
 _NAME_INSIDE = re.compile(r"(?<=\S\s)[A-Z][a-z]{2,}\b")
+# An object longer than this is not read as a name (about: a said sentence is not one).
+NAME_CHARS = 60
+# A name as the owner of what the query asks about ("Melanie's friend", 张伟的朋友): the
+# question is about the friend, whose facts need not be Melanie's.
+_POSSESSIVE = re.compile(r"[\w-]+['’]s\b|[\u4e00-\u9fff]{1,4}的")
 # Of build_lexical_index's snapshot: 2 added the subjects, 3 the activation inputs and the
-# order of the ids, 4 the vector ids (the full-text index's) and postings without counts.
-LEXICAL_LAYOUT = 4
+# order of the ids, 4 the vector ids (the full-text index's) and postings without counts, 5
+# the names each fact's subject and object are.
+LEXICAL_LAYOUT = 5
+# In subject_name and object_name: an end that names nothing (an object too long to be a
+# name, or a text with no evidence term).
+NO_NAME = 0xFFFFFFFF
 # How many documents the full-text index is asked for at first, per lexical hit wanted
 # (those of facts not searchable now are dropped, and more asked for when too few remain).
 LEXICAL_DEPTH = 10
@@ -227,7 +244,7 @@ def check_query(query: str) -> None:
         raise InvalidInputError(f"query {UNSAFE_FOUND}: {query[:80]!r}", key="query")
 
 
-LISTS = ("exact", "semantic", "lexical", "time", "graph")
+LISTS = ("exact", "semantic", "lexical", "time", "about", "graph")
 
 
 def rank(
@@ -242,7 +259,9 @@ def rank(
     """Fuse the candidate lists by reciprocal rank; exact matches always come first.
     `coverage`: the query's word_coverage, when the caller has it already. `periods`: the
     times the query names; the candidates of those times (of_the_time), in the order the
-    other lists give them, are one more list. The facts one hop in the graph from the
+    other lists give them, are one more list. When the query names a subject of the memory,
+    not as the owner of what it asks about ("Maria's friend"), the candidates about it
+    (Corpus.about), in the same order, are another. The facts one hop in the graph from the
     GRAPH_SEEDS best candidates then are another (Corpus.linked_facts).
 
     Scores are added up over arrays indexed by fact number (a fact missing from the lexical
@@ -297,6 +316,13 @@ def rank(
             timely[place] = fact is not None and of_the_time(fact, periods)
         fuse(LISTS.index("time"), by_score[timely])
         used.append("time")
+    named = corpus.named_subjects(_POSSESSIVE.sub(" ", query))
+    if named:
+        by_score = candidates[np.argsort(-fused[candidates], kind="stable")]
+        theirs = corpus.about(by_score, named, lambda number: records.get(names[number]))
+        if 0 < theirs.sum() < len(theirs):
+            fuse(LISTS.index("about"), by_score[theirs])
+            used.append("about")
     best = candidates[np.argsort(-fused[candidates], kind="stable")[:GRAPH_SEEDS]].tolist()
     seeds = [records.get(fact_id_of(number)) for number in best]
     linked = corpus.linked_facts([fact for fact in seeds if fact is not None])
@@ -398,9 +424,14 @@ def build_lexical_index(facts: list[Fact]) -> dict:
     exact: list[tuple[int, int]] = []
     postings: dict[str, array] = {}
     vids = array("Q")
+    names: dict[tuple[str, ...], int] = {}
+    read: dict[str, int] = {}
+    subject_name, object_name = array("I"), array("I")
     for number, fact in enumerate(facts):
         ids.append(fact.id)
         vids.append(vector_id(fact.id))
+        subject_name.append(_name_number(fact.subject, names, read))
+        object_name.append(_name_number(fact.object, names, read))
         exact.extend((_key_hash(key), number) for key in exact_keys(fact))
         for term in set(tokens(document_text(fact))):
             postings.setdefault(term, array("I")).append(number)
@@ -415,6 +446,9 @@ def build_lexical_index(facts: list[Fact]) -> dict:
         "created": columns.created.tobytes(),
         "pinned": columns.pinned.tobytes(),
         "subjects": _subjects(facts),
+        "names": [list(name) for name in names],
+        "subject_name": subject_name.tobytes(),
+        "object_name": object_name.tobytes(),
         "postings": {term: posting.tobytes() for term, posting in postings.items()},
         "exact_hashes": array("Q", [hashed for hashed, _ in exact]).tobytes(),
         "exact_numbers": array("I", [number for _, number in exact]).tobytes(),
@@ -440,6 +474,19 @@ def extend_lexical_index(index: dict, facts: list[Fact]) -> dict:
     )
     order = np.lexsort((numbers, hashes))
     ids = index["ids"] + part["ids"]
+    names = [list(name) for name in index["names"]]
+    number_of = {tuple(name): number for number, name in enumerate(names)}
+    renumbered = np.full(len(part["names"]) + 1, NO_NAME, dtype=np.uint32)  # last: NO_NAME
+    for number, name in enumerate(part["names"]):
+        if tuple(name) not in number_of:
+            number_of[tuple(name)] = len(names)
+            names.append(name)
+        renumbered[number] = number_of[tuple(name)]
+
+    def renamed(packed: bytes) -> bytes:
+        own = np.frombuffer(packed, dtype=np.uint32)
+        return renumbered[np.minimum(own, len(part["names"]))].tobytes()
+
     return {
         "ids": ids,
         "vids": index["vids"] + part["vids"],
@@ -449,6 +496,9 @@ def extend_lexical_index(index: dict, facts: list[Fact]) -> dict:
             for column in ("importance", "initial", "created", "pinned")
         },
         "subjects": _subjects(facts),
+        "names": names,
+        "subject_name": index["subject_name"] + renamed(part["subject_name"]),
+        "object_name": index["object_name"] + renamed(part["object_name"]),
         "postings": postings,
         "exact_hashes": hashes[order].tobytes(),
         "exact_numbers": numbers[order].tobytes(),
@@ -463,6 +513,22 @@ def _subjects(facts: list[Fact]) -> dict[str, list[list[str]]]:
         if terms:
             subjects.setdefault(terms[0], []).append(terms)
     return subjects
+
+
+def _name_number(text: str, names: dict[tuple[str, ...], int], read: dict[str, int]) -> int:
+    """The number in `names` (sorted evidence terms -> number, grown as met) of the name a
+    subject or object is, NO_NAME for one too long to be a name; `read`: the texts met."""
+    number = read.get(text)
+    if number is None:
+        name = _name_of(text)
+        number = read[text] = names.setdefault(name, len(names)) if name else NO_NAME
+    return number
+
+
+def _name_of(text: str) -> tuple[str, ...]:
+    """The name a subject or object is, as _subjects keeps one (its sorted evidence terms);
+    () for a text too long to be a name (a said sentence)."""
+    return tuple(sorted(evidence_terms(text))) if len(text) <= NAME_CHARS else ()
 
 
 def _id_order(ids: list[str]) -> bytes:
@@ -585,6 +651,9 @@ class _Tables:
         self.exact_hashes = array("Q", index["exact_hashes"])
         self.exact_numbers = array("I", index["exact_numbers"])
         self._decoded: dict[str, np.ndarray] = {}
+        self.name_number = {tuple(name): number for number, name in enumerate(index["names"])}
+        self.subject_name = np.frombuffer(index["subject_name"], dtype=np.uint32)
+        self.object_name = np.frombuffer(index["object_name"], dtype=np.uint32)
         self.facts = FactColumns(
             np.frombuffer(index["importance"], dtype=np.float64),
             np.frombuffer(index["pinned"], dtype=np.bool_),
@@ -750,21 +819,58 @@ class Corpus:
         return linked
 
     def names_a_subject(self, query: str) -> bool:
-        """Whether the query names what some fact is about ("Caroline", "the user", "用户",
-        "deployment project"): every evidence term of a fact's subject is in the query, or
-        a capitalised word inside the query begins a one-word subject ("Mel" for Melanie:
-        people shorten names)."""
+        """Whether the query names what some fact is about (named_subjects)."""
+        return bool(self.named_subjects(query))
+
+    def named_subjects(self, query: str) -> set[tuple[str, ...]]:
+        """The subjects of the memory the query names ("Caroline", "the user", "用户",
+        "deployment project"), as their sorted evidence terms: those whose every term is in
+        the query, and the one-word subjects a capitalised word inside the query begins
+        ("Mel" for Melanie: people shorten names)."""
         terms = evidence_terms(query)
         terms |= {alias for term in terms for alias in SUBJECT_ALIASES.get(term, ())}
-        if any(set(subject) <= terms for term in terms for subject in self.subjects.get(term, ())):
-            return True
+        named = {
+            tuple(subject)
+            for term in terms
+            for subject in self.subjects.get(term, ())
+            if set(subject) <= terms
+        }
         short = [word.lower() for word in _NAME_INSIDE.findall(query)]
-        return any(
-            len(subject) == 1 and subject[0].startswith(word)
-            for word in short
-            for subjects in self.subjects.values()
-            for subject in subjects
+        if short:
+            named |= {
+                tuple(subject)
+                for subjects in self.subjects.values()
+                for subject in subjects
+                if len(subject) == 1 and any(subject[0].startswith(word) for word in short)
+            }
+        return named
+
+    def about(
+        self,
+        numbers: np.ndarray,
+        named: set[tuple[str, ...]],
+        unindexed: Callable[[int], Fact | None],
+    ) -> np.ndarray:
+        """Whether each fact (by number) is about one of the `named` subjects: its subject
+        or its object is that name. A number past the index is a fact changed since it was
+        built, read by `unindexed`."""
+        tables = self.tables
+        last = len(tables.name_number)  # where NO_NAME is clipped to
+        wanted = np.zeros(last + 1, dtype=np.bool_)
+        wanted[[tables.name_number[name] for name in named if name in tables.name_number]] = True
+        indexed = numbers < len(self.ids)
+        theirs = np.zeros(len(numbers), dtype=np.bool_)
+        held = numbers[indexed]
+        theirs[indexed] = (
+            wanted[np.minimum(tables.subject_name[held], last)]
+            | wanted[np.minimum(tables.object_name[held], last)]
         )
+        for place in np.flatnonzero(~indexed).tolist():
+            fact = unindexed(int(numbers[place]))
+            theirs[place] = fact is not None and any(
+                _name_of(end) in named for end in (fact.subject, fact.object)
+            )
+        return theirs
 
     def shares_a_phrase(self, query: str, coverage: Mapping[str, float]) -> bool:
         """Whether a fact holds two of the query's evidence terms one after the other, as

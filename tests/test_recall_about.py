@@ -1,0 +1,161 @@
+"""Recall prefers the facts about the one a query names: "What instrument does Maria play?"
+asks for Maria's facts, not for what others said of instruments."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from conftest import fact_of, write_jsonl
+
+MUSIC = [
+    {
+        "subject": "Tom",
+        "predicate": "plays",
+        "object": "the violin",
+        "text": "Tom plays the violin, his favourite instrument.",
+    },
+    {
+        "subject": "Lena",
+        "predicate": "plays",
+        "object": "the flute",
+        "text": "Lena plays the flute, an instrument she loves.",
+    },
+    {
+        "subject": "Sam",
+        "predicate": "wants to learn",
+        "object": "an instrument",
+        "text": "Sam wants to learn to play an instrument, maybe the piano.",
+    },
+    {
+        "subject": "Maria",
+        "predicate": "practises",
+        "object": "the cello",
+        "text": "Maria practises the cello every evening.",
+    },
+    {
+        "subject": "Ana",
+        "predicate": "is friends with",
+        "object": "Maria",
+        "text": "Ana has been friends with Maria since school.",
+    },
+    {
+        "subject": "Ana",
+        "predicate": "works as",
+        "object": "a nurse",
+        "text": "Ana works as a nurse in Lyon.",
+    },
+    {
+        "subject": "Maria",
+        "predicate": "works as",
+        "object": "an architect",
+        "text": "Maria works as an architect.",
+    },
+    {
+        "subject": "张伟",
+        "predicate": "喜欢",
+        "object": "绿茶",
+        "text": "张伟喜欢绿茶。",
+    },
+    {
+        "subject": "李娜",
+        "predicate": "喜欢",
+        "object": "咖啡",
+        "text": "李娜是张伟的朋友，喜欢咖啡。",
+    },
+]
+CELLO = "Maria practises the cello every evening."
+
+
+def recalled(cli, query: str) -> list[dict]:
+    result = cli("--json", "--action", "recall", "--query", query, "--no-boost")
+    assert result.code == 0, result.err
+    return result.json()["results"]
+
+
+def texts(results: list[dict]) -> list[str]:
+    return [hit["text"] for hit in results]
+
+
+def about(results: list[dict]) -> set[str]:
+    return {hit["text"] for hit in results if "about" in hit["matched"]}
+
+
+@pytest.fixture
+def music(cli, tmp_path):
+    result = cli("--action", "remember", "--from", str(write_jsonl(tmp_path / "m.jsonl", MUSIC)))
+    assert result.code == 0, result.err
+    return cli
+
+
+def test_the_named_persons_fact_comes_before_others_of_the_same_topic(music, monkeypatch):
+    import vm_memory_oracle.recall as recall
+
+    question = "What instrument does Maria play?"
+    found = texts(recalled(music, question))
+    monkeypatch.setitem(recall.WEIGHTS, "about", 0.0)
+    without = texts(recalled(music, question))
+    others = [fact["text"] for fact in MUSIC if fact["subject"] in ("Tom", "Lena", "Sam")]
+    assert found.index(CELLO) < min(found.index(text) for text in others)
+    assert found.index(CELLO) < without.index(CELLO)
+    # Without the list, the others' instruments (which share the question's words) lead.
+    assert without.index(CELLO) > min(without.index(text) for text in others)
+
+
+def test_the_about_list_holds_the_named_subjects_facts_and_those_naming_them(music):
+    results = recalled(music, "What instrument does Maria play?")
+    # Ana's friendship names Maria as its object; Tom's and Lena's facts are not Maria's.
+    assert about(results) == {
+        CELLO,
+        "Maria works as an architect.",
+        "Ana has been friends with Maria since school.",
+    }
+
+
+def test_a_name_as_an_owner_does_not_make_the_query_about_its_owner(music):
+    # "Maria's friend" asks about Ana: Maria's own facts are not preferred.
+    assert about(recalled(music, "What does Maria's friend do for work?")) == set()
+    assert about(recalled(music, "What does Maria do for work?"))
+    assert about(recalled(music, "张伟的朋友喜欢什么？")) == set()
+    assert about(recalled(music, "张伟喜欢什么？")) == {"张伟喜欢绿茶。"}
+
+
+def test_a_shortened_name_names_its_subject(music):
+    assert "Maria works as an architect." in about(recalled(music, "What does Mar do for work?"))
+
+
+def test_a_query_naming_every_subject_of_its_hits_adds_no_list(cli, tmp_path):
+    facts = [fact for fact in MUSIC if fact["subject"] in ("Tom", "Lena")]
+    assert cli("--action", "remember", "--from", str(write_jsonl(tmp_path / "m.jsonl", facts)))
+    results = recalled(cli, "Which instruments do Tom and Lena play?")
+    assert set(texts(results)) == {fact["text"] for fact in facts}
+    assert about(results) == set()
+
+
+def test_an_extended_lexical_index_names_what_a_whole_build_names():
+    from vm_memory_oracle.recall import NO_NAME, build_lexical_index, extend_lexical_index
+
+    facts = [fact_of({**fact, "category": "fact"}) for fact in MUSIC]
+    facts.append(fact_of({"subject": "Tom", "predicate": "said", "object": "x " * 40}))
+    facts.append(fact_of({"subject": "Zoe", "predicate": "likes", "object": "Maria"}))
+    # Appended facts bring names the first ones lack and reuse others (Maria).
+    for held in range(1, len(facts)):
+        extended = extend_lexical_index(build_lexical_index(facts[:held]), facts)
+        assert extended == build_lexical_index(facts)
+    index = build_lexical_index(facts)
+    names = [tuple(name) for name in index["names"]]
+    subject_name = np.frombuffer(index["subject_name"], dtype=np.uint32)
+    object_name = np.frombuffer(index["object_name"], dtype=np.uint32)
+    assert names[subject_name[3]] == ("maria",) == names[object_name[4]] == names[object_name[-1]]
+    assert object_name[-2] == NO_NAME  # a said sentence is no name
+
+
+def test_a_fact_changed_since_the_index_was_built_is_read_by_itself():
+    from vm_memory_oracle.recall import Corpus, build_lexical_index
+
+    facts = [fact_of({**fact, "category": "fact"}) for fact in MUSIC]
+    corpus = Corpus(None, 0.0, build_lexical_index(facts))
+    named = corpus.named_subjects("What does Maria play?")
+    later = {len(facts): facts[0], len(facts) + 1: facts[4]}  # Tom's; Ana's naming Maria
+    numbers = np.array([3, 0, len(facts), len(facts) + 1])
+    assert corpus.about(numbers, named, later.get).tolist() == [True, False, False, True]
