@@ -152,10 +152,11 @@ def recall_many(
             if semantic is not None and vectors is not None
             else ([], False)
         )
+        named = corpus.named_subjects(item["query"])
         concerned = (
             strong
             or coverage.best() >= WORD_EVIDENCE
-            or corpus.names_a_subject(item["query"])
+            or bool(named)
             or bool(corpus.exact_matches(item["query"]))
             or corpus.shares_a_phrase(item["query"], coverage)
         )
@@ -168,6 +169,7 @@ def recall_many(
                 order,
                 coverage,
                 periods=named_periods(item["query"], now.date()),
+                about=asked_about(corpus, item["query"], named),
             )
             if concerned
             else []
@@ -192,6 +194,14 @@ def recall_many(
         {"query": item["query"], "results": [result_entry(hit, history) for hit in hits]}
         for item, hits in zip(queries, ranked)
     ]
+
+
+def asked_about(corpus: Corpus, query: str, named: set[tuple[str, ...]]) -> set[tuple[str, ...]]:
+    """The subjects a query asks about, of those it names (`named`): not one named only as
+    the owner of what is asked ("Maria's friend", 张伟的朋友)."""
+    if not named or not _POSSESSIVE.search(query):
+        return named
+    return corpus.named_subjects(_POSSESSIVE.sub(" ", query))
 
 
 def _text_index(graph: KnowledgeGraph):
@@ -255,14 +265,15 @@ def rank(
     order: str,
     coverage: Coverage | None = None,
     periods: Sequence[Period] = (),
+    about: set[tuple[str, ...]] | None = None,
 ) -> list[Hit]:
     """Fuse the candidate lists by reciprocal rank; exact matches always come first.
     `coverage`: the query's word_coverage, when the caller has it already. `periods`: the
     times the query names; the candidates of those times (of_the_time), in the order the
-    other lists give them, are one more list. When the query names a subject of the memory,
-    not as the owner of what it asks about ("Maria's friend"), the candidates about it
-    (Corpus.about), in the same order, are another. The facts one hop in the graph from the
-    GRAPH_SEEDS best candidates then are another (Corpus.linked_facts).
+    other lists give them, are one more list. `about`: the subjects the query asks about
+    (asked_about); the candidates about them (Corpus.about), in the same order, are another.
+    The facts one hop in the graph from the GRAPH_SEEDS best candidates then are another
+    (Corpus.linked_facts).
 
     Scores are added up over arrays indexed by fact number (a fact missing from the lexical
     index, changed since it was built, gets a slot after them), and a Hit is made only for
@@ -316,10 +327,9 @@ def rank(
             timely[place] = fact is not None and of_the_time(fact, periods)
         fuse(LISTS.index("time"), by_score[timely])
         used.append("time")
-    named = corpus.named_subjects(_POSSESSIVE.sub(" ", query))
-    if named:
+    if about:
         by_score = candidates[np.argsort(-fused[candidates], kind="stable")]
-        theirs = corpus.about(by_score, named, lambda number: records.get(names[number]))
+        theirs = corpus.about(by_score, about, lambda number: records.get(names[number]))
         if 0 < theirs.sum() < len(theirs):
             fuse(LISTS.index("about"), by_score[theirs])
             used.append("about")

@@ -8,6 +8,7 @@ dictionary.
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 from .fact import normalise
 
@@ -34,11 +35,13 @@ def _stem(word: str) -> str:
     return word
 
 
-def evidence_sequence(text: str) -> list[str]:
+@lru_cache(maxsize=4096)
+def evidence_sequence(text: str) -> tuple[str, ...]:
     """The evidence terms of `text` in the order they come: its words and numbers (stop words
     dropped), and its CJK character pairs; a single CJK character counts only when it stands
     alone, as in "茶" (inside a longer run, "用" of "作用" says nothing of "用户"), and a pair
-    with a function character (的, 了, 是...) is no word of its own."""
+    with a function character (的, 了, 是...) is no word of its own. Kept for the texts read
+    last: a recall reads its query's terms several times."""
     normal = normalise(text)
     found: list[tuple[int, str]] = []
     latin = _CJK.sub(lambda run: " " * len(run.group()), normal)  # positions kept
@@ -56,7 +59,7 @@ def evidence_sequence(text: str) -> list[str]:
             for i in range(len(run) - 1)
             if run[i] not in CJK_STOP_CHARS and run[i + 1] not in CJK_STOP_CHARS
         )
-    return [term for _, term in sorted(found)]
+    return tuple(term for _, term in sorted(found))
 
 
 def evidence_terms(text: str) -> set[str]:
