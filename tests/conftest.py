@@ -98,6 +98,19 @@ def write_jsonl(path: Path, records) -> Path:
     return path
 
 
+def remember_records(cli, path: Path, records) -> None:
+    """Remember `records` (fact fields) through the CLI, from a JSONL file at `path`."""
+    result = cli("--action", "remember", "--from", str(write_jsonl(path, records)))
+    assert result.code == 0, result.err
+
+
+def recall_results(cli, query: str) -> list[dict]:
+    """The results of a recall of `query` through the CLI, without the boost."""
+    result = cli("--json", "--action", "recall", "--query", query, "--no-boost")
+    assert result.code == 0, result.err
+    return result.json()["results"]
+
+
 def fact_of(record: dict):
     """A Fact of the fields a test names; the required ones it leaves out get test values
     (the id from subject, predicate and object, as new_fact makes it)."""

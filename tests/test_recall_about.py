@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from conftest import fact_of, write_jsonl
+from conftest import fact_of, recall_results, remember_records
 
 MUSIC = [
     {
@@ -67,12 +67,6 @@ MUSIC = [
 CELLO = "Maria practises the cello every evening."
 
 
-def recalled(cli, query: str) -> list[dict]:
-    result = cli("--json", "--action", "recall", "--query", query, "--no-boost")
-    assert result.code == 0, result.err
-    return result.json()["results"]
-
-
 def texts(results: list[dict]) -> list[str]:
     return [hit["text"] for hit in results]
 
@@ -83,8 +77,7 @@ def about(results: list[dict]) -> set[str]:
 
 @pytest.fixture
 def music(cli, tmp_path):
-    result = cli("--action", "remember", "--from", str(write_jsonl(tmp_path / "m.jsonl", MUSIC)))
-    assert result.code == 0, result.err
+    remember_records(cli, tmp_path / "m.jsonl", MUSIC)
     return cli
 
 
@@ -92,9 +85,9 @@ def test_the_named_persons_fact_comes_before_others_of_the_same_topic(music, mon
     import vm_memory_oracle.recall as recall
 
     question = "What instrument does Maria play?"
-    found = texts(recalled(music, question))
+    found = texts(recall_results(music, question))
     monkeypatch.setitem(recall.WEIGHTS, "about", 0.0)
-    without = texts(recalled(music, question))
+    without = texts(recall_results(music, question))
     others = [fact["text"] for fact in MUSIC if fact["subject"] in ("Tom", "Lena", "Sam")]
     assert found.index(CELLO) < min(found.index(text) for text in others)
     assert found.index(CELLO) < without.index(CELLO)
@@ -103,7 +96,7 @@ def test_the_named_persons_fact_comes_before_others_of_the_same_topic(music, mon
 
 
 def test_the_about_list_holds_the_named_subjects_facts_and_those_naming_them(music):
-    results = recalled(music, "What instrument does Maria play?")
+    results = recall_results(music, "What instrument does Maria play?")
     # Ana's friendship names Maria as its object; Tom's and Lena's facts are not Maria's.
     assert about(results) == {
         CELLO,
@@ -114,20 +107,21 @@ def test_the_about_list_holds_the_named_subjects_facts_and_those_naming_them(mus
 
 def test_a_name_as_an_owner_does_not_make_the_query_about_its_owner(music):
     # "Maria's friend" asks about Ana: Maria's own facts are not preferred.
-    assert about(recalled(music, "What does Maria's friend do for work?")) == set()
-    assert about(recalled(music, "What does Maria do for work?"))
-    assert about(recalled(music, "张伟的朋友喜欢什么？")) == set()
-    assert about(recalled(music, "张伟喜欢什么？")) == {"张伟喜欢绿茶。"}
+    assert about(recall_results(music, "What does Maria's friend do for work?")) == set()
+    assert about(recall_results(music, "What does Maria do for work?"))
+    assert about(recall_results(music, "张伟的朋友喜欢什么？")) == set()
+    assert about(recall_results(music, "张伟喜欢什么？")) == {"张伟喜欢绿茶。"}
 
 
 def test_a_shortened_name_names_its_subject(music):
-    assert "Maria works as an architect." in about(recalled(music, "What does Mar do for work?"))
+    results = recall_results(music, "What does Mar do for work?")
+    assert "Maria works as an architect." in about(results)
 
 
 def test_a_query_naming_every_subject_of_its_hits_adds_no_list(cli, tmp_path):
     facts = [fact for fact in MUSIC if fact["subject"] in ("Tom", "Lena")]
-    assert cli("--action", "remember", "--from", str(write_jsonl(tmp_path / "m.jsonl", facts)))
-    results = recalled(cli, "Which instruments do Tom and Lena play?")
+    remember_records(cli, tmp_path / "m.jsonl", facts)
+    results = recall_results(cli, "Which instruments do Tom and Lena play?")
     assert set(texts(results)) == {fact["text"] for fact in facts}
     assert about(results) == set()
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from conftest import write_jsonl
+from conftest import recall_results, remember_records
 
 COMPANY = [
     {
@@ -48,25 +48,18 @@ COMPANY = [
 QUESTION = "Where is the headquarters of the company the user works at?"
 
 
-def recalled(cli, query: str) -> list[dict]:
-    result = cli("--json", "--action", "recall", "--query", query, "--no-boost")
-    assert result.code == 0, result.err
-    return result.json()["results"]
-
-
 @pytest.fixture
 def company(cli, tmp_path):
-    result = cli("--action", "remember", "--from", str(write_jsonl(tmp_path / "c.jsonl", COMPANY)))
-    assert result.code == 0, result.err
+    remember_records(cli, tmp_path / "c.jsonl", COMPANY)
     return cli
 
 
 def test_a_fact_one_hop_from_the_best_hit_is_lifted(company, monkeypatch):
     import vm_memory_oracle.recall as recall
 
-    with_graph = recalled(company, QUESTION)
+    with_graph = recall_results(company, QUESTION)
     monkeypatch.setattr(recall, "GRAPH_SEEDS", 0)
-    without = recalled(company, QUESTION)
+    without = recall_results(company, QUESTION)
     texts = [hit["text"] for hit in with_graph]
     porto = "Acme Robotics has its headquarters in Porto."
     assert texts.index(porto) < [hit["text"] for hit in without].index(porto)
@@ -77,7 +70,7 @@ def test_a_fact_one_hop_from_the_best_hit_is_lifted(company, monkeypatch):
 
 
 def test_the_users_other_facts_are_not_linked_through_the_user(company):
-    results = recalled(company, QUESTION)
+    results = recall_results(company, QUESTION)
     linked = {hit["text"] for hit in results if "graph" in hit["matched"]}
     assert linked and all(text.startswith("Acme Robotics") for text in linked)
 
@@ -87,12 +80,9 @@ def test_an_entity_of_many_facts_is_not_followed(cli, tmp_path):
         {"subject": f"employee {n}", "predicate": "works at", "object": "Acme Robotics"}
         for n in range(25)
     ]
-    result = cli(
-        "--action", "remember", "--from", str(write_jsonl(tmp_path / "c.jsonl", COMPANY + staff))
-    )
-    assert result.code == 0, result.err
-    assert all("graph" not in hit["matched"] for hit in recalled(cli, QUESTION))
+    remember_records(cli, tmp_path / "c.jsonl", COMPANY + staff)
+    assert all("graph" not in hit["matched"] for hit in recall_results(cli, QUESTION))
 
 
 def test_a_query_about_nothing_in_the_memory_still_finds_nothing(company):
-    assert recalled(company, "quantum chromodynamics") == []
+    assert recall_results(company, "quantum chromodynamics") == []
