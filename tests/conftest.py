@@ -104,6 +104,23 @@ def remember_records(cli, path: Path, records) -> None:
     assert result.code == 0, result.err
 
 
+def cache_random_vectors(data: Path) -> None:
+    """Put random vectors of the bundled model in the embedding cache of every fact of the
+    memory at `data` (benchmarks/synthetic.py): a reindex then embeds nothing, and no fact is
+    found by meaning."""
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "benchmarks"))
+    from vm_memory_oracle.config import Settings
+    from vm_memory_oracle.embed.bundled import MODEL_ID
+    from vm_memory_oracle.graph import KnowledgeGraph
+    from vm_memory_oracle.storage.layout import Layout
+    from vm_memory_oracle.storage.store import Store
+
+    import synthetic
+
+    store = Store(Layout(data), lock_timeout=30, timestamp="2026-05-15T00:00:00Z")
+    synthetic.cache_random_vectors(KnowledgeGraph(store, Settings()), model_id=MODEL_ID)
+
+
 def recall_results(cli, query: str) -> list[dict]:
     """The results of a recall of `query` through the CLI, without the boost."""
     result = cli("--json", "--action", "recall", "--query", query, "--no-boost")

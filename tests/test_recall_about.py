@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from conftest import fact_of, recall_results, remember_records
+from conftest import cache_random_vectors, fact_of, recall_results, remember_records
 
 MUSIC = [
     {
@@ -153,3 +153,28 @@ def test_a_fact_changed_since_the_index_was_built_is_read_by_itself():
     later = {len(facts): facts[0], len(facts) + 1: facts[4]}  # Tom's; Ana's naming Maria
     numbers = np.array([3, 0, len(facts), len(facts) + 1])
     assert corpus.about(numbers, named, later.get).tolist() == [True, False, False, True]
+
+
+def test_a_name_alone_does_not_lift_its_facts_over_one_holding_the_querys_words(
+    cli, data_dir, tmp_path, monkeypatch
+):
+    import vm_memory_oracle.recall as recall
+
+    subjects = ("user", "team", "Alice", "Bob")
+    facts = [
+        {
+            "subject": subjects[i % 4],
+            "predicate": "mentioned",
+            "object": f"topic number {i}",
+            "text": f"{subjects[i % 4]} mentioned topic number {i}",
+        }
+        for i in range(300)
+    ]
+    remember_records(cli, tmp_path / "t.jsonl", facts)
+    cache_random_vectors(data_dir)  # vectors that mean nothing: no fact is found by meaning
+    assert cli("--action", "reindex").code == 0
+    question = "what did the team decide about topic number 120"
+    assert recall_results(cli, question)[0]["text"] == "user mentioned topic number 120"
+    # Without the rule, the team's facts on other topics, sharing only "topic number", lead.
+    monkeypatch.setattr(recall, "_evident", lambda corpus, query, about, numbers, _: numbers >= 0)
+    assert recall_results(cli, question)[0]["text"].startswith("team mentioned")

@@ -196,6 +196,27 @@ def recall_many(
     ]
 
 
+def _evident(
+    corpus: Corpus,
+    query: str,
+    about: set[tuple[str, ...]],
+    numbers: np.ndarray,
+    by_meaning: np.ndarray,
+) -> np.ndarray:
+    """Whether each candidate (by number) has evidence of its own beyond the names the query
+    asks about (`about`): found by meaning (`by_meaning`, by fact number), or holding the
+    query's other words at least MIN_RELATIVE_SCORE as much as the fact holding the most of
+    them. Without it, a name would lift its facts over one holding what the query is about
+    ("what did the team decide about topic 4242": the team's facts on other topics over
+    "the user mentioned topic 4242")."""
+    rest = corpus.word_shares(query, without=frozenset(term for name in about for term in name))
+    indexed = numbers < len(corpus.ids)
+    shares = np.zeros(len(numbers), dtype=np.float64)
+    shares[indexed] = rest[numbers[indexed]]
+    best = shares.max() if len(shares) else 0.0
+    return by_meaning[numbers] | ((shares > 0) & (shares >= MIN_RELATIVE_SCORE * best))
+
+
 def asked_about(corpus: Corpus, query: str, named: set[tuple[str, ...]]) -> set[tuple[str, ...]]:
     """The subjects a query asks about, of those it names (`named`): not one named only as
     the owner of what is asked ("Maria's friend", 张伟的朋友)."""
@@ -330,6 +351,7 @@ def rank(
     if about:
         by_score = candidates[np.argsort(-fused[candidates], kind="stable")]
         theirs = corpus.about(by_score, about, lambda number: records.get(names[number]))
+        theirs &= _evident(corpus, query, about, by_score, found[LISTS.index("semantic")])
         if 0 < theirs.sum() < len(theirs):
             fuse(LISTS.index("about"), by_score[theirs])
             used.append("about")
@@ -715,10 +737,14 @@ class Coverage(Mapping):
     def __init__(self, tables: _Tables, shares: np.ndarray):
         self._tables = tables
         self.shares = shares  # by fact number; 0 where not held or not searchable
-        self.numbers = np.flatnonzero(shares)
+
+    @cached_property
+    def numbers(self) -> np.ndarray:
+        """The numbers of the facts holding a share."""
+        return np.flatnonzero(self.shares)
 
     def best(self) -> float:
-        return float(self.shares[self.numbers].max()) if len(self.numbers) else 0.0
+        return float(self.shares.max()) if len(self.shares) else 0.0
 
     def top(self, count: int) -> list[str]:
         """The ids of the `count` facts holding the largest shares (ties by id)."""
@@ -905,8 +931,15 @@ class Corpus:
         """Searchable fact id -> the share of the query's evidence terms (see
         model.text.evidence_terms: words, numbers, CJK character pairs) the fact holds, each
         term weighted by its idf here; only facts holding one or more are listed."""
+        return Coverage(self.tables, self.word_shares(query))
+
+    def word_shares(self, query: str, without: frozenset[str] = frozenset()) -> np.ndarray:
+        """word_coverage's shares, by fact number (0 for a fact holding none of the terms, or
+        not searchable). `without`: terms not counted (a name the query asks about)."""
         total = len(self.ids)
-        holders = {term: self.tables.posting(term) for term in evidence_terms(query)}
+        holders = {
+            term: self.tables.posting(term) for term in evidence_terms(query) if term not in without
+        }
         weights = {
             term: math.log(1 + (total - len(numbers) + 0.5) / (len(numbers) + 0.5))
             for term, numbers in holders.items()
@@ -916,7 +949,7 @@ class Corpus:
         for term, numbers in holders.items():
             shares[numbers] += weights[term] / whole  # a fact is once in a posting
         shares[~self.mask] = 0.0
-        return Coverage(self.tables, shares)
+        return shares
 
     def lexical_ranking(
         self,

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import run_entrypoint, write_jsonl
+from conftest import cache_random_vectors, run_entrypoint, write_jsonl
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "benchmarks"))
 
@@ -74,7 +74,7 @@ def test_bench_recall_over_10000_facts(benchmark, source, tmp_path):
         ).returncode
         == 0
     )
-    _cache_vectors(data)
+    cache_random_vectors(data)
     assert run_entrypoint("--data-path", str(data), "--action", "reindex").returncode == 0
 
     def recall():
@@ -93,20 +93,3 @@ def test_bench_recall_over_10000_facts(benchmark, source, tmp_path):
 
     payload = benchmark.pedantic(recall, rounds=3, iterations=1)
     assert payload["results"][0]["object"] == "topic number 4242 of the week 60"
-
-
-def _cache_vectors(data):
-    import sys
-    from pathlib import Path
-
-    sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "benchmarks"))
-    from vm_memory_oracle.config import Settings
-    from vm_memory_oracle.embed.bundled import MODEL_ID
-    from vm_memory_oracle.graph import KnowledgeGraph
-    from vm_memory_oracle.storage.layout import Layout
-    from vm_memory_oracle.storage.store import Store
-
-    from synthetic import cache_random_vectors
-
-    store = Store(Layout(data), lock_timeout=30, timestamp="2026-05-15T00:00:00Z")
-    cache_random_vectors(KnowledgeGraph(store, Settings()), model_id=MODEL_ID)
