@@ -128,8 +128,8 @@ class VectorIndex:
         finally:
             faiss.omp_set_num_threads(threads)
         return [
-            (int(vector_id), float(score))
-            for vector_id, score in zip(ids[0], scores[0])
+            (vector_id, score)
+            for vector_id, score in zip(ids[0].tolist(), scores[0].tolist())
             if vector_id != -1
         ]
 
