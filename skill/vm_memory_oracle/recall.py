@@ -86,8 +86,8 @@ NAME_CHARS = 60
 _POSSESSIVE = re.compile(r"[\w-]+['’]s\b|[\u4e00-\u9fff]{1,4}的")
 # Of build_lexical_index's snapshot: 2 added the subjects, 3 the activation inputs and the
 # order of the ids, 4 the vector ids (the full-text index's) and postings without counts, 5
-# the names each fact's subject and object are.
-LEXICAL_LAYOUT = 5
+# the names each fact's subject and object are, 6 those names as strings.
+LEXICAL_LAYOUT = 6
 # In subject_name and object_name: an end that names nothing (an object too long to be a
 # name, or a text with no evidence term).
 NO_NAME = 0xFFFFFFFF
@@ -456,7 +456,7 @@ def build_lexical_index(facts: list[Fact]) -> dict:
     exact: list[tuple[int, int]] = []
     postings: dict[str, array] = {}
     vids = array("Q")
-    names: dict[tuple[str, ...], int] = {}
+    names: dict[str, int] = {}
     read: dict[str, int] = {}
     subject_name, object_name = array("I"), array("I")
     for number, fact in enumerate(facts):
@@ -478,7 +478,7 @@ def build_lexical_index(facts: list[Fact]) -> dict:
         "created": columns.created.tobytes(),
         "pinned": columns.pinned.tobytes(),
         "subjects": _subjects(facts),
-        "names": [list(name) for name in names],
+        "names": list(names),
         "subject_name": subject_name.tobytes(),
         "object_name": object_name.tobytes(),
         "postings": {term: posting.tobytes() for term, posting in postings.items()},
@@ -506,14 +506,14 @@ def extend_lexical_index(index: dict, facts: list[Fact]) -> dict:
     )
     order = np.lexsort((numbers, hashes))
     ids = index["ids"] + part["ids"]
-    names = [list(name) for name in index["names"]]
-    number_of = {tuple(name): number for number, name in enumerate(names)}
+    names = list(index["names"])
+    number_of = {name: number for number, name in enumerate(names)}
     renumbered = np.full(len(part["names"]) + 1, NO_NAME, dtype=np.uint32)  # last: NO_NAME
     for number, name in enumerate(part["names"]):
-        if tuple(name) not in number_of:
-            number_of[tuple(name)] = len(names)
+        if name not in number_of:
+            number_of[name] = len(names)
             names.append(name)
-        renumbered[number] = number_of[tuple(name)]
+        renumbered[number] = number_of[name]
 
     def renamed(packed: bytes) -> bytes:
         own = np.frombuffer(packed, dtype=np.uint32)
@@ -547,9 +547,9 @@ def _subjects(facts: list[Fact]) -> dict[str, list[list[str]]]:
     return subjects
 
 
-def _name_number(text: str, names: dict[tuple[str, ...], int], read: dict[str, int]) -> int:
-    """The number in `names` (sorted evidence terms -> number, grown as met) of the name a
-    subject or object is, NO_NAME for one too long to be a name; `read`: the texts met."""
+def _name_number(text: str, names: dict[str, int], read: dict[str, int]) -> int:
+    """The number in `names` (name_key -> number, grown as met) of the name a subject or
+    object is, NO_NAME for one too long to be a name; `read`: the texts met."""
     number = read.get(text)
     if number is None:
         name = _name_of(text)
@@ -557,10 +557,16 @@ def _name_number(text: str, names: dict[tuple[str, ...], int], read: dict[str, i
     return number
 
 
-def _name_of(text: str) -> tuple[str, ...]:
-    """The name a subject or object is, as _subjects keeps one (its sorted evidence terms);
-    () for a text too long to be a name (a said sentence)."""
-    return tuple(sorted(evidence_terms(text))) if len(text) <= NAME_CHARS else ()
+def _name_of(text: str) -> str:
+    """The name a subject or object is, as a name_key; "" for a text too long to be a name
+    (a said sentence)."""
+    return name_key(sorted(evidence_terms(text))) if len(text) <= NAME_CHARS else ""
+
+
+def name_key(terms: Iterable[str]) -> str:
+    """A name's sorted evidence terms as one string (a term holds no space). The snapshot
+    keeps names so: a recall process reads a list of strings faster than one of lists."""
+    return " ".join(terms)
 
 
 def _id_order(ids: list[str]) -> bytes:
@@ -683,7 +689,7 @@ class _Tables:
         self.exact_hashes = array("Q", index["exact_hashes"])
         self.exact_numbers = array("I", index["exact_numbers"])
         self._decoded: dict[str, np.ndarray] = {}
-        self.name_number = {tuple(name): number for number, name in enumerate(index["names"])}
+        self.names: list[str] = index["names"]
         self.subject_name = np.frombuffer(index["subject_name"], dtype=np.uint32)
         self.object_name = np.frombuffer(index["object_name"], dtype=np.uint32)
         self.facts = FactColumns(
@@ -692,6 +698,12 @@ class _Tables:
             np.frombuffer(index["created"], dtype=np.int64),
             np.frombuffer(index["initial"], dtype=np.float64),
         )
+
+    @cached_property
+    def name_number(self) -> dict[str, int]:
+        """The number of each name (name_key) in subject_name and object_name, made when a
+        query first names a subject."""
+        return {name: number for number, name in enumerate(self.names)}
 
     @cached_property
     def times(self) -> FactTimes:
@@ -891,9 +903,10 @@ class Corpus:
         or its object is that name. A number past the index is a fact changed since it was
         built, read by `unindexed`."""
         tables = self.tables
-        last = len(tables.name_number)  # where NO_NAME is clipped to
+        last = len(tables.names)  # where NO_NAME is clipped to
+        keys = [name_key(name) for name in named]
         wanted = np.zeros(last + 1, dtype=np.bool_)
-        wanted[[tables.name_number[name] for name in named if name in tables.name_number]] = True
+        wanted[[tables.name_number[key] for key in keys if key in tables.name_number]] = True
         indexed = numbers < len(self.ids)
         theirs = np.zeros(len(numbers), dtype=np.bool_)
         held = numbers[indexed]
@@ -904,7 +917,7 @@ class Corpus:
         for place in np.flatnonzero(~indexed).tolist():
             fact = unindexed(int(numbers[place]))
             theirs[place] = fact is not None and any(
-                _name_of(end) in named for end in (fact.subject, fact.object)
+                _name_of(end) in keys for end in (fact.subject, fact.object)
             )
         return theirs
 
