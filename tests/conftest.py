@@ -98,9 +98,10 @@ def write_jsonl(path: Path, records) -> Path:
     return path
 
 
-def remember_records(cli, path: Path, records) -> None:
-    """Remember `records` (fact fields) through the CLI, from a JSONL file at `path`."""
-    result = cli("--action", "remember", "--from", str(write_jsonl(path, records)))
+def remember_records(cli, path: Path, records, *, now: str = NOW) -> None:
+    """Remember `records` (fact fields) through the CLI at `now`, from a JSONL file at
+    `path`."""
+    result = cli("--action", "remember", "--from", str(write_jsonl(path, records)), now=now)
     assert result.code == 0, result.err
 
 
@@ -121,9 +122,9 @@ def cache_random_vectors(data: Path) -> None:
     synthetic.cache_random_vectors(KnowledgeGraph(store, Settings()), model_id=MODEL_ID)
 
 
-def recall_results(cli, query: str) -> list[dict]:
-    """The results of a recall of `query` through the CLI, without the boost."""
-    result = cli("--json", "--action", "recall", "--query", query, "--no-boost")
+def recall_results(cli, query: str, *, now: str = NOW) -> list[dict]:
+    """The results of a recall of `query` through the CLI at `now`, without the boost."""
+    result = cli("--json", "--action", "recall", "--query", query, "--no-boost", now=now)
     assert result.code == 0, result.err
     return result.json()["results"]
 

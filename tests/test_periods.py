@@ -17,7 +17,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "skill"))
 from vm_memory_oracle.model.periods import Period, named_periods  # noqa: E402
 from vm_memory_oracle.timely import FactTimes, of_the_time  # noqa: E402
 
-from conftest import fact_of, write_jsonl  # noqa: E402
+from conftest import fact_of, recall_results, remember_records  # noqa: E402
 
 TODAY = date(2026, 11, 26)  # a Thursday
 
@@ -117,6 +117,7 @@ def test_a_fact_is_of_the_time_it_was_stated_or_names():
     assert not of_the_time(fact, named_periods("last year", TODAY))  # 2025
 
 
+APRIL = "2026-04-01T00:00:00Z"  # when the concerts are remembered and recalled
 CONCERTS = [
     {
         "subject": "user",
@@ -153,17 +154,8 @@ CONCERTS = [
     ],
 )
 def test_recall_prefers_the_facts_of_the_time_a_query_names(cli, tmp_path, query, first):
-    result = cli(
-        "--action",
-        "remember",
-        "--from",
-        str(write_jsonl(tmp_path / "concerts.jsonl", CONCERTS)),
-        now="2026-04-01T00:00:00Z",
-    )
-    assert result.code == 0, result.err
-    results = cli(
-        "--json", "--action", "recall", "--query", query, "--no-boost", now="2026-04-01T00:00:00Z"
-    ).json()["results"]
+    remember_records(cli, tmp_path / "concerts.jsonl", CONCERTS, now=APRIL)
+    results = recall_results(cli, query, now=APRIL)
     assert [hit["object"] for hit in results][0] == first
     assert "time" in results[0]["matched"]
     assert len(results) == 3  # the others still come, after it
@@ -171,22 +163,8 @@ def test_recall_prefers_the_facts_of_the_time_a_query_names(cli, tmp_path, query
 
 
 def test_without_a_time_named_the_order_is_the_plain_one(cli, tmp_path):
-    cli(
-        "--action",
-        "remember",
-        "--from",
-        str(write_jsonl(tmp_path / "concerts.jsonl", CONCERTS)),
-        now="2026-04-01T00:00:00Z",
-    )
-    results = cli(
-        "--json",
-        "--action",
-        "recall",
-        "--query",
-        "jazz concert",
-        "--no-boost",
-        now="2026-04-01T00:00:00Z",
-    ).json()["results"]
+    remember_records(cli, tmp_path / "concerts.jsonl", CONCERTS, now=APRIL)
+    results = recall_results(cli, "jazz concert", now=APRIL)
     assert len(results) == 3
     assert all("time" not in hit["matched"] for hit in results)
 

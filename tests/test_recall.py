@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from conftest import activation_state, write_jsonl
+from conftest import activation_state, recall_results, remember_records, write_jsonl
 
 FACTS = [
     {
@@ -27,14 +27,7 @@ RESULT_KEYS = {"id", "text", "subject", "predicate", "object", "activation", "sc
 
 @pytest.fixture
 def seeded(cli, tmp_path):
-    result = cli(
-        "--action",
-        "remember",
-        "--from",
-        str(write_jsonl(tmp_path / "f.jsonl", FACTS)),
-        now="2026-05-01T00:00:00Z",
-    )
-    assert result.code == 0, result.err
+    remember_records(cli, tmp_path / "f.jsonl", FACTS, now="2026-05-01T00:00:00Z")
     return cli
 
 
@@ -249,10 +242,8 @@ def test_words_that_every_fact_has_do_not_flood_the_results(cli, tmp_path):
         {"subject": "user", "predicate": "mentioned", "object": f"topic {i} of week {i // 7}"}
         for i in range(60)
     ]
-    cli("--action", "remember", "--from", str(write_jsonl(tmp_path / "t.jsonl", facts)))
-    results = cli("--json", "--action", "recall", "--query", "topic 42", "--no-boost").json()[
-        "results"
-    ]
+    remember_records(cli, tmp_path / "t.jsonl", facts)
+    results = recall_results(cli, "topic 42")
     assert results[0]["object"] == "topic 42 of week 6"
     # Only that fact matched lexically; the others are semantic neighbours, not word noise.
     assert [hit["object"] for hit in results if "lexical" in hit["matched"]] == [
