@@ -81,7 +81,7 @@ def assert_shares_nothing(graph, query: str, now: str = NOW) -> None:
     of its phrases: by the memory's words it is unrelated, so only meaning could find
     something."""
     corpus = Corpus(graph.live_view(parse_iso(now)), 0.0, lexical_index(graph))
-    assert not corpus.names_a_subject(query), query
+    assert not corpus.named_subjects(query), query
     coverage = corpus.word_coverage(query)
     assert max(coverage.values(), default=0.0) < WORD_EVIDENCE, (query, coverage)
     assert not corpus.shares_a_phrase(query, coverage), query
@@ -219,9 +219,9 @@ def test_a_shortened_name_inside_the_query_names_its_subject(cli, tmp_path, data
     )
     graph, _ = memory(data_dir)
     corpus = Corpus(graph.live_view(parse_iso(NOW)), 0.0, lexical_index(graph))
-    assert corpus.names_a_subject("What did Mel paint last year?")
-    assert not corpus.names_a_subject("Mel is not a name at the start here")  # first word
-    assert not corpus.names_a_subject("What did Bob paint last year?")
+    assert corpus.named_subjects("What did Mel paint last year?")
+    assert not corpus.named_subjects("Mel is not a name at the start here")  # first word
+    assert not corpus.named_subjects("What did Bob paint last year?")
 
 
 @pytest.mark.slow

@@ -334,28 +334,33 @@ def rank(
     def fact_id_of(number: int) -> str:
         return tables.ids[number] if number < len(tables.ids) else names[number]
 
+    def by_score() -> np.ndarray:
+        """The candidates in the order of what is fused so far."""
+        return candidates[np.argsort(-fused[candidates], kind="stable")]
+
     used = list(LISTS[: len(lists)])
     records = corpus.view.records
     if periods:
-        by_score = candidates[np.argsort(-fused[candidates], kind="stable")]
-        indexed = by_score < len(tables.ids)
-        timely = np.zeros(len(by_score), dtype=np.bool_)
+        ordered = by_score()
+        indexed = ordered < len(tables.ids)
+        timely = np.zeros(len(ordered), dtype=np.bool_)
         timely[indexed] = tables.times.of_the_time(
-            by_score[indexed], lambda number: records.get(tables.ids[number]), periods
+            ordered[indexed], lambda number: records.get(tables.ids[number]), periods
         )
         for place in np.flatnonzero(~indexed).tolist():
-            fact = records.get(names[int(by_score[place])])
+            fact = records.get(names[int(ordered[place])])
             timely[place] = fact is not None and of_the_time(fact, periods)
-        fuse(LISTS.index("time"), by_score[timely])
+        fuse(LISTS.index("time"), ordered[timely])
         used.append("time")
     if about:
-        by_score = candidates[np.argsort(-fused[candidates], kind="stable")]
-        theirs = corpus.about(by_score, about, lambda number: records.get(names[number]))
-        theirs &= _evident(corpus, query, about, by_score, found[LISTS.index("semantic")])
+        ordered = by_score()
+        theirs = corpus.about(ordered, about, lambda number: records.get(names[number]))
+        if theirs.any():  # else no fact is about the name: its evidence need not be read
+            theirs &= _evident(corpus, query, about, ordered, found[LISTS.index("semantic")])
         if 0 < theirs.sum() < len(theirs):
-            fuse(LISTS.index("about"), by_score[theirs])
+            fuse(LISTS.index("about"), ordered[theirs])
             used.append("about")
-    best = candidates[np.argsort(-fused[candidates], kind="stable")[:GRAPH_SEEDS]].tolist()
+    best = by_score()[:GRAPH_SEEDS].tolist()
     seeds = [records.get(fact_id_of(number)) for number in best]
     linked = corpus.linked_facts([fact for fact in seeds if fact is not None])
     if linked:
@@ -865,10 +870,6 @@ class Corpus:
                         seen.add(fact_id)
                         linked.append(number)
         return linked
-
-    def names_a_subject(self, query: str) -> bool:
-        """Whether the query names what some fact is about (named_subjects)."""
-        return bool(self.named_subjects(query))
 
     def named_subjects(self, query: str) -> set[tuple[str, ...]]:
         """The subjects of the memory the query names ("Caroline", "the user", "用户",
