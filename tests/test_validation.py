@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
 
 import pytest
 from hypothesis import given, settings
@@ -113,3 +115,29 @@ def test_the_generated_validators_match_the_schemas():
         assert path.read_text() == source, (
             f"{path} is out of date: run python -m vm_memory_oracle.storage.validation"
         )
+
+
+def test_the_validator_in_use_is_the_committed_generated_module():
+    from vm_memory_oracle.storage.validation import _compiled, _module_name
+
+    for name in SCHEMA_NAMES:
+        validator = _compiled(name)
+        assert validator.__module__ == (
+            f"vm_memory_oracle.storage.validators.{_module_name(name)}"
+        ), name
+        assert validator.__name__.startswith("validate_"), name
+
+
+def test_starting_up_compiles_no_schema():
+    """A process that checks a record of every kind never imports fastjsonschema, the
+    compiler: every validator comes from storage/validators/."""
+    code = (
+        "import sys\n"
+        "from vm_memory_oracle.storage.validation import SCHEMA_NAMES, is_valid\n"
+        "verdicts = [is_valid(name, {}) for name in SCHEMA_NAMES]\n"
+        "print(len(verdicts), 'fastjsonschema' in sys.modules)\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, timeout=120, check=True
+    )
+    assert done.stdout.split() == [str(len(SCHEMA_NAMES)), "False"]

@@ -54,13 +54,13 @@ def _compiled(name: str):
     import importlib
 
     text = (SCHEMA_DIR / f"{name}.schema.json").read_bytes()
-    module_name = _module_name(name)
     try:
-        module = importlib.import_module(f"{__package__}.validators.{module_name}")
-        if module.SCHEMA_SHA256 == hashlib.sha256(text).hexdigest():
-            return module.validate
-    except (ImportError, AttributeError):
-        pass
+        module = importlib.import_module(f"{__package__}.validators.{_module_name(name)}")
+    except ModuleNotFoundError:
+        module = None
+    if module is not None and module.SCHEMA_SHA256 == hashlib.sha256(text).hexdigest():
+        return module.validate
+    # A schema edited since its module was generated: compiled now, until regenerated.
     import fastjsonschema
 
     return fastjsonschema.compile(json.loads(text))
@@ -86,10 +86,16 @@ def generated_sources() -> dict[str, str]:
             "from fastjsonschema import JsonSchemaValueException, JsonSchemaValuesException",
             "from . import JsonSchemaValueException, JsonSchemaValuesException",
         )
+        # The first function the generator writes is the schema's entry point; its name
+        # comes from the schema's $id, so the module names it `validate` for the loader.
+        entry = re.search(r"^def (validate_\w+)\(", code, re.MULTILINE)
+        if entry is None:
+            raise RuntimeError(f"no validate function generated for {name}")
         sources[f"{_module_name(name)}.py"] = (
             f"# Generated from schemas/{name}.schema.json by fastjsonschema; do not edit.\n"
             f"# Regenerate: python -m vm_memory_oracle.storage.validation\n"
             f"SCHEMA_SHA256 = {hashlib.sha256(text).hexdigest()!r}\n\n{code}"
+            f"\n\nvalidate = {entry.group(1)}\n"
         )
     return sources
 

@@ -113,3 +113,5 @@ def validate_vm_memory_oracle_activation_metadata_schema_json(data, custom_forma
         if data_keys:
             raise JsonSchemaValueException("" + (name_prefix or "data") + " must not contain "+str(data_keys)+" properties")
     return data
+
+validate = validate_vm_memory_oracle_activation_metadata_schema_json

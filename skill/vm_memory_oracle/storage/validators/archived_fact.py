@@ -316,3 +316,5 @@ def validate_vm_memory_oracle_archived_fact_schema_json(data, custom_formats={},
         if data_keys:
             raise JsonSchemaValueException("" + (name_prefix or "data") + " must not contain "+str(data_keys)+" properties")
     return data
+
+validate = validate_vm_memory_oracle_archived_fact_schema_json

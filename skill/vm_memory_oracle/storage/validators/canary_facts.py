@@ -58,3 +58,5 @@ def validate_vm_memory_oracle_canary_facts_schema_json(data, custom_formats={}, 
                 if data_item_keys:
                     raise JsonSchemaValueException("" + (name_prefix or "data") + "[{data_x}]".format(**locals()) + " must not contain "+str(data_item_keys)+" properties")
     return data
+
+validate = validate_vm_memory_oracle_canary_facts_schema_json

@@ -67,3 +67,5 @@ def validate_vm_memory_oracle_consolidation_checkpoint_schema_json(data, custom_
         if data_keys:
             raise JsonSchemaValueException("" + (name_prefix or "data") + " must not contain "+str(data_keys)+" properties")
     return data
+
+validate = validate_vm_memory_oracle_consolidation_checkpoint_schema_json

@@ -69,3 +69,5 @@ def validate_vm_memory_oracle_entity_schema_json(data, custom_formats={}, name_p
         if data_keys:
             raise JsonSchemaValueException("" + (name_prefix or "data") + " must not contain "+str(data_keys)+" properties")
     return data
+
+validate = validate_vm_memory_oracle_entity_schema_json

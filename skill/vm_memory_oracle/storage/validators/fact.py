@@ -250,3 +250,5 @@ def validate_vm_memory_oracle_fact_schema_json(data, custom_formats={}, name_pre
         if data_keys:
             raise JsonSchemaValueException("" + (name_prefix or "data") + " must not contain "+str(data_keys)+" properties")
     return data
+
+validate = validate_vm_memory_oracle_fact_schema_json

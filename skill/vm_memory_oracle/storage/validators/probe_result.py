@@ -129,3 +129,5 @@ def validate_vm_memory_oracle_probe_result_schema_json(data, custom_formats={}, 
         if data_keys:
             raise JsonSchemaValueException("" + (name_prefix or "data") + " must not contain "+str(data_keys)+" properties")
     return data
+
+validate = validate_vm_memory_oracle_probe_result_schema_json

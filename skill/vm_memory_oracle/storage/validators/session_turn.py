@@ -65,3 +65,5 @@ def validate_vm_memory_oracle_session_turn_schema_json(data, custom_formats={}, 
                 if not REGEX_PATTERNS['^[^\\u0000-\\u001f\\u007f]*$'].search(data__speaker):
                     raise JsonSchemaValueException("" + (name_prefix or "data") + ".speaker must match pattern ^[^\\u0000-\\u001f\\u007f]*$")
     return data
+
+validate = validate_vm_memory_oracle_session_turn_schema_json
