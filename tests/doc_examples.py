@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import os
 import re
+import shlex
 import subprocess
 import sys
 import tempfile
@@ -154,16 +155,21 @@ class Scratch:
         }
         self.env.pop("MEMORY_ORACLE_CONFIG", None)
         seeded = self.run(
-            f"'{BUNDLE}/scripts/vm-memory-oracle' --action remember --from "
-            f"'{BUNDLE}/assets/examples/facts.jsonl'"
+            f"{shlex.quote(str(self.workdir / 'scripts' / 'vm-memory-oracle'))} --action "
+            f"remember --from {shlex.quote(str(self.workdir / 'assets/examples/facts.jsonl'))}"
         )
         if seeded.returncode != 0:
             raise RuntimeError(f"seeding the example facts failed: {seeded.stderr}")
 
-    def run(self, command: str) -> subprocess.CompletedProcess:
-        command = command.replace("/tmp/", f"{self.root}/tmp-").replace(
-            "{baseDir}", str(self.workdir)
+    def documented(self, command: str) -> str:
+        """A document's command as it runs here: its /tmp/ paths moved into the scratch
+        directory and {baseDir} standing for the bundle-like directory. Only the document's
+        own text is rewritten, so where the bundle lives (under /tmp too) does not matter."""
+        return command.replace("/tmp/", f"{self.root}/tmp-").replace(
+            "{baseDir}", shlex.quote(str(self.workdir))
         )
+
+    def run(self, command: str) -> subprocess.CompletedProcess:
         return subprocess.run(
             ["bash", "-o", "pipefail", "-c", command],
             cwd=self.workdir,
@@ -174,7 +180,7 @@ class Scratch:
         )
 
     def printed(self, command: Command) -> list[str]:
-        done = self.run(command.text)
+        done = self.run(self.documented(command.text))
         return (done.stdout + done.stderr).splitlines()
 
 

@@ -8,6 +8,7 @@ import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from vm_memory_oracle.clock import format_iso, parse_iso
+from vm_memory_oracle.config import Settings
 from vm_memory_oracle.graph.columns import (
     ActivationColumns,
     FactColumns,
@@ -17,6 +18,7 @@ from vm_memory_oracle.graph.columns import (
 )
 from vm_memory_oracle.model.activation import fact_activation
 from vm_memory_oracle.model.fact import new_fact
+from vm_memory_oracle.steps import memory_md
 
 START = parse_iso("2026-01-01T00:00:00Z")
 
@@ -74,10 +76,31 @@ def test_vectorized_activation_is_the_scalar_formula(rows, now_seconds, half_lif
     scalar = [
         fact_activation(fact, state.get(fact.id), now, half_life_days=half_life) for fact in facts
     ]
-    assert vectorized.tolist() == scalar  # the same operations, so the same floats
+    # numpy's power over an array need not round like math's pow: the same formula agrees
+    # within a few units in the last place, and so decides alike at every threshold an
+    # activation is compared with (search, prune, MEMORY.md's add and remove).
+    assert_same_activations(vectorized.tolist(), scalar)
     # What the consolidation steps use: the columns made from the facts themselves.
     assert fact_columns(facts).created.tolist() == inputs.created.tolist()
-    assert activation_values(facts, state, now, half_life) == scalar
+    assert_same_activations(activation_values(facts, state, now, half_life), scalar)
+
+
+THRESHOLDS = (
+    Settings().search_threshold,
+    Settings().prune_threshold,
+    memory_md.ADD_ABOVE,
+    memory_md.REMOVE_BELOW,
+)
+ULPS = 4
+
+
+def assert_same_activations(vectorized: list[float], scalar: list[float]) -> None:
+    assert len(vectorized) == len(scalar)
+    for ours, formula in zip(vectorized, scalar):
+        assert abs(ours - formula) <= ULPS * np.spacing(formula), (ours, formula)
+        for threshold in THRESHOLDS:
+            assert (ours >= threshold) == (formula >= threshold), (ours, formula, threshold)
+            assert (ours > threshold) == (formula > threshold), (ours, formula, threshold)
 
 
 def test_the_journal_of_recalls_is_applied_over_the_columns():

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import os
 import re
+import shlex
 import subprocess
 
 import pytest
@@ -123,8 +124,8 @@ def test_every_command_skill_md_shows_the_agent_runs(tmp_path):
     data = tmp_path / "memory"
     env = {**os.environ, "HOME": str(tmp_path), "MEMORY_ORACLE_DATA_PATH": str(data)}
     seed = run_shell(
-        f"'{BUNDLE}/scripts/vm-memory-oracle' --action remember --from "
-        f"'{BUNDLE}/assets/examples/facts.jsonl'",
+        f"{shlex.quote(str(BUNDLE / 'scripts' / 'vm-memory-oracle'))} --action remember "
+        f"--from {shlex.quote(str(BUNDLE / 'assets/examples/facts.jsonl'))}",
         tmp_path,
         env,
     )
@@ -132,7 +133,7 @@ def test_every_command_skill_md_shows_the_agent_runs(tmp_path):
     commands = skill_commands()
     assert len(commands) >= 10
     for line in commands:
-        result = run_shell(line.replace("{baseDir}", str(BUNDLE)), tmp_path, env)
+        result = run_shell(line.replace("{baseDir}", shlex.quote(str(BUNDLE))), tmp_path, env)
         assert result.returncode == 0, f"{line}\n{result.stderr}"
 
 

@@ -288,7 +288,7 @@ def test_a_jq_program_that_prints_too_much_is_stopped(data_dir, memory):
         (b'memory_oracle:\n  embedding_model: "hash\\u202e"\n', "bidirectional control character"),
         (b"memory_oracle:\n  recall_k: 10 # caf\xe9\n", "cannot read config file"),
         (
-            b'memory_oracle: !!python/object/apply:os.system ["touch /tmp/pwned"]\n',
+            b'memory_oracle: !!python/object/apply:os.system ["touch PWNED"]\n',
             "memory_oracle: must be a mapping",
         ),
         (b"memory_oracle:\n  recall_k: " + b"[" * 400 + b"]" * 400 + b"\n", "nested too deeply"),
@@ -305,11 +305,13 @@ def test_a_jq_program_that_prints_too_much_is_stopped(data_dir, memory):
 )
 def test_hostile_config_files_are_refused_naming_the_file(cli, memory, body, message):
     config = memory / "config.yaml"
-    config.write_bytes(body)
+    # The file a YAML loader that ran code would create: in this test's own directory.
+    pwned = memory.parent / "pwned"
+    config.write_bytes(body.replace(b"PWNED", str(pwned).encode()))
     before = data_files(memory)
     refused(cli("--action", "recall", "--query", "tea"), 3, f"Error: {config}", message)
     assert data_files(memory) == before
-    assert not Path("/tmp/pwned").exists()
+    assert not pwned.exists()
 
 
 def test_a_data_path_of_root_or_with_dotdot_is_refused(cli, tmp_path):
