@@ -49,6 +49,9 @@ import results  # noqa: E402
 import synthetic  # noqa: E402
 
 K = 10
+# The BM25 parameters recall ranks with: tantivy's, fixed in its scorer (no setting).
+BM25_K1 = 1.2
+BM25_B = 0.75
 STAMP = "2026-05-15T00:00:00Z"
 BATCH = 100  # facts added and facts deleted by one incremental update
 _CJK_RUN = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uac00-\ud7af]+")
@@ -152,9 +155,9 @@ class Project:
 
 
 class Bm25s:
-    """bm25s (numpy CSC backend) over pre-tokenized documents; method "lucene" with recall's
-    k1/b, which ranks as recall's BM25 does. No add or delete: rebuilt from the cached term
-    lists of the kept facts (only the new facts are tokenized)."""
+    """bm25s (numpy CSC backend) over pre-tokenized documents; method "lucene" with
+    tantivy's k1/b, which ranks as recall's BM25 does. No add or delete: rebuilt from the
+    cached term lists of the kept facts (only the new facts are tokenized)."""
 
     name = "bm25s"
 
@@ -167,11 +170,10 @@ class Bm25s:
 
     def _index(self) -> None:
         import bm25s
-        from vm_memory_oracle.recall import _BM25_B, _BM25_K1
 
         self.ids = list(self.terms)
         self.model = bm25s.BM25(
-            k1=_BM25_K1, b=_BM25_B, method="lucene", backend="numpy", csc_backend="numpy"
+            k1=BM25_K1, b=BM25_B, method="lucene", backend="numpy", csc_backend="numpy"
         )
         self.model.index(list(self.terms.values()), show_progress=False)
 
@@ -557,11 +559,12 @@ def tokenizing_seconds(size: int) -> float:
 # --- LoCoMo -----------------------------------------------------------------------------
 
 
-def locomo_quality(workdir: Path, names: list[str]) -> dict:
-    """Evidence recall@10 of each engine alone on each LoCoMo dev conversation."""
+def locomo_quality(workdir: Path, names: list[str], samples: tuple[str, ...] | None = None) -> dict:
+    """Evidence recall@10 of each engine alone on each LoCoMo dev conversation (or on
+    those `samples` names)."""
     from locomo_retrieval import CATEGORIES, KEPT_EMBEDDINGS, LEXICAL, evaluate, prepare
 
-    prepared = prepare(workdir, kept=KEPT_EMBEDDINGS)
+    prepared = prepare(workdir, samples=samples, kept=KEPT_EMBEDDINGS)
     variants = [(name, ENGINES[name], {}) for name in names]
     if "current" in names:
         variants.append(("project (min_relative 0.2)", Project, {"min_relative": 0.2}))
@@ -707,6 +710,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--repeats", type=int, default=3, help="builds a size (median)")
     parser.add_argument("--updates", type=int, default=3, help="incremental updates (median)")
     parser.add_argument("--skip-locomo", action="store_true")
+    parser.add_argument(
+        "--locomo-samples", help="the LoCoMo conversations to score (default: all five)"
+    )
     parser.add_argument("--json", action="store_true", help="print the JSON, not the table")
     args = parser.parse_args(argv)
     sizes = [int(value) for value in args.sizes.split(",")]
@@ -737,7 +743,8 @@ def main(argv: list[str] | None = None) -> int:
                 )
     if not args.skip_locomo:
         with tempfile.TemporaryDirectory() as scratch:
-            figures["locomo"] = locomo_quality(args.workdir or Path(scratch), names)
+            samples = tuple(args.locomo_samples.split(",")) if args.locomo_samples else None
+            figures["locomo"] = locomo_quality(args.workdir or Path(scratch), names, samples)
     path = results.record("lexical_engines", figures)
     if args.json:
         print(json.dumps(figures, ensure_ascii=False))

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 import tempfile
 import time
@@ -79,7 +80,14 @@ def prepare(
     return prepared
 
 
-KEPT_EMBEDDINGS = Path.home() / ".cache" / "vm-memory-oracle-tests" / "locomo-embeddings"
+# Where the retrieval test keeps the conversations' embedding caches between runs.
+KEPT_EMBEDDINGS = (
+    Path(
+        os.environ.get("VM_MEMORY_ORACLE_TEST_CACHE")
+        or Path.home() / ".cache" / "vm-memory-oracle-tests"
+    )
+    / "locomo-embeddings"
+)
 
 
 def restore_embeddings(

@@ -78,12 +78,12 @@ def disk_mb(path: Path) -> float:
     return round(sum(p.stat().st_size for p in path.rglob("*") if p.is_file()) / 2**20, 1)
 
 
-def main() -> None:
+def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--count", type=int, default=1_000_000)
     parser.add_argument("--workdir", type=Path, default=Path("/tmp/million"))
     parser.add_argument("--processes", type=int, default=3)
-    args = parser.parse_args()
+    args = parser.parse_args(argv)
     shutil.rmtree(args.workdir, ignore_errors=True)
     args.workdir.mkdir(parents=True)
     data = args.workdir / "memory"

@@ -116,6 +116,8 @@ def parse_block(document: str, line: int, body: list[str]) -> Example:
 def normalised(lines: list[str]) -> list[str]:
     result = []
     for line in lines:
+        # The bundle's own path first, whole: it may hold spaces, which end a path below.
+        line = line.replace(str(BUNDLE), "/bundle")
         line = _FACT_ID.sub("fact-ID", line)
         line = _DURATION.sub("N s", line)
         line = _DISK_USE.sub("disk N% used", line)

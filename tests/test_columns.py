@@ -132,7 +132,10 @@ def test_the_journal_of_recalls_is_applied_over_the_columns():
         max_size=40,
     ),
     st.lists(st.integers(-10 * 86400 * 10**6, 800 * 86400 * 10**6), min_size=1, max_size=4),
-    st.sampled_from([0.0, 0.15, 0.3, 0.5, 1.0]) | st.floats(0, 1),  # threshold
+    # A threshold below the smallest normal float is left out: an activation that has
+    # rounded down to a subnormal stays "at or above" it for days after the true crossing,
+    # which no deadline can place; every threshold a memory uses is far above it.
+    st.sampled_from([0.0, 0.15, 0.3, 0.5, 1.0]) | st.floats(np.finfo(float).tiny, 1),
     st.floats(0.5, 365),
     st.data(),
 )
@@ -181,7 +184,7 @@ def test_the_searchable_mask_is_activation_at_or_above_the_threshold(
             }
         )
         chosen = np.array(sorted({0, len(rows) - 1}), dtype=np.intp)
-        assert (
-            columns.activation(inputs, now, half_life, chosen).tolist()
-            == columns.activation(inputs, now, half_life)[chosen].tolist()
+        assert_same_activations(
+            columns.activation(inputs, now, half_life, chosen).tolist(),
+            columns.activation(inputs, now, half_life)[chosen].tolist(),
         )

@@ -71,6 +71,10 @@ def test_normalising_leaves_only_what_runs_share():
             "",
         ]
     ) == ["0.294  fact-ID  (source import:PATH)", "embedded 8 facts in N s, recall N s"]
+    # The bundle's path is one path wherever the clone lives, a directory with a space too.
+    assert normalised([f"(source import:{BUNDLE}/assets/examples/facts.jsonl)"]) == [
+        "(source import:PATH)"
+    ]
     assert normalised(["healthy: 7 active facts, disk 37.8% used"]) == [
         "healthy: 7 active facts, disk N% used"
     ]

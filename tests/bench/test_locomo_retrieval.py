@@ -14,7 +14,6 @@ Everything else (summarize, the index, recall) is done afresh each run.
 
 from __future__ import annotations
 
-import os
 import shutil
 import sys
 from pathlib import Path
@@ -26,15 +25,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "benchmarks"))
 from vm_memory_oracle.config import Settings  # noqa: E402
 
 from locomo import dataset_path  # noqa: E402
-from locomo_retrieval import LEXICAL, evaluate, prepare  # noqa: E402
+from locomo_retrieval import KEPT_EMBEDDINGS, LEXICAL, evaluate, prepare  # noqa: E402
 
-CACHE = (
-    Path(
-        os.environ.get("VM_MEMORY_ORACLE_TEST_CACHE")
-        or Path.home() / ".cache" / "vm-memory-oracle-tests"
-    )
-    / "locomo-embeddings"
-)
+CACHE = KEPT_EMBEDDINGS
 
 
 def _embedding_caches(workdir: Path) -> list[Path]:

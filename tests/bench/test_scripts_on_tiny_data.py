@@ -1,0 +1,82 @@
+"""The benchmark scripts no other test runs, each run whole on tiny data so that none can rot:
+lexical_engines.py (every engine, one LoCoMo conversation), million.py (a few hundred facts
+through the entrypoint) and recall_against.py (this tree against HEAD). Their figures at
+size are in references/reliability.md; here only that each runs and reports what it
+measured. Figures go to the test's own directory, not benchmarks/output/."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+BENCHMARKS = Path(__file__).resolve().parents[2] / "benchmarks"
+sys.path.insert(0, str(BENCHMARKS))
+
+from locomo import dataset_path  # noqa: E402
+
+
+def run_benchmark(tmp_path: Path, script: str, *args: str) -> subprocess.CompletedProcess:
+    done = subprocess.run(
+        [sys.executable, str(BENCHMARKS / script), *args],
+        capture_output=True,
+        text=True,
+        timeout=900,
+        env={**os.environ, "VM_MEMORY_ORACLE_BENCH_OUTPUT": str(tmp_path / "output")},
+        cwd=tmp_path,
+    )
+    assert done.returncode == 0, done.stderr[-3000:]
+    return done
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(not dataset_path().exists(), reason="LoCoMo data not found")
+def test_lexical_engines_runs_on_tiny_data(tmp_path):
+    done = run_benchmark(
+        tmp_path,
+        "lexical_engines.py",
+        *("--sizes", "300", "--queries", "5", "--repeats", "1", "--updates", "1"),
+        *("--locomo-samples", "conv-26", "--workdir", str(tmp_path / "locomo"), "--json"),
+    )
+    figures = json.loads(done.stdout.strip().splitlines()[-1])
+    engines = {row["engine"] for row in figures["speed"]}
+    assert engines == {"project", "bm25s", "tantivy", "fts5-unicode61", "fts5-trigram"}
+    for row in figures["speed"]:
+        assert row["facts"] == 300 and row["query_ms_p50"] > 0, row
+        assert row["update_visible"], row
+    quality = figures["locomo"]
+    assert set(quality["project"]["per_conversation"]) == {"conv-26"}
+    for label, row in quality.items():
+        assert 0 < row["recall"] <= 1, (label, row)
+    assert (tmp_path / "output" / "lexical_engines.json").is_file()
+
+
+@pytest.mark.slow
+def test_million_runs_on_tiny_data(tmp_path):
+    done = run_benchmark(
+        tmp_path,
+        "million.py",
+        *("--count", "300", "--workdir", str(tmp_path / "million"), "--processes", "1"),
+    )
+    assert "recall process:" in done.stdout
+    figures = json.loads((tmp_path / "output" / "million-300.json").read_text())["figures"]
+    assert figures["facts"] == 300
+    assert figures["remember_from"]["seconds"] > 0 and figures["first_recall"]["rss_mb"] > 0
+    assert figures["in_process"]["p50_ms"] > 0 and figures["in_process"]["rounds"] == 10
+    assert figures["disk_mb"]["total"] > 0
+
+
+@pytest.mark.slow
+def test_recall_against_runs_on_tiny_data(tmp_path):
+    done = run_benchmark(
+        tmp_path, "recall_against.py", "--base", "HEAD", "--tries", "1", "--count", "300"
+    )
+    lines = done.stdout.splitlines()
+    assert lines[0] == "recall p50 at 300 facts, without query embedding or boost, 1 runs"
+    for kind in ("plain", "time_named"):
+        line = next(line for line in lines if line.strip().startswith(kind))
+        assert "base HEAD:" in line and "ratio" in line, line
