@@ -28,65 +28,14 @@ from pathlib import Path
 import pytest
 
 from conftest import BUNDLE
+from openclaw_install import installed_environment
 from scripted_model import ScriptedModel, last_meaningful_role, last_user_text, message_text
-
-OPENCLAW_VERSION = "2026.9.6"
-NODE_PACKAGE = "node@24"
-CACHE = Path(
-    os.environ.get("VM_MEMORY_ORACLE_TEST_CACHE")
-    or Path.home() / ".cache" / "vm-memory-oracle-tests"
-)  # HOME before fixtures
-NETWORK_ERRORS = (
-    "ENOTFOUND",
-    "EAI_AGAIN",
-    "ETIMEDOUT",
-    "ECONNREFUSED",
-    "ECONNRESET",
-    "ENETUNREACH",
-    "network",
-    "getaddrinfo",
-)
-
-
-def _npm_install(prefix: Path, package: str, env: dict) -> None:
-    """`npm install --prefix prefix package`, once: a finished install leaves a marker."""
-    done = prefix / ".installed"
-    if done.exists() and done.read_text() == package:
-        return
-    if shutil.which("npm", path=env["PATH"]) is None:
-        pytest.skip("npm is not installed; the OpenClaw integration test needs it")
-    prefix.mkdir(parents=True, exist_ok=True)
-    result = subprocess.run(
-        ["npm", "install", "--prefix", str(prefix), "--no-audit", "--no-fund", package],
-        capture_output=True,
-        text=True,
-        env=env,
-        timeout=900,
-    )
-    if result.returncode != 0:
-        if any(marker in result.stderr for marker in NETWORK_ERRORS):
-            pytest.skip(
-                f"the npm registry cannot be reached, so OpenClaw cannot be installed: "
-                f"{result.stderr.strip().splitlines()[-1]}"
-            )
-        raise AssertionError(f"npm install {package} failed:\n{result.stderr[-3000:]}")
-    done.write_text(package)
 
 
 @pytest.fixture(scope="module")
 def openclaw_env():
     """PATH with Node 24 and the openclaw CLI first."""
-    env = {**os.environ}
-    node = CACHE / "node24"
-    _npm_install(node, NODE_PACKAGE, env)
-    env["PATH"] = f"{node / 'node_modules' / '.bin'}{os.pathsep}{env['PATH']}"
-    openclaw = CACHE / f"openclaw-{OPENCLAW_VERSION}"
-    # openclaw's install script checks the Node version: node 24 must already be first.
-    _npm_install(openclaw, f"openclaw@{OPENCLAW_VERSION}", env)
-    env["PATH"] = f"{openclaw / 'node_modules' / '.bin'}{os.pathsep}{env['PATH']}"
-    version = subprocess.run(["node", "--version"], capture_output=True, text=True, env=env)
-    assert version.stdout.startswith("v24."), version.stdout
-    return env
+    return installed_environment()
 
 
 def staged_bundle(target: Path) -> Path:

@@ -1,0 +1,91 @@
+"""The LongMemEval benchmark (benchmarks/longmemeval.py) on tiny data: the first question of
+two types, each haystack cut to its answer sessions and one other, through the whole
+pipeline and the raw-turn baselines (the types differ only in the data). Here, that it
+runs, scores what it should, and keeps results short."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+BENCHMARKS = Path(__file__).resolve().parents[2] / "benchmarks"
+sys.path.insert(0, str(BENCHMARKS))
+
+from longmemeval import (  # noqa: E402
+    BASELINES,
+    PIPELINE,
+    TYPES,
+    Haystack,
+    Scored,
+    dataset_path,
+    haystack_sessions,
+    load_dataset,
+    sampled,
+    scores,
+)
+
+needs_data = pytest.mark.skipif(
+    not dataset_path().exists(), reason=f"LongMemEval data not found at {dataset_path()}"
+)
+
+
+def test_a_turn_and_its_session_are_scored_by_their_source():
+    haystack = Haystack(
+        session_of={"a.jsonl": "s1", "b.jsonl": "s2"},
+        evidence={"sessions/a.jsonl:2", "sessions/b.jsonl:1"},
+    )
+    one = scores(Scored(["sessions/a.jsonl:2", "sessions/a.jsonl:3"], 40), haystack, {"s1", "s2"})
+    assert one == {"turn_recall": 0.5, "session_any": 1.0, "session_all": 0.0, "chars": 40}
+    both = scores(Scored(["sessions/b.jsonl:1", "sessions/a.jsonl:2"]), haystack, {"s1", "s2"})
+    assert both["turn_recall"] == 1.0 and both["session_all"] == 1.0
+    none = scores(Scored([]), haystack, {"s1"})
+    assert none == {"turn_recall": 0.0, "session_any": 0.0, "session_all": 0.0, "chars": 0}
+
+
+@needs_data
+def test_a_sample_is_spread_over_the_types_and_a_cut_haystack_keeps_its_answers():
+    data = load_dataset()
+    chosen = sampled(data["questions"], 8)
+    assert [q["question_type"] for q in chosen[:6]] == list(TYPES)
+    assert len(chosen) == 8 and len({q["question_id"] for q in chosen}) == 8
+    assert len(sampled(data["questions"], None)) == len(data["questions"])
+    question = chosen[0]
+    cut = haystack_sessions(question, 2)
+    answers = set(question["answer_session_ids"])
+    assert answers <= {session for session, _ in cut}
+    assert len(cut) == len(answers) + 2
+    whole = haystack_sessions(question)
+    assert [pair for pair in whole if pair in cut] == cut  # the haystack's order is kept
+
+
+@pytest.mark.slow
+@needs_data
+def test_the_benchmark_runs_on_cut_haystacks(tmp_path):
+    types = "single-session-user,single-session-assistant"
+    done = subprocess.run(
+        [sys.executable, str(BENCHMARKS / "longmemeval.py"), "--sample", "2", "--sessions", "1"]
+        + ["--types", types, "--workdir", str(tmp_path / "memories"), "--json"],
+        capture_output=True,
+        text=True,
+        timeout=900,
+        env={**os.environ, "VM_MEMORY_ORACLE_BENCH_OUTPUT": str(tmp_path / "output")},
+    )
+    assert done.returncode == 0, done.stderr[-3000:]
+    report = json.loads(done.stdout.strip().splitlines()[-1])
+    assert set(report["summary"]) == {*types.split(","), "all"}
+    for row in report["questions"]:
+        assert row["fallback"] is None and row["ingest_s"] > 0 and row["facts"] > 0, row
+        for name in (PIPELINE, *BASELINES):
+            for k in (10, 5):
+                cell = row[f"{name}@{k}"]
+                assert cell["turn_recall"] is None or 0 <= cell["turn_recall"] <= 1
+                assert cell["session_all"] <= cell["session_any"]
+        assert row[f"{PIPELINE}@10"]["chars"] <= 2000, row
+    # The raw turns of a cut haystack are few: the fused baseline finds an answer session.
+    assert report["summary"]["all"]["bm25+e5 turns@10"]["session_any"] > 0.5
+    assert (tmp_path / "output" / "longmemeval-sample.json").is_file()

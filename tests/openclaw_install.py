@@ -1,0 +1,104 @@
+"""Node 24 and the openclaw CLI from npm, installed once into a cache outside the repository
+($VM_MEMORY_ORACLE_TEST_CACHE, else ~/.cache/vm-memory-oracle-tests) for the OpenClaw tests.
+
+The first install downloads and unpacks about 840 MB, most of it waiting on the registry, so
+when the OpenClaw tests are selected it starts in a background thread as soon as the tests
+outside tests/bench begin (conftest.py), and the tests' fixture waits for it; the benchmarks
+run first and alone. Without npm, or when the registry cannot be reached, the fixture skips.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+from concurrent.futures import Future, ThreadPoolExecutor
+from pathlib import Path
+
+import pytest
+
+OPENCLAW_VERSION = "2026.9.6"
+NODE_PACKAGE = "node@24"
+CACHE = Path(
+    os.environ.get("VM_MEMORY_ORACLE_TEST_CACHE")
+    or Path.home() / ".cache" / "vm-memory-oracle-tests"
+)  # HOME before fixtures
+NETWORK_ERRORS = (
+    "ENOTFOUND",
+    "EAI_AGAIN",
+    "ETIMEDOUT",
+    "ECONNREFUSED",
+    "ECONNRESET",
+    "ENETUNREACH",
+    "network",
+    "getaddrinfo",
+)
+
+
+def npm_install(prefix: Path, package: str, env: dict) -> None:
+    """`npm install --prefix prefix package`, once: a finished install leaves a marker."""
+    done = prefix / ".installed"
+    if done.exists() and done.read_text() == package:
+        return
+    if shutil.which("npm", path=env["PATH"]) is None:
+        pytest.skip("npm is not installed; the OpenClaw integration test needs it")
+    prefix.mkdir(parents=True, exist_ok=True)
+    result = subprocess.run(
+        ["npm", "install", "--prefix", str(prefix), "--no-audit", "--no-fund", package],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=900,
+    )
+    if result.returncode != 0:
+        if any(marker in result.stderr for marker in NETWORK_ERRORS):
+            pytest.skip(
+                f"the npm registry cannot be reached, so OpenClaw cannot be installed: "
+                f"{result.stderr.strip().splitlines()[-1]}"
+            )
+        raise AssertionError(f"npm install {package} failed:\n{result.stderr[-3000:]}")
+    done.write_text(package)
+
+
+def openclaw_environment(environ: dict) -> dict:
+    """`environ` with Node 24 and the openclaw CLI first on PATH, installing them if needed."""
+    env = {**environ}
+    node = CACHE / "node24"
+    npm_install(node, NODE_PACKAGE, env)
+    env["PATH"] = f"{node / 'node_modules' / '.bin'}{os.pathsep}{env['PATH']}"
+    openclaw = CACHE / f"openclaw-{OPENCLAW_VERSION}"
+    # openclaw's install script checks the Node version: node 24 must already be first.
+    npm_install(openclaw, f"openclaw@{OPENCLAW_VERSION}", env)
+    env["PATH"] = f"{openclaw / 'node_modules' / '.bin'}{os.pathsep}{env['PATH']}"
+    version = subprocess.run(["node", "--version"], capture_output=True, text=True, env=env)
+    assert version.stdout.startswith("v24."), version.stdout
+    return env
+
+
+_environ: dict | None = None  # the environment as the session began, before any fixture
+_installing: Future | None = None
+
+
+def expect_install() -> None:
+    """The OpenClaw tests are selected: keep the environment as it is now, before fixtures
+    change HOME or PATH, for the install that start_install() begins."""
+    global _environ
+    _environ = {**os.environ}
+
+
+def start_install() -> None:
+    """Begin the install in a background thread, once, if expect_install() was called."""
+    global _installing
+    if _environ is None or _installing is not None:
+        return
+    _installing = ThreadPoolExecutor(max_workers=1, thread_name_prefix="openclaw-install").submit(
+        openclaw_environment, _environ
+    )
+
+
+def installed_environment() -> dict:
+    """The environment of the OpenClaw tests: the background install's, waited for (its
+    skip or failure raised here), or one installed now."""
+    if _installing is not None:
+        return _installing.result()
+    return openclaw_environment({**os.environ})
