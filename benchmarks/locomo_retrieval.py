@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import sys
 import tempfile
 import time
@@ -34,6 +33,7 @@ from vm_memory_oracle.storage.store import Store  # noqa: E402
 from vm_memory_oracle.workspace import initialize  # noqa: E402
 
 from locomo import load_dataset, write_sessions  # noqa: E402
+from results import TEST_CACHE  # noqa: E402
 
 LEXICAL = "lexical-only"
 CATEGORIES = {1: "multi-hop", 2: "temporal", 3: "open-domain", 4: "single-hop"}
@@ -81,13 +81,7 @@ def prepare(
 
 
 # Where the retrieval test keeps the conversations' embedding caches between runs.
-KEPT_EMBEDDINGS = (
-    Path(
-        os.environ.get("VM_MEMORY_ORACLE_TEST_CACHE")
-        or Path.home() / ".cache" / "vm-memory-oracle-tests"
-    )
-    / "locomo-embeddings"
-)
+KEPT_EMBEDDINGS = TEST_CACHE / "locomo-embeddings"
 
 
 def restore_embeddings(

@@ -39,6 +39,7 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "skill"))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
+from lexical_engines import BM25_B, BM25_K1  # noqa: E402
 from vm_memory_oracle.clock import format_iso  # noqa: E402
 from vm_memory_oracle.config import Settings  # noqa: E402
 from vm_memory_oracle.graph import KnowledgeGraph  # noqa: E402
@@ -66,7 +67,6 @@ KS = (10, 5)
 PIPELINE = "memory"
 BASELINES = ("bm25 turns", "e5 turns", "bm25+e5 turns")
 RRF_K = 60
-BM25_K1, BM25_B = 1.2, 0.75  # tantivy's, which recall's full-text index ranks with
 
 
 def dataset_path() -> Path:
@@ -188,12 +188,12 @@ class TurnRankers:
         self.embedder = BundledEmbedder()
         self.vectors: dict[str, np.ndarray] = {}
 
-    def rank(self, haystack: Haystack, query: str, k: int) -> dict[str, Scored]:
+    def rank(self, haystack: Haystack, query: str) -> dict[str, list[str]]:
+        """Each baseline's turns (sources), best first."""
         import bm25s
 
         sources = [source for source, _ in haystack.turns]
         texts = [text for _, text in haystack.turns]
-        length = {source: len(text) for source, text in haystack.turns}
         model = bm25s.BM25(k1=BM25_K1, b=BM25_B, method="lucene", backend="numpy")
         model.index([tokens(text) or ["\u2205"] for text in texts], show_progress=False)
         vocabulary = model.vocab_dict
@@ -210,14 +210,10 @@ class TurnRankers:
         }
         fused: dict[int, float] = defaultdict(float)
         for order in orders.values():
-            for rank, number in enumerate(order[: 10 * k]):
+            for rank, number in enumerate(order):
                 fused[number] += 1.0 / (RRF_K + rank + 1)
         orders["bm25+e5 turns"] = sorted(fused, key=lambda number: (-fused[number], number))
-        ranked = {}
-        for name, order in orders.items():
-            cited = [sources[number] for number in order[:k]]
-            ranked[name] = Scored(cited, sum(length[source] for source in cited))
-        return ranked
+        return {name: [sources[number] for number in order] for name, order in orders.items()}
 
 
 def run_question(
@@ -235,6 +231,15 @@ def run_question(
     semantic, _, choice = semantic_search(graph, settings)
     ingest = time.perf_counter() - started
     answer_sessions = set(question["answer_session_ids"])
+    text_of = dict(haystack.turns)
+    baselines = turns.rank(haystack, question["question"])
+    results_at = recall_many(
+        graph,
+        [{"query": question["question"], "k": k} for k in KS],
+        now,
+        boost=False,
+        semantic=semantic,
+    )
     row: dict = {
         "question_id": question["question_id"],
         "type": question["question_type"],
@@ -243,17 +248,16 @@ def run_question(
         "ingest_s": round(ingest, 2),
         "fallback": choice.note,
     }
-    for k in KS:
-        [result] = recall_many(
-            graph, [{"query": question["question"], "k": k}], now, boost=False, semantic=semantic
-        )
+    for k, result in zip(KS, results_at):
         hits = result["results"]
         memory = Scored(
             [hit["source"] for hit in hits if str(hit["source"]).startswith("sessions/")],
             sum(len(hit["text"]) for hit in hits),
         )
         row[f"{PIPELINE}@{k}"] = scores(memory, haystack, answer_sessions)
-        for name, scored in turns.rank(haystack, question["question"], k).items():
+        for name, order in baselines.items():
+            cited = order[:k]
+            scored = Scored(cited, sum(len(text_of[source]) for source in cited))
             row[f"{name}@{k}"] = scores(scored, haystack, answer_sessions)
     return row
 

@@ -13,6 +13,12 @@ from pathlib import Path
 OUTPUT = Path(
     os.environ.get("VM_MEMORY_ORACLE_BENCH_OUTPUT") or Path(__file__).resolve().parent / "output"
 )
+# Where the tests and benchmarks keep what they download or compute once and reuse in later
+# runs (OpenClaw from npm, the LoCoMo conversations' embeddings): outside the repository.
+TEST_CACHE = Path(
+    os.environ.get("VM_MEMORY_ORACLE_TEST_CACHE")
+    or Path.home() / ".cache" / "vm-memory-oracle-tests"
+)
 
 
 def machine() -> dict:

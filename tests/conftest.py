@@ -223,6 +223,21 @@ def pytest_collection_modifyitems(config, items):
             item.add_marker(pytest.mark.slow)
 
 
+def run_benchmark(tmp_path: Path, script: str, *args: str) -> subprocess.CompletedProcess:
+    """benchmarks/`script` run whole, from `tmp_path`, its figures written to tmp_path/output
+    (not benchmarks/output/); it must succeed."""
+    done = subprocess.run(
+        [sys.executable, str(BUNDLE / "benchmarks" / script), *args],
+        capture_output=True,
+        text=True,
+        timeout=900,
+        env={**os.environ, "VM_MEMORY_ORACLE_BENCH_OUTPUT": str(tmp_path / "output")},
+        cwd=tmp_path,
+    )
+    assert done.returncode == 0, done.stderr[-3000:]
+    return done
+
+
 OPENCLAW_TESTS = BUNDLE / "tests" / "test_openclaw.py"
 BENCHMARKS = BUNDLE / "tests" / "bench"
 

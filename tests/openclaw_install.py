@@ -12,17 +12,18 @@ from __future__ import annotations
 import os
 import shutil
 import subprocess
+import sys
 from concurrent.futures import Future, ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
 
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "benchmarks"))
+
+from results import TEST_CACHE  # noqa: E402  (read at import: HOME before fixtures)
+
 OPENCLAW_VERSION = "2026.9.6"
 NODE_PACKAGE = "node@24"
-CACHE = Path(
-    os.environ.get("VM_MEMORY_ORACLE_TEST_CACHE")
-    or Path.home() / ".cache" / "vm-memory-oracle-tests"
-)  # HOME before fixtures
 NETWORK_ERRORS = (
     "ENOTFOUND",
     "EAI_AGAIN",
@@ -63,10 +64,10 @@ def npm_install(prefix: Path, package: str, env: dict) -> None:
 def openclaw_environment(environ: dict) -> dict:
     """`environ` with Node 24 and the openclaw CLI first on PATH, installing them if needed."""
     env = {**environ}
-    node = CACHE / "node24"
+    node = TEST_CACHE / "node24"
     npm_install(node, NODE_PACKAGE, env)
     env["PATH"] = f"{node / 'node_modules' / '.bin'}{os.pathsep}{env['PATH']}"
-    openclaw = CACHE / f"openclaw-{OPENCLAW_VERSION}"
+    openclaw = TEST_CACHE / f"openclaw-{OPENCLAW_VERSION}"
     # openclaw's install script checks the Node version: node 24 must already be first.
     npm_install(openclaw, f"openclaw@{OPENCLAW_VERSION}", env)
     env["PATH"] = f"{openclaw / 'node_modules' / '.bin'}{os.pathsep}{env['PATH']}"

@@ -6,8 +6,6 @@ runs, scores what it should, and keeps results short."""
 from __future__ import annotations
 
 import json
-import os
-import subprocess
 import sys
 from pathlib import Path
 
@@ -16,6 +14,7 @@ import pytest
 BENCHMARKS = Path(__file__).resolve().parents[2] / "benchmarks"
 sys.path.insert(0, str(BENCHMARKS))
 
+from conftest import run_benchmark  # noqa: E402
 from longmemeval import (  # noqa: E402
     BASELINES,
     PIPELINE,
@@ -67,15 +66,12 @@ def test_a_sample_is_spread_over_the_types_and_a_cut_haystack_keeps_its_answers(
 @needs_data
 def test_the_benchmark_runs_on_cut_haystacks(tmp_path):
     types = "single-session-user,single-session-assistant"
-    done = subprocess.run(
-        [sys.executable, str(BENCHMARKS / "longmemeval.py"), "--sample", "2", "--sessions", "0"]
-        + ["--types", types, "--workdir", str(tmp_path / "memories"), "--json"],
-        capture_output=True,
-        text=True,
-        timeout=900,
-        env={**os.environ, "VM_MEMORY_ORACLE_BENCH_OUTPUT": str(tmp_path / "output")},
+    done = run_benchmark(
+        tmp_path,
+        "longmemeval.py",
+        *("--sample", "2", "--sessions", "0", "--types", types),
+        *("--workdir", str(tmp_path / "memories"), "--json"),
     )
-    assert done.returncode == 0, done.stderr[-3000:]
     report = json.loads(done.stdout.strip().splitlines()[-1])
     assert set(report["summary"]) == {*types.split(","), "all"}
     for row in report["questions"]:

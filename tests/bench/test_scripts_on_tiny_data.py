@@ -7,8 +7,6 @@ measured. Figures go to the test's own directory, not benchmarks/output/."""
 from __future__ import annotations
 
 import json
-import os
-import subprocess
 import sys
 from pathlib import Path
 
@@ -17,20 +15,8 @@ import pytest
 BENCHMARKS = Path(__file__).resolve().parents[2] / "benchmarks"
 sys.path.insert(0, str(BENCHMARKS))
 
+from conftest import run_benchmark  # noqa: E402
 from locomo import dataset_path  # noqa: E402
-
-
-def run_benchmark(tmp_path: Path, script: str, *args: str) -> subprocess.CompletedProcess:
-    done = subprocess.run(
-        [sys.executable, str(BENCHMARKS / script), *args],
-        capture_output=True,
-        text=True,
-        timeout=900,
-        env={**os.environ, "VM_MEMORY_ORACLE_BENCH_OUTPUT": str(tmp_path / "output")},
-        cwd=tmp_path,
-    )
-    assert done.returncode == 0, done.stderr[-3000:]
-    return done
 
 
 @pytest.mark.slow

@@ -59,8 +59,8 @@ class BundledEmbedder:
     def _embed(self, texts: Sequence[str], *, query: bool) -> np.ndarray:
         if not texts:
             return np.zeros((0, self.dimension), dtype=np.float32)
-        workers = _workers()
-        if workers > 1 and len(texts) > _CHUNK:
+        workers = _workers() if len(texts) > _CHUNK else 1
+        if workers > 1:
             return normalised(self._embed_on_threads(texts, query, workers))
         parts = []
         for start in range(0, len(texts), _BATCH):
