@@ -4,8 +4,9 @@ Every question of categories 1-4 is recalled (k=10, no boost); a question scores
 of its evidence turns that are the source of a returned fact (LoCoMo's recall_acc). Figures
 overall and per category, for each embedder and for lexical matching alone. Run:
     .venv/bin/python benchmarks/locomo_retrieval.py [--embedders hash,multilingual-e5-small]
-        [--workdir DIR] [--json]
-A --workdir kept between runs keeps the embedding caches, so a second run embeds nothing.
+        [--workdir DIR] [--json] [--embed-ahead]
+A --workdir kept between runs keeps the embedding caches, so a second run embeds nothing;
+--embed-ahead only fills the kept caches the tests restore.
 """
 
 from __future__ import annotations
@@ -103,6 +104,32 @@ def restore_embeddings(
                     shutil.copy2(cache, target / cache.name)
 
 
+def keep_embeddings(workdir: Path, kept: Path | None = None) -> None:
+    """Keep the conversations' embedding caches of `workdir` in `kept` for later runs. Each
+    file is written beside its place and renamed into it, so a run reading `kept` at the
+    same time sees the old file or the new, never a part."""
+    import os
+    import shutil
+
+    kept = kept or KEPT_EMBEDDINGS
+    for cache in sorted(workdir.glob("*/embeddings/cache-*.npz")):
+        target = kept / cache.parent.parent.name / cache.name
+        target.parent.mkdir(parents=True, exist_ok=True)
+        partial = target.with_name(f".{target.name}.{os.getpid()}")
+        shutil.copy2(cache, partial)
+        os.replace(partial, target)
+
+
+def embed_ahead(workdir: Path, kept: Path | None = None) -> None:
+    """Embed every conversation's texts with the default model (what summarize and the index
+    embed) and keep them in `kept`: a later run that restores them embeds nothing."""
+    kept = kept or KEPT_EMBEDDINGS
+    for graph, _, _ in prepare(workdir, kept=kept):
+        graph.settings = Settings()
+        semantic_search(graph, graph.settings)
+    keep_embeddings(workdir, kept)
+
+
 def evaluate(prepared, embedder: str, k: int = 10) -> Scores:
     scores = Scores(embedder)
     per_question: list[tuple[int, float]] = []
@@ -149,7 +176,17 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--embedders", default=f"{LEXICAL},hash,multilingual-e5-small")
     parser.add_argument("--workdir", type=Path)
     parser.add_argument("--json", action="store_true")
+    parser.add_argument(
+        "--embed-ahead",
+        action="store_true",
+        help=f"only embed the conversations with the default model and keep the vectors in "
+        f"{KEPT_EMBEDDINGS} for later runs (the test suite does this in the background)",
+    )
     args = parser.parse_args(argv)
+    if args.embed_ahead:
+        with tempfile.TemporaryDirectory() as scratch:
+            embed_ahead(args.workdir or Path(scratch))
+        return 0
     with tempfile.TemporaryDirectory() as scratch:
         prepared = prepare(args.workdir or Path(scratch), kept=KEPT_EMBEDDINGS)
         results = [evaluate(prepared, name) for name in args.embedders.split(",")]

@@ -221,6 +221,23 @@ def pytest_collection_modifyitems(config, items):
         path = Path(str(item.fspath))
         if any(path == place or place in path.parents for place in SLOW_PLACES):
             item.add_marker(pytest.mark.slow)
+    # The tests that read the LoCoMo embeddings run last, the longer to embed them ahead.
+    items.sort(key=_reads_locomo_embeddings)
+
+
+def _reads_locomo_embeddings(item) -> bool:
+    import locomo_embeddings
+
+    return locomo_embeddings.FIXTURE in getattr(item, "fixturenames", ())
+
+
+@pytest.fixture
+def locomo_embeddings() -> Path:
+    """The kept embeddings of the LoCoMo dev conversations, once the background process
+    (locomo_embeddings.py) that embeds them ahead has finished."""
+    import locomo_embeddings
+
+    return locomo_embeddings.ready()
 
 
 def run_benchmark(tmp_path: Path, script: str, *args: str) -> subprocess.CompletedProcess:
@@ -243,10 +260,14 @@ BENCHMARKS = BUNDLE / "tests" / "bench"
 
 
 def pytest_collection_finish(session):
+    import locomo_embeddings
+
     import openclaw_install
 
     if any(Path(str(item.fspath)) == OPENCLAW_TESTS for item in session.items):
         openclaw_install.expect_install()
+    if not session.config.option.collectonly and any(map(_reads_locomo_embeddings, session.items)):
+        locomo_embeddings.start()
 
 
 def pytest_runtest_setup(item):

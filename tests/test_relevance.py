@@ -271,25 +271,22 @@ def test_a_missing_or_stale_background_is_computed_and_cached(cli, data_dir, mon
 
 
 @pytest.mark.slow
-def test_unrelated_queries_find_nothing_in_a_locomo_memory(tmp_path):
+def test_unrelated_queries_find_nothing_in_a_locomo_memory(tmp_path, locomo_embeddings):
     """One LoCoMo dev conversation (conv-30, the smallest: 763 facts) through summarize and
     the index; its embeddings are cached between runs like the retrieval benchmark's."""
     import sys
 
     sys.path.insert(0, str(BUNDLE / "benchmarks"))
-    sys.path.insert(0, str(Path(__file__).parent / "bench"))
     from locomo import dataset_path
 
     if not dataset_path().exists():
         pytest.skip(f"LoCoMo data not found at {dataset_path()}")
-    from test_locomo_retrieval import CACHE, _keep_caches
+    from locomo_retrieval import keep_embeddings, prepare
 
-    from locomo_retrieval import prepare
-
-    prepared = prepare(tmp_path, samples=("conv-30",), kept=CACHE)
+    prepared = prepare(tmp_path, samples=("conv-30",), kept=locomo_embeddings)
     ((graph, conversation, now),) = prepared
     semantic, _, _ = semantic_search(graph, graph.settings)
-    _keep_caches(tmp_path)
+    keep_embeddings(tmp_path, locomo_embeddings)
     stamp = now.strftime("%Y-%m-%dT%H:%M:%SZ")
     for query in UNRELATED:
         assert_shares_nothing(graph, query, now=stamp)

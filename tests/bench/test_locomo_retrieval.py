@@ -6,15 +6,15 @@ a query (k=10). Figures for each embedder, per category and per conversation are
 the aim of 0.80 overall and 0.60 on multi-hop and on open-domain questions is reported
 there, not asserted, while it is not reached.
 
-Embedding the ~8,400 texts with the default model takes minutes; the embedding caches
+Embedding the ~7,200 texts with the default model takes minutes; the embedding caches
 (vectors by model and content hash, exactly what a run would compute) are kept between runs
-in $VM_MEMORY_ORACLE_TEST_CACHE (else ~/.cache/vm-memory-oracle-tests)/locomo-embeddings.
-Everything else (summarize, the index, recall) is done afresh each run.
+in $VM_MEMORY_ORACLE_TEST_CACHE (else ~/.cache/vm-memory-oracle-tests)/locomo-embeddings,
+and filled in the background while the rest of the suite runs (tests/locomo_embeddings.py).
+Everything else (summarize, the index, recall, the queries' vectors) is done afresh each run.
 """
 
 from __future__ import annotations
 
-import shutil
 import sys
 from pathlib import Path
 
@@ -25,35 +25,23 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "benchmarks"))
 from vm_memory_oracle.config import Settings  # noqa: E402
 
 from locomo import dataset_path  # noqa: E402
-from locomo_retrieval import KEPT_EMBEDDINGS, LEXICAL, evaluate, prepare  # noqa: E402
-
-CACHE = KEPT_EMBEDDINGS
-
-
-def _embedding_caches(workdir: Path) -> list[Path]:
-    return sorted(workdir.glob("*/embeddings/cache-*.npz"))
-
-
-def _keep_caches(workdir: Path) -> None:
-    for cache in _embedding_caches(workdir):
-        sample = cache.parent.parent.name
-        (CACHE / sample).mkdir(parents=True, exist_ok=True)
-        shutil.copy2(cache, CACHE / sample / cache.name)
+from locomo_retrieval import LEXICAL, evaluate, keep_embeddings, prepare  # noqa: E402
 
 
 @pytest.mark.skipif(
     not dataset_path().exists(), reason=f"LoCoMo data not found at {dataset_path()}"
 )
-def test_recall_at_10_on_locomo(tmp_path, capsys):
-    restored = len(sorted(CACHE.glob("*/cache-*.npz"))) if CACHE.is_dir() else 0
-    prepared = prepare(tmp_path, kept=CACHE)
+def test_recall_at_10_on_locomo(tmp_path, capsys, locomo_embeddings):
+    kept = locomo_embeddings
+    restored = len(sorted(kept.glob("*/cache-*.npz"))) if kept.is_dir() else 0
+    prepared = prepare(tmp_path, kept=kept)
     default = Settings().embedding_model
     results = {name: evaluate(prepared, name) for name in (LEXICAL, "hash", default)}
-    _keep_caches(tmp_path)
+    keep_embeddings(tmp_path, kept)
     with capsys.disabled():
         print()
         if restored:
-            print(f"({restored} embedding cache file(s) of an earlier run restored)")
+            print(f"({restored} embedding cache file(s) of an earlier run or made ahead restored)")
         for name, scores in results.items():
             categories = ", ".join(
                 f"{key} {value:.3f}" for key, value in scores.per_category.items()

@@ -18,8 +18,6 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "benchmarks"))
 
-from test_locomo_retrieval import CACHE  # noqa: E402
-
 from locomo import dataset_path  # noqa: E402
 from memory_salience import score  # noqa: E402
 from results import record  # noqa: E402
@@ -28,8 +26,8 @@ from results import record  # noqa: E402
 @pytest.mark.skipif(
     not dataset_path().exists(), reason=f"LoCoMo data not found at {dataset_path()}"
 )
-def test_memory_md_on_the_locomo_dev_conversations(tmp_path, capsys):
-    results = score(tmp_path, CACHE)
+def test_memory_md_on_the_locomo_dev_conversations(tmp_path, capsys, locomo_embeddings):
+    results = score(tmp_path, locomo_embeddings)
     assert [result.conversation for result in results] == [
         "conv-26",
         "conv-30",

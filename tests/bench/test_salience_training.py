@@ -25,6 +25,7 @@ from locomo import dataset_path  # noqa: E402
 @pytest.mark.skipif(
     not dataset_path().exists(), reason=f"LoCoMo data not found at {dataset_path()}"
 )
+@pytest.mark.usefixtures("locomo_embeddings")  # the kept vectors it reads
 def test_the_shipped_salience_model_is_what_the_training_script_gives(capsys):
     trained, shipped = train(), salience.shipped()
     assert trained["features"] == shipped["features"]

@@ -21,6 +21,7 @@ from locomo import dataset_path  # noqa: E402
 
 @pytest.mark.slow
 @pytest.mark.skipif(not dataset_path().exists(), reason="LoCoMo data not found")
+@pytest.mark.usefixtures("locomo_embeddings")  # the kept vectors it reads
 def test_lexical_engines_runs_on_tiny_data(tmp_path):
     done = run_benchmark(
         tmp_path,
