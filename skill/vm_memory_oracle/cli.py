@@ -725,7 +725,10 @@ def action_recall(args, context: Context) -> tuple[dict | list, list[str]]:
     results = result_sets[0]["results"]
     result_sets[0].update(semantic.payload)
     lines = [
-        f"{hit['score']:.3f}  {hit['id']}  {hit['text']}  "
+        f"{hit['score']:.3f}  {hit['id']}  {hit['speaker']} said: {hit['text']}  "
+        f"({hit['said_at'][:10]}, source {hit['source']})"
+        if hit.get("kind") == "episode"
+        else f"{hit['score']:.3f}  {hit['id']}  {hit['text']}  "
         f"(activation {hit['activation']:.2f}, source {hit['source']})"
         for hit in results
     ]
@@ -785,11 +788,19 @@ def action_reindex(args, context: Context) -> tuple[dict, list[str]]:
     _, text = update_text_index(graph, force=True)
     if text.problem is not None:
         context.store().warnings.append(f"lexical recall is off: {text.problem}")
-    payload = {**asdict(report), **_embedder_payload(choice), "documents": text.documents}
+    episodes = report.episodes
+    payload = {
+        **{key: value for key, value in asdict(report).items() if key != "episodes"},
+        **_embedder_payload(choice),
+        "documents": text.documents,
+        "episodes": episodes.episodes,
+        "episodes_embedded": episodes.embedded,
+    }
     return payload, [
         f"Rebuilt the semantic index with {report.model_id}: {report.vectors} "
         f"vectors, {report.embedded} embedded, {report.from_cache} from cache" + _ivf_note(report),
         f"Rebuilt the full-text index: {text.documents} documents",
+        f"Rebuilt the episode index: {episodes.episodes} episodes, {episodes.embedded} embedded",
     ]
 
 

@@ -232,10 +232,12 @@ class _Run:
         return decay(self.graph, self.now)
 
     def _index(self) -> StepReport:
+        from .episodes.index import update_episode_index
         from .lexical import update_text_index
         from .semantic import update_index
 
         choice = self._embedder()
+        _, episodes = update_episode_index(self.graph, choice.embedder)
         _, result = update_index(
             self.graph,
             choice.embedder,
@@ -245,6 +247,8 @@ class _Run:
         warnings = [choice.note] if choice.note else []
         if result.repaired:
             warnings.append(f"vector index rebuilt: {result.rebuilt}")
+        if episodes.repaired:
+            warnings.append(f"episode index rebuilt: {episodes.rebuilt}")
         _, text = update_text_index(self.graph)
         if text.problem is not None:
             warnings.append(f"lexical recall is off: {text.problem}")
@@ -259,6 +263,9 @@ class _Run:
                 "added": result.added,
                 "removed": result.removed,
                 "documents": text.documents,
+                "episodes": episodes.episodes,
+                "episodes_added": episodes.added,
+                "episodes_embedded": episodes.embedded,
             },
             warnings=warnings,
             details={

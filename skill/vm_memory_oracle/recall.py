@@ -33,13 +33,14 @@ from functools import cached_property
 
 import numpy as np
 
+from .episodes.search import clipped, episode_chars, episode_entry, find_episodes, fused
 from .errors import InvalidInputError, UsageError
 from .graph import KnowledgeGraph, LiveFact
 from .graph.columns import ActivationsAt, FactColumns, fact_columns
 from .lexical import document_text
 from .model.archive import cause_of
 from .model.characters import UNSAFE_FOUND, without_unsafe
-from .model.fact import Fact, normalise, stable_hash, vector_id
+from .model.fact import NAME_PREDICATES, Fact, normalise, stable_hash, vector_id
 from .model.periods import Period, named_periods
 from .model.text import adjacent_pairs, evidence_terms, tokens
 from .semantic.search import Semantic, related_neighbours
@@ -77,6 +78,8 @@ WORD_EVIDENCE = 0.5
 PHRASE_CANDIDATES = 200
 # The one subject every memory shares across its two languages: the user is 用户.
 SUBJECT_ALIASES = {"user": ("用户",), "用户": ("user",)}
+# The person speaking of themself in a query: the memory's "user".
+_FIRST_PERSON = re.compile(r"\b(?:I|[Mm]e|[Mm]y|[Mm]ine|[Mm]yself)\b|我")  # I'm, I've: "I"
 # A capitalised word of three letters or more that does not begin the query.
 _NAME_INSIDE = re.compile(r"(?<=\S\s)[A-Z][a-z]{2,}\b")
 # An object longer than this is not read as a name (about: a said sentence is not one).
@@ -86,8 +89,8 @@ NAME_CHARS = 60
 _POSSESSIVE = re.compile(r"[\w-]+['’]s\b|[\u4e00-\u9fff]{1,4}的")
 # Of build_lexical_index's snapshot: 2 added the subjects, 3 the activation inputs and the
 # order of the ids, 4 the vector ids (the full-text index's) and postings without counts, 5
-# the names each fact's subject and object are, 6 those names as strings.
-LEXICAL_LAYOUT = 6
+# the names each fact's subject and object are, 6 those names as strings, 7 the aliases.
+LEXICAL_LAYOUT = 7
 # In subject_name and object_name: an end that names nothing (an object too long to be a
 # name, or a text with no evidence term).
 NO_NAME = 0xFFFFFFFF
@@ -141,7 +144,8 @@ def recall_many(
     text = _text_index(graph) if view.records else None
     corpus = Corpus(view, graph.settings.search_threshold, index, activation, text)
     vectors = None
-    if semantic is not None and view.records:
+    said = semantic is not None and semantic.episodes is not None and len(semantic.episodes) > 0
+    if semantic is not None and (view.records or said):
         vectors = semantic.embedder.embed_queries([item["query"] for item in queries])
     ranked = []
     for position, item in enumerate(queries):
@@ -181,19 +185,74 @@ def recall_many(
             if restored:
                 kept = hits[: k - len(restored)]
                 hits = _ordered(kept + restored, order)
-        ranked.append(hits)
+        if said:
+            assert semantic is not None and semantic.episodes is not None
+            found = find_episodes(
+                semantic,
+                item["query"],
+                vectors[position] if vectors is not None else None,
+                k,
+                concerned=concerned,
+            )
+            ranked.append(fused(hits, found, k, _turn_of) if found else hits)
+        else:
+            ranked.append(hits)
     if boost:
-        returned = {hit.fact.id: hit.fact.record for hits in ranked for hit in hits}
+        returned = {
+            hit.fact.id: hit.fact.record for hits in ranked for hit in hits if isinstance(hit, Hit)
+        }
         new_values = graph.reinforce(list(returned.values()), now) if returned else {}
         for hits in ranked:
             for hit in hits:
-                if hit.fact.id in new_values:
+                if isinstance(hit, Hit) and hit.fact.id in new_values:
                     hit.fact.activation = new_values[hit.fact.id]
     history = _HistoryLookup(graph, view.records)
     return [
-        {"query": item["query"], "results": [result_entry(hit, history) for hit in hits]}
+        {"query": item["query"], "results": _entries(item["query"], hits, history)}
         for item, hits in zip(queries, ranked)
     ]
+
+
+def _entries(query: str, hits: list, history) -> list[dict]:
+    """The result entries of facts (Hit) and episodes (EpisodeHit), each episode's text cut
+    to its share of the characters the facts leave."""
+    facts = {id(hit): result_entry(hit, history) for hit in hits if isinstance(hit, Hit)}
+    # A turn whose statement a returned fact replaced is not shown beside it ("I live in
+    # Lisbon" beside "user lives in Porto"): the fact's history says what it replaced.
+    replaced = {
+        older.source
+        for hit in hits
+        if isinstance(hit, Hit) and hit.fact.record.supersedes
+        for older in _replaced(hit.fact.record, history)
+    }
+    hits = [hit for hit in hits if isinstance(hit, Hit) or hit.episode.source not in replaced]
+    said = len(hits) - len(facts)
+    share = episode_chars(sum(len(entry["text"]) for entry in facts.values()), said)
+    return [
+        facts[id(hit)]
+        if isinstance(hit, Hit)
+        else episode_entry(hit, clipped(hit.episode.text, query, share))
+        for hit in hits
+    ]
+
+
+def _replaced(fact: Fact, history) -> list[Fact]:
+    """The statements `fact` replaced, newest first (`history.get(id)` finds them)."""
+    older, seen, previous = [], {fact.id}, fact.supersedes
+    while previous and previous not in seen:
+        seen.add(previous)
+        found = history.get(previous)
+        if found is None:
+            break
+        older.append(found)
+        previous = found.supersedes
+    return older
+
+
+def _turn_of(hit: Hit) -> str:
+    """The turn a fact came from, or the fact itself when it came from elsewhere."""
+    source = hit.fact.record.source
+    return source if source.startswith("sessions/") else hit.fact.id
 
 
 def _evident(
@@ -408,8 +467,7 @@ def _one_per_turn_first(hits: Iterable[Hit], k: int) -> list[Hit]:
     first: list[Hit] = []
     later: list[Hit] = []
     for hit in hits:
-        source = hit.fact.record.source
-        turn = source if source.startswith("sessions/") else hit.fact.id
+        turn = _turn_of(hit)
         (later if turn in seen else first).append(hit)
         seen.add(turn)
         if len(first) == k:
@@ -483,6 +541,7 @@ def build_lexical_index(facts: list[Fact]) -> dict:
         "created": columns.created.tobytes(),
         "pinned": columns.pinned.tobytes(),
         "subjects": _subjects(facts),
+        "aliases": _aliases(facts),
         "names": list(names),
         "subject_name": subject_name.tobytes(),
         "object_name": object_name.tobytes(),
@@ -533,6 +592,7 @@ def extend_lexical_index(index: dict, facts: list[Fact]) -> dict:
             for column in ("importance", "initial", "created", "pinned")
         },
         "subjects": _subjects(facts),
+        "aliases": _aliases(facts),
         "names": names,
         "subject_name": index["subject_name"] + renamed(part["subject_name"]),
         "object_name": index["object_name"] + renamed(part["object_name"]),
@@ -550,6 +610,19 @@ def _subjects(facts: list[Fact]) -> dict[str, list[list[str]]]:
         if terms:
             subjects.setdefault(terms[0], []).append(terms)
     return subjects
+
+
+def _aliases(facts: list[Fact]) -> list[list[list[str]]]:
+    """[a name's evidence terms, the subject's] for each name a subject is known by (a fact
+    "user | name | Priya Raman"): a query naming any of them is about that subject."""
+    aliases = set()
+    for fact in facts:
+        if fact.predicate in NAME_PREDICATES and fact.current:
+            name = sorted(evidence_terms(fact.object))
+            subject = sorted(evidence_terms(fact.subject))
+            if name and subject and len(fact.object) <= NAME_CHARS:
+                aliases.add((tuple(name), tuple(subject)))
+    return [[list(name), list(subject)] for name, subject in sorted(aliases)]
 
 
 def _name_number(text: str, names: dict[str, int], read: dict[str, int]) -> int:
@@ -808,6 +881,7 @@ class Corpus:
         self.tables = _tables(index)
         self.ids = self.tables.ids
         self.subjects = index["subjects"]
+        self.aliases = index["aliases"]
         self.exact_hashes = self.tables.exact_hashes
         self.exact_numbers = self.tables.exact_numbers
         self.activation = activation
@@ -877,6 +951,8 @@ class Corpus:
         the query, and the one-word subjects a capitalised word inside the query begins
         ("Mel" for Melanie: people shorten names)."""
         terms = evidence_terms(query)
+        if _FIRST_PERSON.search(query):  # "what car do I drive": the user asks of themself
+            terms |= {"user"}
         terms |= {alias for term in terms for alias in SUBJECT_ALIASES.get(term, ())}
         named = {
             tuple(subject)
@@ -884,6 +960,7 @@ class Corpus:
             for subject in self.subjects.get(term, ())
             if set(subject) <= terms
         }
+        named |= {tuple(subject) for name, subject in self.aliases if set(name) <= terms}
         short = [word.lower() for word in _NAME_INSIDE.findall(query)]
         if short:
             named |= {
@@ -1039,20 +1116,13 @@ def result_entry(hit: Hit, history) -> dict:
 
 def supersession_history(fact: Fact, facts) -> list[dict]:
     """The statements this fact replaced, newest first; `facts.get(id)` finds them."""
-    history = []
-    seen = {fact.id}
-    previous = fact.supersedes
-    while previous and previous not in seen and facts.get(previous) is not None:
-        seen.add(previous)
-        older = facts.get(previous)
-        history.append(
-            {
-                "id": older.id,
-                "text": older.sentence,
-                "object": older.object,
-                "created": older.created,
-                "superseded_at": older.superseded_at,
-            }
-        )
-        previous = older.supersedes
-    return history
+    return [
+        {
+            "id": older.id,
+            "text": older.sentence,
+            "object": older.object,
+            "created": older.created,
+            "superseded_at": older.superseded_at,
+        }
+        for older in _replaced(fact, facts)
+    ]

@@ -61,6 +61,9 @@ def test_bench_consolidate_10000_facts_with_nothing_new(benchmark, consolidated)
         "added": 0,
         "removed": 0,
         "documents": 10_000,
+        "episodes": 0,  # facts remembered, no conversation: nothing to index or embed
+        "episodes_added": 0,
+        "episodes_embedded": 0,
     }
     assert steps["merge"]["counts"]["merged"] == 0
     assert steps["prune"]["counts"]["archived"] == 0

@@ -64,7 +64,7 @@ _PATTERN = re.compile(
             r"(?P<daybefore>\bthe day before yesterday\b)",
             r"(?P<en_day>\b(?:today|tonight|this (?:morning|afternoon|evening)|tomorrow"
             r"|yesterday)\b)",
-            rf"(?P<en_rel_weekday>\b(?P<en_rel>next|last|this|coming|on) "
+            rf"(?P<en_rel_weekday>\b(?P<en_rel>next|last|this|coming|on|by|before|until) "
             rf"(?P<en_wd>{_EN_WEEKDAY})\b)",
             r"(?P<en_span>\b(?P<en_span_rel>next|last|this) "
             r"(?P<en_unit>week|weekend|month|year)\b)",
@@ -127,7 +127,7 @@ def _resolve(match: re.Match, today: date):
         if relation == "this":
             return _monday(today) + timedelta(days=target)
         ahead = (target - today.weekday()) % 7
-        if relation in ("next", "coming"):
+        if relation in ("next", "coming", "before"):  # a deadline: the one to come
             ahead = ahead or 7
         return today + timedelta(days=ahead)
     if groups["en_span"]:

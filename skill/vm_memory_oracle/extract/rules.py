@@ -200,13 +200,25 @@ def fact_from_fragment(turn: Turn, fragment: Fragment) -> dict | None:
         return None  # what remains of a sentence around a secret is not worth keeping
     content = content_of(fragment.text)
     found = match_statement(content) or match_statement(fragment.text)
-    if found is None and (fragment.kind != STATEMENT or not _substantial(content)):
-        return None
     today = turn.ts.date()
     subject, addressee = turn.subject, turn.addressee
+    task = _task(content, today) if found is None and fragment.kind == COMMAND else None
+    if found is None and task is None and (fragment.kind != STATEMENT or not _substantial(content)):
+        return None
     if found is not None and _POINTS_BACK.match(found.obj):
         found = None  # "I chose them ...": what "them" is, only the turn before says
-    if found is None:
+    if task is not None:
+        # A request to do something by a time, or to remind: the action item the agent
+        # must not forget ("Please renew the TLS certificate before Friday").
+        category, predicate, obj = "action", "asked_assistant_to", task
+        helper = "the assistant" if addressee in (None, "assistant") else addressee
+        told = resolve_dates(task, today).text
+        if chinese(task):
+            told = resolve_chinese(told, subject, helper).text
+            text = f"{'用户' if subject == 'user' else subject}请{_zh_helper(helper)}{told}"
+        else:
+            text = f"{subject} asked {helper} to {resolve_english(told, subject, helper).text}"
+    elif found is None:
         category, predicate = "fact", "said"
         obj = resolve_dates(content, today).text
         if chinese(content):
@@ -254,6 +266,36 @@ def fact_from_fragment(turn: Turn, fragment: Fragment) -> dict | None:
         # One line (a turn may hold line breaks, which a fact's fields refuse).
         fields["context"] = " ".join(" ".join(said_around).split())[-CONTEXT_CHARS:]
     return fields
+
+
+# How a request begins ("please", "can you", 请, 帮我), left out of the task it asks for.
+_ASKING = re.compile(
+    r"^(?:(?:please|pls|kindly)\s+|(?:can|could|would|will) you(?: please)?\s+|"
+    r"(?:请你?|麻烦你?|帮我|你帮我))",
+    re.IGNORECASE,
+)
+# A request to be reminded: an action item whenever it is due.
+_REMIND = re.compile(r"^(?:remind me|don'?t let me forget)\b|^提醒我", re.IGNORECASE)
+
+
+def _task(content: str, today) -> str | None:
+    """What a request asks to be done, when it is an action item: it names when ("before
+    Friday", 明天) or asks to be reminded. A request answered in the turn ("write a poem",
+    "list some hotels") is not one."""
+    asking = _ASKING.match(content)
+    if asking is None and not _REMIND.match(content):
+        return None
+    task = content[asking.end() :] if asking else content
+    task = task.strip().rstrip("?？.。!！")
+    if not _substantial(task):
+        return None
+    if _REMIND.match(task) or resolve_dates(task, today).days:
+        return task
+    return None
+
+
+def _zh_helper(helper: str) -> str:
+    return "助手" if helper == "the assistant" else helper
 
 
 def _speaker_sentence(subject: str, addressee: str | None, content: str) -> str:

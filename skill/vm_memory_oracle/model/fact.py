@@ -43,11 +43,12 @@ INTRINSIC_IMPORTANCE = {
     "temporary": 0.2,
 }
 
+# A subject's names: each is an alias, never replaced by another (a person may be known by
+# names in two scripts, "Priya Raman" and 王磊); a query naming one is about the subject.
+NAME_PREDICATES = frozenset(("name", "is_named", "called", "叫", "名字"))
+
 # Predicates that hold one value at a time for a subject: a new object replaces the old.
 DEFAULT_SINGLE_VALUED = (
-    "name",
-    "is_named",
-    "called",
     "age",
     "birthday",
     "born_on",
@@ -68,8 +69,6 @@ DEFAULT_SINGLE_VALUED = (
     "current_project",
     "spouse",
     "married_to",
-    "叫",
-    "名字",
     "住在",
     "居住在",
     "在_工作",

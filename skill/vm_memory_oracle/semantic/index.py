@@ -49,6 +49,7 @@ class IndexReport:
     index_kind: str = FLAT
     nprobe: int | None = None  # IVF: how many of its groups a query scans
     measured_recall: float | None = None  # IVF, when built now: its top 10 against exact
+    episodes: object = None  # the episodes' index report (episodes/index.py), when updated
 
     @property
     def repaired(self) -> bool:
@@ -172,7 +173,10 @@ def update_index(
             )
             _save(graph, embedder, index, wanted)
         if missing or late or reason is not None or cache.problem is not None:
-            cache.keep({content_hash(text) for _, _, texts in wanted.values() for text in texts})
+            from ..episodes.index import episode_digests
+
+            facts = {content_hash(text) for _, _, texts in wanted.values() for text in texts}
+            cache.keep(facts | episode_digests(graph))
             cache.save(graph.store)
         if cache.problem is not None:
             graph.store.touched(cache.path)
@@ -393,7 +397,11 @@ def semantic_search(graph: KnowledgeGraph, settings, *, force: bool = False, pro
     Returns (search.Semantic, IndexReport, embedders.Choice); warnings for the caller to
     show: Choice.note when the model fell back, IndexReport.repaired when it was rebuilt.
     """
+    from ..episodes.index import update_episode_index
+
     choice = configured_embedder(graph, settings)
+    # The episodes first: a fact's context that is a turn's text is then in the cache.
+    episodes, episode_report = update_episode_index(graph, choice.embedder, force=force)
     index, report = update_index(
         graph,
         choice.embedder,
@@ -406,7 +414,9 @@ def semantic_search(graph: KnowledgeGraph, settings, *, force: bool = False, pro
         floor = choice.embedder.min_similarity
     scale = getattr(choice.embedder, "relevance", None)
     background = _background(graph, choice.embedder) if scale is not None else None
-    return Semantic(choice.embedder, index, floor, background, scale), report, choice
+    report.episodes = episode_report
+    semantic = Semantic(choice.embedder, index, floor, background, scale, episodes=episodes)
+    return semantic, report, choice
 
 
 def _background(graph: KnowledgeGraph, embedder: Embedder):

@@ -12,6 +12,7 @@ import numpy as np
 if TYPE_CHECKING:
     from ..embed.base import Embedder
     from ..embed.relevance import Background, RelevanceScale
+    from ..episodes.index import EpisodeIndex
     from .index import SemanticIndex
 
 # How many neighbours the semantic index is asked for, per result wanted.
@@ -35,6 +36,7 @@ class Semantic:
     background: Background | None = None
     scale: RelevanceScale | None = None
     similarity_shift: float = 0.0
+    episodes: EpisodeIndex | None = None  # the episodes' indexes, made with the same embedder
 
 
 def related_neighbours(
@@ -47,7 +49,9 @@ def related_neighbours(
     Without a measured scale, every neighbour above the floor is related. With one, a
     neighbour is when it shares a word with the query (`coverage` holds those) or its
     calibrated score reaches the model's everyday level; it is strongly related when the
-    score reaches the level that no unrelated fact of a memory that size reaches.
+    score reaches the level that no unrelated fact of a memory that size reaches, or when
+    it both shares a word and reaches halfway from the everyday level to that one: two
+    pieces of evidence, each short of its own bar.
     """
     depth = max(SEMANTIC_MIN_CANDIDATES, SEMANTIC_DEPTH * k)
     found = []
@@ -69,10 +73,18 @@ def related_neighbours(
         [script_of(corpus.view[fact_id].record.sentence) for _, fact_id, _ in found],
         np.array([similarity for _, _, similarity in found]),
     )
-    strong = bool(scores.max() >= semantic.scale.threshold(len(index)))
+    everyday = semantic.scale.everyday
+    threshold = semantic.scale.threshold(len(index))
+    # Related whatever its words, or both sharing a word and related halfway from the
+    # everyday level to that one ("which database does billing use": "billing service
+    # runs on PostgreSQL 16"; not "the redshift of dark distant quasars": "dark mode").
+    halfway = (everyday + threshold) / 2
+    strong = bool(scores.max() >= threshold) or any(
+        fact_id in coverage and score >= halfway for (_, fact_id, _), score in zip(found, scores)
+    )
     related = [
         (fact_id, similarity)
         for (_, fact_id, similarity), score in zip(found, scores)
-        if fact_id in coverage or score >= semantic.scale.everyday
+        if fact_id in coverage or score >= everyday
     ]
     return related, strong

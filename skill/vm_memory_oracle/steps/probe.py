@@ -70,5 +70,8 @@ def quality_probe(
 
 
 def _searchable_text(hit: dict) -> str:
-    """The result as the probe reads it: its sentence and its subject, predicate and object."""
+    """The result as the probe reads it: a fact's sentence and its subject, predicate and
+    object; an episode's passage and who said it."""
+    if hit.get("kind") == "episode":
+        return f"{hit['text']} | {hit['speaker']}"
     return f"{hit['text']} | {hit['subject']} {hit['predicate'].replace('_', ' ')} {hit['object']}"

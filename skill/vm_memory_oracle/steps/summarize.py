@@ -4,8 +4,9 @@
 2. Secrets in the session logs are redacted in place (line numbers kept).
 3. Each turn is split into fragments, classified and scored; what passes the threshold
    becomes a fact citing sessions/<file>:<line> (external extractor first, if configured).
-4. Facts from lines not summarized before are ingested; state/summarized.json records how
-   far each file has been read, so a second run ingests nothing and boosts nothing.
+4. Facts from lines not summarized before are ingested, and their turns kept as episodes
+   (episodes/<day>.jsonl); state/summarized.json records how far each file has been read,
+   so a second run ingests nothing and boosts nothing.
 5. The day's summary is rendered from all of that day's facts and written if it changed.
 """
 
@@ -13,6 +14,7 @@ from __future__ import annotations
 
 import hashlib
 import re
+from collections import Counter
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
@@ -20,6 +22,7 @@ from typing import TYPE_CHECKING
 
 from ..clock import format_iso, parse_iso
 from ..config import Settings
+from ..episodes import Episode, append_episodes, episodes_of
 from ..errors import DataDirError, InvalidInputError
 from ..extract import salience
 from ..extract.external import ExtractorFailed, run_extractor
@@ -52,6 +55,9 @@ from .daily_summary import render_daily_summary
 # A summarize that finds, once it holds the lock, that another one read the logs further
 # since it read them, reads them again: its daily summary would lack what it missed.
 READ_ATTEMPTS = 5
+# Whose turns are kept as episodes: what the person and the assistant said (a system
+# prompt or a tool's output is not the conversation).
+EPISODE_ROLES = ("user", "assistant")
 # The origin an imported line names (openclaw_import.py): "openclaw:<agent>/<session>#<seq>".
 _ORIGIN = re.compile(r"openclaw:[^\s/#]{1,128}/[^\s#]{1,256}#\d{1,12}")
 
@@ -64,6 +70,7 @@ class SummarizeReport:
     fragments: int = 0
     chatter: int = 0  # fragments of chatter or bare questions: kept in the log, not as facts
     facts_extracted: int = 0
+    episodes: int = 0  # turns and passages kept as episodes (episodes/)
     added: int = 0
     reinforced: int = 0
     superseded: int = 0
@@ -157,21 +164,24 @@ def summarize(
             ]
             if behind and attempt < READ_ATTEMPTS:
                 continue  # another summarize read further meanwhile: read the logs again
-            fresh: list[Fact] = []
-            for path in paths:
-                done = standing[path.name]["lines"] if path.name in standing else 0
-                prefix = f"{layout.relative(path)}:"
-                fresh += [
-                    fact
-                    for facts in reading.per_day.values()
-                    for fact, _ in facts
-                    if fact.source.startswith(prefix) and int(fact.source[len(prefix) :]) > done
-                ]
+            done = {
+                layout.relative(path): standing[path.name]["lines"] if path.name in standing else 0
+                for path in paths
+            }
+            fresh = [
+                fact
+                for facts in reading.per_day.values()
+                for fact, _ in facts
+                if _unread(fact.source, done)
+            ]
             scorer.save()
             if fresh:
                 result = graph.remember(fresh, now)
                 report.added, report.reinforced = len(result.added), len(result.reinforced)
                 report.superseded = len(result.superseded)
+            for one_day, episodes in reading.episodes.items():
+                unread = [episode for episode in episodes if _unread(episode.source, done)]
+                report.episodes += append_episodes(store, one_day, unread)
             stale_days = {session_day(path) for path in behind}
             for one_day, facts in reading.per_day.items():
                 if one_day in stale_days:
@@ -198,6 +208,13 @@ def summarize(
     report.extractor = reading.tally.extractor
     report.facts_extracted = sum(len(facts) for facts in reading.per_day.values())
     return report
+
+
+def _unread(source: str, done: dict[str, int]) -> bool:
+    """Whether the turn at `source` lies past the lines of its log read before (`done`: log
+    -> lines, for the logs being read)."""
+    name, _, line = source.rpartition(":")
+    return name in done and int(line) > done[name]
 
 
 class SalienceScorer:
@@ -277,6 +294,7 @@ class _Reading:
         default_factory=dict
     )  # day -> (candidate fact, section)
     tally: SummarizeReport = field(default_factory=SummarizeReport)  # turns, fragments, ...
+    episodes: dict[str, list[Episode]] = field(default_factory=dict)  # day -> its episodes
 
 
 def _read_logs(
@@ -297,6 +315,19 @@ def _read_logs(
             reading.logs[path.name], path_turns = _read_turns(store, path, reading.tally)
             turns += path_turns
         reading.per_day[one_day] = _extract(turns, settings, created, reading.tally, scorer)
+        learned = Counter(fact.source for fact, _ in reading.per_day[one_day])
+        reading.episodes[one_day] = [
+            episode
+            for turn in turns
+            if turn.role in EPISODE_ROLES
+            for episode in episodes_of(
+                turn.source,
+                format_iso(turn.ts),
+                turn.subject,
+                without_unsafe(turn.text),
+                learned[turn.source],
+            )
+        ]
     if progress is not None:
         progress("summarize", len(days), len(days))
     return reading

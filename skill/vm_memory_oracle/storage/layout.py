@@ -86,6 +86,31 @@ class Layout:
         return self.root / "sessions"
 
     @cached_property
+    def episodes_dir(self) -> Path:
+        """What was said, turn by turn (episodes/__init__.py): kept when clean removes the
+        session logs."""
+        return self.root / "episodes"
+
+    def episodes_file(self, day: str) -> Path:
+        return self.episodes_dir / f"{day}.jsonl"
+
+    @cached_property
+    def episode_vectors(self) -> Path:
+        """The episodes' vector index (episodes/index.py), derived from episodes/."""
+        return self.cache_dir / "episodes.bin"
+
+    @cached_property
+    def episode_text_dir(self) -> Path:
+        """The episodes' full-text (BM25) index: tantivy's own files."""
+        return self.cache_dir / "episode-text"
+
+    @cached_property
+    def episode_index_state(self) -> Path:
+        """What the episodes' indexes hold: each episode's place, the files they were
+        brought in step with, and the model."""
+        return self.cache_dir / "episode-index.marshal"
+
+    @cached_property
     def state_dir(self) -> Path:
         return self.root / "state"
 

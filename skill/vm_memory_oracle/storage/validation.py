@@ -36,6 +36,7 @@ SCHEMA_NAMES = (
     "consolidation-checkpoint",
     "health",
     "pending-memory",
+    "episode",
 )
 
 

@@ -1,0 +1,177 @@
+"""Episodes: what was said, turn by turn, kept in the memory beside the facts.
+
+A fact is what summarize understood of a turn; an episode is the turn itself, so that a
+question whose answer sits in a turn no fact came from (an assistant's answer, a pasted
+article, a list) still finds it. Summarize writes one episode for each turn it reads, or
+for a turn longer than PASSAGE_CHARS one for each passage of it, to
+episodes/<day of the session log>.jsonl: append-only, written under the data directory's
+lock, each episode once (its id is its turn's source, its part and its text). Clean removes
+old session logs but never episodes: they are the memory of what was said.
+
+Each episode cites its turn (sessions/<file>:<line>). Its text is the turn's, redacted as
+the log is, on one line. The vector and full-text indexes over the episodes are derived
+(episodes/index.py); recall fuses the episodes they find with the facts
+(episodes/search.py).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass
+from pathlib import Path
+
+from ..model.fact import stable_hash
+
+PASSAGE_CHARS = 1000  # at most this many characters of a turn in one episode
+EPISODE_KIND = "episode"  # the schema of an episodes file's records
+# A turn with fewer words than this says nothing to find again ("ok", "thanks!").
+MIN_WORDS = 3
+_WORDS = re.compile(r"[^\W\d_]{2,}|\d+", re.UNICODE)
+_CJK = re.compile(r"[\u3400-\u9fff\uf900-\ufaff]")
+# Where a long turn may be cut: after a sentence, a line, or a clause.
+_SENTENCE_END = re.compile(r"(?<=[.!?。！？;；])\s+|\n+")
+_CLAUSE_END = re.compile(r"(?<=[,，:：])\s+|\s+")
+
+
+@dataclass(frozen=True)
+class Episode:
+    source: str  # sessions/<file>:<line>
+    part: int  # which passage of the turn, from 0
+    parts: int  # how many passages the turn has
+    ts: str  # when the turn was said (ISO)
+    speaker: str  # "user", "assistant", or the speaker's name
+    text: str  # the passage, on one line
+    facts: int = 0  # how many facts summarize learned from the turn
+
+    @property
+    def id(self) -> str:
+        return episode_id(self.source, self.part, self.text)
+
+    @property
+    def vector_id(self) -> int:
+        """Its id in the episodes' vector and full-text indexes."""
+        return stable_hash(self.id.encode("utf-8"))
+
+    @property
+    def embedded(self) -> str:
+        """The text its vector is made from: said by whom, and what (a fact's context is
+        the same text for a short turn, so the two share one embedding)."""
+        return f"{self.speaker}: {self.text}"
+
+    def record(self) -> dict:
+        return {
+            "id": self.id,
+            "source": self.source,
+            "part": self.part,
+            "parts": self.parts,
+            "ts": self.ts,
+            "speaker": self.speaker,
+            "text": self.text,
+            "facts": self.facts,
+        }
+
+    @classmethod
+    def from_record(cls, record: dict) -> Episode:
+        return cls(
+            record["source"],
+            record["part"],
+            record["parts"],
+            record["ts"],
+            record["speaker"],
+            record["text"],
+            record.get("facts", 0),
+        )
+
+
+def episode_id(source: str, part: int, text: str) -> str:
+    digest = stable_hash(f"{source}\n{part}\n{text}".encode())
+    return f"ep-{digest:016x}"
+
+
+def passages(text: str, limit: int = PASSAGE_CHARS) -> list[str]:
+    """`text` on one line, or for a longer text its passages of at most `limit` characters,
+    cut after a sentence or a line where one ends in the passage, else after a clause or a
+    word, else anywhere (a run of characters without a space)."""
+    pieces = [" ".join(piece.split()) for piece in _SENTENCE_END.split(text)]
+    result: list[str] = []
+    current = ""
+    for piece in (piece for piece in pieces if piece):
+        while len(piece) > limit:
+            cut = _cut(piece, limit)
+            if current:
+                result.append(current)
+                current = ""
+            result.append(piece[:cut].rstrip())
+            piece = piece[cut:].lstrip()
+        if current and len(current) + 1 + len(piece) > limit:
+            result.append(current)
+            current = piece
+        else:
+            current = f"{current} {piece}" if current else piece
+    if current:
+        result.append(current)
+    return result
+
+
+def _cut(piece: str, limit: int) -> int:
+    """Where to cut a sentence longer than `limit`: after the last clause or word that fits."""
+    ends = [match.end() for match in _CLAUSE_END.finditer(piece, 0, limit + 1)]
+    return ends[-1] if ends and ends[-1] > limit // 2 else limit
+
+
+def worth_keeping(text: str) -> bool:
+    """Whether `text` says something to find again: MIN_WORDS words (two CJK characters
+    counting as one), and not only reactions and questions ("Wow! What was the best
+    part?": a question asks, and its answer is the turn to find)."""
+    if len(_WORDS.findall(_CJK.sub(" ", text))) + len(_CJK.findall(text)) // 2 < MIN_WORDS:
+        return False
+    from ..extract.fragments import CHATTER, QUESTION, fragments
+
+    return any(fragment.kind not in (CHATTER, QUESTION) for fragment in fragments(text))
+
+
+def episodes_of(source: str, ts: str, speaker: str, text: str, facts: int = 0) -> list[Episode]:
+    """The episodes of one turn (from which `facts` facts were learned): none for a turn
+    with next to no words."""
+    if not worth_keeping(text):
+        return []
+    parts = passages(text)
+    return [
+        Episode(source, number, len(parts), ts, speaker, passage, facts)
+        for number, passage in enumerate(parts)
+    ]
+
+
+def episode_files(layout) -> list[Path]:
+    directory = layout.episodes_dir
+    if not directory.is_dir():
+        return []
+    return sorted(path for path in directory.glob("*.jsonl") if _DAY_FILE.match(path.name))
+
+
+_DAY_FILE = re.compile(r"^\d{4}-\d{2}-\d{2}\.jsonl$")
+
+
+def append_episodes(store, day: str, episodes: Iterable[Episode]) -> int:
+    """Append to episodes/<day>.jsonl those of `episodes` it does not hold yet (under the
+    caller's lock); returns how many were written."""
+    path = store.layout.episodes_file(day)
+    held = {record["id"] for record in store.read_records(path, EPISODE_KIND, copy=False)}
+    fresh: dict[str, Episode] = {}
+    for episode in episodes:
+        if episode.id not in held:
+            fresh.setdefault(episode.id, episode)
+    if fresh:
+        store.make_directory(path.parent)
+        store.append_records(path, EPISODE_KIND, [episode.record() for episode in fresh.values()])
+    return len(fresh)
+
+
+def read_episodes(store) -> list[Episode]:
+    """Every episode of the memory, file by file (bad lines quarantined and reported)."""
+    return [
+        Episode.from_record(record)
+        for path in episode_files(store.layout)
+        for record in store.read_records(path, EPISODE_KIND, copy=False)
+    ]

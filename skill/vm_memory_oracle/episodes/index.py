@@ -1,0 +1,336 @@
+"""The episodes' vector and full-text indexes, derived from episodes/ and kept in step.
+
+Episodes files only grow, so the indexes are brought in step by reading what each file
+gained since they were last written: state/cache/episode-index.marshal records, for the
+model they were made with, how far each file was read and where each episode's line is
+(its vector id -> file and byte offset: recall reads only the lines of what it returns).
+state/cache/episodes.bin holds the vectors (a flat FAISS index), state/cache/episode-text/
+the terms (tantivy, BM25). Every file here is derived: when one is missing or unreadable,
+when a recorded file shrank or disappeared, or when the model changed, both indexes are
+built again from episodes/ (a repair, noted in the audit log, when it was not a first
+build). Texts are embedded outside the lock, reusing the embedding cache (a short turn's
+text is a fact's context, embedded once); the indexes are written under it.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+
+from ..model.text import tokens
+from ..semantic.cache import EmbeddingCache, content_hash
+from ..semantic.vectors import IndexCorrupt, VectorIndex
+from ..storage import snapshot, strict_json
+from ..storage.text_index import TextIndex, TextIndexCorrupt
+from ..storage.validation import problem
+from . import EPISODE_KIND, Episode, episode_files
+
+STATE_FORMAT = 2  # 2: the documents hold what was said alone
+
+FIRST_BUILD = "no episode index yet"
+FORCED = "a rebuild was asked for"
+# The record is written last: indexes without one are a write cut short (or state/cache/
+# cleared, which is allowed at any time), not damage.
+INTERRUPTED = "its record is missing: its last write was cut short or state/cache/ was cleared"
+
+
+class _NoText:
+    """The full-text index of no episode."""
+
+    def search(self, terms, limit) -> tuple[np.ndarray, np.ndarray]:
+        return np.zeros(0, dtype=np.uint64), np.zeros(0, dtype=np.float64)
+
+
+_NO_TEXT = _NoText()
+
+
+@dataclass
+class EpisodeIndexReport:
+    episodes: int = 0
+    added: int = 0
+    embedded: int = 0
+    rebuilt: str | None = None
+    skipped: list[str] = field(default_factory=list)  # bad lines: file:line and why
+    fresh: dict = field(default_factory=dict, repr=False)  # text -> vector, embedded now
+
+    @property
+    def repaired(self) -> bool:
+        return self.rebuilt not in (None, FIRST_BUILD, FORCED, INTERRUPTED)
+
+
+@dataclass
+class EpisodeIndex:
+    """The episodes' indexes as one command reads them."""
+
+    vectors: VectorIndex
+    text: TextIndex | _NoText
+    place_of: dict[int, tuple[str, int]]  # vector id -> (episodes file name, byte offset)
+    directory: Path
+
+    def __len__(self) -> int:
+        return len(self.place_of)
+
+    def episode(self, vector_id: int) -> Episode | None:
+        """The episode of `vector_id`, read from its line (None if the line is gone)."""
+        place = self.place_of.get(vector_id)
+        if place is None:
+            return None
+        name, offset = place
+        try:
+            with open(self.directory / name, "rb") as handle:
+                handle.seek(offset)
+                line = handle.readline()
+            record = strict_json.loads(line.decode("utf-8"))
+        except (OSError, UnicodeDecodeError, strict_json.JsonRefused):
+            return None
+        if problem(EPISODE_KIND, record) is not None:
+            return None
+        return Episode.from_record(record)
+
+
+def document_body(episode: Episode) -> str:
+    """What an episode is found by in words: the terms of what was said (not who said it:
+    "user" would match every query naming the user)."""
+    return " ".join(tokens(episode.text))
+
+
+@dataclass
+class _Read:
+    """Episodes read from the files, past the offsets the indexes were brought to."""
+
+    episodes: list[tuple[Episode, str, int]] = field(default_factory=list)  # (ep, file, offset)
+    reached: dict[str, int] = field(default_factory=dict)  # file name -> bytes read
+    skipped: list[str] = field(default_factory=list)
+
+
+def _read_from(layout, start: dict[str, int]) -> _Read:
+    read = _Read()
+    for path in episode_files(layout):
+        offset = start.get(path.name, 0)
+        try:
+            with open(path, "rb") as handle:
+                handle.seek(offset)
+                data = handle.read()
+        except OSError as exc:
+            read.skipped.append(f"{layout.relative(path)}: {exc.strerror or exc}")
+            read.reached[path.name] = offset
+            continue
+        data = data[: data.rfind(b"\n") + 1]  # a line still being written waits
+        position = offset
+        for raw in data.splitlines(keepends=True):
+            try:
+                record = strict_json.loads(raw.decode("utf-8"))
+                why = problem(EPISODE_KIND, record)
+            except (UnicodeDecodeError, strict_json.JsonRefused) as exc:
+                why = str(exc) or "not JSON"
+            if why is None:
+                read.episodes.append((Episode.from_record(record), path.name, position))
+            else:
+                read.skipped.append(f"{layout.relative(path)} at byte {position}: {why}")
+            position += len(raw)
+        read.reached[path.name] = position
+    return read
+
+
+def _file_sizes(layout) -> dict[str, int]:
+    sizes = {}
+    for path in episode_files(layout):
+        try:
+            sizes[path.name] = os.stat(path).st_size
+        except OSError:
+            continue
+    return sizes
+
+
+def _state_key(layout, model: str, reached: dict[str, int]) -> tuple:
+    return (
+        STATE_FORMAT,
+        model,
+        tuple(sorted(reached.items())),
+        snapshot.file_key(layout.episode_vectors),
+        tuple(sorted((name, tuple(stamp)) for name, stamp in _text_files(layout).items())),
+    )
+
+
+def _text_files(layout) -> dict[str, list[int]]:
+    from ..storage.text_index import file_stamps
+
+    directory = layout.episode_text_dir
+    return file_stamps(directory) if directory.is_dir() else {}
+
+
+def _open(layout, dimension: int) -> tuple[VectorIndex, TextIndex] | None:
+    try:
+        return (
+            VectorIndex.load(layout.episode_vectors, dimension),
+            TextIndex.open(layout.episode_text_dir),
+        )
+    except (IndexCorrupt, TextIndexCorrupt, OSError):
+        return None
+
+
+def update_episode_index(
+    graph, embedder, *, force: bool = False
+) -> tuple[EpisodeIndex, EpisodeIndexReport]:
+    """The episodes' indexes in step with episodes/ for `embedder`; `force` builds them
+    again from episodes/ (their vectors from the embedding cache)."""
+    layout, store = graph.layout, graph.store
+    model = f"{embedder.model_id}/{embedder.dimension}"
+    report = EpisodeIndexReport()
+    sizes = _file_sizes(layout)
+    disk = store.cache_usable(layout.episode_index_state)
+    held = snapshot.load_any(layout.episode_index_state, disk=disk)
+    if force:
+        held = None
+    elif held is not None and held[0] == _state_key(layout, model, sizes):
+        state = held[1]
+        opened = _open(layout, embedder.dimension)
+        if isinstance(state, dict) and opened is not None:
+            held_vectors, held_text = opened
+            if len(held_vectors) == len(state["places"]):
+                return _made(layout, held_vectors, held_text, state), _counted(report, state)
+    if not sizes and held is None and not layout.episode_vectors.exists() and not force:
+        # No episode yet (a memory of remembered facts only): nothing to index or write.
+        return EpisodeIndex(
+            VectorIndex(embedder.dimension), _NO_TEXT, {}, layout.episodes_dir
+        ), report
+    base, reason = _base(layout, model, held, sizes)
+    if force:
+        reason = FORCED
+    read = _read_from(layout, base["reached"])
+    vectors = _embedded(graph, embedder, [episode for episode, _, _ in read.episodes], report)
+    lock = store.refused(layout.write_lock)
+    if lock is not None:  # a memory that cannot be locked: indexes for this command only
+        store.warnings.append(
+            f"{layout.relative(lock.path)}: {lock.problem}; the episode index was built "
+            f"for this command only ({lock.fix})"
+        )
+        base, _ = _base(layout, model, None, sizes)
+        read = _read_from(layout, {})
+        vectors = _embedded(graph, embedder, [episode for episode, _, _ in read.episodes], report)
+        return _written(graph, embedder, base, read, vectors, report, write=False)
+    with store.locked("episode index"):
+        again = snapshot.load_any(layout.episode_index_state, disk=disk)
+        if again != held and not force:  # another process brought them in step meanwhile
+            base, reason = _base(layout, model, again, _file_sizes(layout))
+            read = _read_from(layout, base["reached"])
+            vectors = _embedded(
+                graph, embedder, [episode for episode, _, _ in read.episodes], report, vectors
+            )
+        report.rebuilt = reason
+        return _written(graph, embedder, base, read, vectors, report, write=True)
+
+
+def _counted(report: EpisodeIndexReport, state: dict) -> EpisodeIndexReport:
+    report.episodes = len(state["places"])
+    return report
+
+
+def _base(layout, model: str, held, sizes: dict[str, int]) -> tuple[dict, str | None]:
+    """What the indexes on disk hold, to extend, or an empty start and why it is one."""
+    empty = {"model": model, "reached": {}, "places": {}, "fresh": True}
+    if held is None:
+        if layout.episode_vectors.exists() or layout.episode_text_dir.exists():
+            return empty, INTERRUPTED
+        return empty, FIRST_BUILD
+    key, state = held
+    if not isinstance(state, dict) or state.get("model") != model:
+        return empty, "the embedding model changed"
+    for name, reached in state["reached"].items():
+        if sizes.get(name, -1) < reached:
+            return empty, f"episodes/{name} is shorter than when it was indexed"
+    if key[3:] != _state_key(layout, model, {})[3:]:
+        return empty, "the episode index's files are not as they were written"
+    return {**state, "fresh": False}, None
+
+
+def _embedded(graph, embedder, episodes: list[Episode], report, known=None) -> dict:
+    """text -> vector of every episode of `episodes`: from `known`, the embedding cache, or
+    the model (outside the lock). What the model embedded is also kept in report.fresh,
+    for the cache."""
+    known = dict(known or {})
+    texts = sorted({episode.embedded for episode in episodes} - set(known))
+    if not texts:
+        return known
+    cache = EmbeddingCache.of(graph, embedder)
+    missing = sorted(set(cache.unreadable(texts)))
+    if missing:
+        vectors = embedder.embed_passages(missing)
+        known.update(zip(missing, vectors))
+        report.fresh.update(zip(missing, vectors))
+        report.embedded += len(missing)
+    for text in texts:
+        if text not in known:
+            known[text] = cache.vector(content_hash(text))
+    return known
+
+
+def episode_digests(graph) -> frozenset[str]:
+    """The content hashes of the texts the episodes' index holds: the embedding cache keeps
+    their vectors beside the facts' (semantic/index.py), so a rebuild embeds nothing."""
+    held = snapshot.load_any(
+        graph.layout.episode_index_state,
+        disk=graph.store.cache_usable(graph.layout.episode_index_state),
+    )
+    if held is None or not isinstance(held[1], dict):
+        return frozenset()
+    return frozenset(held[1].get("digests", ()))
+
+
+def _written(graph, embedder, base, read: _Read, vectors, report, *, write: bool):
+    layout, store = graph.layout, graph.store
+    places = dict(base["places"])
+    digests = list(base.get("digests", ()))
+    fresh = []
+    for episode, name, offset in read.episodes:
+        vid = episode.vector_id
+        if vid not in places:
+            places[vid] = (name, offset)
+            digests.append(content_hash(episode.embedded))
+            fresh.append(episode)
+    report.skipped = read.skipped
+    for line in read.skipped:
+        store.warnings.append(f"episode skipped: {line}")
+    reached = {**base["reached"], **read.reached}
+    if base["fresh"]:
+        index = VectorIndex(embedder.dimension)
+        text = store.new_text_index(layout.episode_text_dir) if write else TextIndex.create(None)
+    else:
+        opened = _open(layout, embedder.dimension)
+        assert opened is not None  # checked by _base through the files' stamps
+        index, text = opened
+    if fresh:
+        ids = np.array([episode.vector_id for episode in fresh], dtype=np.int64)
+        index.add(ids, np.vstack([vectors[episode.embedded] for episode in fresh]))
+        added = [(episode.vector_id, document_body(episode)) for episode in fresh]
+        if write:
+            store.write_text_index(text, [], added)
+        else:
+            text.write([], added)
+    report.added, report.episodes = len(fresh), len(places)
+    state = {"model": base["model"], "reached": reached, "places": places, "digests": digests}
+    if write and report.fresh:
+        cache = EmbeddingCache.of(graph, embedder)
+        cache.add(list(report.fresh), np.vstack(list(report.fresh.values())))
+        cache.save(store)
+        store.touched(cache.path)
+    if write and (fresh or base["fresh"] or reached != base["reached"]):
+        store.make_directory(layout.cache_dir)
+        store.write_bytes(layout.episode_vectors, index.write_to)
+        if report.repaired:  # derived files go unaudited, but a repair is told
+            store.touched(layout.episode_vectors)
+            store.note(f"episode index rebuilt because {report.rebuilt}", repair=True)
+        snapshot.save(
+            layout.episode_index_state,
+            _state_key(layout, base["model"], reached),
+            state,
+            disk=store.cache_usable(layout.episode_index_state),
+        )
+    return _made(layout, index, text, state), report
+
+
+def _made(layout, vectors: VectorIndex, text: TextIndex, state: dict) -> EpisodeIndex:
+    return EpisodeIndex(vectors, text, dict(state["places"]), layout.episodes_dir)

@@ -1,0 +1,206 @@
+"""The episodes a query finds, and their place among the facts recall found.
+
+Two lists rank the episodes: their BM25 over the query's terms and their vectors' nearness
+to the query's vector, fused by reciprocal rank. An episode needs evidence of its own: a
+word of the query, or, when the query concerns the memory at all, its vector's calibrated
+score (_related_by_meaning). Whether the
+query concerns the memory is the facts' gate (recall.py), or else that an episode holds
+enough of the query's terms: an answer said only by the assistant, in a
+turn no fact came from, is still found, and a query that shares next to nothing with what
+was said finds no episode. Holding enough means at least WORD_EVIDENCE of the terms and
+two of them (one, for a query of one term): a lone common word ("pair") is no evidence.
+
+The facts and the episodes are then fused by reciprocal rank of their places in their own
+lists, each turn taken once first (a fact of a turn and the turn's episode say one thing),
+and an episode's text is cut to a window around the query's words, so that k results stay
+within RESULT_CHARS characters: a passage, never a whole article.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+import numpy as np
+
+from ..model.text import tokens
+from . import Episode
+from .index import EpisodeIndex
+
+EPISODE_DEPTH = 50  # candidates each list gives, at least
+RRF_K = 10
+WORD_EVIDENCE = 0.5  # share of the query's terms an episode holds to answer on its own
+FACT_WEIGHT = 1.0
+EPISODE_WEIGHT = 1.0  # of a turn no fact was learned from: the episode is all there is
+COVERED_WEIGHT = 0.5  # of a turn facts were learned from: they speak for it first
+RESULT_CHARS = 2000  # of k=10 results at most
+EPISODE_MIN_CHARS = 160
+EPISODE_MAX_CHARS = 600
+_WORD = re.compile(r"\S+")
+
+
+@dataclass
+class EpisodeHit:
+    episode: Episode
+    score: float
+    matched: tuple[str, ...]  # "lexical", "semantic": which of the episodes' lists found it
+    coverage: float  # the share of the query's terms it holds
+    answers: bool = False  # holds enough of them to answer on its own (WORD_EVIDENCE, two)
+
+
+def query_terms(query: str) -> frozenset[str]:
+    return frozenset(tokens(query, pairs=False))
+
+
+def find_episodes(semantic, query: str, vector, k: int, *, concerned: bool) -> list[EpisodeHit]:
+    """The episodes of `semantic` (search.Semantic) that answer `query`, best first, one per
+    turn, at most k. An episode sharing no word with the query is one only when the query
+    concerns the memory and, for a model whose scale was measured, the episode's calibrated
+    score reaches the everyday level (embed/relevance.py), as for a fact."""
+    index: EpisodeIndex = semantic.episodes
+    if index is None or not len(index):
+        return []
+    depth = max(EPISODE_DEPTH, 5 * k)
+    terms = query_terms(query)
+    lexical, _ = index.text.search(tokens(query), depth)
+    near: list[tuple[int, float]] = []
+    if vector is not None and len(index.vectors):
+        floor = semantic.min_similarity
+        near = [
+            (vid, similarity + semantic.similarity_shift)
+            for vid, similarity in index.vectors.search(vector, depth)
+            if similarity + semantic.similarity_shift >= floor
+        ]
+    fused: dict[int, float] = {}
+    found: dict[int, set[str]] = {}
+    ranked = (("lexical", [int(vid) for vid in lexical]), ("semantic", [vid for vid, _ in near]))
+    for name, vids in ranked:
+        for rank, vid in enumerate(vids):
+            fused[vid] = fused.get(vid, 0.0) + 1.0 / (RRF_K + rank + 1)
+            found.setdefault(vid, set()).add(name)
+    related = _related_by_meaning(semantic, vector, near) if concerned else set()
+    hits = []
+    for vid in sorted(fused, key=lambda vid: (-fused[vid], vid)):
+        episode = index.episode(vid)
+        if episode is None:
+            continue
+        held = terms & frozenset(tokens(episode.text, pairs=False))
+        if not held and vid not in related:
+            continue
+        coverage = len(held) / len(terms) if terms else 0.0
+        own = coverage >= WORD_EVIDENCE and len(held) >= min(2, len(terms))
+        hits.append(EpisodeHit(episode, fused[vid], tuple(sorted(found[vid])), coverage, own))
+    if not concerned and not any(hit.answers for hit in hits):
+        return []
+    first: list[EpisodeHit] = []
+    seen: set[str] = set()
+    for hit in hits:
+        if hit.episode.source not in seen:
+            seen.add(hit.episode.source)
+            first.append(hit)
+        if len(first) == k:
+            break
+    return first
+
+
+def _related_by_meaning(semantic, vector, near: list[tuple[int, float]]) -> set[int]:
+    """The episodes of `near` (vector id, similarity) related to the query by meaning alone:
+    all of them without a measured scale, else those whose calibrated score reaches halfway
+    from the everyday level to the level no unrelated text of a memory that size reaches
+    (a fact sharing a word needs as much to open a query: semantic/search.py). A turn is
+    longer than a fact and near to more; the everyday level alone let "Can you check the
+    weather for me?" answer "What is the user allergic to?"."""
+    if not near:
+        return set()
+    if semantic.background is None or semantic.scale is None:
+        return {vid for vid, _ in near}
+    from ..embed.relevance import script_of
+
+    index: EpisodeIndex = semantic.episodes
+    vids = np.array([vid for vid, _ in near], dtype=np.int64)
+    episodes = [index.episode(int(vid)) for vid in vids]
+    scores = semantic.background.scores(
+        vector,
+        index.vectors.vectors(vids),
+        [script_of(episode.text) if episode else "" for episode in episodes],
+        np.array([similarity for _, similarity in near]),
+    )
+    bar = (semantic.scale.everyday + semantic.scale.threshold(len(index.vectors))) / 2
+    return {int(vid) for vid, score in zip(vids, scores) if score >= bar}
+
+
+def fused(facts: list, episodes: list[EpisodeHit], k: int, turn_of) -> list:
+    """Facts (recall's hits, best first) and episode hits in one list of at most k, by
+    reciprocal rank of their places; each turn (`turn_of(fact hit)`, an episode's source)
+    taken once before any is taken again."""
+    scored = [
+        (FACT_WEIGHT / (RRF_K + rank + 1), 0, rank, hit, turn_of(hit))
+        for rank, hit in enumerate(facts)
+    ] + [
+        (_weight(hit) / (RRF_K + rank + 1), 1, rank, hit, hit.episode.source)
+        for rank, hit in enumerate(episodes)
+    ]
+    scored.sort(key=lambda item: (-item[0], item[1], item[2]))
+    top = max(FACT_WEIGHT, EPISODE_WEIGHT) / (RRF_K + 1)
+    first: list = []
+    later: list = []
+    seen: set[str] = set()
+    for score, _, _, hit, turn in scored:
+        hit.score = score / top  # the fused score, on one scale for facts and episodes
+        (later if turn in seen else first).append(hit)
+        seen.add(turn)
+    return (first + later)[:k]
+
+
+def _weight(hit: EpisodeHit) -> float:
+    return COVERED_WEIGHT if hit.episode.facts else EPISODE_WEIGHT
+
+
+def clipped(text: str, query: str, limit: int) -> str:
+    """`text`, or when longer than `limit` the window of it of at most `limit` characters
+    that holds the most of the query's words (the earliest such), marked with "…" where
+    it was cut."""
+    if len(text) <= limit:
+        return text
+    terms = query_terms(query)
+    words = list(_WORD.finditer(text))
+    held = [0]
+    for word in words:
+        held.append(held[-1] + bool(terms & frozenset(tokens(word.group(), pairs=False))))
+    room = limit - 2  # for the marks
+    best, span, end = -1, (0, room), 0
+    for start in range(len(words)):
+        end = max(end, start)
+        while end < len(words) and words[end].end() - words[start].start() <= room:
+            end += 1
+        if held[end] - held[start] > best:
+            best = held[end] - held[start]
+            # the whole words that fit, or the start of one word longer than the room
+            first = words[start].start()
+            span = (first, words[end - 1].end() if end > start else first + room)
+    begin, stop = span
+    window = text[begin:stop]
+    return ("…" if begin > 0 else "") + window + ("…" if stop < len(text) else "")
+
+
+def episode_chars(fact_chars: int, episodes: int) -> int:
+    """How many characters each of `episodes` episode results may show beside facts whose
+    texts take `fact_chars`."""
+    if not episodes:
+        return EPISODE_MAX_CHARS
+    share = (RESULT_CHARS - fact_chars) // episodes
+    return max(EPISODE_MIN_CHARS, min(EPISODE_MAX_CHARS, share))
+
+
+def episode_entry(hit: EpisodeHit, text: str) -> dict:
+    episode = hit.episode
+    return {
+        "id": episode.id,
+        "kind": "episode",
+        "text": text,
+        "speaker": episode.speaker,
+        "said_at": episode.ts,
+        "score": round(hit.score, 4),
+        "source": episode.source,
+        "matched": [f"episode-{name}" for name in hit.matched],
+    }

@@ -1,0 +1,170 @@
+"""A person talking with an assistant: asking in their own words, known by names in two
+scripts, moving house. Each test reads like a failure a user met."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from conftest import remember_records
+
+LATER = "2026-05-20T10:00:00Z"
+
+EVERYDAY = [
+    ("user", "drives", "a blue Volvo"),
+    ("billing service", "runs_on", "PostgreSQL 16"),
+    ("user", "is_allergic_to", "peanuts"),
+    ("user", "lives_in", "Berlin"),
+    ("user", "works_at", "Acme Robotics"),
+    ("user", "prefers", "dark mode in every editor"),
+    ("user", "has", "a cat named Miso"),
+    ("user", "plays", "the cello on weekends"),
+    ("deploy pipeline", "uses", "GitHub Actions"),
+    ("user", "is_learning", "Japanese"),
+    ("user's sister", "lives_in", "Toronto"),
+    ("user", "takes", "the 8:15 train to work"),
+]
+# Asked as the person would: in the first person, or naming a part of a subject.
+RELATED = {
+    "what car do I drive": "Volvo",
+    "which database does billing use": "PostgreSQL",
+    "what am I allergic to": "peanuts",
+    "where do I live": "Berlin",
+    "where do I work": "Acme",
+    "which editor theme do I like": "dark mode",
+    "what is my cat called": "Miso",
+    "what instrument do I play": "cello",
+}
+# Asked in the first person about what the memory does not hold.
+UNRELATED_TO_ME = [
+    "what is my blood type",
+    "when is my dentist appointment",
+    "what is my favourite dinosaur",
+    "how tall am I",
+]
+
+
+def unrelated() -> list[str]:
+    path = Path(__file__).parent / "data" / "unrelated-queries.txt"
+    lines = path.read_text(encoding="utf-8").splitlines()
+    return [line.strip() for line in lines if line.strip() and not line.startswith("#")]
+
+
+def recall_all(cli, tmp_path: Path, queries: list[str]) -> dict[str, list[dict]]:
+    path = tmp_path / "queries.jsonl"
+    path.write_text("".join(json.dumps({"query": query}) + "\n" for query in queries))
+    result = cli("--json", "--action", "recall", "--queries", str(path), "--no-boost", now=LATER)
+    assert result.code == 0, result.err
+    return {line["query"]: line["results"] for line in result.json_lines()}
+
+
+def test_a_person_asking_in_their_own_words_finds_what_the_memory_knows(cli, data_dir, tmp_path):
+    """ "what car do I drive" finds the Volvo as "which car does the user drive" does, and
+    "which database does billing use" the billing service's database; a question about
+    nothing remembered, in the first person or not, still finds nothing."""
+    remember_records(
+        cli,
+        tmp_path / "facts.jsonl",
+        [{"subject": s, "predicate": p, "object": o} for s, p, o in EVERYDAY],
+    )
+    asked = recall_all(cli, tmp_path, [*RELATED, *unrelated(), *UNRELATED_TO_ME])
+    for query, answer in RELATED.items():
+        assert asked[query], f"{query!r} found nothing"
+        assert answer in asked[query][0]["text"], (query, asked[query][0]["text"])
+    answered = {query: hits for query, hits in asked.items() if query not in RELATED and hits}
+    assert len(asked) - len(RELATED) >= 40
+    assert answered == {}
+
+
+def test_a_bilingual_persons_names_are_both_theirs_and_either_finds_them(cli, data_dir):
+    """ "My name is Priya Raman...", "我叫王磊..." and a move to Porto: the Chinese name does
+    not replace the English one, "Where does Priya live?" finds Porto (and not the old
+    Lisbon turn beside it), "What is my name?" gives both names."""
+    sessions = data_dir / "sessions"
+    sessions.mkdir(parents=True)
+    turns = [
+        "My name is Priya Raman and I live in Lisbon.",
+        "我叫王磊，我在深圳工作。",
+        "Actually I moved to Porto last month.",
+    ]
+    (sessions / "2026-05-10-090000.jsonl").write_text(
+        "".join(
+            json.dumps({"ts": f"2026-05-10T09:0{n}:00Z", "role": "user", "text": text}) + "\n"
+            for n, text in enumerate(turns)
+        ),
+        encoding="utf-8",
+    )
+    result = cli("--action", "summarize", "--all", now="2026-05-10T10:00:00Z")
+    assert result.code == 0, result.err
+    facts = [
+        json.loads(line)
+        for line in (data_dir / "knowledge-graph" / "facts.jsonl").read_text().splitlines()
+    ]
+    names = {fact["object"]: fact for fact in facts if fact["predicate"] == "name"}
+    assert set(names) == {"Priya Raman", "王磊"}
+    assert not any(fact.get("superseded_at") for fact in names.values())
+
+    def found(query: str) -> list[str]:
+        result = cli("--json", "--action", "recall", "--query", query, "--no-boost", now=LATER)
+        assert result.code == 0, result.err
+        return [hit["text"] for hit in result.json()["results"]]
+
+    where = found("Where does Priya live?")
+    assert any("Porto" in text for text in where), where
+    assert not any("Lisbon" in text for text in where), where
+    name = " ".join(found("What is my name?"))
+    assert "Priya Raman" in name and "王磊" in name
+    assert any("深圳" in text for text in found("Where does 王磊 work?"))
+
+
+def test_a_request_with_a_deadline_is_an_action_item_the_agent_keeps(cli, data_dir):
+    """ "Please renew the TLS certificate for api.example.org before Friday." left no fact;
+    it is the action item the agent must not forget, dated. A request answered in the turn
+    ("write a poem") is none."""
+    sessions = data_dir / "sessions"
+    sessions.mkdir(parents=True)
+    turns = [
+        "Please renew the TLS certificate for api.example.org before Friday.",
+        "Please write a short poem about autumn.",
+        "Can you remind me to call the dentist tomorrow?",
+        "请明天提醒我交房租",
+    ]
+    (sessions / "2026-05-13-090000.jsonl").write_text(
+        "".join(
+            json.dumps({"ts": f"2026-05-13T09:0{n}:00Z", "role": "user", "text": text}) + "\n"
+            for n, text in enumerate(turns)
+        ),
+        encoding="utf-8",
+    )
+    result = cli("--action", "summarize", "--all", now="2026-05-13T10:00:00Z")
+    assert result.code == 0, result.err
+    facts = [
+        json.loads(line)
+        for line in (data_dir / "knowledge-graph" / "facts.jsonl").read_text().splitlines()
+    ]
+    by_line = {int(fact["source"].rsplit(":", 1)[1]): fact for fact in facts}
+    assert set(by_line) == {1, 3, 4}  # no fact of the poem
+    renew = by_line[1]
+    assert (renew["category"], renew["predicate"]) == ("action", "asked_assistant_to")
+    assert renew["object"] == "renew the TLS certificate for api.example.org before Friday"
+    assert renew["text"] == (
+        "user asked the assistant to renew the TLS certificate for api.example.org "
+        "before Friday (2026-05-15)"
+    )
+    assert renew["salience"] >= 0.5
+    assert by_line[3]["text"] == (
+        "user asked the assistant to remind user to call the dentist tomorrow (2026-05-14)"
+    )
+    assert (
+        by_line[4]["text"].startswith("用户请助手明天") and "提醒用户交房租" in by_line[4]["text"]
+    )
+    found = cli(
+        "--json",
+        "--action",
+        "recall",
+        "--query",
+        "what do I have to renew?",
+        "--no-boost",
+        now="2026-05-14T09:00:00Z",
+    )
+    assert found.json()["results"][0]["id"] == renew["id"]

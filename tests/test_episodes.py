@@ -1,0 +1,208 @@
+"""Episodes: every turn of the conversation kept in the memory and found by recall, even when
+no fact came from it (an assistant's answer, a pasted article)."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+from vm_memory_oracle.episodes import PASSAGE_CHARS, episodes_of, passages
+from vm_memory_oracle.episodes.search import clipped
+
+from conftest import hash_embedder, remember_records
+
+SESSION = "2026-05-10-090000.jsonl"
+SAID = "2026-05-10T10:00:00Z"
+LATER = "2026-05-20T10:00:00Z"
+
+TRIP = [
+    ("user", "I'm planning a trip to Tokyo in October. Any ideas for things to do?"),
+    (
+        "assistant",
+        "For Tokyo in October I suggest the teamLab Planets museum, a day trip to Nikko for "
+        "the autumn leaves, and the Tsukiji outer market for breakfast. The Ghibli Museum "
+        "needs tickets a month ahead.",
+    ),
+    ("user", "Please renew the TLS certificate for api.example.org before Friday."),
+    ("user", "ok thanks"),
+]
+
+
+def log(data_dir: Path, turns, name: str = SESSION) -> Path:
+    sessions = data_dir / "sessions"
+    sessions.mkdir(parents=True, exist_ok=True)
+    path = sessions / name
+    day = name[:10]
+    with path.open("a", encoding="utf-8") as handle:
+        for number, (role, text) in enumerate(turns):
+            record = {"ts": f"{day}T09:{number:02d}:00Z", "role": role, "text": text}
+            handle.write(json.dumps(record, ensure_ascii=False) + "\n")
+    return path
+
+
+def episodes_in(data_dir: Path) -> list[dict]:
+    return [
+        json.loads(line)
+        for path in sorted((data_dir / "episodes").glob("*.jsonl"))
+        for line in path.read_text(encoding="utf-8").splitlines()
+    ]
+
+
+def recalled(cli, query: str, *args: str) -> list[dict]:
+    result = cli("--json", "--action", "recall", "--query", query, "--no-boost", *args, now=LATER)
+    assert result.code == 0, result.err
+    return result.json()["results"]
+
+
+def summarize(cli) -> dict:
+    result = cli("--json", "--action", "summarize", "--all", now=SAID)
+    assert result.code == 0, result.err
+    return result.json()
+
+
+def test_a_short_turn_is_one_passage_on_one_line():
+    assert passages("I like tea.\n\nAnd  coffee.") == ["I like tea. And coffee."]
+
+
+def test_a_long_turn_is_cut_into_passages_after_sentences_losing_no_word():
+    article = " ".join(
+        f"Sentence number {n} of the article says something new." for n in range(300)
+    )
+    parts = passages(article)
+    assert len(parts) > 1 and all(len(part) <= PASSAGE_CHARS for part in parts)
+    assert all(part.endswith(".") for part in parts)  # cut after a sentence
+    assert " ".join(parts).split() == article.split()
+
+
+def test_a_run_without_spaces_is_cut_anyway():
+    blob = "x" * 100_000
+    parts = passages(blob)
+    assert all(len(part) <= PASSAGE_CHARS for part in parts)
+    assert "".join(parts) == blob
+
+
+def test_a_turn_of_next_to_no_words_is_no_episode():
+    assert episodes_of("sessions/a.jsonl:1", SAID, "user", "ok thanks") == []
+    assert episodes_of("sessions/a.jsonl:1", SAID, "user", "😀😀😀 🎉") == []
+    [episode] = episodes_of("sessions/a.jsonl:2", SAID, "user", "我在深圳工作。")
+    assert episode.text == "我在深圳工作。"
+
+
+def test_a_clipped_text_is_the_window_holding_the_query_words():
+    text = "Filler words here. " * 40 + "The advisor is Dr. Lander. " + "More filler. " * 40
+    window = clipped(text, "who is the advisor", 120)
+    assert "advisor" in window and len(window) <= 120
+    assert window.startswith("…") and window.endswith("…")
+    assert clipped("short", "anything", 120) == "short"
+
+
+def test_summarize_keeps_each_turn_of_both_sides_once_and_chatter_not(cli, data_dir):
+    hash_embedder(cli)
+    path = log(data_dir, TRIP)
+    assert summarize(cli)["episodes"] == 3
+    kept = episodes_in(data_dir)
+    assert [(episode["speaker"], episode["source"]) for episode in kept] == [
+        ("user", "sessions/2026-05-10-090000.jsonl:1"),
+        ("assistant", "sessions/2026-05-10-090000.jsonl:2"),
+        ("user", "sessions/2026-05-10-090000.jsonl:3"),
+    ]
+    assert kept[1]["text"] == TRIP[1][1] and kept[1]["ts"] == "2026-05-10T09:01:00Z"
+    before = (data_dir / "episodes" / "2026-05-10.jsonl").read_bytes()
+    assert summarize(cli)["episodes"] == 0  # read already: nothing again
+    assert (data_dir / "episodes" / "2026-05-10.jsonl").read_bytes() == before
+    log(data_dir, [("assistant", "The certificate for api.example.org is renewed until 2027.")])
+    assert summarize(cli)["episodes"] == 1  # only the line the log gained
+    assert episodes_in(data_dir)[-1]["source"] == f"sessions/{path.name}:5"
+
+
+def test_what_the_assistant_suggested_is_found_though_no_fact_came_from_it(cli, data_dir):
+    """The assistant's answer leaves no fact; its turn is found all the same, citing the
+    line, and a question about something never said finds nothing."""
+    cli("--action", "init")
+    log(data_dir, TRIP)
+    summarize(cli)
+    facts = (data_dir / "knowledge-graph" / "facts.jsonl").read_text()
+    assert "teamLab" not in facts
+    results = recalled(cli, "what did you suggest for my trip to Tokyo?")
+    answer = [hit for hit in results if hit.get("kind") == "episode" and "teamLab" in hit["text"]]
+    assert answer and answer[0]["source"] == f"sessions/{SESSION}:2"
+    assert answer[0]["speaker"] == "assistant" and answer[0]["said_at"].startswith("2026-05-10")
+    assert "TLS" not in json.dumps(results)  # the unrelated request is not dragged along
+    assert recalled(cli, "What is the capital of Peru?") == []
+    text = cli("--action", "recall", "--query", "which museum needs tickets ahead", now=LATER)
+    assert re.search(r"ep-[0-9a-f]{16}  assistant said: For Tokyo", text.out), text.out
+
+
+def test_episodes_outlive_the_session_logs_clean_removes(cli, data_dir):
+    hash_embedder(cli)
+    log(data_dir, TRIP, name="2026-01-10-090000.jsonl")
+    assert cli("--action", "summarize", "--all", now="2026-01-10T10:00:00Z").code == 0
+    assert cli("--action", "consolidate", now="2026-06-10T10:00:00Z").code == 0
+    assert not list((data_dir / "sessions").glob("2026-01-10-*.jsonl"))  # cleaned away
+    results = recalled(cli, "which museum needs tickets a month ahead")
+    assert any("Ghibli" in hit["text"] for hit in results)
+
+
+def test_a_lost_or_damaged_episode_index_is_built_again_and_says_so(cli, data_dir):
+    hash_embedder(cli)
+    log(data_dir, TRIP)
+    summarize(cli)
+    first = recalled(cli, "which museum needs tickets ahead")
+    assert first
+    cache = data_dir / "state" / "cache"
+    (cache / "episodes.bin").write_bytes(b"damaged")
+    again = recalled(cli, "which museum needs tickets ahead")
+    assert [hit["id"] for hit in again] == [hit["id"] for hit in first]
+    audit = (data_dir / "state" / "audit.jsonl").read_text()
+    assert "episode index rebuilt" in audit
+
+
+def test_a_bad_line_in_an_episodes_file_is_skipped_with_a_warning(cli, data_dir):
+    hash_embedder(cli)
+    log(data_dir, TRIP)
+    summarize(cli)
+    episodes = data_dir / "episodes" / "2026-05-10.jsonl"
+    lines = episodes.read_text().splitlines()
+    episodes.write_text("\n".join([lines[0], "{not json", *lines[1:]]) + "\n")
+    result = cli("--json", "--action", "recall", "--query", "which museum needs tickets ahead")
+    assert result.code == 0, result.err
+    assert any("Ghibli" in hit["text"] for hit in result.json()["results"])
+    assert "episode skipped: episodes/2026-05-10.jsonl" in result.err
+
+
+@pytest.mark.slow
+def test_a_pasted_article_is_found_by_a_passage_and_results_stay_short(cli, data_dir):
+    hash_embedder(cli)
+    filler = " ".join(
+        f"Paragraph {n} of the report discusses budgets and committees at length."
+        for n in range(1200)
+    )
+    secret = "sk-proj-Zx81kL0pQ9rT5vW2yB7nM4cD"
+    article = (
+        filler[:50_000]
+        + " The President's Chief Advisor for Science and Technology is Dr. Eric Lander. "
+        + f"The lab's API key is {secret}. "
+        + filler[50_000:]
+    )
+    log(data_dir, [("user", article), ("assistant", "The article names Dr. Eric Lander.")])
+    summarize(cli)
+    assert secret not in (data_dir / "episodes" / "2026-05-10.jsonl").read_text()
+    results = recalled(cli, "who is the Chief Advisor for Science and Technology?", "--k", "10")
+    assert any("Lander" in hit["text"] for hit in results), results
+    assert sum(len(hit["text"]) for hit in results) <= 2000
+    assert all(len(hit["text"]) <= 600 for hit in results if hit.get("kind") == "episode")
+
+
+def test_recall_of_a_memory_without_episodes_is_unchanged(cli, data_dir):
+    hash_embedder(cli)
+    remember_records(
+        cli,
+        data_dir.parent / "facts.jsonl",
+        [{"subject": "user", "predicate": "drives", "object": "a blue Volvo"}],
+    )
+    assert not (data_dir / "episodes").exists()
+    results = recalled(cli, "Volvo")
+    assert [hit["text"] for hit in results] == ["user drives a blue Volvo"]
+    assert not (data_dir / "state" / "cache" / "episodes.bin").exists()
