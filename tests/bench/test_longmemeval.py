@@ -9,6 +9,7 @@ import json
 import sys
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 BENCHMARKS = Path(__file__).resolve().parents[2] / "benchmarks"
@@ -71,6 +72,7 @@ def test_the_benchmark_runs_on_cut_haystacks(tmp_path):
         "longmemeval.py",
         *("--sample", "2", "--sessions", "0", "--types", types),
         *("--workdir", str(tmp_path / "memories"), "--json"),
+        *("--turn-vectors", str(tmp_path / "turn-vectors.npz")),
     )
     report = json.loads(done.stdout.strip().splitlines()[-1])
     assert set(report["summary"]) == {*types.split(","), "all"}
@@ -86,3 +88,7 @@ def test_the_benchmark_runs_on_cut_haystacks(tmp_path):
     # them, and the fused baseline cites some.
     assert report["summary"]["all"]["bm25+e5 turns@10"]["session_any"] == 1.0
     assert (tmp_path / "output" / "longmemeval-sample.json").is_file()
+    # the raw turns' vectors are kept for the next run, one for each turn of the haystacks
+    with np.load(tmp_path / "turn-vectors.npz") as kept:
+        assert len(kept["texts"]) == len(kept["vectors"]) > 0
+        assert kept["vectors"].shape[1] == 384
