@@ -50,6 +50,24 @@ def unrelated() -> list[str]:
     return [line.strip() for line in lines if line.strip() and not line.startswith("#")]
 
 
+def summarized(cli, data_dir: Path, day: str, turns: list[str]) -> list[dict]:
+    """The facts of a memory that summarized `turns` of the user, said a minute apart on
+    `day` from 09:00 (a session log of that day)."""
+    sessions = data_dir / "sessions"
+    sessions.mkdir(parents=True)
+    (sessions / f"{day}-090000.jsonl").write_text(
+        "".join(
+            json.dumps({"ts": f"{day}T09:{n:02d}:00Z", "role": "user", "text": text}) + "\n"
+            for n, text in enumerate(turns)
+        ),
+        encoding="utf-8",
+    )
+    result = cli("--action", "summarize", "--all", now=f"{day}T10:00:00Z")
+    assert result.code == 0, result.err
+    facts = (data_dir / "knowledge-graph" / "facts.jsonl").read_text().splitlines()
+    return [json.loads(line) for line in facts]
+
+
 def recall_all(cli, tmp_path: Path, queries: list[str]) -> dict[str, list[dict]]:
     path = tmp_path / "queries.jsonl"
     path.write_text("".join(json.dumps({"query": query}) + "\n" for query in queries))
@@ -80,26 +98,16 @@ def test_a_bilingual_persons_names_are_both_theirs_and_either_finds_them(cli, da
     """ "My name is Priya Raman...", "我叫王磊..." and a move to Porto: the Chinese name does
     not replace the English one, "Where does Priya live?" finds Porto (and not the old
     Lisbon turn beside it), "What is my name?" gives both names."""
-    sessions = data_dir / "sessions"
-    sessions.mkdir(parents=True)
-    turns = [
-        "My name is Priya Raman and I live in Lisbon.",
-        "我叫王磊，我在深圳工作。",
-        "Actually I moved to Porto last month.",
-    ]
-    (sessions / "2026-05-10-090000.jsonl").write_text(
-        "".join(
-            json.dumps({"ts": f"2026-05-10T09:0{n}:00Z", "role": "user", "text": text}) + "\n"
-            for n, text in enumerate(turns)
-        ),
-        encoding="utf-8",
+    facts = summarized(
+        cli,
+        data_dir,
+        "2026-05-10",
+        [
+            "My name is Priya Raman and I live in Lisbon.",
+            "我叫王磊，我在深圳工作。",
+            "Actually I moved to Porto last month.",
+        ],
     )
-    result = cli("--action", "summarize", "--all", now="2026-05-10T10:00:00Z")
-    assert result.code == 0, result.err
-    facts = [
-        json.loads(line)
-        for line in (data_dir / "knowledge-graph" / "facts.jsonl").read_text().splitlines()
-    ]
     names = {fact["object"]: fact for fact in facts if fact["predicate"] == "name"}
     assert set(names) == {"Priya Raman", "王磊"}
     assert not any(fact.get("superseded_at") for fact in names.values())
@@ -121,27 +129,17 @@ def test_a_request_with_a_deadline_is_an_action_item_the_agent_keeps(cli, data_d
     """ "Please renew the TLS certificate for api.example.org before Friday." left no fact;
     it is the action item the agent must not forget, dated. A request answered in the turn
     ("write a poem") is none."""
-    sessions = data_dir / "sessions"
-    sessions.mkdir(parents=True)
-    turns = [
-        "Please renew the TLS certificate for api.example.org before Friday.",
-        "Please write a short poem about autumn.",
-        "Can you remind me to call the dentist tomorrow?",
-        "请明天提醒我交房租",
-    ]
-    (sessions / "2026-05-13-090000.jsonl").write_text(
-        "".join(
-            json.dumps({"ts": f"2026-05-13T09:0{n}:00Z", "role": "user", "text": text}) + "\n"
-            for n, text in enumerate(turns)
-        ),
-        encoding="utf-8",
+    facts = summarized(
+        cli,
+        data_dir,
+        "2026-05-13",
+        [
+            "Please renew the TLS certificate for api.example.org before Friday.",
+            "Please write a short poem about autumn.",
+            "Can you remind me to call the dentist tomorrow?",
+            "请明天提醒我交房租",
+        ],
     )
-    result = cli("--action", "summarize", "--all", now="2026-05-13T10:00:00Z")
-    assert result.code == 0, result.err
-    facts = [
-        json.loads(line)
-        for line in (data_dir / "knowledge-graph" / "facts.jsonl").read_text().splitlines()
-    ]
     by_line = {int(fact["source"].rsplit(":", 1)[1]): fact for fact in facts}
     assert set(by_line) == {1, 3, 4}  # no fact of the poem
     renew = by_line[1]
