@@ -206,3 +206,33 @@ def test_recall_of_a_memory_without_episodes_is_unchanged(cli, data_dir):
     results = recalled(cli, "Volvo")
     assert [hit["text"] for hit in results] == ["user drives a blue Volvo"]
     assert not (data_dir / "state" / "cache" / "episodes.bin").exists()
+
+
+@pytest.mark.parametrize("notes, episodes_shown", [(7, 5), (12, 1)])
+def test_ten_results_of_long_facts_and_turns_stay_within_2000_characters(
+    cli, data_dir, notes, episodes_shown
+):
+    """Beside five facts of ~230 characters, five episodes share the rest; beside five of
+    ~375, what is left is too little for five windows, and one is shown."""
+    hash_embedder(cli)
+    remember_records(
+        cli,
+        data_dir.parent / "facts.jsonl",
+        [
+            {
+                "subject": "user",
+                "predicate": "grows",
+                "object": f"orchid number {n} " + "with a long note on its care " * notes,
+            }
+            for n in range(8)
+        ],
+    )
+    log(
+        data_dir,
+        [("assistant", f"About orchid {n}: " + "water it weekly. " * 60) for n in range(6)],
+    )
+    summarize(cli)
+    results = recalled(cli, "orchid care", "--k", "10")
+    kinds = [hit.get("kind", "fact") for hit in results]
+    assert kinds.count("episode") == episodes_shown and kinds.count("fact") == 5
+    assert sum(len(hit["text"]) for hit in results) <= 2000

@@ -33,7 +33,14 @@ from functools import cached_property
 
 import numpy as np
 
-from .episodes.search import clipped, episode_chars, episode_entry, find_episodes, fused
+from .episodes.search import (
+    EPISODE_MIN_CHARS,
+    clipped,
+    episode_chars,
+    episode_entry,
+    find_episodes,
+    fused,
+)
 from .errors import InvalidInputError, UsageError
 from .graph import KnowledgeGraph, LiveFact
 from .graph.columns import ActivationsAt, FactColumns, fact_columns
@@ -228,6 +235,11 @@ def _entries(query: str, hits: list, history) -> list[dict]:
     hits = [hit for hit in hits if isinstance(hit, Hit) or hit.episode.source not in replaced]
     said = len(hits) - len(facts)
     share = episode_chars(sum(len(entry["text"]) for entry in facts.values()), said)
+    while said and share < EPISODE_MIN_CHARS:  # the facts leave too little: fewer episodes
+        last = max(place for place, hit in enumerate(hits) if not isinstance(hit, Hit))
+        hits = hits[:last] + hits[last + 1 :]
+        said -= 1
+        share = episode_chars(sum(len(entry["text"]) for entry in facts.values()), said)
     return [
         facts[id(hit)]
         if isinstance(hit, Hit)

@@ -34,7 +34,7 @@ FACT_WEIGHT = 1.0
 EPISODE_WEIGHT = 1.0  # of a turn no fact was learned from: the episode is all there is
 COVERED_WEIGHT = 0.5  # of a turn facts were learned from: they speak for it first
 RESULT_CHARS = 2000  # of k=10 results at most
-EPISODE_MIN_CHARS = 160
+EPISODE_MIN_CHARS = 120  # a window shorter than this says too little: fewer episodes
 EPISODE_MAX_CHARS = 600
 _WORD = re.compile(r"\S+")
 
@@ -185,11 +185,11 @@ def clipped(text: str, query: str, limit: int) -> str:
 
 def episode_chars(fact_chars: int, episodes: int) -> int:
     """How many characters each of `episodes` episode results may show beside facts whose
-    texts take `fact_chars`."""
+    texts take `fact_chars`, so that all stay within RESULT_CHARS (the caller drops episodes
+    while that is under EPISODE_MIN_CHARS)."""
     if not episodes:
         return EPISODE_MAX_CHARS
-    share = (RESULT_CHARS - fact_chars) // episodes
-    return max(EPISODE_MIN_CHARS, min(EPISODE_MAX_CHARS, share))
+    return min(EPISODE_MAX_CHARS, (RESULT_CHARS - fact_chars) // episodes)
 
 
 def episode_entry(hit: EpisodeHit, text: str) -> dict:
