@@ -166,3 +166,52 @@ def test_a_request_with_a_deadline_is_an_action_item_the_agent_keeps(cli, data_d
         now="2026-05-14T09:00:00Z",
     )
     assert found.json()["results"][0]["id"] == renew["id"]
+
+
+ARTICLE = (
+    "predict the entities of this article one sentence at a time:\n"
+    "WASHINGTON, D.C. — The U.S. Department of Energy today announced the achievement of "
+    "fusion ignition at Lawrence Livermore National Laboratory. "
+    "This historic, first-of-its kind achievement will provide unprecedented capability. "
+    "“I would like to thank the members of Congress who have supported the National Ignition "
+    "Facility,” said the Secretary. "
+    "The experiment produced more energy from fusion than the laser energy used to drive it. "
+    "The President's Chief Advisor for Science and Technology called it a landmark. "
+    "Scientists across the national laboratories contributed to the design of the target. "
+    "The next steps include raising the repetition rate and the gain of the shots. "
+    "Funding for the facility has been stable over the last decade of experiments. "
+    "Researchers will now study how to make ignition repeatable and more efficient. "
+    "Industry partners expressed interest in the results for future power plants. "
+    "The laboratory published a summary of the shot on its website the same afternoon."
+)
+
+
+def test_pasted_material_keeps_its_own_voice_and_leaves_no_fact(cli, data_dir):
+    """An article, a quotation, a log and a table pasted into a turn are not the person's
+    biography: no "user would like to thank..." from a quote's "I", no "today" rewritten
+    inside an article; what the person says around them still counts; the turns stay
+    findable as episodes."""
+    log_turn = (
+        "I deployed the billing service yesterday and it fails on start:\n"
+        "2024-03-01 12:00:01 ERROR Connection refused to db:5432\n"
+        "Traceback (most recent call last)\n"
+        '  File "app.py", line 12, in <module>'
+    )
+    table_turn = "| host | cpu |\n| web-1 | 93% |\n| web-2 | 12% |"
+    quote_turn = "My manager said “I will approve the budget on Monday if the numbers hold.”"
+    assert len(ARTICLE) > 1000
+    facts = summarized(cli, data_dir, "2026-05-13", [ARTICLE, log_turn, table_turn, quote_turn])
+    texts = [fact["text"] for fact in facts]
+    by_line: dict[int, list[str]] = {}
+    for fact in facts:
+        by_line.setdefault(int(fact["source"].rsplit(":", 1)[1]), []).append(fact["text"])
+    assert len(by_line.get(1, [])) <= 1  # the person's own first line, at most
+    assert not any("thank the members of Congress" in text for text in texts)
+    assert not any("(2026-05-13)" in text for text in by_line.get(1, []))
+    assert any("billing service" in text for text in by_line[2]), by_line
+    assert not any("Connection refused" in text or "Traceback" in text for text in texts)
+    assert 3 not in by_line  # a table alone
+    assert not any("approve the budget" in text for text in texts)
+    episodes = (data_dir / "episodes" / "2026-05-13.jsonl").read_text(encoding="utf-8")
+    assert "Chief Advisor for Science and Technology" in episodes
+    assert "Connection refused" in episodes and "web-1" in episodes

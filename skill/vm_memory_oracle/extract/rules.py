@@ -15,6 +15,7 @@ from ..clock import format_iso
 from ..model.fact import INTRINSIC_IMPORTANCE
 from .dates import resolve_dates
 from .fragments import CHATTER, COMMAND, STATEMENT, Fragment, content_of, fragments
+from .pasted import outside
 from .patterns import chinese, match_statement
 from .person import resolve_chinese, resolve_english
 from .salience import Statement, content_words
@@ -135,12 +136,16 @@ def _question_before(turns: list[Turn], index: int) -> str | None:
 
 
 def turn_fragments(turns: list[Turn], roles: frozenset[str]) -> list[tuple[Turn, Fragment]]:
-    return [
-        (turn, fragment)
-        for turn in turns
-        if turn.role in roles
-        for fragment in fragments(turn.text)
-    ]
+    """The fragments of the turns of `roles`, but those of pasted material (extract/pasted.py:
+    an article, code, a log, a table, a quotation), which has its own voice."""
+    pairs = []
+    for turn in turns:
+        if turn.role not in roles:
+            continue
+        found = fragments(turn.text)
+        kept = outside(turn.text, [fragment.text for fragment in found])
+        pairs += [(turn, fragment) for fragment, own in zip(found, kept) if own]
+    return pairs
 
 
 def fragment_records(pairs: list[tuple[Turn, Fragment]]) -> list[FragmentRecord]:
