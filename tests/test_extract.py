@@ -482,3 +482,21 @@ def test_an_answer_carries_the_question_it_answers_and_its_turn_on_one_line():
         from vm_memory_oracle.intake import candidate_fact
 
         candidate_fact(fact, created="2026-05-15T14:30:00Z", default_source=source, source=source)
+
+
+@pytest.mark.parametrize(
+    "said, meant",
+    [
+        ("I've been into hiking lately.", "user is into hiking"),
+        ("I'm really into Korean dramas these days", "user is into Korean dramas"),
+        ("Lately I've gotten into baking sourdough.", "user is into baking sourdough"),
+        (
+            "I usually prefer aisle seats on long flights",
+            "user prefers aisle seats on long flights",
+        ),
+        ("I'm a big fan of jazz", "user likes jazz"),
+    ],
+)
+def test_a_preference_shown_in_passing_is_a_preference(said, meant):
+    [fact] = facts_of(said)
+    assert (fact["category"], fact["text"]) == ("preference", meant)

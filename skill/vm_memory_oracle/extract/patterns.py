@@ -187,11 +187,26 @@ ENGLISH = (
         "{s}'s favorite {k} is {o}",
     ),
     _en(
-        rf"^i (?:really |absolutely |just |totally |also )?"
+        rf"^i (?:really |absolutely |just |totally |also |usually |always |generally )?"
         rf"(?P<p>love|like|enjoy|prefer|adore) {_OBJ}{_END}",
         "{p}",
         "preference",
         "{s} {p} {o}",
+    ),
+    # a preference shown in passing: "I've been into hiking lately", "I'm a big fan of jazz"
+    _en(
+        rf"^(?:lately |recently |these days )?i(?:'m| am|'ve been| have been|'ve gotten| have "
+        rf"gotten|'ve got| got) (?:really |very |quite |so |totally )?into {_OBJ}"
+        rf"(?= lately| recently| these days|{_END})",
+        "is_into",
+        "preference",
+        "{s} is into {o}",
+    ),
+    _en(
+        rf"^i(?:'m| am) (?:a )?(?:big |huge |great |massive )?fan of {_OBJ}{_END}",
+        "likes",
+        "preference",
+        "{s} likes {o}",
     ),
     _en(
         rf"^i (?:really |absolutely |just |totally )?"
