@@ -159,7 +159,7 @@ def test_a_lost_or_damaged_episode_index_is_built_again_and_says_so(cli, data_di
     assert "episode index rebuilt" in audit
 
 
-def test_a_bad_line_in_an_episodes_file_is_skipped_with_a_warning(cli, data_dir):
+def test_a_bad_line_in_an_episodes_file_is_quarantined_with_a_warning(cli, data_dir):
     hash_embedder(cli)
     log(data_dir, TRIP)
     summarize(cli)
@@ -169,7 +169,12 @@ def test_a_bad_line_in_an_episodes_file_is_skipped_with_a_warning(cli, data_dir)
     result = cli("--json", "--action", "recall", "--query", "which museum needs tickets ahead")
     assert result.code == 0, result.err
     assert any("Ghibli" in hit["text"] for hit in result.json()["results"])
-    assert "episode skipped: episodes/2026-05-10.jsonl" in result.err
+    assert (
+        "episodes/2026-05-10.jsonl:2: invalid JSON" in result.err
+        and "moved to episodes/2026-05-10.quarantine.jsonl" in result.err
+    )
+    assert episodes.read_text().splitlines() == lines  # the good lines stay, in order
+    assert "{not json" in (data_dir / "episodes" / "2026-05-10.quarantine.jsonl").read_text()
 
 
 @pytest.mark.slow

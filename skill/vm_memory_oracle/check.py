@@ -32,6 +32,7 @@ from functools import partial
 from pathlib import Path
 
 from .clock import format_iso, utc_now
+from .episodes import episode_files
 from .model.fact import Fact
 from .storage import files
 from .storage.layout import Layout
@@ -184,10 +185,16 @@ def _jsonl_files(store: Store) -> dict[Path, str]:
         for path, kind in layout.schemas().items()
         if path.suffix == ".jsonl" and path.exists()
     }
-    for directory in (layout.graph_dir, layout.state_dir, layout.embeddings_dir):
+    for directory in (
+        layout.graph_dir,
+        layout.state_dir,
+        layout.embeddings_dir,
+        layout.episodes_dir,
+    ):
         if _usable(store, directory) and directory.is_dir():
             kinds.update({path: "quarantine" for path in directory.glob("*.quarantine.jsonl")})
     kinds.update({path: "session-turn" for path in store.session_files()})
+    kinds.update({path: "episode" for path in episode_files(layout)})
     return {path: kind for path, kind in sorted(kinds.items()) if _usable(store, path)}
 
 

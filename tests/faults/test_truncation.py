@@ -67,6 +67,8 @@ DERIVED = (
     "daily/2026-06-01.md",
 )
 EDITED = ("config.yaml", "knowledge-graph/canary-facts.json", "state/summarized.json")
+# What was said, turn by turn: kept like a log (no whole line before a cut is lost).
+EPISODES = ("episodes/2026-07-19.jsonl", "episodes/2026-06-01.jsonl")
 OTHERS = (
     "MEMORY.md.bak",
     "health.json",
@@ -76,7 +78,7 @@ OTHERS = (
     "state/*.lock*",
     "state/reports/*",
 )
-FILES = SOURCES + LOGS + DERIVED_JSONL + DERIVED + EDITED + OTHERS
+FILES = SOURCES + LOGS + EPISODES + DERIVED_JSONL + DERIVED + EDITED + OTHERS
 
 
 @pytest.fixture(scope="module")
@@ -196,7 +198,7 @@ def recovery_problems(
             destroyed |= {record["id"] for record in records(template / relative)} - {
                 json.loads(line)["id"] for line in before
             }
-        elif relative in LOGS[:2]:
+        elif relative in LOGS[:2] or relative in EPISODES:
             now = (data / relative).read_bytes().split(b"\n")
             problems += [f"{relative}: lost a line" for line in before if line not in now]
         elif relative.startswith("sessions/"):

@@ -59,6 +59,7 @@ SCHEMA_OF = {
     "state/imports.json": "import-ledger",
 }
 SESSION_LOG = re.compile(r"^sessions/\d{4}-\d{2}-\d{2}-\d{6}\.jsonl$")
+EPISODES_FILE = re.compile(r"^episodes/\d{4}-\d{2}-\d{2}\.jsonl$")
 # What an interrupted atomic write or a repair leaves behind (steps/clean.py, storage/store.py).
 LEFT_BEHIND = re.compile(r"^\..+\.tmp$|\.quarantine\.jsonl$|\.corrupt-")
 
@@ -334,7 +335,11 @@ def validate_files(data: Path) -> tuple[list[str], list[str]]:
             or not path.name.endswith((".json", ".jsonl"))
         ):
             continue
-        kind = SCHEMA_OF.get(relative) or ("session-turn" if SESSION_LOG.match(relative) else None)
+        kind = (
+            SCHEMA_OF.get(relative)
+            or ("session-turn" if SESSION_LOG.match(relative) else None)
+            or ("episode" if EPISODES_FILE.match(relative) else None)
+        )
         if kind is None:
             problems.append(f"{relative}: no schema known for this file")
             continue

@@ -31,6 +31,10 @@ _WORDS = re.compile(r"[^\W\d_]{2,}|\d+", re.UNICODE)
 _CJK = re.compile(r"[\u3400-\u9fff\uf900-\ufaff]")
 # Where a long turn may be cut: after a sentence, a line, or a clause.
 _SENTENCE_END = re.compile(r"(?<=[.!?。！？;；])\s+|\n+")
+# A word whose dot ends no sentence: "Dr. Eric Lander", "the U.S. Department".
+_ABBREVIATION = re.compile(
+    r"(?:^|\s)(?:Dr|Mr|Mrs|Ms|Prof|Sr|Jr|St|Mt|vs|etc|No|Inc|Ltd|Co|e\.g|i\.e|[A-Z](?:\.[A-Z])*)\.$"
+)
 _CLAUSE_END = re.compile(r"(?<=[,，:：])\s+|\s+")
 
 
@@ -93,7 +97,12 @@ def passages(text: str, limit: int = PASSAGE_CHARS) -> list[str]:
     """`text` on one line, or for a longer text its passages of at most `limit` characters,
     cut after a sentence or a line where one ends in the passage, else after a clause or a
     word, else anywhere (a run of characters without a space)."""
-    pieces = [" ".join(piece.split()) for piece in _SENTENCE_END.split(text)]
+    pieces: list[str] = []
+    for piece in (" ".join(piece.split()) for piece in _SENTENCE_END.split(text)):
+        if pieces and _ABBREVIATION.search(pieces[-1]):  # "Dr." ends no sentence
+            pieces[-1] = f"{pieces[-1]} {piece}"
+        else:
+            pieces.append(piece)
     result: list[str] = []
     current = ""
     for piece in (piece for piece in pieces if piece):

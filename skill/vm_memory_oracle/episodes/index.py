@@ -104,6 +104,7 @@ class _Read:
     episodes: list[tuple[Episode, str, int]] = field(default_factory=list)  # (ep, file, offset)
     reached: dict[str, int] = field(default_factory=dict)  # file name -> bytes read
     skipped: list[str] = field(default_factory=list)
+    torn: list[str] = field(default_factory=list)  # files ending in a part of a line
 
 
 def _read_from(layout, start: dict[str, int]) -> _Read:
@@ -118,7 +119,10 @@ def _read_from(layout, start: dict[str, int]) -> _Read:
             read.skipped.append(f"{layout.relative(path)}: {exc.strerror or exc}")
             read.reached[path.name] = offset
             continue
-        data = data[: data.rfind(b"\n") + 1]  # a line still being written waits
+        if data and not data.endswith(b"\n"):
+            # episodes are appended whole under the lock: a part of a line is a torn one
+            read.torn.append(path.name)
+        data = data[: data.rfind(b"\n") + 1]
         position = offset
         for raw in data.splitlines(keepends=True):
             try:
@@ -159,7 +163,10 @@ def _text_files(layout) -> dict[str, list[int]]:
     from ..storage.text_index import file_stamps
 
     directory = layout.episode_text_dir
-    return file_stamps(directory) if directory.is_dir() else {}
+    try:
+        return file_stamps(directory) if directory.is_dir() else {}
+    except OSError:  # a writer replacing its files right now: not the files written
+        return {"": [-1, -1]}
 
 
 def _open(layout, dimension: int) -> tuple[VectorIndex, TextIndex] | None:
@@ -194,13 +201,19 @@ def update_episode_index(
                 return _made(layout, held_vectors, held_text, state), _counted(report, state)
     if not sizes and held is None and not layout.episode_vectors.exists() and not force:
         # No episode yet (a memory of remembered facts only): nothing to index or write.
-        return EpisodeIndex(
-            VectorIndex(embedder.dimension), _NO_TEXT, {}, layout.episodes_dir
-        ), report
+        return _empty(layout, embedder), report
     base, reason = _base(layout, model, held, sizes)
     if force:
         reason = FORCED
     read = _read_from(layout, base["reached"])
+    if (read.skipped or read.torn) and store.refused(layout.write_lock) is None:
+        # Bad lines go to the file's quarantine (the store's way with every JSONL file), and
+        # the files, rewritten without them, are indexed again.
+        for path in episode_files(layout):
+            store.read_records(path, EPISODE_KIND, copy=False)
+        sizes = _file_sizes(layout)
+        base, reason = _base(layout, model, held, sizes)
+        read = _read_from(layout, base["reached"])
     vectors = _embedded(graph, embedder, [episode for episode, _, _ in read.episodes], report)
     lock = store.refused(layout.write_lock)
     if lock is not None:  # a memory that cannot be locked: indexes for this command only
@@ -212,16 +225,27 @@ def update_episode_index(
         read = _read_from(layout, {})
         vectors = _embedded(graph, embedder, [episode for episode, _, _ in read.episodes], report)
         return _written(graph, embedder, base, read, vectors, report, write=False)
-    with store.locked("episode index"):
-        again = snapshot.load_any(layout.episode_index_state, disk=disk)
-        if again != held and not force:  # another process brought them in step meanwhile
-            base, reason = _base(layout, model, again, _file_sizes(layout))
-            read = _read_from(layout, base["reached"])
-            vectors = _embedded(
-                graph, embedder, [episode for episode, _, _ in read.episodes], report, vectors
-            )
-        report.rebuilt = reason
-        return _written(graph, embedder, base, read, vectors, report, write=True)
+    try:
+        with store.locked("episode index"):
+            again = snapshot.load_any(layout.episode_index_state, disk=disk)
+            if again != held and not force:  # another process brought them in step meanwhile
+                base, reason = _base(layout, model, again, _file_sizes(layout))
+                read = _read_from(layout, base["reached"])
+                vectors = _embedded(
+                    graph, embedder, [episode for episode, _, _ in read.episodes], report, vectors
+                )
+            report.rebuilt = reason
+            return _written(graph, embedder, base, read, vectors, report, write=True)
+    except TextIndexCorrupt as exc:  # tantivy could not write (a full disk, for one)
+        store.warnings.append(
+            f"episode recall is off for this command: the episode index could not be "
+            f"written ({exc})"
+        )
+        return _empty(layout, embedder), report
+
+
+def _empty(layout, embedder) -> EpisodeIndex:
+    return EpisodeIndex(VectorIndex(embedder.dimension), _NO_TEXT, {}, layout.episodes_dir)
 
 
 def _counted(report: EpisodeIndexReport, state: dict) -> EpisodeIndexReport:
@@ -317,6 +341,12 @@ def _written(graph, embedder, base, read: _Read, vectors, report, *, write: bool
         cache.add(list(report.fresh), np.vstack(list(report.fresh.values())))
         cache.save(store)
         store.touched(cache.path)
+        if cache.problem is not None:  # written again whole: the damage is mended, and told
+            store.note(
+                f"{layout.relative(cache.path)} could not be read ({cache.problem}); its "
+                f"vectors were embedded again",
+                repair=True,
+            )
     if write and (fresh or base["fresh"] or reached != base["reached"]):
         store.make_directory(layout.cache_dir)
         store.write_bytes(layout.episode_vectors, index.write_to)

@@ -168,18 +168,28 @@ def clipped(text: str, query: str, limit: int) -> str:
     for word in words:
         held.append(held[-1] + bool(terms & frozenset(tokens(word.group(), pairs=False))))
     room = limit - 2  # for the marks
-    best, span, end = -1, (0, room), 0
+    best, best_start, end = -1, 0, 0
     for start in range(len(words)):
         end = max(end, start)
         while end < len(words) and words[end].end() - words[start].start() <= room:
             end += 1
         if held[end] - held[start] > best:
-            best = held[end] - held[start]
-            # the whole words that fit, or the start of one word longer than the room
-            first = words[start].start()
-            span = (first, words[end - 1].end() if end > start else first + room)
-    begin, stop = span
-    window = text[begin:stop]
+            best, best_start = held[end] - held[start], start
+    # The window starts a quarter of the room before its first word of the query: what
+    # answers a question mostly follows its words ("... is Dr. Lander").
+    first = next(
+        (place for place in range(best_start, len(words)) if held[place + 1] > held[place]),
+        best_start,
+    )
+    lead = words[first].start() - room // 4
+    start = next((place for place in range(len(words)) if words[place].start() >= lead), first)
+    stop = start
+    while stop < len(words) and words[stop].end() - words[start].start() <= room:
+        stop += 1
+    begin = words[start].start()
+    end_char = words[stop - 1].end() if stop > start else begin + room
+    window = text[begin:end_char]
+    stop = end_char
     return ("…" if begin > 0 else "") + window + ("…" if stop < len(text) else "")
 
 
