@@ -105,6 +105,20 @@ def write_jsonl(path: Path, records) -> Path:
     return path
 
 
+def log_turns(data_dir: Path, turns, name: str) -> Path:
+    """Append (role, text) `turns` to the session log sessions/`name` of `data_dir`, said a
+    minute apart from 09:00 on the log's day."""
+    sessions = data_dir / "sessions"
+    sessions.mkdir(parents=True, exist_ok=True)
+    path = sessions / name
+    day = name[:10]
+    with path.open("a", encoding="utf-8") as handle:
+        for number, (role, text) in enumerate(turns):
+            record = {"ts": f"{day}T09:{number:02d}:00Z", "role": role, "text": text}
+            handle.write(json.dumps(record, ensure_ascii=False) + "\n")
+    return path
+
+
 def remember_records(cli, path: Path, records, *, now: str = NOW) -> None:
     """Remember `records` (fact fields) through the CLI at `now`, from a JSONL file at
     `path`."""

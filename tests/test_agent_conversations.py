@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from conftest import remember_records
+from conftest import log_turns, remember_records
 
 LATER = "2026-05-20T10:00:00Z"
 
@@ -53,15 +53,7 @@ def unrelated() -> list[str]:
 def summarized(cli, data_dir: Path, day: str, turns: list[str]) -> list[dict]:
     """The facts of a memory that summarized `turns` of the user, said a minute apart on
     `day` from 09:00 (a session log of that day)."""
-    sessions = data_dir / "sessions"
-    sessions.mkdir(parents=True)
-    (sessions / f"{day}-090000.jsonl").write_text(
-        "".join(
-            json.dumps({"ts": f"{day}T09:{n:02d}:00Z", "role": "user", "text": text}) + "\n"
-            for n, text in enumerate(turns)
-        ),
-        encoding="utf-8",
-    )
+    log_turns(data_dir, [("user", text) for text in turns], f"{day}-090000.jsonl")
     result = cli("--action", "summarize", "--all", now=f"{day}T10:00:00Z")
     assert result.code == 0, result.err
     facts = (data_dir / "knowledge-graph" / "facts.jsonl").read_text().splitlines()

@@ -11,7 +11,7 @@ import pytest
 from vm_memory_oracle.episodes import PASSAGE_CHARS, episodes_of, passages
 from vm_memory_oracle.episodes.search import clipped
 
-from conftest import hash_embedder, remember_records
+from conftest import hash_embedder, log_turns, remember_records
 
 SESSION = "2026-05-10-090000.jsonl"
 SAID = "2026-05-10T10:00:00Z"
@@ -31,15 +31,7 @@ TRIP = [
 
 
 def log(data_dir: Path, turns, name: str = SESSION) -> Path:
-    sessions = data_dir / "sessions"
-    sessions.mkdir(parents=True, exist_ok=True)
-    path = sessions / name
-    day = name[:10]
-    with path.open("a", encoding="utf-8") as handle:
-        for number, (role, text) in enumerate(turns):
-            record = {"ts": f"{day}T09:{number:02d}:00Z", "role": role, "text": text}
-            handle.write(json.dumps(record, ensure_ascii=False) + "\n")
-    return path
+    return log_turns(data_dir, turns, name)
 
 
 def episodes_in(data_dir: Path) -> list[dict]:

@@ -185,12 +185,7 @@ def _jsonl_files(store: Store) -> dict[Path, str]:
         for path, kind in layout.schemas().items()
         if path.suffix == ".jsonl" and path.exists()
     }
-    for directory in (
-        layout.graph_dir,
-        layout.state_dir,
-        layout.embeddings_dir,
-        layout.episodes_dir,
-    ):
+    for directory in layout.quarantine_directories():
         if _usable(store, directory) and directory.is_dir():
             kinds.update({path: "quarantine" for path in directory.glob("*.quarantine.jsonl")})
     kinds.update({path: "session-turn" for path in store.session_files()})

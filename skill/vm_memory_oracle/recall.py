@@ -234,12 +234,13 @@ def _entries(query: str, hits: list, history) -> list[dict]:
     }
     hits = [hit for hit in hits if isinstance(hit, Hit) or hit.episode.source not in replaced]
     said = len(hits) - len(facts)
-    share = episode_chars(sum(len(entry["text"]) for entry in facts.values()), said)
+    fact_chars = sum(len(entry["text"]) for entry in facts.values())
+    share = episode_chars(fact_chars, said)
     while said and share < EPISODE_MIN_CHARS:  # the facts leave too little: fewer episodes
         last = max(place for place, hit in enumerate(hits) if not isinstance(hit, Hit))
         hits = hits[:last] + hits[last + 1 :]
         said -= 1
-        share = episode_chars(sum(len(entry["text"]) for entry in facts.values()), said)
+        share = episode_chars(fact_chars, said)
     return [
         facts[id(hit)]
         if isinstance(hit, Hit)

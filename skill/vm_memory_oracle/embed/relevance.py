@@ -56,6 +56,11 @@ class RelevanceScale:
     def threshold(self, facts: int) -> float:
         return max(self.floor, self.base + self.per_log_fact * math.log(max(facts, 2)))
 
+    def halfway(self, facts: int) -> float:
+        """Halfway from `everyday` to `threshold(facts)`: the bar for two pieces of evidence
+        each short of its own (a shared word and meaning), or for a turn by meaning alone."""
+        return (self.everyday + self.threshold(facts)) / 2
+
 
 def script_of(text: str) -> str:
     """ "cjk" when at least a third of the text's letters are CJK, else "other"."""

@@ -202,19 +202,6 @@ def update_episode_index(
     if not sizes and held is None and not layout.episode_vectors.exists() and not force:
         # No episode yet (a memory of remembered facts only): nothing to index or write.
         return _empty(layout, embedder), report
-    base, reason = _base(layout, model, held, sizes)
-    if force:
-        reason = FORCED
-    read = _read_from(layout, base["reached"])
-    if (read.skipped or read.torn) and store.refused(layout.write_lock) is None:
-        # Bad lines go to the file's quarantine (the store's way with every JSONL file), and
-        # the files, rewritten without them, are indexed again.
-        for path in episode_files(layout):
-            store.read_records(path, EPISODE_KIND, copy=False)
-        sizes = _file_sizes(layout)
-        base, reason = _base(layout, model, held, sizes)
-        read = _read_from(layout, base["reached"])
-    vectors = _embedded(graph, embedder, [episode for episode, _, _ in read.episodes], report)
     lock = store.refused(layout.write_lock)
     if lock is not None:  # a memory that cannot be locked: indexes for this command only
         store.warnings.append(
@@ -225,6 +212,19 @@ def update_episode_index(
         read = _read_from(layout, {})
         vectors = _embedded(graph, embedder, [episode for episode, _, _ in read.episodes], report)
         return _written(graph, embedder, base, read, vectors, report, write=False)
+    base, reason = _base(layout, model, held, sizes)
+    if force:
+        reason = FORCED
+    read = _read_from(layout, base["reached"])
+    if read.skipped or read.torn:
+        # Bad lines go to the file's quarantine (the store's way with every JSONL file), and
+        # the files, rewritten without them, are indexed again.
+        for path in episode_files(layout):
+            store.read_records(path, EPISODE_KIND, copy=False)
+        sizes = _file_sizes(layout)
+        base, reason = _base(layout, model, held, sizes)
+        read = _read_from(layout, base["reached"])
+    vectors = _embedded(graph, embedder, [episode for episode, _, _ in read.episodes], report)
     try:
         with store.locked("episode index"):
             again = snapshot.load_any(layout.episode_index_state, disk=disk)
@@ -341,12 +341,7 @@ def _written(graph, embedder, base, read: _Read, vectors, report, *, write: bool
         cache.add(list(report.fresh), np.vstack(list(report.fresh.values())))
         cache.save(store)
         store.touched(cache.path)
-        if cache.problem is not None:  # written again whole: the damage is mended, and told
-            store.note(
-                f"{layout.relative(cache.path)} could not be read ({cache.problem}); its "
-                f"vectors were embedded again",
-                repair=True,
-            )
+        cache.note_mended(store)
     if write and (fresh or base["fresh"] or reached != base["reached"]):
         store.make_directory(layout.cache_dir)
         store.write_bytes(layout.episode_vectors, index.write_to)

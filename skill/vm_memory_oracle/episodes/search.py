@@ -78,10 +78,11 @@ def find_episodes(semantic, query: str, vector, k: int, *, concerned: bool) -> l
         for rank, vid in enumerate(vids):
             fused[vid] = fused.get(vid, 0.0) + 1.0 / (RRF_K + rank + 1)
             found.setdefault(vid, set()).add(name)
-    related = _related_by_meaning(semantic, vector, near) if concerned else set()
+    said = {vid: index.episode(vid) for vid in fused}  # each line read once
+    related = _related_by_meaning(semantic, vector, near, said) if concerned else set()
     hits = []
     for vid in sorted(fused, key=lambda vid: (-fused[vid], vid)):
-        episode = index.episode(vid)
+        episode = said[vid]
         if episode is None:
             continue
         held = terms & frozenset(tokens(episode.text, pairs=False))
@@ -103,8 +104,11 @@ def find_episodes(semantic, query: str, vector, k: int, *, concerned: bool) -> l
     return first
 
 
-def _related_by_meaning(semantic, vector, near: list[tuple[int, float]]) -> set[int]:
-    """The episodes of `near` (vector id, similarity) related to the query by meaning alone:
+def _related_by_meaning(
+    semantic, vector, near: list[tuple[int, float]], said: dict[int, Episode | None]
+) -> set[int]:
+    """The episodes of `near` (vector id, similarity; `said` holds them, read) related to
+    the query by meaning alone:
     all of them without a measured scale, else those whose calibrated score reaches halfway
     from the everyday level to the level no unrelated text of a memory that size reaches
     (a fact sharing a word needs as much to open a query: semantic/search.py). A turn is
@@ -118,14 +122,14 @@ def _related_by_meaning(semantic, vector, near: list[tuple[int, float]]) -> set[
 
     index: EpisodeIndex = semantic.episodes
     vids = np.array([vid for vid, _ in near], dtype=np.int64)
-    episodes = [index.episode(int(vid)) for vid in vids]
+    episodes = [said[vid] for vid, _ in near]
     scores = semantic.background.scores(
         vector,
         index.vectors.vectors(vids),
         [script_of(episode.text) if episode else "" for episode in episodes],
         np.array([similarity for _, similarity in near]),
     )
-    bar = (semantic.scale.everyday + semantic.scale.threshold(len(index.vectors))) / 2
+    bar = semantic.scale.halfway(len(index.vectors))
     return {int(vid) for vid, score in zip(vids, scores) if score >= bar}
 
 

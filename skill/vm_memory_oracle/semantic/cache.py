@@ -197,6 +197,19 @@ class EmbeddingCache:
         if self.recent_path is not None and self.recent_path.exists():
             store.delete(self.recent_path)
 
+    def note_mended(self, store) -> None:
+        """Tell the audit log (a repair, so health.json lists it) that a cache file which
+        could not be read was written again, its vectors embedded anew; nothing when it
+        was read whole."""
+        if self.problem is None:
+            return
+        store.touched(self.path)
+        store.note(
+            f"{store.layout.relative(self.path)} could not be read ({self.problem}); its "
+            f"vectors were embedded again",
+            repair=True,
+        )
+
     def _npz(self, digests: list[str]) -> memoryview:
         hashes = np.array(digests, dtype="U16")
         matrix = (

@@ -178,13 +178,7 @@ def update_index(
             facts = {content_hash(text) for _, _, texts in wanted.values() for text in texts}
             cache.keep(facts | episode_digests(graph))
             cache.save(graph.store)
-        if cache.problem is not None:
-            graph.store.touched(cache.path)
-            graph.store.note(
-                f"{graph.layout.relative(cache.path)} could not be read "
-                f"({cache.problem}); its vectors were embedded again",
-                repair=True,
-            )
+        cache.note_mended(graph.store)
         mapping = {vid: fact_id for vid, (fact_id, _, _) in wanted.items()}
         snapshot.save(
             _state_path(graph),

@@ -78,7 +78,7 @@ def related_neighbours(
     # Related whatever its words, or both sharing a word and related halfway from the
     # everyday level to that one ("which database does billing use": "billing service
     # runs on PostgreSQL 16"; not "the redshift of dark distant quasars": "dark mode").
-    halfway = (everyday + threshold) / 2
+    halfway = semantic.scale.halfway(len(index))
     strong = bool(scores.max() >= threshold) or any(
         fact_id in coverage and score >= halfway for (_, fact_id, _), score in zip(found, scores)
     )

@@ -480,13 +480,7 @@ def _text_problem(path: Path, check) -> str | None:
 def _quarantined(store: Store, now: datetime) -> tuple[int, int]:
     """(all quarantined lines, those quarantined in the last RECENT_QUARANTINE_DAYS)."""
     total = recent = 0
-    layout = store.layout
-    for directory in (
-        layout.graph_dir,
-        layout.state_dir,
-        layout.embeddings_dir,
-        layout.episodes_dir,
-    ):
+    for directory in store.layout.quarantine_directories():
         if store.refused(directory) is not None or not directory.is_dir():
             continue
         for path in directory.glob("*.quarantine.jsonl"):

@@ -345,6 +345,11 @@ class Layout:
     def quarantine_for(self, path: Path) -> Path:
         return path.with_name(f"{path.stem}.quarantine.jsonl")
 
+    def quarantine_directories(self) -> tuple[Path, ...]:
+        """The directories whose JSONL files may have quarantines beside them (quarantine_for):
+        session logs' bad lines go to state/sessions.quarantine.jsonl instead."""
+        return (self.graph_dir, self.state_dir, self.embeddings_dir, self.episodes_dir)
+
     def relative(self, path: Path) -> str:
         held = self._relative.get(path)
         if held is None:
