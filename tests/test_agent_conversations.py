@@ -34,6 +34,7 @@ RELATED = {
     "which editor theme do I like": "dark mode",
     "what is my cat called": "Miso",
     "what instrument do I play": "cello",
+    "where do i work these days": "Acme",  # typed in lower case
 }
 # Asked in the first person about what the memory does not hold.
 UNRELATED_TO_ME = [

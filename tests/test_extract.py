@@ -500,3 +500,14 @@ def test_an_answer_carries_the_question_it_answers_and_its_turn_on_one_line():
 def test_a_preference_shown_in_passing_is_a_preference(said, meant):
     [fact] = facts_of(said)
     assert (fact["category"], fact["text"]) == ("preference", meant)
+
+
+def test_a_long_turn_in_the_first_person_is_not_an_article():
+    """Sentences opening with "My" are the person's own, whatever their case."""
+    from vm_memory_oracle.extract.pasted import pasted_spans
+
+    diary = " ".join(
+        f"My sister called on day {n} and we talked about the garden for a while."
+        for n in range(20)
+    )
+    assert len(diary) > 1000 and pasted_spans(diary) == []

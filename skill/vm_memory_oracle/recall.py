@@ -49,7 +49,7 @@ from .model.archive import cause_of
 from .model.characters import UNSAFE_FOUND, without_unsafe
 from .model.fact import NAME_PREDICATES, Fact, normalise, stable_hash, vector_id
 from .model.periods import Period, named_periods
-from .model.text import adjacent_pairs, evidence_terms, tokens
+from .model.text import FIRST_PERSON, adjacent_pairs, evidence_terms, tokens
 from .semantic.search import Semantic, related_neighbours
 from .storage import files
 from .timely import FactTimes, of_the_time
@@ -85,8 +85,6 @@ WORD_EVIDENCE = 0.5
 PHRASE_CANDIDATES = 200
 # The one subject every memory shares across its two languages: the user is 用户.
 SUBJECT_ALIASES = {"user": ("用户",), "用户": ("user",)}
-# The person speaking of themself in a query: the memory's "user".
-_FIRST_PERSON = re.compile(r"\b(?:I|[Mm]e|[Mm]y|[Mm]ine|[Mm]yself)\b|我")  # I'm, I've: "I"
 # A capitalised word of three letters or more that does not begin the query.
 _NAME_INSIDE = re.compile(r"(?<=\S\s)[A-Z][a-z]{2,}\b")
 # An object longer than this is not read as a name (about: a said sentence is not one).
@@ -964,7 +962,7 @@ class Corpus:
         the query, and the one-word subjects a capitalised word inside the query begins
         ("Mel" for Melanie: people shorten names)."""
         terms = evidence_terms(query)
-        if _FIRST_PERSON.search(query):  # "what car do I drive": the user asks of themself
+        if FIRST_PERSON.search(query):  # "what car do I drive": the user asks of themself
             terms |= {"user"}
         terms |= {alias for term in terms for alias in SUBJECT_ALIASES.get(term, ())}
         named = {

@@ -18,6 +18,8 @@ from __future__ import annotations
 
 import re
 
+from ..model.text import FIRST_PERSON
+
 ARTICLE_CHARS = 1000
 FIRST_PERSON_SHARE = 0.1  # of an article's sentences, at most
 _FENCE = re.compile(r"```.*?(?:```|\Z)", re.DOTALL)
@@ -32,7 +34,6 @@ _TABLE_LINE = re.compile(
 )
 _QUOTE = re.compile(r"[“\"«「『][^”\"»」』\n]{30,}[”\"»」』]")
 _SENTENCE = re.compile(r"[^.!?。！？\n]+[.!?。！？]*")
-_FIRST_PERSON = re.compile(r"\b(?:I|I'm|I've|I'd|I'll|me|my|mine|myself)\b|我")
 
 
 def pasted_spans(text: str) -> list[tuple[int, int]]:
@@ -56,7 +57,7 @@ def _reads_as_an_article(text: str, quotes: list[tuple[int, int]]) -> bool:
     sentences = [sentence for sentence in _SENTENCE.findall(own) if len(sentence.split()) >= 4]
     if len(sentences) < 5:
         return False
-    personal = sum(1 for sentence in sentences if _FIRST_PERSON.search(sentence))
+    personal = sum(1 for sentence in sentences if FIRST_PERSON.search(sentence))
     return personal <= FIRST_PERSON_SHARE * len(sentences)
 
 

@@ -24,6 +24,8 @@ from pathlib import Path
 
 import numpy as np
 
+from ..model.text import FIRST_PERSON
+
 WEIGHTS = Path(__file__).with_name("salience.json")
 
 FEATURES = (
@@ -53,7 +55,6 @@ FEATURES = (
     "reaction",
     "followed_by_question",
 )
-_I = re.compile(r"\b(?:i|i'm|i've|i'll|i'd|me|my|mine|myself)\b|我(?!们)", re.IGNORECASE)
 _YOU = re.compile(r"\b(?:you|you're|you've|your|yours|yourself)\b|[你您](?!们)", re.IGNORECASE)
 _WE = re.compile(r"\b(?:we|we're|we've|us|our|ours)\b|我们", re.IGNORECASE)
 _CAPITALISED = re.compile(r"(?<![.!?]\s)(?<!^)\b[A-Z][\w'-]+")
@@ -127,7 +128,7 @@ def features(statement: Statement) -> list[float]:
         if word not in _PRONOUN_WORDS and word not in statement.names
     ]
     return [
-        float(bool(_I.search(text))),
+        float(bool(FIRST_PERSON.search(text))),
         float(bool(_YOU.search(text))),
         float(bool(_WE.search(text))),
         float(bool(entities)),
