@@ -4,6 +4,7 @@ scripts, moving house. Each test reads like a failure a user met."""
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 from conftest import log_turns, remember_records
@@ -205,6 +206,26 @@ def test_pasted_material_keeps_its_own_voice_and_leaves_no_fact(cli, data_dir):
     assert not any("Connection refused" in text or "Traceback" in text for text in texts)
     assert 3 not in by_line  # a table alone
     assert not any("approve the budget" in text for text in texts)
+    assert not any(ROLE_LABEL.match(text) for text in texts), texts
     episodes = (data_dir / "episodes" / "2026-05-13.jsonl").read_text(encoding="utf-8")
     assert "Chief Advisor for Science and Technology" in episodes
     assert "Connection refused" in episodes and "web-1" in episodes
+
+
+# A transcript's role label before a line: "user: ...", "assistant: ...", "用户：...".
+ROLE_LABEL = re.compile(r"^(?:user|assistant|用户|助手)\s*[:：]", re.IGNORECASE)
+
+
+def test_a_remark_naming_no_one_says_who_said_it_without_a_role_label(cli, data_dir):
+    """A remark no pattern reads is kept as what its speaker said, as a sentence says it
+    ("user said: ..."), never as a transcript's "user: ..." line."""
+    facts = summarized(
+        cli,
+        data_dir,
+        "2026-05-13",
+        ["The build takes forty minutes on CI since the upgrade.", "我们下周去杭州爬山。"],
+    )
+    texts = [fact["text"] for fact in facts]
+    assert "user said: The build takes forty minutes on CI since the upgrade." in texts, texts
+    assert any(text.startswith("用户说：我们") for text in texts), texts
+    assert not any(ROLE_LABEL.match(text) for text in texts), texts

@@ -233,3 +233,79 @@ def test_ten_results_of_long_facts_and_turns_stay_within_2000_characters(
     kinds = [hit.get("kind", "fact") for hit in results]
     assert kinds.count("episode") == episodes_shown and kinds.count("fact") == 5
     assert sum(len(hit["text"]) for hit in results) <= 2000
+
+
+RYOKAN = (
+    " ".join(
+        f"Option {n}: a guesthouse in the old quarter, breakfast included, bicycles to borrow."
+        for n in range(30)
+    )
+    + " For the cherry blossoms, book the Hoshinoya ryokan by the Hozu river three months ahead."
+)
+
+
+def test_a_turn_is_embedded_once_by_its_opening_and_a_long_one_found_by_words_further_on(
+    cli, data_dir, monkeypatch
+):
+    """The model embeds one text a turn: its first passage's opening, after the question it
+    answers, which is also the context of the facts learned from a short turn (one embedding
+    for both). A long turn's later passages have no vector of their own and are found by
+    their words."""
+    from vm_memory_oracle.config import Settings
+    from vm_memory_oracle.embed.hashing import HashEmbedder
+    from vm_memory_oracle.episodes import EMBEDDED_CHARS, Episode
+    from vm_memory_oracle.graph import KnowledgeGraph
+    from vm_memory_oracle.semantic import semantic_search
+    from vm_memory_oracle.storage.layout import Layout
+    from vm_memory_oracle.storage.store import Store
+
+    hash_embedder(cli)
+    embedded: list[str] = []
+    real = HashEmbedder.embed_passages
+
+    def counted(self, texts):
+        embedded.extend(texts)
+        return real(self, texts)
+
+    monkeypatch.setattr(HashEmbedder, "embed_passages", counted)
+    asked = "Where did you stay the last time you were in Kyoto?"
+    answer = "A small ryokan in Gion, and my partner loved the garden there."
+    log(
+        data_dir,
+        [
+            ("user", "Which hotel should I book in Kyoto for the cherry blossoms?"),
+            ("assistant", RYOKAN),
+            ("assistant", asked),
+            ("user", answer),
+        ],
+    )
+    summarize(cli)
+    recalled(cli, "Kyoto")  # the indexes brought in step
+    episodes = [Episode.from_record(record) for record in episodes_in(data_dir)]
+    long_turn = [episode for episode in episodes if episode.speaker == "assistant"]
+    assert len(long_turn) == len(passages(RYOKAN)) >= 3
+    assert [episode.embedded is None for episode in long_turn] == [False] + [True] * (
+        len(long_turn) - 1
+    )
+    opening = long_turn[0].embedded
+    assert opening.startswith("user: Which hotel should I book in Kyoto")  # the question
+    assert len(opening) <= len("user: Which hotel should I book in Kyoto for the cherry ") + (
+        len("blossoms? assistant: ") + EMBEDDED_CHARS
+    )
+    [reply] = [episode for episode in episodes if episode.speaker == "user"]
+    assert reply.asked == f"assistant: {asked}"
+    facts = [json.loads(line) for line in (data_dir / "knowledge-graph" / "facts.jsonl").open()]
+    contexts = {fact.get("context") for fact in facts if fact["source"] == reply.source}
+    assert contexts == {reply.embedded}, (contexts, reply.embedded)
+
+    settings = Settings(embedding_model="hash")
+    graph = KnowledgeGraph(Store(Layout(data_dir), lock_timeout=5, timestamp=SAID), settings)
+    semantic, report, _ = semantic_search(graph, settings)
+    assert report.episodes.episodes == len(episodes)
+    assert len(semantic.episodes.vectors) == 2  # the long turn's opening, and the reply
+    assert len(embedded) == len(set(embedded))  # no text twice
+    assert embedded.count(reply.embedded) == 1 and opening in embedded
+    assert not any("Hoshinoya" in text for text in embedded)
+    assert report.episodes.embedded == 0 and report.embedded == 0  # all in the cache
+    found = recalled(cli, "Hoshinoya ryokan Hozu river")
+    assert any(hit.get("kind") == "episode" and "Hoshinoya" in hit["text"] for hit in found), found

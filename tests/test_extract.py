@@ -110,13 +110,13 @@ def test_patterns_read_first_person_statements(text, predicate, obj, category):
 def test_unmatched_statements_are_kept_with_the_speaker_as_subject():
     [fact] = facts_of("The quarterly numbers looked much better than expected.", speaker="Dana")
     assert (fact["subject"], fact["predicate"], fact["category"]) == ("Dana", "said", "fact")
-    assert fact["text"] == "Dana: The quarterly numbers looked much better than expected."
+    assert fact["text"] == "Dana said: The quarterly numbers looked much better than expected."
     assert fact["importance"] == 0.5
 
 
 def test_leading_connectives_are_stripped_as_words_only():
     [fact] = facts_of("Android builds take forty minutes on CI.")
-    assert fact["text"] == "user: Android builds take forty minutes on CI."
+    assert fact["text"] == "user said: Android builds take forty minutes on CI."
     [fact] = facts_of("So I moved to Wellington")
     assert fact["object"] == "Wellington"
     assert classify("Sounds great.") == CHATTER
@@ -300,7 +300,7 @@ def caroline_to_melanie(text: str) -> list[str]:
         ("I'd been there before.", "Caroline had been there before."),
         (
             "We all made our own pots, it was fun!",
-            "Caroline: We all made our own pots, it was fun!",
+            "Caroline said: We all made our own pots, it was fun!",
         ),
         (
             "I chose them 'cause they help LGBTQ+ folks with adoption.",
@@ -319,7 +319,7 @@ def test_first_and_second_person_are_resolved_to_the_speaker_and_the_addressee(s
 def test_chinese_first_and_second_person_are_resolved():
     assert caroline_to_melanie("我喜欢你做的菜") == ["Caroline喜欢Melanie做的菜"]
     assert caroline_to_melanie("我们下周去爬山") == [
-        "Caroline: 我们下周（week of 2026-05-18）去爬山"
+        "Caroline说：我们下周（week of 2026-05-18）去爬山"
     ]
 
 

@@ -546,8 +546,8 @@ def test_what_a_pattern_read_is_shown_beside_the_remarks_of_its_turn():
     turn = "sessions/2026-05-15-090000.jsonl:3"
     allergy = fact(1, "user is allergic to peanuts", category="health", salience=0.7, source=turn)
     home = fact(2, "user lives in Porto", category="identity", salience=0.8, source=turn)
-    remark = fact(3, "user: The flight was long.", salience=0.9, source=turn)
-    aside = fact(4, "user: The food was fine.", salience=0.5, source=turn)
+    remark = fact(3, "user said: The flight was long.", salience=0.9, source=turn)
+    aside = fact(4, "user said: The food was fine.", salience=0.5, source=turn)
     candidates = [allergy, home, remark, aside]
     result = reconcile(None, candidates, max_lines=200)
     assert block_fact_ids(result.text, candidates) == ["fact-0003", "fact-0002", "fact-0001"]

@@ -21,9 +21,15 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..model.fact import stable_hash
+from ..model.fact import clean_text, stable_hash
+from ..model.text import CONTEXT_CHARS, turn_context
 
 PASSAGE_CHARS = 1000  # at most this many characters of a turn in one episode
+# A turn is found by meaning through the vector of its opening: at most this many characters
+# of its first passage (its later passages are found by their words). The model's cost is
+# its tokens: an assistant says about eight times what the person does, and embedding all of
+# it made ingest five times as slow, while what a turn is about is mostly said as it opens.
+EMBEDDED_CHARS = 400
 EPISODE_KIND = "episode"  # the schema of an episodes file's records
 # A turn with fewer words than this says nothing to find again ("ok", "thanks!").
 MIN_WORDS = 3
@@ -47,6 +53,7 @@ class Episode:
     speaker: str  # "user", "assistant", or the speaker's name
     text: str  # the passage, on one line
     facts: int = 0  # how many facts summarize learned from the turn
+    asked: str | None = None  # the question of another speaker the turn answers, if any
 
     @property
     def id(self) -> str:
@@ -58,13 +65,18 @@ class Episode:
         return stable_hash(self.id.encode("utf-8"))
 
     @property
-    def embedded(self) -> str:
-        """The text its vector is made from: said by whom, and what (a fact's context is
-        the same text for a short turn, so the two share one embedding)."""
-        return f"{self.speaker}: {self.text}"
+    def embedded(self) -> str | None:
+        """The text its vector is made from, or None for a later passage of a turn (found by
+        its words alone): the turn's context (model.text.turn_context: the question it
+        answers, who said it) with at most EMBEDDED_CHARS characters of its opening. For a
+        turn no longer than that, a fact's context is the same text: one embedding serves
+        both."""
+        if self.part:
+            return None
+        return turn_context(self.speaker, opening(self.text, EMBEDDED_CHARS), self.asked)
 
     def record(self) -> dict:
-        return {
+        record = {
             "id": self.id,
             "source": self.source,
             "part": self.part,
@@ -74,6 +86,9 @@ class Episode:
             "text": self.text,
             "facts": self.facts,
         }
+        if self.asked:
+            record["asked"] = self.asked
+        return record
 
     @classmethod
     def from_record(cls, record: dict) -> Episode:
@@ -85,6 +100,7 @@ class Episode:
             record["speaker"],
             record["text"],
             record.get("facts", 0),
+            record.get("asked"),
         )
 
 
@@ -123,6 +139,13 @@ def passages(text: str, limit: int = PASSAGE_CHARS) -> list[str]:
     return result
 
 
+def opening(text: str, limit: int) -> str:
+    """`text`, or its first `limit` characters cut after the last clause or word that fits."""
+    if len(text) <= limit:
+        return text
+    return text[: _cut(text, limit)].rstrip()
+
+
 def _cut(piece: str, limit: int) -> int:
     """Where to cut a sentence longer than `limit`: after the last clause or word that fits."""
     ends = [match.end() for match in _CLAUSE_END.finditer(piece, 0, limit + 1)]
@@ -140,14 +163,21 @@ def worth_keeping(text: str) -> bool:
     return any(fragment.kind not in (CHATTER, QUESTION) for fragment in fragments(text))
 
 
-def episodes_of(source: str, ts: str, speaker: str, text: str, facts: int = 0) -> list[Episode]:
-    """The episodes of one turn (from which `facts` facts were learned): none for a turn
-    with next to no words."""
+def episodes_of(
+    source: str, ts: str, speaker: str, text: str, facts: int = 0, asked: str | None = None
+) -> list[Episode]:
+    """The episodes of one turn (from which `facts` facts were learned; answering the
+    question `asked`, "speaker: text", when it follows one): none for a turn with next to
+    no words. The first passage keeps the end of the question that its context can hold."""
     if not worth_keeping(text):
         return []
     parts = passages(text)
+    if asked:
+        asked = clean_text(asked)[-CONTEXT_CHARS:].lstrip() or None
     return [
-        Episode(source, number, len(parts), ts, speaker, passage, facts)
+        Episode(
+            source, number, len(parts), ts, speaker, passage, facts, asked if not number else None
+        )
         for number, passage in enumerate(parts)
     ]
 

@@ -4,8 +4,9 @@ Episodes files only grow, so the indexes are brought in step by reading what eac
 gained since they were last written: state/cache/episode-index.marshal records, for the
 model they were made with, how far each file was read and where each episode's line is
 (its vector id -> file and byte offset: recall reads only the lines of what it returns).
-state/cache/episodes.bin holds the vectors (a flat FAISS index), state/cache/episode-text/
-the terms (tantivy, BM25). Every file here is derived: when one is missing or unreadable,
+state/cache/episodes.bin holds the vectors of the turns' openings (a flat FAISS index: one
+for each turn's first passage, Episode.embedded), state/cache/episode-text/ the terms of
+every passage (tantivy, BM25). Every file here is derived: when one is missing or unreadable,
 when a recorded file shrank or disappeared, or when the model changed, both indexes are
 built again from episodes/ (a repair, noted in the audit log, when it was not a first
 build). Texts are embedded outside the lock, reusing the embedding cache (a short turn's
@@ -28,7 +29,8 @@ from ..storage.text_index import TextIndex, TextIndexCorrupt
 from ..storage.validation import problem
 from . import EPISODE_KIND, Episode, episode_files
 
-STATE_FORMAT = 2  # 2: the documents hold what was said alone
+# 3: one vector a turn, of its opening in its context (2: the documents hold what was said alone)
+STATE_FORMAT = 3
 
 FIRST_BUILD = "no episode index yet"
 FORCED = "a rebuild was asked for"
@@ -197,7 +199,7 @@ def update_episode_index(
         opened = _open(layout, embedder.dimension)
         if isinstance(state, dict) and opened is not None:
             held_vectors, held_text = opened
-            if len(held_vectors) == len(state["places"]):
+            if len(held_vectors) == len(state["digests"]):
                 return _made(layout, held_vectors, held_text, state), _counted(report, state)
     if not sizes and held is None and not layout.episode_vectors.exists() and not force:
         # No episode yet (a memory of remembered facts only): nothing to index or write.
@@ -261,6 +263,8 @@ def _base(layout, model: str, held, sizes: dict[str, int]) -> tuple[dict, str | 
             return empty, INTERRUPTED
         return empty, FIRST_BUILD
     key, state = held
+    if not isinstance(key, tuple) or not key or key[0] != STATE_FORMAT:
+        return empty, "the episode index was made by another version"
     if not isinstance(state, dict) or state.get("model") != model:
         return empty, "the embedding model changed"
     for name, reached in state["reached"].items():
@@ -276,7 +280,9 @@ def _embedded(graph, embedder, episodes: list[Episode], report, known=None) -> d
     the model (outside the lock). What the model embedded is also kept in report.fresh,
     for the cache."""
     known = dict(known or {})
-    texts = sorted({episode.embedded for episode in episodes} - set(known))
+    texts = sorted(
+        {episode.embedded for episode in episodes if episode.embedded is not None} - set(known)
+    )
     if not texts:
         return known
     cache = EmbeddingCache.of(graph, embedder)
@@ -313,8 +319,9 @@ def _written(graph, embedder, base, read: _Read, vectors, report, *, write: bool
         vid = episode.vector_id
         if vid not in places:
             places[vid] = (name, offset)
-            digests.append(content_hash(episode.embedded))
             fresh.append(episode)
+            if episode.embedded is not None:
+                digests.append(content_hash(episode.embedded))
     report.skipped = read.skipped
     for line in read.skipped:
         store.warnings.append(f"episode skipped: {line}")
@@ -326,9 +333,11 @@ def _written(graph, embedder, base, read: _Read, vectors, report, *, write: bool
         opened = _open(layout, embedder.dimension)
         assert opened is not None  # checked by _base through the files' stamps
         index, text = opened
+    embedded = [episode for episode in fresh if episode.embedded is not None]
+    if embedded:
+        ids = np.array([episode.vector_id for episode in embedded], dtype=np.int64)
+        index.add(ids, np.vstack([vectors[episode.embedded] for episode in embedded]))
     if fresh:
-        ids = np.array([episode.vector_id for episode in fresh], dtype=np.int64)
-        index.add(ids, np.vstack([vectors[episode.embedded] for episode in fresh]))
         added = [(episode.vector_id, document_body(episode)) for episode in fresh]
         if write:
             store.write_text_index(text, [], added)

@@ -13,6 +13,7 @@ from datetime import datetime
 
 from ..clock import format_iso
 from ..model.fact import INTRINSIC_IMPORTANCE
+from ..model.text import turn_context
 from .dates import resolve_dates
 from .fragments import CHATTER, COMMAND, STATEMENT, Fragment, content_of, fragments
 from .pasted import outside
@@ -34,7 +35,6 @@ SIGNALS = (
 )
 
 REDACTED = "[REDACTED:"
-CONTEXT_CHARS = 1000
 SECTION_OF_CATEGORY = {"decision": "decisions", "preference": "preferences", "action": "actions"}
 _CJK = re.compile(r"[\u4e00-\u9fff]")
 _MIN_WORDS = re.compile(r"[^\W\d_]{2,}|\d+", re.UNICODE)
@@ -232,7 +232,9 @@ def fact_from_fragment(turn: Turn, fragment: Fragment) -> dict | None:
             resolved = resolve_english(obj, subject, addressee)
             mixed = resolve_chinese(resolved.text, subject, addressee)  # 我 in a mixed text
             named = resolved.speaker_named or mixed.speaker_named
-            text = mixed.text if named else f"{subject}: {mixed.text}"
+            # Who said it, as a sentence says it ("user said: ..."), never as a role label
+            # before the line ("user: ...") as a transcript would.
+            text = mixed.text if named else f"{subject} said: {mixed.text}"
     else:
         category, predicate = found.category, found.predicate
         obj = resolve_dates(found.obj, today).text
@@ -259,17 +261,11 @@ def fact_from_fragment(turn: Turn, fragment: Fragment) -> dict | None:
         "source": turn.source,
         "valid_from": valid_from,
     }
-    said_around = []
-    if turn.asked is not None:
-        # The question it answers: a short answer is found by the words of its question.
-        said_around.append(turn.asked)
-    if fragment.text.strip() != turn.text.strip() or said_around:
+    if fragment.text.strip() != turn.text.strip() or turn.asked is not None:
         # The whole turn as said, for the semantic index: a fragment's meaning often lies
-        # around it. (A turn that is one fragment is said in the fact's object.)
-        said_around.append(f"{turn.subject}: {turn.text}")
-    if said_around:
-        # One line (a turn may hold line breaks, which a fact's fields refuse).
-        fields["context"] = " ".join(" ".join(said_around).split())[-CONTEXT_CHARS:]
+        # around it, and a short answer is found by the words of the question it answers.
+        # (A turn that is one fragment is said in the fact's object.)
+        fields["context"] = turn_context(turn.subject, turn.text, turn.asked)
     return fields
 
 
@@ -309,7 +305,7 @@ def _speaker_sentence(subject: str, addressee: str | None, content: str) -> str:
     name = "用户" if subject == "user" else subject
     content = content.rstrip("。！；，.!;,")
     if content.startswith("我们"):
-        return f"{name}: {resolve_chinese(content, subject, addressee).text}"
+        return f"{name}说：{resolve_chinese(content, subject, addressee).text}"
     return name + resolve_chinese(re.sub(r"^我", "", content), subject, addressee).text
 
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
-from .fact import normalise
+from .fact import clean_text, normalise
 
 _WORD = re.compile(r"[^\W_]+", re.UNICODE)
 # The speaker of themself ("I", "my", 我; not 我们): salience's feature, an article's voice
@@ -28,6 +28,16 @@ please tell know remember recall any some all s t
 """.split()
 )
 CJK_STOP_CHARS = frozenset("的了是在吗呢吧啊和与也都就么什我你他她它们这那个有")
+CONTEXT_CHARS = 1000  # of a turn's context, at most: its end is kept
+
+
+def turn_context(speaker: str, text: str, asked: str | None = None) -> str:
+    """A turn as the semantic indexes embed it: who said what, after the question of another
+    speaker it answers ("Bob: Where to? Ann: Sweden, four years ago"), on one line, at most
+    its last CONTEXT_CHARS characters. A fact's context (extract/rules.py) and its turn's
+    episode (episodes/) are this one text, so the model embeds it once for both."""
+    said = clean_text(f"{asked} {speaker}: {text}" if asked else f"{speaker}: {text}")
+    return said[-CONTEXT_CHARS:].lstrip()
 
 
 def _stem(word: str) -> str:

@@ -326,6 +326,7 @@ def _read_logs(
                 turn.subject,
                 without_unsafe(turn.text),
                 learned[turn.source],
+                turn.asked,
             )
         ]
     if progress is not None:

@@ -1,6 +1,6 @@
 # Generated from schemas/episode.schema.json by fastjsonschema; do not edit.
 # Regenerate: python -m vm_memory_oracle.storage.validation
-SCHEMA_SHA256 = 'cff311c4bbcc81dc004d22898d58c9b39f2639bee2cd7d0435fc7b8570b93df4'
+SCHEMA_SHA256 = 'f69c145a9f9246e3440b5a1157fa04ecfc190cd3c9557c49dcbc6160c698b856'
 
 VERSION = "2.22.3"
 from decimal import Decimal
@@ -106,6 +106,19 @@ def validate_vm_memory_oracle_episode_schema_json(data, custom_formats={}, name_
                     raise JsonSchemaValueException("" + (name_prefix or "data") + ".facts must be bigger than or equal to 0")
                 if data__facts > 100000:
                     raise JsonSchemaValueException("" + (name_prefix or "data") + ".facts must be smaller than or equal to 100000")
+        if "asked" in data_keys:
+            data_keys.remove("asked")
+            data__asked = data["asked"]
+            if not isinstance(data__asked, (str)):
+                raise JsonSchemaValueException("" + (name_prefix or "data") + ".asked must be string")
+            if isinstance(data__asked, str):
+                data__asked_len = len(data__asked)
+                if data__asked_len < 1:
+                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".asked must be longer than or equal to 1 characters")
+                if data__asked_len > 1000:
+                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".asked must be shorter than or equal to 1000 characters")
+                if not REGEX_PATTERNS['^[^\\u0000-\\u001f\\u007f-\\u009f\\u2028\\u2029\\u202a-\\u202e\\u2066-\\u2069\\ud800-\\udfff]*$'].search(data__asked):
+                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".asked must match pattern ^[^\\u0000-\\u001f\\u007f-\\u009f\\u2028\\u2029\\u202a-\\u202e\\u2066-\\u2069\\ud800-\\udfff]*$")
         if data_keys:
             raise JsonSchemaValueException("" + (name_prefix or "data") + " must not contain "+str(data_keys)+" properties")
     return data
