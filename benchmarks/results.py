@@ -7,7 +7,9 @@ from __future__ import annotations
 import json
 import os
 import platform
+import statistics
 import time
+from dataclasses import dataclass
 from pathlib import Path
 
 OUTPUT = Path(
@@ -45,3 +47,27 @@ def record(name: str, figures: dict) -> Path:
     temporary.write_text(json.dumps(payload, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
     os.replace(temporary, path)
     return path
+
+
+@dataclass
+class Timed:
+    """What `timed` measured: the last round's result and each round's seconds."""
+
+    result: object
+    seconds: list[float]
+
+    @property
+    def median(self) -> float:
+        return statistics.median(self.seconds)
+
+
+def timed(run, *, rounds: int, setup=None, args: tuple = ()) -> Timed:
+    """`run(*args)` `rounds` times, each after `setup()` when given (untimed; it returns the
+    round's arguments), with the seconds each round took."""
+    seconds, result = [], None
+    for _ in range(rounds):
+        arguments = setup() if setup is not None else args
+        started = time.perf_counter()
+        result = run(*arguments)
+        seconds.append(time.perf_counter() - started)
+    return Timed(result, seconds)

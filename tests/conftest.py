@@ -4,8 +4,11 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import subprocess
 import sys
+import tempfile
+import uuid
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -246,12 +249,12 @@ def _reads_locomo_embeddings(item) -> bool:
 
 
 @pytest.fixture
-def locomo_embeddings() -> Path:
+def locomo_embeddings(request) -> Path:
     """The kept embeddings of the LoCoMo dev conversations, once the background process
     (locomo_embeddings.py) that embeds them ahead has finished."""
     import locomo_embeddings
 
-    return locomo_embeddings.ready()
+    return locomo_embeddings.ready(run_directory(request.config))
 
 
 def run_benchmark(tmp_path: Path, script: str, *args: str) -> subprocess.CompletedProcess:
@@ -273,6 +276,36 @@ OPENCLAW_TESTS = BUNDLE / "tests" / "test_openclaw.py"
 BENCHMARKS = BUNDLE / "tests" / "bench"
 
 
+def pytest_configure(config):
+    # One id for the whole run, shared by its workers (pytest-xdist hands its own to them).
+    if not hasattr(config, "workerinput") and getattr(config.option, "testrunuid", None) is None:
+        config.option.testrunuid = uuid.uuid4().hex
+
+
+def run_directory(config) -> Path:
+    """A directory of this run's own, shared by its workers: what one worker starts for all
+    (locomo_embeddings.py) leaves its traces there."""
+    if hasattr(config, "workerinput"):
+        uid = config.workerinput["testrunuid"]
+    else:
+        uid = config.option.testrunuid
+    return Path(tempfile.gettempdir()) / f"vm-memory-oracle-run-{uid}"
+
+
+def _first_process(config) -> bool:
+    """The only process of the run, or its first worker."""
+    return getattr(config, "workerinput", {}).get("workerid", "gw0") == "gw0"
+
+
+def pytest_unconfigure(config):
+    if not hasattr(config, "workerinput"):  # the process that began the run ends it
+        import locomo_embeddings
+
+        directory = run_directory(config)
+        locomo_embeddings.stop(directory)
+        shutil.rmtree(directory, ignore_errors=True)
+
+
 def pytest_collection_finish(session):
     import locomo_embeddings
 
@@ -280,8 +313,12 @@ def pytest_collection_finish(session):
 
     if any(Path(str(item.fspath)) == OPENCLAW_TESTS for item in session.items):
         openclaw_install.expect_install()
-    if not session.config.option.collectonly and any(map(_reads_locomo_embeddings, session.items)):
-        locomo_embeddings.start()
+    if (
+        not session.config.option.collectonly
+        and _first_process(session.config)
+        and any(map(_reads_locomo_embeddings, session.items))
+    ):
+        locomo_embeddings.start(run_directory(session.config))
 
 
 def pytest_runtest_setup(item):

@@ -9,6 +9,7 @@ run first and alone. Without npm, or when the registry cannot be reached, the fi
 
 from __future__ import annotations
 
+import fcntl
 import os
 import shutil
 import subprocess
@@ -37,13 +38,23 @@ NETWORK_ERRORS = (
 
 
 def npm_install(prefix: Path, package: str, env: dict) -> None:
-    """`npm install --prefix prefix package`, once: a finished install leaves a marker."""
+    """`npm install --prefix prefix package`, once: a finished install leaves a marker. The
+    workers of a run (and runs side by side) take turns: one installs, the others find its
+    marker."""
     done = prefix / ".installed"
     if done.exists() and done.read_text() == package:
         return
     if shutil.which("npm", path=env["PATH"]) is None:
         pytest.skip("npm is not installed; the OpenClaw integration test needs it")
     prefix.mkdir(parents=True, exist_ok=True)
+    with open(prefix.with_name(prefix.name + ".lock"), "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if not (done.exists() and done.read_text() == package):
+            _npm_install(prefix, package, env)
+            done.write_text(package)
+
+
+def _npm_install(prefix: Path, package: str, env: dict) -> None:
     result = subprocess.run(
         ["npm", "install", "--prefix", str(prefix), "--no-audit", "--no-fund", package],
         capture_output=True,
@@ -58,7 +69,6 @@ def npm_install(prefix: Path, package: str, env: dict) -> None:
                 f"{result.stderr.strip().splitlines()[-1]}"
             )
         raise AssertionError(f"npm install {package} failed:\n{result.stderr[-3000:]}")
-    done.write_text(package)
 
 
 def openclaw_environment(environ: dict) -> dict:

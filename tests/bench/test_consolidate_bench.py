@@ -25,7 +25,7 @@ from conftest import run_entrypoint, write_jsonl
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "benchmarks"))
 
-from results import record  # noqa: E402
+from results import record, timed  # noqa: E402
 
 
 def _stamp() -> str:
@@ -52,8 +52,9 @@ def consolidate(data: Path) -> dict:
     return {step["name"]: step for step in json.loads(result.stdout)["steps"]}
 
 
-def test_bench_consolidate_10000_facts_with_nothing_new(benchmark, consolidated):
-    steps = benchmark.pedantic(consolidate, args=(consolidated,), rounds=3, iterations=1)
+def test_bench_consolidate_10000_facts_with_nothing_new(consolidated):
+    run = timed(consolidate, args=(consolidated,), rounds=3)
+    steps = run.result
     assert steps["index"]["counts"] == {
         "vectors": 10_000,
         "embedded": 0,
@@ -70,12 +71,12 @@ def test_bench_consolidate_10000_facts_with_nothing_new(benchmark, consolidated)
     assert steps["memory_md"]["counts"]["added"] == 0
     record(
         "consolidate_10000_nothing_new",
-        {"median_s": round(benchmark.stats.stats.median, 3), "goal_s_under": 5},
+        {"median_s": round(run.median, 3), "goal_s_under": 5},
     )
 
 
 def test_bench_consolidate_10000_facts_and_1000_new_with_the_default_embedder(
-    benchmark, consolidated, tmp_path
+    consolidated, tmp_path
 ):
     new_facts = write_jsonl(
         tmp_path / "new.jsonl",
@@ -98,13 +99,14 @@ def test_bench_consolidate_10000_facts_and_1000_new_with_the_default_embedder(
             "--data-path", str(data), "--action", "remember", "--from", str(new_facts)
         )
         assert result.returncode == 0, result.stderr
-        return (data,), {}
+        return (data,)
 
-    steps = benchmark.pedantic(consolidate, setup=with_new_facts, rounds=1, iterations=1)
+    run = timed(consolidate, setup=with_new_facts, rounds=1)
+    steps = run.result
     assert steps["index"]["counts"]["embedded"] == 1000
     assert steps["index"]["counts"]["vectors"] == 11_000
     assert steps["merge"]["counts"]["merged"] == 0  # "fresh detail 5" is not "... 7"
     record(
         "consolidate_10000_and_1000_new",
-        {"seconds": round(benchmark.stats.stats.median, 3), "goal_s_under": 60},
+        {"seconds": round(run.median, 3), "goal_s_under": 60},
     )
