@@ -238,7 +238,8 @@ def pytest_collection_modifyitems(config, items):
         path = Path(str(item.fspath))
         if any(path == place or place in path.parents for place in SLOW_PLACES):
             item.add_marker(pytest.mark.slow)
-    # The tests that read the LoCoMo embeddings run last, the longer to embed them ahead.
+    # The tests that read the LoCoMo embeddings run last, the longer to embed them ahead
+    # (on workers: the files holding only such tests are handed out last).
     items.sort(key=_reads_locomo_embeddings)
 
 
@@ -323,7 +324,7 @@ def pytest_collection_finish(session):
 
 def pytest_runtest_setup(item):
     # The OpenClaw install waits mostly on the npm registry: it runs beside the tests once
-    # the benchmarks, which are timed, are done.
+    # a worker's benchmarks, which are timed, are done.
     if BENCHMARKS not in Path(str(item.fspath)).parents:
         import openclaw_install
 

@@ -2,9 +2,10 @@
 ($VM_MEMORY_ORACLE_TEST_CACHE, else ~/.cache/vm-memory-oracle-tests) for the OpenClaw tests.
 
 The first install downloads and unpacks about 840 MB, most of it waiting on the registry, so
-when the OpenClaw tests are selected it starts in a background thread as soon as the tests
-outside tests/bench begin (conftest.py), and the tests' fixture waits for it; the benchmarks
-run first and alone. Without npm, or when the registry cannot be reached, the fixture skips.
+when the OpenClaw tests are selected it starts in a background thread as soon as a worker's
+tests outside tests/bench begin (conftest.py), and the tests' fixture waits for it. Workers
+(and runs side by side) take turns under a lock, so one installs and the others find its
+marker. Without npm, or when the registry cannot be reached, the fixture skips.
 """
 
 from __future__ import annotations

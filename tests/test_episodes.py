@@ -309,3 +309,21 @@ def test_a_turn_is_embedded_once_by_its_opening_and_a_long_one_found_by_words_fu
     assert report.episodes.embedded == 0 and report.embedded == 0  # all in the cache
     found = recalled(cli, "Hoshinoya ryokan Hozu river")
     assert any(hit.get("kind") == "episode" and "Hoshinoya" in hit["text"] for hit in found), found
+
+
+def test_an_answer_keeps_the_end_of_a_long_turn_that_asked_it():
+    """A long turn asks at its end: the answer after it is embedded with that question, not
+    with the whole turn before it (the model's cost is its tokens)."""
+    from vm_memory_oracle.model.text import ASKED_CHARS, question_of, turn_context
+
+    advice = " ".join(f"Tip {n}: pack light layers for the mountains." for n in range(40))
+    turn = f"{advice} Would you like a packing list for Kyoto?"
+    asked = question_of("assistant", turn)
+    assert asked.endswith("Would you like a packing list for Kyoto?")
+    said = asked[len("assistant: ") :]
+    assert len(said) <= ASKED_CHARS and f" {said}" in f" {turn}"  # from a word's start
+    short = question_of("Bob", "Where to next?")
+    assert short == "Bob: Where to next?"
+    assert turn_context("Ann", "Sweden, four years ago", short) == (
+        "Bob: Where to next? Ann: Sweden, four years ago"
+    )

@@ -13,7 +13,7 @@ from datetime import datetime
 
 from ..clock import format_iso
 from ..model.fact import INTRINSIC_IMPORTANCE
-from ..model.text import turn_context
+from ..model.text import question_of, turn_context
 from .dates import resolve_dates
 from .fragments import CHATTER, COMMAND, STATEMENT, Fragment, content_of, fragments
 from .pasted import outside
@@ -132,7 +132,7 @@ def _question_before(turns: list[Turn], index: int) -> str | None:
     before = turns[index - 1]
     if not _asks(before.text) or before.subject == turns[index].subject:
         return None
-    return f"{before.subject}: {before.text}"
+    return question_of(before.subject, before.text)
 
 
 def turn_fragments(turns: list[Turn], roles: frozenset[str]) -> list[tuple[Turn, Fragment]]:

@@ -29,6 +29,21 @@ please tell know remember recall any some all s t
 )
 CJK_STOP_CHARS = frozenset("的了是在吗呢吧啊和与也都就么什我你他她它们这那个有")
 CONTEXT_CHARS = 1000  # of a turn's context, at most: its end is kept
+# Of the question a turn answers, at most: its end, where a long turn asks ("... Would you
+# like a packing list?"). A short answer is found by the question's words, and the model's
+# cost is its tokens.
+ASKED_CHARS = 300
+
+
+def question_of(speaker: str, text: str) -> str:
+    """The question a turn asked, as "speaker: text": at most its last ASKED_CHARS
+    characters, from the start of a word."""
+    said = clean_text(text)
+    if len(said) > ASKED_CHARS:
+        tail = said[-ASKED_CHARS:]
+        space = tail.find(" ")
+        said = tail[space + 1 :] if 0 <= space < ASKED_CHARS // 2 else tail
+    return f"{speaker}: {said}"
 
 
 def turn_context(speaker: str, text: str, asked: str | None = None) -> str:
