@@ -19,10 +19,11 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass
+from functools import cached_property
 from pathlib import Path
 
-from ..model.fact import clean_text, stable_hash
-from ..model.text import CONTEXT_CHARS, turn_context
+from ..model.fact import stable_hash
+from ..model.text import turn_context
 
 PASSAGE_CHARS = 1000  # at most this many characters of a turn in one episode
 # A turn is found by meaning through the vector of its opening: at most this many characters
@@ -64,7 +65,7 @@ class Episode:
         """Its id in the episodes' vector and full-text indexes."""
         return stable_hash(self.id.encode("utf-8"))
 
-    @property
+    @cached_property  # read for the cache, the digests and the index alike
     def embedded(self) -> str | None:
         """The text its vector is made from, or None for a later passage of a turn (found by
         its words alone): the turn's context (model.text.turn_context: the question it
@@ -167,13 +168,11 @@ def episodes_of(
     source: str, ts: str, speaker: str, text: str, facts: int = 0, asked: str | None = None
 ) -> list[Episode]:
     """The episodes of one turn (from which `facts` facts were learned; answering the
-    question `asked`, "speaker: text", when it follows one): none for a turn with next to
-    no words. The first passage keeps the end of the question that its context can hold."""
+    question `asked`, as model.text.question_of gives it, when it follows one): none for a
+    turn with next to no words. The first passage keeps the question."""
     if not worth_keeping(text):
         return []
     parts = passages(text)
-    if asked:
-        asked = clean_text(asked)[-CONTEXT_CHARS:].lstrip() or None
     return [
         Episode(
             source, number, len(parts), ts, speaker, passage, facts, asked if not number else None

@@ -125,8 +125,9 @@ def _asks(text: str) -> bool:
 
 
 def _question_before(turns: list[Turn], index: int) -> str | None:
-    """The turn before this one, as "speaker: text", when another speaker asked something
-    there: what a short answer ("Sweden, four years ago") answers."""
+    """The question of the turn before this one (model.text.question_of: "speaker: text",
+    its end), when another speaker asked something there: what a short answer ("Sweden,
+    four years ago") answers."""
     if index == 0:
         return None
     before = turns[index - 1]
