@@ -1,18 +1,27 @@
-"""Train the salience model (skill/vm_memory_oracle/extract/salience.json) on LoCoMo dev.
+"""Train the salience models (skill/vm_memory_oracle/extract/salience.json): one for
+conversations between people, on LoCoMo dev, one for a person talking with an assistant,
+on LongMemEval dev.
 
-Every statement summarize would keep from the five development conversations is a row:
-the cheap features of extract/salience.py and the bundled model's passage embedding of
-the fact's sentence. Its label: 1 when its turn is the evidence of one of LoCoMo's
-per-speaker observations or of a question of categories 1-4, else 0. A logistic model
-with an L2 penalty is fitted by Newton's method (numpy only, deterministic).
-
+Between people: every statement summarize would keep from the five LoCoMo development
+conversations is a row: the cheap features of extract/salience.py and the bundled model's
+passage embedding of the fact's sentence. Its label: 1 when its turn is the evidence of one
+of LoCoMo's per-speaker observations or of a question of categories 1-4, else 0. A logistic
+model with an L2 penalty is fitted by Newton's method (numpy only, deterministic).
 Figures are leave-one-conversation-out: for each conversation, a model trained on the
 other four picks the lines of a MEMORY.md the way consolidation does (the best statement
 of a turn, most salient first, within 8,000 characters) and is scored on precision and
-observation coverage there. The penalty is the one with the best mean over the five held
-out conversations (one value for all, never one per conversation): the one whose worst
-conversation comes nearest the goals (precision 0.90, coverage 0.35). The shipped weights
-are then trained on all five. Run:
+observation coverage there. The penalty is the one whose worst held-out conversation
+comes nearest the goals (precision 0.90, coverage 0.35), one value for all conversations.
+
+With an assistant: every statement summarize would keep from the answer sessions of the
+LongMemEval development questions (the person's turns; each session read alone), labelled
+1 when its turn is evidence (`has_answer`). Features alone: the embedding added nothing
+held out there. Figures are held out in five folds of whole sessions: ROC AUC of the
+evidence statements, pooled and per question type (a session counts for the types of the
+questions it answers), beside the LoCoMo model's features-only AUC on the same rows. The
+penalty is the one with the best pooled AUC.
+
+The shipped weights are then trained on all the rows of their kind. Run:
     .venv/bin/python benchmarks/salience_training.py [--write] [--json]
 --write rewrites salience.json (weights and figures); without it, figures only.
 """
@@ -23,7 +32,7 @@ import argparse
 import json
 import sys
 import tempfile
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
@@ -44,11 +53,13 @@ from vm_memory_oracle.model.fact import clean_text  # noqa: E402
 from vm_memory_oracle.steps.memory_md import line_cost  # noqa: E402
 from vm_memory_oracle.storage.sessions import read_session  # noqa: E402
 
+import longmemeval  # noqa: E402
 from locomo import load_dataset, write_sessions  # noqa: E402
 from locomo_retrieval import KEPT_EMBEDDINGS  # noqa: E402
 from memory_salience import observations  # noqa: E402
 
 PENALTIES = (1.0, 3.0, 10.0, 30.0, 100.0, 300.0, 1000.0)
+FOLDS = 5  # of whole LongMemEval sessions, for the held-out figures
 BUDGET = 8000
 PRECISION_GOAL, COVERAGE_GOAL = 0.90, 0.35
 
@@ -60,15 +71,14 @@ class Rows:
     turns: list[str]  # the dia id of each row's turn
     features: np.ndarray
     labels: np.ndarray
-    observations: list[set[str]]
+    observations: list[set[str]]  # LoCoMo: each observation's evidence turns
     vectors: np.ndarray | None = None
+    question_types: set[str] = field(default_factory=set)  # LongMemEval: what it answers
 
 
-def statements(sample: dict, scratch: Path) -> Rows:
-    """The statements summarize keeps from one conversation, with their features."""
-    sessions = scratch / sample["sample_id"]
-    conversation = write_sessions(sample, sessions)
-    dia_of = {source: dia for dia, source in conversation.turn_sources.items()}
+def logged_statements(sessions: Path) -> list:
+    """(fact-input record, Statement) for what summarize keeps from the session logs in
+    `sessions`, each log read alone."""
     settings = Settings()
     pairs = []
     for path in sorted(sessions.glob("*.jsonl")):
@@ -85,7 +95,15 @@ def statements(sample: dict, scratch: Path) -> Rows:
             for record, number in zip(contents.records, contents.line_numbers)
         ]
         pairs += turn_fragments(in_context(turns), frozenset(settings.extract_roles))
-    found = extract_statements(pairs, threshold=settings.extract_threshold)
+    return extract_statements(pairs, threshold=settings.extract_threshold)
+
+
+def statements(sample: dict, scratch: Path) -> Rows:
+    """The statements summarize keeps from one conversation, with their features."""
+    sessions = scratch / sample["sample_id"]
+    conversation = write_sessions(sample, sessions)
+    dia_of = {source: dia for dia, source in conversation.turn_sources.items()}
+    found = logged_statements(sessions)
     salient = {dia for qa in conversation.questions for dia in qa["evidence"]}
     shown = observations(sample)
     salient |= {dia for ids in shown for dia in ids}
@@ -99,6 +117,40 @@ def statements(sample: dict, scratch: Path) -> Rows:
         np.array([float(dia in salient) for dia in turns]),
         shown,
     )
+
+
+def assistant_statements(scratch: Path) -> list[Rows]:
+    """The statements summarize keeps from each answer session of the LongMemEval dev
+    questions (a Rows a session, its `observations` the types of the questions it answers)."""
+    data = longmemeval.load_dataset()
+    types: dict[str, set[str]] = {}
+    for question in data["questions"]:
+        for session in question["answer_session_ids"]:
+            types.setdefault(session, set()).add(question["question_type"])
+    found_rows = []
+    for session in sorted(types):
+        alone = {
+            "haystack_session_ids": [session],
+            "haystack_dates": ["2023/05/20 (Sat) 10:00"],
+            "answer_session_ids": [session],
+        }
+        haystack = longmemeval.write_haystack(alone, data["sessions"], scratch / session)
+        found = logged_statements(scratch / session)
+        if not found:
+            continue
+        assert all(statement.kind == salience.ASSISTANT for _, statement in found)
+        found_rows.append(
+            Rows(
+                session,
+                [clean_text(fields["text"]) for fields, _ in found],
+                [fields["source"] for fields, _ in found],
+                np.array([salience.features(statement) for _, statement in found]),
+                np.array([float(fields["source"] in haystack.evidence) for fields, _ in found]),
+                [],
+                question_types=types[session],
+            )
+        )
+    return found_rows
 
 
 def embed(rows: list[Rows]) -> None:
@@ -196,30 +248,85 @@ def held_out(rows: list[Rows], penalty: float, embedded: bool) -> dict[str, tupl
     return figures
 
 
-def train() -> dict:
-    """The salience.json document: weights trained on all five conversations, and the
-    held-out figures (report)."""
+def auc(labels: np.ndarray, scores: np.ndarray) -> float:
+    """ROC AUC: the chance that a salient row scores above one that is not (ties: half)."""
+    order = np.argsort(scores, kind="stable")
+    ranks = np.empty(len(scores))
+    ranks[order] = np.arange(1, len(scores) + 1)
+    for value in np.unique(scores):  # tied scores share their mean rank
+        tied = scores == value
+        ranks[tied] = ranks[tied].mean()
+    positive = labels == 1
+    n1, n0 = int(positive.sum()), int((~positive).sum())
+    return float((ranks[positive].sum() - n1 * (n1 + 1) / 2) / (n1 * n0))
+
+
+def held_out_sessions(rows: list[Rows], penalty: float) -> list[np.ndarray]:
+    """Each session's scores from a features-only model trained on the other folds."""
+    scores: list[np.ndarray] = [np.zeros(0)] * len(rows)
+    for fold in range(FOLDS):
+        train_rows = [row for i, row in enumerate(rows) if i % FOLDS != fold]
+        mean, scale = standardizer(train_rows)
+        w, b = fit(
+            design(train_rows, mean, scale, False),
+            np.concatenate([row.labels for row in train_rows]),
+            penalty,
+        )
+        for i in range(fold, len(rows), FOLDS):
+            scores[i] = design([rows[i]], mean, scale, False) @ w + b
+    return scores
+
+
+def auc_report(rows: list[Rows], scores: list[np.ndarray]) -> dict:
+    """Pooled and per-question-type AUC of `scores` (one array a session)."""
+    report = {
+        "all": round(auc(np.concatenate([r.labels for r in rows]), np.concatenate(scores)), 3)
+    }
+    for kind in longmemeval.TYPES:
+        chosen = [i for i, row in enumerate(rows) if kind in row.question_types]
+        labels = np.concatenate([rows[i].labels for i in chosen])
+        report[kind] = round(auc(labels, np.concatenate([scores[i] for i in chosen])), 3)
+    return report
+
+
+def kind_document(rows: list[Rows], models: list[dict]) -> dict:
+    mean, scale = standardizer(rows)
+    return {
+        "mean": [round(float(v), 6) for v in mean],
+        "scale": [round(float(v), 6) for v in scale],
+        "models": models,
+    }
+
+
+def model_entry(rows: list[Rows], model_id: str | None, penalty: float) -> dict:
+    mean, scale = standardizer(rows)
+    w, b = fit(
+        design(rows, mean, scale, model_id is not None),
+        np.concatenate([row.labels for row in rows]),
+        penalty,
+    )
+    return {
+        "model_id": model_id,
+        "penalty": penalty,
+        "weights": [round(float(v), 6) for v in w],
+        "bias": round(b, 6),
+    }
+
+
+def train_people(rows: list[Rows]) -> tuple[dict, dict]:
+    """(the PEOPLE kind's document, its report) from the LoCoMo rows."""
     from vm_memory_oracle.embed.bundled import MODEL_ID
 
-    with tempfile.TemporaryDirectory() as scratch:
-        rows = [statements(sample, Path(scratch)) for sample in load_dataset()]
     embed(rows)
     report: dict = {
         "rows": int(sum(len(row.labels) for row in rows)),
         "salient_share": round(float(np.mean(np.concatenate([row.labels for row in rows]))), 3),
     }
     models = []
-    mean, scale = standardizer(rows)
     for model_id, embedded in ((MODEL_ID, True), (None, False)):
         trials = {penalty: held_out(rows, penalty, embedded) for penalty in PENALTIES}
         chosen = max(PENALTIES, key=lambda p: goal_share(trials[p].values()))
-        w, b = fit(
-            design(rows, mean, scale, embedded),
-            np.concatenate([row.labels for row in rows]),
-            chosen,
-        )
-        name = model_id or "features only"
-        report[name] = {
+        report[model_id or "features only"] = {
             "penalty": chosen,
             "goal_share": round(goal_share(trials[chosen].values()), 3),
             "held_out": {
@@ -227,20 +334,51 @@ def train() -> dict:
                 for conversation, f in trials[chosen].items()
             },
         }
-        models.append(
-            {
-                "model_id": model_id,
-                "penalty": chosen,
-                "weights": [round(float(v), 6) for v in w],
-                "bias": round(b, 6),
-            }
-        )
+        models.append(model_entry(rows, model_id, chosen))
+    return kind_document(rows, models), report
+
+
+def train_assistant(rows: list[Rows], people: list[Rows]) -> tuple[dict, dict]:
+    """(the ASSISTANT kind's document, its report) from the LongMemEval rows; the LoCoMo
+    rows give the comparison: what the PEOPLE kind's features-only model scores them."""
+    trials = {penalty: held_out_sessions(rows, penalty) for penalty in PENALTIES}
+    pooled = {
+        penalty: auc(np.concatenate([r.labels for r in rows]), np.concatenate(scores))
+        for penalty, scores in trials.items()
+    }
+    chosen = max(PENALTIES, key=lambda p: pooled[p])
+    mean, scale = standardizer(people)
+    w, b = fit(
+        design(people, mean, scale, False),
+        np.concatenate([row.labels for row in people]),
+        PENALTIES[0],
+    )
+    theirs = [design([row], mean, scale, False) @ w + b for row in rows]
+    report = {
+        "rows": int(sum(len(row.labels) for row in rows)),
+        "sessions": len(rows),
+        "salient_share": round(float(np.mean(np.concatenate([row.labels for row in rows]))), 3),
+        "features only": {
+            "penalty": chosen,
+            "held_out_auc": auc_report(rows, trials[chosen]),
+            "people_model_auc": auc_report(rows, theirs),
+        },
+    }
+    return kind_document(rows, [model_entry(rows, None, chosen)]), report
+
+
+def train() -> dict:
+    """The salience.json document: each kind's weights trained on all its rows, and the
+    held-out figures (report)."""
+    with tempfile.TemporaryDirectory() as scratch:
+        people = [statements(sample, Path(scratch)) for sample in load_dataset()]
+        assistant = assistant_statements(Path(scratch))
+    people_document, people_report = train_people(people)
+    assistant_document, assistant_report = train_assistant(assistant, people)
     return {
         "features": list(salience.FEATURES),
-        "mean": [round(float(v), 6) for v in mean],
-        "scale": [round(float(v), 6) for v in scale],
-        "models": models,
-        "training": report,
+        "kinds": {salience.PEOPLE: people_document, salience.ASSISTANT: assistant_document},
+        "training": {salience.PEOPLE: people_report, salience.ASSISTANT: assistant_report},
     }
 
 
@@ -257,18 +395,28 @@ def main(argv: list[str] | None = None) -> int:
         salience.WEIGHTS.write_text(json.dumps(document, indent=1) + "\n", encoding="utf-8")
     if args.json:
         print(json.dumps(report, indent=1))
-    else:
-        print(f"{report['rows']} statements, {report['salient_share']:.1%} salient")
-        for name in (MODEL_ID, "features only"):
+        return 0
+    people = report[salience.PEOPLE]
+    print(f"between people: {people['rows']} statements, {people['salient_share']:.1%} salient")
+    for name in (MODEL_ID, "features only"):
+        print(
+            f"{name} (penalty {people[name]['penalty']}, worst conversation at "
+            f"{people[name]['goal_share']:.0%} of the goals), held out:"
+        )
+        for conversation, f in people[name]["held_out"].items():
             print(
-                f"{name} (penalty {report[name]['penalty']}, worst conversation at "
-                f"{report[name]['goal_share']:.0%} of the goals), held out:"
+                f"  {conversation}: precision {f['precision']:.3f}, observation "
+                f"coverage {f['observation_coverage']:.3f}, {f['lines']} lines"
             )
-            for conversation, f in report[name]["held_out"].items():
-                print(
-                    f"  {conversation}: precision {f['precision']:.3f}, observation "
-                    f"coverage {f['observation_coverage']:.3f}, {f['lines']} lines"
-                )
+    assistant = report[salience.ASSISTANT]
+    alone = assistant["features only"]
+    print(
+        f"with an assistant: {assistant['rows']} statements of {assistant['sessions']} "
+        f"sessions, {assistant['salient_share']:.1%} salient; features only (penalty "
+        f"{alone['penalty']}), held-out AUC against the people model's:"
+    )
+    for kind, value in alone["held_out_auc"].items():
+        print(f"  {kind}: {value:.3f} against {alone['people_model_auc'][kind]:.3f}")
     return 0
 
 

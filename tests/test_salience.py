@@ -27,17 +27,47 @@ def test_the_shipped_weights_are_small_and_name_their_features():
     data = salience.shipped()
     assert salience.WEIGHTS.stat().st_size < 64_000
     assert data["features"] == list(salience.FEATURES)
-    by_id = {entry["model_id"]: entry for entry in data["models"]}
-    assert set(by_id) == {MODEL_ID, None}
-    assert len(by_id[None]["weights"]) == len(salience.FEATURES)
-    assert len(by_id[MODEL_ID]["weights"]) == len(salience.FEATURES) + 384
-    assert all(math.isfinite(value) for entry in by_id.values() for value in entry["weights"])
+    assert set(data["kinds"]) == set(salience.KINDS)
+    people = {entry["model_id"]: entry for entry in data["kinds"][salience.PEOPLE]["models"]}
+    assert set(people) == {MODEL_ID, None}
+    assert len(people[None]["weights"]) == len(salience.FEATURES)
+    assert len(people[MODEL_ID]["weights"]) == len(salience.FEATURES) + 384
+    # with an assistant the features alone decide, whatever the embedder
+    [alone] = data["kinds"][salience.ASSISTANT]["models"]
+    assert alone["model_id"] is None and len(alone["weights"]) == len(salience.FEATURES)
+    for kind in data["kinds"].values():
+        assert len(kind["mean"]) == len(kind["scale"]) == len(salience.FEATURES)
+        for entry in kind["models"]:
+            assert all(math.isfinite(value) for value in entry["weights"])
 
 
 def test_the_model_for_an_unknown_embedder_reads_the_features_alone():
     assert salience.model_for("hash-256").model_id is None
     assert salience.model_for(None).model_id is None
     assert salience.model_for(MODEL_ID).model_id == MODEL_ID
+    assert salience.model_for(MODEL_ID, salience.ASSISTANT).model_id is None
+
+
+def test_a_turn_said_to_an_assistant_or_by_it_is_scored_by_the_assistant_model():
+    turns = in_context(
+        [
+            Turn("sessions/2026-05-15-143000.jsonl", 1, TS, "user", "I adopted a cat in May."),
+            Turn("sessions/2026-05-15-143000.jsonl", 2, TS, "assistant", "Congratulations!"),
+        ]
+    )
+    [(_, statement)] = extract_statements(
+        turn_fragments(turns, frozenset({"user"})), threshold=0.35
+    )
+    assert statement.kind == salience.ASSISTANT
+    [(_, between_people)] = statements_of("I adopted a cat in May.")
+    assert between_people.kind == salience.PEOPLE
+    assert salience.kind_of("assistant", "user") == salience.ASSISTANT
+    assert salience.kind_of("user", "Melanie") == salience.PEOPLE
+    # the same statement, two models: the kinds' weights differ
+    row = np.array([salience.features(statement)])
+    people = salience.model_for(None, salience.PEOPLE).scores(row)[0]
+    assistant = salience.model_for(None, salience.ASSISTANT).scores(row)[0]
+    assert 0 < people < 1 and 0 < assistant < 1 and abs(people - assistant) > 1e-3
 
 
 def test_features_read_the_statement_and_its_turn():

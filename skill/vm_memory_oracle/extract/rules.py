@@ -19,7 +19,7 @@ from .fragments import CHATTER, COMMAND, STATEMENT, Fragment, content_of, fragme
 from .pasted import outside
 from .patterns import chinese, match_statement
 from .person import resolve_chinese, resolve_english
-from .salience import Statement, content_words
+from .salience import Statement, content_words, kind_of
 
 SIGNALS = (
     (
@@ -35,6 +35,8 @@ SIGNALS = (
 )
 
 REDACTED = "[REDACTED:"
+# The predicate of an action item: a task the person asked for by a time, or a reminder.
+ACTION_ITEM_PREDICATE = "asked_assistant_to"
 SECTION_OF_CATEGORY = {"decision": "decisions", "preference": "preferences", "action": "actions"}
 _CJK = re.compile(r"[\u4e00-\u9fff]")
 _MIN_WORDS = re.compile(r"[^\W\d_]{2,}|\d+", re.UNICODE)
@@ -195,6 +197,7 @@ def extract_statements(
                     turn.place,
                     turn.novelty,
                     turn.followed_by_question,
+                    kind_of(turn.role, turn.addressee),
                 ),
             )
         )
@@ -216,7 +219,7 @@ def fact_from_fragment(turn: Turn, fragment: Fragment) -> dict | None:
     if task is not None:
         # A request to do something by a time, or to remind: the action item the agent
         # must not forget ("Please renew the TLS certificate before Friday").
-        category, predicate, obj = "action", "asked_assistant_to", task
+        category, predicate, obj = "action", ACTION_ITEM_PREDICATE, task
         helper = "the assistant" if addressee in (None, "assistant") else addressee
         told = resolve_dates(task, today).text
         if chinese(task):

@@ -4,11 +4,16 @@ A logistic model over cheap features of the statement and its turn (first person
 entity, a number or date, length, a question or greeting in the turn, a photo, ...) and,
 when the memory embeds with the bundled model, the statement's passage embedding (the same
 vector the index keeps). Its weights ship beside this module (salience.json, a few
-kilobytes), trained by benchmarks/salience_training.py on the LoCoMo development
-conversations: a statement is salient when its turn is the evidence of one of LoCoMo's
-per-speaker observations or of a question. Its training figures are in
-references/scoring.md. Without the bundled model the features alone decide (a model
-trained on them alone, also shipped).
+kilobytes), trained by benchmarks/salience_training.py, one model for each kind of
+conversation, because what is worth keeping differs between them:
+- between people (PEOPLE), on the LoCoMo development conversations: a statement is salient
+  when its turn is the evidence of one of LoCoMo's per-speaker observations or of a
+  question;
+- a person with an assistant (ASSISTANT), on the LongMemEval development split: a statement
+  is salient when its turn is the evidence of a question asked weeks later. The embedding
+  added nothing held out there, so that model reads the features alone.
+Its training figures are in references/scoring.md. Without the bundled model the features
+alone decide (a model trained on them alone, also shipped).
 
 Pure: features in, scores out; the caller embeds.
 """
@@ -100,6 +105,10 @@ _FUNCTION_WORDS = frozenset(
 )
 # The first turns of a log tell the news since the speakers last talked.
 OPENING_TURNS = 3
+# The kinds of conversation, each with its own model: named people talking with each other,
+# and a person talking with an assistant (a log of the roles "user" and "assistant").
+PEOPLE, ASSISTANT = "people", "assistant"
+KINDS = (PEOPLE, ASSISTANT)
 
 
 @dataclass(frozen=True)
@@ -117,6 +126,7 @@ class Statement:
     turn_place: int = 0  # the turn's index in its log
     turn_novelty: float = 1.0  # the share of the turn's words new in its log
     followed_by_question: bool = False  # the turn after it asks something
+    kind: str = PEOPLE  # the kind of conversation: whose model scores it
 
 
 def features(statement: Statement) -> list[float]:
@@ -185,9 +195,10 @@ def shipped() -> dict:
     return json.loads(WEIGHTS.read_text(encoding="utf-8"))
 
 
-def model_for(model_id: str | None) -> SalienceModel:
-    """The shipped model that reads `model_id`'s embeddings, else the features-only one."""
-    data = shipped()
+def model_for(model_id: str | None, kind: str = PEOPLE) -> SalienceModel:
+    """The shipped model of `kind` that reads `model_id`'s embeddings, else its features-only
+    one."""
+    data = shipped()["kinds"][kind]
     by_id = {entry["model_id"]: entry for entry in data["models"]}
     entry = by_id.get(model_id) if model_id is not None else None
     entry = entry or by_id[None]
@@ -200,18 +211,33 @@ def model_for(model_id: str | None) -> SalienceModel:
     )
 
 
+def kind_of(role: str, addressee: str | None) -> str:
+    """The kind of conversation a turn belongs to: ASSISTANT for the assistant's turns and
+    the turns said to it, else PEOPLE."""
+    return ASSISTANT if "assistant" in (role, addressee) else PEOPLE
+
+
 # How far salience moves a statement's importance from its category's: +-0.3, so a
 # salient remark (0.5) lasts like a preference (0.8), and a dull one fades at the base rate.
 SALIENCE_WEIGHT = 0.6
 
 
-def with_evidence(score: float, intrinsic: float, signals: float) -> float:
+# An action item the person asked the assistant for (a task by a time, a reminder): the
+# agent must not forget it, though the conversations the model learned from rarely ask
+# about it later. It weighs as a decision does.
+ACTION_ITEM_EVIDENCE = 0.3
+
+
+def with_evidence(
+    score: float, intrinsic: float, signals: float, action_item: bool = False
+) -> float:
     """The model's score joined with what the rules know that the conversations it learned
     from rarely show: a fact of a lasting kind (identity, health: +0.5; preference,
-    relationship, state, decision: +0.3) and an explicit signal ("remember" +0.5,
-    "important" +0.3, ...). Either makes a statement salient (a noisy or):
-    1 - (1 - score) * (1 - evidence)."""
-    evidence = min(1.0, max(0.0, max(0.0, intrinsic - 0.5) + signals))
+    relationship, state, decision: +0.3), an action item (+0.3) and an explicit signal
+    ("remember" +0.5, "important" +0.3, ...). Either makes a statement salient (a noisy
+    or): 1 - (1 - score) * (1 - evidence)."""
+    lasting = max(0.0, intrinsic - 0.5) + (ACTION_ITEM_EVIDENCE if action_item else 0.0)
+    evidence = min(1.0, max(0.0, lasting + signals))
     return round(1.0 - (1.0 - score) * (1.0 - evidence), 3)
 
 

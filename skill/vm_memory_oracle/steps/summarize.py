@@ -29,6 +29,7 @@ from ..extract.external import ExtractorFailed, run_extractor
 from ..extract.fragments import CHATTER, QUESTION
 from ..extract.redact import redact, redact_value
 from ..extract.rules import (
+    ACTION_ITEM_PREDICATE,
     Turn,
     extract_statements,
     fragment_records,
@@ -218,10 +219,11 @@ def _unread(source: str, done: dict[str, int]) -> bool:
 
 
 class SalienceScorer:
-    """Salience for summarize's statements (extract/salience.py). When the memory embeds
-    with the bundled model, the model that reads its embeddings is used; the sentences'
-    vectors go to the embedding cache (save(), under the caller's lock), so the index step
-    embeds nothing twice. Any other embedder: the features alone."""
+    """Salience for summarize's statements (extract/salience.py), each by the model of its
+    kind of conversation. When the memory embeds with the bundled model, a model that reads
+    its embeddings is used where one ships; the sentences' vectors go to the embedding cache
+    (save(), under the caller's lock), so the index step embeds nothing twice. Any other
+    embedder: the features alone."""
 
     def __init__(self, graph: KnowledgeGraph, settings: Settings):
         from ..embed.base import BUNDLED_NAMES, EmbedderUnavailable
@@ -237,32 +239,43 @@ class SalienceScorer:
                 self.embedder = BundledEmbedder()
             except EmbedderUnavailable:
                 self.embedder = None
-        self.model = salience.model_for(self.embedder.model_id if self.embedder else None)
-        if self.model.model_id is None:
+        model_id = self.embedder.model_id if self.embedder else None
+        self.models = {kind: salience.model_for(model_id, kind) for kind in salience.KINDS}
+        if all(model.model_id is None for model in self.models.values()):
             self.embedder = None
-        self.name = "features and " + self.model.model_id if self.model.model_id else "features"
+        people = self.models[salience.PEOPLE]
+        self.name = "features and " + people.model_id if people.model_id else "features"
 
     def scores(self, statements: list, texts: list[str]):
         import numpy as np
 
+        result = np.zeros(len(statements))
+        for kind, model in self.models.items():
+            chosen = [i for i, statement in enumerate(statements) if statement.kind == kind]
+            if not chosen:
+                continue
+            rows = np.array([salience.features(statements[i]) for i in chosen])
+            vectors = self._vectors([texts[i] for i in chosen]) if model.model_id else None
+            result[chosen] = model.scores(rows, vectors)
+        return result
+
+    def _vectors(self, texts: list[str]):
+        import numpy as np
+
         from ..semantic.cache import content_hash
 
-        rows = np.array([salience.features(statement) for statement in statements])
-        if self.embedder is None:
-            return self.model.scores(rows)
         if self._cached is None:  # read once, whatever the number of days read
             self._cached = self._cache()
         cache = self._cached
         missing = sorted(set(cache.unreadable(text for text in texts if text not in self.fresh)))
         if missing:
             self.fresh.update(zip(missing, self.embedder.embed_passages(missing)))
-        vectors = np.vstack(
+        return np.vstack(
             [
                 self.fresh[text] if text in self.fresh else cache.vector(content_hash(text))
                 for text in texts
             ]
         )
-        return self.model.scores(rows, vectors)
 
     def _cache(self):
         from ..semantic.cache import EmbeddingCache
@@ -517,7 +530,8 @@ def _extract(
             for (fields, statement), score in zip(found, scores):
                 intrinsic = INTRINSIC_IMPORTANCE[fields["category"]]
                 signals = signal_score(statement.text)
-                fields["salience"] = with_evidence(float(score), intrinsic, signals)
+                action_item = fields["predicate"] == ACTION_ITEM_PREDICATE
+                fields["salience"] = with_evidence(float(score), intrinsic, signals, action_item)
                 fields["importance"] = importance_with(intrinsic, signals, fields["salience"])
     origins = {turn.source: turn.origin for turn in turns if turn.origin}
     facts = []
