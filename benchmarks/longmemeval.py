@@ -15,6 +15,8 @@ the two fused by reciprocal rank (60). Run:
 --sample N takes N questions spread evenly over the question types (the first of each type
 in question-id order, then the second, ...); without it, the whole split. --sessions N cuts
 each haystack to its answer sessions and the first N others, in their order (a tiny run).
+--workdir keeps the memories; --reuse then recalls them again without ingesting (for
+trying a change to recall; no ingest seconds are reported).
 The data is read from ../shared/data/longmemeval/ beside the bundle (or $LONGMEMEVAL_PATH)
 and never copied into the repository.
 """
@@ -232,19 +234,32 @@ class TurnRankers:
 
 
 def run_question(
-    question: dict, sessions: dict, workdir: Path, turns: TurnRankers, others: int | None = None
+    question: dict,
+    sessions: dict,
+    workdir: Path,
+    turns: TurnRankers,
+    others: int | None = None,
+    reuse: bool = False,
 ) -> dict:
+    """One question's row. With `reuse`, a memory an earlier run made in `workdir` is
+    recalled again as it is (no ingest, none timed): for trying a change to recall."""
     layout = Layout(workdir / question["question_id"])
-    initialize(layout)
-    haystack = write_haystack(question, sessions, layout.sessions_dir, others)
+    made = reuse and layout.episode_index_state.is_file()
     now = parse_date(question["question_date"])
+    if made:
+        with tempfile.TemporaryDirectory() as scratch:
+            haystack = write_haystack(question, sessions, Path(scratch), others)
+    else:
+        initialize(layout)
+        haystack = write_haystack(question, sessions, layout.sessions_dir, others)
     store = Store(layout, lock_timeout=60, timestamp=format_iso(now))
     settings = Settings()
     graph = KnowledgeGraph(store, settings)
     started = time.perf_counter()
-    summarize(graph, settings, now, all_pending=True)
+    if not made:
+        summarize(graph, settings, now, all_pending=True)
     semantic, _, choice = semantic_search(graph, settings)
-    ingest = time.perf_counter() - started
+    ingest = None if made else time.perf_counter() - started
     answer_sessions = set(question["answer_session_ids"])
     text_of = dict(haystack.turns)
     baselines = turns.rank(haystack, question["question"])
@@ -260,7 +275,7 @@ def run_question(
         "type": question["question_type"],
         "turns": len(haystack.turns),
         "facts": sum(1 for fact in graph.facts() if fact.current),
-        "ingest_s": round(ingest, 2),
+        "ingest_s": None if ingest is None else round(ingest, 2),
         "fallback": choice.note,
     }
     for k, result in zip(KS, results_at):
@@ -285,9 +300,10 @@ def summary(rows: list[dict]) -> dict:
         groups[row["type"]].append(row)
     groups["all"] = rows
     for kind, members in groups.items():
+        timed = [row["ingest_s"] for row in members if row["ingest_s"] is not None]
         entry: dict = {
             "questions": len(members),
-            "ingest_s_mean": round(statistics.mean(row["ingest_s"] for row in members), 2),
+            "ingest_s_mean": round(statistics.mean(timed), 2) if timed else None,
             "turns_mean": round(statistics.mean(row["turns"] for row in members), 1),
         }
         for name in (PIPELINE, *BASELINES):
@@ -308,9 +324,10 @@ def summary(rows: list[dict]) -> dict:
 def render(table: dict) -> str:
     lines = []
     for kind, entry in table.items():
+        ingest = entry["ingest_s_mean"]
         lines.append(
             f"\n{kind}: {entry['questions']} questions, {entry['turns_mean']:.0f} turns, "
-            f"ingest {entry['ingest_s_mean']:.1f} s a haystack"
+            + ("memories reused" if ingest is None else f"ingest {ingest:.1f} s a haystack")
         )
         lines.append(
             f"  {'ranker':<16}{'turn@10':>9}{'turn@5':>9}{'any@10':>9}{'all@10':>9}"
@@ -334,6 +351,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--workdir", type=Path, help="where the memories are made (kept)")
     parser.add_argument("--json", action="store_true", help="print the JSON, not the table")
     parser.add_argument(
+        "--reuse",
+        action="store_true",
+        help="recall again the memories an earlier run made in --workdir (no ingest)",
+    )
+    parser.add_argument(
         "--turn-vectors",
         type=Path,
         help="an .npz file keeping the raw-turn baseline's vectors between runs",
@@ -343,6 +365,8 @@ def main(argv: list[str] | None = None) -> int:
     unknown = [kind for kind in types if kind not in TYPES]
     if unknown:
         parser.error(f"unknown question types {unknown}; known: {', '.join(TYPES)}")
+    if args.reuse and args.workdir is None:
+        parser.error("--reuse needs the --workdir an earlier run made its memories in")
     data = load_dataset()
     questions = sampled(data["questions"], args.sample, types)
     turns = TurnRankers(args.turn_vectors)
@@ -350,7 +374,9 @@ def main(argv: list[str] | None = None) -> int:
     with tempfile.TemporaryDirectory() as scratch:
         workdir = args.workdir or Path(scratch)
         for number, question in enumerate(questions, 1):
-            row = run_question(question, data["sessions"], workdir, turns, args.sessions)
+            row = run_question(
+                question, data["sessions"], workdir, turns, args.sessions, args.reuse
+            )
             if number % 10 == 0:
                 turns.keep()
             rows.append(row)

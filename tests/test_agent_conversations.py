@@ -181,10 +181,10 @@ ARTICLE = (
 
 
 def test_pasted_material_keeps_its_own_voice_and_leaves_no_fact(cli, data_dir):
-    """An article, a quotation, a log and a table pasted into a turn are not the person's
-    biography: no "user would like to thank..." from a quote's "I", no "today" rewritten
-    inside an article; what the person says around them still counts; the turns stay
-    findable as episodes."""
+    """An article, a quotation, a log, a table and a chess game's moves pasted into a turn
+    are not the person's biography: no "user would like to thank..." from a quote's "I",
+    no "today" rewritten inside an article, no "user said: Kg2 Bd5+ 28."; what the person
+    says around them still counts; the turns stay findable as episodes."""
     log_turn = (
         "I deployed the billing service yesterday and it fails on start:\n"
         "2024-03-01 12:00:01 ERROR Connection refused to db:5432\n"
@@ -194,7 +194,13 @@ def test_pasted_material_keeps_its_own_voice_and_leaves_no_fact(cli, data_dir):
     table_turn = "| host | cpu |\n| web-1 | 93% |\n| web-2 | 12% |"
     quote_turn = "My manager said “I will approve the budget on Monday if the numbers hold.”"
     assert len(ARTICLE) > 1000
-    facts = summarized(cli, data_dir, "2026-05-13", [ARTICLE, log_turn, table_turn, quote_turn])
+    moves_turn = (
+        "I moved my knight back to f3 after lunch, you're white "
+        "1. e4 c5 2. Nf3 Nf6 3. d4 cxd4 4. Nxd4 Nxe4 5. Bd3 d5 26.\nhxg4 Rh8 27. Kg2 Bd5+ 28."
+    )
+    facts = summarized(
+        cli, data_dir, "2026-05-13", [ARTICLE, log_turn, table_turn, quote_turn, moves_turn]
+    )
     texts = [fact["text"] for fact in facts]
     by_line: dict[int, list[str]] = {}
     for fact in facts:
@@ -207,9 +213,11 @@ def test_pasted_material_keeps_its_own_voice_and_leaves_no_fact(cli, data_dir):
     assert 3 not in by_line  # a table alone
     assert not any("approve the budget" in text for text in texts)
     assert not any(ROLE_LABEL.match(text) for text in texts), texts
+    assert any("knight back to f3" in text for text in by_line[5]), by_line
+    assert not any("Kg2" in text or "Nf3" in text for text in texts), texts
     episodes = (data_dir / "episodes" / "2026-05-13.jsonl").read_text(encoding="utf-8")
     assert "Chief Advisor for Science and Technology" in episodes
-    assert "Connection refused" in episodes and "web-1" in episodes
+    assert "Connection refused" in episodes and "web-1" in episodes and "Kg2 Bd5+" in episodes
 
 
 # A transcript's role label before a line: "user: ...", "assistant: ...", "用户：...".

@@ -327,3 +327,36 @@ def test_an_answer_keeps_the_end_of_a_long_turn_that_asked_it():
     assert turn_context("Ann", "Sweden, four years ago", short) == (
         "Bob: Where to next? Ann: Sweden, four years ago"
     )
+
+
+def test_the_assistant_answers_what_the_person_said_last_question_or_not():
+    """ "What was the move you made after 27. Kg2 Bd5+?": the answer, "28. Kg3 would be my
+    move.", says nothing of what it answers; the person's turn before it does, with no
+    question mark. An assistant's turn keeps the end of the person's turn before it; a
+    person's turn keeps only a question the assistant asked."""
+    from datetime import datetime, timezone
+
+    from vm_memory_oracle.extract.rules import Turn, in_context
+
+    said = datetime(2023, 5, 21, 13, 30, tzinfo=timezone.utc)
+    turns = in_context(
+        [
+            Turn("sessions/2023-05-21-133000.jsonl", line, said, role, text)
+            for line, (role, text) in enumerate(
+                [
+                    ("user", "you already have a pawn on d4. 26. hxg4 Rh8 27. Kg2 Bd5+"),
+                    ("assistant", "28. Kg3 would be my move."),
+                    ("user", "fine. Rh4"),
+                    ("assistant", "29. Rd3 Rh4"),
+                ],
+                1,
+            )
+        ]
+    )
+    assert turns[1].asked == "user: you already have a pawn on d4. 26. hxg4 Rh8 27. Kg2 Bd5+"
+    assert turns[2].asked is None  # the assistant asked nothing
+    assert turns[3].asked == "user: fine. Rh4"
+    [episode] = episodes_of(
+        turns[1].source, "2023-05-21T13:30:30Z", "assistant", turns[1].text, asked=turns[1].asked
+    )
+    assert "27. Kg2 Bd5+ assistant: 28. Kg3" in episode.embedded

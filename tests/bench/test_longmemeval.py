@@ -92,3 +92,16 @@ def test_the_benchmark_runs_on_cut_haystacks(tmp_path):
     with np.load(tmp_path / "turn-vectors.npz") as kept:
         assert len(kept["texts"]) == len(kept["vectors"]) > 0
         assert kept["vectors"].shape[1] == 384
+    # --reuse recalls the same memories again without ingesting them: the same figures
+    again = run_benchmark(
+        tmp_path,
+        "longmemeval.py",
+        *("--sample", "2", "--sessions", "0", "--types", types),
+        *("--workdir", str(tmp_path / "memories"), "--json", "--reuse"),
+        *("--turn-vectors", str(tmp_path / "turn-vectors.npz")),
+    )
+    reused = json.loads(again.stdout.strip().splitlines()[-1])
+    for first, second in zip(report["questions"], reused["questions"]):
+        assert second["ingest_s"] is None and second["facts"] == first["facts"]
+        assert second[f"{PIPELINE}@10"] == first[f"{PIPELINE}@10"]
+    assert reused["summary"]["all"]["ingest_s_mean"] is None

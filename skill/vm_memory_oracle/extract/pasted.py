@@ -9,6 +9,9 @@ voice: its "I" is its author's, its "today" its own day. Summarize learns no fac
 - lines of a log (a leading timestamp or level: "2024-03-01 12:00:01", "[ERROR]",
   "Traceback", "  File ...") and of a table (two or more "|" or tabs);
 - quotations of 30 characters or more between quotation marks;
+- notation: a run of NOTATION_TOKENS or more tokens none of which is a word (a chess
+  game's moves "1. e4 c5 2. Nf3 Nf6", hashes, a row of figures): a sentence of a person
+  has a word of three letters at least every few tokens;
 - an article: a turn of ARTICLE_CHARS characters or more whose sentences, quotations left
   aside, almost never speak in the first person: all of it after its first line, which
   is the person's own ("predict the entities of this article one sentence at a time:").
@@ -32,6 +35,11 @@ _LOG_LINE = re.compile(
 _TABLE_LINE = re.compile(
     r"^[^\n]*(?:\|[^\n|]*){2,}\|?[^\n]*$|^[^\n]*(?:\t[^\n\t]*){2,}$", re.MULTILINE
 )
+NOTATION_TOKENS = 8
+# A token that is not a word: it holds a digit, or is symbols, or is two letters at most
+# (with symbols after them), or is castling ("O-O").
+_NOT_A_WORD = r"(?:\S*\d\S*|[^\s\w]+|\w{1,2}[^\s\w]*|O-O(?:-O)?[+#]?)"
+_NOTATION = re.compile(rf"(?<!\S){_NOT_A_WORD}(?:\s+{_NOT_A_WORD}){{{NOTATION_TOKENS - 1},}}(?!\S)")
 _QUOTE = re.compile(r"[“\"«「『][^”\"»」』\n]{30,}[”\"»」』]")
 _SENTENCE = re.compile(r"[^.!?。！？\n]+[.!?。！？]*")
 
@@ -41,6 +49,7 @@ def pasted_spans(text: str) -> list[tuple[int, int]]:
     spans = [match.span() for match in _FENCE.finditer(text)]
     spans += [match.span() for match in _LOG_LINE.finditer(text)]
     spans += [match.span() for match in _TABLE_LINE.finditer(text)]
+    spans += [match.span() for match in _NOTATION.finditer(text)]
     quotes = [match.span() for match in _QUOTE.finditer(text)]
     spans += quotes
     if len(text) >= ARTICLE_CHARS and _reads_as_an_article(text, quotes):

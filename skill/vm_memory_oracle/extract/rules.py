@@ -127,13 +127,17 @@ def _asks(text: str) -> bool:
 
 
 def _question_before(turns: list[Turn], index: int) -> str | None:
-    """The question of the turn before this one (model.text.question_of: "speaker: text",
-    its end), when another speaker asked something there: what a short answer ("Sweden,
-    four years ago") answers."""
+    """What the turn before this one asked of it (model.text.question_of: "speaker: text",
+    its end), when another speaker said it: a question ("Bob: Where to?"), which a short
+    answer ("Sweden, four years ago") needs to be understood; and for the assistant, whatever
+    the person said last, question or request ("... 27. Kg2 Bd5+", answered by "28. Kg3
+    would be my move")."""
     if index == 0:
         return None
-    before = turns[index - 1]
-    if not _asks(before.text) or before.subject == turns[index].subject:
+    before, turn = turns[index - 1], turns[index]
+    if before.subject == turn.subject:
+        return None
+    if not _asks(before.text) and turn.role != "assistant":
         return None
     return question_of(before.subject, before.text)
 
