@@ -237,3 +237,59 @@ def test_a_remark_naming_no_one_says_who_said_it_without_a_role_label(cli, data_
     assert "user said: The build takes forty minutes on CI since the upgrade." in texts, texts
     assert any(text.startswith("用户说：我们") for text in texts), texts
     assert not any(ROLE_LABEL.match(text) for text in texts), texts
+
+
+def test_bad_input_of_a_conversation_with_an_assistant_loses_nothing_and_leaks_nothing(
+    cli, data_dir
+):
+    """A pasted source file holding a secret, in a turn of 100,000 characters (the most a
+    turn may hold; a longer one is set aside with a warning, tests/test_hostile.py), a
+    turn that is only a table, a pasted log, mixed scripts: no fact comes from what was
+    pasted, the secret is redacted in the log, the facts and the episodes, every turn
+    stays in the log and is an episode, and a line deep in the file is found as a
+    passage, never the whole file."""
+    secret = "ghp_0123456789abcdefghijklmnopqrstuvwxyzAB"
+    body = "".join(
+        f"def handler_{n}(event):\n    return route(event, 'queue-{n}')\n\n" for n in range(1700)
+    )
+    body = body.replace("def handler_850(", f"TOKEN = '{secret}'\ndef reconcile_ledger_850(")
+    code_turn = f"Here is my worker module, it crashes at start:\n```python\n{body}"
+    code_turn = code_turn[: 100_000 - 4] + "\n```"
+    assert len(code_turn) == 100_000
+    table_turn = "| region | p95 ms |\n| eu-west | 412 |\n| us-east | 388 |"
+    log_turn = (
+        "2026-05-13 08:59:58 WARN retry 3 of 5\n"
+        "2026-05-13 09:00:01 ERROR I cannot reach the ledger today"
+    )
+    mixed_turn = "I moved to 上海 last month, 我很喜欢这里的咖啡馆。"
+    facts = summarized(cli, data_dir, "2026-05-13", [code_turn, table_turn, log_turn, mixed_turn])
+    texts = [fact["text"] for fact in facts]
+    by_line: dict[int, list[str]] = {}
+    for fact in facts:
+        by_line.setdefault(int(fact["source"].rsplit(":", 1)[1]), []).append(fact["text"])
+    assert set(by_line) <= {1, 4}, by_line  # the person's own words, nothing pasted
+    assert not any("handler_" in text or "route(" in text for text in texts)
+    assert not any("ledger" in text or "p95" in text for text in texts)
+    assert any("上海" in text for text in by_line[4])
+    for path in [
+        *(data_dir / "sessions").glob("*.jsonl"),
+        *(data_dir / "episodes").glob("*.jsonl"),
+        data_dir / "knowledge-graph" / "facts.jsonl",
+    ]:
+        assert secret not in path.read_text(encoding="utf-8"), path
+    [log] = (data_dir / "sessions").glob("*.jsonl")
+    assert len(log.read_text(encoding="utf-8").splitlines()) == 4  # every turn kept
+    episodes = [
+        json.loads(line)
+        for line in (data_dir / "episodes" / "2026-05-13.jsonl").read_text().splitlines()
+    ]
+    assert {int(e["source"].rsplit(":", 1)[1]) for e in episodes} == {1, 2, 3, 4}
+    pasted = [e for e in episodes if e["source"].endswith(":1")]
+    assert len(pasted) > 50 and sum(len(e["text"]) for e in pasted) > 90_000
+    found = cli(
+        "--json", "--action", "recall", "--query", "reconcile_ledger_850", "--no-boost", now=LATER
+    )
+    assert found.code == 0, found.err
+    results = found.json()["results"]
+    assert any("reconcile_ledger_850" in hit["text"] for hit in results), results
+    assert sum(len(hit["text"]) for hit in results) <= 2000
