@@ -15,8 +15,10 @@ the two fused by reciprocal rank (60). Run:
 --sample N takes N questions spread evenly over the question types (the first of each type
 in question-id order, then the second, ...); without it, the whole split. --sessions N cuts
 each haystack to its answer sessions and the first N others, in their order (a tiny run).
---workdir keeps the memories; --reuse then recalls them again without ingesting (for
-trying a change to recall; no ingest seconds are reported).
+--workdir keeps the memories and each question's row as it is done (rows.jsonl); --resume
+then takes the rows made there by the same code and runs only the other questions (a
+whole split takes hours: it may span several runs), and --reuse recalls the kept memories
+again without ingesting (for trying a change to recall; no ingest seconds are reported).
 The data is read from ../shared/data/longmemeval/ beside the bundle (or $LONGMEMEVAL_PATH)
 and never copied into the repository.
 """
@@ -27,6 +29,7 @@ import argparse
 import gzip
 import json
 import os
+import shutil
 import statistics
 import sys
 import tempfile
@@ -250,6 +253,8 @@ def run_question(
         with tempfile.TemporaryDirectory() as scratch:
             haystack = write_haystack(question, sessions, Path(scratch), others)
     else:
+        if layout.root.exists():  # a run stopped midway: made again, from nothing
+            shutil.rmtree(layout.root)
         initialize(layout)
         haystack = write_haystack(question, sessions, layout.sessions_dir, others)
     store = Store(layout, lock_timeout=60, timestamp=format_iso(now))
@@ -290,6 +295,40 @@ def run_question(
             scored = Scored(cited, sum(len(text_of[source]) for source in cited))
             row[f"{name}@{k}"] = scores(scored, haystack, answer_sessions)
     return row
+
+
+ROWS = "rows.jsonl"  # in --workdir: each question's row, written as it is done
+
+
+def code_fingerprint() -> str:
+    """A digest of the bundle's code and shipped weights: rows made by other code are not
+    resumed."""
+    import hashlib
+
+    digest = hashlib.sha256()
+    package = BUNDLE / "skill" / "vm_memory_oracle"
+    for path in sorted([*package.rglob("*.py"), *package.rglob("*.json")]):
+        digest.update(str(path.relative_to(package)).encode())
+        digest.update(path.read_bytes())
+    return digest.hexdigest()[:16]
+
+
+def keep_row(workdir: Path, row: dict) -> None:
+    with (workdir / ROWS).open("a", encoding="utf-8") as handle:
+        handle.write(json.dumps(row, ensure_ascii=False) + "\n")
+
+
+def kept_rows(workdir: Path, code: str, sessions: int | None) -> dict[str, dict]:
+    """The rows an earlier run of this code (and haystack cut) kept in `workdir`, by question."""
+    path = workdir / ROWS
+    if not path.is_file():
+        return {}
+    rows = {}
+    for line in path.read_text(encoding="utf-8").splitlines():
+        row = json.loads(line)
+        if row.pop("code", None) == code and row.pop("sessions", None) == sessions:
+            rows[row["question_id"]] = row
+    return rows
 
 
 def summary(rows: list[dict]) -> dict:
@@ -356,6 +395,11 @@ def main(argv: list[str] | None = None) -> int:
         help="recall again the memories an earlier run made in --workdir (no ingest)",
     )
     parser.add_argument(
+        "--resume",
+        action="store_true",
+        help="keep the rows an earlier run of the same code wrote in --workdir",
+    )
+    parser.add_argument(
         "--turn-vectors",
         type=Path,
         help="an .npz file keeping the raw-turn baseline's vectors between runs",
@@ -365,18 +409,27 @@ def main(argv: list[str] | None = None) -> int:
     unknown = [kind for kind in types if kind not in TYPES]
     if unknown:
         parser.error(f"unknown question types {unknown}; known: {', '.join(TYPES)}")
-    if args.reuse and args.workdir is None:
-        parser.error("--reuse needs the --workdir an earlier run made its memories in")
+    for flag in ("reuse", "resume"):
+        if getattr(args, flag) and args.workdir is None:
+            parser.error(f"--{flag} needs the --workdir of an earlier run")
+    if args.reuse and args.resume:
+        parser.error("--reuse and --resume exclude each other")
     data = load_dataset()
     questions = sampled(data["questions"], args.sample, types)
     turns = TurnRankers(args.turn_vectors)
     rows = []
+    code = code_fingerprint()
     with tempfile.TemporaryDirectory() as scratch:
         workdir = args.workdir or Path(scratch)
+        done = kept_rows(workdir, code, args.sessions) if args.resume else {}
         for number, question in enumerate(questions, 1):
-            row = run_question(
-                question, data["sessions"], workdir, turns, args.sessions, args.reuse
-            )
+            row = done.get(question["question_id"])
+            if row is None:
+                row = run_question(
+                    question, data["sessions"], workdir, turns, args.sessions, args.reuse
+                )
+                if args.workdir is not None and not args.reuse:
+                    keep_row(workdir, {**row, "code": code, "sessions": args.sessions})
             if number % 10 == 0:
                 turns.keep()
             rows.append(row)

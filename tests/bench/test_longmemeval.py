@@ -105,3 +105,28 @@ def test_the_benchmark_runs_on_cut_haystacks(tmp_path):
         assert second["ingest_s"] is None and second["facts"] == first["facts"]
         assert second[f"{PIPELINE}@10"] == first[f"{PIPELINE}@10"]
     assert reused["summary"]["all"]["ingest_s_mean"] is None
+
+
+@pytest.mark.slow
+@needs_data
+def test_a_run_resumes_with_the_rows_the_same_code_kept(tmp_path):
+    """--resume takes the rows kept in --workdir by the same code and runs the rest."""
+    import longmemeval
+
+    kind = "single-session-user"
+    args = ("--sessions", "0", "--types", kind, "--workdir", str(tmp_path / "m"), "--json")
+    first = run_benchmark(tmp_path, "longmemeval.py", "--sample", "1", *args)
+    [row] = json.loads(first.stdout.strip().splitlines()[-1])["questions"]
+    kept = (tmp_path / "m" / longmemeval.ROWS).read_text().splitlines()
+    assert len(kept) == 1 and json.loads(kept[0])["code"] == longmemeval.code_fingerprint()
+    second = run_benchmark(tmp_path, "longmemeval.py", "--sample", "2", "--resume", *args)
+    rows = json.loads(second.stdout.strip().splitlines()[-1])["questions"]
+    assert rows[0] == row  # taken as it was kept, not run again
+    assert rows[1]["question_id"] != row["question_id"]
+    assert len((tmp_path / "m" / longmemeval.ROWS).read_text().splitlines()) == 2
+    # a row kept by other code is run again
+    stale = [json.loads(line) for line in (tmp_path / "m" / longmemeval.ROWS).open()]
+    (tmp_path / "m" / longmemeval.ROWS).write_text(
+        "".join(json.dumps({**r, "code": "other"}) + "\n" for r in stale)
+    )
+    assert longmemeval.kept_rows(tmp_path / "m", longmemeval.code_fingerprint(), 0) == {}
