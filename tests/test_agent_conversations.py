@@ -293,3 +293,22 @@ def test_bad_input_of_a_conversation_with_an_assistant_loses_nothing_and_leaks_n
     results = found.json()["results"]
     assert any("reconcile_ledger_850" in hit["text"] for hit in results), results
     assert sum(len(hit["text"]) for hit in results) <= 2000
+
+
+def test_a_fact_said_in_passing_is_kept(cli, data_dir):
+    """ "Also, by the way, I completed my undergrad in CS from UCLA" left no fact ("by the
+    way" lowered it below the threshold), and "Where did I complete my Bachelor's degree
+    in Computer Science?" found only the turn's other remarks."""
+    facts = summarized(
+        cli,
+        data_dir,
+        "2026-05-13",
+        [
+            "I'm still leaning towards Stanford, but I'm concerned about the cost. Also, by "
+            "the way, I completed my undergrad in CS from UCLA, which has a great reputation.",
+            "btw I need to buy milk.",
+        ],
+    )
+    texts = [fact["text"] for fact in facts]
+    assert any("undergrad in CS from UCLA" in text for text in texts), texts
+    assert any("buy milk" in text for text in texts), texts

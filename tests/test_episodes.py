@@ -360,3 +360,33 @@ def test_the_assistant_answers_what_the_person_said_last_question_or_not():
         turns[1].source, "2023-05-21T13:30:30Z", "assistant", turns[1].text, asked=turns[1].asked
     )
     assert "27. Kg2 Bd5+ assistant: 28. Kg3" in episode.embedded
+
+
+def test_a_turn_both_lists_found_comes_before_a_turn_one_list_found_as_high():
+    """Facts and episodes are fused by turn: a turn whose fact ranks second and whose
+    episode ranks first comes before the turn of the first fact, whose episode was not
+    found; each turn is shown once before any is shown again."""
+    from types import SimpleNamespace
+
+    from vm_memory_oracle.episodes import Episode
+    from vm_memory_oracle.episodes.search import EpisodeHit, fused
+
+    def source(line: int) -> str:
+        return f"sessions/2026-05-15-143000.jsonl:{line}"
+
+    def fact(line: int):
+        return SimpleNamespace(turn=source(line), score=0.0)
+
+    def episode(line: int, facts: int) -> EpisodeHit:
+        said = Episode(source(line), 0, 1, SAID, "user", f"turn {line}", facts)
+        return EpisodeHit(said, 0.0, ("semantic",), 0.0)
+
+    first, second, again = fact(1), fact(2), fact(2)
+    episodes = [episode(2, 2), episode(3, 0)]
+    ranked = fused([first, second, again], episodes, 10, lambda hit: hit.turn)
+    turns = [hit.turn if hasattr(hit, "turn") else hit.episode.source for hit in ranked]
+    assert turns[:3] == [source(2), source(1), source(3)]
+    assert ranked[0] is second  # its fact ranked above its episode's share
+    assert sorted(turns[3:]) == [source(2), source(2)]  # the turn's other hits come later
+    assert ranked[0].score == 1.0 and all(0 < hit.score <= 1 for hit in ranked)
+    assert len(fused([first, second, again], episodes, 2, lambda hit: hit.turn)) == 2

@@ -146,7 +146,7 @@ def test_salience_moves_importance_within_its_bounds(intrinsic, signals, score, 
         (0.2, 0.5, 0.0, 0.2),  # a remark: the model alone
         (0.2, 1.0, 0.0, 0.6),  # an allergy: lasting kind, +0.5
         (0.025, 0.8, 0.5, 0.805),  # "记住，我讨厌香菜": a preference said with "remember"
-        (0.9, 0.5, -0.2, 0.9),  # "by the way" takes nothing from the model's score
+        (0.9, 0.5, -0.2, 0.9),  # a negative signal takes nothing from the model's score
     ],
 )
 def test_what_the_rules_know_makes_a_statement_salient_too(score, intrinsic, signals, expected):
