@@ -221,7 +221,7 @@ def test_ten_results_of_long_facts_and_turns_stay_within_2000_characters(
                 "predicate": "grows",
                 "object": f"orchid number {n} " + "with a long note on its care " * notes,
             }
-            for n in range(8)
+            for n in range(5)
         ],
     )
     log(
@@ -362,31 +362,34 @@ def test_the_assistant_answers_what_the_person_said_last_question_or_not():
     assert "27. Kg2 Bd5+ assistant: 28. Kg3" in episode.embedded
 
 
-def test_a_turn_both_lists_found_comes_before_a_turn_one_list_found_as_high():
-    """Facts and episodes are fused by turn: a turn whose fact ranks second and whose
-    episode ranks first comes before the turn of the first fact, whose episode was not
-    found; each turn is shown once before any is shown again."""
+def test_an_answer_the_model_alone_ranks_first_stands_beside_the_best_fact():
+    """ "28. Kg3 would be my move." shares no word with "what was the move you made after
+    27. Kg2 Bd5+?": only the model's list holds it, first. It comes right after the best
+    fact, before the turns the words' list ranks higher but the model lower, and each turn
+    is shown once before any again."""
     from types import SimpleNamespace
 
     from vm_memory_oracle.episodes import Episode
     from vm_memory_oracle.episodes.search import EpisodeHit, fused
 
     def source(line: int) -> str:
-        return f"sessions/2026-05-15-143000.jsonl:{line}"
+        return f"sessions/2023-05-21-133000.jsonl:{line}"
 
     def fact(line: int):
         return SimpleNamespace(turn=source(line), score=0.0)
 
-    def episode(line: int, facts: int) -> EpisodeHit:
-        said = Episode(source(line), 0, 1, SAID, "user", f"turn {line}", facts)
-        return EpisodeHit(said, 0.0, ("semantic",), 0.0)
+    def episode(line: int, facts: int, **ranks: int) -> EpisodeHit:
+        said = Episode(source(line), 0, 1, SAID, "assistant", f"turn {line}", facts)
+        return EpisodeHit(said, 0.0, tuple(sorted(ranks)), 0.0, ranks=ranks)
 
-    first, second, again = fact(1), fact(2), fact(2)
-    episodes = [episode(2, 2), episode(3, 0)]
-    ranked = fused([first, second, again], episodes, 10, lambda hit: hit.turn)
+    answer = episode(20, 0, semantic=0)
+    worded = episode(16, 0, lexical=0, semantic=12)
+    again = fact(19)
+    facts = [fact(19), fact(11), fact(15), again]
+    ranked = fused(facts, [worded, answer], 10, lambda hit: hit.turn)
     turns = [hit.turn if hasattr(hit, "turn") else hit.episode.source for hit in ranked]
-    assert turns[:3] == [source(2), source(1), source(3)]
-    assert ranked[0] is second  # its fact ranked above its episode's share
-    assert sorted(turns[3:]) == [source(2), source(2)]  # the turn's other hits come later
+    assert turns[:2] == [source(19), source(20)]
+    assert turns.index(source(20)) < turns.index(source(16))
+    assert ranked[-1] is again  # its turn was shown already
     assert ranked[0].score == 1.0 and all(0 < hit.score <= 1 for hit in ranked)
-    assert len(fused([first, second, again], episodes, 2, lambda hit: hit.turn)) == 2
+    assert len(fused(facts, [worded, answer], 3, lambda hit: hit.turn)) == 3

@@ -10,16 +10,22 @@ turn no fact came from, is still found, and a query that shares next to nothing 
 was said finds no episode. Holding enough means at least WORD_EVIDENCE of the terms and
 two of them (one, for a query of one term): a lone common word ("pair") is no evidence.
 
-The facts and the episodes are then fused by reciprocal rank of their places in their own
-lists, each turn taken once first (a fact of a turn and the turn's episode say one thing),
-and an episode's text is cut to a window around the query's words, so that k results stay
-within RESULT_CHARS characters: a passage, never a whole article.
+The facts and the episodes are then fused by reciprocal rank of their places in the facts'
+list and in each of the episodes' two lists (LIST_WEIGHT), each turn taken once first (a
+fact of a turn and the turn's episode say one thing). The episodes' lists enter as lists
+of their own: a turn the model alone ranks first, an answer that shares no word with the
+question ("28. Kg3 would be my move." to "what was the move you made after 27. Kg2
+Bd5+?"), stands beside the best fact, not behind every episode that also holds the
+question's words. The words' list counts half: the facts' list already weighs the words
+of what was learned from each turn. An episode's text is cut to a window around the
+query's words, so that k results stay within RESULT_CHARS characters: a passage, never a
+whole article.
 """
 
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 
@@ -33,6 +39,7 @@ WORD_EVIDENCE = 0.5  # share of the query's terms an episode holds to answer on 
 FACT_WEIGHT = 1.0
 EPISODE_WEIGHT = 1.0  # of a turn no fact was learned from: the episode is all there is
 COVERED_WEIGHT = 0.5  # of a turn facts were learned from: they speak for it first
+LIST_WEIGHT = {"semantic": 1.0, "lexical": 0.5}  # each episodes' list, in the fusion
 RESULT_CHARS = 2000  # of k=10 results at most
 EPISODE_MIN_CHARS = 120  # a window shorter than this says too little: fewer episodes
 EPISODE_MAX_CHARS = 600
@@ -46,6 +53,7 @@ class EpisodeHit:
     matched: tuple[str, ...]  # "lexical", "semantic": which of the episodes' lists found it
     coverage: float  # the share of the query's terms it holds
     answers: bool = False  # holds enough of them to answer on its own (WORD_EVIDENCE, two)
+    ranks: dict[str, int] = field(default_factory=dict)  # its place in each list found it
 
 
 def query_terms(query: str) -> frozenset[str]:
@@ -72,12 +80,12 @@ def find_episodes(semantic, query: str, vector, k: int, *, concerned: bool) -> l
             if similarity + semantic.similarity_shift >= floor
         ]
     fused: dict[int, float] = {}
-    found: dict[int, set[str]] = {}
+    found: dict[int, dict[str, int]] = {}
     ranked = (("lexical", [int(vid) for vid in lexical]), ("semantic", [vid for vid, _ in near]))
     for name, vids in ranked:
         for rank, vid in enumerate(vids):
-            fused[vid] = fused.get(vid, 0.0) + 1.0 / (RRF_K + rank + 1)
-            found.setdefault(vid, set()).add(name)
+            fused[vid] = fused.get(vid, 0.0) + LIST_WEIGHT[name] / (RRF_K + rank + 1)
+            found.setdefault(vid, {})[name] = rank
     said = {vid: index.episode(vid) for vid in fused}  # each line read once
     related = _related_by_meaning(semantic, vector, near, said) if concerned else set()
     hits = []
@@ -90,7 +98,9 @@ def find_episodes(semantic, query: str, vector, k: int, *, concerned: bool) -> l
             continue
         coverage = len(held) / len(terms) if terms else 0.0
         own = coverage >= WORD_EVIDENCE and len(held) >= min(2, len(terms))
-        hits.append(EpisodeHit(episode, fused[vid], tuple(sorted(found[vid])), coverage, own))
+        hits.append(
+            EpisodeHit(episode, fused[vid], tuple(sorted(found[vid])), coverage, own, found[vid])
+        )
     if not concerned and not any(hit.answers for hit in hits):
         return []
     first: list[EpisodeHit] = []
@@ -135,13 +145,14 @@ def _related_by_meaning(
 
 def fused(facts: list, episodes: list[EpisodeHit], k: int, turn_of) -> list:
     """Facts (recall's hits, best first) and episode hits in one list of at most k, by
-    reciprocal rank of their places; each turn (`turn_of(fact hit)`, an episode's source)
-    taken once before any is taken again."""
+    reciprocal rank: a fact by its place in the facts' list, an episode by its places in
+    the episodes' lists (LIST_WEIGHT each, its own weight over them); each turn
+    (`turn_of(fact hit)`, an episode's source) taken once before any is taken again."""
     scored = [
         (FACT_WEIGHT / (RRF_K + rank + 1), 0, rank, hit, turn_of(hit))
         for rank, hit in enumerate(facts)
     ] + [
-        (_weight(hit) / (RRF_K + rank + 1), 1, rank, hit, hit.episode.source)
+        (_weight(hit) * _listed(hit), 1, rank, hit, hit.episode.source)
         for rank, hit in enumerate(episodes)
     ]
     scored.sort(key=lambda item: (-item[0], item[1], item[2]))
@@ -154,6 +165,11 @@ def fused(facts: list, episodes: list[EpisodeHit], k: int, turn_of) -> list:
         (later if turn in seen else first).append(hit)
         seen.add(turn)
     return (first + later)[:k]
+
+
+def _listed(hit: EpisodeHit) -> float:
+    """An episode's reciprocal ranks in the episodes' lists that found it, weighed."""
+    return sum(LIST_WEIGHT[name] / (RRF_K + rank + 1) for name, rank in hit.ranks.items())
 
 
 def _weight(hit: EpisodeHit) -> float:

@@ -269,6 +269,7 @@ class SalienceScorer:
         cache = self._cached
         missing = sorted(set(cache.unreadable(text for text in texts if text not in self.fresh)))
         if missing:
+            assert self.embedder is not None  # a model reads vectors only with the bundled one
             self.fresh.update(zip(missing, self.embedder.embed_passages(missing)))
         return np.vstack(
             [
