@@ -516,3 +516,14 @@ def test_a_long_turn_in_the_first_person_is_not_an_article():
         for n in range(20)
     )
     assert len(diary) > 1000 and pasted_spans(diary) == []
+
+
+def test_a_line_holding_a_secret_teaches_the_same_before_and_after_it_is_redacted():
+    """Summarize redacts a log while other runs read it: "My api key ... is sk-proj-...
+    by the way." read before the redaction gave a fact (redacted when stored) and read
+    after it none, so two runs disagreed on what the line taught (the daily summary of
+    one lacked the fact of the other). Neither gives one now."""
+    raw = "My api key for the billing bot is sk-proj-Zx81kL0pQ9rT5vW2yB7nM4cD by the way."
+    redacted = "My api key for the billing bot is [REDACTED:openai-key] by the way."
+    assert facts_of(raw) == facts_of(redacted) == []
+    assert facts_of("My api key for the billing bot expires in June by the way.") != []

@@ -21,6 +21,7 @@ from .fragments import CHATTER, COMMAND, STATEMENT, Fragment, content_of, fragme
 from .pasted import outside
 from .patterns import chinese, match_statement
 from .person import resolve_chinese, resolve_english
+from .redact import redact
 from .salience import Statement, content_words, kind_of
 
 SIGNALS = (
@@ -212,6 +213,10 @@ def extract_statements(
 def fact_from_fragment(turn: Turn, fragment: Fragment) -> dict | None:
     if fragment.kind not in (STATEMENT, COMMAND) or REDACTED in fragment.text:
         return None  # what remains of a sentence around a secret is not worth keeping
+    if redact(fragment.text).count:
+        # The same, read before summarize redacted the log: a line gives the same facts
+        # whenever it is read, or two runs would disagree on what it taught.
+        return None
     content = content_of(fragment.text)
     found = match_statement(content) or match_statement(fragment.text)
     today = turn.ts.date()
