@@ -726,3 +726,29 @@ def test_salience_with_the_bundled_model_embeds_once_for_summarize_and_the_index
     assert index["counts"]["added"] == 2
     assert index["counts"]["episodes_embedded"] == 1
     assert index["counts"]["embedded"] == 0
+
+
+def test_a_secret_appended_after_the_log_was_redacted_reaches_no_fact_and_no_episode(
+    cli, data_dir, monkeypatch
+):
+    """The agent appends to its log while summarize runs: a line written after summarize
+    redacted the log is read with its secret in it. Read so, it gave a fact the next run,
+    reading the redacted log, would not give, and its episode kept the secret; it is read
+    now as the next run will find it."""
+    from vm_memory_oracle.steps import summarize as step
+
+    secret = SECRETS[0]
+    _log(
+        data_dir,
+        [
+            {"text": f"My api key for the billing bot is {secret} by the way."},
+            {"text": "I prefer tea in the morning."},
+        ],
+    )
+    monkeypatch.setattr(step, "_redact_session", lambda store, path: 0)  # appended after it
+    assert cli("--action", "summarize", "--date", "2026-05-15", now=NIGHT).code == 0
+    for path in [data_dir / "knowledge-graph" / "facts.jsonl", *data_dir.glob("episodes/*")]:
+        assert secret not in path.read_text(encoding="utf-8"), path
+    assert [int(fact["source"].rsplit(":", 1)[1]) for fact in facts_in(data_dir)] == [2]
+    episodes = "".join(path.read_text() for path in data_dir.glob("episodes/*.jsonl"))
+    assert "[REDACTED:openai-key]" in episodes

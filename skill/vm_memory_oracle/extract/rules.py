@@ -211,11 +211,9 @@ def extract_statements(
 
 
 def fact_from_fragment(turn: Turn, fragment: Fragment) -> dict | None:
-    if fragment.kind not in (STATEMENT, COMMAND) or REDACTED in fragment.text:
-        return None  # what remains of a sentence around a secret is not worth keeping
-    if redact(fragment.text).count:
-        # The same, read before summarize redacted the log: a line gives the same facts
-        # whenever it is read, or two runs would disagree on what it taught.
+    if fragment.kind not in (STATEMENT, COMMAND) or REDACTED in redact(fragment.text).text:
+        # What remains of a sentence around a secret is not worth keeping, whether the
+        # secret was redacted before the fragment was read or not: a line teaches the same.
         return None
     content = content_of(fragment.text)
     found = match_statement(content) or match_statement(fragment.text)

@@ -451,7 +451,9 @@ def _redacted_lines(data: bytes) -> tuple[bytes, int]:
 
 
 def _read_turns(store, path: Path, report: SummarizeReport) -> tuple[bytes, list[Turn]]:
-    """The bytes read from the log at `path`, and its turns."""
+    """The bytes read from the log at `path`, and its turns, their texts redacted: a line
+    the agent appended after summarize redacted the log is read as the next run will find
+    it, so its facts, its episode and its neighbours' context never hold the secret."""
     data, contents = read_session(path)
     name = store.layout.relative(path)
     if contents.bad:
@@ -465,7 +467,7 @@ def _read_turns(store, path: Path, report: SummarizeReport) -> tuple[bytes, list
                 number,
                 parse_iso(record["ts"]),
                 record["role"],
-                without_unsafe(record["text"]),
+                redact(without_unsafe(record["text"])).text,
                 without_unsafe(record["speaker"]) if "speaker" in record else None,
                 origin if isinstance(origin, str) and _ORIGIN.fullmatch(origin) else None,
             )
