@@ -121,7 +121,7 @@ def statements(sample: dict, scratch: Path) -> Rows:
 
 def assistant_statements(scratch: Path) -> list[Rows]:
     """The statements summarize keeps from each answer session of the LongMemEval dev
-    questions (a Rows a session, its `observations` the types of the questions it answers)."""
+    questions (a Rows a session, its `question_types` those of the questions it answers)."""
     data = longmemeval.load_dataset()
     types: dict[str, set[str]] = {}
     for question in data["questions"]:

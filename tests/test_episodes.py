@@ -380,7 +380,7 @@ def test_an_answer_the_model_alone_ranks_first_stands_beside_the_best_fact():
 
     def episode(line: int, facts: int, **ranks: int) -> EpisodeHit:
         said = Episode(source(line), 0, 1, SAID, "assistant", f"turn {line}", facts)
-        return EpisodeHit(said, 0.0, tuple(sorted(ranks)), 0.0, ranks=ranks)
+        return EpisodeHit(said, 0.0, ranks, 0.0)
 
     answer = episode(20, 0, semantic=0)
     worded = episode(16, 0, lexical=0, semantic=12)

@@ -25,7 +25,7 @@ whole article.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 import numpy as np
 
@@ -50,10 +50,14 @@ _WORD = re.compile(r"\S+")
 class EpisodeHit:
     episode: Episode
     score: float
-    matched: tuple[str, ...]  # "lexical", "semantic": which of the episodes' lists found it
+    ranks: dict[str, int]  # its place in each of the episodes' lists that found it
     coverage: float  # the share of the query's terms it holds
     answers: bool = False  # holds enough of them to answer on its own (WORD_EVIDENCE, two)
-    ranks: dict[str, int] = field(default_factory=dict)  # its place in each list found it
+
+    @property
+    def matched(self) -> tuple[str, ...]:
+        """ "lexical", "semantic": which of the episodes' lists found it."""
+        return tuple(sorted(self.ranks))
 
 
 def query_terms(query: str) -> frozenset[str]:
@@ -98,9 +102,7 @@ def find_episodes(semantic, query: str, vector, k: int, *, concerned: bool) -> l
             continue
         coverage = len(held) / len(terms) if terms else 0.0
         own = coverage >= WORD_EVIDENCE and len(held) >= min(2, len(terms))
-        hits.append(
-            EpisodeHit(episode, fused[vid], tuple(sorted(found[vid])), coverage, own, found[vid])
-        )
+        hits.append(EpisodeHit(episode, fused[vid], found[vid], coverage, own))
     if not concerned and not any(hit.answers for hit in hits):
         return []
     first: list[EpisodeHit] = []
