@@ -229,6 +229,7 @@ SLOW_PLACES = (
     BUNDLE / "tests" / "stress",
     BUNDLE / "tests" / "faults",
     BUNDLE / "tests" / "test_openclaw.py",
+    BUNDLE / "tests" / "test_openclaw_plugin.py",
     BUNDLE / "tests" / "test_consolidate_crash.py",
 )
 
@@ -273,7 +274,11 @@ def run_benchmark(tmp_path: Path, script: str, *args: str) -> subprocess.Complet
     return done
 
 
-OPENCLAW_TESTS = BUNDLE / "tests" / "test_openclaw.py"
+# Tests that need Node 24 (and the openclaw CLI), installed beside the other tests.
+OPENCLAW_TESTS = (
+    BUNDLE / "tests" / "test_openclaw.py",
+    BUNDLE / "tests" / "test_openclaw_plugin.py",
+)
 BENCHMARKS = BUNDLE / "tests" / "bench"
 
 
@@ -312,7 +317,7 @@ def pytest_collection_finish(session):
 
     import openclaw_install
 
-    if any(Path(str(item.fspath)) == OPENCLAW_TESTS for item in session.items):
+    if any(Path(str(item.fspath)) in OPENCLAW_TESTS for item in session.items):
         openclaw_install.expect_install()
     if (
         not session.config.option.collectonly

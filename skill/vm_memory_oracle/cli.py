@@ -72,6 +72,8 @@ ACTIONS = {
     "quality-probe": "ask recall each canary of knowledge-graph/canary-facts.json, log the "
     "accuracy, update health.json",
     "config": "show the settings in force, or change one with --set KEY=VALUE",
+    "serve": "answer recall and reads as JSON lines on stdin until it closes (the process "
+    "the OpenClaw plugin keeps up; see references/openclaw.md)",
 }
 
 EXIT_CODES = """exit codes:
@@ -1014,6 +1016,26 @@ def _sentence(record: dict) -> str:
     return Fact.from_archived(record).sentence
 
 
+def _serve(args: argparse.Namespace) -> int:
+    """The long-lived process: each request is answered as the command line would, with the
+    global options the process was started with."""
+    from . import serve
+
+    try:
+        resolve_context(args)  # a bad --now or config stops the start, as any action
+    except OracleError as exc:
+        print(f"Error: {exc}", file=sys.stderr)
+        return exc.exit_code
+    given = {"--data-path": args.data_path, "--config": args.config, "--now": args.now}
+    prefix = [part for option, value in given.items() if value for part in (option, value)]
+    if args.actor:
+        prefix += ["--actor", args.actor]
+    try:
+        return serve.run(prefix)
+    except KeyboardInterrupt:
+        return 130
+
+
 def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
     undecodable = next((arg for arg in argv if _SURROGATE.search(arg)), None)
@@ -1025,6 +1047,8 @@ def main(argv: list[str] | None = None) -> int:
         args = parse_arguments(argv)
     except SystemExit as exc:  # argparse: --help, --version, or a usage error
         return exc.code if isinstance(exc.code, int) else EXIT_USAGE
+    if args.action == "serve":
+        return _serve(args)
     try:
         context = resolve_context(args)
         payload, lines = HANDLERS[args.action](args, context)

@@ -1,0 +1,314 @@
+"""The recall process that stays up: requests as JSON lines on stdin, answers on stdout.
+
+`vm-memory-oracle --data-path DIR --action serve` is the second door to the memory, for a
+caller that asks often (the OpenClaw plugin's memory_search and memory_get): it answers
+each request as `--action recall` or a read of the memory's files would, without starting
+Python, importing numpy and faiss and loading the model each time. What it parsed stays
+in memory while the files it came from are unchanged (storage/snapshot.py), so a search
+after summarize or remember sees their facts.
+
+A request is one line, `{"id": ..., "op": "search" | "get" | "ping", ...}`; its answer is
+one line with the same id, `{"id": ..., "ok": true, "result": {...}}` or
+`{"id": ..., "ok": false, "error": {"code": ..., "exit_code": N, "message": ...}}`, the
+message the command line would print. A bad request is answered with an error and the
+process goes on; it ends when stdin closes.
+
+    search  {"query": TEXT, "maxResults": N (default 6), "minScore": X (default 0)}
+            -> {"results": [{path, startLine, endLine, score, snippet, source, citation,
+                id, kind}], "provider", "model", "warnings"}
+    get     {"path": "MEMORY.md" | "daily/<day>.md" | "sessions/<log>.jsonl" |
+             "knowledge-graph/facts.jsonl", "from": LINE (default 1), "lines": N}
+            -> {"path", "text", "from", "lines", "origin"}
+    ping    {} -> {"pid", "dataPath"}
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import sys
+from collections.abc import Iterable
+from dataclasses import dataclass
+from pathlib import Path, PurePosixPath
+from typing import IO
+
+from .errors import (
+    EXIT_DATA_DIR,
+    EXIT_FAILURE,
+    EXIT_INVALID_INPUT,
+    EXIT_LOCK_TIMEOUT,
+    EXIT_STORAGE,
+    EXIT_USAGE,
+    STORAGE_ERRNOS,
+    InvalidInputError,
+    OracleError,
+)
+
+PROVIDER = "vm-memory-oracle"
+DEFAULT_RESULTS = 6
+MAX_RESULTS = 50
+GET_LINES = 200  # lines a get returns when it names no count
+GET_CHARS = 20_000  # at most this many characters in one get's text
+SNIPPET_CHARS = 700  # a hit's snippet: a fact, or a passage of a turn
+_SESSION_SOURCE = re.compile(r"^(sessions/[^/:]+\.jsonl):(\d+)$")
+# The error codes of answers, by the exit code the command line gives the same fault.
+CODES = {
+    EXIT_FAILURE: "failure",
+    EXIT_USAGE: "usage",
+    EXIT_INVALID_INPUT: "invalid_input",
+    EXIT_LOCK_TIMEOUT: "lock_timeout",
+    EXIT_DATA_DIR: "data_dir",
+    EXIT_STORAGE: "storage",
+}
+_READABLE = (
+    re.compile(r"^MEMORY\.md$"),
+    re.compile(r"^daily/[^/]+\.md$"),
+    re.compile(r"^sessions/[^/]+\.jsonl$"),
+    re.compile(r"^knowledge-graph/facts\.jsonl$"),
+)
+
+
+@dataclass
+class Failure(Exception):
+    """A request the service refuses: the exit code of the same fault on the command line,
+    and its one-line message."""
+
+    exit_code: int
+    message: str
+
+
+class Service:
+    def __init__(self, argv_prefix: list[str]):
+        # The global options the process was started with (--data-path, --config, --now),
+        # given again to each request as the command line would take them.
+        self.argv_prefix = argv_prefix
+
+    def answer(self, line: str) -> dict:
+        """The answer to one request line (never raises)."""
+        ident = None
+        try:
+            try:
+                request = json.loads(line)
+            except ValueError as exc:
+                raise Failure(EXIT_INVALID_INPUT, f"request is not JSON ({exc})") from None
+            if not isinstance(request, dict):
+                raise Failure(EXIT_INVALID_INPUT, "request must be a JSON object")
+            ident = request.get("id")
+            op = request.get("op")
+            handlers = {"search": self.search, "get": self.get, "ping": self.ping}
+            handler = handlers.get(op) if isinstance(op, str) else None
+            if handler is None:
+                raise Failure(EXIT_USAGE, f"op must be search, get or ping, got {op!r}")
+            return {"id": ident, "ok": True, "result": handler(request)}
+        except Failure as failure:
+            return _refusal(ident, failure.exit_code, failure.message)
+        except OracleError as exc:
+            return _refusal(ident, exc.exit_code, str(exc))
+        except OSError as exc:
+            where = f"{exc.filename}: " if exc.filename else ""
+            code = EXIT_STORAGE if exc.errno in STORAGE_ERRNOS else EXIT_FAILURE
+            return _refusal(ident, code, f"{where}{exc.strerror or exc}")
+        except Exception as exc:  # the process must outlive any one request
+            return _refusal(ident, EXIT_FAILURE, f"{type(exc).__name__}: {exc}")
+
+    # -- the operations ---------------------------------------------------------------------
+    def ping(self, request: dict) -> dict:
+        _, context = self._context([])
+        return {"pid": os.getpid(), "dataPath": str(context.data_path)}
+
+    def search(self, request: dict) -> dict:
+        from .cli import action_recall
+
+        query = request.get("query")
+        if not isinstance(query, str):
+            raise InvalidInputError("query must be a string", key="query")
+        k = _count(request, "maxResults", DEFAULT_RESULTS, MAX_RESULTS)
+        floor = request.get("minScore", 0)
+        if isinstance(floor, bool) or not isinstance(floor, (int, float)) or not 0 <= floor <= 1:
+            raise InvalidInputError(f"minScore must be from 0 to 1, got {floor!r}", key="minScore")
+        args, context = self._context(["--query", query, "--k", str(k)])
+        payload, _ = action_recall(args, context)
+        assert isinstance(payload, dict)  # one query: one result set
+        hits = [hit for hit in payload["results"] if hit["score"] >= floor]
+        lines = _fact_lines(context.layout(), [hit["id"] for hit in hits if _cited(hit) is None])
+        results = [_result(hit, lines) for hit in hits]
+        return {
+            "results": results,
+            "provider": PROVIDER,
+            "model": payload.get("embedder"),
+            "warnings": context.warnings(),
+        }
+
+    def get(self, request: dict) -> dict:
+        path = request.get("path")
+        if not isinstance(path, str) or not path.strip():
+            raise InvalidInputError("path must name a file of the memory", key="path")
+        first = _count(request, "from", 1, None)
+        count = _count(request, "lines", GET_LINES, None)
+        _, context = self._context([])
+        layout = context.checked_layout()
+        relative = _readable(path.strip())
+        target = layout.root / relative
+        refused = context.store().refused(target)
+        if refused is not None:
+            raise refused.error()
+        if target.is_file():
+            text, origin = _lines_of(target, first, count), "file"
+        elif relative.startswith("sessions/"):  # a log clean removed: its turns' episodes
+            text, origin = _episode_lines(context, relative, first, count), "episodes"
+        else:
+            raise InvalidInputError("no such file in the memory", source=relative)
+        from .extract.redact import redact
+
+        return {
+            "path": relative,
+            "text": redact(text).text[:GET_CHARS],
+            "from": first,
+            "lines": count,
+            "origin": origin,
+        }
+
+    def _context(self, argv: list[str]):
+        """The command line's arguments and context for one request, as `--action recall`
+        (`argv`: its own options) would have them: the time, settings and data path are
+        read again for each."""
+        from .cli import parse_arguments, resolve_context
+
+        try:
+            args = parse_arguments([*self.argv_prefix, "--action", "recall", *argv])
+        except SystemExit:
+            raise Failure(EXIT_USAGE, "the request's options are not valid") from None
+        context = resolve_context(args)
+        context.action = "recall"
+        return args, context
+
+
+def _refusal(ident, exit_code: int, message: str) -> dict:
+    error = {"code": CODES.get(exit_code, "failure"), "exit_code": exit_code, "message": message}
+    return {"id": ident, "ok": False, "error": error}
+
+
+def _count(request: dict, key: str, default: int, most: int | None) -> int:
+    value = request.get(key, default)
+    if value is None:
+        return default
+    if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+        raise InvalidInputError(f"{key} must be a whole number from 1, got {value!r}", key=key)
+    return min(value, most) if most is not None else value
+
+
+def _cited(hit: dict) -> tuple[str, int] | None:
+    """(session log, line) a hit's source names, or None for a fact that came from elsewhere
+    (remembered, imported)."""
+    found = _SESSION_SOURCE.match(hit.get("source") or "")
+    return (found.group(1), int(found.group(2))) if found else None
+
+
+def _result(hit: dict, fact_lines: dict[str, int]) -> dict:
+    cited = _cited(hit)
+    if cited is not None:
+        path, line = cited
+    else:
+        path, line = "knowledge-graph/facts.jsonl", fact_lines.get(hit["id"], 1)
+    episode = hit.get("kind") == "episode"
+    text = f"{hit['speaker']} said: {hit['text']}" if episode else hit["text"]
+    when = (hit.get("said_at") or "")[:10]
+    return {
+        "path": path,
+        "startLine": line,
+        "endLine": line,
+        "score": hit["score"],
+        "snippet": text[:SNIPPET_CHARS] + (f" ({when})" if when else ""),
+        "source": "sessions" if episode else "memory",
+        "citation": f"{path}#L{line}",
+        "id": hit["id"],
+        "kind": "episode" if episode else "fact",
+    }
+
+
+def _fact_lines(layout, ids: Iterable[str]) -> dict[str, int]:
+    """The line of facts.jsonl holding each of `ids`: where get opens a fact that no session
+    line holds."""
+    wanted = {ident.encode(): ident for ident in ids}
+    found: dict[str, int] = {}
+    if not wanted:
+        return found
+    try:
+        with layout.facts.open("rb") as handle:
+            for number, raw in enumerate(handle, start=1):
+                for needle in [needle for needle in wanted if needle in raw]:
+                    try:  # the id may be named inside another fact (what it supersedes)
+                        held = json.loads(raw).get("id")
+                    except (ValueError, AttributeError):
+                        continue
+                    if held == wanted[needle]:
+                        found[wanted.pop(needle)] = number
+                if not wanted:
+                    break
+    except FileNotFoundError:
+        pass
+    return found
+
+
+def _readable(path: str) -> str:
+    """`path` as a name inside the data directory that get may read, or an error naming it:
+    MEMORY.md, a daily summary, a session log, the facts."""
+    pure = PurePosixPath(path)
+    if pure.is_absolute() or ".." in pure.parts or "\\" in path:
+        raise InvalidInputError("must be a path inside the memory", source=path)
+    name = pure.as_posix()
+    if not any(pattern.match(name) for pattern in _READABLE):
+        raise InvalidInputError(
+            "get reads MEMORY.md, daily/<day>.md, sessions/<log>.jsonl or "
+            "knowledge-graph/facts.jsonl",
+            source=path,
+        )
+    return name
+
+
+def _lines_of(path: Path, first: int, count: int) -> str:
+    chosen = []
+    size = 0
+    with path.open(encoding="utf-8", errors="replace") as handle:
+        for number, line in enumerate(handle, start=1):
+            if number < first:
+                continue
+            if number >= first + count or size > GET_CHARS:
+                break
+            chosen.append(line.rstrip("\n"))
+            size += len(line)
+    return "\n".join(chosen)
+
+
+def _episode_lines(context, log: str, first: int, count: int) -> str:
+    """What the turns at lines first..first+count-1 of a session log said, from their
+    episodes (one line a turn, its passages joined), for a log clean has removed."""
+    from .episodes import Episode, episode_files
+
+    wanted = {f"{log}:{line}" for line in range(first, first + count)}
+    turns: dict[str, list[Episode]] = {}
+    store = context.store()
+    for path in episode_files(context.layout()):
+        for record in store.read_records(path, "episode", copy=False):
+            if record.get("source") in wanted:
+                turns.setdefault(record["source"], []).append(Episode.from_record(record))
+    if not turns:
+        raise InvalidInputError("no such file in the memory, and no turn of it kept", source=log)
+    lines = []
+    for source in sorted(turns, key=lambda source: int(source.rsplit(":", 1)[1])):
+        parts = sorted(turns[source], key=lambda episode: episode.part)
+        said = " ".join(episode.text for episode in parts)
+        lines.append(json.dumps({"ts": parts[0].ts, "role": parts[0].speaker, "text": said}))
+    return "\n".join(lines)
+
+
+def run(argv_prefix: list[str], stdin: IO[str] = sys.stdin, stdout: IO[str] = sys.stdout) -> int:
+    """Answer request lines until stdin closes."""
+    service = Service(argv_prefix)
+    for line in stdin:
+        if not line.strip():
+            continue
+        stdout.write(json.dumps(service.answer(line), ensure_ascii=False) + "\n")
+        stdout.flush()
+    return 0

@@ -1,0 +1,220 @@
+"""The OpenClaw plugin (openclaw-plugin/) on its own: its tools and its auto-recall hook, run
+by Node 24 as OpenClaw's host runs them (tests/plugin_driver.mjs), against the bundle's real
+recall process and real memories; every fault a clear tool error or a correct answer, never
+a hung call, never a write outside the data directory. tests/test_openclaw.py proves the
+same plugin inside the real agent."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+import pytest
+
+from conftest import BUNDLE, NOW, data_files, log_turns
+from openclaw_install import installed_environment
+
+DRIVER = BUNDLE / "tests" / "plugin_driver.mjs"
+
+
+@pytest.fixture(scope="module")
+def node_env():
+    return installed_environment()
+
+
+@pytest.fixture
+def plugin(node_env, tmp_path):
+    """Run steps through the plugin with a config; returns each step's JSON line."""
+
+    def run(config: dict, steps: list[dict], timeout: float = 300) -> list[dict]:
+        env = {**node_env, "HOME": str(tmp_path / "home"), "MEMORY_ORACLE_NOW": NOW}
+        done = subprocess.run(
+            ["node", str(DRIVER), json.dumps(config), json.dumps(steps)],
+            capture_output=True,
+            text=True,
+            env=env,
+            cwd=tmp_path,
+            timeout=timeout,
+        )
+        assert done.returncode == 0, done.stderr[-3000:]
+        return [json.loads(line) for line in done.stdout.splitlines()]
+
+    return run
+
+
+@pytest.fixture
+def memory(cli, data_dir):
+    assert cli("--action", "init").code == 0  # the bundled model: what a user has
+    log_turns(
+        data_dir,
+        [
+            ("user", "I'm allergic to peanuts, so please keep that in mind."),
+            ("assistant", "Noted: I will keep peanuts out of every recipe I suggest."),
+            ("user", "My sister Maya lives in Porto and teaches chemistry."),
+        ],
+        "2026-05-14-090000.jsonl",
+    )
+    assert cli("--action", "summarize", "--all").code == 0
+    return {"dataPath": str(data_dir), "bundlePath": str(BUNDLE)}
+
+
+def search(query: str, **params) -> dict:
+    return {"tool": "memory_search", "params": {"query": query, **params}}
+
+
+def hits(step: dict) -> list[dict]:
+    return step["details"]["results"]
+
+
+def test_search_names_the_answer_and_its_source_and_get_opens_that_line(plugin, memory):
+    [found] = plugin(memory, [search("What am I allergic to?")])
+    top = hits(found)[0]
+    assert "peanuts" in top["snippet"] and top["citation"] in top["snippet"]
+    assert top["path"] == "sessions/2026-05-14-090000.jsonl" and top["startLine"] == 1
+    assert found["details"]["provider"] == "vm-memory-oracle"
+    (opened,) = plugin(
+        memory,
+        [
+            {
+                "tool": "memory_get",
+                "params": {"path": top["path"], "from": top["startLine"], "lines": 1},
+            }
+        ],
+    )
+    assert opened["details"]["status"] == "ok"
+    assert "allergic to peanuts" in opened["details"]["text"]
+    assert "Porto" not in opened["details"]["text"]
+
+
+def test_auto_recall_adds_what_is_relevant_within_its_budget_and_nothing_else(plugin, memory):
+    on = {**memory, "autoRecall": True, "recallMaxChars": 300}
+    relevant, unrelated = plugin(
+        on,
+        [
+            {"hook": "before_prompt_build", "message": "What am I allergic to?"},
+            {"hook": "before_prompt_build", "message": "What is the capital of Peru?"},
+        ],
+    )
+    context = relevant["hook"]["prependContext"]
+    assert "peanuts" in context and len(context) <= 300
+    assert context.startswith("<relevant-memories>")
+    assert unrelated["hook"] is None  # the "no answer" rule: nothing relevant, nothing added
+    [off] = plugin(memory, [{"hook": "before_prompt_build", "message": "What am I allergic to?"}])
+    assert off["hook"] is None  # off by default: no hook registered
+
+
+def test_a_recall_process_killed_before_or_during_a_search_is_replaced(plugin, memory):
+    steps = plugin(
+        memory,
+        [
+            search("peanuts"),
+            {"kill": True},
+            search("What am I allergic to?"),
+            {"step": search("What am I allergic to?"), "after": 100, "during": {"kill": True}},
+        ],
+    )
+    assert steps[1]["killed"] == 1
+    assert "peanuts" in hits(steps[2])[0]["snippet"]
+    assert steps[3]["meanwhile"]["killed"] == 1
+    assert "peanuts" in hits(steps[3]["result"])[0]["snippet"]
+
+
+def test_concurrent_searches_of_two_agents_are_each_answered(plugin, memory, data_dir, tmp_path):
+    outside = {
+        p: p.read_bytes() for p in tmp_path.rglob("*") if p.is_file() and data_dir not in p.parents
+    }
+    burst = {"parallel": [search("What am I allergic to?"), search("Where does Maya live?")] * 3}
+    with ThreadPoolExecutor(max_workers=2) as pool:
+        agents = list(pool.map(lambda _: plugin(memory, [burst]), range(2)))
+    for (answers,) in agents:
+        assert len(answers) == 6
+        for number, answer in enumerate(answers):
+            wanted = "peanuts" if number % 2 == 0 else "Porto"
+            assert wanted in hits(answer)[0]["snippet"], answer
+    after = {
+        p: p.read_bytes() for p in tmp_path.rglob("*") if p.is_file() and data_dir not in p.parents
+    }
+    assert after == outside  # nothing written outside the data directory
+
+
+def test_a_missing_or_wrong_data_path_is_a_clear_tool_error(plugin, tmp_path):
+    missing = tmp_path / "no-memory"
+    a_file = tmp_path / "a-file"
+    a_file.write_text("not a memory\n")
+    for where in (missing, a_file):
+        found, opened = plugin(
+            {"dataPath": str(where), "bundlePath": str(BUNDLE)},
+            [
+                search("What am I allergic to?"),
+                {"tool": "memory_get", "params": {"path": "MEMORY.md"}},
+            ],
+        )
+        details = found["details"]
+        assert details["disabled"] and details["unavailable"] and details["results"] == []
+        assert str(where) in details["error"]
+        assert opened["details"]["status"] == "error" and str(where) in opened["details"]["error"]
+    assert not missing.exists()
+
+
+def test_a_query_of_100_kb_is_refused_as_a_tool_error(plugin, memory, data_dir):
+    plugin(memory, [search("peanuts")])  # the process made its caches
+    before = data_files(data_dir)
+    refused, pinged = plugin(
+        memory,
+        [search("peanuts " * 12_500), {"tool": "memory_get", "params": {"path": "MEMORY.md"}}],
+    )
+    assert "query is 100000 characters, at most 4000" in refused["thrown"]
+    assert pinged["details"]["status"] == "ok"  # the process answers on
+    assert data_files(data_dir) == before  # the refusal changed nothing
+
+
+def test_faults_of_the_bundle_are_clear_errors_not_hung_calls(plugin, memory, tmp_path):
+    sleepy, broken = tmp_path / "sleepy", tmp_path / "broken"
+    for bundle, body in (
+        (sleepy, "sleep 30"),
+        (broken, "echo 'Error: the venv is damaged' >&2; exit 1"),
+    ):
+        entrypoint = bundle / "scripts" / "vm-memory-oracle"
+        entrypoint.parent.mkdir(parents=True)
+        entrypoint.write_text(f"#!/bin/sh\n{body}\n")
+        entrypoint.chmod(0o755)
+    (waited,) = plugin(
+        {**memory, "bundlePath": str(sleepy), "startTimeoutSeconds": 1}, [search("peanuts")]
+    )
+    assert "still starting after 1 s" in waited["details"]["error"]
+    [crashed] = plugin({**memory, "bundlePath": str(broken)}, [search("peanuts")])
+    assert "exited with code 1: Error: the venv is damaged" in crashed["details"]["error"]
+    [nowhere] = plugin({**memory, "bundlePath": str(tmp_path / "none")}, [search("peanuts")])
+    assert "cannot find scripts/vm-memory-oracle" in nowhere["details"]["error"]
+    assert "bundlePath" in nowhere["details"]["error"]
+
+
+def test_get_refuses_paths_outside_the_memory(plugin, memory):
+    steps = plugin(
+        memory,
+        [
+            {"tool": "memory_get", "params": {"path": "../../etc/passwd"}},
+            {"tool": "memory_get", "params": {"path": "config.yaml"}},
+            {"tool": "memory_get", "params": {"path": "daily/1999-01-01.md"}},
+        ],
+    )
+    escape, config, missing = (step["details"] for step in steps)
+    assert escape["status"] == "error" and "must be a path inside the memory" in escape["error"]
+    assert config["status"] == "error" and "config.yaml" in config["error"]
+    assert missing["status"] == "not_found"
+
+
+def test_the_manifest_declares_the_contract(tmp_path):
+    manifest = json.loads((BUNDLE / "openclaw-plugin" / "openclaw.plugin.json").read_text())
+    assert manifest["id"] == "vm-memory-oracle" and manifest["kind"] == "memory"
+    assert manifest["contracts"]["tools"] == ["memory_search", "memory_get"]
+    properties = manifest["configSchema"]["properties"]
+    assert properties["dataPath"]["type"] == "string"
+    assert properties["autoRecall"]["type"] == "boolean"
+    package = json.loads((BUNDLE / "openclaw-plugin" / "package.json").read_text())
+    assert package["openclaw"]["extensions"] == ["./index.js"]
+    assert os.access(BUNDLE / "scripts" / "vm-memory-oracle", os.X_OK)
+    assert Path(BUNDLE / "openclaw-plugin" / "index.js").is_file()

@@ -1,0 +1,198 @@
+"""`--action serve`: the recall process that stays up (the OpenClaw plugin's), answering
+JSON lines through the real entrypoint: searches as recall answers them, reads of the
+memory's files, every fault a one-line error, the process alive after each."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from conftest import ENTRYPOINT, NOW, data_files, hash_embedder, log_turns
+
+
+class Served:
+    """One serve process on a data directory, asked one request at a time."""
+
+    def __init__(self, data: Path, *extra: str):
+        self.process = subprocess.Popen(
+            [str(ENTRYPOINT), "--data-path", str(data), "--now", NOW, *extra, "--action", "serve"],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+            env={**os.environ},
+        )
+        self.next_id = 0
+
+    def ask(self, op: str | None = None, raw: str | None = None, **fields) -> dict:
+        self.next_id += 1
+        line = raw if raw is not None else json.dumps({"id": self.next_id, "op": op, **fields})
+        assert self.process.stdin is not None and self.process.stdout is not None
+        self.process.stdin.write(line + "\n")
+        self.process.stdin.flush()
+        answer = json.loads(self.process.stdout.readline())
+        if raw is None:
+            assert answer["id"] == self.next_id
+        return answer
+
+    def close(self) -> int:
+        assert self.process.stdin is not None
+        self.process.stdin.close()
+        return self.process.wait(timeout=60)
+
+
+@pytest.fixture
+def allergy_memory(cli, data_dir):
+    hash_embedder(cli)
+    log = log_turns(
+        data_dir,
+        [
+            ("user", "I'm allergic to peanuts, so please keep that in mind."),
+            ("assistant", "Noted: I will keep peanuts out of every recipe I suggest."),
+            ("user", "My sister Maya lives in Porto and teaches chemistry."),
+        ],
+        "2026-05-14-090000.jsonl",
+    )
+    assert cli("--action", "summarize", "--all").code == 0
+    return log
+
+
+@pytest.fixture
+def served(data_dir):
+    running: list[Served] = []
+
+    def start(data: Path = data_dir, *extra: str) -> Served:
+        running.append(Served(data, *extra))
+        return running[-1]
+
+    yield start
+    for service in running:
+        if service.process.poll() is None:
+            service.process.kill()
+            service.process.wait()
+
+
+def test_a_search_answers_as_recall_does_citing_the_line_get_opens(allergy_memory, served):
+    service = served()
+    assert service.ask("ping")["result"]["pid"] == service.process.pid
+    found = service.ask("search", query="What am I allergic to?", maxResults=5)
+    assert found["ok"], found
+    results = found["result"]["results"]
+    assert results and "peanuts" in results[0]["snippet"]
+    top = results[0]
+    assert top["path"] == "sessions/2026-05-14-090000.jsonl" and top["startLine"] == 1
+    assert top["citation"] == f"{top['path']}#L{top['startLine']}"
+    assert found["result"]["provider"] == "vm-memory-oracle"
+
+    opened = service.ask("get", path=top["path"], **{"from": top["startLine"], "lines": 1})
+    assert opened["ok"] and opened["result"]["origin"] == "file"
+    assert "allergic to peanuts" in opened["result"]["text"]
+    assert "Porto" not in opened["result"]["text"]  # one line, as asked
+    assert service.close() == 0
+
+
+def test_a_log_clean_removed_is_opened_from_its_turns_episodes(allergy_memory, served):
+    allergy_memory.unlink()  # as clean does with an old log
+    service = served()
+    opened = service.ask("get", path="sessions/2026-05-14-090000.jsonl", **{"from": 3})
+    assert opened["ok"] and opened["result"]["origin"] == "episodes"
+    assert "Maya lives in Porto" in opened["result"]["text"]
+    assert "peanuts" not in opened["result"]["text"]
+
+
+def test_what_is_remembered_after_the_start_is_found_without_a_restart(allergy_memory, served, cli):
+    service = served()
+    assert not any(
+        "Volvo" in hit["snippet"]
+        for hit in service.ask("search", query="which car does the user drive")["result"]["results"]
+    )
+    remembered = cli(
+        "--action", "remember", "--subject", "user", "--predicate", "drives",
+        "--object", "a blue Volvo",
+    )  # fmt: skip
+    assert remembered.code == 0, remembered.err
+    hits = service.ask("search", query="which car does the user drive")["result"]["results"]
+    assert hits and "Volvo" in hits[0]["snippet"]
+    line = hits[0]["startLine"]
+    assert hits[0]["path"] == "knowledge-graph/facts.jsonl"
+    opened = service.ask("get", path="knowledge-graph/facts.jsonl", **{"from": line, "lines": 1})
+    assert json.loads(opened["result"]["text"])["id"] == hits[0]["id"]
+
+
+def test_every_fault_is_a_one_line_error_and_the_process_answers_on(
+    allergy_memory, served, data_dir
+):
+    before = data_files(data_dir)
+    service = served()
+    faults = {
+        "not json": (service.ask(raw="{not json"), "invalid_input", "request is not JSON"),
+        "not an object": (service.ask(raw="[1, 2]"), "invalid_input", "JSON object"),
+        "unknown op": (service.ask("drop"), "usage", "'drop'"),
+        "huge query": (service.ask("search", query="peanut " * 15_000), "invalid_input", "query"),
+        "empty query": (service.ask("search", query="  "), "invalid_input", "query"),
+        "query not text": (service.ask("search", query=7), "invalid_input", "query"),
+        "no results": (
+            service.ask("search", query="x", maxResults=0),
+            "invalid_input",
+            "maxResults",
+        ),
+        "bad floor": (service.ask("search", query="x", minScore=2), "invalid_input", "minScore"),
+        "escape": (
+            service.ask("get", path="../../etc/passwd"),
+            "invalid_input",
+            "../../etc/passwd",
+        ),
+        "absolute": (service.ask("get", path="/etc/passwd"), "invalid_input", "/etc/passwd"),
+        "config": (service.ask("get", path="config.yaml"), "invalid_input", "config.yaml"),
+        "missing": (service.ask("get", path="daily/1999-01-01.md"), "invalid_input", "1999-01-01"),
+        "bad line": (service.ask("get", path="MEMORY.md", **{"from": -2}), "invalid_input", "from"),
+    }
+    for name, (answer, code, named) in faults.items():
+        assert not answer["ok"], name
+        error = answer["error"]
+        assert error["code"] == code, (name, error)
+        assert error["exit_code"] in (2, 3) and named in error["message"], (name, error)
+        assert "\n" not in error["message"], name
+    assert service.ask("ping")["ok"]
+    assert service.close() == 0
+    after = data_files(data_dir)
+    assert after == before  # a refused request changes nothing on disk
+
+
+def test_a_missing_data_directory_is_an_error_per_request_and_nothing_is_made(served, tmp_path):
+    missing = tmp_path / "no-memory-here"
+    service = served(missing)
+    answer = service.ask("search", query="What am I allergic to?")
+    assert not answer["ok"] and answer["error"]["code"] == "data_dir"
+    assert str(missing) in answer["error"]["message"]
+    assert not service.ask("get", path="MEMORY.md")["ok"]
+    assert service.close() == 0
+    assert not missing.exists()
+
+
+def test_a_read_of_a_session_line_holding_a_secret_is_redacted(cli, data_dir, served):
+    hash_embedder(cli)
+    log = data_dir / "sessions" / "2026-05-14-100000.jsonl"
+    log.parent.mkdir(parents=True, exist_ok=True)
+    secret = "sk-" + "A1b2C3d4E5f6G7h8I9j0K1l2M3n4O5p6"
+    log.write_text(
+        json.dumps({"ts": "2026-05-14T10:00:00Z", "role": "user", "text": f"key {secret}"}) + "\n"
+    )
+    opened = served().ask("get", path="sessions/2026-05-14-100000.jsonl")
+    assert opened["ok"] and secret not in opened["result"]["text"]
+    assert "REDACTED" in opened["result"]["text"]
+
+
+def test_a_bad_start_option_stops_the_process_with_its_exit_code(data_dir):
+    started = subprocess.run(
+        [str(ENTRYPOINT), "--data-path", str(data_dir), "--now", "yesterday", "--action", "serve"],
+        input="",
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert started.returncode == 2 and "--now" in started.stderr
