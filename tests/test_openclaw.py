@@ -93,6 +93,8 @@ def _decide(script: dict):
         asked = last_user_text(body)
         for question, command in script.items():
             if question in asked:
+                if isinstance(command, tuple):  # (tool, arguments)
+                    return ("tool", *command)
                 return ("tool", "exec", {"command": command})
         return ("text", "Noted.")
 
@@ -352,6 +354,126 @@ def test_the_real_agent_learns_sees_and_recalls_the_memory(openclaw_home, tmp_pa
         "workspace_memory_md_chars": len(text),
     }
     with_output(figures)
+
+
+def openclaw(setup: OpenClawHome, *args: str) -> str:
+    done = subprocess.run(
+        ["openclaw", *args],
+        env=setup.env,
+        stdin=subprocess.DEVNULL,
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
+    assert done.returncode == 0, (
+        f"openclaw {' '.join(args)}: {done.stdout[-2000:]}{done.stderr[-3000:]}"
+    )
+    return done.stdout
+
+
+def this_turn(requests: list[dict], said: str) -> list[dict]:
+    """The messages of the last request after the user's message saying `said`: this turn's
+    tool calls and results (the session's history holds earlier turns' too, and OpenClaw
+    adds context of its own as user messages after them)."""
+    messages = requests[-1]["messages"]
+    asked = max(
+        i
+        for i, message in enumerate(messages)
+        if message.get("role") == "user" and said in message_text(message)
+    )
+    return messages[asked + 1 :]
+
+
+def tool_results(requests: list[dict], said: str) -> list[str]:
+    return [message_text(m) for m in this_turn(requests, said) if m.get("role") == "tool"]
+
+
+def test_the_plugin_answers_openclaws_memory_tools_from_this_memory(openclaw_home, tmp_path):
+    """openclaw-plugin/ installed with `openclaw plugins install`: the real agent's
+    memory_search (not exec) finds the peanut allergy with its source, memory_get opens that
+    line, auto-recall puts the fact in the model's request, and with the plugin removed
+    OpenClaw's own memory answers again. The plugin finds the skill install-openclaw put in
+    the workspace: its config names only the data directory."""
+    setup = openclaw_home
+    base, data = setup.base, tmp_path / "plugin-memory"
+    memory = [str(base / "scripts" / "vm-memory-oracle"), "--data-path", str(data)]
+    assert subprocess.run(memory + ["--action", "init"], capture_output=True).returncode == 0
+    log = "2026-05-14-090000.jsonl"
+    turns = [
+        ("user", "I'm allergic to peanuts, so please keep that in mind."),
+        ("assistant", "Noted: no peanuts in anything I suggest."),
+    ]
+    (data / "sessions" / log).write_text(
+        "".join(
+            json.dumps({"ts": f"2026-05-14T09:0{n}:00Z", "role": role, "text": text}) + "\n"
+            for n, (role, text) in enumerate(turns)
+        )
+    )
+    summarized = subprocess.run(memory + ["--action", "summarize", "--all"], capture_output=True)
+    assert summarized.returncode == 0, summarized.stderr
+
+    openclaw(setup, "plugins", "install", str(BUNDLE / "openclaw-plugin"), "--force",
+             "--accept-capabilities")  # fmt: skip
+    config = {"dataPath": str(data), "autoRecall": False}
+    openclaw(setup, "config", "set", "plugins.entries.vm-memory-oracle.config",
+             json.dumps(config), "--strict-json")  # fmt: skip
+    # OpenClaw's own memory-core still offers memory_search while enabled, and its tools win.
+    openclaw(setup, "config", "set", "plugins.entries.memory-core.enabled", "false")
+    openclaw(setup, "config", "set", "tools.toolSearch", "false")  # the tools, not a search
+    inspected = json.loads(
+        openclaw(setup, "plugins", "inspect", "vm-memory-oracle", "--runtime", "--json")
+    )
+    text = json.dumps(inspected)
+    assert '"status": "loaded"' in text and '"memorySlotSelected": true' in text, text[:3000]
+    assert "memory_search" in text and "memory_get" in text
+
+    question = "What am I allergic to? (plugin)"
+    setup.script[question] = ("memory_search", {"query": "What am I allergic to?"})
+    before = len(setup.model.requests)
+    _, searched = agent_turn(setup, question)
+    found = tool_results(setup.model.requests[before:], question)
+    assert len(found) == 1, found
+    result = json.loads(found[0])
+    top = result["results"][0]
+    assert "peanuts" in top["snippet"] and result["provider"] == "vm-memory-oracle"
+    assert top["path"] == f"sessions/{log}" and top["startLine"] == 1
+    called = [
+        call["function"]["name"]
+        for message in this_turn(setup.model.requests[before:], question)
+        for call in message.get("tool_calls") or []
+    ]
+    assert called == ["memory_search"]  # no exec
+
+    opening = "Open the allergy line (plugin)"
+    setup.script[opening] = ("memory_get", {"path": top["path"], "from": 1, "lines": 1})
+    before = len(setup.model.requests)
+    agent_turn(setup, opening)
+    (opened,) = tool_results(setup.model.requests[before:], opening)
+    assert json.loads(opened)["status"] == "ok" and "allergic to peanuts" in opened
+
+    config["autoRecall"] = True
+    openclaw(setup, "config", "set", "plugins.entries.vm-memory-oracle.config",
+             json.dumps(config), "--strict-json")  # fmt: skip
+    openclaw(setup, "config", "set",
+             "plugins.entries.vm-memory-oracle.hooks.allowConversationAccess", "true")  # fmt: skip
+    before = len(setup.model.requests)
+    agent_turn(setup, "Which snacks should I avoid? (auto-recall)")
+    asked = json.dumps(setup.model.requests[before]["messages"])
+    assert "<relevant-memories>" in asked and "allergic to peanuts" in asked
+
+    openclaw(setup, "plugins", "uninstall", "vm-memory-oracle", "--force")
+    openclaw(setup, "plugins", "enable", "memory-core")
+    notes = setup.workspace / "memory" / "bees.md"
+    notes.parent.mkdir(exist_ok=True)
+    notes.write_text("# Notes\n\nThe user keeps three beehives in the garden.\n")
+    back = "Do I keep bees? (memory-core)"
+    setup.script[back] = ("memory_search", {"query": "beehives"})
+    before = len(setup.model.requests)
+    agent_turn(setup, back)
+    (own,) = tool_results(setup.model.requests[before:], back)
+    assert "vm-memory-oracle" not in own
+    assert "beehives" in own and "memory/bees.md" in own, own[:2000]
+    with_output({"plugin_search_turn_seconds": round(searched, 1)})
 
 
 def with_output(figures: dict) -> None:
