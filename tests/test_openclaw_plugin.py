@@ -1,5 +1,5 @@
 """The OpenClaw plugin (openclaw-plugin/) on its own: its tools and its auto-recall hook, run
-by Node 24 as OpenClaw's host runs them (tests/plugin_driver.mjs), against the bundle's real
+by Node 24 as OpenClaw's host runs them (benchmarks/plugin_driver.mjs), against the bundle's real
 recall process and real memories; every fault a clear tool error or a correct answer, never
 a hung call, never a write outside the data directory. tests/test_openclaw.py proves the
 same plugin inside the real agent."""
@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 import os
 import subprocess
+import sys
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
@@ -17,7 +18,7 @@ import pytest
 from conftest import BUNDLE, NOW, data_files, log_turns
 from openclaw_install import installed_environment
 
-DRIVER = BUNDLE / "tests" / "plugin_driver.mjs"
+DRIVER = BUNDLE / "benchmarks" / "plugin_driver.mjs"
 
 
 @pytest.fixture(scope="module")
@@ -218,3 +219,21 @@ def test_the_manifest_declares_the_contract(tmp_path):
     assert package["openclaw"]["extensions"] == ["./index.js"]
     assert os.access(BUNDLE / "scripts" / "vm-memory-oracle", os.X_OK)
     assert Path(BUNDLE / "openclaw-plugin" / "index.js").is_file()
+
+
+def test_the_plugin_search_benchmark_runs_on_tiny_data(node_env, tmp_path):
+    done = subprocess.run(
+        [sys.executable, str(BUNDLE / "benchmarks" / "plugin_search.py")]
+        + ["--facts", "200", "--queries", "8", "--rounds", "2", "--workdir", str(tmp_path)],
+        capture_output=True,
+        text=True,
+        timeout=900,
+        env={**node_env, "VM_MEMORY_ORACLE_BENCH_OUTPUT": str(tmp_path / "output")},
+        cwd=tmp_path,
+    )
+    assert done.returncode == 0, done.stderr[-3000:]
+    assert "200 facts: memory_search through the plugin p50" in done.stdout
+    figures = json.loads((tmp_path / "output" / "plugin_search-200.json").read_text())["figures"]
+    assert figures["plugin"]["searches"] == 8 and figures["plugin"]["p50_ms"] > 0
+    assert figures["plugin"]["hits_mean"] > 0  # the searches found facts
+    assert figures["recall_process"]["rounds"] == 2 and figures["recall_process"]["median_ms"] > 0

@@ -1,13 +1,14 @@
 // Loads the OpenClaw plugin (openclaw-plugin/index.js) as OpenClaw's host does, with the
 // config given, and runs a script of steps on its tools and hook, printing one JSON line
-// per step: how the tests and the plugin benchmark reach the plugin's own code without
-// starting an agent (tests/test_openclaw.py proves it inside the real OpenClaw).
+// per step: how the tests and the plugin benchmark (plugin_search.py) reach the plugin's
+// own code without starting an agent (tests/test_openclaw.py proves it inside the real
+// OpenClaw).
 //
 //   node plugin_driver.mjs '<config JSON>' '<steps JSON>'
 // A step: {"tool": "memory_search"|"memory_get", "params": {...}}
 //         {"hook": "before_prompt_build", "message": TEXT}
 //         {"parallel": [steps]}  {"kill": true}  (SIGKILL the recall process)
-//         {"repeat": N, "step": step}  (prints {"ms": [...], "last": result})
+//         {"timed": [steps]}  (run one after another: {"ms": [...], "hits": [...]})
 //         {"step": step, "after": MS, "during": step}  (`during` runs while `step` is pending)
 import path from "node:path";
 import { pathToFileURL } from "node:url";
@@ -32,15 +33,16 @@ module.default.register({
 
 async function run(step) {
   if (step.parallel) return Promise.all(step.parallel.map(run));
-  if (step.repeat) {
+  if (step.timed) {
     const ms = [];
-    let last;
-    for (let i = 0; i < step.repeat; i++) {
+    const hits = [];
+    for (const each of step.timed) {
       const begun = performance.now();
-      last = await run(step.step);
+      const result = await run(each);
       ms.push(performance.now() - begun);
+      hits.push(result.details?.results?.length ?? -1);
     }
-    return { ms, last };
+    return { ms, hits };
   }
   if (step.kill) {
     const pids = service.runningPids();
