@@ -122,6 +122,22 @@ def log_turns(data_dir: Path, turns, name: str) -> Path:
     return path
 
 
+def summarized_allergy(cli, data_dir: Path) -> Path:
+    """A session log where the user says they are allergic to peanuts (line 1) and that
+    their sister Maya lives in Porto (line 3), summarized; returns the log."""
+    log = log_turns(
+        data_dir,
+        [
+            ("user", "I'm allergic to peanuts, so please keep that in mind."),
+            ("assistant", "Noted: I will keep peanuts out of every recipe I suggest."),
+            ("user", "My sister Maya lives in Porto and teaches chemistry."),
+        ],
+        "2026-05-14-090000.jsonl",
+    )
+    assert cli("--action", "summarize", "--all").code == 0
+    return log
+
+
 def remember_records(cli, path: Path, records, *, now: str = NOW) -> None:
     """Remember `records` (fact fields) through the CLI at `now`, from a JSONL file at
     `path`."""

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import BUNDLE, NOW, data_files, log_turns
+from conftest import BUNDLE, NOW, data_files, summarized_allergy
 from openclaw_install import installed_environment
 
 DRIVER = BUNDLE / "benchmarks" / "plugin_driver.mjs"
@@ -49,16 +49,7 @@ def plugin(node_env, tmp_path):
 @pytest.fixture
 def memory(cli, data_dir):
     assert cli("--action", "init").code == 0  # the bundled model: what a user has
-    log_turns(
-        data_dir,
-        [
-            ("user", "I'm allergic to peanuts, so please keep that in mind."),
-            ("assistant", "Noted: I will keep peanuts out of every recipe I suggest."),
-            ("user", "My sister Maya lives in Porto and teaches chemistry."),
-        ],
-        "2026-05-14-090000.jsonl",
-    )
-    assert cli("--action", "summarize", "--all").code == 0
+    summarized_allergy(cli, data_dir)
     return {"dataPath": str(data_dir), "bundlePath": str(BUNDLE)}
 
 

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import ENTRYPOINT, NOW, data_files, hash_embedder, log_turns
+from conftest import ENTRYPOINT, NOW, data_files, hash_embedder, summarized_allergy
 
 
 class Served:
@@ -48,16 +48,7 @@ class Served:
 @pytest.fixture
 def allergy_memory(cli, data_dir):
     hash_embedder(cli)
-    log = log_turns(
-        data_dir,
-        [
-            ("user", "I'm allergic to peanuts, so please keep that in mind."),
-            ("assistant", "Noted: I will keep peanuts out of every recipe I suggest."),
-            ("user", "My sister Maya lives in Porto and teaches chemistry."),
-        ],
-        "2026-05-14-090000.jsonl",
-    )
-    assert cli("--action", "summarize", "--all").code == 0
+    log = summarized_allergy(cli, data_dir)
     return log
 
 
