@@ -427,7 +427,7 @@ def test_the_plugin_answers_openclaws_memory_tools_from_this_memory(openclaw_hom
     assert '"status": "loaded"' in text and '"memorySlotSelected": true' in text, text[:3000]
     assert "memory_search" in text and "memory_get" in text
 
-    question = "What am I allergic to? (plugin)"
+    question = "Which allergies do I have? (plugin)"  # no question scripted before holds it
     setup.script[question] = ("memory_search", {"query": "What am I allergic to?"})
     before = len(setup.model.requests)
     _, searched = agent_turn(setup, question)
