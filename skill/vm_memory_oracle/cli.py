@@ -1030,8 +1030,13 @@ def _serve(args: argparse.Namespace) -> int:
     prefix = [part for option, value in given.items() if value for part in (option, value)]
     if args.actor:
         prefix += ["--actor", args.actor]
+
+    def context(options: list[str]) -> tuple[argparse.Namespace, Context]:
+        request = parse_arguments([*prefix, "--action", "recall", *options])
+        return request, resolve_context(request)
+
     try:
-        return serve.run(prefix)
+        return serve.run(serve.CommandLine(context, action_recall))
     except KeyboardInterrupt:
         return 130
 

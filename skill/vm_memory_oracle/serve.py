@@ -28,10 +28,10 @@ import json
 import os
 import re
 import sys
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
-from typing import IO
+from typing import IO, Any
 
 from .errors import (
     EXIT_DATA_DIR,
@@ -78,11 +78,20 @@ class Failure(Exception):
     message: str
 
 
+@dataclass(frozen=True)
+class CommandLine:
+    """What the service takes from the command line (cli.py hands it over, so that this
+    module needs nothing of it): `context(argv)` gives the arguments and the context of
+    `--action recall` with the options `argv` adds to those the process was started with,
+    and `recall(args, context)` answers as that command would."""
+
+    context: Callable[[list[str]], tuple[Any, Any]]
+    recall: Callable[[Any, Any], tuple[Any, list[str]]]
+
+
 class Service:
-    def __init__(self, argv_prefix: list[str]):
-        # The global options the process was started with (--data-path, --config, --now),
-        # given again to each request as the command line would take them.
-        self.argv_prefix = argv_prefix
+    def __init__(self, command_line: CommandLine):
+        self.command_line = command_line
 
     def answer(self, line: str) -> dict:
         """The answer to one request line (never raises)."""
@@ -118,8 +127,6 @@ class Service:
         return {"pid": os.getpid(), "dataPath": str(context.data_path)}
 
     def search(self, request: dict) -> dict:
-        from .cli import action_recall
-
         query = request.get("query")
         if not isinstance(query, str):
             raise InvalidInputError("query must be a string", key="query")
@@ -128,7 +135,7 @@ class Service:
         if isinstance(floor, bool) or not isinstance(floor, (int, float)) or not 0 <= floor <= 1:
             raise InvalidInputError(f"minScore must be from 0 to 1, got {floor!r}", key="minScore")
         args, context = self._context(["--query", query, "--k", str(k)])
-        payload, _ = action_recall(args, context)
+        payload, _ = self.command_line.recall(args, context)
         assert isinstance(payload, dict)  # one query: one result set
         hits = [hit for hit in payload["results"] if hit["score"] >= floor]
         lines = _fact_lines(context.layout(), [hit["id"] for hit in hits if _cited(hit) is None])
@@ -173,13 +180,10 @@ class Service:
         """The command line's arguments and context for one request, as `--action recall`
         (`argv`: its own options) would have them: the time, settings and data path are
         read again for each."""
-        from .cli import parse_arguments, resolve_context
-
         try:
-            args = parse_arguments([*self.argv_prefix, "--action", "recall", *argv])
+            args, context = self.command_line.context(argv)
         except SystemExit:
             raise Failure(EXIT_USAGE, "the request's options are not valid") from None
-        context = resolve_context(args)
         context.action = "recall"
         return args, context
 
@@ -303,9 +307,9 @@ def _episode_lines(context, log: str, first: int, count: int) -> str:
     return "\n".join(lines)
 
 
-def run(argv_prefix: list[str], stdin: IO[str] = sys.stdin, stdout: IO[str] = sys.stdout) -> int:
+def run(command_line: CommandLine, stdin: IO[str] = sys.stdin, stdout: IO[str] = sys.stdout) -> int:
     """Answer request lines until stdin closes."""
-    service = Service(argv_prefix)
+    service = Service(command_line)
     for line in stdin:
         if not line.strip():
             continue
