@@ -10,11 +10,10 @@ from .index import (
     SemanticIndex,
     cached_sentence_vectors,
     indexed_texts,
-    semantic_search,
     update_index,
     wanted_vectors,
 )
-from .search import Semantic
+from .search import Semantic, semantic_search
 
 __all__ = [
     "Choice",

@@ -25,8 +25,6 @@ from ..graph import KnowledgeGraph
 from ..model.fact import Fact, vector_id
 from ..storage import snapshot, strict_json
 from .cache import EmbeddingCache, content_hash
-from .embedders import configured_embedder
-from .search import Semantic
 from .vectors import FLAT, IVF, IndexCorrupt, VectorIndex
 
 DEFAULT_APPROXIMATE_MIN_FACTS = 20_000
@@ -383,44 +381,3 @@ def cached_sentence_vectors(graph: KnowledgeGraph, embedder: Embedder):
         ]
 
     return vectors
-
-
-def semantic_search(graph: KnowledgeGraph, settings, *, force: bool = False, progress=None):
-    """The configured embedder (or its named fallback) and an up-to-date index for recall.
-
-    Returns (search.Semantic, IndexReport, embedders.Choice); warnings for the caller to
-    show: Choice.note when the model fell back, IndexReport.repaired when it was rebuilt.
-    """
-    from ..episodes.index import update_episode_index
-
-    choice = configured_embedder(graph, settings)
-    # The episodes first: a fact's context that is a turn's text is then in the cache.
-    episodes, episode_report = update_episode_index(graph, choice.embedder, force=force)
-    index, report = update_index(
-        graph,
-        choice.embedder,
-        force=force,
-        approximate_min_facts=settings.approximate_min_facts,
-        progress=progress,
-    )
-    floor = settings.semantic_min_similarity
-    if floor is None:
-        floor = choice.embedder.min_similarity
-    scale = getattr(choice.embedder, "relevance", None)
-    background = _background(graph, choice.embedder) if scale is not None else None
-    report.episodes = episode_report
-    semantic = Semantic(choice.embedder, index, floor, background, scale, episodes=episodes)
-    return semantic, report, choice
-
-
-def _background(graph: KnowledgeGraph, embedder: Embedder):
-    """The embedder's view of the background passages (embed/relevance.py): shipped with
-    the package for the bundled model, else computed once and cached beside the index."""
-    from ..embed.relevance import load_background
-
-    cache = graph.layout.background_cache(embedder.model_id)
-    background, computed = load_background(embedder, cache)
-    if computed:
-        graph.store.make_directory(cache.parent)
-        graph.store.write_bytes(cache, background.to_bytes())
-    return background

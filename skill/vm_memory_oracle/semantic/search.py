@@ -1,5 +1,6 @@
-"""The query side of semantic recall: the nearest facts to a query's vector that are
-related to it, on the model's calibrated scale when it has one (embed/relevance.py)."""
+"""The query side of semantic recall: the embedder and an up-to-date index for a query
+(semantic_search), and the nearest facts to a query's vector that are related to it, on the
+model's calibrated scale when it has one (embed/relevance.py)."""
 
 from __future__ import annotations
 
@@ -9,11 +10,14 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from .embedders import configured_embedder
+from .index import SemanticIndex, update_index
+
 if TYPE_CHECKING:
     from ..embed.base import Embedder
     from ..embed.relevance import Background, RelevanceScale
     from ..episodes.index import EpisodeIndex
-    from .index import SemanticIndex
+    from ..graph import KnowledgeGraph
 
 # How many neighbours the semantic index is asked for, per result wanted.
 SEMANTIC_DEPTH = 10
@@ -88,3 +92,44 @@ def related_neighbours(
         if fact_id in coverage or score >= everyday
     ]
     return related, strong
+
+
+def semantic_search(graph: KnowledgeGraph, settings, *, force: bool = False, progress=None):
+    """The configured embedder (or its named fallback) and an up-to-date index for recall.
+
+    Returns (search.Semantic, IndexReport, embedders.Choice); warnings for the caller to
+    show: Choice.note when the model fell back, IndexReport.repaired when it was rebuilt.
+    """
+    from ..episodes.index import update_episode_index
+
+    choice = configured_embedder(graph, settings)
+    # The episodes first: a fact's context that is a turn's text is then in the cache.
+    episodes, episode_report = update_episode_index(graph, choice.embedder, force=force)
+    index, report = update_index(
+        graph,
+        choice.embedder,
+        force=force,
+        approximate_min_facts=settings.approximate_min_facts,
+        progress=progress,
+    )
+    floor = settings.semantic_min_similarity
+    if floor is None:
+        floor = choice.embedder.min_similarity
+    scale = getattr(choice.embedder, "relevance", None)
+    background = _background(graph, choice.embedder) if scale is not None else None
+    report.episodes = episode_report
+    semantic = Semantic(choice.embedder, index, floor, background, scale, episodes=episodes)
+    return semantic, report, choice
+
+
+def _background(graph: KnowledgeGraph, embedder: Embedder):
+    """The embedder's view of the background passages (embed/relevance.py): shipped with
+    the package for the bundled model, else computed once and cached beside the index."""
+    from ..embed.relevance import load_background
+
+    cache = graph.layout.background_cache(embedder.model_id)
+    background, computed = load_background(embedder, cache)
+    if computed:
+        graph.store.make_directory(cache.parent)
+        graph.store.write_bytes(cache, background.to_bytes())
+    return background
