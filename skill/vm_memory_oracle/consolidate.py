@@ -196,7 +196,18 @@ class _Run:
         self._choice = None
 
     def step(self, name: str) -> StepReport:
-        return getattr(self, f"_{name}")()
+        steps: dict[str, Callable[[], StepReport]] = {
+            "summarize": self._summarize,
+            "decay": self._decay,
+            "index": self._index,
+            "merge": self._merge,
+            "stale": self._stale,
+            "prune": self._prune,
+            "memory_md": self._memory_md,
+            "clean": self._clean,
+            "health": self._health,
+        }
+        return steps[name]()
 
     def _summarize(self) -> StepReport:
         from dataclasses import asdict
