@@ -80,7 +80,7 @@ class Failure(Exception):
 
 @dataclass(frozen=True)
 class CommandLine:
-    """What the service takes from the command line (cli.py hands it over, so that this
+    """What the service takes from the command line (cli/main.py hands it over, so that this
     module needs nothing of it): `context(argv)` gives the arguments and the context of
     `--action recall` with the options `argv` adds to those the process was started with,
     and `recall(args, context)` answers as that command would."""

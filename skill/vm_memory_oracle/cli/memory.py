@@ -1,0 +1,392 @@
+"""The actions that change what the memory holds: init, remember, propose and review,
+summarize, forget, pin and unpin, config; and the reading of their input files."""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, replace
+from datetime import date
+from typing import BinaryIO
+
+from ..clock import format_iso
+from ..config import set_setting
+from ..errors import (
+    InvalidInputError,
+    UsageError,
+)
+from ..model.fact import Fact
+from ..progress import progress_bar
+from .context import Context
+
+
+def action_init(args, context: Context) -> tuple[dict, list[str]]:
+    from ..workspace import initialize
+
+    report = initialize(context.layout(), actor=context.actor, at=format_iso(context.now))
+    context.store().warnings.extend(
+        f"{context.layout().relative(refusal.path)}: {refusal.problem}; left as it is "
+        f"({refusal.fix})"
+        for refusal in report.refused
+    )
+    lines = (
+        [f"Initialized {report.root}: created {', '.join(report.created)}"]
+        if report.created
+        else [f"Already initialized: {report.root}"]
+    )
+    return {"data_path": str(report.root), "created": report.created}, lines
+
+
+@dataclass
+class _Given:
+    """The facts of a remember or propose command line, checked, with what was redacted;
+    `lines` holds the input line of each fact given with --from (None for the flags)."""
+
+    facts: list[Fact]
+    redactions: int
+    where: str
+    lines: list[int | None]
+
+
+def _given_facts(
+    args, context: Context, *, default_source: str | None, extra: dict | None = None
+) -> _Given:
+    """The facts given by --subject/--predicate/--object and the other flags, or by --from.
+
+    `extra` fields (a proposal's confidence) go into the flags' fact, and into each --from
+    line that does not set them itself.
+    """
+    from ..intake import candidate_fact, facts_from_jsonl
+
+    created = format_iso(context.now)
+    single = [args.subject, args.predicate, args.object]
+    if args.from_file is not None:
+        per_fact = single + [args.text, args.importance, args.category, args.pin or None]
+        if any(value is not None for value in per_fact):
+            raise UsageError(
+                "--from takes facts from a file; give subject, predicate, object, "
+                "text, importance, category and pinned in its lines, not as flags"
+            )
+        with open_input(args.from_file) as (stream, name):
+            batch = facts_from_jsonl(
+                stream, name, created=created, default_source=default_source, defaults=extra
+            )
+        return _Given(batch.facts, batch.redactions, name, list(batch.lines))
+    missing = [
+        flag
+        for flag, value in zip(("--subject", "--predicate", "--object"), single)
+        if value is None
+    ]
+    if missing:
+        raise UsageError(f"{args.action} needs {', '.join(missing)} (or --from FILE)")
+    fields = {
+        "subject": args.subject,
+        "predicate": args.predicate,
+        "object": args.object,
+        **(extra or {}),
+    }
+    for key in ("source", "text", "category", "importance"):
+        if getattr(args, key) is not None:
+            fields[key] = getattr(args, key)
+    if args.pin:
+        fields["pinned"] = True
+    fact, redactions = candidate_fact(
+        fields, created=created, default_source=default_source or "user-stated", source="arguments"
+    )
+    return _Given([fact], redactions, "arguments", [None])
+
+
+def _note_redactions(context: Context, redactions: int) -> None:
+    if redactions:  # counted in the audit line of the write that follows
+        context.store().note(
+            f"redacted {redactions} secret(s) before storing", redactions=redactions
+        )
+
+
+def action_remember(args, context: Context) -> tuple[dict, list[str]]:
+    given = _given_facts(
+        args, context, default_source=(args.source if args.from_file is not None else "user-stated")
+    )
+    candidates, redactions = given.facts, given.redactions
+    graph = context.graph(create=True)
+    _note_redactions(context, redactions)
+    report = graph.remember(candidates, context.now)
+    payload = {
+        "added": len(report.added),
+        "reinforced": len(report.reinforced),
+        "superseded": [{"old": old, "new": new} for old, new in report.superseded],
+        "ids": [candidate.id for candidate in candidates],
+        "redactions": redactions,
+    }
+    if len(candidates) == 1:
+        status = "new" if report.added else "reinforced" if report.reinforced else "already known"
+        stored = report.stored[0]
+        lines = [f"Remembered {stored.id} ({status}): {stored.sentence}"]
+    else:
+        lines = [
+            f"Remembered {len(candidates)} facts: {len(report.added)} new, "
+            f"{len(report.reinforced)} reinforced, {len(report.superseded)} superseding "
+            "an older fact"
+        ]
+    lines += [f"  {new} supersedes {old}" for old, new in report.superseded]
+    if redactions:
+        lines.append(f"  {redactions} secret(s) redacted before storing")
+    return payload, lines
+
+
+def action_propose(args, context: Context) -> tuple[dict, list[str]]:
+    from ..proposals import (
+        DEFAULT_CONFIDENCE,
+        check_confidence,
+        check_proposer,
+        propose_facts,
+        proposed_by,
+    )
+
+    proposer = check_proposer(args.proposer)
+    confidence = (
+        DEFAULT_CONFIDENCE if args.confidence is None else check_confidence(args.confidence)
+    )
+    if args.actor == "cli":  # so that the audit log names the sub-agent that proposed
+        context.actor = proposed_by(proposer)
+    given = _given_facts(
+        args,
+        context,
+        default_source=args.source or proposed_by(proposer),
+        extra={"confidence": confidence},
+    )
+    graph = context.graph(create=True)
+    _note_redactions(context, given.redactions)
+    proposals, report = propose_facts(
+        graph, given.facts, given.lines, proposer=proposer, where=given.where, now=context.now
+    )
+    payload = {
+        "proposer": proposer,
+        "proposed": [proposal["id"] for proposal in report.proposed],
+        "already_pending": [proposal["id"] for proposal in report.already_pending],
+        "ids": [proposal["id"] for proposal in proposals],
+        "fact_ids": [proposal["fact"]["id"] for proposal in proposals],
+        "redactions": given.redactions,
+    }
+    if len(proposals) == 1:
+        [proposal] = report.proposed or report.already_pending
+        done = "Proposed" if report.proposed else "Already pending:"
+        lines = [
+            f"{done} {proposal['id']} (confidence {proposal['confidence']:g}): "
+            f"{_sentence(proposal['fact'])}"
+        ]
+    else:
+        lines = [
+            f"Proposed {len(proposals)} facts: {len(report.proposed)} new, "
+            f"{len(report.already_pending)} already pending"
+        ]
+    them = "it" if len(proposals) == 1 else "them"
+    lines.append(
+        f"  waiting for review (--action review); recall does not see {them} until accepted"
+    )
+    if given.redactions:
+        lines.append(f"  {given.redactions} secret(s) redacted before storing")
+    return payload, lines
+
+
+def action_review(args, context: Context) -> tuple[dict, list[str]]:
+    from ..proposals import PendingMemories, check_proposer
+
+    graph = context.graph()
+    box = PendingMemories(graph)
+    if args.accept is None and args.reject is None and args.accept_all_from is None:
+        view = box.review_view()
+        lines = [f"{len(view)} pending proposal(s):"] if view else ["No pending proposals."]
+        for entry in view:
+            lines.append(
+                f"{entry['id']}  from {entry['proposer']} at {entry['proposed_at']}, "
+                f"confidence {entry['confidence']:g}: {entry['text']}"
+            )
+            if entry["known"]:
+                lines.append(f"    already known as {entry['fact']['id']}")
+            if "would_supersede" in entry:
+                older = entry["would_supersede"]
+                lines.append(f"    would supersede {older['id']}: {older['text']}")
+        return {"pending": view}, lines
+    if args.reject is not None:
+        decisions = [box.reject(args.reject)]
+    elif args.accept is not None:
+        decisions = [box.accept(args.accept, context.now)]
+    else:
+        name = check_proposer(args.accept_all_from, source="--accept-all-from")
+        decisions = box.accept_all_from(name, context.now)
+        if not decisions:
+            return {"accepted": [], "rejected": []}, [f"No pending proposals from {name}."]
+    payload: dict = {"accepted": [], "rejected": []}
+    lines = []
+    for decision in decisions:
+        proposal = decision.proposal
+        entry = {
+            "proposal": proposal["id"],
+            "proposer": proposal["proposer"],
+            "fact": proposal["fact"]["id"],
+        }
+        if decision.remembered is None:
+            payload["rejected"].append(entry)
+            lines.append(
+                f"Rejected {proposal['id']} from {proposal['proposer']}: "
+                f"{_sentence(proposal['fact'])}"
+            )
+            continue
+        remembered = decision.remembered
+        stored = remembered.stored[0]
+        status = (
+            "new"
+            if remembered.added
+            else "reinforced"
+            if remembered.reinforced
+            else "already known, in the archive"
+            if stored.id in remembered.archived
+            else "already known"
+        )
+        entry.update(
+            status=status,
+            superseded=[{"old": old, "new": new} for old, new in remembered.superseded],
+        )
+        payload["accepted"].append(entry)
+        lines.append(
+            f"Accepted {proposal['id']} from {proposal['proposer']}: remembered "
+            f"{stored.id} ({status}): {stored.sentence}"
+        )
+        lines += [f"  {new} supersedes {old}" for old, new in remembered.superseded]
+    return payload, lines
+
+
+def action_summarize(args, context: Context) -> tuple[dict, list[str]]:
+    from dataclasses import asdict
+
+    from ..steps.summarize import summarize
+
+    day = None
+    if args.date is not None:
+        try:
+            if len(args.date) != 10:
+                raise ValueError(args.date)
+            day = date.fromisoformat(args.date).isoformat()
+        except ValueError:
+            raise UsageError(f"--date must be YYYY-MM-DD, got {args.date!r}") from None
+    graph = context.graph(create=True)
+    with progress_bar() as bar:
+        report = summarize(
+            graph,
+            context.settings,
+            context.now,
+            day=day,
+            all_pending=args.all_pending,
+            progress=bar,
+        )
+    context.store().warnings.extend(report.warnings)
+    payload = {key: value for key, value in asdict(report).items() if key != "warnings"}
+    imported = (
+        [f"Imported {report.imported_turns} OpenClaw turn(s) into {', '.join(report.imported)}"]
+        if report.imported_turns
+        else []
+    )
+    if not report.session_files:
+        which = "pending" if args.all_pending else (day or context.now.date().isoformat())
+        return payload, imported + [f"No session logs to summarize ({which})."]
+    lines = imported + [
+        f"Summarized {len(report.session_files)} session log(s) of {', '.join(report.days)}: "
+        f"{report.turns} turns, {report.fragments} fragments, {report.facts_extracted} facts "
+        f"({report.added} new, {report.reinforced} reinforced, {report.superseded} "
+        f"superseding an older fact) by {report.extractor}"
+    ]
+    if report.chatter:
+        lines.append(
+            f"  {report.chatter} fragment(s) of chatter or questions kept out of the "
+            "facts (the session logs keep them)"
+        )
+    if report.redactions:
+        lines.append(f"  {report.redactions} secret(s) redacted")
+    lines += [f"  wrote {name}" for name in report.daily_written]
+    lines += [f"  unchanged {name}" for name in report.daily_unchanged]
+    return payload, lines
+
+
+def action_forget(args, context: Context) -> tuple[dict, list[str]]:
+    graph = context.graph()
+    archived = graph.forget(args.fact_id, args.reason, context.now)
+    payload = {
+        "forgotten": archived["id"],
+        "archived_at": archived["archived_at"],
+        "archive_reason": archived["archive_reason"],
+    }
+    lines = [
+        f"Forgot {archived['id']}: {_sentence(archived)} "
+        f"(kept in {graph.layout.relative(graph.layout.archive)})"
+    ]
+    return payload, lines
+
+
+def action_pin(args, context: Context) -> tuple[dict, list[str]]:
+    pinned = args.action == "pin"
+    fact, changed = context.graph().set_pinned(args.fact_id, pinned, context.now)
+    done = (
+        ("Pinned" if pinned else "Unpinned")
+        if changed
+        else ("Already pinned:" if pinned else "Not pinned:")
+    )
+    return (
+        {"id": fact.id, "pinned": pinned, "changed": changed},
+        [f"{done} {fact.id}: {fact.sentence}"],
+    )
+
+
+def action_config(args, context: Context) -> tuple[dict, list[str]]:
+    settings = context.settings
+    target = context.config_path or context.data_path / "config.yaml"
+    if args.assignment is not None:
+        key, sep, value = args.assignment.partition("=")
+        if not sep or not key.strip():
+            raise UsageError(f"--set takes KEY=VALUE, got {args.assignment!r}")
+        if not target.is_file():
+            raise InvalidInputError(
+                "config file does not exist (run --action init)", source=str(target)
+            )
+        inside = context.layout().exists() and target.parent == context.data_path
+        settings = set_setting(
+            target,
+            key.strip(),
+            value,
+            store=context.store() if inside else None,
+            data_dir=context.data_path,
+        )
+        settings = replace(settings, data_path=str(context.data_path))
+    values = settings.as_dict()
+    payload = {
+        "config_file": str(target) if target.is_file() else None,
+        "data_path": str(context.data_path),
+        "settings": values,
+    }
+    lines = [f"# {payload['config_file'] or 'defaults (no config file)'}"]
+    lines += [f"{key}: {json.dumps(value, ensure_ascii=False)}" for key, value in values.items()]
+    return payload, lines
+
+
+@contextmanager
+def open_input(name: str) -> Iterator[tuple[BinaryIO, str]]:
+    if name == "-":
+        yield sys.stdin.buffer, "-"
+        return
+    try:
+        handle = open(name, "rb")
+    except FileNotFoundError:
+        raise InvalidInputError("file not found", source=name) from None
+    except IsADirectoryError:
+        raise InvalidInputError("is a directory, not a file", source=name) from None
+    except PermissionError:
+        raise InvalidInputError("permission denied", source=name) from None
+    with handle:
+        yield handle, name
+
+
+def _sentence(record: dict) -> str:
+    """The sentence of a fact kept as a record (a proposal's, an archived one)."""
+    return Fact.from_archived(record).sentence

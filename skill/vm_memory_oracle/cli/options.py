@@ -1,0 +1,238 @@
+"""The command line's options: the actions, their options, the exit codes, and parsing."""
+
+from __future__ import annotations
+
+import argparse
+import math
+
+from .. import __version__
+from ..model.fact import CATEGORIES
+from .context import CONFIG_ENV, DATA_PATH_ENV, NOW_ENV
+
+ACTIONS = {
+    "init": "create the data directory, config.yaml, canaries and MEMORY.md (idempotent)",
+    "remember": "store facts: one from --subject/--predicate/--object, or JSONL --from FILE|-",
+    "summarize": "extract facts from a day's session logs (--date, default today; or --all) "
+    "and write daily/YYYY-MM-DD.md",
+    "recall": "find facts for --query TEXT (or JSONL --queries FILE) and boost them",
+    "forget": "move the fact --id FACT_ID to the archive",
+    "pin": "put the fact --id FACT_ID in the vault: it never decays, is never pruned, and "
+    "comes first in MEMORY.md as far as its budget allows",
+    "unpin": "take the fact --id FACT_ID out of the vault: it decays like any other again",
+    "propose": "a sub-agent proposes facts (as remember takes them, plus --proposer NAME); "
+    "they wait, unseen by recall, for review",
+    "review": "list the pending proposals, or --accept ID, --reject ID, --accept-all-from NAME",
+    "reindex": "rebuild the semantic index from the facts (embeddings are reused from cache)",
+    "query": "run a jq program over the active facts (with live activation)",
+    "consolidate": "the nightly pipeline: summarize, decay, index, merge, stale, prune, "
+    "MEMORY.md, clean, health; prints and keeps a report (--dry-run: report "
+    "only)",
+    "health-check": "write health.json and print the status (--strict: exit 6 if degraded, "
+    "7 if unhealthy)",
+    "quality-probe": "ask recall each canary of knowledge-graph/canary-facts.json, log the "
+    "accuracy, update health.json",
+    "config": "show the settings in force, or change one with --set KEY=VALUE",
+    "serve": "answer recall and reads as JSON lines on stdin until it closes (the process "
+    "the OpenClaw plugin keeps up; see references/openclaw.md)",
+}
+
+EXIT_CODES = """exit codes:
+  0  success
+  1  anything else (an unexpected failure)
+  2  usage: unknown action, missing or conflicting options
+  3  invalid input: a malformed fact, query, config value or file (nothing is written)
+  4  lock timeout: another process held the data directory's lock too long
+  5  data directory problem: missing, not writable, a symlink, owned by another user or
+     writable by others; or a file the command needs inside it is one of those
+  6  health-check --strict: the memory is degraded (see the warnings)
+  7  health-check --strict: the memory is unhealthy
+  8  storage: the disk refused a write (full, read-only, I/O error); fix it and retry"""
+
+
+def _global_options(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--action", choices=list(ACTIONS), metavar="ACTION", help="one of: " + ", ".join(ACTIONS)
+    )
+    parser.add_argument(
+        "--data-path",
+        metavar="DIR",
+        help=f"data directory (else ${DATA_PATH_ENV}, else the config's "
+        "data_path, else /data/memory)",
+    )
+    parser.add_argument(
+        "--config", metavar="FILE", help=f"settings file (else ${CONFIG_ENV}, else DIR/config.yaml)"
+    )
+    parser.add_argument("--json", action="store_true", help="machine-readable output")
+    parser.add_argument(
+        "--now",
+        metavar="ISO-8601",
+        help=f"the time to act at (tests, replaying old logs); default: ${NOW_ENV}, else now",
+    )
+    parser.add_argument(
+        "--actor",
+        default="cli",
+        metavar="NAME",
+        help="who is acting, for the audit log (cron jobs pass --actor cron)",
+    )
+    parser.add_argument("--version", action="version", version=f"vm-memory-oracle {__version__}")
+
+
+def _action_options(parser: argparse.ArgumentParser, action: str) -> None:
+    group = parser.add_argument_group(f"{action} options")
+    if action in ("remember", "propose"):
+        group.add_argument("--subject", help="who or what the fact is about, e.g. user")
+        group.add_argument("--predicate", help="the relation, e.g. lives_in or 'prefers'")
+        group.add_argument("--object", help="the value, e.g. Berlin")
+        group.add_argument(
+            "--source",
+            help="provenance (default: "
+            + (
+                "user-stated)"
+                if action == "remember"
+                else "subagent:NAME); the proposer and the proposal's id are added to it"
+            ),
+        )
+        group.add_argument(
+            "--importance",
+            type=_finite_number,
+            metavar="X",
+            help="0-1; important facts decay slower (default: from --category)",
+        )
+        group.add_argument("--category", choices=CATEGORIES, help="kind of fact")
+        group.add_argument("--text", help="the fact as one natural sentence")
+        group.add_argument("--pin", action="store_true", help="never decay, never prune")
+        group.add_argument(
+            "--from",
+            dest="from_file",
+            metavar="FILE|-",
+            help="JSONL, one fact object a line (subject, predicate, object, ...)",
+        )
+    if action == "propose":
+        group.add_argument(
+            "--proposer",
+            required=True,
+            metavar="NAME",
+            help="the sub-agent proposing (a printable name, at most 48 characters)",
+        )
+        group.add_argument(
+            "--confidence",
+            type=_finite_number,
+            metavar="X",
+            help="0-1, how sure the proposer is (default: 0.5; a --from line may give its own)",
+        )
+    elif action == "review":
+        which = group.add_mutually_exclusive_group()
+        which.add_argument("--accept", metavar="ID", help="remember the proposal's fact")
+        which.add_argument("--reject", metavar="ID", help="drop the proposal")
+        which.add_argument(
+            "--accept-all-from",
+            metavar="NAME",
+            help="accept every pending proposal of this proposer",
+        )
+    elif action == "summarize":
+        which = group.add_mutually_exclusive_group()
+        which.add_argument(
+            "--date", metavar="YYYY-MM-DD", help="the day to summarize (UTC; default today)"
+        )
+        which.add_argument(
+            "--all",
+            dest="all_pending",
+            action="store_true",
+            help="every session log not summarized yet",
+        )
+    elif action == "recall":
+        group.add_argument("--query", help="what to look for")
+        group.add_argument(
+            "--queries",
+            metavar="FILE|-",
+            help='JSONL, one {"query": ...} a line; prints one JSON line each',
+        )
+        group.add_argument(
+            "--k", type=int, metavar="N", help="results per query (default: recall_k)"
+        )
+        group.add_argument(
+            "--no-boost",
+            action="store_true",
+            help="do not raise the activation of what is returned",
+        )
+        group.add_argument(
+            "--order",
+            choices=["relevance", "activation"],
+            default="relevance",
+            help="relevance (default) or pure activation order (most active first)",
+        )
+    elif action == "forget":
+        group.add_argument("--id", dest="fact_id", required=True, metavar="FACT_ID")
+        group.add_argument("--reason", help="why, kept in the archive")
+    elif action in ("pin", "unpin"):
+        group.add_argument("--id", dest="fact_id", required=True, metavar="FACT_ID")
+    elif action == "query":
+        group.add_argument(
+            "--jq",
+            required=True,
+            metavar="EXPR",
+            help="jq program; its input is the array of active facts",
+        )
+    elif action == "consolidate":
+        group.add_argument(
+            "--dry-run",
+            action="store_true",
+            help="print what each step would change; write nothing",
+        )
+    elif action == "health-check":
+        group.add_argument(
+            "--strict",
+            action="store_true",
+            help="exit 6 when degraded, 7 when unhealthy (default: 0 either way)",
+        )
+        group.add_argument(
+            "--repair",
+            action="store_true",
+            help="first repair what can be repaired safely (derived state, "
+            "orphan state, invalid lines, modes), each an audit line",
+        )
+    elif action == "config":
+        group.add_argument(
+            "--set",
+            dest="assignment",
+            metavar="KEY=VALUE",
+            help="change one setting in the config file, keeping its comments",
+        )
+
+
+def _finite_number(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        value = math.nan
+    if not math.isfinite(value):
+        raise argparse.ArgumentTypeError(f"must be a finite number, got {text!r}")
+    return value
+
+
+def build_parser(action: str | None) -> argparse.ArgumentParser:
+    actions = "\n".join(f"  {name:<9} {text}" for name, text in ACTIONS.items())
+    parser = argparse.ArgumentParser(
+        prog="vm-memory-oracle",
+        usage="vm-memory-oracle [--data-path DIR] [--config FILE] [--json] [--now ISO-8601] "
+        "[--actor NAME] "
+        "--action ACTION [options]",
+        description="Durable long-term memory for an agent, as plain local files.",
+        epilog=f"actions (see --action ACTION --help):\n{actions}\n\n{EXIT_CODES}",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    _global_options(parser)
+    if action in ACTIONS:
+        _action_options(parser, action)
+    return parser
+
+
+def parse_arguments(argv: list[str]) -> argparse.Namespace:
+    peek = argparse.ArgumentParser(add_help=False)
+    peek.add_argument("--action")
+    known, _ = peek.parse_known_args(argv)
+    parser = build_parser(known.action)
+    args = parser.parse_args(argv)
+    if args.action is None:
+        parser.error("--action is required")
+    return args

@@ -1,0 +1,138 @@
+"""The actions that read the memory: recall, reindex and query."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from ..errors import (
+    UsageError,
+)
+from ..progress import progress_bar
+from .context import Context
+from .memory import open_input
+
+if TYPE_CHECKING:
+    from ..semantic import Semantic
+
+
+def action_recall(args, context: Context) -> tuple[dict | list, list[str]]:
+    from ..intake import queries_from_jsonl
+    from ..recall import check_query, recall_many
+
+    if (args.query is None) == (args.queries is None):
+        raise UsageError("recall needs exactly one of --query TEXT or --queries FILE")
+    if args.k is not None and not 1 <= args.k <= 1000:
+        raise UsageError(f"--k must be from 1 to 1000, got {args.k}")
+    if args.queries is not None:
+        with open_input(args.queries) as (stream, name):
+            queries = queries_from_jsonl(stream, name)
+        for item in queries:
+            item["k"] = item["k"] or args.k
+    else:
+        queries = [{"query": args.query, "k": args.k}]
+    for item in queries:  # before the index is brought up to date: a refusal writes nothing
+        check_query(item["query"])
+    graph = context.graph()
+    semantic = semantic_of(context, graph)
+    result_sets = recall_many(
+        graph,
+        queries,
+        context.now,
+        boost=not args.no_boost,
+        order=args.order,
+        semantic=semantic.search,
+    )
+    if args.queries is not None:
+        for result in result_sets:
+            result.update(semantic.payload)
+        return result_sets, [json.dumps(result, ensure_ascii=False) for result in result_sets]
+    results = result_sets[0]["results"]
+    result_sets[0].update(semantic.payload)
+    lines = [
+        f"{hit['score']:.3f}  {hit['id']}  {hit['speaker']} said: {hit['text']}  "
+        f"({hit['said_at'][:10]}, source {hit['source']})"
+        if hit.get("kind") == "episode"
+        else f"{hit['score']:.3f}  {hit['id']}  {hit['text']}  "
+        f"(activation {hit['activation']:.2f}, source {hit['source']})"
+        for hit in results
+    ]
+    return result_sets[0], lines or ["No matching facts."]
+
+
+@dataclass
+class _SemanticState:
+    search: Semantic | None
+    payload: dict
+
+
+def semantic_of(context: Context, graph) -> _SemanticState:
+    """The semantic side of recall, with its warnings: a fallback model, a repaired index."""
+    from ..semantic import semantic_search
+
+    search, report, choice = semantic_search(graph, context.settings)
+    store = context.store()
+    if choice.note:
+        store.warnings.append(choice.note)
+    if report.repaired:
+        store.warnings.append(
+            f"vector index rebuilt: {report.rebuilt} "
+            f"({report.vectors} vectors, {report.embedded} embedded)"
+        )
+    return _SemanticState(search, _embedder_payload(choice))
+
+
+def _embedder_payload(choice) -> dict:
+    """The embedder in use for --json output, and the fallback note when there was one."""
+    payload = {"embedder": choice.embedder.model_id}
+    if choice.note:
+        payload["embedder_fallback"] = choice.note
+    return payload
+
+
+def _ivf_note(report) -> str:
+    """How an approximate index searches, and how close to exact it was measured to be."""
+    if report.index_kind != "ivf":
+        return ""
+    measured = "" if report.measured_recall is None else f", recall@10 {report.measured_recall:.3f}"
+    return f" (IVF index: nprobe {report.nprobe}{measured})"
+
+
+def action_reindex(args, context: Context) -> tuple[dict, list[str]]:
+    from dataclasses import asdict
+
+    from ..lexical import update_text_index
+    from ..semantic import semantic_search
+
+    graph = context.graph()
+    graph.store.require([graph.layout.write_lock])  # its work is the indexes it writes
+    with progress_bar() as bar:
+        _, report, choice = semantic_search(graph, context.settings, force=True, progress=bar)
+    if choice.note:
+        context.store().warnings.append(choice.note)
+    _, text = update_text_index(graph, force=True)
+    if text.problem is not None:
+        context.store().warnings.append(f"lexical recall is off: {text.problem}")
+    episodes = report.episodes
+    payload = {
+        **{key: value for key, value in asdict(report).items() if key != "episodes"},
+        **_embedder_payload(choice),
+        "documents": text.documents,
+        "episodes": episodes.episodes,
+        "episodes_embedded": episodes.embedded,
+    }
+    return payload, [
+        f"Rebuilt the semantic index with {report.model_id}: {report.vectors} "
+        f"vectors, {report.embedded} embedded, {report.from_cache} from cache" + _ivf_note(report),
+        f"Rebuilt the full-text index: {text.documents} documents",
+        f"Rebuilt the episode index: {episodes.episodes} episodes, {episodes.embedded} embedded",
+    ]
+
+
+def action_query(args, context: Context) -> tuple[list, list[str]]:
+    from ..query import run_jq
+
+    graph = context.graph()
+    outputs = run_jq(graph, args.jq, context.now, timeout=context.settings.query_timeout_seconds)
+    return outputs, [json.dumps(value, ensure_ascii=False) for value in outputs]
