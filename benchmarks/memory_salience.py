@@ -28,8 +28,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "skill"))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from vm_memory_oracle.cli import main as cli_main  # noqa: E402
-from vm_memory_oracle.steps.memory_file import candidate  # noqa: E402
-from vm_memory_oracle.steps.memory_md import BEGIN, END, fact_line  # noqa: E402
+from vm_memory_oracle.steps.memory_md.block import BEGIN, END, fact_line  # noqa: E402
+from vm_memory_oracle.steps.memory_md.data_file import candidate  # noqa: E402
 
 from locomo import load_dataset  # noqa: E402
 from locomo_retrieval import KEPT_EMBEDDINGS, prepare  # noqa: E402

@@ -50,7 +50,7 @@ from vm_memory_oracle.extract.rules import (  # noqa: E402
     turn_fragments,
 )
 from vm_memory_oracle.model.fact import clean_text  # noqa: E402
-from vm_memory_oracle.steps.memory_md import line_cost  # noqa: E402
+from vm_memory_oracle.steps.memory_md.block import line_cost  # noqa: E402
 from vm_memory_oracle.storage.sessions import read_session  # noqa: E402
 
 import longmemeval  # noqa: E402

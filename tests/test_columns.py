@@ -18,7 +18,7 @@ from vm_memory_oracle.graph.columns import (
 )
 from vm_memory_oracle.model.activation import fact_activation
 from vm_memory_oracle.model.fact import new_fact
-from vm_memory_oracle.steps import memory_md
+from vm_memory_oracle.steps.memory_md import block as memory_md
 
 START = parse_iso("2026-01-01T00:00:00Z")
 

@@ -8,7 +8,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from vm_memory_oracle.extract.redact import redact
-from vm_memory_oracle.steps.memory_md import (
+from vm_memory_oracle.steps.memory_md.block import (
     ADD_ABOVE,
     BEGIN,
     CAP_REASON,

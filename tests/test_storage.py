@@ -349,7 +349,7 @@ def test_whole_file_writes_are_audited_but_derived_caches_are_not(store):
 # directory, where the store has no say.
 WRITERS_OUTSIDE = {
     "config.py": "a config file of the user's own, given with --config, outside any memory",
-    "steps/openclaw_memory.py": "OpenClaw's workspace MEMORY.md files",
+    "steps/memory_md/workspaces.py": "OpenClaw's workspace MEMORY.md files",
 }
 _WRITES = re.compile(
     r"\bfiles\.(?:write_atomic|write_lines_atomic|append_lines|create_file|"

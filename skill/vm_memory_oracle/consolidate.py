@@ -328,7 +328,7 @@ class _Run:
         return prune(self.graph, self.now, bring_indexes_in_step=bring_indexes_in_step)
 
     def _memory_md(self) -> StepReport:
-        from .steps.memory_file import reconcile_memory_file
+        from .steps.memory_md.data_file import reconcile_memory_file
 
         return reconcile_memory_file(self.graph, self.now)
 

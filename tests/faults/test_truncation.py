@@ -249,8 +249,8 @@ def recovery_problems(
                 problems.append(f"summarize --date did not write {name} again")
     if "MEMORY.md" in cuts and "MEMORY.md" not in reported:
         from vm_memory_oracle.model.fact import Fact
-        from vm_memory_oracle.steps.memory_file import candidate
-        from vm_memory_oracle.steps.memory_md import BEGIN, END, block_fact_ids
+        from vm_memory_oracle.steps.memory_md.block import BEGIN, END, block_fact_ids
+        from vm_memory_oracle.steps.memory_md.data_file import candidate
 
         text = (data / "MEMORY.md").read_text()
         facts = records(data / "knowledge-graph" / "facts.jsonl")

@@ -89,7 +89,7 @@ def collect(
     proposals, _ = store.peek_records(layout.pending_memories, "pending-memory")
     openclaw = None
     if settings.openclaw_state_dir:
-        from .openclaw_memory import openclaw_health
+        from .memory_md.workspaces import openclaw_health
 
         openclaw = openclaw_health(settings, layout.memory_md)
     return {
@@ -403,7 +403,7 @@ def _damaged_files(store: Store) -> list[dict]:
     summarize and of the OpenClaw import), or can only be rendered again while its day's
     logs are kept (a daily summary): {"file", "problem"} for each."""
     from .daily_summary import DAILY_NAME, summary_problem
-    from .memory_md import marker_problem
+    from .memory_md.block import marker_problem
 
     layout = store.layout
     found = []

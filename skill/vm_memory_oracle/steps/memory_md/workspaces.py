@@ -1,4 +1,5 @@
-"""Step 7, for OpenClaw: the managed block in each agent workspace's own MEMORY.md.
+"""The managed block in each OpenClaw agent workspace's own MEMORY.md, written by step 7
+after the data directory's (data_file.py).
 
 OpenClaw loads `<workspace>/MEMORY.md` into the agent's prompt in main sessions, only as a
 plain file (it refuses a symbolic link or a hard-linked file) and only up to its bootstrap
@@ -24,10 +25,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ..graph import KnowledgeGraph
-from ..openclaw_state import BOOTSTRAP_FILES, OpenClawSetup, read_setup
-from ..storage import files
-from .memory_md import Candidate, chars, reconcile
+from ...graph import KnowledgeGraph
+from ...openclaw_state import BOOTSTRAP_FILES, OpenClawSetup, read_setup
+from ...storage import files
+from .block import Candidate, chars, reconcile
 
 ATTEMPTS = 5
 FILL_SHARE = 0.9
@@ -223,7 +224,7 @@ def openclaw_health(settings, own_memory: Path) -> dict:
     """health.json's view of the OpenClaw connection: each agent, whether its transcript
     database can be read, its workspace MEMORY.md's size against its budget, and every
     problem (one line each, naming the path)."""
-    from ..openclaw_transcripts import check_database
+    from ...openclaw_transcripts import check_database
 
     setup = read_setup(settings.openclaw_state_dir or "")
     problems = list(setup.problems)

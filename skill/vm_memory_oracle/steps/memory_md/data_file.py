@@ -1,6 +1,6 @@
-"""Step 7 of consolidation: MEMORY.md on disk, reconciled with the knowledge graph.
+"""Step 7 of consolidation: the data directory's MEMORY.md, reconciled with the knowledge graph.
 
-The block between the markers is recomputed (steps/memory_md.py decides what is in it);
+The block between the markers is recomputed (block.py decides what is in it);
 the rest of the file is the user's and is kept as it is. The file is rewritten only when
 the block changed, the previous version kept as MEMORY.md.bak; if the user edits the file
 while it is being rewritten, it is read again rather than overwritten.
@@ -11,11 +11,11 @@ from __future__ import annotations
 import math
 from datetime import datetime
 
-from ..graph import KnowledgeGraph
-from ..model.fact import Fact
-from ..storage import files
-from .memory_md import Candidate, chars, fact_line, reconcile
-from .report import StepReport
+from ...graph import KnowledgeGraph
+from ...model.fact import Fact
+from ...storage import files
+from ..report import StepReport
+from .block import Candidate, chars, fact_line, reconcile
 
 ATTEMPTS = 5
 # The block fills MEMORY.md to 90% of memory_md_max_lines (180 of 200): the health check
@@ -148,7 +148,7 @@ def reconcile_memory_file(graph: KnowledgeGraph, now: datetime) -> StepReport:
         warnings=list(result.warnings),
     )
     if graph.settings.openclaw_state_dir:
-        from .openclaw_memory import write_workspace_memories
+        from .workspaces import write_workspace_memories
 
         written = write_workspace_memories(graph, candidates, former=former)
         report.counts["openclaw_workspaces"] = written.written

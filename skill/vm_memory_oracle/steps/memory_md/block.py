@@ -16,8 +16,8 @@ import re
 from dataclasses import dataclass, field
 from functools import cache, lru_cache
 
-from ..extract.fragments import without_opening
-from ..extract.redact import redact
+from ...extract.fragments import without_opening
+from ...extract.redact import redact
 
 BEGIN = "<!-- vm-memory-oracle:begin -->"
 END = "<!-- vm-memory-oracle:end -->"
