@@ -56,11 +56,11 @@ def serve() -> None:
         clean,
         decay,
         health,
-        memory_file,
         probe,
         prune,
         summarize,
     )
+    from vm_memory_oracle.steps.memory_md import block, data_file, workspaces  # noqa: F401
     from vm_memory_oracle.storage import validation
 
     for name in validation.SCHEMA_NAMES:
