@@ -17,7 +17,7 @@ from __future__ import annotations
 import os
 import shutil
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from datetime import datetime
 from pathlib import Path
 
@@ -51,6 +51,54 @@ class Finding:
     message: str
 
 
+@dataclass(frozen=True)
+class Measurements:
+    """What the health check measured: health.json's fields, in its order, and what assess
+    reads besides (the last three, not written)."""
+
+    openclaw: dict | None
+    timestamp: str
+    data_path: str
+    disk_usage_bytes: int
+    disk_usage_percent: float
+    total_facts: int
+    active_facts: int
+    archived_facts: int
+    pinned_facts: int
+    superseded_facts: int
+    avg_activation: float | None
+    daily_files_count: int
+    session_files_count: int
+    embedding_index_size_bytes: int
+    memory_md_lines: int
+    last_consolidation: str | None
+    consolidation_duration_seconds: float | None
+    index: dict
+    text_index: dict
+    embedder: dict
+    last_probe: dict | None
+    quarantined_lines: int
+    invalid_lines: int
+    redactions: int
+    pending_proposals: int
+    repairs: list
+    damaged_files: list[dict]
+    refused: list[dict]
+    problems: list[dict]
+    stale_references: list
+    refused_core: list[str]  # of `refused`, the files commands cannot do without
+    recently_quarantined: int  # lines quarantined in the last RECENT_QUARANTINE_DAYS
+    memory_age_days: float  # since the oldest current fact was made
+
+    def document(self) -> dict:
+        """health.json's measurements (status, warnings and findings are added to them)."""
+        kept = [field.name for field in fields(self)][: -len(NOT_WRITTEN)]
+        return {name: getattr(self, name) for name in kept}
+
+
+NOT_WRITTEN = ("refused_core", "recently_quarantined", "memory_age_days")
+
+
 def collect(
     layout: Layout,
     settings: Settings,
@@ -59,7 +107,7 @@ def collect(
     last_consolidation: str | None = None,
     duration_seconds: float | None = None,
     disk_usage: Callable[[str], tuple] | None = None,
-) -> dict:
+) -> Measurements:
     """Every measurement of health.json but status, warnings and findings.
 
     `last_consolidation` and `duration_seconds` default to those of the previous health.json.
@@ -92,39 +140,39 @@ def collect(
         from .memory_md.workspaces import openclaw_health
 
         openclaw = openclaw_health(settings, layout.memory_md)
-    return {
-        "openclaw": openclaw,
-        "timestamp": format_iso(now),
-        "data_path": str(layout.root),
-        "disk_usage_bytes": _bytes_under(layout),
-        "disk_usage_percent": round(100.0 * used / (used + free), 1) if used + free else 0.0,
-        "total_facts": len(facts) + len(archived),
-        "active_facts": len(facts),
-        "archived_facts": len(archived),
-        "pinned_facts": sum(1 for fact in current if fact.pinned),
-        "superseded_facts": len(facts) - len(current),
-        "avg_activation": round(sum(values) / len(values), 3) if values else None,
-        "daily_files_count": _count(layout.daily_dir, ".md") if usable(layout.daily_dir) else 0,
-        "session_files_count": len(store.session_files()),
-        "embedding_index_size_bytes": _size(layout.index_file) if usable(layout.index_file) else 0,
-        "memory_md_lines": _lines(layout.memory_md) if usable(layout.memory_md) else 0,
-        "last_consolidation": last_consolidation,
-        "consolidation_duration_seconds": duration_seconds,
-        "index": _index_state(store, current, vectors, bad_vectors),
-        "text_index": text_index_state(store),
-        "embedder": _embedder_state(vectors, settings),
-        "last_probe": _last_probe(store),
-        "quarantined_lines": quarantined,
-        "invalid_lines": bad_facts + bad_archived,
-        "redactions": sum(entry.get("redactions", 0) for entry in audit),
-        "pending_proposals": len(proposals),
-        "repairs": _recent_repairs(audit, now),
-        "damaged_files": _damaged_files(store),
-        "refused": [
+    return Measurements(
+        openclaw=openclaw,
+        timestamp=format_iso(now),
+        data_path=str(layout.root),
+        disk_usage_bytes=_bytes_under(layout),
+        disk_usage_percent=round(100.0 * used / (used + free), 1) if used + free else 0.0,
+        total_facts=len(facts) + len(archived),
+        active_facts=len(facts),
+        archived_facts=len(archived),
+        pinned_facts=sum(1 for fact in current if fact.pinned),
+        superseded_facts=len(facts) - len(current),
+        avg_activation=round(sum(values) / len(values), 3) if values else None,
+        daily_files_count=_count(layout.daily_dir, ".md") if usable(layout.daily_dir) else 0,
+        session_files_count=len(store.session_files()),
+        embedding_index_size_bytes=_size(layout.index_file) if usable(layout.index_file) else 0,
+        memory_md_lines=_lines(layout.memory_md) if usable(layout.memory_md) else 0,
+        last_consolidation=last_consolidation,
+        consolidation_duration_seconds=duration_seconds,
+        index=_index_state(store, current, vectors, bad_vectors),
+        text_index=text_index_state(store),
+        embedder=_embedder_state(vectors, settings),
+        last_probe=_last_probe(store),
+        quarantined_lines=quarantined,
+        invalid_lines=bad_facts + bad_archived,
+        redactions=sum(entry.get("redactions", 0) for entry in audit),
+        pending_proposals=len(proposals),
+        repairs=_recent_repairs(audit, now),
+        damaged_files=_damaged_files(store),
+        refused=[
             {"file": layout.relative(refusal.path), "problem": refusal.problem, "fix": refusal.fix}
             for refusal in store.refusals()
         ],
-        "problems": [
+        problems=[
             {
                 "code": finding.code,
                 "file": finding.path,
@@ -133,41 +181,41 @@ def collect(
             }
             for finding in findings(store, settings)
         ],
-        "_refused_core": [
+        stale_references=flagged_references(current, reference_checker(settings, layout)),
+        refused_core=[
             layout.relative(refusal.path)
             for refusal in store.refusals()
             if layout.holds_core(refusal.path)
         ],
-        "stale_references": flagged_references(current, reference_checker(settings, layout)),
-        "_recently_quarantined": recently_quarantined,
-        "_memory_age_days": days_between(oldest, now) if oldest else 0.0,
-    }
+        recently_quarantined=recently_quarantined,
+        memory_age_days=days_between(oldest, now) if oldest else 0.0,
+    )
 
 
-def assess(measured: dict, settings: Settings, now: datetime) -> list[Finding]:
+def assess(measured: Measurements, settings: Settings, now: datetime) -> list[Finding]:
     findings: list[Finding] = []
 
     def warn(code: str, message: str, severity: str = "warning") -> None:
         findings.append(Finding(code, severity, message))
 
-    percent = measured["disk_usage_percent"]
+    percent = measured.disk_usage_percent
     if percent > DISK_WARNING_PERCENT:
         warn(
             "disk_usage",
             f"Disk usage high: {percent:.1f}% of the filesystem holding "
-            f"{measured['data_path']} is used",
+            f"{measured.data_path} is used",
             "critical" if percent > DISK_CRITICAL_PERCENT else "warning",
         )
     limit = FACT_LIMIT_SHARE * settings.max_facts
-    if measured["active_facts"] > limit:
+    if measured.active_facts > limit:
         warn(
             "fact_limit",
-            f"Approaching fact limit: {measured['active_facts']} active facts, "
+            f"Approaching fact limit: {measured.active_facts} active facts, "
             f"max_facts {settings.max_facts}",
         )
-    average = measured["avg_activation"]
+    average = measured.avg_activation
     # Before one half-life has passed nothing can have decayed much: no advice yet.
-    if average is not None and measured["_memory_age_days"] >= settings.half_life_days:
+    if average is not None and measured.memory_age_days >= settings.half_life_days:
         if average < LOW_AVERAGE_ACTIVATION:
             warn(
                 "low_activation",
@@ -181,19 +229,19 @@ def assess(measured: dict, settings: Settings, now: datetime) -> list[Finding]:
                 f"{average:.2f}); consider lowering half_life_days",
             )
     lines_limit = MEMORY_MD_LIMIT_SHARE * settings.memory_md_max_lines
-    if measured["memory_md_lines"] > lines_limit:
+    if measured.memory_md_lines > lines_limit:
         warn(
             "memory_md_lines",
             f"MEMORY.md approaching {settings.memory_md_max_lines}-line "
-            f"limit: {measured['memory_md_lines']} lines",
+            f"limit: {measured.memory_md_lines} lines",
         )
-    duration = measured["consolidation_duration_seconds"]
+    duration = measured.consolidation_duration_seconds
     if duration is not None and duration > SLOW_CONSOLIDATION_SECONDS:
         warn("slow_consolidation", f"Consolidation taking too long: {duration:.0f} s")
-    last = measured["last_consolidation"]
+    last = measured.last_consolidation
     if last is not None and days_between(parse_iso(last), now) > CONSOLIDATION_OVERDUE_DAYS:
         warn("consolidation_overdue", f"No consolidation since {last}; is the cron job running?")
-    probe = measured["last_probe"]
+    probe = measured.last_probe
     if (
         probe is not None
         and probe["accuracy"] is not None
@@ -204,42 +252,42 @@ def assess(measured: dict, settings: Settings, now: datetime) -> list[Finding]:
             f"Recall quality below {PROBE_MIN_ACCURACY:.0%}: {probe['passed']} "
             f"of {probe['total']} canaries passed ({probe['at']})",
         )
-    index = measured["index"]
+    index = measured.index
     if index["problem"]:
         warn(
             "index",
             f"Semantic recall degraded: {index['problem']}; the next recall or "
             "consolidation rebuilds the index",
         )
-    text_index = measured["text_index"]
+    text_index = measured.text_index
     if text_index["problem"]:
         warn(
             "text_index",
             f"Lexical recall degraded: {text_index['problem']}; the next recall or "
             "consolidation rebuilds the full-text index",
         )
-    embedder = measured["embedder"]
+    embedder = measured.embedder
     if embedder.get("problem"):
         warn("embedder", embedder["problem"])
-    if measured["invalid_lines"]:
+    if measured.invalid_lines:
         warn(
             "invalid_lines",
-            f"{measured['invalid_lines']} invalid line(s) in the knowledge "
+            f"{measured.invalid_lines} invalid line(s) in the knowledge "
             "graph; the next write quarantines them",
         )
-    for problem in (measured["openclaw"] or {}).get("problems", ()):
+    for problem in (measured.openclaw or {}).get("problems", ()):
         warn("openclaw", f"OpenClaw: {problem}")
-    for damaged in measured["damaged_files"]:
+    for damaged in measured.damaged_files:
         warn("damaged_file", f"{damaged['file']}: {damaged['problem']}")
-    for found in measured["problems"]:
+    for found in measured.problems:
         if not _reported_elsewhere(found, measured):
             warn(
                 found["code"],
                 found["message"]
                 + (" (health-check --repair repairs it)" if found["repairable"] else ""),
             )
-    for refused in measured["refused"]:
-        core = refused["file"] in measured["_refused_core"]
+    for refused in measured.refused:
+        core = refused["file"] in measured.refused_core
         warn(
             "refused",
             f"{refused['file']}: {refused['problem']}; "
@@ -247,10 +295,10 @@ def assess(measured: dict, settings: Settings, now: datetime) -> list[Finding]:
             + f" until you {refused['fix']}",
             "critical" if core else "warning",
         )
-    if measured["_recently_quarantined"]:
+    if measured.recently_quarantined:
         warn(
             "quarantine",
-            f"{measured['_recently_quarantined']} line(s) quarantined in the last "
+            f"{measured.recently_quarantined} line(s) quarantined in the last "
             f"{RECENT_QUARANTINE_DAYS:.0f} days (see *.quarantine.jsonl)",
         )
     return findings
@@ -267,7 +315,7 @@ def health_report(layout: Layout, settings: Settings, now: datetime, **collect_o
         if findings
         else "healthy"
     )
-    document = {key: value for key, value in measured.items() if not key.startswith("_")}
+    document = measured.document()
     document.update(
         status=status,
         warnings=[finding.message for finding in findings],
@@ -448,7 +496,7 @@ def _damaged_files(store: Store) -> list[dict]:
     return found
 
 
-def _reported_elsewhere(found: dict, measured: dict) -> bool:
+def _reported_elsewhere(found: dict, measured: Measurements) -> bool:
     """Whether another measurement of health.json warns of this problem already (refused
     entries, the index, invalid lines of the facts, damaged canaries and ledgers), or it is
     not worth a warning: a snapshot left in state/cache/ of a file that is gone is never
@@ -461,7 +509,7 @@ def _reported_elsewhere(found: dict, measured: dict) -> bool:
             and found["file"]
             in ("knowledge-graph/facts.jsonl", "knowledge-graph/archived-facts.jsonl")
         )
-        or found["file"] in {damaged["file"] for damaged in measured["damaged_files"]}
+        or found["file"] in {damaged["file"] for damaged in measured.damaged_files}
     )
 
 
