@@ -192,15 +192,28 @@ def collect(
     )
 
 
+class _Findings(list):
+    def warn(self, code: str, message: str, severity: str = "warning") -> None:
+        self.append(Finding(code, severity, message))
+
+
 def assess(measured: Measurements, settings: Settings, now: datetime) -> list[Finding]:
-    findings: list[Finding] = []
+    """What health.json warns of, from what was measured: the memory's size and its decay,
+    its schedules, its indexes, and its files."""
+    return [
+        *_size_findings(measured, settings),
+        *_schedule_findings(measured, now),
+        *_index_findings(measured),
+        *_file_findings(measured),
+    ]
 
-    def warn(code: str, message: str, severity: str = "warning") -> None:
-        findings.append(Finding(code, severity, message))
 
+def _size_findings(measured: Measurements, settings: Settings) -> list[Finding]:
+    """The disk, the number of facts, how they decay, and MEMORY.md's length."""
+    findings = _Findings()
     percent = measured.disk_usage_percent
     if percent > DISK_WARNING_PERCENT:
-        warn(
+        findings.warn(
             "disk_usage",
             f"Disk usage high: {percent:.1f}% of the filesystem holding "
             f"{measured.data_path} is used",
@@ -208,7 +221,7 @@ def assess(measured: Measurements, settings: Settings, now: datetime) -> list[Fi
         )
     limit = FACT_LIMIT_SHARE * settings.max_facts
     if measured.active_facts > limit:
-        warn(
+        findings.warn(
             "fact_limit",
             f"Approaching fact limit: {measured.active_facts} active facts, "
             f"max_facts {settings.max_facts}",
@@ -217,78 +230,98 @@ def assess(measured: Measurements, settings: Settings, now: datetime) -> list[Fi
     # Before one half-life has passed nothing can have decayed much: no advice yet.
     if average is not None and measured.memory_age_days >= settings.half_life_days:
         if average < LOW_AVERAGE_ACTIVATION:
-            warn(
+            findings.warn(
                 "low_activation",
                 f"Most facts are decaying (average activation {average:.2f}); "
                 "consider raising half_life_days",
             )
         elif average > HIGH_AVERAGE_ACTIVATION:
-            warn(
+            findings.warn(
                 "high_activation",
                 f"Facts not decaying enough (average activation "
                 f"{average:.2f}); consider lowering half_life_days",
             )
     lines_limit = MEMORY_MD_LIMIT_SHARE * settings.memory_md_max_lines
     if measured.memory_md_lines > lines_limit:
-        warn(
+        findings.warn(
             "memory_md_lines",
             f"MEMORY.md approaching {settings.memory_md_max_lines}-line "
             f"limit: {measured.memory_md_lines} lines",
         )
+    return findings
+
+
+def _schedule_findings(measured: Measurements, now: datetime) -> list[Finding]:
+    """Consolidation's duration and last run, and the last quality probe."""
+    findings = _Findings()
     duration = measured.consolidation_duration_seconds
     if duration is not None and duration > SLOW_CONSOLIDATION_SECONDS:
-        warn("slow_consolidation", f"Consolidation taking too long: {duration:.0f} s")
+        findings.warn("slow_consolidation", f"Consolidation taking too long: {duration:.0f} s")
     last = measured.last_consolidation
     if last is not None and days_between(parse_iso(last), now) > CONSOLIDATION_OVERDUE_DAYS:
-        warn("consolidation_overdue", f"No consolidation since {last}; is the cron job running?")
+        findings.warn(
+            "consolidation_overdue", f"No consolidation since {last}; is the cron job running?"
+        )
     probe = measured.last_probe
     if (
         probe is not None
         and probe["accuracy"] is not None
         and probe["accuracy"] < PROBE_MIN_ACCURACY
     ):
-        warn(
+        findings.warn(
             "probe_accuracy",
             f"Recall quality below {PROBE_MIN_ACCURACY:.0%}: {probe['passed']} "
             f"of {probe['total']} canaries passed ({probe['at']})",
         )
+    return findings
+
+
+def _index_findings(measured: Measurements) -> list[Finding]:
+    """The vector and full-text indexes, and the embedder."""
+    findings = _Findings()
     index = measured.index
     if index["problem"]:
-        warn(
+        findings.warn(
             "index",
             f"Semantic recall degraded: {index['problem']}; the next recall or "
             "consolidation rebuilds the index",
         )
     text_index = measured.text_index
     if text_index["problem"]:
-        warn(
+        findings.warn(
             "text_index",
             f"Lexical recall degraded: {text_index['problem']}; the next recall or "
             "consolidation rebuilds the full-text index",
         )
     embedder = measured.embedder
     if embedder.get("problem"):
-        warn("embedder", embedder["problem"])
+        findings.warn("embedder", embedder["problem"])
+    return findings
+
+
+def _file_findings(measured: Measurements) -> list[Finding]:
+    """Invalid lines, OpenClaw's files, damaged and refused files, problems found, quarantine."""
+    findings = _Findings()
     if measured.invalid_lines:
-        warn(
+        findings.warn(
             "invalid_lines",
             f"{measured.invalid_lines} invalid line(s) in the knowledge "
             "graph; the next write quarantines them",
         )
     for problem in (measured.openclaw or {}).get("problems", ()):
-        warn("openclaw", f"OpenClaw: {problem}")
+        findings.warn("openclaw", f"OpenClaw: {problem}")
     for damaged in measured.damaged_files:
-        warn("damaged_file", f"{damaged['file']}: {damaged['problem']}")
+        findings.warn("damaged_file", f"{damaged['file']}: {damaged['problem']}")
     for found in measured.problems:
         if not _reported_elsewhere(found, measured):
-            warn(
+            findings.warn(
                 found["code"],
                 found["message"]
                 + (" (health-check --repair repairs it)" if found["repairable"] else ""),
             )
     for refused in measured.refused:
         core = refused["file"] in measured.refused_core
-        warn(
+        findings.warn(
             "refused",
             f"{refused['file']}: {refused['problem']}; "
             + ("commands that need it stop (exit 5)" if core else "skipped by every command")
@@ -296,7 +329,7 @@ def assess(measured: Measurements, settings: Settings, now: datetime) -> list[Fi
             "critical" if core else "warning",
         )
     if measured.recently_quarantined:
-        warn(
+        findings.warn(
             "quarantine",
             f"{measured.recently_quarantined} line(s) quarantined in the last "
             f"{RECENT_QUARANTINE_DAYS:.0f} days (see *.quarantine.jsonl)",
