@@ -40,7 +40,7 @@ def action_init(args, context: Context) -> tuple[dict, list[str]]:
 
 
 @dataclass
-class _Given:
+class _FactsGiven:
     """The facts of a remember or propose command line, checked, with what was redacted;
     `lines` holds the input line of each fact given with --from (None for the flags)."""
 
@@ -52,7 +52,7 @@ class _Given:
 
 def _given_facts(
     args, context: Context, *, default_source: str | None, extra: dict | None = None
-) -> _Given:
+) -> _FactsGiven:
     """The facts given by --subject/--predicate/--object and the other flags, or by --from.
 
     `extra` fields (a proposal's confidence) go into the flags' fact, and into each --from
@@ -73,7 +73,7 @@ def _given_facts(
             batch = facts_from_jsonl(
                 stream, name, created=created, default_source=default_source, defaults=extra
             )
-        return _Given(batch.facts, batch.redactions, name, list(batch.lines))
+        return _FactsGiven(batch.facts, batch.redactions, name, list(batch.lines))
     missing = [
         flag
         for flag, value in zip(("--subject", "--predicate", "--object"), single)
@@ -95,7 +95,7 @@ def _given_facts(
     fact, redactions = candidate_fact(
         fields, created=created, default_source=default_source or "user-stated", source="arguments"
     )
-    return _Given([fact], redactions, "arguments", [None])
+    return _FactsGiven([fact], redactions, "arguments", [None])
 
 
 def _note_redactions(context: Context, redactions: int) -> None:
@@ -195,9 +195,9 @@ def action_review(args, context: Context) -> tuple[dict, list[str]]:
     from ..proposals import PendingMemories, check_proposer
 
     graph = context.graph()
-    box = PendingMemories(graph)
+    pending = PendingMemories(graph)
     if args.accept is None and args.reject is None and args.accept_all_from is None:
-        view = box.review_view()
+        view = pending.review_view()
         lines = [f"{len(view)} pending proposal(s):"] if view else ["No pending proposals."]
         for entry in view:
             lines.append(
@@ -211,12 +211,12 @@ def action_review(args, context: Context) -> tuple[dict, list[str]]:
                 lines.append(f"    would supersede {older['id']}: {older['text']}")
         return {"pending": view}, lines
     if args.reject is not None:
-        decisions = [box.reject(args.reject)]
+        decisions = [pending.reject(args.reject)]
     elif args.accept is not None:
-        decisions = [box.accept(args.accept, context.now)]
+        decisions = [pending.accept(args.accept, context.now)]
     else:
         name = check_proposer(args.accept_all_from, source="--accept-all-from")
-        decisions = box.accept_all_from(name, context.now)
+        decisions = pending.accept_all_from(name, context.now)
         if not decisions:
             return {"accepted": [], "rejected": []}, [f"No pending proposals from {name}."]
     payload: dict = {"accepted": [], "rejected": []}

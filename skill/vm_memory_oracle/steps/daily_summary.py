@@ -32,8 +32,8 @@ def render_daily_summary(day: str, session_files: list[str], entries: list[dict]
             if entry["section"] != section or entry["id"] in seen:
                 continue
             seen.add(entry["id"])
-            box = "[ ] " if section == "actions" else ""
-            items.append(f"- {box}{entry['text']} (`{entry['id']}`, {entry['source']})")
+            checkbox = "[ ] " if section == "actions" else ""
+            items.append(f"- {checkbox}{entry['text']} (`{entry['id']}`, {entry['source']})")
         lines += items or ["- (none)"]
         lines.append("")
     return "\n".join(lines)

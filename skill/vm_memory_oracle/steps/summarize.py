@@ -152,21 +152,23 @@ def summarize(
             ledger = _read_ledger(store, ledger_path)
             # The records that still describe their log (it only grew since), each checked
             # once: it re-reads and hashes what the record covers.
-            standing = {
+            still_valid = {
                 path.name: ledger[path.name]
                 for path in paths
                 if path.name in ledger and _prefix_unchanged(path, ledger[path.name])
             }
-            behind = [
+            read_further_meanwhile = [
                 path
                 for path in paths
-                if path.name in standing
-                and standing[path.name]["bytes"] > entries[path.name]["bytes"]
+                if path.name in still_valid
+                and still_valid[path.name]["bytes"] > entries[path.name]["bytes"]
             ]
-            if behind and attempt < READ_ATTEMPTS:
+            if read_further_meanwhile and attempt < READ_ATTEMPTS:
                 continue  # another summarize read further meanwhile: read the logs again
             done = {
-                layout.relative(path): standing[path.name]["lines"] if path.name in standing else 0
+                layout.relative(path): still_valid[path.name]["lines"]
+                if path.name in still_valid
+                else 0
                 for path in paths
             }
             fresh = [
@@ -183,7 +185,7 @@ def summarize(
             for one_day, episodes in reading.episodes.items():
                 unread = [episode for episode in episodes if _unread(episode.source, done)]
                 report.episodes += append_episodes(store, one_day, unread)
-            stale_days = {session_day(path) for path in behind}
+            stale_days = {session_day(path) for path in read_further_meanwhile}
             for one_day, facts in reading.per_day.items():
                 if one_day in stale_days:
                     # Its summary, written by the summarize that read further, stands.
@@ -195,7 +197,7 @@ def summarize(
                 _write_daily(store, one_day, facts, report)
             before = dict(ledger)
             for path in paths:
-                known, entry = standing.get(path.name), entries[path.name]
+                known, entry = still_valid.get(path.name), entries[path.name]
                 # The record of a summarize that read as far, or further, stands.
                 if known is None or known["bytes"] < entry["bytes"]:
                     ledger[path.name] = entry
