@@ -77,127 +77,168 @@ def _global_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--version", action="version", version=f"vm-memory-oracle {__version__}")
 
 
+def _fact_options(group, source_default: str) -> None:
+    """The options of a fact given on the command line (remember, propose)."""
+    group.add_argument("--subject", help="who or what the fact is about, e.g. user")
+    group.add_argument("--predicate", help="the relation, e.g. lives_in or 'prefers'")
+    group.add_argument("--object", help="the value, e.g. Berlin")
+    group.add_argument(
+        "--source",
+        help=f"provenance (default: {source_default}",
+    )
+    group.add_argument(
+        "--importance",
+        type=_finite_number,
+        metavar="X",
+        help="0-1; important facts decay slower (default: from --category)",
+    )
+    group.add_argument("--category", choices=CATEGORIES, help="kind of fact")
+    group.add_argument("--text", help="the fact as one natural sentence")
+    group.add_argument("--pin", action="store_true", help="never decay, never prune")
+    group.add_argument(
+        "--from",
+        dest="from_file",
+        metavar="FILE|-",
+        help="JSONL, one fact object a line (subject, predicate, object, ...)",
+    )
+
+
+def _remember_options(group) -> None:
+    _fact_options(group, "user-stated)")
+
+
+def _propose_options(group) -> None:
+    _fact_options(group, "subagent:NAME); the proposer and the proposal's id are added to it")
+    group.add_argument(
+        "--proposer",
+        required=True,
+        metavar="NAME",
+        help="the sub-agent proposing (a printable name, at most 48 characters)",
+    )
+    group.add_argument(
+        "--confidence",
+        type=_finite_number,
+        metavar="X",
+        help="0-1, how sure the proposer is (default: 0.5; a --from line may give its own)",
+    )
+
+
+def _review_options(group) -> None:
+    which = group.add_mutually_exclusive_group()
+    which.add_argument("--accept", metavar="ID", help="remember the proposal's fact")
+    which.add_argument("--reject", metavar="ID", help="drop the proposal")
+    which.add_argument(
+        "--accept-all-from",
+        metavar="NAME",
+        help="accept every pending proposal of this proposer",
+    )
+
+
+def _summarize_options(group) -> None:
+    which = group.add_mutually_exclusive_group()
+    which.add_argument(
+        "--date", metavar="YYYY-MM-DD", help="the day to summarize (UTC; default today)"
+    )
+    which.add_argument(
+        "--all",
+        dest="all_pending",
+        action="store_true",
+        help="every session log not summarized yet",
+    )
+
+
+def _recall_options(group) -> None:
+    group.add_argument("--query", help="what to look for")
+    group.add_argument(
+        "--queries",
+        metavar="FILE|-",
+        help='JSONL, one {"query": ...} a line; prints one JSON line each',
+    )
+    group.add_argument("--k", type=int, metavar="N", help="results per query (default: recall_k)")
+    group.add_argument(
+        "--no-boost",
+        action="store_true",
+        help="do not raise the activation of what is returned",
+    )
+    group.add_argument(
+        "--order",
+        choices=["relevance", "activation"],
+        default="relevance",
+        help="relevance (default) or pure activation order (most active first)",
+    )
+
+
+def _forget_options(group) -> None:
+    group.add_argument("--id", dest="fact_id", required=True, metavar="FACT_ID")
+    group.add_argument("--reason", help="why, kept in the archive")
+
+
+def _fact_id_option(group) -> None:
+    group.add_argument("--id", dest="fact_id", required=True, metavar="FACT_ID")
+
+
+def _query_options(group) -> None:
+    group.add_argument(
+        "--jq",
+        required=True,
+        metavar="EXPR",
+        help="jq program; its input is the array of active facts",
+    )
+
+
+def _consolidate_options(group) -> None:
+    group.add_argument(
+        "--dry-run",
+        action="store_true",
+        help="print what each step would change; write nothing",
+    )
+
+
+def _health_check_options(group) -> None:
+    group.add_argument(
+        "--strict",
+        action="store_true",
+        help="exit 6 when degraded, 7 when unhealthy (default: 0 either way)",
+    )
+    group.add_argument(
+        "--repair",
+        action="store_true",
+        help="first repair what can be repaired safely (derived state, "
+        "orphan state, invalid lines, modes), each an audit line",
+    )
+
+
+def _config_options(group) -> None:
+    group.add_argument(
+        "--set",
+        dest="assignment",
+        metavar="KEY=VALUE",
+        help="change one setting in the config file, keeping its comments",
+    )
+
+
+# Each action's own options (the others have none).
+ACTION_OPTIONS = {
+    "remember": _remember_options,
+    "propose": _propose_options,
+    "review": _review_options,
+    "summarize": _summarize_options,
+    "recall": _recall_options,
+    "forget": _forget_options,
+    "pin": _fact_id_option,
+    "unpin": _fact_id_option,
+    "query": _query_options,
+    "consolidate": _consolidate_options,
+    "health-check": _health_check_options,
+    "config": _config_options,
+}
+
+
 def _action_options(parser: argparse.ArgumentParser, action: str) -> None:
     group = parser.add_argument_group(f"{action} options")
-    if action in ("remember", "propose"):
-        group.add_argument("--subject", help="who or what the fact is about, e.g. user")
-        group.add_argument("--predicate", help="the relation, e.g. lives_in or 'prefers'")
-        group.add_argument("--object", help="the value, e.g. Berlin")
-        group.add_argument(
-            "--source",
-            help="provenance (default: "
-            + (
-                "user-stated)"
-                if action == "remember"
-                else "subagent:NAME); the proposer and the proposal's id are added to it"
-            ),
-        )
-        group.add_argument(
-            "--importance",
-            type=_finite_number,
-            metavar="X",
-            help="0-1; important facts decay slower (default: from --category)",
-        )
-        group.add_argument("--category", choices=CATEGORIES, help="kind of fact")
-        group.add_argument("--text", help="the fact as one natural sentence")
-        group.add_argument("--pin", action="store_true", help="never decay, never prune")
-        group.add_argument(
-            "--from",
-            dest="from_file",
-            metavar="FILE|-",
-            help="JSONL, one fact object a line (subject, predicate, object, ...)",
-        )
-    if action == "propose":
-        group.add_argument(
-            "--proposer",
-            required=True,
-            metavar="NAME",
-            help="the sub-agent proposing (a printable name, at most 48 characters)",
-        )
-        group.add_argument(
-            "--confidence",
-            type=_finite_number,
-            metavar="X",
-            help="0-1, how sure the proposer is (default: 0.5; a --from line may give its own)",
-        )
-    elif action == "review":
-        which = group.add_mutually_exclusive_group()
-        which.add_argument("--accept", metavar="ID", help="remember the proposal's fact")
-        which.add_argument("--reject", metavar="ID", help="drop the proposal")
-        which.add_argument(
-            "--accept-all-from",
-            metavar="NAME",
-            help="accept every pending proposal of this proposer",
-        )
-    elif action == "summarize":
-        which = group.add_mutually_exclusive_group()
-        which.add_argument(
-            "--date", metavar="YYYY-MM-DD", help="the day to summarize (UTC; default today)"
-        )
-        which.add_argument(
-            "--all",
-            dest="all_pending",
-            action="store_true",
-            help="every session log not summarized yet",
-        )
-    elif action == "recall":
-        group.add_argument("--query", help="what to look for")
-        group.add_argument(
-            "--queries",
-            metavar="FILE|-",
-            help='JSONL, one {"query": ...} a line; prints one JSON line each',
-        )
-        group.add_argument(
-            "--k", type=int, metavar="N", help="results per query (default: recall_k)"
-        )
-        group.add_argument(
-            "--no-boost",
-            action="store_true",
-            help="do not raise the activation of what is returned",
-        )
-        group.add_argument(
-            "--order",
-            choices=["relevance", "activation"],
-            default="relevance",
-            help="relevance (default) or pure activation order (most active first)",
-        )
-    elif action == "forget":
-        group.add_argument("--id", dest="fact_id", required=True, metavar="FACT_ID")
-        group.add_argument("--reason", help="why, kept in the archive")
-    elif action in ("pin", "unpin"):
-        group.add_argument("--id", dest="fact_id", required=True, metavar="FACT_ID")
-    elif action == "query":
-        group.add_argument(
-            "--jq",
-            required=True,
-            metavar="EXPR",
-            help="jq program; its input is the array of active facts",
-        )
-    elif action == "consolidate":
-        group.add_argument(
-            "--dry-run",
-            action="store_true",
-            help="print what each step would change; write nothing",
-        )
-    elif action == "health-check":
-        group.add_argument(
-            "--strict",
-            action="store_true",
-            help="exit 6 when degraded, 7 when unhealthy (default: 0 either way)",
-        )
-        group.add_argument(
-            "--repair",
-            action="store_true",
-            help="first repair what can be repaired safely (derived state, "
-            "orphan state, invalid lines, modes), each an audit line",
-        )
-    elif action == "config":
-        group.add_argument(
-            "--set",
-            dest="assignment",
-            metavar="KEY=VALUE",
-            help="change one setting in the config file, keeping its comments",
-        )
+    options = ACTION_OPTIONS.get(action)
+    if options is not None:
+        options(group)
 
 
 def _finite_number(text: str) -> float:
