@@ -97,48 +97,15 @@ def summarize(
     """`progress(label, done, total)`, when given, is told of each day read."""
     store, layout = graph.store, graph.layout
     report = SummarizeReport()
-    if settings.openclaw_state_dir:
-        imported = import_openclaw_state(store, settings.openclaw_state_dir)
-        report.imported = imported.files_written
-        report.imported_turns = imported.turns
-        report.redactions += imported.redactions
-        report.warnings += [f"openclaw import: {reason}" for reason in imported.skipped]
-    if settings.openclaw_sessions_dir or settings.openclaw_memory_dir:
-        imported = import_openclaw(
-            store,
-            sessions_dir=settings.openclaw_sessions_dir,
-            memory_dir=settings.openclaw_memory_dir,
-        )
-        report.imported += imported.files_written
-        report.redactions += imported.redactions
-        report.warnings += [f"openclaw import: {reason}" for reason in imported.skipped]
-
+    _import_from_openclaw(store, settings, report)
     ledger_path = layout.summarize_ledger
-    if all_pending:
-        ledger = _read_ledger(store, ledger_path)
-        days = sorted(
-            {
-                session_day(path)
-                for path in store.session_files()
-                if not _fully_summarized(path, ledger.get(path.name))
-            }
-        )
-    else:
-        days = [day or now.date().isoformat()]
+    days = _days_to_read(store, day or now.date().isoformat(), all_pending)
     paths = [path for one_day in days for path in store.session_files(one_day)]
     report.days = [one_day for one_day in days if store.session_files(one_day)]
     report.session_files = [layout.relative(path) for path in paths]
     if not paths:
         return report
-
-    with store.locked("summarize: redact"):
-        for path in paths:
-            found = _redact_session(store, path)
-            if found:
-                store.note(
-                    f"redacted {found} secret(s) in {layout.relative(path)}", redactions=found
-                )
-            report.redactions += found
+    _redact_logs(store, paths, report)
 
     created = format_iso(now)
     scorer = SalienceScorer(graph, settings)
@@ -150,13 +117,7 @@ def summarize(
         entries = {name: _ledger_entry(data, created) for name, data in reading.logs.items()}
         with store.locked("summarize"):
             ledger = _read_ledger(store, ledger_path)
-            # The records that still describe their log (it only grew since), each checked
-            # once: it re-reads and hashes what the record covers.
-            still_valid = {
-                path.name: ledger[path.name]
-                for path in paths
-                if path.name in ledger and _prefix_unchanged(path, ledger[path.name])
-            }
+            still_valid = _still_valid(ledger, paths)
             read_further_meanwhile = [
                 path
                 for path in paths
@@ -165,10 +126,9 @@ def summarize(
             ]
             if read_further_meanwhile and attempt < READ_ATTEMPTS:
                 continue  # another summarize read further meanwhile: read the logs again
+            # The lines of each log a summarize before this one learned from already.
             done = {
-                layout.relative(path): still_valid[path.name]["lines"]
-                if path.name in still_valid
-                else 0
+                layout.relative(path): still_valid.get(path.name, {}).get("lines", 0)
                 for path in paths
             }
             fresh = [
@@ -195,22 +155,83 @@ def summarize(
                     )
                     continue
                 _write_daily(store, one_day, facts, report)
-            before = dict(ledger)
-            for path in paths:
-                known, entry = still_valid.get(path.name), entries[path.name]
-                # The record of a summarize that read as far, or further, stands.
-                if known is None or known["bytes"] < entry["bytes"]:
-                    ledger[path.name] = entry
-            if ledger != before:
-                store.write_validated_json(ledger_path, "summarize-ledger", {"files": ledger})
+            _record_how_far(store, ledger, paths, still_valid, entries)
             break
     report.turns, report.fragments = reading.tally.turns, reading.tally.fragments
-    report.chatter = reading.tally.chatter
+    report.chatter, report.extractor = reading.tally.chatter, reading.tally.extractor
     report.redactions += reading.tally.redactions
     report.warnings += reading.tally.warnings
-    report.extractor = reading.tally.extractor
     report.facts_extracted = sum(len(facts) for facts in reading.per_day.values())
     return report
+
+
+def _still_valid(ledger: dict, paths: list[Path]) -> dict:
+    """The records of `ledger` that still describe their log (it only grew since), each
+    checked once: it re-reads and hashes what the record covers."""
+    return {
+        path.name: ledger[path.name]
+        for path in paths
+        if path.name in ledger and _prefix_unchanged(path, ledger[path.name])
+    }
+
+
+def _record_how_far(store, ledger: dict, paths: list[Path], still_valid: dict, entries: dict):
+    """The ledger with how far each log was read now (`entries`), written when it changed.
+    The record of a summarize that read as far, or further, stands."""
+    before = dict(ledger)
+    for path in paths:
+        known, entry = still_valid.get(path.name), entries[path.name]
+        if known is None or known["bytes"] < entry["bytes"]:
+            ledger[path.name] = entry
+    if ledger != before:
+        store.write_validated_json(
+            store.layout.summarize_ledger, "summarize-ledger", {"files": ledger}
+        )
+
+
+def _import_from_openclaw(store, settings: Settings, report: SummarizeReport) -> None:
+    """New turns of OpenClaw's conversations (its state database, or its session and memory
+    directories), copied into sessions/ before the logs are read."""
+    if settings.openclaw_state_dir:
+        imported = import_openclaw_state(store, settings.openclaw_state_dir)
+        report.imported = imported.files_written
+        report.imported_turns = imported.turns
+        report.redactions += imported.redactions
+        report.warnings += [f"openclaw import: {reason}" for reason in imported.skipped]
+    if settings.openclaw_sessions_dir or settings.openclaw_memory_dir:
+        imported = import_openclaw(
+            store,
+            sessions_dir=settings.openclaw_sessions_dir,
+            memory_dir=settings.openclaw_memory_dir,
+        )
+        report.imported += imported.files_written
+        report.redactions += imported.redactions
+        report.warnings += [f"openclaw import: {reason}" for reason in imported.skipped]
+
+
+def _days_to_read(store, day: str, all_pending: bool) -> list[str]:
+    """`day`, or with `all_pending` every day with a log not summarized to its end."""
+    if not all_pending:
+        return [day]
+    ledger = _read_ledger(store, store.layout.summarize_ledger)
+    return sorted(
+        {
+            session_day(path)
+            for path in store.session_files()
+            if not _fully_summarized(path, ledger.get(path.name))
+        }
+    )
+
+
+def _redact_logs(store, paths: list[Path], report: SummarizeReport) -> None:
+    """The secrets of the logs about to be read, redacted in place (under the lock)."""
+    with store.locked("summarize: redact"):
+        for path in paths:
+            found = _redact_session(store, path)
+            if found:
+                relative = store.layout.relative(path)
+                store.note(f"redacted {found} secret(s) in {relative}", redactions=found)
+            report.redactions += found
 
 
 def _unread(source: str, done: dict[str, int]) -> bool:
