@@ -11,10 +11,10 @@
 //         {"timed": [steps]}  (run one after another: {"ms": [...], "hits": [...]})
 //         {"step": step, "after": MS, "during": step}  (`during` runs while `step` is pending)
 import path from "node:path";
-import { pathToFileURL } from "node:url";
+import { fileURLToPath, pathToFileURL } from "node:url";
 
 const [config, steps] = process.argv.slice(2).map((text) => JSON.parse(text));
-const plugin = path.resolve(path.dirname(new URL(import.meta.url).pathname), "..", "openclaw-plugin");
+const plugin = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..", "openclaw-plugin");
 
 const module = await import(pathToFileURL(path.join(plugin, "index.js")).href);
 const service = await import(pathToFileURL(path.join(plugin, "service.js")).href);
