@@ -110,6 +110,20 @@ def test_a_damaged_index_is_rebuilt_and_gives_the_same_results(cli, tmp_path, da
     assert recall(cli, queries[0]).err == ""  # repaired once, quiet afterwards
 
 
+def test_a_memory_that_cannot_be_locked_gets_an_index_for_the_command_only(cli, tmp_path, data_dir):
+    remember(cli, tmp_path, ENGLISH)
+    before = [recall(cli, query).json()["results"] for query in ("peanuts", "billing database")]
+    shutil.rmtree(data_dir / "embeddings")
+    lock = data_dir / "state" / "memory.lock"
+    lock.unlink(missing_ok=True)
+    lock.symlink_to(tmp_path / "elsewhere")  # refused: the memory is read, never written
+    first = recall(cli, "peanuts")
+    assert "the vector index was built for this command only" in first.err
+    assert "vector index rebuilt: state/memory.lock is refused" in first.err
+    assert [first.json()["results"], recall(cli, "billing database").json()["results"]] == before
+    assert not (data_dir / "embeddings" / "index.bin").exists()  # nothing written
+
+
 @pytest.mark.slow
 def test_only_new_facts_are_embedded_and_a_model_change_rebuilds(cli, tmp_path, data_dir):
     remember(cli, tmp_path, ENGLISH)

@@ -105,15 +105,7 @@ def update_index(
     wanted = _wanted(graph)
     cache = EmbeddingCache.of(graph, embedder)
     missing = cache.missing(wanted)
-    if missing:
-        for start in range(0, len(missing), EMBED_BATCH):
-            if progress is not None:
-                progress("embedding", start, len(missing))
-            batch = missing[start : start + EMBED_BATCH]
-            cache.add(batch, embedder.embed_passages(batch))
-        if progress is not None:
-            progress("embedding", len(missing), len(missing))
-        report.embedded += len(missing)
+    report.embedded += _embed(cache, embedder, missing, progress)
     lock = graph.store.refused(graph.layout.write_lock)
     if lock is not None:  # a memory that cannot be locked is read, never written
         graph.store.warnings.append(
@@ -121,48 +113,15 @@ def update_index(
             f"vector index was built for this command only ({lock.fix})"
         )
         index = VectorIndex(embedder.dimension, kind=index_kind(len(wanted), approximate_min_facts))
-        if wanted:
-            index.add(
-                np.array(list(wanted), dtype=np.int64),
-                cache.combined_rows([texts for _, _, texts in wanted.values()]),
-            )
-        report.added = report.vectors = len(index)
-        report.index_kind, report.nprobe = index.kind, index.nprobe
-        report.measured_recall = index.measured_recall
+        _bring_in_step(index, {}, wanted, cache, embedder, report)
         report.rebuilt = f"{graph.layout.relative(lock.path)} is refused"
-        return SemanticIndex(
-            index, {vid: fact_id for vid, (fact_id, _, _) in wanted.items()}
-        ), report
+        return SemanticIndex(index, _mapping(wanted)), report
     with graph.store.locked("index"):
         if snapshot.file_key(graph.layout.facts) != facts_key:
             wanted = _wanted(graph)  # the facts as they are now, not before the embedding
         index, known, reason = _load(graph, embedder, force, len(wanted), approximate_min_facts)
         report.rebuilt = reason
-        stale = [
-            vid
-            for vid, (fact_id, digest) in known.items()
-            if wanted.get(vid, (None, None))[1] != digest or wanted[vid][0] != fact_id
-        ]
-        fresh = [
-            vid
-            for vid, (fact_id, digest, _) in wanted.items()
-            if known.get(vid) != (fact_id, digest)
-        ]
-        late = cache.unreadable(text for vid in fresh for text in wanted[vid][2])
-        if late:  # facts remembered while we were embedding
-            cache.add(late, embedder.embed_passages(late))
-            report.embedded += len(late)
-        index.remove(np.array(stale, dtype=np.int64))
-        if fresh:
-            index.add(
-                np.array(fresh, dtype=np.int64),
-                cache.combined_rows([wanted[vid][2] for vid in fresh]),
-            )
-        fresh_texts = {text for vid in fresh for text in wanted[vid][2]}
-        report.from_cache = max(0, len(fresh_texts) - report.embedded)
-        report.added, report.removed, report.vectors = len(fresh), len(stale), len(index)
-        report.index_kind, report.nprobe = index.kind, index.nprobe
-        report.measured_recall = index.measured_recall
+        fresh, stale, late = _bring_in_step(index, known, wanted, cache, embedder, report)
         if fresh or stale or reason is not None:
             graph.store.note(
                 f"vector index: {len(fresh)} added, {len(stale)} removed"
@@ -177,7 +136,7 @@ def update_index(
             cache.keep(facts | episode_digests(graph))
             cache.save(graph.store)
         cache.note_mended(graph.store)
-        mapping = {vid: fact_id for vid, (fact_id, _, _) in wanted.items()}
+        mapping = _mapping(wanted)
         snapshot.save(
             _state_path(graph),
             _state_key(graph, embedder, approximate_min_facts),
@@ -185,6 +144,56 @@ def update_index(
             disk=graph.store.cache_usable(_state_path(graph)),
         )
     return SemanticIndex(index, mapping), report
+
+
+def _embed(cache: EmbeddingCache, embedder: Embedder, texts: list[str], progress) -> int:
+    """Embed `texts` into `cache`, EMBED_BATCH at a time; returns how many."""
+    for start in range(0, len(texts), EMBED_BATCH):
+        if progress is not None:
+            progress("embedding", start, len(texts))
+        batch = texts[start : start + EMBED_BATCH]
+        cache.add(batch, embedder.embed_passages(batch))
+    if texts and progress is not None:
+        progress("embedding", len(texts), len(texts))
+    return len(texts)
+
+
+def _bring_in_step(
+    index: VectorIndex, known: dict, wanted: dict, cache, embedder: Embedder, report: IndexReport
+) -> tuple[list[int], list[int], list[str]]:
+    """Remove from `index` the vectors of facts gone or changed since it was made (`known`:
+    vector id -> (fact id, digest)) and add those of the `wanted` facts it lacks, embedding
+    the texts of facts remembered meanwhile; the report says what was done. Returns the
+    vector ids added and removed, and the texts embedded late."""
+    stale = [
+        vid
+        for vid, (fact_id, digest) in known.items()
+        if wanted.get(vid, (None, None))[1] != digest or wanted[vid][0] != fact_id
+    ]
+    fresh = [
+        vid for vid, (fact_id, digest, _) in wanted.items() if known.get(vid) != (fact_id, digest)
+    ]
+    late = cache.unreadable(text for vid in fresh for text in wanted[vid][2])
+    if late:  # facts remembered while we were embedding
+        cache.add(late, embedder.embed_passages(late))
+        report.embedded += len(late)
+    index.remove(np.array(stale, dtype=np.int64))
+    if fresh:
+        index.add(
+            np.array(fresh, dtype=np.int64),
+            cache.combined_rows([wanted[vid][2] for vid in fresh]),
+        )
+    fresh_texts = {text for vid in fresh for text in wanted[vid][2]}
+    report.from_cache = max(0, len(fresh_texts) - report.embedded)
+    report.added, report.removed, report.vectors = len(fresh), len(stale), len(index)
+    report.index_kind, report.nprobe = index.kind, index.nprobe
+    report.measured_recall = index.measured_recall
+    return fresh, stale, late
+
+
+def _mapping(wanted: dict) -> dict[int, str]:
+    """Which fact each vector stands for."""
+    return {vid: fact_id for vid, (fact_id, _, _) in wanted.items()}
 
 
 def _state_path(graph: KnowledgeGraph) -> Path:
