@@ -440,6 +440,55 @@ def _block_lines(groups: dict[str, list[Candidate]]) -> list[str]:
     return lines
 
 
+def _foreign_lines(block: list[str], candidates: list[Candidate], known) -> list[str]:
+    """The warning for lines inside the managed block that it did not write (they are
+    replaced), if there are any."""
+    headings = {_heading(candidate.subject) for candidate in candidates} | _OLD_HEADINGS
+    foreign = [
+        line
+        for line in block
+        if line.strip() and line.rstrip() not in headings and _id_of(line, known) is None
+    ]
+    if not foreign:
+        return []
+    return [
+        f"{len(foreign)} line(s) inside the managed block were not written by "
+        "vm-memory-oracle and were replaced; keep notes outside the markers"
+    ]
+
+
+def _room(
+    document,
+    newline: str,
+    name: str,
+    max_lines: int,
+    fill_lines: int | None,
+    max_chars: int | None,
+    warnings: list[str],
+) -> tuple[int, int | None]:
+    """The lines (and, with `max_chars`, the characters) the block may take beside the
+    user's own text; 0 with a warning when that text leaves none."""
+    own_lines = len(document.before.splitlines()) + len(document.after.splitlines())
+    fill = fill_lines if fill_lines is not None and own_lines + 2 <= fill_lines else max_lines
+    budget = min(fill, max_lines) - own_lines - 2
+    if budget < 0:
+        warnings.append(
+            f"{name} has {own_lines} lines of your own, which with the 2 marker "
+            f"lines exceed memory_md_max_lines ({max_lines}); the managed block "
+            "is left empty"
+        )
+    if max_chars is None:
+        return max(budget, 0), None
+    own_chars = chars(document.before) + chars(document.after)
+    char_budget = max_chars - own_chars - chars(BEGIN + newline + END + document.end_ending)
+    if char_budget < 0:
+        warnings.append(
+            f"{name} has {own_chars} characters of your own, more than its "
+            f"budget of {max_chars}; the managed block is left empty"
+        )
+    return max(budget, 0), max(char_budget, 0)
+
+
 def reconcile(
     current: str | None,
     candidates: list[Candidate],
@@ -467,15 +516,8 @@ def reconcile(
     lines = text.splitlines(keepends=True)
     problem = _marker_problem(lines)
     if problem:
-        return Reconciled(
-            text,
-            [],
-            [],
-            [],
-            [],
-            [f"{name} left as it is: {problem}; fix the markers by hand"],
-            previous=current,
-        )
+        warning = f"{name} left as it is: {problem}; fix the markers by hand"
+        return Reconciled(text, [], [], [], [], [warning], previous=current)
     newline = "\r\n" if "\r\n" in text else "\n"
     document = _split_document(lines) or _split_document(
         _with_empty_block(text, newline, max_lines).splitlines(keepends=True)
@@ -483,43 +525,15 @@ def reconcile(
     assert document is not None, "a file with an empty block added has the block"
     known = _known(candidates, former, add_above)
     old_ids = _ids_in_block(document.block, known)
-    headings = {_heading(candidate.subject) for candidate in candidates} | _OLD_HEADINGS
-    warnings = []
-    foreign = [
-        line
-        for line in document.block
-        if line.strip() and line.rstrip() not in headings and _id_of(line, known) is None
-    ]
-    if foreign:
-        warnings.append(
-            f"{len(foreign)} line(s) inside the managed block were not written by "
-            "vm-memory-oracle and were replaced; keep notes outside the markers"
-        )
+    warnings = _foreign_lines(document.block, candidates, known)
 
     by_id: dict[str, Candidate] = {}
     for candidate in candidates:
         by_id.setdefault(candidate.id, candidate)  # the first of a repeated id wins
     wanted, reasons, skipped = _select(by_id, old_ids, add_above, remove_below)
 
-    own_lines = len(document.before.splitlines()) + len(document.after.splitlines())
-    fill = fill_lines if fill_lines is not None and own_lines + 2 <= fill_lines else max_lines
-    budget = min(fill, max_lines) - own_lines - 2
-    if budget < 0:
-        warnings.append(
-            f"{name} has {own_lines} lines of your own, which with the 2 marker "
-            f"lines exceed memory_md_max_lines ({max_lines}); the managed block "
-            "is left empty"
-        )
-    char_budget = None
-    if max_chars is not None:
-        own_chars = chars(document.before) + chars(document.after)
-        char_budget = max_chars - own_chars - chars(BEGIN + newline + END + document.end_ending)
-        if char_budget < 0:
-            warnings.append(
-                f"{name} has {own_chars} characters of your own, more than its "
-                f"budget of {max_chars}; the managed block is left empty"
-            )
-    facts, left = _fit(wanted, max(budget, 0), None if char_budget is None else max(char_budget, 0))
+    budget, char_budget = _room(document, newline, name, max_lines, fill_lines, max_chars, warnings)
+    facts, left = _fit(wanted, budget, char_budget)
     placed = {c.id for c in facts}
     reasons.update(left)
     left_out = [
