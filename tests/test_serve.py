@@ -93,6 +93,9 @@ def test_a_log_clean_removed_is_opened_from_its_turns_episodes(allergy_memory, s
     assert opened["ok"] and opened["result"]["origin"] == "episodes"
     assert "Maya lives in Porto" in opened["result"]["text"]
     assert "peanuts" not in opened["result"]["text"]
+    # However many lines are asked for, only the turns kept are read (no list of them made).
+    whole = service.ask("get", path="sessions/2026-05-14-090000.jsonl", lines=10**12)
+    assert whole["ok"] and len(whole["result"]["text"].splitlines()) == 3
 
 
 def test_what_is_remembered_after_the_start_is_found_without_a_restart(allergy_memory, served, cli):

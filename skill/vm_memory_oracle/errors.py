@@ -25,6 +25,14 @@ EXIT_STORAGE = 8  # the disk refused a write: full, over quota, read-only, I/O e
 STORAGE_ERRNOS = frozenset({errno.ENOSPC, errno.EDQUOT, errno.EROFS, errno.EIO})
 
 
+def os_failure(exc: OSError) -> tuple[int, str]:
+    """The exit code and one-line message of an OSError a command met: the storage's
+    (exit 8) when the disk is at fault, else an unexpected failure (exit 1)."""
+    where = f"{exc.filename}: " if exc.filename else ""
+    code = EXIT_STORAGE if exc.errno in STORAGE_ERRNOS else EXIT_FAILURE
+    return code, f"{where}{exc.strerror or exc}"
+
+
 class OracleError(Exception):
     """Base of the errors a user can cause; the message is one actionable line."""
 

@@ -40,9 +40,9 @@ from .errors import (
     EXIT_LOCK_TIMEOUT,
     EXIT_STORAGE,
     EXIT_USAGE,
-    STORAGE_ERRNOS,
     InvalidInputError,
     OracleError,
+    os_failure,
 )
 
 PROVIDER = "vm-memory-oracle"
@@ -115,9 +115,7 @@ class Service:
         except OracleError as exc:
             return _refusal(ident, exc.exit_code, str(exc))
         except OSError as exc:
-            where = f"{exc.filename}: " if exc.filename else ""
-            code = EXIT_STORAGE if exc.errno in STORAGE_ERRNOS else EXIT_FAILURE
-            return _refusal(ident, code, f"{where}{exc.strerror or exc}")
+            return _refusal(ident, *os_failure(exc))
         except Exception as exc:  # the process must outlive any one request
             return _refusal(ident, EXIT_FAILURE, f"{type(exc).__name__}: {exc}")
 
@@ -290,12 +288,12 @@ def _episode_lines(context, log: str, first: int, count: int) -> str:
     episodes (one line a turn, its passages joined), for a log clean has removed."""
     from .episodes import Episode, episode_files
 
-    wanted = {f"{log}:{line}" for line in range(first, first + count)}
     turns: dict[str, list[Episode]] = {}
     store = context.store()
     for path in episode_files(context.layout()):
         for record in store.read_records(path, "episode", copy=False):
-            if record.get("source") in wanted:
+            cited = _cited(record)
+            if cited is not None and cited[0] == log and first <= cited[1] < first + count:
                 turns.setdefault(record["source"], []).append(Episode.from_record(record))
     if not turns:
         raise InvalidInputError("no such file in the memory, and no turn of it kept", source=log)

@@ -12,12 +12,10 @@ import re
 import sys
 
 from ..errors import (
-    EXIT_FAILURE,
     EXIT_INVALID_INPUT,
-    EXIT_STORAGE,
     EXIT_USAGE,
-    STORAGE_ERRNOS,
     OracleError,
+    os_failure,
 )
 from .context import Context, resolve_context
 from .memory import (
@@ -101,9 +99,9 @@ def main(argv: list[str] | None = None) -> int:
         print(f"Error: {exc}", file=sys.stderr)
         return exc.exit_code
     except OSError as exc:
-        where = f"{exc.filename}: " if exc.filename else ""
-        print(f"Error: {where}{exc.strerror or exc}", file=sys.stderr)
-        return EXIT_STORAGE if exc.errno in STORAGE_ERRNOS else EXIT_FAILURE
+        code, message = os_failure(exc)
+        print(f"Error: {message}", file=sys.stderr)
+        return code
     except KeyboardInterrupt:
         print("Error: interrupted", file=sys.stderr)
         return 130
