@@ -14,6 +14,9 @@ const AUTO_RECALL_RESULTS = 3;
 const AUTO_RECALL_CHARS = 1000;
 const AUTO_RECALL_TIMEOUT_MS = 10_000; // within OpenClaw's 15 s for a prompt hook
 const MAX_QUERY_BYTES = 1_000_000; // a longer query is refused here, before it is sent
+// What auto-recall searches for of a long message: its opening, within the longest query
+// the memory takes (MAX_QUERY_CHARS of recall.py).
+const AUTO_RECALL_QUERY_CHARS = 4000;
 
 // The parameters of OpenClaw's own memory tools, so that prompts and habits made for them
 // work unchanged. `corpus` "sessions" keeps what was said (the turns); the others keep all.
@@ -145,7 +148,7 @@ export async function recalledContext(memory, prompt, budget) {
   try {
     found = await memory.request(
       "search",
-      { query: prompt.slice(0, 4000), maxResults: AUTO_RECALL_RESULTS },
+      { query: prompt.slice(0, AUTO_RECALL_QUERY_CHARS), maxResults: AUTO_RECALL_RESULTS },
       { timeoutMs: AUTO_RECALL_TIMEOUT_MS },
     );
   } catch {

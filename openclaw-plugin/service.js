@@ -159,18 +159,10 @@ export class RecallProcess {
     this.logger.warn?.(`${SKILL}: ${why}`);
   }
 
-  stop(child = this.child, why = "stopped") {
-    // `why` completes "the recall process was ..."
-    if (!child) return;
+  /** Kill `child`, failing what waits on it; `why` completes "the recall process was". */
+  stop(child, why) {
     this.exited(child, `the recall process was ${why}`);
     child.kill("SIGKILL");
-  }
-
-  close() {
-    const child = this.child;
-    if (!child) return;
-    this.child = null;
-    child.stdin.end();
   }
 }
 
@@ -179,12 +171,12 @@ const running = new Map(); // one process per entrypoint and data directory, for
 export function recallProcess(options) {
   const key = `${options.entrypoint}\u0000${options.dataPath}`;
   if (!running.has(key)) running.set(key, new RecallProcess(options));
-  const process = running.get(key);
-  process.startTimeoutMs = options.startTimeoutMs ?? process.startTimeoutMs;
-  return process;
+  const recall = running.get(key);
+  recall.startTimeoutMs = options.startTimeoutMs ?? recall.startTimeoutMs;
+  return recall;
 }
 
 /** The process ids of the recall processes running now (for the plugin's tests). */
 export function runningPids() {
-  return [...running.values()].map((process) => process.child?.pid).filter(Boolean);
+  return [...running.values()].map((recall) => recall.child?.pid).filter(Boolean);
 }
