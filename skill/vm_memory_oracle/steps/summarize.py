@@ -100,8 +100,9 @@ def summarize(
     _import_from_openclaw(store, settings, report)
     ledger_path = layout.summarize_ledger
     days = _days_to_read(store, day or now.date().isoformat(), all_pending)
-    paths = [path for one_day in days for path in store.session_files(one_day)]
-    report.days = [one_day for one_day in days if store.session_files(one_day)]
+    logs = {one_day: store.session_files(one_day) for one_day in days}  # each day listed once
+    paths = [path for found in logs.values() for path in found]
+    report.days = [one_day for one_day, found in logs.items() if found]
     report.session_files = [layout.relative(path) for path in paths]
     if not paths:
         return report
