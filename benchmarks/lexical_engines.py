@@ -1,11 +1,11 @@
-"""Lexical retrieval engines compared: the project's (tantivy through recall.Corpus), bm25s,
+"""Lexical retrieval engines compared: the project's (tantivy through recall's Corpus), bm25s,
 tantivy alone and SQLite FTS5 (unicode61 over the project's tokens; trigram over raw text).
 A former hand-written BM25 over Python postings was measured by this benchmark against the
 others and gave way to tantivy: same LoCoMo recall, a hundred times slower queries at 100,000
 facts, and no update in place.
 
 Every engine indexes the same documents (a fact's sentence, subject, predicate, object and
-context, as recall.build_lexical_index joins them) and, except FTS5 trigram, the same terms
+context, as lexical.document_text joins them) and, except FTS5 trigram, the same terms
 (vm_memory_oracle.model.text.tokens: words, numbers, CJK characters and pairs, joined by
 spaces where an engine wants text). Measured per engine, each size in a forked process of its
 own: build time (median of --repeats), query latency p50/p95 over synthetic.QUERIES (English
@@ -41,9 +41,11 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "skill"))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from vm_memory_oracle import lexical  # noqa: E402
+from vm_memory_oracle.lexical.snapshot import build_lexical_index  # noqa: E402
 from vm_memory_oracle.model.fact import Fact, new_fact, normalise, vector_id  # noqa: E402
 from vm_memory_oracle.model.text import tokens  # noqa: E402
-from vm_memory_oracle.recall import Corpus, build_lexical_index  # noqa: E402
+from vm_memory_oracle.recall.corpus import Corpus  # noqa: E402
+from vm_memory_oracle.recall.query import Query  # noqa: E402
 
 import results  # noqa: E402
 import synthetic  # noqa: E402
@@ -67,7 +69,7 @@ def document_terms(record: dict) -> list[str]:
 
 
 def query_terms(query: str) -> list[str]:
-    """The query's distinct terms, in order (recall.Corpus.lexical_scores counts each once)."""
+    """The query's distinct terms, in order (Corpus.lexical_ranking counts each once)."""
     return list(dict.fromkeys(tokens(query)))
 
 
@@ -84,7 +86,7 @@ def directory_bytes(path: Path) -> int:
 
 
 class _AllSearchable:
-    """A view for recall.Corpus in which every fact is searchable: lexical scoring only."""
+    """A view for recall's Corpus in which every fact is searchable: lexical scoring only."""
 
     def __init__(self, records: dict[str, dict]):
         self.records = records
@@ -95,8 +97,8 @@ class _AllSearchable:
 
 class Project:
     """What recall runs: the full-text index (storage.text_index, tantivy) ranks, through
-    recall.Corpus.lexical_scores (min_relative 0: a plain top 10) over the snapshot of
-    recall.build_lexical_index, which maps its hits to facts. An update writes the index in
+    Corpus.lexical_ranking of recall (min_relative 0: a plain top 10) over the lexical
+    snapshot (build_lexical_index), which maps its hits to facts. An update writes the index in
     place and builds the snapshot again (as recall does when facts.jsonl changes)."""
 
     name = "project"
@@ -122,7 +124,12 @@ class Project:
         self._corpus()
 
     def search(self, query: str, k: int = K) -> list[tuple[str, float]]:
-        return top(self.corpus.lexical_scores(query, self.min_relative, depth=k).items(), k)
+        asked = Query(query, self.corpus, k=k)
+        numbers, scores = self.corpus.lexical_ranking(
+            asked.tokens, asked.coverage, self.min_relative, depth=k
+        )
+        ids = self.corpus.ids
+        return top(((ids[number], float(score)) for number, score in zip(numbers, scores)), k)
 
     def update(self, added: list[dict], removed: list[dict]) -> None:
         for record in removed:
@@ -519,7 +526,7 @@ def in_child(function, *args):
     return value
 
 
-# What each engine adds to a recall process's imports (current: nothing, it is recall.py).
+# What each engine adds to a recall process's imports (current: nothing, it is recall's own).
 IMPORTS = {
     "bm25s": "bm25s",
     "tantivy": "tantivy",

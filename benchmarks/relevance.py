@@ -38,7 +38,10 @@ from vm_memory_oracle.embed.relevance import (  # noqa: E402
     shipped_background_path,
 )
 from vm_memory_oracle.graph import KnowledgeGraph  # noqa: E402
-from vm_memory_oracle.recall import Corpus, lexical_index, recall_many  # noqa: E402
+from vm_memory_oracle.lexical.snapshot import lexical_index  # noqa: E402
+from vm_memory_oracle.recall import recall_many  # noqa: E402
+from vm_memory_oracle.recall.corpus import Corpus  # noqa: E402
+from vm_memory_oracle.recall.query import Query  # noqa: E402
 from vm_memory_oracle.semantic import semantic_search  # noqa: E402
 from vm_memory_oracle.storage.layout import Layout  # noqa: E402
 from vm_memory_oracle.storage.store import Store  # noqa: E402
@@ -217,7 +220,7 @@ def unshared_scores(
     vector = semantic.embedder.embed_queries([query])[0]
     records = {fact.id: fact for fact in graph.facts()}
     corpus = Corpus(_AllSearchable(records), 0.0, lexical_index(graph))
-    sharing = corpus.word_coverage(query)
+    sharing = Query(query, corpus).coverage
     found = [
         (vid, similarity)
         for vid, similarity in index.search(vector, 100)

@@ -370,7 +370,8 @@ def test_an_answer_the_model_alone_ranks_first_stands_beside_the_best_fact():
     from types import SimpleNamespace
 
     from vm_memory_oracle.episodes import Episode
-    from vm_memory_oracle.episodes.search import EpisodeHit, fused
+    from vm_memory_oracle.episodes.search import EpisodeHit
+    from vm_memory_oracle.recall.fusion import with_episodes
 
     def source(line: int) -> str:
         return f"sessions/2023-05-21-133000.jsonl:{line}"
@@ -386,10 +387,10 @@ def test_an_answer_the_model_alone_ranks_first_stands_beside_the_best_fact():
     worded = episode(16, 0, lexical=0, semantic=12)
     again = fact(19)
     facts = [fact(19), fact(11), fact(15), again]
-    ranked = fused(facts, [worded, answer], 10, lambda hit: hit.turn)
+    ranked = with_episodes(facts, [worded, answer], 10, lambda hit: hit.turn)
     turns = [hit.turn if hasattr(hit, "turn") else hit.episode.source for hit in ranked]
     assert turns[:2] == [source(19), source(20)]
     assert turns.index(source(20)) < turns.index(source(16))
     assert ranked[-1] is again  # its turn was shown already
     assert ranked[0].score == 1.0 and all(0 < hit.score <= 1 for hit in ranked)
-    assert len(fused(facts, [worded, answer], 3, lambda hit: hit.turn)) == 3
+    assert len(with_episodes(facts, [worded, answer], 3, lambda hit: hit.turn)) == 3

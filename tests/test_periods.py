@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "skill"))
 
 from vm_memory_oracle.model.periods import Period, named_periods  # noqa: E402
-from vm_memory_oracle.timely import FactTimes, of_the_time  # noqa: E402
+from vm_memory_oracle.recall.sources.time import FactTimes, of_the_time  # noqa: E402
 
 from conftest import fact_of, recall_results, remember_records  # noqa: E402
 

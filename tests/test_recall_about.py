@@ -82,11 +82,11 @@ def music(cli, tmp_path):
 
 
 def test_the_named_persons_fact_comes_before_others_of_the_same_topic(music, monkeypatch):
-    import vm_memory_oracle.recall as recall
+    from vm_memory_oracle.recall.sources import about as about_source
 
     question = "What instrument does Maria play?"
     found = texts(recall_results(music, question))
-    monkeypatch.setitem(recall.WEIGHTS, "about", 0.0)
+    monkeypatch.setattr(about_source, "WEIGHT", 0.0)
     without = texts(recall_results(music, question))
     others = [fact["text"] for fact in MUSIC if fact["subject"] in ("Tom", "Lena", "Sam")]
     assert found.index(CELLO) < min(found.index(text) for text in others)
@@ -127,7 +127,7 @@ def test_a_query_naming_every_subject_of_its_hits_adds_no_list(cli, tmp_path):
 
 
 def test_an_extended_lexical_index_names_what_a_whole_build_names():
-    from vm_memory_oracle.recall import NO_NAME, build_lexical_index, extend_lexical_index
+    from vm_memory_oracle.lexical.snapshot import NO_NAME, build_lexical_index, extend_lexical_index
 
     facts = [fact_of({**fact, "category": "fact"}) for fact in MUSIC]
     facts.append(fact_of({"subject": "Tom", "predicate": "said", "object": "x " * 40}))
@@ -145,7 +145,8 @@ def test_an_extended_lexical_index_names_what_a_whole_build_names():
 
 
 def test_a_fact_changed_since_the_index_was_built_is_read_by_itself():
-    from vm_memory_oracle.recall import Corpus, build_lexical_index
+    from vm_memory_oracle.lexical.snapshot import build_lexical_index
+    from vm_memory_oracle.recall.corpus import Corpus
 
     facts = [fact_of({**fact, "category": "fact"}) for fact in MUSIC]
     corpus = Corpus(None, 0.0, build_lexical_index(facts))
@@ -158,7 +159,7 @@ def test_a_fact_changed_since_the_index_was_built_is_read_by_itself():
 def test_a_name_alone_does_not_lift_its_facts_over_one_holding_the_querys_words(
     cli, data_dir, tmp_path, monkeypatch
 ):
-    import vm_memory_oracle.recall as recall
+    from vm_memory_oracle.recall.sources import about as about_source
 
     subjects = ("user", "team", "Alice", "Bob")
     facts = [
@@ -176,5 +177,5 @@ def test_a_name_alone_does_not_lift_its_facts_over_one_holding_the_querys_words(
     question = "what did the team decide about topic number 120"
     assert recall_results(cli, question)[0]["text"] == "user mentioned topic number 120"
     # Without the rule, the team's facts on other topics, sharing only "topic number", lead.
-    monkeypatch.setattr(recall, "_evident", lambda corpus, query, about, numbers, _: numbers >= 0)
+    monkeypatch.setattr(about_source, "_evident", lambda query, numbers, _: numbers >= 0)
     assert recall_results(cli, question)[0]["text"].startswith("team mentioned")

@@ -55,10 +55,10 @@ def company(cli, tmp_path):
 
 
 def test_a_fact_one_hop_from_the_best_hit_is_lifted(company, monkeypatch):
-    import vm_memory_oracle.recall as recall
+    from vm_memory_oracle.recall.sources import graph as graph_source
 
     with_graph = recall_results(company, QUESTION)
-    monkeypatch.setattr(recall, "GRAPH_SEEDS", 0)
+    monkeypatch.setattr(graph_source, "GRAPH_SEEDS", 0)
     without = recall_results(company, QUESTION)
     texts = [hit["text"] for hit in with_graph]
     porto = "Acme Robotics has its headquarters in Porto."

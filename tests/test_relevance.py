@@ -1,5 +1,5 @@
 """Recall's decision whether anything in the memory concerns a query (embed/relevance.py,
-recall.py), with the bundled model: queries about nothing the memory holds get nothing back,
+recall/gate.py), with the bundled model: queries about nothing the memory holds get nothing back,
 the documented examples still find their fact, and no outcome changes when every similarity
 the index returns moves by 0.005.
 
@@ -24,8 +24,12 @@ from vm_memory_oracle.embed.relevance import (
     shipped_background_path,
 )
 from vm_memory_oracle.graph import KnowledgeGraph
+from vm_memory_oracle.lexical.snapshot import lexical_index
 from vm_memory_oracle.model.text import evidence_terms
-from vm_memory_oracle.recall import WORD_EVIDENCE, Corpus, lexical_index, recall_many
+from vm_memory_oracle.recall import recall_many
+from vm_memory_oracle.recall.corpus import Corpus
+from vm_memory_oracle.recall.gate import WORD_EVIDENCE
+from vm_memory_oracle.recall.query import Query
 from vm_memory_oracle.semantic import semantic_search
 from vm_memory_oracle.storage.layout import Layout
 from vm_memory_oracle.storage.store import Store
@@ -82,7 +86,7 @@ def assert_shares_nothing(graph, query: str, now: str = NOW) -> None:
     something."""
     corpus = Corpus(graph.live_view(parse_iso(now)), 0.0, lexical_index(graph))
     assert not corpus.named_subjects(query), query
-    coverage = corpus.word_coverage(query)
+    coverage = Query(query, corpus).coverage
     assert max(coverage.values(), default=0.0) < WORD_EVIDENCE, (query, coverage)
     assert not corpus.shares_a_phrase(query, coverage), query
 
@@ -182,7 +186,7 @@ def test_a_shared_phrase_concerns_the_memory_when_most_words_do_not(cli, tmp_pat
     assert hits[1] and hits[1][0]["object"] == "下周去北京出差"
     corpus = Corpus(graph.live_view(parse_iso(NOW)), 0.0, lexical_index(graph))
     query = "the migration of the database was signed off"  # the words, not the phrase
-    assert not corpus.shares_a_phrase(query, corpus.word_coverage(query))
+    assert not corpus.shares_a_phrase(query, Query(query, corpus).coverage)
 
 
 def test_a_lone_chinese_character_of_a_longer_word_is_no_evidence():

@@ -269,22 +269,24 @@ def test_the_lexical_snapshot_of_appended_facts_is_extended_to_what_a_build_make
     """After a remember appends facts, the lexical snapshot is brought up to date from the
     previous one (only the new facts read) and equals a build from scratch; a rewrite of
     facts.jsonl (a supersession) or a snapshot of other bytes is built whole."""
-    from vm_memory_oracle import recall
+    from vm_memory_oracle.lexical import snapshot as lexical_snapshot
     from vm_memory_oracle.storage import snapshot
 
     hash_embedder(cli)
     _remember(cli, tmp_path, FACTS[:3])
     _recall(cli, "oolong tea")
     built: list[int] = []
-    real_build = recall.build_lexical_index
+    real_build = lexical_snapshot.build_lexical_index
     monkeypatch.setattr(
-        recall, "build_lexical_index", lambda facts: built.append(len(facts)) or real_build(facts)
+        lexical_snapshot,
+        "build_lexical_index",
+        lambda facts: built.append(len(facts)) or real_build(facts),
     )
 
     def fresh_snapshot() -> dict:
         snapshot.forget_memory()  # as a new process: the snapshot on disk is what counts
         graph = _graph(data_dir)
-        index = recall.lexical_index(graph)
+        index = lexical_snapshot.lexical_index(graph)
         current = [fact for fact in graph.facts() if fact.current]
         assert {key: value for key, value in index.items() if key != "source"} == real_build(
             current

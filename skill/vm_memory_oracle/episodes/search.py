@@ -3,23 +3,23 @@
 Two lists rank the episodes: their BM25 over the query's terms and their vectors' nearness
 to the query's vector, fused by reciprocal rank. An episode needs evidence of its own: a
 word of the query, or, when the query concerns the memory at all, its vector's calibrated
-score (_related_by_meaning). Whether the
-query concerns the memory is the facts' gate (recall.py), or else that an episode holds
-enough of the query's terms: an answer said only by the assistant, in a
-turn no fact came from, is still found, and a query that shares next to nothing with what
-was said finds no episode. Holding enough means at least WORD_EVIDENCE of the terms and
-two of them (one, for a query of one term): a lone common word ("pair") is no evidence.
+score (_related_by_meaning). Whether the query concerns the memory is the facts' gate
+(recall/gate.py), or else that an episode holds enough of the query's terms: an answer
+said only by the assistant, in a turn no fact came from, is still found, and a query that
+shares next to nothing with what was said finds no episode. Holding enough means at least
+WORD_EVIDENCE of the terms and two of them (one, for a query of one term): a lone common
+word ("pair") is no evidence.
 
-The facts and the episodes are then fused by reciprocal rank of their places in the facts'
-list and in each of the episodes' two lists (LIST_WEIGHT), each turn taken once first (a
-fact of a turn and the turn's episode say one thing). The episodes' lists enter as lists
-of their own: a turn the model alone ranks first, an answer that shares no word with the
-question ("28. Kg3 would be my move." to "what was the move you made after 27. Kg2
-Bd5+?"), stands beside the best fact, not behind every episode that also holds the
-question's words. The words' list counts half: the facts' list already weighs the words
-of what was learned from each turn. An episode's text is cut to a window around the
-query's words, so that k results stay within RESULT_CHARS characters: a passage, never a
-whole article.
+The facts and the episodes are then fused (recall/fusion.py) by reciprocal rank of their
+places in the facts' list and in each of the episodes' two lists (LIST_WEIGHT), each turn
+taken once first (a fact of a turn and the turn's episode say one thing). The episodes'
+lists enter as lists of their own: a turn the model alone ranks first, an answer that
+shares no word with the question ("28. Kg3 would be my move." to "what was the move you
+made after 27. Kg2 Bd5+?"), stands beside the best fact, not behind every episode that
+also holds the question's words. The words' list counts half: the facts' list already
+weighs the words of what was learned from each turn. An episode's text is cut to a window
+around the query's words, so that k results stay within RESULT_CHARS characters: a
+passage, never a whole article.
 """
 
 from __future__ import annotations
@@ -36,9 +36,6 @@ from .index import EpisodeIndex
 EPISODE_DEPTH = 50  # candidates each list gives, at least
 RRF_K = 10
 WORD_EVIDENCE = 0.5  # share of the query's terms an episode holds to answer on its own
-FACT_WEIGHT = 1.0
-EPISODE_WEIGHT = 1.0  # of a turn no fact was learned from: the episode is all there is
-COVERED_WEIGHT = 0.5  # of a turn facts were learned from: they speak for it first
 LIST_WEIGHT = {"semantic": 1.0, "lexical": 0.5}  # each episodes' list, in the fusion
 RESULT_CHARS = 2000  # of k=10 results at most
 EPISODE_MIN_CHARS = 120  # a window shorter than this says too little: fewer episodes
@@ -143,39 +140,6 @@ def _related_by_meaning(
     )
     bar = semantic.scale.halfway(len(index.vectors))
     return {int(vid) for vid, score in zip(vids, scores) if score >= bar}
-
-
-def fused(facts: list, episodes: list[EpisodeHit], k: int, turn_of) -> list:
-    """Facts (recall's hits, best first) and episode hits in one list of at most k, by
-    reciprocal rank: a fact by its place in the facts' list, an episode by its places in
-    the episodes' lists (LIST_WEIGHT each, its own weight over them); each turn
-    (`turn_of(fact hit)`, an episode's source) taken once before any is taken again."""
-    scored = [
-        (FACT_WEIGHT / (RRF_K + rank + 1), 0, rank, hit, turn_of(hit))
-        for rank, hit in enumerate(facts)
-    ] + [
-        (_weight(hit) * _listed(hit), 1, rank, hit, hit.episode.source)
-        for rank, hit in enumerate(episodes)
-    ]
-    scored.sort(key=lambda item: (-item[0], item[1], item[2]))
-    top = max(FACT_WEIGHT, EPISODE_WEIGHT) / (RRF_K + 1)
-    first: list = []
-    later: list = []
-    seen: set[str] = set()
-    for score, _, _, hit, turn in scored:
-        hit.score = score / top  # the fused score, on one scale for facts and episodes
-        (later if turn in seen else first).append(hit)
-        seen.add(turn)
-    return (first + later)[:k]
-
-
-def _listed(hit: EpisodeHit) -> float:
-    """An episode's reciprocal ranks in the episodes' lists that found it, weighed."""
-    return sum(LIST_WEIGHT[name] / (RRF_K + rank + 1) for name, rank in hit.ranks.items())
-
-
-def _weight(hit: EpisodeHit) -> float:
-    return COVERED_WEIGHT if hit.episode.facts else EPISODE_WEIGHT
 
 
 def clipped(text: str, query: str, limit: int) -> str:

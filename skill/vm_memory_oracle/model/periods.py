@@ -1,8 +1,8 @@
 """The times a text names, as periods of whole days: "in May 2023", "last year",
 "2023-05-07", "the week of 2023-06-26", "summer 2021", "去年", "2023年5月".
 
-A query that names a time prefers the facts of that time (recall.py). A fact is of a time
-when it was stated then (its valid_from) or its text names a day, week, month or year
+A query that names a time prefers the facts of that time (recall/sources/time.py). A fact
+is of a time when it was stated then (its valid_from) or its text names a day, week, month or year
 within it; relative dates in a fact were resolved when it was learned ("last week (week of
 2023-06-26)", extract/dates.py), so they are read here as the dates they are.
 

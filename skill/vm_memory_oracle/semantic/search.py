@@ -46,7 +46,7 @@ class Semantic:
 def related_neighbours(
     semantic: Semantic, vector, corpus, k: int, coverage: Mapping[str, float]
 ) -> tuple[list[tuple[str, float]], bool]:
-    """(fact id, similarity) of the nearest facts `corpus` (recall.Corpus) can search that
+    """(fact id, similarity) of the nearest facts `corpus` (recall/corpus.py) can search that
     are related to the query, best first, and whether one of them is related on the model's
     scale whatever its words.
 

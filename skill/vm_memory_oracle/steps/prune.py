@@ -7,8 +7,8 @@ index, when
 - the active facts number more than max_facts: the lowest activation goes first
   ("pruned: over max_facts ...").
 Pinned facts are never pruned. Pruned facts come back when a recall finds them in the
-archive (recall.py); superseded ones do not. First, a fact superseded by a fact that is
-nowhere (its line lost to damage) is made current again ("reinstated").
+archive (recall/archive.py); superseded ones do not. First, a fact superseded by a fact
+that is nowhere (its line lost to damage) is made current again ("reinstated").
 """
 
 from __future__ import annotations

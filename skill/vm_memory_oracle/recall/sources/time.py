@@ -1,9 +1,10 @@
-"""Which facts are of the time a query names (recall.rank's time list).
+"""The candidates of the time a query names ("in May 2023", "last year", 去年), in the order
+fused so far: a fact is of a period when it was stated (or became valid) a day in it, or
+its sentence names a day, week, month or year that overlaps it (model/periods.py).
 
-A fact is of a period when it was stated (or became valid) a day in it, or its sentence
-names a day, week, month or year that overlaps it (model/periods.py). For the facts of a
-lexical index snapshot the answer is kept as day numbers in arrays (FactTimes), filled the
-first time a fact is a candidate, so a recall that names a time tests its candidates at once.
+For the facts of a lexical snapshot the answer is kept as day numbers in arrays
+(FactTimes), filled the first time a fact is a candidate, so a recall that names a time
+tests its candidates at once.
 """
 
 from __future__ import annotations
@@ -11,12 +12,49 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from datetime import date
 from functools import lru_cache
+from weakref import WeakKeyDictionary
 
 import numpy as np
 
-from .clock import parse_iso
-from .model.fact import Fact
-from .model.periods import Period, named_periods
+from ...clock import parse_iso
+from ...lexical.snapshot import Tables
+from ...model.fact import Fact
+from ...model.periods import Period, named_periods
+from ..candidates import Candidates
+from ..query import Query
+
+NAME = "time"
+WEIGHT = 2.0
+LEAD = 0.0
+RERANKS = True
+
+
+def rank(query: Query, candidates: Candidates) -> np.ndarray | None:
+    if not query.periods:
+        return None
+    ordered = candidates.ordered()
+    tables = candidates.tables
+    records = query.corpus.view.records
+    indexed = ordered < len(tables.ids)
+    timely = np.zeros(len(ordered), dtype=np.bool_)
+    timely[indexed] = _times_of(tables).of_the_time(
+        ordered[indexed], lambda number: records.get(tables.ids[number]), query.periods
+    )
+    for place in np.flatnonzero(~indexed).tolist():
+        fact = candidates.fact(int(ordered[place]))
+        timely[place] = fact is not None and of_the_time(fact, query.periods)
+    return ordered[timely]
+
+
+# What is known of the facts of each snapshot's tables this process has seen.
+_known: WeakKeyDictionary[Tables, FactTimes] = WeakKeyDictionary()
+
+
+def _times_of(tables: Tables) -> FactTimes:
+    times = _known.get(tables)
+    if times is None:
+        times = _known[tables] = FactTimes(len(tables.ids))
+    return times
 
 
 def of_the_time(fact: Fact, periods: Sequence[Period]) -> bool:

@@ -1,0 +1,333 @@
+"""The lexical snapshot: what recall reads of the current facts besides the full-text index.
+
+For each current fact, numbered in facts.jsonl's order: its id and vector id, its exact
+keys (exact_keys, as 63-bit hashes sorted with the fact number of each), the terms of its
+lexical document (postings: which facts hold a term; a query's word coverage is counted
+over them, while BM25 ranking is the full-text index's), the names its subject and object
+are, the subjects' evidence terms and the aliases of each subject (a name it is known by),
+and its own activation inputs (graph.columns). Numbers are packed as bytes, so a snapshot
+of 10,000 facts loads in a few milliseconds; it is kept in state/cache/ (storage/snapshot)
+while facts.jsonl is unchanged, and extended by the facts appended since when nothing else
+changed (a remember). Tables decodes it once per process for the arrays recall reads.
+"""
+
+from __future__ import annotations
+
+from array import array
+from collections.abc import Iterable
+from functools import cached_property
+
+import numpy as np
+
+from ..graph import KnowledgeGraph
+from ..graph.columns import FactColumns, fact_columns
+from ..model.fact import NAME_PREDICATES, Fact, normalise, stable_hash, vector_id
+from ..model.text import evidence_terms, tokens
+from ..storage import files, snapshot
+from .index import document_text
+
+# Of build_lexical_index's snapshot: 2 added the subjects, 3 the activation inputs and the
+# order of the ids, 4 the vector ids (the full-text index's) and postings without counts, 5
+# the names each fact's subject and object are, 6 those names as strings, 7 the aliases.
+LEXICAL_LAYOUT = 7
+# In subject_name and object_name: an end that names nothing (an object too long to be a
+# name, or a text with no evidence term).
+NO_NAME = 0xFFFFFFFF
+
+# An object longer than this is not read as a name (a said sentence is not one).
+NAME_CHARS = 60
+
+
+def build_lexical_index(facts: list[Fact]) -> dict:
+    """Exact keys and term postings of facts, as plain data (it is kept as a snapshot).
+
+    A fact's lexical document is lexical.document_text (its sentence, subject, predicate,
+    object and the turn it came from); the postings say which facts hold a term (the word
+    coverage of a query is counted over them; BM25 ranking is the full-text index's). Facts
+    are numbered in `ids`, and `vids` holds each one's vector id. Numbers are stored packed
+    as bytes (a snapshot of 10,000 facts then loads in a few milliseconds): a posting is
+    the sorted fact numbers as uint32; the exact keys are
+    a sorted array of 63-bit key hashes with the fact number of each; `id_order` is each
+    fact's place when ids are sorted (ties in a ranking are broken by id). The facts' own
+    activation inputs (importance, pinned, creation activation and time) come along, as
+    columns in the same order (graph.columns).
+    """
+    ids: list[str] = []
+    exact: list[tuple[int, int]] = []
+    postings: dict[str, array] = {}
+    vids = array("Q")
+    names: dict[str, int] = {}
+    read: dict[str, int] = {}
+    subject_name, object_name = array("I"), array("I")
+    for number, fact in enumerate(facts):
+        ids.append(fact.id)
+        vids.append(vector_id(fact.id))
+        subject_name.append(_name_number(fact.subject, names, read))
+        object_name.append(_name_number(fact.object, names, read))
+        exact.extend((key_hash(key), number) for key in exact_keys(fact))
+        for term in set(tokens(document_text(fact))):
+            postings.setdefault(term, array("I")).append(number)
+    exact.sort()
+    columns = fact_columns(facts)
+    return {
+        "ids": ids,
+        "vids": vids.tobytes(),
+        "id_order": _id_order(ids),
+        "importance": columns.importance.tobytes(),
+        "initial": columns.initial.tobytes(),
+        "created": columns.created.tobytes(),
+        "pinned": columns.pinned.tobytes(),
+        "subjects": _subjects(facts),
+        "aliases": _aliases(facts),
+        "names": list(names),
+        "subject_name": subject_name.tobytes(),
+        "object_name": object_name.tobytes(),
+        "postings": {term: posting.tobytes() for term, posting in postings.items()},
+        "exact_hashes": array("Q", [hashed for hashed, _ in exact]).tobytes(),
+        "exact_numbers": array("I", [number for _, number in exact]).tobytes(),
+    }
+
+
+def extend_lexical_index(index: dict, facts: list[Fact]) -> dict:
+    """The lexical index of `facts`, made from `index`, the index of the ones before them
+    (facts appended to the file since): what build_lexical_index(facts) gives, with only
+    the new facts' documents read."""
+    held = len(index["ids"])
+    part = build_lexical_index(facts[held:])
+
+    def shifted(packed: bytes) -> bytes:
+        return (np.frombuffer(packed, dtype=np.uint32) + np.uint32(held)).tobytes()
+
+    postings = dict(index["postings"])
+    for term, packed in part["postings"].items():
+        postings[term] = postings.get(term, b"") + shifted(packed)
+    hashes = np.frombuffer(index["exact_hashes"] + part["exact_hashes"], dtype=np.uint64)
+    numbers = np.frombuffer(
+        index["exact_numbers"] + shifted(part["exact_numbers"]), dtype=np.uint32
+    )
+    order = np.lexsort((numbers, hashes))
+    ids = index["ids"] + part["ids"]
+    names = list(index["names"])
+    number_of = {name: number for number, name in enumerate(names)}
+    renumbered = np.full(len(part["names"]) + 1, NO_NAME, dtype=np.uint32)  # last: NO_NAME
+    for number, name in enumerate(part["names"]):
+        if name not in number_of:
+            number_of[name] = len(names)
+            names.append(name)
+        renumbered[number] = number_of[name]
+
+    def renamed(packed: bytes) -> bytes:
+        own = np.frombuffer(packed, dtype=np.uint32)
+        return renumbered[np.minimum(own, len(part["names"]))].tobytes()
+
+    return {
+        "ids": ids,
+        "vids": index["vids"] + part["vids"],
+        "id_order": _id_order(ids),
+        **{
+            column: index[column] + part[column]
+            for column in ("importance", "initial", "created", "pinned")
+        },
+        "subjects": _subjects(facts),
+        "aliases": _aliases(facts),
+        "names": names,
+        "subject_name": index["subject_name"] + renamed(part["subject_name"]),
+        "object_name": index["object_name"] + renamed(part["object_name"]),
+        "postings": postings,
+        "exact_hashes": hashes[order].tobytes(),
+        "exact_numbers": numbers[order].tobytes(),
+    }
+
+
+def _subjects(facts: list[Fact]) -> dict[str, list[list[str]]]:
+    """Each subject's evidence terms, by its first term, subjects in sorted order."""
+    subjects: dict[str, list[list[str]]] = {}
+    for subject in sorted({fact.subject for fact in facts}):
+        terms = sorted(evidence_terms(subject))
+        if terms:
+            subjects.setdefault(terms[0], []).append(terms)
+    return subjects
+
+
+def _aliases(facts: list[Fact]) -> list[list[list[str]]]:
+    """[a name's evidence terms, the subject's] for each name a subject is known by (a fact
+    "user | name | Priya Raman"): a query naming any of them is about that subject."""
+    aliases = set()
+    for fact in facts:
+        if fact.predicate in NAME_PREDICATES and fact.current:
+            name = sorted(evidence_terms(fact.object))
+            subject = sorted(evidence_terms(fact.subject))
+            if name and subject and len(fact.object) <= NAME_CHARS:
+                aliases.add((tuple(name), tuple(subject)))
+    return [[list(name), list(subject)] for name, subject in sorted(aliases)]
+
+
+def _name_number(text: str, names: dict[str, int], read: dict[str, int]) -> int:
+    """The number in `names` (name_key -> number, grown as met) of the name a subject or
+    object is, NO_NAME for one too long to be a name; `read`: the texts met."""
+    number = read.get(text)
+    if number is None:
+        name = name_of(text)
+        number = read[text] = names.setdefault(name, len(names)) if name else NO_NAME
+    return number
+
+
+def name_of(text: str) -> str:
+    """The name a subject or object is, as a name_key; "" for a text too long to be a name
+    (a said sentence)."""
+    return name_key(sorted(evidence_terms(text))) if len(text) <= NAME_CHARS else ""
+
+
+def name_key(terms: Iterable[str]) -> str:
+    """A name's sorted evidence terms as one string (a term holds no space). The snapshot
+    keeps names so: a recall process reads a list of strings faster than one of lists."""
+    return " ".join(terms)
+
+
+def _id_order(ids: list[str]) -> bytes:
+    """Each fact's place when the ids are sorted."""
+    id_order = array("I", bytes(4 * len(ids)))
+    for place, number in enumerate(sorted(range(len(ids)), key=ids.__getitem__)):
+        id_order[number] = place
+    return id_order.tobytes()
+
+
+def exact_keys(fact: Fact) -> set[str]:
+    """What a query must equal to match a fact exactly: its id, subject, object, sentence or
+    "subject predicate", normalised."""
+    predicate = fact.predicate.replace("_", " ")
+    return {
+        fact.id,
+        normalise(fact.subject),
+        normalise(fact.object),
+        normalise(fact.sentence),
+        normalise(f"{fact.subject} {predicate}"),
+    }
+
+
+def key_hash(key: str) -> int:
+    return stable_hash(key.encode("utf-8"))
+
+
+def lexical_index(graph: KnowledgeGraph) -> dict:
+    """The lexical index of the current facts, made again only when facts.jsonl changed,
+    and then only for the facts appended since when nothing else changed (a remember)."""
+    path = graph.layout.facts
+    cache = graph.layout.lexical_cache
+    disk = graph.store.cache_usable(cache)
+    key = _lexical_key(path)
+    held = snapshot.load(cache, key, disk=disk)
+    if held is None:
+        facts = graph.facts()
+        current = [fact for fact in facts if fact.current]
+        earlier = _appended_to(snapshot.load_any(cache, disk=disk), key, path, len(facts))
+        held = (
+            build_lexical_index(current)
+            if earlier is None
+            else extend_lexical_index(earlier, current)
+        )
+        if _lexical_key(path) == key:  # else facts came meanwhile: made again next time
+            held["source"] = _source(path, key, len(facts))
+            snapshot.save(cache, key, held, disk=disk)
+    return held
+
+
+def _source(path, key: tuple | None, records: int) -> dict | None:
+    """What the facts file was when an index was made of its `records` facts: its size and
+    the hash of those bytes, for the next index to tell whether facts were only appended."""
+    if key is None:
+        return None
+    size = key[2]
+    digest = files.file_digest(path, size)
+    return None if digest is None else {"records": records, "size": size, "digest": digest}
+
+
+def _appended_to(held, key: tuple | None, path, records: int) -> dict | None:
+    """The index `held` (load_any's) when the facts file is that index's file with facts
+    appended and nothing else changed: the same file (inode), its first bytes those the
+    index was made of, more facts after them. Else None (the index is made whole)."""
+    if held is None or key is None:
+        return None
+    old_key, index = held
+    source = index.get("source") if isinstance(index, dict) else None
+    if old_key[0] != LEXICAL_LAYOUT or source is None or old_key[1] != key[1]:
+        return None
+    if not source["size"] < key[2] or not source["records"] <= records:
+        return None
+    if files.file_digest(path, source["size"]) != source["digest"]:
+        return None
+    return index
+
+
+def _lexical_key(path) -> tuple | None:
+    """The snapshot's key: the facts file as it is, and the index's layout (a snapshot of
+    another layout, from an older version, is built again)."""
+    key = snapshot.file_key(path)
+    return None if key is None else (LEXICAL_LAYOUT, *key)
+
+
+class Tables:
+    """A lexical index snapshot as numpy arrays, made once per snapshot in a process: fact
+    numbers by id and by vector id, each fact id's place in sorted order (ties are broken by
+    id), postings decoded on first use, the names and subjects, and the facts' own
+    activation inputs."""
+
+    def __init__(self, index: dict):
+        self.ids: list[str] = index["ids"]
+        self.position = {fact_id: number for number, fact_id in enumerate(self.ids)}
+        self.id_order = np.frombuffer(index["id_order"], dtype=np.uint32)
+        vids = np.frombuffer(index["vids"], dtype=np.uint64)
+        self._vid_order = np.argsort(vids, kind="stable")
+        self._sorted_vids = vids[self._vid_order]
+        self.packed: dict[str, bytes] = index["postings"]
+        # Made once per snapshot: five keys a fact, 4 MB to copy at 100,000 facts.
+        self.exact_hashes = array("Q", index["exact_hashes"])
+        self.exact_numbers = array("I", index["exact_numbers"])
+        self._decoded: dict[str, np.ndarray] = {}
+        self.names: list[str] = index["names"]
+        self.subjects: dict[str, list[list[str]]] = index["subjects"]
+        self.aliases: list[list[list[str]]] = index["aliases"]
+        self.subject_name = np.frombuffer(index["subject_name"], dtype=np.uint32)
+        self.object_name = np.frombuffer(index["object_name"], dtype=np.uint32)
+        self.facts = FactColumns(
+            np.frombuffer(index["importance"], dtype=np.float64),
+            np.frombuffer(index["pinned"], dtype=np.bool_),
+            np.frombuffer(index["created"], dtype=np.int64),
+            np.frombuffer(index["initial"], dtype=np.float64),
+        )
+
+    @cached_property
+    def name_number(self) -> dict[str, int]:
+        """The number of each name (name_key) in subject_name and object_name, made when a
+        query first names a subject."""
+        return {name: number for number, name in enumerate(self.names)}
+
+    def posting(self, term: str) -> np.ndarray:
+        """The numbers of the facts holding `term`."""
+        held = self._decoded.get(term)
+        if held is None:
+            packed = np.frombuffer(self.packed.get(term, b""), dtype=np.uint32)
+            held = self._decoded[term] = packed.astype(np.intp)
+        return held
+
+    def numbers_of(self, vids: np.ndarray) -> np.ndarray:
+        """The fact number of each vector id, -1 for one this snapshot does not hold."""
+        if not len(self._sorted_vids):
+            return np.full(len(vids), -1, dtype=np.intp)
+        places = np.minimum(np.searchsorted(self._sorted_vids, vids), len(self._sorted_vids) - 1)
+        found = self._sorted_vids[places] == vids
+        return np.where(found, self._vid_order[places], -1).astype(np.intp)
+
+
+# Tables of the lexical index snapshots seen by this process (the snapshot dict is held with
+# its tables, so its id cannot be reused while the entry lives).
+_tables_held: dict[int, tuple[dict, Tables]] = {}
+
+
+def tables_of(index: dict) -> Tables:
+    held = _tables_held.get(id(index))
+    if held is None or held[0] is not index:
+        if len(_tables_held) >= 4:
+            _tables_held.clear()
+        held = _tables_held[id(index)] = (index, Tables(index))
+    return held[1]

@@ -1,0 +1,154 @@
+"""Fusion: the sources' lists made one ranking of facts, and the facts made one with the
+episodes.
+
+Reciprocal rank: a fact's score is the sum over the lists that hold it of the list's weight
+/ (RRF_K + its place), plus the list's lead (an exact match's is 1.0, so exact matches come
+first), divided by what a fact first in every list used would score, so scores lie in
+(0, 1]. Ties are broken by activation, then by id. The best fact of each conversation turn
+is taken before a second fact of any turn, so fragments of one sentence do not crowd out
+the other memories a query may need. Scores are added up over arrays indexed by fact number
+(a fact changed since the lexical snapshot was made gets a slot after them), and a Hit is
+made only for the facts read in rank order until k turns are found.
+
+The facts, best first, and the episodes (episodes/search.py) are then fused the same way:
+a fact by its place in the facts' list, an episode by its places in the episodes' two lists.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from ..episodes.search import LIST_WEIGHT, EpisodeHit
+from ..graph import LiveFact
+from .candidates import RRF_K, Candidates
+from .query import Query
+from .sources import Source
+
+ORDERS = ("relevance", "activation")
+FACT_WEIGHT = 1.0  # of the facts' list, fused with the episodes
+EPISODE_WEIGHT = 1.0  # of a turn no fact was learned from: the episode is all there is
+COVERED_WEIGHT = 0.5  # of a turn facts were learned from: they speak for it first
+
+
+@dataclass
+class Hit:
+    fact: LiveFact
+    score: float
+    matched: tuple[str, ...]  # the sources that found it: exact, semantic, lexical, ...
+
+
+def rank(query: Query, sources: Sequence[Source], order: str) -> list[Hit]:
+    """The k best facts for `query` (query.k), each source's list fused in turn:
+    independent searches first, then the sources that re-rank what is fused so far."""
+    fused = Candidates(query.corpus, [source.NAME for source in sources])
+    used = []
+    for source in sorted(sources, key=lambda source: source.RERANKS):
+        numbers = source.rank(query, fused)
+        if numbers is not None:
+            fused.add(source.NAME, source.WEIGHT, numbers)
+            used.append(source)
+    top = sum(source.WEIGHT for source in used) / (RRF_K + 1)
+    candidates = fused.candidates
+    scores = fused.scores[candidates]
+    for source in used:
+        if source.LEAD:
+            scores = scores + source.LEAD * fused.found_by(source.NAME)[candidates]
+            top += source.LEAD
+    scores = scores / top
+    ordered = _by_score(fused, candidates, scores)
+    score_of = dict(zip(candidates.tolist(), scores.tolist()))
+    view = query.corpus.view
+    hits = (
+        Hit(
+            view[fused.fact_id(number)],
+            score_of[number],
+            tuple(name for name, row in fused.rows.items() if fused.found[row, number]),
+        )
+        for number in ordered.tolist()
+        if fused.fact_id(number) in view
+    )
+    return in_order(one_per_turn_first(hits, query.k), order)
+
+
+def _by_score(fused: Candidates, candidates: np.ndarray, scores: np.ndarray) -> np.ndarray:
+    """The candidates best first: by score, then activation, then id."""
+    corpus = fused.corpus
+    if corpus.activation is not None and not fused.outside:
+        activation = corpus.activation[candidates]
+        return candidates[np.lexsort((fused.tables.id_order[candidates], -activation, -scores))]
+    # A few facts, some outside the snapshot: their activation and ids one by one.
+    keyed = [
+        (-score, -corpus.view[fact_id].activation, fact_id, number)
+        for number, score in zip(candidates.tolist(), scores.tolist())
+        if (fact_id := fused.fact_id(number)) in corpus.view
+    ]
+    return np.array([item[3] for item in sorted(keyed)], dtype=np.intp)
+
+
+def in_order(hits: list[Hit], order: str) -> list[Hit]:
+    if order == "activation":
+        return sorted(hits, key=lambda hit: (-hit.fact.activation, -hit.score, hit.fact.id))
+    return sorted(hits, key=lambda hit: (-hit.score, -hit.fact.activation, hit.fact.id))
+
+
+def turn_of(hit: Hit) -> str:
+    """The turn a fact came from, or the fact itself when it came from elsewhere."""
+    source = hit.fact.record.source
+    return source if source.startswith("sessions/") else hit.fact.id
+
+
+def one_per_turn_first(hits: Iterable[Hit], k: int) -> list[Hit]:
+    """The first k of `hits` (best first) taking the best fact of each conversation turn
+    first, then the others. Facts from other sources (user-stated, an import file) are each
+    their own. Reads `hits` only until k turns are found."""
+    seen: set[str] = set()
+    first: list[Hit] = []
+    later: list[Hit] = []
+    for hit in hits:
+        turn = turn_of(hit)
+        (later if turn in seen else first).append(hit)
+        seen.add(turn)
+        if len(first) == k:
+            break
+    return (first + later)[:k]
+
+
+def with_episodes(
+    facts: list[Hit],
+    episodes: list[EpisodeHit],
+    k: int,
+    turn_of: Callable[[Hit], str] = turn_of,
+) -> list[Hit | EpisodeHit]:
+    """Facts (best first) and episode hits in one list of at most k, by reciprocal rank: a
+    fact by its place in the facts' list, an episode by its places in the episodes' lists
+    (LIST_WEIGHT each, its own weight over them); each turn (`turn_of(fact hit)`, an
+    episode's source) taken once before any is taken again."""
+    scored: list[tuple[float, int, int, Hit | EpisodeHit, str]] = [
+        (FACT_WEIGHT / (RRF_K + rank + 1), 0, rank, hit, turn_of(hit))
+        for rank, hit in enumerate(facts)
+    ] + [
+        (_episode_weight(hit) * _listed(hit), 1, rank, hit, hit.episode.source)
+        for rank, hit in enumerate(episodes)
+    ]
+    scored.sort(key=lambda item: (-item[0], item[1], item[2]))
+    top = max(FACT_WEIGHT, EPISODE_WEIGHT) / (RRF_K + 1)
+    first: list[Hit | EpisodeHit] = []
+    later: list[Hit | EpisodeHit] = []
+    seen: set[str] = set()
+    for score, _, _, hit, turn in scored:
+        hit.score = score / top  # the fused score, on one scale for facts and episodes
+        (later if turn in seen else first).append(hit)
+        seen.add(turn)
+    return (first + later)[:k]
+
+
+def _listed(hit: EpisodeHit) -> float:
+    """An episode's reciprocal ranks in the episodes' lists that found it, weighed."""
+    return sum(LIST_WEIGHT[name] / (RRF_K + rank + 1) for name, rank in hit.ranks.items())
+
+
+def _episode_weight(hit: EpisodeHit) -> float:
+    return COVERED_WEIGHT if hit.episode.facts else EPISODE_WEIGHT

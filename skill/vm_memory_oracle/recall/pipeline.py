@@ -1,0 +1,145 @@
+"""One recall, from the queries to the result entries.
+
+Each query is checked and read once (query.py) over a corpus of the facts searchable now
+(corpus.py). When it concerns the memory (gate.py), every source ranks facts for it
+(sources/) and fusion makes one ranking of their lists (fusion.py); when fewer than k of
+those hold its words, the archive is searched too (archive.py); the episodes the query finds
+are fused with the facts. What is returned is boosted, in one locked write for all the
+queries, unless the caller says not to, and shaped into entries (results.py).
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from ..episodes.search import EpisodeHit, find_episodes
+from ..errors import UsageError
+from ..graph import KnowledgeGraph
+from ..lexical.snapshot import lexical_index, tables_of
+from ..semantic.search import Semantic
+from .archive import restore_from_archive
+from .corpus import Corpus
+from .fusion import ORDERS, Hit, in_order, rank, with_episodes
+from .gate import concerns_the_memory
+from .query import Query, check_query
+from .results import HistoryLookup, entries
+from .sources import SOURCES
+
+
+def recall(
+    graph: KnowledgeGraph,
+    query: str,
+    now: datetime,
+    *,
+    k: int | None = None,
+    boost: bool = True,
+    order: str = "relevance",
+    semantic: Semantic | None = None,
+) -> dict:
+    """The result set of one query: {"query", "results": [...]}, boosted unless boost=False."""
+    return recall_many(
+        graph, [{"query": query, "k": k}], now, boost=boost, order=order, semantic=semantic
+    )[0]
+
+
+def recall_many(
+    graph: KnowledgeGraph,
+    queries: list[dict],
+    now: datetime,
+    *,
+    boost: bool = True,
+    order: str = "relevance",
+    semantic: Semantic | None = None,
+) -> list[dict]:
+    """Result sets for several queries, ranked on one snapshot, boosted in one locked write."""
+    if order not in ORDERS:
+        raise UsageError(f"--order must be one of {', '.join(ORDERS)}, got {order!r}")
+    for item in queries:
+        check_query(item["query"])
+    view = graph.live_view(now)
+    index = lexical_index(graph)
+    tables = tables_of(index)
+    activation = graph.activations(tables.position, tables.facts, now)
+    text = _text_index(graph) if view.records else None
+    corpus = Corpus(view, graph.settings.search_threshold, index, activation, text)
+    said = semantic is not None and semantic.episodes is not None and len(semantic.episodes) > 0
+    vectors = None
+    if semantic is not None and (view.records or said):
+        vectors = semantic.embedder.embed_queries([item["query"] for item in queries])
+    ranked: list[list[Hit | EpisodeHit]] = []
+    for position, item in enumerate(queries):
+        query = Query(
+            item["query"],
+            corpus,
+            k=item.get("k") or graph.settings.recall_k,
+            today=now.date(),
+            vector=vectors[position] if vectors is not None else None,
+            semantic=semantic,
+        )
+        concerned = concerns_the_memory(query)
+        hits = _facts_found(graph, query, concerned, now, boost=boost, order=order)
+        ranked.append(_with_episodes(query, hits, concerned) if said else list(hits))
+    if boost:
+        _reinforce(graph, ranked, now)
+    history = HistoryLookup(graph, view.records)
+    return [
+        {"query": item["query"], "results": entries(item["query"], hits, history)}
+        for item, hits in zip(queries, ranked)
+    ]
+
+
+def _facts_found(
+    graph: KnowledgeGraph,
+    query: Query,
+    concerned: bool,
+    now: datetime,
+    *,
+    boost: bool,
+    order: str,
+) -> list[Hit]:
+    """The facts ranked for `query`, none when it does not concern the memory, with pruned
+    facts restored from the archive (when boosting) if too few hold its words."""
+    hits = rank(query, SOURCES, order) if concerned else []
+    # Hits with word evidence (not found by meaning or through the graph alone).
+    supported = sum(1 for hit in hits if {"exact", "lexical"} & set(hit.matched))
+    if supported < query.k and boost:
+        view = query.corpus.view
+        restored = restore_from_archive(graph, query.text, view, query.k - supported, now)
+        if restored:
+            hits = in_order(hits[: query.k - len(restored)] + restored, order)
+    return hits
+
+
+def _with_episodes(query: Query, hits: list[Hit], concerned: bool) -> list[Hit | EpisodeHit]:
+    """The facts fused with the episodes the query finds."""
+    found = find_episodes(query.semantic, query.text, query.vector, query.k, concerned=concerned)
+    return with_episodes(hits, found, query.k) if found else list(hits)
+
+
+def _reinforce(graph: KnowledgeGraph, ranked: list[list[Hit | EpisodeHit]], now: datetime) -> None:
+    """Boost every fact returned, once, in one locked write; the hits show the new values."""
+    returned = {
+        hit.fact.id: hit.fact.record for hits in ranked for hit in hits if isinstance(hit, Hit)
+    }
+    new_values = graph.reinforce(list(returned.values()), now) if returned else {}
+    for hits in ranked:
+        for hit in hits:
+            if isinstance(hit, Hit) and hit.fact.id in new_values:
+                hit.fact.activation = new_values[hit.fact.id]
+
+
+def _text_index(graph: KnowledgeGraph):
+    """The full-text index in step with the facts, or None, with a warning either way when
+    it was not as it should be: recall never runs on half of its retrieval unsaid."""
+    from ..lexical import update_text_index
+
+    text, report = update_text_index(graph)
+    if report.problem is not None:
+        graph.store.warnings.append(
+            f"lexical recall is off: {report.problem}; recall used exact and semantic matches only"
+        )
+    elif report.repaired:
+        graph.store.warnings.append(
+            f"full-text index rebuilt: {report.rebuilt} ({report.documents} documents)"
+        )
+    return text
