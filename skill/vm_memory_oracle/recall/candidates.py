@@ -27,6 +27,7 @@ class Candidates:
         self._outside_ids: dict[int, str] = {}
         self.scores = np.zeros(len(self.tables.ids), dtype=np.float64)
         self.found = np.zeros((len(names), len(self.tables.ids)), dtype=np.bool_)
+        self._held = np.zeros(len(self.tables.ids), dtype=np.bool_)  # by some list
         self._candidates: np.ndarray | None = None
 
     def numbered(self, fact_ids: Iterable[str]) -> np.ndarray:
@@ -46,6 +47,7 @@ class Candidates:
             self.found = np.concatenate(
                 [self.found, np.zeros((len(self.rows), grown), dtype=np.bool_)], axis=1
             )
+            self._held = np.concatenate([self._held, np.zeros(grown, dtype=np.bool_)])
         return np.array(numbers, dtype=np.intp)
 
     def fact_id(self, number: int) -> str:
@@ -61,7 +63,9 @@ class Candidates:
         """Fuse one list, best first."""
         self.scores[numbers] += weight / (RRF_K + np.arange(1, len(numbers) + 1))
         self.found[self.rows[name], numbers] = True
-        self._candidates = None
+        if not self._held[numbers].all():  # else it re-ranks the candidates held
+            self._held[numbers] = True
+            self._candidates = None
 
     def found_by(self, name: str) -> np.ndarray:
         """Whether each fact (by number) is in the list of the source `name`."""
@@ -71,7 +75,7 @@ class Candidates:
     def candidates(self) -> np.ndarray:
         """The numbers of the facts some list holds."""
         if self._candidates is None:
-            self._candidates = np.flatnonzero(self.found.any(axis=0))
+            self._candidates = np.flatnonzero(self._held)
         return self._candidates
 
     def ordered(self) -> np.ndarray:
