@@ -3,10 +3,17 @@
 from __future__ import annotations
 
 import json
+import shutil
 
 import pytest
 
-from conftest import activation_state, recall_results, remember_records, write_jsonl
+from conftest import (
+    activation_state,
+    data_files,
+    recall_results,
+    remember_records,
+    write_jsonl,
+)
 
 FACTS = [
     {
@@ -272,3 +279,31 @@ def test_quarantine_warnings_reach_every_action(seeded, data_dir):
     assert result.json_lines() == [len(FACTS)]
     assert result.err.startswith("Warning: knowledge-graph/facts.jsonl:6: invalid JSON")
     assert "moved to knowledge-graph/facts.quarantine.jsonl" in result.err
+
+
+def test_a_recall_returns_its_warnings_with_its_results(seeded, data_dir, tmp_path):
+    """Warnings are returned with the result sets, never added to the store's own list: a
+    memory whose lock is refused is read, and the command is told what was not written."""
+    from vm_memory_oracle.clock import parse_iso
+    from vm_memory_oracle.config import Settings
+    from vm_memory_oracle.graph import KnowledgeGraph
+    from vm_memory_oracle.recall import recall_many
+    from vm_memory_oracle.storage.layout import Layout
+    from vm_memory_oracle.storage.store import Store
+
+    shutil.rmtree(data_dir / "state" / "cache")  # the full-text index is built again
+    lock = data_dir / "state" / "memory.lock"
+    lock.unlink(missing_ok=True)
+    lock.symlink_to(tmp_path / "elsewhere")  # refused: the memory is read, never written
+    before = data_files(data_dir)
+    store = Store(Layout(data_dir), lock_timeout=5, timestamp=LATER)
+    graph = KnowledgeGraph(store, Settings())
+    result_sets = recall_many(graph, [{"query": "Berlin", "k": 3}], parse_iso(LATER))
+    assert result_sets[0]["results"][0]["object"] == "Berlin"
+    assert any(
+        "the full-text index was built for this command only" in warning
+        for warning in result_sets.warnings
+    )
+    assert any("recalled facts were not boosted" in warning for warning in result_sets.warnings)
+    assert store.warnings == []
+    assert data_files(data_dir) == before

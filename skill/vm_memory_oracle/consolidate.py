@@ -256,11 +256,13 @@ class _Run:
             progress=self.progress,
         )
         warnings = [choice.note] if choice.note else []
+        warnings += episodes.warnings + result.warnings
         if result.repaired:
             warnings.append(f"vector index rebuilt: {result.rebuilt}")
         if episodes.repaired:
             warnings.append(f"episode index rebuilt: {episodes.rebuilt}")
         _, text = update_text_index(self.graph)
+        warnings += text.warnings
         if text.problem is not None:
             warnings.append(f"lexical recall is off: {text.problem}")
         elif text.repaired:
@@ -316,14 +318,18 @@ class _Run:
         from .semantic import update_index
         from .steps.prune import prune
 
-        def bring_indexes_in_step() -> None:
+        def bring_indexes_in_step() -> list[str]:
+            """The indexes without the archived facts; returns their warnings."""
+            warnings = []
             if self.graph.layout.index_file.exists():
-                update_index(
+                _, vectors = update_index(
                     self.graph,
                     self._embedder().embedder,
                     approximate_min_facts=self.graph.settings.approximate_min_facts,
                 )
-            update_text_index(self.graph)
+                warnings += vectors.warnings
+            _, text = update_text_index(self.graph)
+            return warnings + text.warnings
 
         return prune(self.graph, self.now, bring_indexes_in_step=bring_indexes_in_step)
 

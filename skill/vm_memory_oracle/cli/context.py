@@ -41,6 +41,7 @@ class Context:
     checked: bool = False  # the data directory passed Layout.check in this command
     refusals: list | None = None  # what that check refused inside (storage.layout.Refusal)
     _store: Store | None = field(default=None, repr=False)
+    _warnings: list[str] = field(default_factory=list, repr=False)
 
     def layout(self):
         return Layout(self.data_path)
@@ -69,8 +70,15 @@ class Context:
             )
         return self._store
 
+    def warn(self, *warnings: str) -> None:
+        """Warnings the command shows: what the library returned with its results."""
+        self._warnings.extend(warnings)
+
     def warnings(self) -> list[str]:
-        return list(self._store.warnings) if self._store is not None else []
+        """The store's own warnings (a line set aside, a file it could not read), then the
+        command's."""
+        held = list(self._store.warnings) if self._store is not None else []
+        return held + self._warnings
 
     def graph(self, *, create: bool = False):
         from ..graph import KnowledgeGraph

@@ -26,10 +26,12 @@ def action_init(args, context: Context) -> tuple[dict, list[str]]:
     from ..workspace import initialize
 
     report = initialize(context.layout(), actor=context.actor, at=format_iso(context.now))
-    context.store().warnings.extend(
-        f"{context.layout().relative(refusal.path)}: {refusal.problem}; left as it is "
-        f"({refusal.fix})"
-        for refusal in report.refused
+    context.warn(
+        *(
+            f"{context.layout().relative(refusal.path)}: {refusal.problem}; left as it is "
+            f"({refusal.fix})"
+            for refusal in report.refused
+        )
     )
     lines = (
         [f"Initialized {report.root}: created {', '.join(report.created)}"]
@@ -282,7 +284,7 @@ def action_summarize(args, context: Context) -> tuple[dict, list[str]]:
             all_pending=args.all_pending,
             progress=bar,
         )
-    context.store().warnings.extend(report.warnings)
+    context.warn(*report.warnings)
     payload = {key: value for key, value in asdict(report).items() if key != "warnings"}
     imported = (
         [f"Imported {report.imported_turns} OpenClaw turn(s) into {', '.join(report.imported)}"]

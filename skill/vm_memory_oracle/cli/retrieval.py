@@ -44,6 +44,7 @@ def action_recall(args, context: Context) -> tuple[dict | list, list[str]]:
         order=args.order,
         semantic=semantic.search,
     )
+    context.warn(*result_sets.warnings)
     if args.queries is not None:
         for result in result_sets:
             result.update(semantic.payload)
@@ -72,11 +73,11 @@ def semantic_of(context: Context, graph) -> _SemanticState:
     from ..semantic import semantic_search
 
     search, report, choice = semantic_search(graph, context.settings)
-    store = context.store()
     if choice.note:
-        store.warnings.append(choice.note)
+        context.warn(choice.note)
+    context.warn(*report.warnings)
     if report.repaired:
-        store.warnings.append(
+        context.warn(
             f"vector index rebuilt: {report.rebuilt} "
             f"({report.vectors} vectors, {report.embedded} embedded)"
         )
@@ -110,13 +111,19 @@ def action_reindex(args, context: Context) -> tuple[dict, list[str]]:
     with progress_bar() as bar:
         _, report, choice = semantic_search(graph, context.settings, force=True, progress=bar)
     if choice.note:
-        context.store().warnings.append(choice.note)
+        context.warn(choice.note)
+    context.warn(*report.warnings)
     _, text = update_text_index(graph, force=True)
+    context.warn(*text.warnings)
     if text.problem is not None:
-        context.store().warnings.append(f"lexical recall is off: {text.problem}")
+        context.warn(f"lexical recall is off: {text.problem}")
     episodes = report.episodes
     payload = {
-        **{key: value for key, value in asdict(report).items() if key != "episodes"},
+        **{
+            key: value
+            for key, value in asdict(report).items()
+            if key not in ("episodes", "warnings")
+        },
         **_embedder_payload(choice),
         "documents": text.documents,
         "episodes": episodes.episodes,

@@ -28,7 +28,7 @@ def action_consolidate(args, context: Context) -> tuple[dict, list[str]]:
     run = dry_run if args.dry_run else consolidate
     with progress_bar() as bar:
         report = run(layout, context.settings, context.now, actor=context.actor, progress=bar)
-    context.store().warnings.extend(report.warnings)
+    context.warn(*report.warnings)
     return {
         **asdict(report),
         "steps": [step.as_dict() for step in report.steps],
@@ -90,9 +90,10 @@ def action_quality_probe(args, context: Context) -> tuple[dict, list[str]]:
 
     graph = context.graph()
     semantic = semantic_of(context, graph)
-    record = quality_probe(
+    record, warnings = quality_probe(
         graph, context.now, semantic=semantic.search, embedder_id=semantic.payload["embedder"]
     )
+    context.warn(*warnings)
     document, _ = run_health_check(
         context.store(), context.settings, context.now, purpose="quality-probe: health"
     )

@@ -56,6 +56,7 @@ class EpisodeIndexReport:
     embedded: int = 0
     rebuilt: str | None = None
     skipped: list[str] = field(default_factory=list)  # bad lines: file:line and why
+    warnings: list[str] = field(default_factory=list)  # for the command's output
     fresh: dict = field(default_factory=dict, repr=False)  # text -> vector, embedded now
 
     @property
@@ -206,7 +207,7 @@ def update_episode_index(
         return _empty(layout, embedder), report
     lock = store.refused(layout.write_lock)
     if lock is not None:  # a memory that cannot be locked: indexes for this command only
-        store.warnings.append(
+        report.warnings.append(
             f"{layout.relative(lock.path)}: {lock.problem}; the episode index was built "
             f"for this command only ({lock.fix})"
         )
@@ -239,7 +240,7 @@ def update_episode_index(
             report.rebuilt = reason
             return _written(graph, embedder, base, read, vectors, report, write=True)
     except TextIndexCorrupt as exc:  # tantivy could not write (a full disk, for one)
-        store.warnings.append(
+        report.warnings.append(
             f"episode recall is off for this command: the episode index could not be "
             f"written ({exc})"
         )
@@ -323,8 +324,7 @@ def _written(graph, embedder, base, read: _Read, vectors, report, *, write: bool
             if episode.embedded is not None:
                 digests.append(content_hash(episode.embedded))
     report.skipped = read.skipped
-    for line in read.skipped:
-        store.warnings.append(f"episode skipped: {line}")
+    report.warnings.extend(f"episode skipped: {line}" for line in read.skipped)
     reached = {**base["reached"], **read.reached}
     if base["fresh"]:
         index = VectorIndex(embedder.dimension)

@@ -40,6 +40,14 @@ RESTORED_ACTIVATION = 0.3
 
 
 @dataclass
+class Boost:
+    """What a recall's boost did: each boosted fact's activation now, or why none was."""
+
+    activations: dict[str, float] = field(default_factory=dict)
+    warning: str | None = None
+
+
+@dataclass
 class RememberReport:
     added: list[str] = field(default_factory=list)
     reinforced: list[str] = field(default_factory=list)
@@ -425,7 +433,7 @@ class KnowledgeGraph:
             self._write_indexes(self.facts())
         return [LiveFact(fact, activation, stamp, 0) for fact in back]
 
-    def reinforce(self, facts: list[Fact], now: datetime) -> dict[str, float]:
+    def reinforce(self, facts: list[Fact], now: datetime) -> Boost:
         """The recall boost: a0 = min(1, activation(now) + recall_boost), last_accessed = now.
 
         The activation state is re-read under the lock, so concurrent recalls each add
@@ -443,11 +451,10 @@ class KnowledgeGraph:
         needs = (layout.write_lock, layout.audit_log, layout.activation, layout.activation_journal)
         refused = next((refusal for refusal in map(self.store.refused, needs) if refusal), None)
         if refused is not None:  # what was recalled is returned all the same, not boosted
-            self.store.warnings.append(
-                f"{layout.relative(refused.path)}: {refused.problem}; "
+            return Boost(
+                warning=f"{layout.relative(refused.path)}: {refused.problem}; "
                 f"recalled facts were not boosted ({refused.fix})"
             )
-            return {}
         with self.store.locked("recall", needs=needs, durable=False):
             ids = {fact.id for fact in facts}
             if self.store.journal_room() > len(ids):  # only these facts' entries are written
@@ -465,7 +472,7 @@ class KnowledgeGraph:
                     f"boosted the activation of {len(changed)} recalled fact(s)", changed
                 )
                 self.store.write_activation(state, changed=changed)
-        return changed
+        return Boost(changed)
 
     def _boosted_entry(
         self,

@@ -21,7 +21,7 @@ import io
 import json
 import os
 import zipfile
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
@@ -49,6 +49,7 @@ class TextIndexReport:
     removed: int = 0
     rebuilt: str | None = None  # why the index was built from scratch, if it was
     problem: str | None = None  # why there is no full-text index for this command
+    warnings: list[str] = field(default_factory=list)  # for the command's output
 
     @property
     def repaired(self) -> bool:
@@ -255,7 +256,7 @@ def update_text_index(
     lock = graph.store.refused(graph.layout.write_lock)
     try:
         if lock is not None:  # a memory that cannot be locked is read, never written
-            graph.store.warnings.append(
+            report.warnings.append(
                 f"{graph.layout.relative(lock.path)}: {lock.problem}; the full-text index "
                 f"was built for this command only ({lock.fix})"
             )

@@ -10,10 +10,10 @@ The rooms, in the order a query passes through them:
   ranking, one fact per turn first, then fused with the episodes;
 - archive.py: pruned facts restored when too few active ones hold the query's words;
 - results.py: the result entries;
-- pipeline.py: recall and recall_many, which run them.
+- pipeline.py: recall_many, which runs them.
 """
 
-from .pipeline import recall, recall_many
+from .pipeline import ResultSets, recall_many
 from .query import MAX_QUERY_CHARS, check_query
 
-__all__ = ["MAX_QUERY_CHARS", "check_query", "recall", "recall_many"]
+__all__ = ["MAX_QUERY_CHARS", "ResultSets", "check_query", "recall_many"]

@@ -26,20 +26,13 @@ from .results import HistoryLookup, entries
 from .sources import SOURCES
 
 
-def recall(
-    graph: KnowledgeGraph,
-    query: str,
-    now: datetime,
-    *,
-    k: int | None = None,
-    boost: bool = True,
-    order: str = "relevance",
-    semantic: Semantic | None = None,
-) -> dict:
-    """The result set of one query: {"query", "results": [...]}, boosted unless boost=False."""
-    return recall_many(
-        graph, [{"query": query, "k": k}], now, boost=boost, order=order, semantic=semantic
-    )[0]
+class ResultSets(list):
+    """The result sets of a recall, one per query, and the warnings the command must show:
+    a full-text index that was off or rebuilt, a boost that could not be written."""
+
+    def __init__(self, sets: list[dict], warnings: list[str]):
+        super().__init__(sets)
+        self.warnings = warnings
 
 
 def recall_many(
@@ -50,7 +43,7 @@ def recall_many(
     boost: bool = True,
     order: str = "relevance",
     semantic: Semantic | None = None,
-) -> list[dict]:
+) -> ResultSets:
     """Result sets for several queries, ranked on one snapshot, boosted in one locked write."""
     if order not in ORDERS:
         raise UsageError(f"--order must be one of {', '.join(ORDERS)}, got {order!r}")
@@ -60,7 +53,8 @@ def recall_many(
     index = lexical_index(graph)
     tables = tables_of(index)
     activation = graph.activations(tables.position, tables.facts, now)
-    text = _text_index(graph) if view.records else None
+    warnings: list[str] = []
+    text = _text_index(graph, warnings) if view.records else None
     corpus = Corpus(view, graph.settings.search_threshold, index, activation, text)
     said = semantic is not None and semantic.episodes is not None and len(semantic.episodes) > 0
     vectors = None
@@ -80,12 +74,14 @@ def recall_many(
         hits = _facts_found(graph, query, concerned, now, boost=boost, order=order)
         ranked.append(_with_episodes(query, hits, concerned) if said else list(hits))
     if boost:
-        _reinforce(graph, ranked, now)
+        warning = _reinforce(graph, ranked, now)
+        warnings.extend([warning] if warning else [])
     history = HistoryLookup(graph, view.records)
-    return [
+    sets = [
         {"query": item["query"], "results": entries(item["query"], hits, history)}
         for item, hits in zip(queries, ranked)
     ]
+    return ResultSets(sets, warnings)
 
 
 def _facts_found(
@@ -116,30 +112,36 @@ def _with_episodes(query: Query, hits: list[Hit], concerned: bool) -> list[Hit |
     return with_episodes(hits, found, query.k) if found else list(hits)
 
 
-def _reinforce(graph: KnowledgeGraph, ranked: list[list[Hit | EpisodeHit]], now: datetime) -> None:
-    """Boost every fact returned, once, in one locked write; the hits show the new values."""
+def _reinforce(
+    graph: KnowledgeGraph, ranked: list[list[Hit | EpisodeHit]], now: datetime
+) -> str | None:
+    """Boost every fact returned, once, in one locked write; the hits show the new values.
+    Returns why nothing was boosted, if so."""
     returned = {
         hit.fact.id: hit.fact.record for hits in ranked for hit in hits if isinstance(hit, Hit)
     }
-    new_values = graph.reinforce(list(returned.values()), now) if returned else {}
+    if not returned:
+        return None
+    boost = graph.reinforce(list(returned.values()), now)
     for hits in ranked:
         for hit in hits:
-            if isinstance(hit, Hit) and hit.fact.id in new_values:
-                hit.fact.activation = new_values[hit.fact.id]
+            if isinstance(hit, Hit) and hit.fact.id in boost.activations:
+                hit.fact.activation = boost.activations[hit.fact.id]
+    return boost.warning
 
 
-def _text_index(graph: KnowledgeGraph):
-    """The full-text index in step with the facts, or None, with a warning either way when
-    it was not as it should be: recall never runs on half of its retrieval unsaid."""
+def _text_index(graph: KnowledgeGraph, warnings: list[str]):
+    """The full-text index in step with the facts, or None, with a warning added to
+    `warnings` either way when it was not as it should be: recall never runs on half of its
+    retrieval unsaid."""
     from ..lexical import update_text_index
 
     text, report = update_text_index(graph)
+    warnings.extend(report.warnings)
     if report.problem is not None:
-        graph.store.warnings.append(
+        warnings.append(
             f"lexical recall is off: {report.problem}; recall used exact and semantic matches only"
         )
     elif report.repaired:
-        graph.store.warnings.append(
-            f"full-text index rebuilt: {report.rebuilt} ({report.documents} documents)"
-        )
+        warnings.append(f"full-text index rebuilt: {report.rebuilt} ({report.documents} documents)")
     return text

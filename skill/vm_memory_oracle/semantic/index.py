@@ -48,6 +48,7 @@ class IndexReport:
     nprobe: int | None = None  # IVF: how many of its groups a query scans
     measured_recall: float | None = None  # IVF, when built now: its top 10 against exact
     episodes: object = None  # the episodes' index report (episodes/index.py), when updated
+    warnings: list[str] = field(default_factory=list)  # for the command's output
 
     @property
     def repaired(self) -> bool:
@@ -108,7 +109,7 @@ def update_index(
     report.embedded += _embed(cache, embedder, missing, progress)
     lock = graph.store.refused(graph.layout.write_lock)
     if lock is not None:  # a memory that cannot be locked is read, never written
-        graph.store.warnings.append(
+        report.warnings.append(
             f"{graph.layout.relative(lock.path)}: {lock.problem}; the "
             f"vector index was built for this command only ({lock.fix})"
         )

@@ -118,6 +118,7 @@ def semantic_search(graph: KnowledgeGraph, settings, *, force: bool = False, pro
     scale = getattr(choice.embedder, "relevance", None)
     background = _background(graph, choice.embedder) if scale is not None else None
     report.episodes = episode_report
+    report.warnings.extend(episode_report.warnings)
     semantic = Semantic(choice.embedder, index, floor, background, scale, episodes=episodes)
     return semantic, report, choice
 

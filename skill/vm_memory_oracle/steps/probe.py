@@ -28,20 +28,21 @@ def read_canaries(graph: KnowledgeGraph) -> list[dict]:
 
 def quality_probe(
     graph: KnowledgeGraph, now: datetime, *, semantic=None, embedder_id: str | None = None
-) -> dict:
+) -> tuple[dict, list[str]]:
+    """The probe's record, logged, and the warnings of its recall."""
     canaries = read_canaries(graph)
     k = graph.settings.recall_k
-    result_sets = (
-        recall_many(
+    warnings: list[str] = []
+    result_sets: list[dict] = []
+    if canaries:
+        recalled = recall_many(
             graph,
             [{"query": c["query"], "k": k} for c in canaries],
             now,
             boost=False,
             semantic=semantic,
         )
-        if canaries
-        else []
-    )
+        result_sets, warnings = list(recalled), recalled.warnings
     failures = []
     for canary, result in zip(canaries, result_sets):
         texts = [_searchable_text(hit) for hit in result["results"]]
@@ -66,7 +67,7 @@ def quality_probe(
         record["embedder"] = embedder_id
     with graph.store.locked("quality-probe"):
         graph.store.append_records(graph.layout.probe_log, "probe-result", [record])
-    return record
+    return record, warnings
 
 
 def _searchable_text(hit: dict) -> str:

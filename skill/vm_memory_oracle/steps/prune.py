@@ -54,13 +54,12 @@ def facts_to_prune(graph: KnowledgeGraph, now: datetime) -> dict[str, ArchiveCau
 
 def prune(graph: KnowledgeGraph, now: datetime, *, bring_indexes_in_step=None) -> StepReport:
     """Archive what is due; `bring_indexes_in_step()` then takes the archived facts out of
-    the vector and full-text indexes (no embedding)."""
+    the vector and full-text indexes (no embedding) and returns their warnings."""
     with graph.store.locked("consolidate: prune"):
         reinstated = graph.reinstate_orphans()
         chosen = facts_to_prune(graph, now)
         graph.archive(chosen, now)
-    if bring_indexes_in_step is not None:
-        bring_indexes_in_step()
+    warnings = bring_indexes_in_step() if bring_indexes_in_step is not None else []
     causes = [cause.code for cause in chosen.values()]
     return StepReport(
         "prune",
@@ -78,4 +77,5 @@ def prune(graph: KnowledgeGraph, now: datetime, *, bring_indexes_in_step=None) -
             {"fact": fact_id, "change": "archived", "reason": cause.prose}
             for fact_id, cause in sorted(chosen.items())
         ],
+        warnings=warnings,
     )
