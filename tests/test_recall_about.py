@@ -137,9 +137,9 @@ def test_an_extended_lexical_index_names_what_a_whole_build_names():
         extended = extend_lexical_index(build_lexical_index(facts[:held]), facts)
         assert extended == build_lexical_index(facts)
     index = build_lexical_index(facts)
-    names = index["names"]
-    subject_name = np.frombuffer(index["subject_name"], dtype=np.uint32)
-    object_name = np.frombuffer(index["object_name"], dtype=np.uint32)
+    names = index.names
+    subject_name = np.frombuffer(index.subject_name, dtype=np.uint32)
+    object_name = np.frombuffer(index.object_name, dtype=np.uint32)
     assert names[subject_name[3]] == "maria" == names[object_name[4]] == names[object_name[-1]]
     assert object_name[-2] == NO_NAME  # a said sentence is no name
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import os
 import shutil
@@ -283,20 +284,18 @@ def test_the_lexical_snapshot_of_appended_facts_is_extended_to_what_a_build_make
         lambda facts: built.append(len(facts)) or real_build(facts),
     )
 
-    def fresh_snapshot() -> dict:
+    def fresh_snapshot() -> lexical_snapshot.LexicalSnapshot:
         snapshot.forget_memory()  # as a new process: the snapshot on disk is what counts
         graph = _graph(data_dir)
         index = lexical_snapshot.lexical_index(graph)
         current = [fact for fact in graph.facts() if fact.current]
-        assert {key: value for key, value in index.items() if key != "source"} == real_build(
-            current
-        )
+        assert dataclasses.replace(index, made_of=None) == real_build(current)
         return index
 
     _remember(cli, tmp_path, FACTS[3:], name="more.jsonl")
     index = fresh_snapshot()
     assert built == [2]  # only the two appended facts were read
-    assert index["source"]["records"] == 5
+    assert index.made_of is not None and index.made_of.records == 5
     assert [hit["text"] for hit in _recall(cli, "北京").json()["results"]][0] == "用户住在北京"
 
     built.clear()
@@ -309,9 +308,9 @@ def test_the_lexical_snapshot_of_appended_facts_is_extended_to_what_a_build_make
     built.clear()
     cache = data_dir / "state" / "cache" / "lexical-index.marshal"
     key, payload = snapshot.load_any(cache)
-    payload["source"]["digest"] = "0" * 128  # an index of other bytes than the file's
+    payload[-1][2] = "0" * 128  # a snapshot of other bytes than the file's (made_of's digest)
     snapshot.forget_memory()
-    snapshot.save(cache, (key[0], key[1], 1, 1, 1), payload)
+    snapshot.save(cache, (key[0], (key[1][0], 1, 1, 1)), payload)  # the same file, as it was
     _remember(cli, tmp_path, [{"subject": "user", "predicate": "owns", "object": "a kayak"}],
               name="kayak.jsonl")  # fmt: skip
     fresh_snapshot()

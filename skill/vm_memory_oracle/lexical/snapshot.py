@@ -13,9 +13,11 @@ changed (a remember). Tables decodes it once per process for the arrays recall r
 
 from __future__ import annotations
 
+import sys
 from array import array
 from collections.abc import Iterable
-from functools import cached_property
+from dataclasses import dataclass, fields, replace
+from functools import cache, cached_property
 
 import numpy as np
 
@@ -24,12 +26,9 @@ from ..graph.columns import FactColumns, fact_columns
 from ..model.fact import NAME_PREDICATES, Fact, normalise, stable_hash, vector_id
 from ..model.text import evidence_terms, tokens
 from ..storage import files, snapshot
+from . import index as lexical_documents
 from .index import document_text
 
-# Of build_lexical_index's snapshot: 2 added the subjects, 3 the activation inputs and the
-# order of the ids, 4 the vector ids (the full-text index's) and postings without counts, 5
-# the names each fact's subject and object are, 6 those names as strings, 7 the aliases.
-LEXICAL_LAYOUT = 7
 # In subject_name and object_name: an end that names nothing (an object too long to be a
 # name, or a text with no evidence term).
 NO_NAME = 0xFFFFFFFF
@@ -38,8 +37,54 @@ NO_NAME = 0xFFFFFFFF
 NAME_CHARS = 60
 
 
-def build_lexical_index(facts: list[Fact]) -> dict:
-    """Exact keys and term postings of facts, as plain data (it is kept as a snapshot).
+@dataclass(frozen=True)
+class FactsPrefix:
+    """What the facts file was when a snapshot was made of its `records` facts: its size and
+    the hash of those bytes, for the next snapshot to tell whether facts were only appended."""
+
+    records: int
+    size: int
+    digest: str
+
+
+@dataclass
+class LexicalSnapshot:
+    """The lexical snapshot of the current facts (see build_lexical_index), and the facts
+    file it was made of (`made_of`, set when it is kept)."""
+
+    ids: list[str]
+    vids: bytes
+    id_order: bytes
+    importance: bytes
+    initial: bytes
+    created: bytes
+    pinned: bytes
+    subjects: dict[str, list[list[str]]]
+    aliases: list[list[list[str]]]
+    names: list[str]
+    subject_name: bytes
+    object_name: bytes
+    postings: dict[str, bytes]
+    exact_hashes: bytes
+    exact_numbers: bytes
+    made_of: FactsPrefix | None = None
+
+    def plain(self) -> list:
+        """Its fields in order, as plain data (marshal stores no class)."""
+        values = [getattr(self, field.name) for field in fields(self)]
+        values[-1] = None if self.made_of is None else list(vars(self.made_of).values())
+        return values
+
+    @classmethod
+    def from_plain(cls, values: list) -> LexicalSnapshot:
+        *held, made_of = values
+        snapshot = cls(*held)
+        snapshot.made_of = None if made_of is None else FactsPrefix(*made_of)
+        return snapshot
+
+
+def build_lexical_index(facts: list[Fact]) -> LexicalSnapshot:
+    """Exact keys and term postings of facts, and what else recall reads of them.
 
     A fact's lexical document is lexical.document_text (its sentence, subject, predicate,
     object and the turn it came from); the postings say which facts hold a term (the word
@@ -69,48 +114,46 @@ def build_lexical_index(facts: list[Fact]) -> dict:
             postings.setdefault(term, array("I")).append(number)
     exact.sort()
     columns = fact_columns(facts)
-    return {
-        "ids": ids,
-        "vids": vids.tobytes(),
-        "id_order": _id_order(ids),
-        "importance": columns.importance.tobytes(),
-        "initial": columns.initial.tobytes(),
-        "created": columns.created.tobytes(),
-        "pinned": columns.pinned.tobytes(),
-        "subjects": _subjects(facts),
-        "aliases": _aliases(facts),
-        "names": list(names),
-        "subject_name": subject_name.tobytes(),
-        "object_name": object_name.tobytes(),
-        "postings": {term: posting.tobytes() for term, posting in postings.items()},
-        "exact_hashes": array("Q", [hashed for hashed, _ in exact]).tobytes(),
-        "exact_numbers": array("I", [number for _, number in exact]).tobytes(),
-    }
+    return LexicalSnapshot(
+        ids=ids,
+        vids=vids.tobytes(),
+        id_order=_id_order(ids),
+        importance=columns.importance.tobytes(),
+        initial=columns.initial.tobytes(),
+        created=columns.created.tobytes(),
+        pinned=columns.pinned.tobytes(),
+        subjects=_subjects(facts),
+        aliases=_aliases(facts),
+        names=list(names),
+        subject_name=subject_name.tobytes(),
+        object_name=object_name.tobytes(),
+        postings={term: posting.tobytes() for term, posting in postings.items()},
+        exact_hashes=array("Q", [hashed for hashed, _ in exact]).tobytes(),
+        exact_numbers=array("I", [number for _, number in exact]).tobytes(),
+    )
 
 
-def extend_lexical_index(index: dict, facts: list[Fact]) -> dict:
+def extend_lexical_index(index: LexicalSnapshot, facts: list[Fact]) -> LexicalSnapshot:
     """The lexical index of `facts`, made from `index`, the index of the ones before them
     (facts appended to the file since): what build_lexical_index(facts) gives, with only
     the new facts' documents read."""
-    held = len(index["ids"])
+    held = len(index.ids)
     part = build_lexical_index(facts[held:])
 
     def shifted(packed: bytes) -> bytes:
         return (np.frombuffer(packed, dtype=np.uint32) + np.uint32(held)).tobytes()
 
-    postings = dict(index["postings"])
-    for term, packed in part["postings"].items():
+    postings = dict(index.postings)
+    for term, packed in part.postings.items():
         postings[term] = postings.get(term, b"") + shifted(packed)
-    hashes = np.frombuffer(index["exact_hashes"] + part["exact_hashes"], dtype=np.uint64)
-    numbers = np.frombuffer(
-        index["exact_numbers"] + shifted(part["exact_numbers"]), dtype=np.uint32
-    )
+    hashes = np.frombuffer(index.exact_hashes + part.exact_hashes, dtype=np.uint64)
+    numbers = np.frombuffer(index.exact_numbers + shifted(part.exact_numbers), dtype=np.uint32)
     order = np.lexsort((numbers, hashes))
-    ids = index["ids"] + part["ids"]
-    names = list(index["names"])
+    ids = index.ids + part.ids
+    names = list(index.names)
     number_of = {name: number for number, name in enumerate(names)}
-    renumbered = np.full(len(part["names"]) + 1, NO_NAME, dtype=np.uint32)  # last: NO_NAME
-    for number, name in enumerate(part["names"]):
+    renumbered = np.full(len(part.names) + 1, NO_NAME, dtype=np.uint32)  # last: NO_NAME
+    for number, name in enumerate(part.names):
         if name not in number_of:
             number_of[name] = len(names)
             names.append(name)
@@ -118,25 +161,25 @@ def extend_lexical_index(index: dict, facts: list[Fact]) -> dict:
 
     def renamed(packed: bytes) -> bytes:
         own = np.frombuffer(packed, dtype=np.uint32)
-        return renumbered[np.minimum(own, len(part["names"]))].tobytes()
+        return renumbered[np.minimum(own, len(part.names))].tobytes()
 
-    return {
-        "ids": ids,
-        "vids": index["vids"] + part["vids"],
-        "id_order": _id_order(ids),
-        **{
-            column: index[column] + part[column]
-            for column in ("importance", "initial", "created", "pinned")
-        },
-        "subjects": _subjects(facts),
-        "aliases": _aliases(facts),
-        "names": names,
-        "subject_name": index["subject_name"] + renamed(part["subject_name"]),
-        "object_name": index["object_name"] + renamed(part["object_name"]),
-        "postings": postings,
-        "exact_hashes": hashes[order].tobytes(),
-        "exact_numbers": numbers[order].tobytes(),
-    }
+    return LexicalSnapshot(
+        ids=ids,
+        vids=index.vids + part.vids,
+        id_order=_id_order(ids),
+        importance=index.importance + part.importance,
+        initial=index.initial + part.initial,
+        created=index.created + part.created,
+        pinned=index.pinned + part.pinned,
+        subjects=_subjects(facts),
+        aliases=_aliases(facts),
+        names=names,
+        subject_name=index.subject_name + renamed(part.subject_name),
+        object_name=index.object_name + renamed(part.object_name),
+        postings=postings,
+        exact_hashes=hashes[order].tobytes(),
+        exact_numbers=numbers[order].tobytes(),
+    )
 
 
 def _subjects(facts: list[Fact]) -> dict[str, list[list[str]]]:
@@ -209,61 +252,73 @@ def key_hash(key: str) -> int:
     return stable_hash(key.encode("utf-8"))
 
 
-def lexical_index(graph: KnowledgeGraph) -> dict:
-    """The lexical index of the current facts, made again only when facts.jsonl changed,
+def lexical_index(graph: KnowledgeGraph) -> LexicalSnapshot:
+    """The lexical snapshot of the current facts, made again only when facts.jsonl changed,
     and then only for the facts appended since when nothing else changed (a remember)."""
     path = graph.layout.facts
     cache = graph.layout.lexical_cache
-    disk = graph.store.cache_usable(cache)
-    key = _lexical_key(path)
-    held = snapshot.load(cache, key, disk=disk)
-    if held is None:
+    derived: snapshot.Derived[LexicalSnapshot] = snapshot.Derived(
+        cache,
+        layout=_layout(),
+        sources=(path,),
+        disk=graph.store.cache_usable(cache),
+        encode=LexicalSnapshot.plain,
+        decode=LexicalSnapshot.from_plain,
+    )
+
+    def make(key: tuple | None) -> LexicalSnapshot:
         facts = graph.facts()
-        current = [fact for fact in facts if fact.current]
-        earlier = _appended_to(snapshot.load_any(cache, disk=disk), key, path, len(facts))
-        held = (
-            build_lexical_index(current)
-            if earlier is None
-            else extend_lexical_index(earlier, current)
-        )
-        if _lexical_key(path) == key:  # else facts came meanwhile: made again next time
-            held["source"] = _source(path, key, len(facts))
-            snapshot.save(cache, key, held, disk=disk)
-    return held
+        built = build_lexical_index([fact for fact in facts if fact.current])
+        return replace(built, made_of=_made_of(path, key, len(facts)))
+
+    def extend(
+        old_key: tuple, earlier: LexicalSnapshot, key: tuple | None
+    ) -> LexicalSnapshot | None:
+        facts = graph.facts()
+        if not _appended_to(old_key, earlier, key, path, len(facts)):
+            return None
+        extended = extend_lexical_index(earlier, [fact for fact in facts if fact.current])
+        return replace(extended, made_of=_made_of(path, key, len(facts)))
+
+    return snapshot.brought_in_step(derived, make, extend)
 
 
-def _source(path, key: tuple | None, records: int) -> dict | None:
-    """What the facts file was when an index was made of its `records` facts: its size and
-    the hash of those bytes, for the next index to tell whether facts were only appended."""
+@cache
+def _layout() -> int:
+    """The snapshot's shape and the code that makes it: this module, the lexical documents,
+    the terms of a text, a fact's keys and its activation inputs."""
+    from ..graph import columns
+    from ..model import fact, text
+
+    makers = (sys.modules[__name__], lexical_documents, text, fact, columns)
+    return snapshot.layout_of(LexicalSnapshot, makers)
+
+
+# A snapshot's key is (layout, the facts file's key): (inode, size, mtime, ctime).
+_FILE, _INODE, _SIZE = 1, 0, 1
+
+
+def _made_of(path, key: tuple | None, records: int) -> FactsPrefix | None:
+    """The facts file a snapshot of its `records` facts was made of (key: its key)."""
     if key is None:
         return None
-    size = key[2]
+    size = key[_FILE][_SIZE]
     digest = files.file_digest(path, size)
-    return None if digest is None else {"records": records, "size": size, "digest": digest}
+    return None if digest is None else FactsPrefix(records, size, digest)
 
 
-def _appended_to(held, key: tuple | None, path, records: int) -> dict | None:
-    """The index `held` (load_any's) when the facts file is that index's file with facts
-    appended and nothing else changed: the same file (inode), its first bytes those the
-    index was made of, more facts after them. Else None (the index is made whole)."""
-    if held is None or key is None:
-        return None
-    old_key, index = held
-    source = index.get("source") if isinstance(index, dict) else None
-    if old_key[0] != LEXICAL_LAYOUT or source is None or old_key[1] != key[1]:
-        return None
-    if not source["size"] < key[2] or not source["records"] <= records:
-        return None
-    if files.file_digest(path, source["size"]) != source["digest"]:
-        return None
-    return index
-
-
-def _lexical_key(path) -> tuple | None:
-    """The snapshot's key: the facts file as it is, and the index's layout (a snapshot of
-    another layout, from an older version, is built again)."""
-    key = snapshot.file_key(path)
-    return None if key is None else (LEXICAL_LAYOUT, *key)
+def _appended_to(
+    old_key: tuple, earlier: LexicalSnapshot, key: tuple | None, path, records: int
+) -> bool:
+    """Whether the facts file is the file `earlier` was made of with facts appended and
+    nothing else changed: the same file (inode), its first bytes those the snapshot was
+    made of, more facts after them. Else the snapshot is made whole."""
+    made_of = earlier.made_of
+    if key is None or made_of is None or old_key[_FILE][_INODE] != key[_FILE][_INODE]:
+        return False
+    if not made_of.size < key[_FILE][_SIZE] or not made_of.records <= records:
+        return False
+    return files.file_digest(path, made_of.size) == made_of.digest
 
 
 class Tables:
@@ -272,28 +327,28 @@ class Tables:
     id), postings decoded on first use, the names and subjects, and the facts' own
     activation inputs."""
 
-    def __init__(self, index: dict):
-        self.ids: list[str] = index["ids"]
+    def __init__(self, index: LexicalSnapshot):
+        self.ids: list[str] = index.ids
         self.position = {fact_id: number for number, fact_id in enumerate(self.ids)}
-        self.id_order = np.frombuffer(index["id_order"], dtype=np.uint32)
-        vids = np.frombuffer(index["vids"], dtype=np.uint64)
+        self.id_order = np.frombuffer(index.id_order, dtype=np.uint32)
+        vids = np.frombuffer(index.vids, dtype=np.uint64)
         self._vid_order = np.argsort(vids, kind="stable")
         self._sorted_vids = vids[self._vid_order]
-        self.packed: dict[str, bytes] = index["postings"]
+        self.packed: dict[str, bytes] = index.postings
         # Made once per snapshot: five keys a fact, 4 MB to copy at 100,000 facts.
-        self.exact_hashes = array("Q", index["exact_hashes"])
-        self.exact_numbers = array("I", index["exact_numbers"])
+        self.exact_hashes = array("Q", index.exact_hashes)
+        self.exact_numbers = array("I", index.exact_numbers)
         self._decoded: dict[str, np.ndarray] = {}
-        self.names: list[str] = index["names"]
-        self.subjects: dict[str, list[list[str]]] = index["subjects"]
-        self.aliases: list[list[list[str]]] = index["aliases"]
-        self.subject_name = np.frombuffer(index["subject_name"], dtype=np.uint32)
-        self.object_name = np.frombuffer(index["object_name"], dtype=np.uint32)
+        self.names: list[str] = index.names
+        self.subjects: dict[str, list[list[str]]] = index.subjects
+        self.aliases: list[list[list[str]]] = index.aliases
+        self.subject_name = np.frombuffer(index.subject_name, dtype=np.uint32)
+        self.object_name = np.frombuffer(index.object_name, dtype=np.uint32)
         self.facts = FactColumns(
-            np.frombuffer(index["importance"], dtype=np.float64),
-            np.frombuffer(index["pinned"], dtype=np.bool_),
-            np.frombuffer(index["created"], dtype=np.int64),
-            np.frombuffer(index["initial"], dtype=np.float64),
+            np.frombuffer(index.importance, dtype=np.float64),
+            np.frombuffer(index.pinned, dtype=np.bool_),
+            np.frombuffer(index.created, dtype=np.int64),
+            np.frombuffer(index.initial, dtype=np.float64),
         )
 
     @cached_property
@@ -319,12 +374,12 @@ class Tables:
         return np.where(found, self._vid_order[places], -1).astype(np.intp)
 
 
-# Tables of the lexical index snapshots seen by this process (the snapshot dict is held with
+# Tables of the lexical snapshots seen by this process (the snapshot is held with
 # its tables, so its id cannot be reused while the entry lives).
-_tables_held: dict[int, tuple[dict, Tables]] = {}
+_tables_held: dict[int, tuple[LexicalSnapshot, Tables]] = {}
 
 
-def tables_of(index: dict) -> Tables:
+def tables_of(index: LexicalSnapshot) -> Tables:
     held = _tables_held.get(id(index))
     if held is None or held[0] is not index:
         if len(_tables_held) >= 4:

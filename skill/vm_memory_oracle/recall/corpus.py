@@ -19,7 +19,15 @@ from functools import cached_property
 import numpy as np
 
 from ..graph.columns import ActivationsAt
-from ..lexical.snapshot import Tables, exact_keys, key_hash, name_key, name_of, tables_of
+from ..lexical.snapshot import (
+    LexicalSnapshot,
+    Tables,
+    exact_keys,
+    key_hash,
+    name_key,
+    name_of,
+    tables_of,
+)
 from ..model.fact import Fact, normalise
 from ..model.text import FIRST_PERSON, adjacent_pairs, evidence_terms
 
@@ -93,7 +101,7 @@ class Corpus:
         self,
         view,
         threshold: float,
-        index: dict,
+        index: LexicalSnapshot,
         activation: ActivationsAt | None = None,
         text=None,
     ):

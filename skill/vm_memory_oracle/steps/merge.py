@@ -14,8 +14,10 @@ compared; the cosine check compares every pair of facts about the same subject.
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Callable
 from datetime import datetime
+from functools import cache
 
 import numpy as np
 
@@ -28,9 +30,7 @@ from .report import StepReport
 # Rows of the similarity matrix computed at once, which bounds its memory for a subject
 # with many facts (1,024 rows x 50,000 facts x 4 bytes is 200 MB).
 _ROWS = 1024
-# The merge step's memo: its version (a change to the duplicate rules must change it), and
-# what it holds when the search found nothing.
-MERGE_SEARCH = 1
+# What the merge step's memo holds when the search found nothing.
 NO_DUPLICATE = "no duplicate"
 
 SentenceVectors = Callable[[list[str]], "list[np.ndarray | None]"]
@@ -156,23 +156,22 @@ def merge_duplicates(
     at 100,000 facts)."""
     from ..storage import snapshot
 
-    layout, store = graph.layout, graph.store
-    memo = layout.merge_search_cache
-    made_on = (
-        MERGE_SEARCH,
-        snapshot.file_key(layout.facts),
-        threshold,
-        model_id,
-        snapshot.file_key(layout.embedding_cache(model_id)) if model_id else None,
-        snapshot.file_key(layout.recent_embeddings(model_id)) if model_id else None,
+    layout = graph.layout
+    embeddings = (layout.embedding_cache(model_id), layout.recent_embeddings(model_id))
+    memo: snapshot.Derived[str] = snapshot.Derived(
+        layout.merge_search_cache,
+        layout=_memo_layout(),
+        sources=(layout.facts, *(embeddings if model_id else ())),
+        made_with=(threshold, model_id),
+        disk=graph.store.cache_usable(layout.merge_search_cache),
     )
-    disk = store.cache_usable(memo)
-    if made_on[1] is not None and snapshot.load(memo, made_on, disk=disk) == NO_DUPLICATE:
+    made_on = memo.key()
+    if memo.held(made_on) == NO_DUPLICATE:
         return StepReport("merge", counts={"merged": 0})
     sentence_vectors = vectors() if vectors is not None else None
     pairs = find_duplicates(graph.facts(), vectors=sentence_vectors, threshold=threshold)
     if not pairs:
-        snapshot.save(memo, made_on, NO_DUPLICATE, disk=disk)
+        memo.keep(made_on, NO_DUPLICATE)
     merged = graph.merge(pairs, now) if pairs else {}
     return StepReport(
         "merge",
@@ -182,3 +181,13 @@ def merge_duplicates(
             for gone, (kept, why) in sorted(merged.items())
         ],
     )
+
+
+@cache
+def _memo_layout() -> int:
+    """The duplicate rules the memo's search was made with: this module's code and the
+    wording checks'."""
+    from ..model import similarity
+    from ..storage import snapshot
+
+    return snapshot.layout_of(None, (sys.modules[__name__], similarity))
