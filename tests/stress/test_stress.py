@@ -60,7 +60,7 @@ SCHEMA_OF = {
 }
 SESSION_LOG = re.compile(r"^sessions/\d{4}-\d{2}-\d{2}-\d{6}\.jsonl$")
 EPISODES_FILE = re.compile(r"^episodes/\d{4}-\d{2}-\d{2}\.jsonl$")
-# What an interrupted atomic write or a repair leaves behind (steps/clean.py, storage/store.py).
+# What an interrupted atomic write or a repair leaves behind (steps/clean.py, storage/).
 LEFT_BEHIND = re.compile(r"^\..+\.tmp$|\.quarantine\.jsonl$|\.corrupt-")
 
 

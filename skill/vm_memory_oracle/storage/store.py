@@ -3,69 +3,29 @@
 Callers mutate only inside `with store.locked(purpose):`, and re-read there what they
 change, since another process may have written it meanwhile: nothing here caches a
 snapshot across the lock.
+
+The Store is the one writer: it decides which entries may be used, holds the lock, keeps
+the audit log and makes every write. Its readers have rooms of their own, which it
+delegates to: jsonl.py (JSONL records, bad lines quarantined), facts_file.py (facts.jsonl
+as Facts) and activation_state.py (the activation state and its journal of recalls).
 """
 
 from __future__ import annotations
 
 import os
-from collections import ChainMap
 from collections.abc import Iterable, Iterator, Mapping
 from contextlib import contextmanager
 from pathlib import Path
 
 from ..errors import InvalidInputError
 from ..model.fact import Fact
-from . import files, locks, snapshot, strict_json
-from .files import BadLine, JsonlContents
+from . import facts_file, files, jsonl, locks, snapshot, strict_json
+from .activation_state import JOURNAL_LIMIT, ActivationState
+from .facts_file import FactsById
 from .layout import Layout, Refusal
 from .validation import problem
 
-JOURNAL_LIMIT = 2000
 AUDIT_MAX_IDS = 50
-
-
-class FactsById(Mapping[str, Fact]):
-    """The facts of one snapshot of facts.jsonl by id, each record made a Fact when first
-    looked up: a recall looks at a few of 10,000 facts, and a new process should not pay
-    for making them all (that costs as much as parsing the file)."""
-
-    def __init__(self, records: list[dict], *, made: list[Fact | None] | None = None):
-        self._records = records
-        self.made: list[Fact | None] = made if made is not None else [None] * len(records)
-        # the last record of an id wins, as in a dict made of the facts in file order
-        self._position = {record["id"]: number for number, record in enumerate(records)}
-        self._all: list[Fact] | None = None
-
-    def made_of(self, records: list[dict]) -> bool:
-        return records is self._records
-
-    def _fact(self, number: int) -> Fact:
-        fact = self.made[number]
-        if fact is None:
-            fact = self.made[number] = Fact.from_record(self._records[number], checked=True)
-        return fact
-
-    def all(self) -> list[Fact]:
-        """Every fact, in the order of the file (a new list)."""
-        if self._all is None:
-            self._all = [self._fact(number) for number in range(len(self._records))]
-        return list(self._all)
-
-    def __getitem__(self, fact_id: str) -> Fact:
-        return self._fact(self._position[fact_id])
-
-    def __contains__(self, fact_id: object) -> bool:
-        return fact_id in self._position
-
-    def __iter__(self) -> Iterator[str]:
-        return iter(self._position)
-
-    def __len__(self) -> int:
-        return len(self._position)
-
-
-# facts.jsonl path -> the facts of its snapshot, for this process.
-_made_facts: dict[str, FactsById] = {}
 
 
 class Store:
@@ -93,8 +53,7 @@ class Store:
             None if refusals is None else {refusal.path: refusal for refusal in refusals}
         )
         self._warned: set[Path] = set()
-        # The journal's records (as read_records holds them) and the state they give.
-        self._journal_view: tuple[list[dict], dict[str, dict]] | None = None
+        self._activation = ActivationState(self)
         self._durable = True  # whether appends are fsynced (see locked)
         self._clear_block()
 
@@ -255,10 +214,10 @@ class Store:
             entry["redactions"] = redactions
         if repairs:
             entry["repairs"] = [repair[:1000] for repair in repairs[:AUDIT_MAX_IDS]]
-        line = self._checked_line(self.layout.audit_log, "audit-entry", entry)
+        line = jsonl.checked_line(self.layout, self.layout.audit_log, "audit-entry", entry)
         files.append_lines(self.layout.audit_log, [line], durable=self._durable)
 
-    # -- JSONL files -----------------------------------------------------------------------
+    # -- JSONL files (read in jsonl.py) ----------------------------------------------------
     def read_records(
         self,
         path: Path,
@@ -267,95 +226,28 @@ class Store:
         unique_key: str | None = None,
         copy: bool = True,
     ) -> list[dict]:
-        """Valid records of `path`; bad lines are quarantined (under the lock) and reported.
-
-        A file unchanged since it was last parsed is served from its snapshot, kept in this
-        process and (see _snapshot_on_disk) on disk. Callers that only read may pass
-        copy=False and must then not modify the records.
-        """
-        if not self.usable(path):
-            return []
-        cache = self._snapshot_path(path)
-        key = snapshot.file_key(path)
-        disk = self._snapshot_on_disk(path, cache)
-        records = snapshot.load(cache, key, disk=disk)
-        if records is None:
-            contents = self._read(path, kind, unique_key)
-            if contents.bad:
-                with self.locked(f"quarantine {path.name}"):
-                    contents = self._read(path, kind, unique_key)  # what is there now
-                    if contents.bad:
-                        self._quarantine(path, contents)
-                key = snapshot.file_key(path)
-            records = contents.records
-            snapshot.save(cache, key, records, disk=disk)
-        return [dict(record) for record in records] if copy else records
+        """Valid records of `path`, bad lines quarantined and reported (jsonl.read_records)."""
+        return jsonl.read_records(self, path, kind, unique_key=unique_key, copy=copy)
 
     def peek_records(self, path: Path, kind: str) -> tuple[list[dict], int]:
-        """(valid records, number of invalid lines) of `path`, writing nothing: for checks
-        that report damage and leave its repair to the next write, so that a check never
-        changes what it checks. A refused file reads as empty (the health check lists it)."""
-        if self.refused(path) is not None:
-            return [], 0
-        records = snapshot.load(
-            self._snapshot_path(path), snapshot.file_key(path), disk=self.cache_usable(None)
-        )
-        if records is not None:  # a snapshot is saved only of a file without bad lines
-            return records, 0
-        contents = files.read_jsonl(path, lambda record: problem(kind, record))
-        return contents.records, len(contents.bad)
+        """(valid records, number of invalid lines) of `path`, writing nothing
+        (jsonl.peek_records)."""
+        return jsonl.peek_records(self, path, kind)
 
     def held_valid(self, path: Path) -> bool:
-        """Whether a snapshot of `path` as it is now is held: a snapshot is made only of a
-        file that passed its schema, so the file still does (a check need not read it)."""
-        if self.refused(path) is not None:
-            return False
-        key = snapshot.file_key(path)
-        cache = self._snapshot_path(path)
-        return (
-            key is not None and snapshot.load(cache, key, disk=self.cache_usable(None)) is not None
-        )
-
-    def peek_activation(self) -> tuple[dict[str, dict], bool]:
-        """(activation state, whether the file is damaged), writing nothing."""
-        path = self.layout.activation
-        refused = self.refused(path) is not None  # never read, from a snapshot or otherwise
-        held = (
-            None
-            if refused
-            else snapshot.load(
-                self._snapshot_path(path), snapshot.file_key(path), disk=self.cache_usable(None)
-            )
-        )
-        damaged = False
-        if held is not None:
-            state = dict(held)
-        elif refused:
-            state = {}
-        else:
-            try:
-                document = files.read_json(path)
-                damaged = problem("activation-metadata", document) is not None
-                state = {} if damaged else dict(document["facts"])
-            except FileNotFoundError:
-                state = {}
-            except (ValueError, UnicodeDecodeError):
-                state, damaged = {}, True
-        _apply_journal(
-            state, self.peek_records(self.layout.activation_journal, "activation-journal")[0]
-        )
-        return state, damaged
+        """Whether a snapshot of `path` as it is now is held (jsonl.held_valid)."""
+        return jsonl.held_valid(self, path)
 
     def append_records(
         self, path: Path, kind: str, records: Iterable[dict], *, lines: list[str] | None = None
     ) -> None:
-        """Append `records`; `lines`: their lines, made by the caller (_fact_lines)."""
+        """Append `records`; `lines`: their lines, made by the caller (facts_file._fact_lines)."""
         records = list(records)
         if lines is None:
-            lines = [self._checked_line(path, kind, record) for record in records]
+            lines = [jsonl.checked_line(self.layout, path, kind, record) for record in records]
         if not self.usable(path):
             return
-        cache = self._snapshot_path(path)
+        cache = self.layout.snapshot_for(path)
         before = snapshot.load(cache, snapshot.file_key(path), disk=False)
         files.append_lines(path, lines, durable=self._durable)
         if lines:
@@ -365,7 +257,7 @@ class Store:
                 cache,
                 snapshot.file_key(path),
                 before + [dict(r) for r in records],
-                disk=self._snapshot_on_disk(path, cache),
+                disk=jsonl.snapshot_on_disk(self, path, cache),
             )
 
     def rewrite_records(
@@ -374,12 +266,12 @@ class Store:
         """Replace the file with `records`; `lines`: their lines, made by the caller."""
         records = list(records)
         if lines is None:
-            lines = [self._checked_line(path, kind, record) for record in records]
+            lines = [jsonl.checked_line(self.layout, path, kind, record) for record in records]
         if not self.usable(path):
             return
         files.write_lines_atomic(path, lines)
         self.touched(path)
-        cache = self._snapshot_path(path)
+        cache = self.layout.snapshot_for(path)
         snapshot.save(
             cache,
             snapshot.file_key(path),
@@ -387,153 +279,39 @@ class Store:
             disk=self.cache_usable(cache),
         )
 
-    # -- facts.jsonl as Fact records ---------------------------------------------------------
-    def read_facts(self) -> list[Fact]:
-        """The facts of facts.jsonl, read like any records (checked against the schema, bad
-        lines quarantined), as Facts. The list is new at each call."""
-        return self.facts_by_id().all()
-
-    def facts_by_id(self) -> FactsById:
-        """The facts of facts.jsonl by id, each made a Fact when first looked up. A Fact
-        cannot change, so the ones made from a snapshot of the file serve every later read
-        of it."""
-        path = self.layout.facts
-        records = self.read_records(path, "fact", unique_key="id", copy=False)
-        held = _made_facts.get(str(path))
-        if held is None or not held.made_of(records):
-            held = _made_facts[str(path)] = FactsById(records)
-        return held
-
-    def facts_of(self, records: list[dict]) -> list[Fact]:
-        """The Facts of valid records of facts.jsonl as peek_records gave them: those already
-        made of the same snapshot when there are some (a consolidation's health check reads
-        the file its steps read), else new ones."""
-        held = _made_facts.get(str(self.layout.facts))
-        if held is not None and held.made_of(records):
-            return held.all()
-        return [Fact.from_record(record, checked=True) for record in records]
-
-    def rewrite_facts(self, facts: Iterable[Fact]) -> None:
-        facts = list(facts)
-        records = [fact.to_record() for fact in facts]
-        self.rewrite_records(
-            self.layout.facts, "fact", records, lines=self._fact_lines(facts, records)
-        )
-        self._hold_facts([], facts)
-
-    def _fact_lines(self, facts: list[Fact], records: list[dict]) -> list[str]:
-        """The lines of these facts' records, each checked against the schema unless its
-        Fact is known to pass it (read from the file, or checked by intake)."""
-        path = self.layout.facts
-        return [
-            self._line(path, "fact", record)
-            if fact.checked
-            else self._checked_line(path, "fact", record)
-            for fact, record in zip(facts, records)
-        ]
-
-    def append_facts(self, facts: Iterable[Fact]) -> None:
-        facts = list(facts)
-        path = self.layout.facts
-        held = _made_facts.get(str(path))
-        before = snapshot.load(self._snapshot_path(path), snapshot.file_key(path), disk=False)
-        records = [fact.to_record() for fact in facts]
-        self.append_records(path, "fact", records, lines=self._fact_lines(facts, records))
-        if held is not None and before is not None and held.made_of(before):
-            self._hold_facts(held.made, facts)
-
-    def _hold_facts(self, earlier: list[Fact | None], facts: list[Fact]) -> None:
-        """What was just written is what the next read would make: keep it for that read."""
-        path = self.layout.facts
-        records = snapshot.load(self._snapshot_path(path), snapshot.file_key(path), disk=False)
-        if records is not None and len(records) == len(earlier) + len(facts):
-            _made_facts[str(path)] = FactsById(records, made=[*earlier, *facts])
-
-    def _snapshot_path(self, path: Path) -> Path:
-        return self.layout.snapshot_for(path)
-
-    def _snapshot_on_disk(self, path: Path, cache: Path) -> bool:
-        """Whether the snapshot of records of `path` is kept on disk too: not the journal of
-        recalls, which changes at every recall (kept in this process only)."""
-        return path != self.layout.activation_journal and self.cache_usable(cache)
+    def lines_beside(
+        self, path: Path, kind: str, records: list[dict], held: list[dict] | None, key: str
+    ) -> list[str]:
+        """The lines of `records`, each checked against the schema unless it equals the
+        record of `held` with the same `key` (jsonl.lines_beside)."""
+        return jsonl.lines_beside(self.layout, path, kind, records, held, key)
 
     def cache_usable(self, cache: Path | None) -> bool:
         """Whether snapshots may be kept on disk (state/cache/ not refused): otherwise they
         are kept in this process only."""
         return self.refused(self.layout.cache_dir if cache is None else cache) is None
 
-    def _read(self, path: Path, kind: str, unique_key: str | None) -> JsonlContents:
-        contents = files.read_jsonl(path, lambda record: problem(kind, record))
-        if unique_key is None:
-            return contents
-        kept = JsonlContents(bad=contents.bad)
-        seen: set = set()
-        for record, raw, number in zip(contents.records, contents.raw_lines, contents.line_numbers):
-            if record[unique_key] in seen:
-                kept.bad.append(
-                    BadLine(number, raw, f"duplicate {unique_key} {record[unique_key]!r}")
-                )
-                continue
-            seen.add(record[unique_key])
-            kept.keep(record, raw, number)
-        kept.bad.sort(key=lambda bad: bad.line)
-        return kept
+    # -- facts.jsonl as Fact records (facts_file.py) -----------------------------------------
+    def read_facts(self) -> list[Fact]:
+        """The facts of facts.jsonl, read like any records (checked against the schema, bad
+        lines quarantined), as Facts. The list is new at each call."""
+        return self.facts_by_id().all()
 
-    def _quarantine(self, path: Path, contents: JsonlContents) -> None:
-        # Quarantine first and durably, then drop the lines: a crash in between leaves the
-        # line in both places, never in neither.
-        target = self.layout.quarantine_for(path)
-        name = self.layout.relative(path)
-        entries = [
-            {
-                "file": name,
-                "line": bad.line,
-                "reason": bad.reason[:2000],
-                "raw": bad.raw,
-                "quarantined_at": self.timestamp,
-            }
-            for bad in contents.bad
-        ]
-        self.append_records(target, "quarantine", entries)
-        files.write_lines_atomic(path, contents.raw_lines)
-        self.touched(path)
-        self.note(f"quarantined {len(contents.bad)} invalid line(s) of {name}", repair=True)
-        for bad in contents.bad:
-            self.warnings.append(
-                f"{name}:{bad.line}: {bad.reason}; moved to {self.layout.relative(target)}"
-            )
+    def facts_by_id(self) -> FactsById:
+        """The facts of facts.jsonl by id, each made a Fact when first looked up
+        (facts_file.facts_by_id)."""
+        return facts_file.facts_by_id(self)
 
-    def lines_beside(
-        self, path: Path, kind: str, records: list[dict], held: list[dict] | None, key: str
-    ) -> list[str]:
-        """The lines of `records`, each checked against the schema unless it equals the
-        record of `held` (the file's valid records as read) with the same `key`: a remember
-        at 100,000 facts changes a few of entities.jsonl's 90,000 records, and checking
-        them all again took a second and a half."""
-        known = {record[key]: record for record in held or ()}
-        return [
-            self._line(path, kind, record)
-            if known.get(record[key]) == record
-            else self._checked_line(path, kind, record)
-            for record in records
-        ]
+    def facts_of(self, records: list[dict]) -> list[Fact]:
+        """The Facts of valid records of facts.jsonl as peek_records gave them
+        (facts_file.facts_of)."""
+        return facts_file.facts_of(self, records)
 
-    def _checked_line(self, path: Path, kind: str, record: dict) -> str:
-        fault = problem(kind, record)
-        if fault:
-            raise InvalidInputError(
-                f"refusing to write an invalid {kind} record: {fault}",
-                source=self.layout.relative(path),
-            )
-        return self._line(path, kind, record)
+    def rewrite_facts(self, facts: Iterable[Fact]) -> None:
+        facts_file.rewrite_facts(self, facts)
 
-    def _line(self, path: Path, kind: str, record: dict) -> str:
-        try:
-            return files.dumps_record(record)
-        except strict_json.JsonRefused as exc:
-            raise InvalidInputError(
-                f"refusing to write a {kind} record that {exc}", source=self.layout.relative(path)
-            ) from None
+    def append_facts(self, facts: Iterable[Fact]) -> None:
+        facts_file.append_facts(self, facts)
 
     # -- whole files -----------------------------------------------------------------------
     # Every write of the data directory goes through these (or the record writers above):
@@ -630,94 +408,36 @@ class Store:
             raise ValueError(f"{path} is outside the data directory {self.layout.root}")
         return self.usable(path)
 
-    # -- JSON files ------------------------------------------------------------------------
+    # -- the activation state (activation_state.py) ----------------------------------------
     def read_activation(self) -> dict[str, dict]:
-        """Per-fact activation state: activation-metadata.json with the journal of recalls
-        since its last full write applied over it. A corrupt file is set aside and reads as
-        empty.
-
-        The mapping is the caller's to change; its entries are shared with the snapshot, so
-        a caller replaces an entry (state[id] = {...}) and never edits one in place.
-        """
-        state = self.read_activation_file()
-        _apply_journal(state, self.activation_journal())
-        return state
+        """Per-fact activation state, the journal of recalls applied over the file; the
+        caller's to change by replacing entries, never editing one (ActivationState.read)."""
+        return self._activation.read()
 
     def activation_view(self) -> Mapping[str, dict]:
-        """The state read_activation gives, read only and without copying the file's: the
-        journal's entries looked up first, then the file's (for a recall, which reads the
-        state of a few facts)."""
-        return ChainMap(self._journal_state(), self.read_activation_file(copy=False))
+        """The state read_activation gives, read only and without copying the file's
+        (ActivationState.view)."""
+        return self._activation.view()
 
     def activation_entries(self, ids: set[str]) -> dict[str, dict]:
-        """The state of these facts alone, as read_activation gives it (the caller's to
-        change)."""
-        journal = self._journal_state()
-        held = self.read_activation_file(copy=False)
-        return {
-            fact_id: journal[fact_id] if fact_id in journal else held[fact_id]
-            for fact_id in ids
-            if fact_id in journal or fact_id in held
-        }
-
-    def _journal_state(self) -> dict[str, dict]:
-        """The journal's entries applied in order, by fact id (read only).
-
-        Kept between calls: after an append by this process the journal's records begin with
-        the ones already applied (the same objects), so only the new ones are applied, to a
-        copy, which leaves a view handed out earlier as it was. A journal rewritten or read
-        anew from disk is applied from its start."""
-        entries = self.activation_journal()
-        held = self._journal_view
-        if held is not None and held[0] is entries:
-            return held[1]
-        applied, journal = held if held is not None else ([], {})
-        if applied and (
-            len(entries) < len(applied) or entries[len(applied) - 1] is not applied[-1]
-        ):
-            applied, journal = [], {}
-        journal = dict(journal)
-        _apply_journal(journal, entries[len(applied) :])
-        self._journal_view = (entries, journal)
-        return journal
+        """The state of these facts alone, as read_activation gives it
+        (ActivationState.entries)."""
+        return self._activation.entries(ids)
 
     def journal_room(self) -> int:
         """How many entries the journal of recalls takes before write_activation folds it
-        into the activation file."""
-        return JOURNAL_LIMIT - len(self.activation_journal())
+        into the activation file (ActivationState.journal_room)."""
+        return self._activation.journal_room()
 
     def activation_journal(self) -> list[dict]:
-        """The journal entries of recalls since the activation file was last written whole;
-        each replaces the state of its fact, in order."""
-        journal = self.layout.activation_journal
-        if not journal.exists():
-            return []
-        return self.read_records(journal, "activation-journal", copy=False)
+        """The journal entries of recalls since the activation file was last written whole
+        (ActivationState.journal)."""
+        return self._activation.journal()
 
     def read_activation_file(self, *, copy: bool = True) -> dict[str, dict]:
-        """The state activation-metadata.json holds (the caller's to change, unless
-        copy=False), without the journal over it."""
-        path = self.layout.activation
-        self.usable(path)
-        cache = self._snapshot_path(path)
-        key = snapshot.file_key(path)
-        disk = self.cache_usable(cache)
-        held = snapshot.load(cache, key, disk=disk)
-        if held is not None:
-            return dict(held) if copy else held
-        try:
-            document = files.read_json(path)
-        except FileNotFoundError:
-            return {}
-        except (ValueError, UnicodeDecodeError) as exc:
-            self._set_aside(path, f"unreadable ({exc})")
-            return {}
-        fault = problem("activation-metadata", document)
-        if fault:
-            self._set_aside(path, fault)
-            return {}
-        snapshot.save(cache, key, document["facts"], disk=disk)
-        return dict(document["facts"])
+        """The state activation-metadata.json holds, without the journal over it
+        (ActivationState.read_file)."""
+        return self._activation.read_file(copy=copy)
 
     def write_activation(
         self,
@@ -726,57 +446,21 @@ class Store:
         *,
         journal_limit: int = JOURNAL_LIMIT,
     ) -> None:
-        """Record the activation state.
-
-        With `changed` (a recall's few boosted facts), only their entries are appended to
-        state/activation-journal.jsonl, while it holds fewer than `journal_limit` lines: a
-        recall then writes a few hundred bytes, not the whole file. Otherwise the whole state
-        is written to activation-metadata.json (compact, one line) and the journal, now
-        folded in, is emptied. Its entries hold values, not changes, so applying one twice
-        is harmless: a crash between the two steps loses nothing.
-        """
-        journal = self.layout.activation_journal
-        if changed is not None:
-            entries = [{"id": fact_id, **state[fact_id]} for fact_id in changed]
-            if len(self.activation_journal()) + len(entries) < journal_limit:
-                self.append_records(journal, "activation-journal", entries)
-                return
-        # An entry that is the very one read from the file passed the schema then: only
-        # the others are checked (all 100,000 took a second at every remember).
-        held = self.read_activation_file(copy=False) if self.layout.activation.exists() else {}
-        self.write_validated_json(
-            self.layout.activation,
-            "activation-metadata",
-            {"updated": self.timestamp, "facts": state},
-            compact=True,
-            checked={
-                "updated": self.timestamp,
-                "facts": {
-                    fact_id: entry
-                    for fact_id, entry in state.items()
-                    if held.get(fact_id) is not entry
-                },
-            },
-        )
-        cache = self._snapshot_path(self.layout.activation)
-        snapshot.save(
-            cache,
-            snapshot.file_key(self.layout.activation),
-            dict(state),
-            disk=self.cache_usable(cache),
-        )
-        if journal.exists():
-            self.rewrite_records(journal, "activation-journal", [])
+        """Record the activation state: with `changed`, their entries appended to the journal
+        while it has room, else the whole file written (ActivationState.write)."""
+        self._activation.write(state, changed, journal_limit=journal_limit)
 
     def fold_activation(self, state: dict[str, dict]) -> bool:
-        """Write `state` as the whole activation file, with the journal folded in, unless the
-        file already holds exactly that and the journal is empty. True when it wrote."""
-        pending = bool(self.activation_journal())
-        if not pending and self.layout.activation.exists() and self.read_activation_file() == state:
-            return False
-        self.write_activation(state)
-        return True
+        """Write `state` as the whole activation file, the journal folded in, unless nothing
+        would change; True when it wrote (ActivationState.fold)."""
+        return self._activation.fold(state)
 
+    def peek_activation(self) -> tuple[dict[str, dict], bool]:
+        """(activation state, whether the file is damaged), writing nothing
+        (ActivationState.peek)."""
+        return self._activation.peek()
+
+    # -- JSON files ------------------------------------------------------------------------
     def write_validated_json(
         self, path: Path, kind: str, document, *, compact: bool = False, checked=None
     ) -> None:
@@ -798,21 +482,6 @@ class Store:
             ) from None
         self.touched(path)
 
-    def _set_aside(self, path: Path, reason: str) -> None:
-        # Activation state is rebuilt from the facts (their creation activation and time);
-        # the bad file is kept for a person to look at, never deleted.
-        aside = path.with_name(f"{path.name}.corrupt-{self.timestamp.replace(':', '')}")
-        with self.locked(f"set aside {path.name}"):
-            if path.exists():
-                os.replace(path, aside)
-                files.fsync_directory(path.parent)
-                self.touched(path)
-                self.note(f"set aside {self.layout.relative(path)} ({reason})", repair=True)
-        self.warnings.append(
-            f"{self.layout.relative(path)}: {reason}; moved to "
-            f"{self.layout.relative(aside)}, activation reset from facts"
-        )
-
     def read_json_file(self, path: Path, kind: str):
         """A JSON document that must be valid; raises InvalidInputError naming the file."""
         name = self.layout.relative(path)
@@ -828,9 +497,3 @@ class Store:
         if fault:
             raise InvalidInputError(fault, source=name)
         return document
-
-
-def _apply_journal(state: dict[str, dict], entries: list[dict]) -> None:
-    """Each journal entry replaces its fact's state (entries hold values, not changes)."""
-    for entry in entries:
-        state[entry["id"]] = {key: value for key, value in entry.items() if key != "id"}

@@ -1,0 +1,232 @@
+"""The per-fact activation state: activation-metadata.json, and the journal of recalls
+(state/activation-journal.jsonl) applied over it, read, written and folded through the
+store."""
+
+from __future__ import annotations
+
+import os
+from collections import ChainMap
+from collections.abc import Iterable, Mapping
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from . import files, snapshot
+from .validation import problem
+
+if TYPE_CHECKING:
+    from .store import Store
+
+JOURNAL_LIMIT = 2000
+
+
+class ActivationState:
+    """The activation state of one store's data directory (Store.read_activation and the
+    others delegate here)."""
+
+    def __init__(self, store: Store):
+        self.store = store
+        # The journal's records (as read_records holds them) and the state they give.
+        self._journal_view: tuple[list[dict], dict[str, dict]] | None = None
+
+    def read(self) -> dict[str, dict]:
+        """Per-fact activation state: activation-metadata.json with the journal of recalls
+        since its last full write applied over it. A corrupt file is set aside and reads as
+        empty.
+
+        The mapping is the caller's to change; its entries are shared with the snapshot, so
+        a caller replaces an entry (state[id] = {...}) and never edits one in place.
+        """
+        state = self.read_file()
+        apply_journal(state, self.journal())
+        return state
+
+    def view(self) -> Mapping[str, dict]:
+        """The state `read` gives, read only and without copying the file's: the journal's
+        entries looked up first, then the file's (for a recall, which reads the state of a
+        few facts)."""
+        return ChainMap(self._journal_state(), self.read_file(copy=False))
+
+    def entries(self, ids: set[str]) -> dict[str, dict]:
+        """The state of these facts alone, as `read` gives it (the caller's to change)."""
+        journal = self._journal_state()
+        held = self.read_file(copy=False)
+        return {
+            fact_id: journal[fact_id] if fact_id in journal else held[fact_id]
+            for fact_id in ids
+            if fact_id in journal or fact_id in held
+        }
+
+    def _journal_state(self) -> dict[str, dict]:
+        """The journal's entries applied in order, by fact id (read only).
+
+        Kept between calls: after an append by this process the journal's records begin with
+        the ones already applied (the same objects), so only the new ones are applied, to a
+        copy, which leaves a view handed out earlier as it was. A journal rewritten or read
+        anew from disk is applied from its start."""
+        entries = self.journal()
+        held = self._journal_view
+        if held is not None and held[0] is entries:
+            return held[1]
+        applied, journal = held if held is not None else ([], {})
+        if applied and (
+            len(entries) < len(applied) or entries[len(applied) - 1] is not applied[-1]
+        ):
+            applied, journal = [], {}
+        journal = dict(journal)
+        apply_journal(journal, entries[len(applied) :])
+        self._journal_view = (entries, journal)
+        return journal
+
+    def journal_room(self) -> int:
+        """How many entries the journal of recalls takes before `write` folds it into the
+        activation file."""
+        return JOURNAL_LIMIT - len(self.journal())
+
+    def journal(self) -> list[dict]:
+        """The journal entries of recalls since the activation file was last written whole;
+        each replaces the state of its fact, in order."""
+        journal = self.store.layout.activation_journal
+        if not journal.exists():
+            return []
+        return self.store.read_records(journal, "activation-journal", copy=False)
+
+    def read_file(self, *, copy: bool = True) -> dict[str, dict]:
+        """The state activation-metadata.json holds (the caller's to change, unless
+        copy=False), without the journal over it."""
+        store = self.store
+        path = store.layout.activation
+        store.usable(path)
+        cache = store.layout.snapshot_for(path)
+        key = snapshot.file_key(path)
+        disk = store.cache_usable(cache)
+        held = snapshot.load(cache, key, disk=disk)
+        if held is not None:
+            return dict(held) if copy else held
+        try:
+            document = files.read_json(path)
+        except FileNotFoundError:
+            return {}
+        except (ValueError, UnicodeDecodeError) as exc:
+            self._set_aside(path, f"unreadable ({exc})")
+            return {}
+        fault = problem("activation-metadata", document)
+        if fault:
+            self._set_aside(path, fault)
+            return {}
+        snapshot.save(cache, key, document["facts"], disk=disk)
+        return dict(document["facts"])
+
+    def write(
+        self,
+        state: dict[str, dict],
+        changed: Iterable[str] | None = None,
+        *,
+        journal_limit: int = JOURNAL_LIMIT,
+    ) -> None:
+        """Record the activation state.
+
+        With `changed` (a recall's few boosted facts), only their entries are appended to
+        state/activation-journal.jsonl, while it holds fewer than `journal_limit` lines: a
+        recall then writes a few hundred bytes, not the whole file. Otherwise the whole state
+        is written to activation-metadata.json (compact, one line) and the journal, now
+        folded in, is emptied. Its entries hold values, not changes, so applying one twice
+        is harmless: a crash between the two steps loses nothing.
+        """
+        store = self.store
+        layout = store.layout
+        journal = layout.activation_journal
+        if changed is not None:
+            entries = [{"id": fact_id, **state[fact_id]} for fact_id in changed]
+            if len(self.journal()) + len(entries) < journal_limit:
+                store.append_records(journal, "activation-journal", entries)
+                return
+        # An entry that is the very one read from the file passed the schema then: only
+        # the others are checked (all 100,000 took a second at every remember).
+        held = self.read_file(copy=False) if layout.activation.exists() else {}
+        store.write_validated_json(
+            layout.activation,
+            "activation-metadata",
+            {"updated": store.timestamp, "facts": state},
+            compact=True,
+            checked={
+                "updated": store.timestamp,
+                "facts": {
+                    fact_id: entry
+                    for fact_id, entry in state.items()
+                    if held.get(fact_id) is not entry
+                },
+            },
+        )
+        cache = layout.snapshot_for(layout.activation)
+        snapshot.save(
+            cache,
+            snapshot.file_key(layout.activation),
+            dict(state),
+            disk=store.cache_usable(cache),
+        )
+        if journal.exists():
+            store.rewrite_records(journal, "activation-journal", [])
+
+    def fold(self, state: dict[str, dict]) -> bool:
+        """Write `state` as the whole activation file, with the journal folded in, unless the
+        file already holds exactly that and the journal is empty. True when it wrote."""
+        pending = bool(self.journal())
+        if not pending and self.store.layout.activation.exists() and self.read_file() == state:
+            return False
+        self.store.write_activation(state)
+        return True
+
+    def peek(self) -> tuple[dict[str, dict], bool]:
+        """(activation state, whether the file is damaged), writing nothing."""
+        store = self.store
+        path = store.layout.activation
+        refused = store.refused(path) is not None  # never read, from a snapshot or otherwise
+        held = (
+            None
+            if refused
+            else snapshot.load(
+                store.layout.snapshot_for(path),
+                snapshot.file_key(path),
+                disk=store.cache_usable(None),
+            )
+        )
+        damaged = False
+        if held is not None:
+            state = dict(held)
+        elif refused:
+            state = {}
+        else:
+            try:
+                document = files.read_json(path)
+                damaged = problem("activation-metadata", document) is not None
+                state = {} if damaged else dict(document["facts"])
+            except FileNotFoundError:
+                state = {}
+            except (ValueError, UnicodeDecodeError):
+                state, damaged = {}, True
+        apply_journal(
+            state, store.peek_records(store.layout.activation_journal, "activation-journal")[0]
+        )
+        return state, damaged
+
+    def _set_aside(self, path: Path, reason: str) -> None:
+        # Activation state is rebuilt from the facts (their creation activation and time);
+        # the bad file is kept for a person to look at, never deleted.
+        store = self.store
+        aside = path.with_name(f"{path.name}.corrupt-{store.timestamp.replace(':', '')}")
+        with store.locked(f"set aside {path.name}"):
+            if path.exists():
+                os.replace(path, aside)
+                files.fsync_directory(path.parent)
+                store.touched(path)
+                store.note(f"set aside {store.layout.relative(path)} ({reason})", repair=True)
+        store.warnings.append(
+            f"{store.layout.relative(path)}: {reason}; moved to "
+            f"{store.layout.relative(aside)}, activation reset from facts"
+        )
+
+
+def apply_journal(state: dict[str, dict], entries: list[dict]) -> None:
+    """Each journal entry replaces its fact's state (entries hold values, not changes)."""
+    for entry in entries:
+        state[entry["id"]] = {key: value for key, value in entry.items() if key != "id"}

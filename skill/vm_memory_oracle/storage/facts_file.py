@@ -1,0 +1,121 @@
+"""facts.jsonl as Fact records, read and written through the store. The Facts made of a
+snapshot of the file are kept for this process, and a write of this process keeps the
+ones it wrote, so that the next read makes no Fact again."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator, Mapping
+from typing import TYPE_CHECKING
+
+from ..model.fact import Fact
+from . import snapshot
+from .jsonl import checked_line, line
+
+if TYPE_CHECKING:
+    from .store import Store
+
+
+class FactsById(Mapping[str, Fact]):
+    """The facts of one snapshot of facts.jsonl by id, each record made a Fact when first
+    looked up: a recall looks at a few of 10,000 facts, and a new process should not pay
+    for making them all (that costs as much as parsing the file)."""
+
+    def __init__(self, records: list[dict], *, made: list[Fact | None] | None = None):
+        self._records = records
+        self.made: list[Fact | None] = made if made is not None else [None] * len(records)
+        # the last record of an id wins, as in a dict made of the facts in file order
+        self._position = {record["id"]: number for number, record in enumerate(records)}
+        self._all: list[Fact] | None = None
+
+    def made_of(self, records: list[dict]) -> bool:
+        return records is self._records
+
+    def _fact(self, number: int) -> Fact:
+        fact = self.made[number]
+        if fact is None:
+            fact = self.made[number] = Fact.from_record(self._records[number], checked=True)
+        return fact
+
+    def all(self) -> list[Fact]:
+        """Every fact, in the order of the file (a new list)."""
+        if self._all is None:
+            self._all = [self._fact(number) for number in range(len(self._records))]
+        return list(self._all)
+
+    def __getitem__(self, fact_id: str) -> Fact:
+        return self._fact(self._position[fact_id])
+
+    def __contains__(self, fact_id: object) -> bool:
+        return fact_id in self._position
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._position)
+
+    def __len__(self) -> int:
+        return len(self._position)
+
+
+# facts.jsonl path -> the facts of its snapshot, for this process.
+_made_facts: dict[str, FactsById] = {}
+
+
+def facts_by_id(store: Store) -> FactsById:
+    """The facts of facts.jsonl by id, each made a Fact when first looked up. A Fact
+    cannot change, so the ones made from a snapshot of the file serve every later read
+    of it."""
+    path = store.layout.facts
+    records = store.read_records(path, "fact", unique_key="id", copy=False)
+    held = _made_facts.get(str(path))
+    if held is None or not held.made_of(records):
+        held = _made_facts[str(path)] = FactsById(records)
+    return held
+
+
+def facts_of(store: Store, records: list[dict]) -> list[Fact]:
+    """The Facts of valid records of facts.jsonl as peek_records gave them: those already
+    made of the same snapshot when there are some (a consolidation's health check reads
+    the file its steps read), else new ones."""
+    held = _made_facts.get(str(store.layout.facts))
+    if held is not None and held.made_of(records):
+        return held.all()
+    return [Fact.from_record(record, checked=True) for record in records]
+
+
+def rewrite_facts(store: Store, facts: Iterable[Fact]) -> None:
+    facts = list(facts)
+    records = [fact.to_record() for fact in facts]
+    store.rewrite_records(
+        store.layout.facts, "fact", records, lines=_fact_lines(store, facts, records)
+    )
+    _hold_facts(store, [], facts)
+
+
+def append_facts(store: Store, facts: Iterable[Fact]) -> None:
+    facts = list(facts)
+    path = store.layout.facts
+    held = _made_facts.get(str(path))
+    before = snapshot.load(store.layout.snapshot_for(path), snapshot.file_key(path), disk=False)
+    records = [fact.to_record() for fact in facts]
+    store.append_records(path, "fact", records, lines=_fact_lines(store, facts, records))
+    if held is not None and before is not None and held.made_of(before):
+        _hold_facts(store, held.made, facts)
+
+
+def _fact_lines(store: Store, facts: list[Fact], records: list[dict]) -> list[str]:
+    """The lines of these facts' records, each checked against the schema unless its
+    Fact is known to pass it (read from the file, or checked by intake)."""
+    layout, path = store.layout, store.layout.facts
+    return [
+        line(layout, path, "fact", record)
+        if fact.checked
+        else checked_line(layout, path, "fact", record)
+        for fact, record in zip(facts, records)
+    ]
+
+
+def _hold_facts(store: Store, earlier: list[Fact | None], facts: list[Fact]) -> None:
+    """What was just written is what the next read would make: keep it for that read."""
+    path = store.layout.facts
+    records = snapshot.load(store.layout.snapshot_for(path), snapshot.file_key(path), disk=False)
+    if records is not None and len(records) == len(earlier) + len(facts):
+        _made_facts[str(path)] = FactsById(records, made=[*earlier, *facts])

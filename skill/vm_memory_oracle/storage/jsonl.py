@@ -1,0 +1,162 @@
+"""The store's JSONL files of records: read, their bad lines quarantined; peeked at, writing
+nothing; and records made lines, checked against their schema, for the store to write.
+
+A file unchanged since it was last parsed is served from its snapshot (storage.snapshot).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from ..errors import InvalidInputError
+from . import files, snapshot, strict_json
+from .files import BadLine, JsonlContents
+from .layout import Layout
+from .validation import problem
+
+if TYPE_CHECKING:
+    from .store import Store
+
+
+def read_records(
+    store: Store,
+    path: Path,
+    kind: str,
+    *,
+    unique_key: str | None = None,
+    copy: bool = True,
+) -> list[dict]:
+    """Valid records of `path`; bad lines are quarantined (under the lock) and reported.
+
+    A file unchanged since it was last parsed is served from its snapshot, kept in this
+    process and (see snapshot_on_disk) on disk. Callers that only read may pass
+    copy=False and must then not modify the records.
+    """
+    if not store.usable(path):
+        return []
+    cache = store.layout.snapshot_for(path)
+    key = snapshot.file_key(path)
+    disk = snapshot_on_disk(store, path, cache)
+    records = snapshot.load(cache, key, disk=disk)
+    if records is None:
+        contents = _read(path, kind, unique_key)
+        if contents.bad:
+            with store.locked(f"quarantine {path.name}"):
+                contents = _read(path, kind, unique_key)  # what is there now
+                if contents.bad:
+                    _quarantine(store, path, contents)
+            key = snapshot.file_key(path)
+        records = contents.records
+        snapshot.save(cache, key, records, disk=disk)
+    return [dict(record) for record in records] if copy else records
+
+
+def peek_records(store: Store, path: Path, kind: str) -> tuple[list[dict], int]:
+    """(valid records, number of invalid lines) of `path`, writing nothing: for checks
+    that report damage and leave its repair to the next write, so that a check never
+    changes what it checks. A refused file reads as empty (the health check lists it)."""
+    if store.refused(path) is not None:
+        return [], 0
+    records = snapshot.load(
+        store.layout.snapshot_for(path), snapshot.file_key(path), disk=store.cache_usable(None)
+    )
+    if records is not None:  # a snapshot is saved only of a file without bad lines
+        return records, 0
+    contents = files.read_jsonl(path, lambda record: problem(kind, record))
+    return contents.records, len(contents.bad)
+
+
+def held_valid(store: Store, path: Path) -> bool:
+    """Whether a snapshot of `path` as it is now is held: a snapshot is made only of a
+    file that passed its schema, so the file still does (a check need not read it)."""
+    if store.refused(path) is not None:
+        return False
+    key = snapshot.file_key(path)
+    cache = store.layout.snapshot_for(path)
+    return key is not None and snapshot.load(cache, key, disk=store.cache_usable(None)) is not None
+
+
+def snapshot_on_disk(store: Store, path: Path, cache: Path) -> bool:
+    """Whether the snapshot of records of `path` is kept on disk too: not the journal of
+    recalls, which changes at every recall (kept in this process only)."""
+    return path != store.layout.activation_journal and store.cache_usable(cache)
+
+
+def _read(path: Path, kind: str, unique_key: str | None) -> JsonlContents:
+    contents = files.read_jsonl(path, lambda record: problem(kind, record))
+    if unique_key is None:
+        return contents
+    kept = JsonlContents(bad=contents.bad)
+    seen: set = set()
+    for record, raw, number in zip(contents.records, contents.raw_lines, contents.line_numbers):
+        if record[unique_key] in seen:
+            kept.bad.append(BadLine(number, raw, f"duplicate {unique_key} {record[unique_key]!r}"))
+            continue
+        seen.add(record[unique_key])
+        kept.keep(record, raw, number)
+    kept.bad.sort(key=lambda bad: bad.line)
+    return kept
+
+
+def _quarantine(store: Store, path: Path, contents: JsonlContents) -> None:
+    # Quarantine first and durably, then drop the lines: a crash in between leaves the
+    # line in both places, never in neither.
+    layout = store.layout
+    target = layout.quarantine_for(path)
+    name = layout.relative(path)
+    entries = [
+        {
+            "file": name,
+            "line": bad.line,
+            "reason": bad.reason[:2000],
+            "raw": bad.raw,
+            "quarantined_at": store.timestamp,
+        }
+        for bad in contents.bad
+    ]
+    store.append_records(target, "quarantine", entries)
+    files.write_lines_atomic(path, contents.raw_lines)
+    store.touched(path)
+    store.note(f"quarantined {len(contents.bad)} invalid line(s) of {name}", repair=True)
+    for bad in contents.bad:
+        store.warnings.append(
+            f"{name}:{bad.line}: {bad.reason}; moved to {layout.relative(target)}"
+        )
+
+
+# -- records made lines ----------------------------------------------------------------------
+# `layout` names the file in the error that refuses a record.
+def lines_beside(
+    layout: Layout, path: Path, kind: str, records: list[dict], held: list[dict] | None, key: str
+) -> list[str]:
+    """The lines of `records`, each checked against the schema unless it equals the
+    record of `held` (the file's valid records as read) with the same `key`: a remember
+    at 100,000 facts changes a few of entities.jsonl's 90,000 records, and checking
+    them all again took a second and a half."""
+    known = {record[key]: record for record in held or ()}
+    return [
+        line(layout, path, kind, record)
+        if known.get(record[key]) == record
+        else checked_line(layout, path, kind, record)
+        for record in records
+    ]
+
+
+def checked_line(layout: Layout, path: Path, kind: str, record: dict) -> str:
+    fault = problem(kind, record)
+    if fault:
+        raise InvalidInputError(
+            f"refusing to write an invalid {kind} record: {fault}",
+            source=layout.relative(path),
+        )
+    return line(layout, path, kind, record)
+
+
+def line(layout: Layout, path: Path, kind: str, record: dict) -> str:
+    try:
+        return files.dumps_record(record)
+    except strict_json.JsonRefused as exc:
+        raise InvalidInputError(
+            f"refusing to write a {kind} record that {exc}", source=layout.relative(path)
+        ) from None
