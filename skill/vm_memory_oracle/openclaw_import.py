@@ -30,7 +30,7 @@ from pathlib import Path
 from .clock import format_iso
 from .errors import DataDirError
 from .extract.redact import redact
-from .openclaw_state import read_setup
+from .openclaw_state import Agent, read_setup
 from .openclaw_transcripts import TranscriptRead, read_new_turns
 from .storage import files, strict_json
 from .storage.store import Store
@@ -117,11 +117,31 @@ def import_openclaw_state(
         return report
     setup = read_setup(state_dir)
     report.skipped += setup.problems
-    layout = store.layout
-    ledger_path = layout.import_ledger
-    ledger = _read_ledger(store, ledger_path)
+    ledger_path = store.layout.import_ledger
+    reads = _read_agents(setup.agents, _read_ledger(store, ledger_path), report, busy_timeout)
+    if not reads:
+        return report
+    with store.locked("import openclaw"):
+        ledger = _read_ledger(store, ledger_path)
+        owned = {name for entry in ledger.values() for name in _entry_files(entry)}
+        for agent_id, key, read in reads:
+            entry = ledger.setdefault(key, {"kind": TRANSCRIPTS, "sessions": {}})
+            _copy_new_turns(store, agent_id, read, entry["sessions"], owned, report)
+        store.note(
+            f"imported {report.turns} OpenClaw turn(s) of {report.events} event(s) into sessions/",
+            redactions=report.redactions,
+        )
+        store.write_validated_json(ledger_path, "import-ledger", {"sources": ledger})
+    return report
+
+
+def _read_agents(
+    agents: list[Agent], ledger: dict, report: ImportReport, busy_timeout: float
+) -> list[tuple[str, str, TranscriptRead]]:
+    """Each agent's turns after those the ledger has seen, as (agent id, ledger key, read),
+    for the agents with any; a database that cannot be read is reported and skipped."""
     reads: list[tuple[str, str, TranscriptRead]] = []
-    for agent in setup.agents:
+    for agent in agents:
         database = agent.database
         if not database.exists() and not database.is_symlink():
             continue  # the agent has not talked yet
@@ -144,60 +164,73 @@ def import_openclaw_state(
         report.events += read.events
         if read.last_seq:
             reads.append((agent.id, key, read))
-    if not reads:
-        return report
-    with store.locked("import openclaw"):
-        ledger = _read_ledger(store, ledger_path)
-        owned = {name for entry in ledger.values() for name in _entry_files(entry)}
-        for agent_id, key, read in reads:
-            entry = ledger.setdefault(key, {"kind": TRANSCRIPTS, "sessions": {}})
-            sessions = entry["sessions"]
-            fresh = [
-                turn
-                for turn in read.turns
-                if turn.seq > sessions.get(turn.session_id, {}).get("seq", -1)
-            ]
-            groups: dict[tuple[str, str], list] = {}
-            for turn in fresh:
-                groups.setdefault((turn.session_id, turn.ts[:10]), []).append(turn)
-            for (session_id, day), turns in sorted(groups.items()):
-                known = sessions.setdefault(session_id, {"seq": -1, "files": {}})
-                lines = []
-                for turn in turns:
-                    cleaned = redact(turn.text)
-                    report.redactions += cleaned.count
-                    lines.append(
-                        files.dumps_record(
-                            {
-                                "ts": turn.ts,
-                                "role": turn.role,
-                                "text": cleaned.text,
-                                "origin": f"openclaw:{agent_id}/{session_id}#{turn.seq}",
-                            }
-                        )
-                    )
-                name = known["files"].get(day)
-                path = layout.sessions_dir / name if name else None
-                if path and store.refused(path) is None and path.is_file():
-                    store.append_lines(layout.sessions_dir / name, lines)
-                else:
-                    first = datetime.fromisoformat(turns[0].ts.replace("Z", "+00:00"))
-                    name = _free_name(store, first, [], owned, lines[0])
-                    store.write_lines(layout.sessions_dir / name, lines)
-                    known["files"][day] = name
-                    owned.add(name)
-                report.turns += len(turns)
-                if f"sessions/{name}" not in report.files_written:
-                    report.files_written.append(f"sessions/{name}")
-            for session_id, seq in read.last_seq.items():
-                known = sessions.setdefault(session_id, {"seq": -1, "files": {}})
-                known["seq"] = max(known["seq"], seq)
-        store.note(
-            f"imported {report.turns} OpenClaw turn(s) of {report.events} event(s) into sessions/",
-            redactions=report.redactions,
-        )
-        store.write_validated_json(ledger_path, "import-ledger", {"sources": ledger})
-    return report
+    return reads
+
+
+def _copy_new_turns(
+    store: Store,
+    agent_id: str,
+    read: TranscriptRead,
+    sessions: dict,
+    owned: set[str],
+    report: ImportReport,
+) -> None:
+    """Append one agent's turns that the ledger's `sessions` has not seen to their copies
+    (one per session and day), then move each session's seen seq on to what was read."""
+    fresh = [
+        turn for turn in read.turns if turn.seq > sessions.get(turn.session_id, {}).get("seq", -1)
+    ]
+    groups: dict[tuple[str, str], list] = {}
+    for turn in fresh:
+        groups.setdefault((turn.session_id, turn.ts[:10]), []).append(turn)
+    for (session_id, day), turns in sorted(groups.items()):
+        known = sessions.setdefault(session_id, {"seq": -1, "files": {}})
+        lines = []
+        for turn in turns:
+            cleaned = redact(turn.text)
+            report.redactions += cleaned.count
+            lines.append(
+                files.dumps_record(
+                    {
+                        "ts": turn.ts,
+                        "role": turn.role,
+                        "text": cleaned.text,
+                        "origin": f"openclaw:{agent_id}/{session_id}#{turn.seq}",
+                    }
+                )
+            )
+        name = _append_day_copy(store, known["files"], day, turns[0].ts, lines, owned)
+        report.turns += len(turns)
+        if f"sessions/{name}" not in report.files_written:
+            report.files_written.append(f"sessions/{name}")
+    for session_id, seq in read.last_seq.items():
+        known = sessions.setdefault(session_id, {"seq": -1, "files": {}})
+        known["seq"] = max(known["seq"], seq)
+
+
+def _append_day_copy(
+    store: Store,
+    day_files: dict[str, str],
+    day: str,
+    first_ts: str,
+    lines: list[str],
+    owned: set[str],
+) -> str:
+    """Add `lines` to the session's copy of `day` (`day_files`: day -> copy), starting a new
+    copy, named after `first_ts`, when it has none usable; the copy's name."""
+    sessions_dir = store.layout.sessions_dir
+    name = day_files.get(day)
+    if name:
+        path = sessions_dir / name
+        if store.refused(path) is None and path.is_file():
+            store.append_lines(path, lines)
+            return name
+    first = datetime.fromisoformat(first_ts.replace("Z", "+00:00"))
+    name = _free_name(store, first, [], owned, lines[0])
+    store.write_lines(sessions_dir / name, lines)
+    day_files[day] = name
+    owned.add(name)
+    return name
 
 
 def _entry_files(entry: dict) -> list[str]:

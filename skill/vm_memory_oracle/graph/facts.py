@@ -142,11 +142,8 @@ class KnowledgeGraph:
                 if existing is None and PRECISE_SOURCE.search(candidate.source):
                     if archived is None:
                         archived = self._archived_by_id()
-                    record = archived.get(candidate.id)
-                    if record is not None and candidate.source in {
-                        record["source"],
-                        *record.get("sources", ()),
-                    }:
+                    record = _archived_statement(candidate, archived)
+                    if record is not None:
                         # A log line read again (the log was cut or edited above what was
                         # summarized), or a proposal accepted again, whose fact was
                         # archived since: heard, not new.
@@ -162,13 +159,7 @@ class KnowledgeGraph:
                         state.setdefault(existing.id, initial_state(existing))
                         report.known.append(existing.id)
                         continue
-                    source = candidate.source if PRECISE_SOURCE.search(candidate.source) else None
-                    fact = existing
-                    if source is None or source not in existing.sources:
-                        fact = _merge_reassertion(fact, candidate, repetition_bonus)
-                        if source is not None:
-                            fact = fact.changed(sources=(*fact.sources, source)[-MAX_SOURCES:])
-                    state[fact.id] = self._boosted_entry(fact, state, now, stamp, heard=source)
+                    fact = self._reasserted(existing, candidate, state, now, repetition_bonus)
                     report.reinforced.append(fact.id)
                     if fact.current:
                         if fact is not existing:
@@ -195,14 +186,42 @@ class KnowledgeGraph:
                     rewrite = True
             report.stored = [by_id[item] if isinstance(item, str) else item for item in stored]
             self.store.note(_remember_note(report), [*report.added, *report.reinforced])
-            facts = list(by_id.values())
-            if rewrite:
-                self.store.rewrite_facts(facts)
-            else:
-                self.store.append_facts(by_id[fact_id] for fact_id in appended)
-            self.store.write_activation({fid: state[fid] for fid in by_id if fid in state})
-            self._write_indexes(facts)
+            self._write_remembered(by_id, state, appended=appended, rewrite=rewrite)
         return report
+
+    def _reasserted(
+        self,
+        existing: Fact,
+        candidate: Fact,
+        state: dict[str, dict],
+        now: datetime,
+        repetition_bonus: float,
+    ) -> Fact:
+        """`existing` stated again by `candidate`, from a source not yet counted: what the
+        repetition adds to it (unless that precise source is already among its sources), the
+        source kept, and its activation boosted in `state`."""
+        source = candidate.source if PRECISE_SOURCE.search(candidate.source) else None
+        fact = existing
+        if source is None or source not in existing.sources:
+            fact = _merge_reassertion(fact, candidate, repetition_bonus)
+            if source is not None:
+                fact = fact.changed(sources=(*fact.sources, source)[-MAX_SOURCES:])
+        state[fact.id] = self._boosted_entry(fact, state, now, format_iso(now), heard=source)
+        return fact
+
+    def _write_remembered(
+        self, by_id: dict[str, Fact], state: dict[str, dict], *, appended: list[str], rewrite: bool
+    ) -> None:
+        """Write what a remember batch leaves: facts.jsonl rewritten when a fact changed,
+        else only the new facts (`appended`) added to it; the activation state of the facts
+        kept; the derived indexes."""
+        facts = list(by_id.values())
+        if rewrite:
+            self.store.rewrite_facts(facts)
+        else:
+            self.store.append_facts(by_id[fact_id] for fact_id in appended)
+        self.store.write_activation({fid: state[fid] for fid in by_id if fid in state})
+        self._write_indexes(facts)
 
     def reinstate_orphans(self) -> dict[str, str]:
         """Make current again each fact superseded by a fact that is in neither facts.jsonl
@@ -525,6 +544,15 @@ def _remember_note(report: RememberReport) -> str:
     if report.superseded:
         parts.append(f"superseded {len(report.superseded)}")
     return "remembered facts: " + ", ".join(parts)
+
+
+def _archived_statement(candidate: Fact, archived: dict[str, dict]) -> dict | None:
+    """The archive record of `candidate`'s fact when it already holds `candidate`'s source
+    (`archived`: archive records by fact id); None otherwise."""
+    record = archived.get(candidate.id)
+    if record is not None and candidate.source in {record["source"], *record.get("sources", ())}:
+        return record
+    return None
 
 
 def _already_heard(fact: Fact, entry: dict | None, source: str) -> bool:

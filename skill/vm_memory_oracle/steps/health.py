@@ -50,7 +50,6 @@ def collect(
 
     `last_consolidation` and `duration_seconds` default to those of the previous health.json.
     """
-    from ..check import findings
     from .stale import flagged_references, reference_checker
 
     store = Store(layout, lock_timeout=settings.lock_timeout_seconds, timestamp=format_iso(now))
@@ -66,24 +65,18 @@ def collect(
     values = activation_values(current, state, now, settings.half_life_days)
     if last_consolidation is None:
         last_consolidation, duration_seconds = _previous_consolidation(store)
-    usage = (disk_usage or shutil.disk_usage)(str(layout.root))
-    used, free = usage[1], usage[2]
+    disk_percent = _disk_percent(layout, disk_usage or shutil.disk_usage)
     oldest = min((parse_iso(fact.created) for fact in current), default=None)
     quarantined, recently_quarantined = _quarantined(store, now)
     vectors, bad_vectors = store.peek_records(layout.vector_metadata, "vector-metadata")
     audit, _ = store.peek_records(layout.audit_log, "audit-entry")
     proposals, _ = store.peek_records(layout.pending_memories, "pending-memory")
-    openclaw = None
-    if settings.openclaw_state_dir:
-        from .memory_md.workspaces import openclaw_health
-
-        openclaw = openclaw_health(settings, layout.memory_md)
     return Measurements(
-        openclaw=openclaw,
+        openclaw=_openclaw(settings, layout),
         timestamp=format_iso(now),
         data_path=str(layout.root),
         disk_usage_bytes=_bytes_under(layout),
-        disk_usage_percent=round(100.0 * used / (used + free), 1) if used + free else 0.0,
+        disk_usage_percent=disk_percent,
         total_facts=len(facts) + len(archived),
         active_facts=len(facts),
         archived_facts=len(archived),
@@ -106,19 +99,8 @@ def collect(
         pending_proposals=len(proposals),
         repairs=_recent_repairs(audit, now),
         damaged_files=_damaged_files(store),
-        refused=[
-            {"file": layout.relative(refusal.path), "problem": refusal.problem, "fix": refusal.fix}
-            for refusal in store.refusals()
-        ],
-        problems=[
-            {
-                "code": finding.code,
-                "file": finding.path,
-                "message": finding.message,
-                "repairable": finding.repairable,
-            }
-            for finding in findings(store, settings)
-        ],
+        refused=_refused(store),
+        problems=_problems(store, settings),
         stale_references=flagged_references(current, reference_checker(settings, layout)),
         refused_core=[
             layout.relative(refusal.path)
@@ -187,6 +169,49 @@ def run_health_check(
 
 
 # -- measurements ----------------------------------------------------------------------------
+def _disk_percent(layout: Layout, disk_usage: Callable[[str], tuple]) -> float:
+    """How full the disk holding the data directory is, in percent."""
+    usage = disk_usage(str(layout.root))
+    used, free = usage[1], usage[2]
+    return round(100.0 * used / (used + free), 1) if used + free else 0.0
+
+
+def _openclaw(settings: Settings, layout: Layout) -> dict | None:
+    """health.json's view of the OpenClaw connection, when a state directory is configured."""
+    if not settings.openclaw_state_dir:
+        return None
+    from .memory_md.workspaces import openclaw_health
+
+    return openclaw_health(settings, layout.memory_md)
+
+
+def _refused(store: Store) -> list[dict]:
+    """The files the store refused so far, each with its problem and fix."""
+    return [
+        {
+            "file": store.layout.relative(refusal.path),
+            "problem": refusal.problem,
+            "fix": refusal.fix,
+        }
+        for refusal in store.refusals()
+    ]
+
+
+def _problems(store: Store, settings: Settings) -> list[dict]:
+    """The broken invariants check.findings reports, read without repairing them."""
+    from ..check import findings
+
+    return [
+        {
+            "code": finding.code,
+            "file": finding.path,
+            "message": finding.message,
+            "repairable": finding.repairable,
+        }
+        for finding in findings(store, settings)
+    ]
+
+
 def _previous_consolidation(store: Store) -> tuple[str | None, float | None]:
     try:
         previous = store.read_json_file(store.layout.health, "health")

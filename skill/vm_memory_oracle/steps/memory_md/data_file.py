@@ -15,7 +15,7 @@ from ...graph import KnowledgeGraph
 from ...model.fact import Fact
 from ...storage import files
 from ..report import StepReport
-from .block import Candidate, chars, fact_line, reconcile
+from .block import Candidate, Reconciled, chars, fact_line, reconcile
 
 ATTEMPTS = 5
 # The block fills MEMORY.md to 90% of memory_md_max_lines (180 of 200): the health check
@@ -121,6 +121,19 @@ def reconcile_memory_file(graph: KnowledgeGraph, now: datetime) -> StepReport:
                 f"{layout.relative(path)} kept changing while it was being "
                 f"reconciled ({ATTEMPTS} tries); left as it is"
             )
+    report = _reconciled_report(result, candidates)
+    if graph.settings.openclaw_state_dir:
+        from .workspaces import write_workspace_memories
+
+        written = write_workspace_memories(graph, candidates, former=former)
+        report.counts["openclaw_workspaces"] = written.written
+        report.warnings += written.warnings
+    return report
+
+
+def _reconciled_report(result: Reconciled, candidates: list[Candidate]) -> StepReport:
+    """The step's report of the block `result` left: each fact added or removed and why,
+    and the counts."""
     changes = [
         {
             "fact": fact_id,
@@ -133,7 +146,7 @@ def reconcile_memory_file(graph: KnowledgeGraph, now: datetime) -> StepReport:
         {"fact": fact_id, "change": "removed from MEMORY.md", "reason": reason}
         for fact_id, reason in result.removed
     ]
-    report = StepReport(
+    return StepReport(
         "memory_md",
         counts={
             "added": len(result.added),
@@ -147,13 +160,6 @@ def reconcile_memory_file(graph: KnowledgeGraph, now: datetime) -> StepReport:
         changes=changes,
         warnings=list(result.warnings),
     )
-    if graph.settings.openclaw_state_dir:
-        from .workspaces import write_workspace_memories
-
-        written = write_workspace_memories(graph, candidates, former=former)
-        report.counts["openclaw_workspaces"] = written.written
-        report.warnings += written.warnings
-    return report
 
 
 def _pinned(candidates: list[Candidate], fact_id: str) -> bool:
