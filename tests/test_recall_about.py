@@ -153,7 +153,7 @@ def test_a_fact_changed_since_the_index_was_built_is_read_by_itself():
     named = corpus.named_subjects("What does Maria play?")
     later = {len(facts): facts[0], len(facts) + 1: facts[4]}  # Tom's; Ana's naming Maria
     numbers = np.array([3, 0, len(facts), len(facts) + 1])
-    assert corpus.about(numbers, named, later.get).tolist() == [True, False, False, True]
+    assert corpus.is_about(numbers, named, later.get).tolist() == [True, False, False, True]
 
 
 def test_a_name_alone_does_not_lift_its_facts_over_one_holding_the_querys_words(
@@ -177,5 +177,5 @@ def test_a_name_alone_does_not_lift_its_facts_over_one_holding_the_querys_words(
     question = "what did the team decide about topic number 120"
     assert recall_results(cli, question)[0]["text"] == "user mentioned topic number 120"
     # Without the rule, the team's facts on other topics, sharing only "topic number", lead.
-    monkeypatch.setattr(about_source, "_evident", lambda query, numbers, _: numbers >= 0)
+    monkeypatch.setattr(about_source, "_with_own_evidence", lambda query, numbers, _: numbers >= 0)
     assert recall_results(cli, question)[0]["text"].startswith("team mentioned")

@@ -200,7 +200,7 @@ class Corpus:
             }
         return named
 
-    def about(
+    def is_about(
         self,
         numbers: np.ndarray,
         named: set[tuple[str, ...]],
@@ -215,18 +215,18 @@ class Corpus:
         wanted = np.zeros(last + 1, dtype=np.bool_)
         wanted[[tables.name_number[key] for key in keys if key in tables.name_number]] = True
         indexed = numbers < len(self.ids)
-        theirs = np.zeros(len(numbers), dtype=np.bool_)
+        about_them = np.zeros(len(numbers), dtype=np.bool_)
         held = numbers[indexed]
-        theirs[indexed] = (
+        about_them[indexed] = (
             wanted[np.minimum(tables.subject_name[held], last)]
             | wanted[np.minimum(tables.object_name[held], last)]
         )
         for place in np.flatnonzero(~indexed).tolist():
             fact = unindexed(int(numbers[place]))
-            theirs[place] = fact is not None and any(
+            about_them[place] = fact is not None and any(
                 name_of(end) in keys for end in (fact.subject, fact.object)
             )
-        return theirs
+        return about_them
 
     def shares_a_phrase(self, text: str, coverage: Mapping[str, float]) -> bool:
         """Whether a fact holds two of the text's evidence terms one after the other, as

@@ -15,8 +15,10 @@ when either is missing or unreadable; `force` rebuilds it anyway.
 from __future__ import annotations
 
 import re
+import sys
 from dataclasses import dataclass, field
-from pathlib import Path
+from functools import cache
+from typing import NamedTuple
 
 import numpy as np
 
@@ -33,6 +35,15 @@ DEFAULT_APPROXIMATE_MIN_FACTS = 20_000
 VECTOR_RECIPE = "sentence-context-mean-v1"
 FIRST_BUILD = "no vector index yet"
 FORCED = "a rebuild was asked for"
+
+
+class Wanted(NamedTuple):
+    """What the index wants for one current fact: its id, the content hash of its texts,
+    and the texts its vector is made from (indexed_texts)."""
+
+    fact_id: str
+    digest: str
+    texts: tuple[str, ...]
 
 
 @dataclass
@@ -138,12 +149,8 @@ def update_index(
             cache.save(graph.store)
         cache.note_mended(graph.store)
         mapping = _mapping(wanted)
-        snapshot.save(
-            _state_path(graph),
-            _state_key(graph, embedder, approximate_min_facts),
-            mapping,
-            disk=graph.store.cache_usable(_state_path(graph)),
-        )
+        memo = _in_step_memo(graph, embedder, approximate_min_facts)
+        memo.keep(memo.key(), mapping)
     return SemanticIndex(index, mapping), report
 
 
@@ -169,12 +176,12 @@ def _bring_in_step(
     stale = [
         vid
         for vid, (fact_id, digest) in known.items()
-        if wanted.get(vid, (None, None))[1] != digest or wanted[vid][0] != fact_id
+        if vid not in wanted or wanted[vid][:2] != (fact_id, digest)
     ]
     fresh = [
         vid for vid, (fact_id, digest, _) in wanted.items() if known.get(vid) != (fact_id, digest)
     ]
-    late = cache.unreadable(text for vid in fresh for text in wanted[vid][2])
+    late = cache.unreadable(text for vid in fresh for text in wanted[vid].texts)
     if late:  # facts remembered while we were embedding
         cache.add(late, embedder.embed_passages(late))
         report.embedded += len(late)
@@ -182,9 +189,9 @@ def _bring_in_step(
     if fresh:
         index.add(
             np.array(fresh, dtype=np.int64),
-            cache.combined_rows([wanted[vid][2] for vid in fresh]),
+            cache.combined_rows([wanted[vid].texts for vid in fresh]),
         )
-    fresh_texts = {text for vid in fresh for text in wanted[vid][2]}
+    fresh_texts = {text for vid in fresh for text in wanted[vid].texts}
     report.from_cache = max(0, len(fresh_texts) - report.embedded)
     report.added, report.removed, report.vectors = len(fresh), len(stale), len(index)
     report.index_kind, report.nprobe = index.kind, index.nprobe
@@ -197,33 +204,33 @@ def _mapping(wanted: dict) -> dict[int, str]:
     return {vid: fact_id for vid, (fact_id, _, _) in wanted.items()}
 
 
-def _state_path(graph: KnowledgeGraph) -> Path:
-    return graph.layout.index_state_cache
-
-
-def _state_key(
+def _in_step_memo(
     graph: KnowledgeGraph, embedder: Embedder, approximate_min_facts: int
-) -> tuple | None:
-    """What the index was last brought in step with: the files and the model."""
+) -> snapshot.Derived[dict[int, str]]:
+    """What the index was last brought in step with (the facts, the index's two files, the
+    model and approximate_min_facts), and its mapping then."""
     layout = graph.layout
-    keys = [
-        snapshot.file_key(path)
-        for path in (layout.facts, layout.index_file, layout.vector_metadata)
-    ]
-    if None in keys:
-        return None
-    return (*keys, index_model_id(embedder), approximate_min_facts)
+    return snapshot.Derived(
+        layout.index_state_cache,
+        layout=_memo_layout(),
+        sources=(layout.facts, layout.index_file, layout.vector_metadata),
+        made_with=(index_model_id(embedder), approximate_min_facts),
+        disk=graph.store.cache_usable(layout.index_state_cache),
+    )
+
+
+@cache
+def _memo_layout() -> int:
+    return snapshot.layout_of(None, (sys.modules[__name__],))
 
 
 def _in_step(
     graph: KnowledgeGraph, embedder: Embedder, approximate_min_facts: int
 ) -> SemanticIndex | None:
     """The index as it is, when nothing changed since it was last brought in step."""
-    mapping = snapshot.load(
-        _state_path(graph),
-        _state_key(graph, embedder, approximate_min_facts),
-        disk=graph.store.cache_usable(_state_path(graph)),
-    )
+    memo = _in_step_memo(graph, embedder, approximate_min_facts)
+    key = memo.key()
+    mapping = memo.held(key) if key is not None and None not in key else None
     if mapping is None or not graph.store.usable(graph.layout.index_file):
         return None
     try:
@@ -235,15 +242,15 @@ def _in_step(
     return SemanticIndex(index, mapping)
 
 
-def _wanted(graph: KnowledgeGraph) -> dict[int, tuple[str, str, tuple[str, ...]]]:
+def _wanted(graph: KnowledgeGraph) -> dict[int, Wanted]:
     return wanted_vectors(graph.facts())
 
 
-def wanted_vectors(facts: list[Fact]) -> dict[int, tuple[str, str, tuple[str, ...]]]:
+def wanted_vectors(facts: list[Fact]) -> dict[int, Wanted]:
     """vector id -> (fact id, content hash, texts) for every current fact of `facts`."""
     global _last_wanted
     held = _last_wanted
-    made: dict[int, tuple[Fact, int, tuple[str, str, tuple[str, ...]]]] = {}
+    made: dict[int, tuple[Fact, int, Wanted]] = {}
     wanted = {}
     for fact in facts:
         if not fact.current:
@@ -251,7 +258,11 @@ def wanted_vectors(facts: list[Fact]) -> dict[int, tuple[str, str, tuple[str, ..
         entry = held.get(id(fact))
         if entry is None or entry[0] is not fact:
             texts = indexed_texts(fact)
-            entry = (fact, vector_id(fact.id), (fact.id, content_hash("\n".join(texts)), texts))
+            entry = (
+                fact,
+                vector_id(fact.id),
+                Wanted(fact.id, content_hash("\n".join(texts)), texts),
+            )
         made[id(fact)] = entry
         wanted[entry[1]] = entry[2]
     _last_wanted = made
@@ -261,7 +272,7 @@ def wanted_vectors(facts: list[Fact]) -> dict[int, tuple[str, str, tuple[str, ..
 # Each fact's entry of the last wanted_vectors call, by the Fact object (held, so its id
 # is not reused): a consolidation asks for the same facts' vectors three times (index step,
 # health check, index state), and hashing their texts cost a second each at 100,000 facts.
-_last_wanted: dict[int, tuple[Fact, int, tuple[str, str, tuple[str, ...]]]] = {}
+_last_wanted: dict[int, tuple[Fact, int, Wanted]] = {}
 
 
 def _load(
@@ -311,7 +322,7 @@ def _save(
     graph: KnowledgeGraph,
     embedder: Embedder,
     index: VectorIndex,
-    wanted: dict[int, tuple[str, str, tuple[str, ...]]],
+    wanted: dict[int, Wanted],
 ) -> None:
     layout, store = graph.layout, graph.store
     store.make_directory(layout.embeddings_dir)

@@ -21,7 +21,7 @@ from ..proposals import PendingMemories
 from ..storage.sessions import session_day
 from .daily_summary import DAILY_NAME
 from .report import StepReport
-from .summarize import forget_removed_logs, unsummarized
+from .summarize_ledger import forget_removed_logs, unsummarized
 
 # What an atomic write of the store leaves when killed between writing and renaming.
 TEMPORARY = re.compile(r"^\..+\.[a-z0-9_]{8}\.tmp$")
@@ -121,7 +121,7 @@ def clean(graph: KnowledgeGraph, now: datetime) -> StepReport:
     warnings: list[str] = []
     with store.locked("consolidate: clean"):
         sessions = expired_sessions(graph, today)
-        pending = unsummarized(graph, sessions)
+        pending = unsummarized(store, sessions)
         removed_sessions = []
         for path in sessions:
             name = layout.relative(path)
@@ -140,7 +140,7 @@ def clean(graph: KnowledgeGraph, now: datetime) -> StepReport:
                     f"{graph.settings.session_retention_days} days",
                 }
             )
-        forget_removed_logs(graph)
+        forget_removed_logs(store)
         daily = expired_daily(graph, today)
         for path in daily:
             _remove(store, path)

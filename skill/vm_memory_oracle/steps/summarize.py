@@ -12,7 +12,6 @@
 
 from __future__ import annotations
 
-import hashlib
 import re
 from collections import Counter
 from dataclasses import dataclass, field
@@ -46,6 +45,13 @@ from ..storage import files, strict_json
 from ..storage.sessions import read_session, session_day
 from .daily_summary import render_daily_summary
 from .salience_scorer import SalienceScorer
+from .summarize_ledger import (
+    LedgerEntry,
+    fully_summarized,
+    read_ledger,
+    record_how_far,
+    still_valid,
+)
 
 # A summarize that finds, once it holds the lock, that another one read the logs further
 # since it read them, reads them again: its daily summary would lack what it missed.
@@ -92,7 +98,6 @@ def summarize(
     store, layout = graph.store, graph.layout
     report = SummarizeReport()
     _import_from_openclaw(store, settings, report)
-    ledger_path = layout.summarize_ledger
     days = _days_to_read(store, day or now.date().isoformat(), all_pending)
     logs = {one_day: store.session_files(one_day) for one_day in days}  # each day listed once
     paths = [path for found in logs.values() for path in found]
@@ -109,21 +114,20 @@ def summarize(
         reading = _read_logs(store, report.days, settings, created, progress, scorer)
         # How far each log was read: by the bytes read, not the log as it is now, since the
         # agent may have appended to it meanwhile.
-        entries = {name: _ledger_entry(data, created) for name, data in reading.logs.items()}
+        entries = {name: LedgerEntry.of(data, created) for name, data in reading.logs.items()}
         with store.locked("summarize"):
-            ledger = _read_ledger(store, ledger_path)
-            still_valid = _still_valid(ledger, paths)
+            ledger = read_ledger(store)
+            valid = still_valid(ledger, paths)
             read_further_meanwhile = [
                 path
                 for path in paths
-                if path.name in still_valid
-                and still_valid[path.name]["bytes"] > entries[path.name]["bytes"]
+                if path.name in valid and valid[path.name].bytes > entries[path.name].bytes
             ]
             if read_further_meanwhile and attempt < READ_ATTEMPTS:
                 continue  # another summarize read further meanwhile: read the logs again
             # The lines of each log a summarize before this one learned from already.
             done = {
-                layout.relative(path): still_valid.get(path.name, {}).get("lines", 0)
+                layout.relative(path): valid[path.name].lines if path.name in valid else 0
                 for path in paths
             }
             fresh = [
@@ -150,7 +154,7 @@ def summarize(
                     )
                     continue
                 _write_daily(store, one_day, facts, report)
-            _record_how_far(store, ledger, paths, still_valid, entries)
+            record_how_far(store, ledger, paths, valid, entries)
             break
     report.turns, report.fragments = reading.tally.turns, reading.tally.fragments
     report.chatter, report.extractor = reading.tally.chatter, reading.tally.extractor
@@ -158,30 +162,6 @@ def summarize(
     report.warnings += reading.tally.warnings
     report.facts_extracted = sum(len(facts) for facts in reading.per_day.values())
     return report
-
-
-def _still_valid(ledger: dict, paths: list[Path]) -> dict:
-    """The records of `ledger` that still describe their log (it only grew since), each
-    checked once: it re-reads and hashes what the record covers."""
-    return {
-        path.name: ledger[path.name]
-        for path in paths
-        if path.name in ledger and _prefix_unchanged(path, ledger[path.name])
-    }
-
-
-def _record_how_far(store, ledger: dict, paths: list[Path], still_valid: dict, entries: dict):
-    """The ledger with how far each log was read now (`entries`), written when it changed.
-    The record of a summarize that read as far, or further, stands."""
-    before = dict(ledger)
-    for path in paths:
-        known, entry = still_valid.get(path.name), entries[path.name]
-        if known is None or known["bytes"] < entry["bytes"]:
-            ledger[path.name] = entry
-    if ledger != before:
-        store.write_validated_json(
-            store.layout.summarize_ledger, "summarize-ledger", {"files": ledger}
-        )
 
 
 def _import_from_openclaw(store, settings: Settings, report: SummarizeReport) -> None:
@@ -208,13 +188,9 @@ def _days_to_read(store, day: str, all_pending: bool) -> list[str]:
     """`day`, or with `all_pending` every day with a log not summarized to its end."""
     if not all_pending:
         return [day]
-    ledger = _read_ledger(store, store.layout.summarize_ledger)
+    ledger = read_ledger(store)
     return sorted(
-        {
-            session_day(path)
-            for path in store.session_files()
-            if not _fully_summarized(path, ledger.get(path.name))
-        }
+        {session_day(path) for path in store.session_files() if not fully_summarized(path, ledger)}
     )
 
 
@@ -283,60 +259,6 @@ def _read_logs(
     if progress is not None:
         progress("summarize", len(days), len(days))
     return reading
-
-
-def unsummarized(graph: KnowledgeGraph, paths: list[Path]) -> set[Path]:
-    """The session logs of `paths` with lines summarize has not read yet."""
-    ledger = _read_ledger(graph.store, graph.layout.summarize_ledger)
-    return {path for path in paths if not _fully_summarized(path, ledger.get(path.name))}
-
-
-def forget_removed_logs(graph: KnowledgeGraph) -> int:
-    """Drop the ledger entries of session logs no longer in sessions/ (under the caller's
-    lock); returns how many."""
-    path = graph.layout.summarize_ledger
-    ledger = _read_ledger(graph.store, path)
-    kept = {
-        name: entry
-        for name, entry in ledger.items()
-        if (graph.layout.sessions_dir / name).is_file()
-    }
-    if len(kept) != len(ledger):
-        graph.store.write_validated_json(path, "summarize-ledger", {"files": kept})
-    return len(ledger) - len(kept)
-
-
-def _read_ledger(store, path: Path) -> dict[str, dict]:
-    if not path.exists():
-        return {}
-    return store.read_json_file(path, "summarize-ledger")["files"]
-
-
-def _ledger_entry(data: bytes, stamp: str) -> dict:
-    """How much of a log is read, given the bytes read: its whole lines only. A last line
-    still being written is not counted, so its facts are ingested once it is complete."""
-    whole = data[: data.rfind(b"\n") + 1]
-    return {
-        "lines": whole.count(b"\n"),
-        "bytes": len(whole),
-        "sha256": hashlib.sha256(whole).hexdigest(),
-        "summarized_at": stamp,
-    }
-
-
-def _prefix_unchanged(path: Path, entry: dict) -> bool:
-    """True when the first `bytes` bytes are those summarized (the log only grew since)."""
-    with open(path, "rb") as handle:
-        prefix = handle.read(entry["bytes"])
-    return len(prefix) == entry["bytes"] and hashlib.sha256(prefix).hexdigest() == entry["sha256"]
-
-
-def _fully_summarized(path: Path, entry: dict | None) -> bool:
-    return (
-        entry is not None
-        and path.stat().st_size == entry["bytes"]
-        and _prefix_unchanged(path, entry)
-    )
 
 
 def _redact_session(store, path: Path, attempts: int = 5) -> int:

@@ -1,6 +1,6 @@
 """The candidates about the subjects the query asks about (Query.about: "What does Maria
 play?"), in the order fused so far: those whose subject or object is that name
-(Corpus.about), each with evidence of its own beyond the name."""
+(Corpus.is_about), each with evidence of its own beyond the name."""
 
 from __future__ import annotations
 
@@ -22,13 +22,13 @@ def rank(query: Query, candidates: Candidates) -> np.ndarray | None:
     if not query.about:
         return None
     ordered = candidates.ordered()
-    theirs = query.corpus.about(ordered, query.about, candidates.fact)
-    if theirs.any():  # else no fact is about the name: its evidence need not be read
-        theirs &= _evident(query, ordered, candidates.found_by("semantic"))
-    return ordered[theirs] if 0 < theirs.sum() < len(theirs) else None
+    about_them = query.corpus.is_about(ordered, query.about, candidates.fact)
+    if about_them.any():  # else no fact is about the name: its evidence need not be read
+        about_them &= _with_own_evidence(query, ordered, candidates.found_by("semantic"))
+    return ordered[about_them] if 0 < about_them.sum() < len(about_them) else None
 
 
-def _evident(query: Query, numbers: np.ndarray, by_meaning: np.ndarray) -> np.ndarray:
+def _with_own_evidence(query: Query, numbers: np.ndarray, by_meaning: np.ndarray) -> np.ndarray:
     """Whether each candidate (by number) has evidence of its own beyond the names the
     query asks about: found by meaning (`by_meaning`, by fact number), or holding the
     query's other words at least MIN_RELATIVE_SCORE as much as the fact holding the most of
