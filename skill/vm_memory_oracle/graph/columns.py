@@ -12,9 +12,11 @@ time is exact and the value equals the scalar formula's.
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta, timezone
+from functools import cache
 
 import numpy as np
 
@@ -198,33 +200,58 @@ def activation_values(
     return values.tolist()
 
 
-# data directory -> (the numbering, the activation file's key, the journal's inode, journal
-# entries applied, the columns): the file is read into columns once per version of it;
-# recalls since only append to the journal, and what they appended is applied.
-_held: dict[str, tuple[Mapping[str, int], tuple | None, int | None, int, ActivationColumns]] = {}
+@dataclass
+class _Applied:
+    """Activation columns and how many journal entries they hold."""
+
+    columns: ActivationColumns
+    applied: int
 
 
 def state_columns(store, position: Mapping[str, int], facts: FactColumns) -> ActivationColumns:
-    """The activation state of the facts `position` numbers, as columns, from `store`."""
+    """The activation state of the facts `position` numbers, as columns, from `store`.
+
+    Kept in memory (storage/snapshot.Derived) for this numbering, the activation file as it
+    is and the journal: the file is read into columns once per version of it; recalls since
+    only append to the journal, and what they appended is applied."""
     from ..storage import snapshot
 
     layout = store.layout
-    journal = store.activation_journal()
-    file_key = snapshot.file_key(layout.activation)
-    journal_key = snapshot.file_key(layout.activation_journal)
-    inode = journal_key[0] if journal_key else None
-    held = _held.get(str(layout.root))
-    if (
-        held is None
-        or held[0] is not position
-        or held[1] != file_key
-        or held[2] != inode
-        or held[3] > len(journal)
-    ):
+    memo: snapshot.Derived[_Applied] = snapshot.Derived(
+        layout.root / "activation columns",  # a name only: kept in memory, never written
+        layout=_layout(),
+        sources=(layout.activation, layout.activation_journal),
+        made_with=(id(position),),  # the numbering is held by the columns: its id is its own
+        required=0,
+        disk=False,
+    )
+
+    def make(key: tuple | None) -> _Applied:
+        journal = store.activation_journal()
         columns = ActivationColumns.of(position, facts, store.read_activation_file())
-        applied = 0
-    else:
-        columns, applied = held[4], held[3]
-    columns.apply({entry["id"]: entry for entry in journal[applied:]})
-    _held[str(layout.root)] = (position, file_key, inode, len(journal), columns)
-    return columns
+        columns.apply({entry["id"]: entry for entry in journal})
+        return _Applied(columns, len(journal))
+
+    def extend(old_key: tuple, earlier: _Applied, key: tuple | None) -> _Applied | None:
+        """The columns with the journal's new entries, while the activation file and the
+        journal's inode are those they were made of and the journal only grew."""
+        journal = store.activation_journal()
+        if key is None or old_key[:3] != key[:3] or _inode(old_key[3]) != _inode(key[3]):
+            return None
+        if earlier.applied > len(journal):
+            return None
+        earlier.columns.apply({entry["id"]: entry for entry in journal[earlier.applied :]})
+        return _Applied(earlier.columns, len(journal))
+
+    return snapshot.brought_in_step(memo, make, extend).columns
+
+
+def _inode(file_key: tuple | None) -> int | None:
+    return None if file_key is None else file_key[0]
+
+
+@cache
+def _layout() -> int:
+    from ..storage import snapshot
+
+    return snapshot.layout_of(_Applied, (sys.modules[__name__],))

@@ -125,9 +125,9 @@ def _code_digest(name: str, path: str) -> bytes:
 
 class Derived(Generic[T]):
     """One derived state: kept at `cache` (memory only where `disk` is False), made with
-    `layout` (layout_of) from `sources`, the first of them the file it is made of (without
-    it there is nothing to keep), and from `made_with` (settings, a model's name). On disk
-    it is `encode(value)`, plain data, read back by `decode`."""
+    `layout` (layout_of) from `sources` and from `made_with` (settings, a model's name).
+    The first `required` sources must exist (the file it is made of: without it there is
+    nothing to keep). On disk it is `encode(value)`, plain data, read back by `decode`."""
 
     def __init__(
         self,
@@ -136,6 +136,7 @@ class Derived(Generic[T]):
         layout: int,
         sources: Sequence[Path],
         made_with: tuple = (),
+        required: int = 1,
         disk: bool = True,
         encode: Callable[[T], Any] = lambda value: value,
         decode: Callable[[Any], T] = lambda plain: plain,
@@ -144,14 +145,15 @@ class Derived(Generic[T]):
         self.layout = layout
         self.sources = sources
         self.made_with = made_with
+        self.required = required
         self.disk = disk
         self.encode = encode
         self.decode = decode
 
     def key(self) -> tuple | None:
-        """What the state would be made from now; None when its first source is missing."""
+        """What the state would be made from now; None when a required source is missing."""
         keys = [file_key(path) for path in self.sources]
-        if not keys or keys[0] is None:
+        if None in keys[: self.required]:
             return None
         return (self.layout, *self.made_with, *keys)
 
