@@ -8,13 +8,10 @@ import os
 from collections import ChainMap
 from collections.abc import Iterable, Mapping
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from . import files, snapshot
 from .validation import problem
-
-if TYPE_CHECKING:
-    from .store import Store
+from .writer import Writer
 
 JOURNAL_LIMIT = 2000
 
@@ -23,7 +20,7 @@ class ActivationState:
     """The activation state of one store's data directory (Store.read_activation and the
     others delegate here)."""
 
-    def __init__(self, store: Store):
+    def __init__(self, store: Writer):
         self.store = store
         # The journal's records (as read_records holds them) and the state they give.
         self._journal_view: tuple[list[dict], dict[str, dict]] | None = None

@@ -5,14 +5,11 @@ ones it wrote, so that the next read makes no Fact again."""
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Mapping
-from typing import TYPE_CHECKING
 
 from ..model.fact import Fact
 from . import snapshot
 from .jsonl import checked_line, line
-
-if TYPE_CHECKING:
-    from .store import Store
+from .writer import Writer
 
 
 class FactsById(Mapping[str, Fact]):
@@ -59,7 +56,7 @@ class FactsById(Mapping[str, Fact]):
 _made_facts: dict[str, FactsById] = {}
 
 
-def facts_by_id(store: Store) -> FactsById:
+def facts_by_id(store: Writer) -> FactsById:
     """The facts of facts.jsonl by id, each made a Fact when first looked up. A Fact
     cannot change, so the ones made from a snapshot of the file serve every later read
     of it."""
@@ -71,7 +68,7 @@ def facts_by_id(store: Store) -> FactsById:
     return held
 
 
-def facts_of(store: Store, records: list[dict]) -> list[Fact]:
+def facts_of(store: Writer, records: list[dict]) -> list[Fact]:
     """The Facts of valid records of facts.jsonl as peek_records gave them: those already
     made of the same snapshot when there are some (a consolidation's health check reads
     the file its steps read), else new ones."""
@@ -81,7 +78,7 @@ def facts_of(store: Store, records: list[dict]) -> list[Fact]:
     return [Fact.from_record(record, checked=True) for record in records]
 
 
-def rewrite_facts(store: Store, facts: Iterable[Fact]) -> None:
+def rewrite_facts(store: Writer, facts: Iterable[Fact]) -> None:
     facts = list(facts)
     records = [fact.to_record() for fact in facts]
     store.rewrite_records(
@@ -90,7 +87,7 @@ def rewrite_facts(store: Store, facts: Iterable[Fact]) -> None:
     _hold_facts(store, [], facts)
 
 
-def append_facts(store: Store, facts: Iterable[Fact]) -> None:
+def append_facts(store: Writer, facts: Iterable[Fact]) -> None:
     facts = list(facts)
     path = store.layout.facts
     held = _made_facts.get(str(path))
@@ -101,7 +98,7 @@ def append_facts(store: Store, facts: Iterable[Fact]) -> None:
         _hold_facts(store, held.made, facts)
 
 
-def _fact_lines(store: Store, facts: list[Fact], records: list[dict]) -> list[str]:
+def _fact_lines(store: Writer, facts: list[Fact], records: list[dict]) -> list[str]:
     """The lines of these facts' records, each checked against the schema unless its
     Fact is known to pass it (read from the file, or checked by intake)."""
     layout, path = store.layout, store.layout.facts
@@ -113,7 +110,7 @@ def _fact_lines(store: Store, facts: list[Fact], records: list[dict]) -> list[st
     ]
 
 
-def _hold_facts(store: Store, earlier: list[Fact | None], facts: list[Fact]) -> None:
+def _hold_facts(store: Writer, earlier: list[Fact | None], facts: list[Fact]) -> None:
     """What was just written is what the next read would make: keep it for that read."""
     path = store.layout.facts
     records = snapshot.load(store.layout.snapshot_for(path), snapshot.file_key(path), disk=False)

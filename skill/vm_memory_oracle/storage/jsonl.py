@@ -7,20 +7,17 @@ A file unchanged since it was last parsed is served from its snapshot (storage.s
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from ..errors import InvalidInputError
 from . import files, snapshot, strict_json
 from .files import BadLine, JsonlContents
 from .layout import Layout
 from .validation import problem
-
-if TYPE_CHECKING:
-    from .store import Store
+from .writer import Writer
 
 
 def read_records(
-    store: Store,
+    store: Writer,
     path: Path,
     kind: str,
     *,
@@ -52,7 +49,7 @@ def read_records(
     return [dict(record) for record in records] if copy else records
 
 
-def peek_records(store: Store, path: Path, kind: str) -> tuple[list[dict], int]:
+def peek_records(store: Writer, path: Path, kind: str) -> tuple[list[dict], int]:
     """(valid records, number of invalid lines) of `path`, writing nothing: for checks
     that report damage and leave its repair to the next write, so that a check never
     changes what it checks. A refused file reads as empty (the health check lists it)."""
@@ -67,7 +64,7 @@ def peek_records(store: Store, path: Path, kind: str) -> tuple[list[dict], int]:
     return contents.records, len(contents.bad)
 
 
-def held_valid(store: Store, path: Path) -> bool:
+def held_valid(store: Writer, path: Path) -> bool:
     """Whether a snapshot of `path` as it is now is held: a snapshot is made only of a
     file that passed its schema, so the file still does (a check need not read it)."""
     if store.refused(path) is not None:
@@ -77,7 +74,7 @@ def held_valid(store: Store, path: Path) -> bool:
     return key is not None and snapshot.load(cache, key, disk=store.cache_usable(None)) is not None
 
 
-def snapshot_on_disk(store: Store, path: Path, cache: Path) -> bool:
+def snapshot_on_disk(store: Writer, path: Path, cache: Path) -> bool:
     """Whether the snapshot of records of `path` is kept on disk too: not the journal of
     recalls, which changes at every recall (kept in this process only)."""
     return path != store.layout.activation_journal and store.cache_usable(cache)
@@ -99,7 +96,7 @@ def _read(path: Path, kind: str, unique_key: str | None) -> JsonlContents:
     return kept
 
 
-def _quarantine(store: Store, path: Path, contents: JsonlContents) -> None:
+def _quarantine(store: Writer, path: Path, contents: JsonlContents) -> None:
     # Quarantine first and durably, then drop the lines: a crash in between leaves the
     # line in both places, never in neither.
     layout = store.layout
