@@ -41,7 +41,10 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "skill"))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from vm_memory_oracle import lexical  # noqa: E402
-from vm_memory_oracle.lexical.snapshot import build_lexical_index  # noqa: E402
+from vm_memory_oracle.lexical.snapshot import (  # noqa: E402
+    LexicalSnapshot,
+    build_lexical_index,
+)
 from vm_memory_oracle.model.fact import Fact, new_fact, normalise, vector_id  # noqa: E402
 from vm_memory_oracle.model.text import tokens  # noqa: E402
 from vm_memory_oracle.recall.corpus import Corpus  # noqa: E402
@@ -144,7 +147,7 @@ class Project:
     def disk_bytes(self) -> int:
         """The index directory and the snapshot recall keeps under state/cache/."""
         self.snapshot = self.workdir / "lexical.marshal"
-        self.snapshot.write_bytes(marshal.dumps(self.snapshot_index))
+        self.snapshot.write_bytes(marshal.dumps(self.snapshot_index.plain()))
         return self.snapshot.stat().st_size + directory_bytes(self.workdir / "text-index")
 
     def reopen(self) -> None:
@@ -152,7 +155,7 @@ class Project:
         from vm_memory_oracle.storage.text_index import TextIndex
 
         self.index = TextIndex.open(self.workdir / "text-index")
-        self.snapshot_index = marshal.loads(self.snapshot.read_bytes())
+        self.snapshot_index = LexicalSnapshot.from_plain(marshal.loads(self.snapshot.read_bytes()))
         self.corpus = Corpus(
             _AllSearchable(self.records), 0.0, self.snapshot_index, text=self.index
         )
