@@ -192,20 +192,24 @@ def _examine(store: Store) -> tuple[TextIndex | None, _Record | None, str | None
     return index, record, None
 
 
-# The index this process opened last, by directory: (its record's stat, the record, the
-# index). A long-lived process (the agent's, a benchmark) opens it once per version.
-_opened: dict[Path, tuple[tuple, _Record, TextIndex]] = {}
-
-
 def _in_step(graph: KnowledgeGraph) -> TextIndex | None:
-    """The index as it is, when it is in step with the facts (read without the lock)."""
+    """The index as it is, when it is in step with the facts (read without the lock). The
+    index opened is kept for the process while its record file is unchanged
+    (storage/snapshot.Derived, in memory): a long-lived process (the agent's, a benchmark)
+    opens it once per version, and checks only that its files are still the ones written."""
     directory = graph.layout.text_index_dir
     if not graph.store.usable(directory):
         return None
-    key = snapshot.file_key(graph.layout.text_index_state)
-    held = _opened.get(directory)
-    if key is not None and held is not None and held[0] == key:
-        record, index = held[1], held[2]
+    opened: snapshot.Derived[tuple[_Record, TextIndex]] = snapshot.Derived(
+        directory / "opened",  # a name only: kept in memory, never written
+        layout=TEXT_LAYOUT,
+        sources=(graph.layout.text_index_state,),
+        disk=False,
+    )
+    key = opened.key()
+    held = opened.held(key)
+    if held is not None:
+        record, index = held
         if _files_problem(directory, record):
             return None
     else:
@@ -213,8 +217,7 @@ def _in_step(graph: KnowledgeGraph) -> TextIndex | None:
         if found is None or examined is None:
             return None
         record, index = examined, found
-        if key is not None:
-            _opened[directory] = (key, record, index)
+        opened.keep(key, (record, index))
     return index if _matches_facts(graph, record) else None
 
 
