@@ -211,13 +211,13 @@ class _Applied:
 def state_columns(store, position: Mapping[str, int], facts: FactColumns) -> ActivationColumns:
     """The activation state of the facts `position` numbers, as columns, from `store`.
 
-    Kept in memory (storage/snapshot.Derived) for this numbering, the activation file as it
+    Kept in memory (storage/derived.Derived) for this numbering, the activation file as it
     is and the journal: the file is read into columns once per version of it; recalls since
     only append to the journal, and what they appended is applied."""
-    from ..storage import snapshot
+    from ..storage import derived
 
     layout = store.layout
-    memo: snapshot.Derived[_Applied] = snapshot.Derived(
+    memo: derived.Derived[_Applied] = derived.Derived(
         layout.root / "activation columns",  # a name only: kept in memory, never written
         layout=_layout(),
         sources=(layout.activation, layout.activation_journal),
@@ -243,7 +243,7 @@ def state_columns(store, position: Mapping[str, int], facts: FactColumns) -> Act
         earlier.columns.apply({entry["id"]: entry for entry in journal[earlier.applied :]})
         return _Applied(earlier.columns, len(journal))
 
-    return snapshot.brought_in_step(memo, make, extend).columns
+    return derived.brought_in_step(memo, make, extend).columns
 
 
 def _inode(file_key: tuple | None) -> int | None:
@@ -252,6 +252,6 @@ def _inode(file_key: tuple | None) -> int | None:
 
 @cache
 def _layout() -> int:
-    from ..storage import snapshot
+    from ..storage import derived
 
-    return snapshot.layout_of(_Applied, (sys.modules[__name__],))
+    return derived.layout_of(_Applied, (sys.modules[__name__],))

@@ -29,7 +29,7 @@ import numpy as np
 from ..graph import KnowledgeGraph
 from ..model.fact import Fact, stable_hash, vector_id
 from ..model.text import tokens
-from ..storage import files, snapshot
+from ..storage import derived, files, snapshot
 from ..storage.store import Store
 from ..storage.text_index import TextIndex, TextIndexCorrupt, file_stamps
 
@@ -195,12 +195,12 @@ def _examine(store: Store) -> tuple[TextIndex | None, _Record | None, str | None
 def _in_step(graph: KnowledgeGraph) -> TextIndex | None:
     """The index as it is, when it is in step with the facts (read without the lock). The
     index opened is kept for the process while its record file is unchanged
-    (storage/snapshot.Derived, in memory): a long-lived process (the agent's, a benchmark)
+    (storage/derived.Derived, in memory): a long-lived process (the agent's, a benchmark)
     opens it once per version, and checks only that its files are still the ones written."""
     directory = graph.layout.text_index_dir
     if not graph.store.usable(directory):
         return None
-    opened: snapshot.Derived[tuple[_Record, TextIndex]] = snapshot.Derived(
+    opened: derived.Derived[tuple[_Record, TextIndex]] = derived.Derived(
         directory / "opened",  # a name only: kept in memory, never written
         layout=TEXT_LAYOUT,
         sources=(graph.layout.text_index_state,),
@@ -290,8 +290,7 @@ def _bring_in_step(
     index, record, reason = _load(graph, force)
     known = record.documents if record is not None else {}
     report.rebuilt = reason
-    removed = [vid for vid, digest in known.items() if wanted.get(vid, (None, None))[1] != digest]
-    added = [vid for vid, (_, digest) in wanted.items() if known.get(vid) != digest]
+    removed, added = derived.changes(known, wanted, lambda want: want[1])
     report.added, report.removed = len(added), len(removed)
     if index.path is None:  # refused directory: nothing is kept
         store.write_text_index(index, [], [(vid, document_body(wanted[vid][0])) for vid in added])
@@ -316,10 +315,8 @@ def _bring_in_step(
         if report.repaired:  # said in the audit log, which health.json reports
             store.touched(layout.text_index_dir)
         if added or removed or reason is not None:
-            store.note(
-                f"full-text index: {len(added)} added, {len(removed)} removed"
-                + (f", rebuilt because {reason}" if reason else ""),
-                repair=report.repaired,
+            derived.note_brought_in_step(
+                store, "full-text index", len(added), len(removed), reason, repair=report.repaired
             )
     report.documents = len(index)
     return index, report

@@ -25,7 +25,7 @@ from ..graph import KnowledgeGraph
 from ..graph.columns import FactColumns, fact_columns
 from ..model.fact import NAME_PREDICATES, Fact, normalise, stable_hash, vector_id
 from ..model.text import evidence_terms, tokens
-from ..storage import files, snapshot
+from ..storage import derived, files
 from . import index as lexical_documents
 from .index import document_text
 
@@ -257,7 +257,7 @@ def lexical_index(graph: KnowledgeGraph) -> LexicalSnapshot:
     and then only for the facts appended since when nothing else changed (a remember)."""
     path = graph.layout.facts
     cache = graph.layout.lexical_cache
-    derived: snapshot.Derived[LexicalSnapshot] = snapshot.Derived(
+    kept: derived.Derived[LexicalSnapshot] = derived.Derived(
         cache,
         layout=_layout(),
         sources=(path,),
@@ -280,7 +280,7 @@ def lexical_index(graph: KnowledgeGraph) -> LexicalSnapshot:
         extended = extend_lexical_index(earlier, [fact for fact in facts if fact.current])
         return replace(extended, made_of=_made_of(path, key, len(facts)))
 
-    return snapshot.brought_in_step(derived, make, extend)
+    return derived.brought_in_step(kept, make, extend)
 
 
 @cache
@@ -291,7 +291,7 @@ def _layout() -> int:
     from ..model import fact, text
 
     makers = (sys.modules[__name__], lexical_documents, text, fact, columns)
-    return snapshot.layout_of(LexicalSnapshot, makers)
+    return derived.layout_of(LexicalSnapshot, makers)
 
 
 # A snapshot's key is (layout, the facts file's key): (inode, size, mtime, ctime).

@@ -25,7 +25,7 @@ import numpy as np
 from ..embed.base import Embedder
 from ..graph import KnowledgeGraph
 from ..model.fact import Fact, vector_id
-from ..storage import snapshot, strict_json
+from ..storage import derived, snapshot, strict_json
 from .cache import EmbeddingCache, content_hash
 from .vectors import FLAT, IVF, IndexCorrupt, VectorIndex
 
@@ -135,10 +135,8 @@ def update_index(
         report.rebuilt = reason
         fresh, stale, late = _bring_in_step(index, known, wanted, cache, embedder, report)
         if fresh or stale or reason is not None:
-            graph.store.note(
-                f"vector index: {len(fresh)} added, {len(stale)} removed"
-                + (f", rebuilt because {reason}" if reason else ""),
-                repair=report.repaired,
+            derived.note_brought_in_step(
+                graph.store, "vector index", len(fresh), len(stale), reason, repair=report.repaired
             )
             _save(graph, embedder, index, wanted)
         if missing or late or reason is not None or cache.problem is not None:
@@ -173,14 +171,7 @@ def _bring_in_step(
     vector id -> (fact id, digest)) and add those of the `wanted` facts it lacks, embedding
     the texts of facts remembered meanwhile; the report says what was done. Returns the
     vector ids added and removed, and the texts embedded late."""
-    stale = [
-        vid
-        for vid, (fact_id, digest) in known.items()
-        if vid not in wanted or wanted[vid][:2] != (fact_id, digest)
-    ]
-    fresh = [
-        vid for vid, (fact_id, digest, _) in wanted.items() if known.get(vid) != (fact_id, digest)
-    ]
+    stale, fresh = derived.changes(known, wanted, lambda want: (want.fact_id, want.digest))
     late = cache.unreadable(text for vid in fresh for text in wanted[vid].texts)
     if late:  # facts remembered while we were embedding
         cache.add(late, embedder.embed_passages(late))
@@ -206,11 +197,11 @@ def _mapping(wanted: dict) -> dict[int, str]:
 
 def _in_step_memo(
     graph: KnowledgeGraph, embedder: Embedder, approximate_min_facts: int
-) -> snapshot.Derived[dict[int, str]]:
+) -> derived.Derived[dict[int, str]]:
     """What the index was last brought in step with (the facts, the index's two files, the
     model and approximate_min_facts), and its mapping then."""
     layout = graph.layout
-    return snapshot.Derived(
+    return derived.Derived(
         layout.index_state_cache,
         layout=_memo_layout(),
         sources=(layout.facts, layout.index_file, layout.vector_metadata),
@@ -221,7 +212,7 @@ def _in_step_memo(
 
 @cache
 def _memo_layout() -> int:
-    return snapshot.layout_of(None, (sys.modules[__name__],))
+    return derived.layout_of(None, (sys.modules[__name__],))
 
 
 def _in_step(

@@ -154,11 +154,11 @@ def merge_duplicates(
     file, the threshold, the model and its embedding cache): the same search is not made
     again while they are unchanged (a night with nothing new spent most of its time here
     at 100,000 facts)."""
-    from ..storage import snapshot
+    from ..storage import derived
 
     layout = graph.layout
     embeddings = (layout.embedding_cache(model_id), layout.recent_embeddings(model_id))
-    memo: snapshot.Derived[str] = snapshot.Derived(
+    memo: derived.Derived[str] = derived.Derived(
         layout.merge_search_cache,
         layout=_memo_layout(),
         sources=(layout.facts, *(embeddings if model_id else ())),
@@ -188,6 +188,6 @@ def _memo_layout() -> int:
     """The duplicate rules the memo's search was made with: this module's code and the
     wording checks'."""
     from ..model import similarity
-    from ..storage import snapshot
+    from ..storage import derived
 
-    return snapshot.layout_of(None, (sys.modules[__name__], similarity))
+    return derived.layout_of(None, (sys.modules[__name__], similarity))

@@ -1,0 +1,160 @@
+"""State derived from the memory's files, kept while what it was made from is unchanged.
+
+Derived is the one way a state made from the memory's files is kept (the lexical snapshot
+recall reads, the activation columns, the map of the vector index brought in step, the
+full-text index opened, the merge step's memo): its key is what it was made from (its
+sources' keys, and what else it was made with) and its layout, a digest of the shape of
+the record kept and of the code that makes it, so that no change of either is read as the
+old state and no version number is bumped by hand. brought_in_step uses a state held for
+the sources as they are, else extends an earlier one to them (facts appended since), else
+makes it again, and keeps it when the sources did not change while it was made.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import hashlib
+from collections.abc import Callable, Mapping, Sequence
+from functools import cache
+from pathlib import Path
+from types import ModuleType
+from typing import Any, Generic, TypeVar
+
+from . import snapshot
+
+T = TypeVar("T")
+
+
+def layout_of(record: type | None, makers: Sequence[ModuleType]) -> int:
+    """A digest of a derived state's shape (the fields of `record`, a dataclass, with their
+    types) and of the source code of the modules that make it (`makers`)."""
+    digest = hashlib.blake2b(digest_size=8)
+    if record is not None:
+        shape = [(field.name, str(field.type)) for field in dataclasses.fields(record)]
+        digest.update(repr(shape).encode("utf-8"))
+    for module in makers:
+        digest.update(_code_digest(module.__name__, module.__file__ or ""))
+    return int.from_bytes(digest.digest(), "big") >> 1
+
+
+@cache
+def _code_digest(name: str, path: str) -> bytes:
+    try:
+        return hashlib.blake2b(Path(path).read_bytes(), digest_size=16).digest()
+    except OSError:  # no source to read: the module's name alone
+        return name.encode("utf-8")
+
+
+class Derived(Generic[T]):
+    """One derived state: kept at `cache` (memory only where `disk` is False), made with
+    `layout` (layout_of) from `sources` and from `made_with` (settings, a model's name).
+    The first `required` sources must exist (the file it is made of: without it there is
+    nothing to keep). On disk it is `encode(value)`, plain data, read back by `decode`."""
+
+    def __init__(
+        self,
+        cache: Path,
+        *,
+        layout: int,
+        sources: Sequence[Path],
+        made_with: tuple = (),
+        required: int = 1,
+        disk: bool = True,
+        encode: Callable[[T], Any] = lambda value: value,
+        decode: Callable[[Any], T] = lambda plain: plain,
+    ):
+        self.cache = cache
+        self.layout = layout
+        self.sources = sources
+        self.made_with = made_with
+        self.required = required
+        self.disk = disk
+        self.encode = encode
+        self.decode = decode
+
+    def key(self) -> tuple | None:
+        """What the state would be made from now; None when a required source is missing."""
+        keys = [snapshot.file_key(path) for path in self.sources]
+        if None in keys[: self.required]:
+            return None
+        return (self.layout, *self.made_with, *keys)
+
+    def held(self, key: tuple | None) -> T | None:
+        """The state kept for `key`, or None."""
+        if key is None:
+            return None
+        mine = snapshot.decoded(self.cache)
+        if mine is not None and mine[0] == key:
+            return mine[1]  # type: ignore[return-value]
+        plain = snapshot.load(self.cache, key, disk=self.disk)
+        return None if plain is None else self._decoded(key, plain)
+
+    def earlier(self) -> tuple[tuple, T] | None:
+        """(key, state) of the state kept whatever its sources were, if made with this
+        layout: one that may be brought up to date instead of made again."""
+        mine = snapshot.decoded(self.cache)
+        if mine is not None and mine[0][0] == self.layout:
+            return mine  # type: ignore[return-value]
+        held = snapshot.load_any(self.cache, disk=self.disk)
+        if held is None or not held[0] or held[0][0] != self.layout:
+            return None
+        return held[0], self._decoded(held[0], held[1])
+
+    def keep(self, key: tuple | None, value: T) -> None:
+        """Keep `value`, made for `key`, if the sources are still as they were then."""
+        if key is None or self.key() != key:
+            return  # the sources changed meanwhile: it is made again next time
+        snapshot.hold_decoded(self.cache, key, value)
+        snapshot.save(self.cache, key, self.encode(value), disk=self.disk)
+
+    def _decoded(self, key: tuple, plain: object) -> T:
+        value = self.decode(plain)
+        snapshot.hold_decoded(self.cache, key, value)
+        return value
+
+
+def brought_in_step(
+    derived: Derived[T],
+    make: Callable[[tuple | None], T],
+    extend: Callable[[tuple, T, tuple | None], T | None] | None = None,
+) -> T:
+    """The state for the sources as they are: held, else `extend(earlier key, earlier
+    state, key)` of an earlier one (None: it cannot be), else `make(key)`; kept if the
+    sources did not change meanwhile."""
+    key = derived.key()
+    value = derived.held(key)
+    if value is not None:
+        return value
+    earlier = derived.earlier() if extend is not None else None
+    if earlier is not None and extend is not None:
+        value = extend(earlier[0], earlier[1], key)
+    if value is None:
+        value = make(key)
+    derived.keep(key, value)
+    return value
+
+
+K = TypeVar("K")
+
+
+def changes(
+    known: Mapping[K, Any], wanted: Mapping[K, Any], of: Callable[[Any], Any] = lambda want: want
+) -> tuple[list[K], list[K]]:
+    """What an index brings in step removes and adds: (gone, new), the entries of `known`
+    that `wanted` lacks or holds otherwise, and those of `wanted` that `known` lacks or holds
+    otherwise; `of(wanted value)` is what `known` holds of it."""
+    gone = [key for key, held in known.items() if key not in wanted or of(wanted[key]) != held]
+    new = [key for key, want in wanted.items() if known.get(key) != of(want)]
+    return gone, new
+
+
+def note_brought_in_step(
+    store, name: str, added: int, removed: int, reason: str | None, *, repair: bool
+) -> None:
+    """The audit log's line of an index brought in step (a repair when it had to be
+    built again though it should have been usable: health.json reports it)."""
+    store.note(
+        f"{name}: {added} added, {removed} removed"
+        + (f", rebuilt because {reason}" if reason else ""),
+        repair=repair,
+    )
