@@ -202,7 +202,9 @@ class TurnRankers:
             return
         texts = list(self.vectors)
         self.kept.parent.mkdir(parents=True, exist_ok=True)
-        partial = self.kept.with_name(self.kept.name + ".partial.npz")
+        # Written beside it under this process's name, then renamed into place: two runs
+        # keeping vectors in one file each leave a whole file, never a part.
+        partial = self.kept.with_name(f"{self.kept.name}.{os.getpid()}.partial.npz")
         np.savez(
             partial, texts=np.array(texts), vectors=np.vstack([self.vectors[t] for t in texts])
         )
