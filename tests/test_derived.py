@@ -1,0 +1,137 @@
+"""storage/derived.py: a state derived from files is used while they are unchanged, extended
+when they only grew, made again otherwise, and never kept for files that changed while it
+was being made."""
+
+from __future__ import annotations
+
+import dataclasses
+import types
+from pathlib import Path
+
+import pytest
+from vm_memory_oracle.storage import derived, snapshot
+
+
+@pytest.fixture(autouse=True)
+def new_process():
+    snapshot.forget_memory()
+    yield
+    snapshot.forget_memory()
+
+
+@dataclasses.dataclass
+class Lines:
+    lines: list[str]
+
+
+def lines_state(tmp_path: Path, source: Path, layout: int = 1) -> derived.Derived[Lines]:
+    return derived.Derived(
+        tmp_path / "cache" / "lines.marshal",
+        layout=layout,
+        sources=(source,),
+        encode=lambda value: value.lines,
+        decode=Lines,
+    )
+
+
+def counted(source: Path, calls: list[str]):
+    def make(key):
+        calls.append("make")
+        return Lines(source.read_text().splitlines())
+
+    def extend(old_key, earlier: Lines, key):
+        calls.append("extend")
+        lines = source.read_text().splitlines()
+        if lines[: len(earlier.lines)] != earlier.lines:
+            return None  # not an append: made again
+        return Lines(lines)
+
+    return make, extend
+
+
+def test_a_state_is_made_once_then_held_then_extended_then_made_again(tmp_path):
+    source = tmp_path / "source.txt"
+    source.write_text("a\nb\n")
+    calls: list[str] = []
+    make, extend = counted(source, calls)
+
+    first = derived.brought_in_step(lines_state(tmp_path, source), make, extend)
+    assert first.lines == ["a", "b"] and calls == ["make"]
+    again = derived.brought_in_step(lines_state(tmp_path, source), make, extend)
+    assert again is first and calls == ["make"]  # held: the same object, nothing made
+
+    snapshot.forget_memory()  # a new process reads what was kept on disk
+    from_disk = derived.brought_in_step(lines_state(tmp_path, source), make, extend)
+    assert from_disk == first and calls == ["make"]
+
+    with open(source, "a") as handle:
+        handle.write("c\n")
+    grown = derived.brought_in_step(lines_state(tmp_path, source), make, extend)
+    assert grown.lines == ["a", "b", "c"] and calls == ["make", "extend"]
+
+    source.write_text("x\n")
+    remade = derived.brought_in_step(lines_state(tmp_path, source), make, extend)
+    assert remade.lines == ["x"] and calls == ["make", "extend", "extend", "make"]
+
+
+def test_a_state_of_another_layout_is_neither_used_nor_extended(tmp_path):
+    source = tmp_path / "source.txt"
+    source.write_text("a\n")
+    calls: list[str] = []
+    make, extend = counted(source, calls)
+    derived.brought_in_step(lines_state(tmp_path, source, layout=1), make, extend)
+    snapshot.forget_memory()
+    with open(source, "a") as handle:
+        handle.write("b\n")
+    state = derived.brought_in_step(lines_state(tmp_path, source, layout=2), make, extend)
+    assert state.lines == ["a", "b"] and calls == ["make", "make"]
+
+
+def test_a_state_made_while_its_source_changed_is_not_kept(tmp_path):
+    source = tmp_path / "source.txt"
+    source.write_text("a\n")
+
+    def make(key):
+        made = Lines(source.read_text().splitlines())
+        source.write_text("a\nb\n")  # another process writes meanwhile
+        return made
+
+    state = lines_state(tmp_path, source)
+    assert derived.brought_in_step(state, make).lines == ["a"]
+    assert state.held(state.key()) is None  # the next command makes it for the new file
+    assert not (tmp_path / "cache" / "lines.marshal").exists()
+
+
+def test_without_its_required_source_nothing_is_kept(tmp_path):
+    state = lines_state(tmp_path, tmp_path / "missing.txt")
+    assert state.key() is None
+    assert derived.brought_in_step(state, lambda key: Lines([])).lines == []
+    assert not (tmp_path / "cache").exists()
+
+
+def test_the_layout_follows_the_record_and_the_code_that_makes_it(tmp_path):
+    @dataclasses.dataclass
+    class Wider:
+        lines: list[str]
+        count: int
+
+    maker = tmp_path / "maker.py"
+    maker.write_text("X = 1\n")
+    module = types.ModuleType("maker")
+    module.__file__ = str(maker)
+    layout = derived.layout_of(Lines, (module,))
+    assert derived.layout_of(Lines, (module,)) == layout
+    assert derived.layout_of(Wider, (module,)) != layout  # another shape
+
+    edited = tmp_path / "edited.py"
+    edited.write_text("X = 2\n")
+    other = types.ModuleType("maker")
+    other.__file__ = str(edited)
+    assert derived.layout_of(Lines, (other,)) != layout  # other code
+
+
+def test_changes_name_what_an_index_removes_and_adds():
+    known = {1: "a", 2: "b", 3: "c"}
+    wanted = {2: ("b", "text"), 3: ("C", "text"), 4: ("d", "text")}
+    gone, new = derived.changes(known, wanted, lambda want: want[0])
+    assert (gone, new) == ([1, 3], [3, 4])
