@@ -159,7 +159,9 @@ class KnowledgeGraph:
                         state.setdefault(existing.id, initial_state(existing))
                         report.known.append(existing.id)
                         continue
-                    fact = self._reasserted(existing, candidate, state, now, repetition_bonus)
+                    fact = self._reasserted(
+                        existing, candidate, state, now, stamp, repetition_bonus
+                    )
                     report.reinforced.append(fact.id)
                     if fact.current:
                         if fact is not existing:
@@ -195,6 +197,7 @@ class KnowledgeGraph:
         candidate: Fact,
         state: dict[str, dict],
         now: datetime,
+        stamp: str,
         repetition_bonus: float,
     ) -> Fact:
         """`existing` stated again by `candidate`, from a source not yet counted: what the
@@ -206,7 +209,7 @@ class KnowledgeGraph:
             fact = _merge_reassertion(fact, candidate, repetition_bonus)
             if source is not None:
                 fact = fact.changed(sources=(*fact.sources, source)[-MAX_SOURCES:])
-        state[fact.id] = self._boosted_entry(fact, state, now, format_iso(now), heard=source)
+        state[fact.id] = self._boosted_entry(fact, state, now, stamp, heard=source)
         return fact
 
     def _write_remembered(

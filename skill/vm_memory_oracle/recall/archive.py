@@ -19,20 +19,22 @@ from .query import Query
 
 
 def restore_from_archive(
-    graph: KnowledgeGraph, text: str, view, wanted: int, now: datetime
+    graph: KnowledgeGraph, asked: Query, wanted: int, now: datetime
 ) -> list[Hit]:
-    """Up to `wanted` pruned facts that match the query `text` exactly or hold at least
-    WORD_EVIDENCE of its words, best first, restored; none when no pruned fact does."""
+    """Up to `wanted` pruned facts, not active now, that match the query `asked` exactly or
+    hold at least WORD_EVIDENCE of its words, best first, restored; none when no pruned
+    fact does."""
+    active = asked.corpus.view
     candidates = {
         record["id"]: record
         for record in graph.archived_facts()
-        if cause_of(record).code == "pruned" and record["id"] not in view
+        if cause_of(record).code == "pruned" and record["id"] not in active
     }
     if not candidates:
         return []
     archive_view = _ArchiveView(candidates)
     archived = Corpus(archive_view, 0.0, build_lexical_index(list(archive_view.records.values())))
-    query = Query(text, archived)
+    query = Query(asked.text, archived)
     scores = dict.fromkeys(query.exact, 2.0)
     coverage = query.coverage
     for fact_id in coverage:

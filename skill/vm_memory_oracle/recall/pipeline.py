@@ -10,6 +10,7 @@ queries, unless the caller says not to, and shaped into entries (results.py).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from datetime import datetime
 
 from ..episodes.search import EpisodeHit, find_episodes
@@ -60,7 +61,7 @@ def recall_many(
     vectors = None
     if semantic is not None and (view.records or said):
         vectors = semantic.embedder.embed_queries([item["query"] for item in queries])
-    ranked: list[list[Hit | EpisodeHit]] = []
+    ranked: list[Sequence[Hit | EpisodeHit]] = []
     for position, item in enumerate(queries):
         query = Query(
             item["query"],
@@ -72,7 +73,7 @@ def recall_many(
         )
         concerned = concerns_the_memory(query)
         hits = _facts_found(graph, query, concerned, now, boost=boost, order=order)
-        ranked.append(_with_episodes(query, hits, concerned) if said else list(hits))
+        ranked.append(_with_episodes(query, hits, concerned) if said else hits)
     if boost:
         warning = _reinforce(graph, ranked, now)
         warnings.extend([warning] if warning else [])
@@ -99,21 +100,20 @@ def _facts_found(
     # Hits with word evidence (not found by meaning or through the graph alone).
     supported = sum(1 for hit in hits if {"exact", "lexical"} & set(hit.matched))
     if supported < query.k and boost:
-        view = query.corpus.view
-        restored = restore_from_archive(graph, query.text, view, query.k - supported, now)
+        restored = restore_from_archive(graph, query, query.k - supported, now)
         if restored:
             hits = in_order(hits[: query.k - len(restored)] + restored, order)
     return hits
 
 
-def _with_episodes(query: Query, hits: list[Hit], concerned: bool) -> list[Hit | EpisodeHit]:
+def _with_episodes(query: Query, hits: list[Hit], concerned: bool) -> Sequence[Hit | EpisodeHit]:
     """The facts fused with the episodes the query finds."""
     found = find_episodes(query.semantic, query.text, query.vector, query.k, concerned=concerned)
-    return with_episodes(hits, found, query.k) if found else list(hits)
+    return with_episodes(hits, found, query.k) if found else hits
 
 
 def _reinforce(
-    graph: KnowledgeGraph, ranked: list[list[Hit | EpisodeHit]], now: datetime
+    graph: KnowledgeGraph, ranked: list[Sequence[Hit | EpisodeHit]], now: datetime
 ) -> str | None:
     """Boost every fact returned, once, in one locked write; the hits show the new values.
     Returns why nothing was boosted, if so."""

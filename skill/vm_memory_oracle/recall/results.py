@@ -3,7 +3,7 @@ its share of the characters the facts leave."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 
 from ..episodes.search import EPISODE_MIN_CHARS, EpisodeHit, clipped, episode_chars, episode_entry
 from ..graph import KnowledgeGraph
@@ -12,7 +12,7 @@ from ..model.fact import Fact
 from .fusion import Hit
 
 
-def entries(query: str, hits: list[Hit | EpisodeHit], history: HistoryLookup) -> list[dict]:
+def entries(query: str, hits: Sequence[Hit | EpisodeHit], history: HistoryLookup) -> list[dict]:
     """The result entries of facts (Hit) and episodes (EpisodeHit), each episode's text cut
     to its share of the characters the facts leave."""
     facts = {id(hit): result_entry(hit, history) for hit in hits if isinstance(hit, Hit)}

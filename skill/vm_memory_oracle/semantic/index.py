@@ -206,6 +206,7 @@ def _in_step_memo(
         layout=_memo_layout(),
         sources=(layout.facts, layout.index_file, layout.vector_metadata),
         made_with=(index_model_id(embedder), approximate_min_facts),
+        required=3,
         disk=graph.store.cache_usable(layout.index_state_cache),
     )
 
@@ -220,8 +221,7 @@ def _in_step(
 ) -> SemanticIndex | None:
     """The index as it is, when nothing changed since it was last brought in step."""
     memo = _in_step_memo(graph, embedder, approximate_min_facts)
-    key = memo.key()
-    mapping = memo.held(key) if key is not None and None not in key else None
+    mapping = memo.held(memo.key())
     if mapping is None or not graph.store.usable(graph.layout.index_file):
         return None
     try:
