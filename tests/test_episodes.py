@@ -82,6 +82,21 @@ def test_a_turn_of_next_to_no_words_is_no_episode():
     assert episode.text == "我在深圳工作。"
 
 
+def test_a_question_is_an_episode_only_when_the_asker_speaks_of_themself():
+    """A question's answer is the turn to find, but a person's question about their own
+    things tells what they have and care about: a later "could it be my living room?" must
+    find it."""
+    for small_talk in ("Wow! What was the best part?", "How was the trip?", "你去哪儿了？"):
+        assert episodes_of("sessions/a.jsonl:1", SAID, "user", small_talk) == [], small_talk
+    for own in (
+        "What are some simple ways to keep my living room dust-free, with a cat that sheds?",
+        "I'm looking for mid-century modern ideas for a new dresser, any websites?",
+        "我应该怎么照顾我的猫？",
+    ):
+        [episode] = episodes_of("sessions/a.jsonl:2", SAID, "user", own)
+        assert episode.text == own
+
+
 def test_a_clipped_text_is_the_window_holding_the_query_words():
     text = "Filler words here. " * 40 + "The advisor is Dr. Lander. " + "More filler. " * 40
     window = clipped(text, "who is the advisor", 120)
@@ -292,7 +307,9 @@ def test_a_turn_is_embedded_once_by_its_opening_and_a_long_one_found_by_words_fu
     assert len(opening) <= len("user: Which hotel should I book in Kyoto for the cherry ") + (
         len("blossoms? assistant: ") + EMBEDDED_CHARS
     )
-    [reply] = [episode for episode in episodes if episode.speaker == "user"]
+    # The person's question speaks of them ("should I book"): an episode of its own too.
+    question, reply = [episode for episode in episodes if episode.speaker == "user"]
+    assert question.text.startswith("Which hotel should I book") and question.asked is None
     assert reply.asked == f"assistant: {asked}"
     facts = [json.loads(line) for line in (data_dir / "knowledge-graph" / "facts.jsonl").open()]
     contexts = {fact.get("context") for fact in facts if fact["source"] == reply.source}
@@ -302,7 +319,7 @@ def test_a_turn_is_embedded_once_by_its_opening_and_a_long_one_found_by_words_fu
     graph = KnowledgeGraph(Store(Layout(data_dir), lock_timeout=5, timestamp=SAID), settings)
     semantic, report, _ = semantic_search(graph, settings)
     assert report.episodes.episodes == len(episodes)
-    assert len(semantic.episodes.vectors) == 2  # the long turn's opening, and the reply
+    assert len(semantic.episodes.vectors) == 3  # the question, the long turn's opening, the reply
     assert len(embedded) == len(set(embedded))  # no text twice
     assert embedded.count(reply.embedded) == 1 and opening in embedded
     assert not any("Hoshinoya" in text for text in embedded)

@@ -23,7 +23,7 @@ from functools import cached_property
 from pathlib import Path
 
 from ..model.fact import stable_hash
-from ..model.text import turn_context
+from ..model.text import OF_THEMSELF, turn_context
 
 PASSAGE_CHARS = 1000  # at most this many characters of a turn in one episode
 # A turn is found by meaning through the vector of its opening: at most this many characters
@@ -156,12 +156,19 @@ def _cut(piece: str, limit: int) -> int:
 def worth_keeping(text: str) -> bool:
     """Whether `text` says something to find again: MIN_WORDS words (two CJK characters
     counting as one), and not only reactions and questions ("Wow! What was the best
-    part?": a question asks, and its answer is the turn to find)."""
+    part?": a question asks, and its answer is the turn to find), but for a question in
+    which the asker speaks of themself: "What are some ways to keep my living room
+    dust-free, with a cat that sheds a lot?" tells what they have and care about, and is
+    what a later "Could it be my living room?" must find."""
     if len(_WORDS.findall(_CJK.sub(" ", text))) + len(_CJK.findall(text)) // 2 < MIN_WORDS:
         return False
     from ..extract.fragments import CHATTER, QUESTION, fragments
 
-    return any(fragment.kind not in (CHATTER, QUESTION) for fragment in fragments(text))
+    return any(
+        fragment.kind != CHATTER
+        and (fragment.kind != QUESTION or OF_THEMSELF.search(fragment.text) is not None)
+        for fragment in fragments(text)
+    )
 
 
 def episodes_of(

@@ -22,6 +22,15 @@ if TYPE_CHECKING:
 # How many neighbours the semantic index is asked for, per result wanted.
 SEMANTIC_DEPTH = 10
 SEMANTIC_MIN_CANDIDATES = 100
+# The nearest few facts are candidates below the everyday level: recall ranks facts only for
+# a query that concerns the memory (recall/gate.py), and the model's own best guesses then
+# belong among them. A fact that says the same thing in other words ("trouble with my
+# phone's battery": "user is organising their new portable power bank") is often near the
+# top by similarity yet below the level the calibration sets for a fact alone. They still
+# score two standard deviations above the query's nearness to ordinary unrelated passages
+# (embed/relevance.py): in a memory of a few facts the nearest may be about anything.
+NEAREST_RELATED = 3
+NEAREST_LEVEL = 2.0
 
 
 @dataclass
@@ -51,11 +60,12 @@ def related_neighbours(
     scale whatever its words.
 
     Without a measured scale, every neighbour above the floor is related. With one, a
-    neighbour is when it shares a word with the query (`coverage` holds those) or its
-    calibrated score reaches the model's everyday level; it is strongly related when the
-    score reaches the level that no unrelated fact of a memory that size reaches, or when
-    it both shares a word and reaches halfway from the everyday level to that one: two
-    pieces of evidence, each short of its own bar.
+    neighbour is when it shares a word with the query (`coverage` holds those), its
+    calibrated score reaches the model's everyday level, or it is among the NEAREST_RELATED
+    nearest and reaches NEAREST_LEVEL; it is strongly related when the score reaches the
+    level that no unrelated fact of a memory that size reaches, or when it both shares a
+    word and reaches halfway from the everyday level to that one: two pieces of evidence,
+    each short of its own bar.
     """
     depth = max(SEMANTIC_MIN_CANDIDATES, SEMANTIC_DEPTH * k)
     found = []
@@ -88,8 +98,10 @@ def related_neighbours(
     )
     related = [
         (fact_id, similarity)
-        for (_, fact_id, similarity), score in zip(found, scores)
-        if fact_id in coverage or score >= everyday
+        for place, ((_, fact_id, similarity), score) in enumerate(zip(found, scores))
+        if fact_id in coverage
+        or score >= everyday
+        or (place < NEAREST_RELATED and score >= NEAREST_LEVEL)
     ]
     return related, strong
 
