@@ -189,6 +189,13 @@ def test_recall_queries_file_prints_one_json_line_per_query(seeded, tmp_path):
     assert len(lines[1]["results"]) == 1
     assert lines[2]["results"] == []
     assert all(set(hit) >= RESULT_KEYS for line in lines for hit in line["results"])
+    # The queries' vectors are searched in one call: each finds what it finds alone.
+    for line, query in zip(lines, ["Berlin", "乌龙茶", "nothing like it"]):
+        k = ("--k", "1") if query == "乌龙茶" else ()
+        alone = seeded("--json", "--action", "recall", "--query", query, "--no-boost", *k)
+        assert [hit["id"] for hit in alone.json()["results"]] == [
+            hit["id"] for hit in line["results"]
+        ], query
 
 
 def test_a_bad_queries_file_is_refused_and_nothing_is_boosted(seeded, data_dir, tmp_path):

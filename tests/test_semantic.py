@@ -141,10 +141,16 @@ def test_only_new_facts_are_embedded_and_a_model_change_rebuilds(cli, tmp_path, 
     graph = KnowledgeGraph(
         Store(Layout(data_dir), lock_timeout=5, timestamp="2026-05-15T00:00:00Z"), Settings()
     )
-    _, report, _ = semantic_search(graph, Settings())
+    changed, report, _ = semantic_search(graph, Settings())
     assert (report.embedded, report.added, report.rebuilt) == (1, 1, None)
-    _, report, _ = semantic_search(graph, Settings())
+    assert not changed.index.index.mapped  # read whole, to be changed
+    held, report, _ = semantic_search(graph, Settings())
     assert (report.embedded, report.added, report.removed) == (0, 0, 0)
+    # In step: read from its file as searched, never changed; the next change reads it whole.
+    assert held.index.index.mapped and len(held.index.index) == 6
+    remember(cli, tmp_path, CHINESE[1:2], name="more-again.jsonl")
+    changed, report, _ = semantic_search(graph, Settings())
+    assert (report.added, len(changed.index.index), changed.index.index.mapped) == (1, 7, False)
 
     cli("--action", "config", "--set", "embedding_model=hash")
     changed = recall(cli, "peanuts")
@@ -158,7 +164,7 @@ def test_only_new_facts_are_embedded_and_a_model_change_rebuilds(cli, tmp_path, 
         "hash-ngram-v1-512+sentence-context-mean-v1"
     }
     again = cli("--json", "--action", "reindex").json()
-    assert again["embedded"] == 0 and again["vectors"] == 6
+    assert again["embedded"] == 0 and again["vectors"] == 7
 
 
 @pytest.mark.slow

@@ -33,6 +33,43 @@ def test_each_kind_adds_finds_removes_and_reads_back_by_id(kind, tmp_path):
     assert loaded.search(vectors[42], 1)[0][0] == ids[42]
 
 
+@pytest.mark.parametrize("kind", [FLAT, IVF])
+def test_many_queries_searched_at_once_find_what_each_finds_alone(kind):
+    ids, vectors = _vectors(3000)
+    index = VectorIndex(384, kind=kind)
+    index.add(ids, vectors)
+    queries = vectors[[3, 500, 2999]] + vectors[[40, 41, 42]]
+    together = index.search_many(queries, 20)
+    for query, found in zip(queries, together):
+        alone = index.search(query, 20)
+        assert [vector_id for vector_id, _ in found] == [vector_id for vector_id, _ in alone]
+        assert np.allclose([score for _, score in found], [score for _, score in alone], atol=1e-5)
+    assert VectorIndex(384).search_many(queries, 5) == [[], [], []]  # nothing to find
+
+
+@pytest.mark.parametrize("kind", [FLAT, IVF])
+def test_a_mapped_index_finds_the_same_and_refuses_a_change(kind, tmp_path):
+    """Mapped from its file, the index is read as searched; FAISS would abort the process
+    on a change to it, so the change is refused with an error instead."""
+    ids, vectors = _vectors(3000)
+    index = VectorIndex(384, kind=kind)
+    index.add(ids, vectors)
+    (tmp_path / "index.bin").write_bytes(bytes(index.to_bytes()))
+    mapped = VectorIndex.load(tmp_path / "index.bin", 384, mapped=True)
+    assert mapped.mapped and mapped.kind == kind and len(mapped) == 3000
+    assert mapped.search(vectors[42], 10) == index.search(vectors[42], 10)
+    assert np.allclose(mapped.vectors(ids[3:5]), vectors[3:5], atol=1e-6)
+    with pytest.raises(RuntimeError, match="read only"):
+        mapped.add(ids[:1] + 1, vectors[:1])
+    with pytest.raises(RuntimeError, match="read only"):
+        mapped.remove(ids[:1])
+    assert len(mapped) == 3000
+    data = (tmp_path / "index.bin").read_bytes()
+    (tmp_path / "index.bin").write_bytes(data[: len(data) // 2])
+    with pytest.raises(IndexCorrupt):  # a file cut short is refused, not read past its end
+        VectorIndex.load(tmp_path / "index.bin", 384, mapped=True)
+
+
 def test_the_ivf_index_is_calibrated_to_agree_with_exact_search():
     ids, vectors = _vectors(5000)
     index = VectorIndex(384, kind=IVF)

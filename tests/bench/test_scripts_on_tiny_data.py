@@ -1,6 +1,7 @@
 """The benchmark scripts no other test runs, each run whole on tiny data so that none can rot:
 lexical_engines.py (every engine, one LoCoMo conversation), million.py (a few hundred facts
-through the entrypoint) and recall_against.py (this tree against HEAD). Their figures at
+through the entrypoint), recall_against.py (this tree against HEAD) and recall_scaling.py
+(memories of 100 and 300 facts through the command line). Their figures at
 size are in references/reliability.md; here only that each runs and reports what it
 measured. Figures go to the test's own directory, not benchmarks/output/."""
 
@@ -69,3 +70,20 @@ def test_recall_against_runs_on_tiny_data(tmp_path):
         assert "base HEAD:" in line and "ratio" in line, line
         runs = lines[lines.index(line) + 1]  # the second try read the memory the first made
         assert runs.count(",") == 2 and "base" in runs and "this" in runs, runs
+
+
+@pytest.mark.slow
+def test_recall_scaling_runs_on_tiny_data(tmp_path):
+    done = run_benchmark(
+        tmp_path,
+        "recall_scaling.py",
+        *("--sizes", "100,300", "--queries", "5", "--runs", "1"),
+        *("--workdir", str(tmp_path / "scaling")),
+    )
+    assert "per-query cost at 300 / at 100" in done.stdout
+    figures = json.loads((tmp_path / "output" / "recall_scaling.json").read_text())["figures"]
+    assert set(figures["sizes"]) == {"100", "300"} and figures["queries"] == 5
+    for row in figures["sizes"].values():
+        assert row["per_query_ms"] > 0 and row["peak_rss_mb"] > 0
+        assert row["queries_process_s"] >= row["per_query_ms"] * 5 / 1000 * 0.999
+    assert figures["per_query_ratio"]["300"] > 0

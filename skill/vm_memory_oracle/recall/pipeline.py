@@ -17,7 +17,7 @@ from ..episodes.search import EpisodeHit, find_episodes
 from ..errors import UsageError
 from ..graph import KnowledgeGraph
 from ..lexical.snapshot import lexical_index, tables_of
-from ..semantic.search import Semantic
+from ..semantic.search import Semantic, nearest_of_each
 from .archive import restore_from_archive
 from .corpus import Corpus
 from .fusion import ORDERS, Hit, in_order, rank, with_episodes
@@ -58,18 +58,22 @@ def recall_many(
     text = _text_index(graph, warnings) if view.records else None
     corpus = Corpus(view, graph.settings.search_threshold, index, activation, text)
     said = semantic is not None and semantic.episodes is not None and len(semantic.episodes) > 0
-    vectors = None
+    ks = [item.get("k") or graph.settings.recall_k for item in queries]
+    vectors = nearest = None
     if semantic is not None and (view.records or said):
         vectors = semantic.embedder.embed_queries([item["query"] for item in queries])
+        if view.records:
+            nearest = nearest_of_each(semantic, vectors, ks)
     ranked: list[Sequence[Hit | EpisodeHit]] = []
     for position, item in enumerate(queries):
         query = Query(
             item["query"],
             corpus,
-            k=item.get("k") or graph.settings.recall_k,
+            k=ks[position],
             today=now.date(),
             vector=vectors[position] if vectors is not None else None,
             semantic=semantic,
+            nearest=nearest[position] if nearest is not None else None,
         )
         concerned = concerns_the_memory(query)
         hits = _facts_found(graph, query, concerned, now, boost=boost, order=order)

@@ -57,7 +57,8 @@ class Meaning:
 
 class Query:
     """One query of a recall over `corpus`: `k` results wanted, periods read from `today`,
-    and, with a model, the query's `vector` and the `semantic` index it is searched in."""
+    and, with a model, the query's `vector` and the `semantic` index it is searched in (and
+    what that index found `nearest` to it, when all the queries were searched at once)."""
 
     def __init__(
         self,
@@ -68,6 +69,7 @@ class Query:
         today: date | None = None,
         vector: np.ndarray | None = None,
         semantic: Semantic | None = None,
+        nearest: list[tuple[int, float]] | None = None,
     ):
         self.text = text
         self.corpus = corpus
@@ -75,6 +77,7 @@ class Query:
         self.today = today
         self.vector = vector
         self.semantic = semantic
+        self.nearest = nearest  # the vector index's nearest, when searched with the others
 
     @cached_property
     def normalised(self) -> str:
@@ -124,6 +127,6 @@ class Query:
         if self.semantic is None or self.vector is None:
             return Meaning([], False)
         neighbours, strong = related_neighbours(
-            self.semantic, self.vector, self.corpus, self.k, self.coverage
+            self.semantic, self.vector, self.corpus, self.k, self.coverage, self.nearest
         )
         return Meaning(neighbours, strong)

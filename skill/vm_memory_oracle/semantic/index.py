@@ -224,8 +224,8 @@ def _in_step(
     mapping = memo.held(memo.key())
     if mapping is None or not graph.store.usable(graph.layout.index_file):
         return None
-    try:
-        index = VectorIndex.load(graph.layout.index_file, embedder.dimension)
+    try:  # nothing is to change: read it from the file as the searches need it
+        index = VectorIndex.load(graph.layout.index_file, embedder.dimension, mapped=True)
     except IndexCorrupt:
         return None
     if len(index) != len(mapping):

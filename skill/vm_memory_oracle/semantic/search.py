@@ -4,7 +4,7 @@ model's calibrated scale when it has one (embed/relevance.py)."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -52,8 +52,25 @@ class Semantic:
     episodes: EpisodeIndex | None = None  # the episodes' indexes, made with the same embedder
 
 
+def search_depth(k: int) -> int:
+    """How many neighbours a query wanting `k` results is given."""
+    return max(SEMANTIC_MIN_CANDIDATES, SEMANTIC_DEPTH * k)
+
+
+def nearest_of_each(semantic: Semantic, vectors, ks: Sequence[int]) -> list[list]:
+    """The index's nearest (vector id, similarity) to each of `vectors`, as many as
+    search_depth of each query's k, searched in one call."""
+    nearest = semantic.index.index.search_many(vectors, max(map(search_depth, ks)))
+    return [found[: search_depth(k)] for found, k in zip(nearest, ks)]
+
+
 def related_neighbours(
-    semantic: Semantic, vector, corpus, k: int, coverage: Mapping[str, float]
+    semantic: Semantic,
+    vector,
+    corpus,
+    k: int,
+    coverage: Mapping[str, float],
+    nearest: list[tuple[int, float]] | None = None,
 ) -> tuple[list[tuple[str, float]], bool]:
     """(fact id, similarity) of the nearest facts `corpus` (recall/corpus.py) can search that
     are related to the query, best first, and whether one of them is related on the model's
@@ -66,10 +83,14 @@ def related_neighbours(
     level that no unrelated fact of a memory that size reaches, or when it both shares a
     word and reaches halfway from the everyday level to that one: two pieces of evidence,
     each short of its own bar.
+
+    `nearest` is the index's answer for the vector when the caller searched already
+    (nearest_of_each).
     """
-    depth = max(SEMANTIC_MIN_CANDIDATES, SEMANTIC_DEPTH * k)
+    if nearest is None:
+        nearest = semantic.index.index.search(vector, search_depth(k))
     found = []
-    for vector_id, similarity in semantic.index.index.search(vector, depth):
+    for vector_id, similarity in nearest:
         similarity += semantic.similarity_shift
         if similarity < semantic.min_similarity:
             break  # best first: the rest are further still
