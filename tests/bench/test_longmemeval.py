@@ -130,3 +130,21 @@ def test_a_run_resumes_with_the_rows_the_same_code_kept(tmp_path):
         "".join(json.dumps({**r, "code": "other"}) + "\n" for r in stale)
     )
     assert longmemeval.kept_rows(tmp_path / "m", longmemeval.code_fingerprint(), 0) == {}
+
+
+@pytest.mark.slow
+@needs_data
+def test_the_ingest_speed_benchmark_runs_on_one_session(tmp_path):
+    """benchmarks/ingest_speed.py on a haystack cut to its answer session and one other, and a
+    day of 20 turns: it times ingest beside the model's one pass, and no text is embedded
+    twice across summarize, index, the consolidation and a recall."""
+    done = run_benchmark(
+        tmp_path, "ingest_speed.py", "--sessions", "1", "--day-turns", "20", "--json"
+    )
+    figures = json.loads(done.stdout.strip().splitlines()[0])
+    haystack = figures["haystack"]
+    assert haystack["embedded_texts"] > 0 and haystack["floor_s"] > 0 and haystack["ratio"] > 0
+    assert haystack["embedded_by_phase"].get("consolidate", 0) == 0  # all in the cache
+    assert haystack["embedded_twice"] == 0
+    assert figures["day"]["turns"] == 20 and figures["day"]["consolidate_s"] > 0
+    assert (tmp_path / "output" / "ingest_speed.json").is_file()
