@@ -8,9 +8,9 @@ pass of the bundled model over the texts they embedded, in one run.
 3. The texts embedded are embedded once more, all in one call, by a fresh model: the floor,
    one pass of the model over what must be embedded. The goal: summarize + index at most
    GOAL times that.
-4. A day of --day-turns turns (the haystack's first, as one day's session log) is ingested
-   by a nightly consolidation in a memory of its own, timed (the goal: within a minute for
-   600 turns).
+4. A day of --day-turns turns (the haystack's first, then the next haystacks', as one day's
+   session log) is ingested by a nightly consolidation in a memory of its own, timed (the
+   goal: within a minute for 600 turns).
 
 Figures are reported, never asserted. Run:
     .venv/bin/python benchmarks/ingest_speed.py [--question 0977f2af] [--sessions N]
@@ -124,12 +124,18 @@ def ingest(question: dict, sessions: dict, root: Path, others: int | None) -> di
     }
 
 
-def one_day(question: dict, sessions: dict, root: Path, turns: int) -> dict:
-    """A nightly consolidation of one day's session log of `turns` turns."""
+def one_day(question: dict, questions: list[dict], sessions: dict, root: Path, turns: int) -> dict:
+    """A nightly consolidation of one day's session log of `turns` turns: the haystack's, then
+    those of the next questions' haystacks when it has fewer."""
     layout = Layout(root / "day")
     initialize(layout)
-    said = [turn for session in question["haystack_session_ids"] for turn in sessions[session]]
-    said = said[:turns]
+    order = [question] + [other for other in questions if other is not question]
+    taken = dict.fromkeys(session for asked in order for session in asked["haystack_session_ids"])
+    said: list[dict] = []
+    for session in taken:
+        said += sessions[session][: turns - len(said)]
+        if len(said) == turns:
+            break
     start = parse_date(question["question_date"]).replace(hour=8, minute=0)
     lines = [
         json.dumps(
@@ -185,7 +191,9 @@ def main(argv: list[str] | None = None) -> int:
     with tempfile.TemporaryDirectory() as scratch:
         figures = {
             "haystack": ingest(question, data["sessions"], Path(scratch), args.sessions),
-            "day": one_day(question, data["sessions"], Path(scratch), args.day_turns),
+            "day": one_day(
+                question, data["questions"], data["sessions"], Path(scratch), args.day_turns
+            ),
         }
     print(json.dumps(figures) if args.json else render(figures))
     print(results.record("ingest_speed", figures))
