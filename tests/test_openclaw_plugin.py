@@ -83,9 +83,13 @@ def test_search_names_the_answer_and_its_source_and_get_opens_that_line(plugin, 
 
 def test_auto_recall_adds_what_is_relevant_within_its_budget_and_nothing_else(plugin, memory):
     on = {**memory, "autoRecall": True, "recallMaxChars": 300}
-    relevant, unrelated = plugin(
+    # Auto-recall waits at most 10 s, the recall process's start included: on a busy
+    # machine a turn that comes while it starts gets nothing (never held up). A search,
+    # which waits for the start, comes first, so each hook below meets a process that is up.
+    _, relevant, unrelated = plugin(
         on,
         [
+            search("peanuts"),
             {"hook": "before_prompt_build", "message": "What am I allergic to?"},
             {"hook": "before_prompt_build", "message": "What is the capital of Peru?"},
         ],
