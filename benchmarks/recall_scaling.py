@@ -24,35 +24,20 @@ import argparse
 import json
 import shutil
 import statistics
-import subprocess
 import sys
 import tempfile
-import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
+from million import timed  # noqa: E402
+
 import results  # noqa: E402
 import synthetic  # noqa: E402
-from recall_process import ENTRYPOINT  # noqa: E402
 
 QUERY_GOAL = {"largest": 3.0, "middle": 1.5}  # per-query cost, times the smallest memory's
 RSS_GOAL_MB = 500
 REBUILD_GOAL = 1.5  # index rebuild per fact, the largest memory against the middle one
-
-
-def timed(*args: str) -> tuple[float, int]:
-    """(seconds, peak RSS in MB) of one entrypoint run."""
-    started = time.perf_counter()
-    done = subprocess.run(
-        ["/usr/bin/time", "-f", "RSS_KB %M", str(ENTRYPOINT), *args],
-        capture_output=True,
-        text=True,
-    )
-    seconds = time.perf_counter() - started
-    if done.returncode != 0:
-        raise SystemExit(f"{args} exited {done.returncode}: {done.stderr[-2000:]}")
-    return seconds, int(done.stderr.rsplit("RSS_KB ", 1)[1].split()[0]) // 1024
 
 
 def build(directory: Path, count: int) -> Path:
@@ -91,7 +76,7 @@ def measure(sizes: list[int], queries: int, runs: int, workdir: Path) -> dict:
         order = sizes if attempt % 2 == 0 else sizes[::-1]
         for size in order:
             base = ("--data-path", str(memories[size]), "--json", "--action", "recall")
-            seconds, rss = timed(*base, "--queries", str(many))
+            seconds, rss, _ = timed(*base, "--queries", str(many))
             seen[size]["many"].append(seconds)
             seen[size]["rss"].append(rss)
             seen[size]["one"].append(timed(*base, "--queries", str(one))[0])
