@@ -124,9 +124,8 @@ class VectorIndex:
         return self.search_many(query.reshape(1, -1), k)[0]
 
     def search_many(self, queries: np.ndarray, k: int) -> list[list[tuple[int, float]]]:
-        """search() of each row of `queries`, in one call: a flat index then compares them
-        all with every vector as one matrix product, many times faster a query than one
-        query at a time."""
+        """search() of each row of `queries`, in one call, so that many queries can be
+        shared out between the threads (below)."""
         if not len(self) or k <= 0:
             return [[] for _ in range(len(queries))]
         import faiss
