@@ -15,10 +15,11 @@ from .fact import clean_text, normalise
 _WORD = re.compile(r"[^\W_]+", re.UNICODE)
 # The speaker of themself ("I", "my", 我; not 我们): salience's feature, an article's voice
 # (extract/pasted.py) and a query about the user (recall/corpus.py) read it alike.
-FIRST_PERSON = re.compile(r"\b(?:i|i'm|i've|i'll|i'd|me|my|mine|myself)\b|我(?!们)", re.IGNORECASE)
+_SELF_WORDS = "i|i'm|i've|i'll|i'd|my|mine|myself"
+FIRST_PERSON = re.compile(rf"\b(?:{_SELF_WORDS}|me)\b|我(?!们)", re.IGNORECASE)
 # The speaker as the subject or owner of what they say ("I", "my"), not only its object: "can
 # you tell me more?" says nothing of the one asking, "how do I keep my living room clean?" does.
-OF_THEMSELF = re.compile(r"\b(?:i|i'm|i've|i'll|i'd|my|mine|myself)\b|我(?!们)", re.IGNORECASE)
+OF_THEMSELF = re.compile(rf"\b(?:{_SELF_WORDS})\b|我(?!们)", re.IGNORECASE)
 _CJK = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uac00-\ud7af]+")
 
 STOPWORDS = frozenset(
