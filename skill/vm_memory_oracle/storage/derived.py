@@ -45,32 +45,22 @@ def _code_digest(name: str, path: str) -> bytes:
         return name.encode("utf-8")
 
 
+@dataclasses.dataclass
 class Derived(Generic[T]):
     """One derived state: kept at `cache` (memory only where `disk` is False), made with
     `layout` (layout_of) from `sources` and from `made_with` (settings, a model's name).
     The first `required` sources must exist (the file it is made of: without it there is
     nothing to keep). On disk it is `encode(value)`, plain data, read back by `decode`."""
 
-    def __init__(
-        self,
-        cache: Path,
-        *,
-        layout: int,
-        sources: Sequence[Path],
-        made_with: tuple = (),
-        required: int = 1,
-        disk: bool = True,
-        encode: Callable[[T], Any] = lambda value: value,
-        decode: Callable[[Any], T] = lambda plain: plain,
-    ):
-        self.cache = cache
-        self.layout = layout
-        self.sources = sources
-        self.made_with = made_with
-        self.required = required
-        self.disk = disk
-        self.encode = encode
-        self.decode = decode
+    cache: Path
+    _: dataclasses.KW_ONLY
+    layout: int
+    sources: Sequence[Path]
+    made_with: tuple = ()
+    required: int = 1
+    disk: bool = True
+    encode: Callable[[T], Any] = lambda value: value
+    decode: Callable[[Any], T] = lambda plain: plain
 
     def key(self) -> tuple | None:
         """What the state would be made from now; None when a required source is missing."""
