@@ -411,3 +411,50 @@ def test_an_answer_the_model_alone_ranks_first_stands_beside_the_best_fact():
     assert ranked[-1] is again  # its turn was shown already
     assert ranked[0].score == 1.0 and all(0 < hit.score <= 1 for hit in ranked)
     assert len(with_episodes(facts, [worded, answer], 3, lambda hit: hit.turn)) == 3
+
+
+@pytest.mark.parametrize(
+    "query, of_the_person",
+    [
+        ("What is the total cost of the food bowl and collar I got for Max?", True),
+        ("What degree did I graduate with?", True),
+        ("我上个月买了什么？", True),
+        ("What did you suggest for my trip to Tokyo?", False),
+        ("In our last chat, which hotel did I pick?", False),
+        ("我们上次聊了什么？", False),
+        ("Can you tell me more?", False),  # says nothing of the one asking
+        ("Where does Priya live?", False),
+    ],
+)
+def test_a_query_asks_of_the_persons_own_life_unless_it_turns_to_the_assistant(
+    query, of_the_person
+):
+    from vm_memory_oracle.recall.query import Query
+
+    assert Query(query, corpus=None).of_the_person is of_the_person  # type: ignore[arg-type]
+
+
+def test_a_question_of_the_persons_own_doings_finds_their_turns_before_the_assistants_echo():
+    """ "What is the total cost of the food bowl and collar I got for Max?": the person said
+    what they bought; the assistant's running total restates it in more of the question's
+    words and ranks first in both of the episodes' lists. Asked of the person, their own
+    turns come first; asked of the assistant ("what total did you work out?"), its answer
+    does, as before."""
+    from vm_memory_oracle.episodes import Episode
+    from vm_memory_oracle.episodes.search import EpisodeHit
+    from vm_memory_oracle.recall.fusion import with_episodes
+
+    def episode(line: int, speaker: str, rank: int) -> EpisodeHit:
+        said = Episode(f"sessions/{SESSION}:{line}", 0, 1, SAID, speaker, f"turn {line}")
+        return EpisodeHit(said, 0.0, {"lexical": rank, "semantic": rank}, 0.0)
+
+    total = episode(8, "assistant", 0)
+    bowl, collar = episode(3, "user", 1), episode(7, "user", 2)
+    found = [total, bowl, collar]
+
+    def lines(**how) -> list[str]:
+        return [hit.episode.source[-1] for hit in with_episodes([], found, 3, **how)]
+
+    assert lines(of_the_person=True) == ["3", "7", "8"]
+    assert lines(of_the_person=False) == ["8", "3", "7"]
+    assert lines() == ["8", "3", "7"]

@@ -31,6 +31,12 @@ ORDERS = ("relevance", "activation")
 FACT_WEIGHT = 1.0  # of the facts' list, fused with the episodes
 EPISODE_WEIGHT = 1.0  # of a turn no fact was learned from: the episode is all there is
 COVERED_WEIGHT = 0.5  # of a turn facts were learned from: they speak for it first
+# Of an assistant's turn, against the person's own, when the query asks of the person's own
+# life and doings: the person said what they did, bought or chose; the assistant's answers
+# restate it (a running total of the costs, "Congratulations on your degree!") and, being
+# longer, share more of the query's words and meaning. A query to the assistant ("what did
+# you suggest?") weighs both alike.
+OTHER_VOICE = 0.5
 
 
 @dataclass
@@ -121,16 +127,20 @@ def with_episodes(
     episodes: list[EpisodeHit],
     k: int,
     turn_of: Callable[[Hit], str] = turn_of,
+    *,
+    of_the_person: bool = False,
 ) -> list[Hit | EpisodeHit]:
     """Facts (best first) and episode hits in one list of at most k, by reciprocal rank: a
     fact by its place in the facts' list, an episode by its places in the episodes' lists
     (LIST_WEIGHT each, its own weight over them); each turn (`turn_of(fact hit)`, an
-    episode's source) taken once before any is taken again."""
+    episode's source) taken once before any is taken again. `of_the_person`: the query
+    asks of the person's own life (Query.of_the_person), so the assistant's turns weigh
+    OTHER_VOICE of the person's own."""
     scored: list[tuple[float, int, int, Hit | EpisodeHit, str]] = [
         (FACT_WEIGHT / (RRF_K + rank + 1), 0, rank, hit, turn_of(hit))
         for rank, hit in enumerate(facts)
     ] + [
-        (_episode_weight(hit) * _listed(hit), 1, rank, hit, hit.episode.source)
+        (_episode_weight(hit, of_the_person) * _listed(hit), 1, rank, hit, hit.episode.source)
         for rank, hit in enumerate(episodes)
     ]
     scored.sort(key=lambda item: (-item[0], item[1], item[2]))
@@ -150,5 +160,8 @@ def _listed(hit: EpisodeHit) -> float:
     return sum(LIST_WEIGHT[name] / (RRF_K + rank + 1) for name, rank in hit.ranks.items())
 
 
-def _episode_weight(hit: EpisodeHit) -> float:
-    return COVERED_WEIGHT if hit.episode.facts else EPISODE_WEIGHT
+def _episode_weight(hit: EpisodeHit, of_the_person: bool) -> float:
+    weight = COVERED_WEIGHT if hit.episode.facts else EPISODE_WEIGHT
+    if of_the_person and hit.episode.speaker == "assistant":
+        weight *= OTHER_VOICE
+    return weight

@@ -113,7 +113,9 @@ def _facts_found(
 def _with_episodes(query: Query, hits: list[Hit], concerned: bool) -> Sequence[Hit | EpisodeHit]:
     """The facts fused with the episodes the query finds."""
     found = find_episodes(query.semantic, query.text, query.vector, query.k, concerned=concerned)
-    return with_episodes(hits, found, query.k) if found else hits
+    if not found:
+        return hits
+    return with_episodes(hits, found, query.k, of_the_person=query.of_the_person)
 
 
 def _reinforce(

@@ -19,7 +19,7 @@ from ..errors import InvalidInputError
 from ..model.characters import UNSAFE_FOUND, without_unsafe
 from ..model.fact import normalise
 from ..model.periods import Period, named_periods
-from ..model.text import evidence_terms, tokens
+from ..model.text import OF_THEMSELF, TO_THE_OTHER, evidence_terms, tokens
 from ..semantic.search import related_neighbours
 from .corpus import Corpus, Coverage
 
@@ -120,6 +120,12 @@ class Query:
         if not self.named or not _POSSESSIVE.search(self.text):
             return self.named
         return self.corpus.named_subjects(_POSSESSIVE.sub(" ", self.text))
+
+    @cached_property
+    def of_the_person(self) -> bool:
+        """It asks of the asker's own life and doings ("what did I pay for Max's collar?"),
+        not of what the one answering said ("what did you suggest?", "in our last chat")."""
+        return bool(OF_THEMSELF.search(self.text)) and not TO_THE_OTHER.search(self.text)
 
     @cached_property
     def meaning(self) -> Meaning:
