@@ -198,17 +198,25 @@ class TurnRankers:
                 self.vectors = dict(zip(stored["texts"].tolist(), stored["vectors"]))
 
     def keep(self) -> None:
+        """Write the vectors to the kept file, with those other runs kept there meanwhile:
+        runs sharing the file take turns (a lock beside it), each adding to what is there."""
         if self.kept is None or not self.vectors:
             return
-        texts = list(self.vectors)
+        import fcntl
+
         self.kept.parent.mkdir(parents=True, exist_ok=True)
-        # Written beside it under this process's name, then renamed into place: two runs
-        # keeping vectors in one file each leave a whole file, never a part.
-        partial = self.kept.with_name(f"{self.kept.name}.{os.getpid()}.partial.npz")
-        np.savez(
-            partial, texts=np.array(texts), vectors=np.vstack([self.vectors[t] for t in texts])
-        )
-        partial.replace(self.kept)
+        with open(self.kept.with_name(f"{self.kept.name}.lock"), "w") as lock:
+            fcntl.flock(lock, fcntl.LOCK_EX)
+            if self.kept.is_file():
+                with np.load(self.kept, allow_pickle=False) as stored:
+                    for text, vector in zip(stored["texts"].tolist(), stored["vectors"]):
+                        self.vectors.setdefault(text, vector)
+            texts = list(self.vectors)
+            # Written beside it, then renamed into place: a reader never sees a part.
+            partial = self.kept.with_name(f"{self.kept.name}.{os.getpid()}.partial.npz")
+            vectors = np.vstack([self.vectors[text] for text in texts])
+            np.savez(partial, texts=np.array(texts), vectors=vectors)
+            partial.replace(self.kept)
 
     def rank(self, haystack: Haystack, query: str) -> dict[str, list[str]]:
         """Each baseline's turns (sources), best first."""

@@ -132,6 +132,23 @@ def test_a_run_resumes_with_the_rows_the_same_code_kept(tmp_path):
     assert longmemeval.kept_rows(tmp_path / "m", longmemeval.code_fingerprint(), 0) == {}
 
 
+def test_runs_sharing_a_turn_vector_file_each_add_to_it(tmp_path):
+    """Two runs keep their turn vectors in one file, the second unaware of what the first
+    kept after it began: the file holds both runs' vectors."""
+    import longmemeval
+
+    kept = tmp_path / "turns.npz"
+    first, second = (object.__new__(longmemeval.TurnRankers) for _ in range(2))
+    for run, text in ((first, "the first run's turn"), (second, "the second run's turn")):
+        run.kept, run.vectors = kept, {text: np.full(4, len(text), dtype=np.float32)}
+    first.keep()
+    second.keep()
+    with np.load(kept, allow_pickle=False) as stored:
+        held = dict(zip(stored["texts"].tolist(), stored["vectors"].tolist()))
+    assert held == {"the first run's turn": [20.0] * 4, "the second run's turn": [21.0] * 4}
+    assert [path.name for path in tmp_path.iterdir() if "partial" in path.name] == []
+
+
 @pytest.mark.slow
 @needs_data
 def test_the_ingest_speed_benchmark_runs_on_one_session(tmp_path):
