@@ -29,7 +29,7 @@ from pathlib import Path
 
 import numpy as np
 
-from ..model.text import FIRST_PERSON
+from ..model.text import FIRST_PERSON, FIRST_PLURAL, SECOND_PERSON
 
 WEIGHTS = Path(__file__).with_name("salience.json")
 
@@ -60,8 +60,6 @@ FEATURES = (
     "reaction",
     "followed_by_question",
 )
-_YOU = re.compile(r"\b(?:you|you're|you've|your|yours|yourself)\b|[你您](?!们)", re.IGNORECASE)
-_WE = re.compile(r"\b(?:we|we're|we've|us|our|ours)\b|我们", re.IGNORECASE)
 _CAPITALISED = re.compile(r"(?<![.!?]\s)(?<!^)\b[A-Z][\w'-]+")
 _NUMBER = re.compile(
     r"\d|\b(?:january|february|march|april|may|june|july|august|september|"
@@ -139,8 +137,8 @@ def features(statement: Statement) -> list[float]:
     ]
     return [
         float(bool(FIRST_PERSON.search(text))),
-        float(bool(_YOU.search(text))),
-        float(bool(_WE.search(text))),
+        float(bool(SECOND_PERSON.search(text))),
+        float(bool(FIRST_PLURAL.search(text))),
         float(bool(entities)),
         float(bool(_NUMBER.search(text))),
         float(bool(_TIME.search(text))),

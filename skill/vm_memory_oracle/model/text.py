@@ -20,13 +20,15 @@ FIRST_PERSON = re.compile(rf"\b(?:{_SELF_WORDS}|me)\b|我(?!们)", re.IGNORECASE
 # The speaker as the subject or owner of what they say ("I", "my"), not only its object: "can
 # you tell me more?" says nothing of the one asking, "how do I keep my living room clean?" does.
 OF_THEMSELF = re.compile(rf"\b(?:{_SELF_WORDS})\b|我(?!们)", re.IGNORECASE)
-# Words that turn a question to the one answering, or to what the two said together ("what
-# did you suggest?", "in our last chat"): the asker asks of more than their own doings.
-TO_THE_OTHER = re.compile(
-    r"\b(?:you|you're|you've|you'd|you'll|your|yours|yourself|we|we're|we've|our|ours|us)\b"
-    r"|你|您|我们",
-    re.IGNORECASE,
-)
+# The one spoken to ("you", 你; not 你们) and the speaker with others ("we", 我们): salience's
+# features, and together the words that turn a question to the one answering or to what the
+# two said together ("what did you suggest?", "in our last chat"): the asker asks of more
+# than their own doings (recall/query.py).
+_YOU_WORDS = "you|you're|you've|your|yours|yourself"
+_WE_WORDS = "we|we're|we've|us|our|ours"
+SECOND_PERSON = re.compile(rf"\b(?:{_YOU_WORDS})\b|[你您](?!们)", re.IGNORECASE)
+FIRST_PLURAL = re.compile(rf"\b(?:{_WE_WORDS})\b|我们", re.IGNORECASE)
+TO_THE_OTHER = re.compile(rf"\b(?:{_YOU_WORDS}|{_WE_WORDS})\b|你|您|我们", re.IGNORECASE)
 _CJK = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uac00-\ud7af]+")
 
 STOPWORDS = frozenset(
