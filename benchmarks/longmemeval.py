@@ -191,11 +191,15 @@ class TurnRankers:
         from vm_memory_oracle.embed.bundled import BundledEmbedder
 
         self.embedder = BundledEmbedder()
-        self.vectors: dict[str, np.ndarray] = {}
         self.kept = kept  # a file the vectors are kept in between runs, when given
-        if kept is not None and kept.is_file():
-            with np.load(kept, allow_pickle=False) as stored:
-                self.vectors = dict(zip(stored["texts"].tolist(), stored["vectors"]))
+        self.vectors: dict[str, np.ndarray] = self._stored()
+
+    def _stored(self) -> dict[str, np.ndarray]:
+        """The vectors in the kept file, by text; none when there is no file yet."""
+        if self.kept is None or not self.kept.is_file():
+            return {}
+        with np.load(self.kept, allow_pickle=False) as stored:
+            return dict(zip(stored["texts"].tolist(), stored["vectors"]))
 
     def keep(self) -> None:
         """Write the vectors to the kept file, with those other runs kept there meanwhile:
@@ -207,10 +211,8 @@ class TurnRankers:
         self.kept.parent.mkdir(parents=True, exist_ok=True)
         with open(self.kept.with_name(f"{self.kept.name}.lock"), "w") as lock:
             fcntl.flock(lock, fcntl.LOCK_EX)
-            if self.kept.is_file():
-                with np.load(self.kept, allow_pickle=False) as stored:
-                    for text, vector in zip(stored["texts"].tolist(), stored["vectors"]):
-                        self.vectors.setdefault(text, vector)
+            for text, vector in self._stored().items():
+                self.vectors.setdefault(text, vector)
             texts = list(self.vectors)
             # Written beside it, then renamed into place: a reader never sees a part.
             partial = self.kept.with_name(f"{self.kept.name}.{os.getpid()}.partial.npz")
