@@ -131,8 +131,8 @@ def test_recall_through_an_onnx_model_directory(cli, tmp_path, data_dir):
 
 
 def test_a_directory_without_a_model_is_refused_with_its_path(tmp_path):
-    from vm_memory_oracle.embed.base import EmbedderUnavailable
     from vm_memory_oracle.embed.onnx import OnnxEmbedder
+    from vm_memory_oracle.errors import EmbedderUnavailable
 
     (tmp_path / "empty").mkdir()
     with pytest.raises(EmbedderUnavailable, match="empty/model.onnx not found"):

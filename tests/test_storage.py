@@ -11,7 +11,7 @@ import time
 from pathlib import Path
 
 import pytest
-from vm_memory_oracle.errors import DataDirError, InvalidInputError
+from vm_memory_oracle.errors import ChangedMeanwhile, DataDirError, InvalidInputError
 from vm_memory_oracle.model.fact import new_fact
 from vm_memory_oracle.storage import files
 from vm_memory_oracle.storage.layout import Layout
@@ -246,7 +246,7 @@ def test_replace_if_unchanged_refuses_when_another_writer_appended(tmp_path):
     seen = path.stat()
     with open(path, "a") as handle:  # the agent appends between our read and our replace
         handle.write("two\n")
-    with pytest.raises(files.ChangedMeanwhile):
+    with pytest.raises(ChangedMeanwhile):
         files.replace_if_unchanged(path, b"ONE\n", size=seen.st_size, mtime_ns=seen.st_mtime_ns)
     assert path.read_text() == "one\ntwo\n"
     assert sorted(p.name for p in tmp_path.iterdir() if p.name != "home") == ["log.jsonl"]

@@ -5,7 +5,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 from vm_memory_oracle.embed.hashing import HashEmbedder
-from vm_memory_oracle.semantic.vectors import FLAT, IVF, IndexCorrupt, VectorIndex
+from vm_memory_oracle.errors import IndexCorrupt
+from vm_memory_oracle.semantic.vectors import FLAT, IVF, VectorIndex
 
 
 def _vectors(count: int) -> tuple[np.ndarray, np.ndarray]:

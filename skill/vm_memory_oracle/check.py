@@ -292,8 +292,9 @@ def _derived(store: Store, facts: list[Fact], records: dict[Path, list[dict]]) -
 
 
 def _index(store: Store, facts: list[Fact], records: dict[Path, list[dict]]) -> list[Finding]:
+    from .errors import IndexCorrupt
     from .semantic import wanted_vectors
-    from .semantic.vectors import IndexCorrupt, VectorIndex
+    from .semantic.vectors import VectorIndex
 
     layout = store.layout
     if not layout.index_built.exists() or not all(

@@ -121,3 +121,27 @@ class DataDirError(OracleError, OSError):
 
     def __str__(self) -> str:
         return f"{self.path}: {self.problem}"
+
+
+# Internal faults: raised and caught inside the library, never shown as a command's own
+# error (a caller falls back, retries or reports them as a warning).
+
+
+class ExtractorFailed(RuntimeError):
+    """The external extractor could not be used; the message says why, in one line."""
+
+
+class EmbedderUnavailable(RuntimeError):
+    """The configured model cannot be loaded here; the message says why in one line."""
+
+
+class ChangedMeanwhile(RuntimeError):
+    """The file changed between being read and being replaced; nothing was written."""
+
+
+class IndexCorrupt(ValueError):
+    """A vector index file cannot be read or does not hold what it should."""
+
+
+class TextIndexCorrupt(ValueError):
+    """A full-text index directory cannot be opened or searched; the message says why."""

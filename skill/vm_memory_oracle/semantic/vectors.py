@@ -20,6 +20,8 @@ from typing import Any
 
 import numpy as np
 
+from ..errors import IndexCorrupt
+
 FLAT, IVF = "flat", "ivf"
 WRITE_CHUNK = 1 << 20
 TARGET_RECALL = 0.99  # the goal is 0.98: the margin covers vectors added after the build
@@ -31,10 +33,6 @@ CALIBRATION_BLOCK = 65_536
 TRAINING_PER_CENTROID = 40
 MIN_CENTROIDS = 16
 SHARED_SEARCH = 8  # queries searched at once from which every thread takes a share
-
-
-class IndexCorrupt(Exception):
-    """The index file cannot be read or does not hold what it should."""
 
 
 class VectorIndex:

@@ -23,7 +23,8 @@ class SalienceScorer:
     embedder: the features alone."""
 
     def __init__(self, graph: KnowledgeGraph, settings: Settings):
-        from ..embed.base import BUNDLED_NAMES, EmbedderUnavailable
+        from ..embed.base import BUNDLED_NAMES
+        from ..errors import EmbedderUnavailable
 
         self.graph = graph
         self.embedder = None

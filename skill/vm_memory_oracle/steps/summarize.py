@@ -21,8 +21,8 @@ from pathlib import Path
 from ..clock import format_iso, parse_iso
 from ..config import Settings
 from ..episodes import Episode, append_episodes, episodes_of
-from ..errors import DataDirError, InvalidInputError
-from ..extract.external import ExtractorFailed, run_extractor
+from ..errors import ChangedMeanwhile, DataDirError, ExtractorFailed, InvalidInputError
+from ..extract.external import run_extractor
 from ..extract.fragments import CHATTER, QUESTION
 from ..extract.redact import redact, redact_value
 from ..extract.rules import (
@@ -279,7 +279,7 @@ def _redact_session(store, path: Path, attempts: int = 5) -> int:
             carried = store.replace_if_unchanged(
                 path, redacted, size=before.st_size, mtime_ns=before.st_mtime_ns
             )
-        except files.ChangedMeanwhile:
+        except ChangedMeanwhile:
             continue
         redactions += total
         if not carried:

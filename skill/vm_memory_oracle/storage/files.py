@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from ..errors import ChangedMeanwhile
 from . import strict_json
 
 FILE_MODE = 0o600
@@ -185,10 +186,6 @@ def _write_atomic(
         raise
     if durable:
         fsync_directory(path.parent)
-
-
-class ChangedMeanwhile(Exception):
-    """The file changed between being read and being replaced; nothing was written."""
 
 
 def replace_if_unchanged(path: Path, data: bytes, *, size: int, mtime_ns: int) -> bytes:

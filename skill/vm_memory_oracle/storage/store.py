@@ -322,7 +322,7 @@ class Store:
     ) -> None:
         """Replace `path` atomically with `data` (made durable first), or with what `data`
         writes when it is a files.Producer. `before_replace`: called just before the
-        rename; raises files.ChangedMeanwhile to give up."""
+        rename; raises ChangedMeanwhile to give up."""
         if not self._writable(path):
             return
         files.write_atomic(path, data, before_replace=before_replace)
@@ -356,7 +356,7 @@ class Store:
 
     def replace_if_unchanged(self, path: Path, data: bytes, *, size: int, mtime_ns: int) -> bytes:
         """files.replace_if_unchanged, recorded: `path` replaced by `data` unless it changed
-        since it had `size` and `mtime_ns` (raises files.ChangedMeanwhile)."""
+        since it had `size` and `mtime_ns` (raises ChangedMeanwhile)."""
         if not self._writable(path):
             return b""
         carried = files.replace_if_unchanged(path, data, size=size, mtime_ns=mtime_ns)

@@ -24,6 +24,7 @@ from pathlib import Path
 
 import numpy as np
 
+from ..errors import TextIndexCorrupt
 from .files import make_directory
 
 TOKENIZER = "terms"
@@ -31,10 +32,6 @@ BODY = "body"
 KEY = "key"
 VECTOR_ID = "vid"
 WRITER_HEAP = 64_000_000
-
-
-class TextIndexCorrupt(Exception):
-    """The index directory cannot be opened or searched; the message says why."""
 
 
 def _failure(exc: BaseException) -> bool:

@@ -11,9 +11,9 @@ from __future__ import annotations
 import math
 from datetime import datetime
 
+from ...errors import ChangedMeanwhile
 from ...graph import KnowledgeGraph
 from ...model.fact import Fact
-from ...storage import files
 from ..report import StepReport
 from .block import Candidate, Reconciled, chars, fact_line, reconcile
 
@@ -109,7 +109,7 @@ def reconcile_memory_file(graph: KnowledgeGraph, now: datetime) -> StepReport:
                     store.replace_if_unchanged(
                         path, data, size=before.st_size, mtime_ns=before.st_mtime_ns
                     )
-            except files.ChangedMeanwhile:
+            except ChangedMeanwhile:
                 continue
             store.note(
                 f"MEMORY.md: {len(result.added)} added, {len(result.removed)} removed",

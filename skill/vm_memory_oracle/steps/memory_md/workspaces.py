@@ -25,6 +25,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from ...errors import ChangedMeanwhile
 from ...graph import KnowledgeGraph
 from ...openclaw_state import BOOTSTRAP_FILES, OpenClawSetup, read_setup
 from ...storage import files
@@ -152,7 +153,7 @@ def _write_one(
                 files.replace_if_unchanged(
                     path, data, size=before.st_size, mtime_ns=before.st_mtime_ns
                 )
-        except files.ChangedMeanwhile:
+        except ChangedMeanwhile:
             continue
         graph.store.note(
             f"{path}: the managed block written ({len(result.added)} added, "
@@ -213,9 +214,9 @@ def _still(path: Path, before):
         except FileNotFoundError:
             if before is None:
                 return
-            raise files.ChangedMeanwhile(str(path)) from None
+            raise ChangedMeanwhile(str(path)) from None
         if before is None or (now.st_ino, now.st_mtime_ns) != (before.st_ino, before.st_mtime_ns):
-            raise files.ChangedMeanwhile(str(path))
+            raise ChangedMeanwhile(str(path))
 
     return check
 
