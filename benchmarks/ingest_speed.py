@@ -38,8 +38,8 @@ from vm_memory_oracle.config import Settings  # noqa: E402
 from vm_memory_oracle.consolidate import consolidate  # noqa: E402
 from vm_memory_oracle.embed.bundled import BundledEmbedder  # noqa: E402
 from vm_memory_oracle.graph import KnowledgeGraph  # noqa: E402
+from vm_memory_oracle.indexes import bring_in_step  # noqa: E402
 from vm_memory_oracle.recall import recall_many  # noqa: E402
-from vm_memory_oracle.semantic import semantic_search  # noqa: E402
 from vm_memory_oracle.steps.summarize import summarize  # noqa: E402
 from vm_memory_oracle.storage.layout import Layout  # noqa: E402
 from vm_memory_oracle.storage.store import Store  # noqa: E402
@@ -96,14 +96,14 @@ def ingest(question: dict, sessions: dict, root: Path, others: int | None) -> di
         summarize(graph, settings, now, all_pending=True)
         summarized = time.perf_counter()
         recorder.phase = "index"
-        semantic_search(graph, settings)
+        bring_in_step(graph)
         indexed = time.perf_counter()
         recorder.phase = "consolidate"
         consolidate(layout, settings, now + timedelta(hours=1))
         recorder.phase = "recall"
         graph = KnowledgeGraph(Store(layout, lock_timeout=60, timestamp=format_iso(now)), settings)
-        semantic, _, _ = semantic_search(graph, settings)
-        recall_many(graph, [{"query": question["question"], "k": 10}], now, semantic=semantic)
+        indexes = bring_in_step(graph)
+        recall_many(graph, [{"query": question["question"], "k": 10}], now, indexes=indexes)
     embedded = recorder.texts.get("summarize", []) + recorder.texts.get("index", [])
     floor_started = time.perf_counter()
     BundledEmbedder().embed_passages(embedded)  # one pass over what ingest embedded

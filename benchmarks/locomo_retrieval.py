@@ -26,8 +26,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from vm_memory_oracle.clock import format_iso  # noqa: E402
 from vm_memory_oracle.config import Settings  # noqa: E402
 from vm_memory_oracle.graph import KnowledgeGraph  # noqa: E402
+from vm_memory_oracle.indexes import bring_in_step  # noqa: E402
 from vm_memory_oracle.recall import recall_many  # noqa: E402
-from vm_memory_oracle.semantic import semantic_search  # noqa: E402
 from vm_memory_oracle.steps.summarize import summarize  # noqa: E402
 from vm_memory_oracle.storage.layout import Layout  # noqa: E402
 from vm_memory_oracle.storage.store import Store  # noqa: E402
@@ -126,7 +126,7 @@ def embed_ahead(workdir: Path, kept: Path | None = None) -> None:
     kept = kept or KEPT_EMBEDDINGS
     for graph, _, _ in prepare(workdir, kept=kept):
         graph.settings = Settings()
-        semantic_search(graph, graph.settings)
+        bring_in_step(graph)
     keep_embeddings(workdir, kept)
 
 
@@ -138,16 +138,16 @@ def evaluate(prepared, embedder: str, k: int = 10) -> Scores:
         settings = replace(Settings(), embedding_model=embedder if embedder != LEXICAL else "hash")
         graph.settings = settings
         started = time.perf_counter()
-        semantic = None
-        if embedder != LEXICAL:
-            semantic, report, choice = semantic_search(graph, settings)
+        indexes = bring_in_step(graph, vectors=embedder != LEXICAL)
+        choice = indexes.choice
+        if choice is not None:
             scores.model_id = choice.embedder.model_id
             scores.fallback = choice.note
         scores.seconds_index += time.perf_counter() - started
         dia_of_source = {source: dia for dia, source in conversation.turn_sources.items()}
         started = time.perf_counter()
         queries = [{"query": qa["question"], "k": k} for qa in conversation.questions]
-        results = recall_many(graph, queries, now, boost=False, semantic=semantic)
+        results = recall_many(graph, queries, now, boost=False, indexes=indexes)
         scores.seconds_queries += time.perf_counter() - started
         own = []
         for qa, result in zip(conversation.questions, results):

@@ -48,9 +48,9 @@ from lexical_engines import BM25_B, BM25_K1  # noqa: E402
 from vm_memory_oracle.clock import format_iso  # noqa: E402
 from vm_memory_oracle.config import Settings  # noqa: E402
 from vm_memory_oracle.graph import KnowledgeGraph  # noqa: E402
+from vm_memory_oracle.indexes import bring_in_step  # noqa: E402
 from vm_memory_oracle.model.text import tokens  # noqa: E402
 from vm_memory_oracle.recall import recall_many  # noqa: E402
-from vm_memory_oracle.semantic import semantic_search  # noqa: E402
 from vm_memory_oracle.steps.summarize import summarize  # noqa: E402
 from vm_memory_oracle.storage.layout import Layout  # noqa: E402
 from vm_memory_oracle.storage.store import Store  # noqa: E402
@@ -275,7 +275,8 @@ def run_question(
     started = time.perf_counter()
     if not made:
         summarize(graph, settings, now, all_pending=True)
-    semantic, _, choice = semantic_search(graph, settings)
+    indexes = bring_in_step(graph)
+    choice = indexes.choice
     ingest = None if made else time.perf_counter() - started
     answer_sessions = set(question["answer_session_ids"])
     text_of = dict(haystack.turns)
@@ -285,7 +286,7 @@ def run_question(
         [{"query": question["question"], "k": k} for k in KS],
         now,
         boost=False,
-        semantic=semantic,
+        indexes=indexes,
     )
     row: dict = {
         "question_id": question["question_id"],

@@ -38,11 +38,11 @@ from vm_memory_oracle.embed.relevance import (  # noqa: E402
     shipped_background_path,
 )
 from vm_memory_oracle.graph import KnowledgeGraph  # noqa: E402
+from vm_memory_oracle.indexes import Indexes, bring_in_step  # noqa: E402
 from vm_memory_oracle.lexical.snapshot import lexical_index  # noqa: E402
 from vm_memory_oracle.recall import recall_many  # noqa: E402
 from vm_memory_oracle.recall.corpus import Corpus  # noqa: E402
 from vm_memory_oracle.recall.query import Query  # noqa: E402
-from vm_memory_oracle.semantic import semantic_search  # noqa: E402
 from vm_memory_oracle.storage.layout import Layout  # noqa: E402
 from vm_memory_oracle.storage.store import Store  # noqa: E402
 
@@ -247,12 +247,12 @@ class _AllSearchable:
         return fact_id in self.records
 
 
-def outcome(graph, semantic, query: str, words: str | None, now) -> bool:
+def outcome(graph, indexes: Indexes, query: str, words: str | None, now) -> bool:
     """Unrelated query (words None): whether it returns nothing; documented: whether the
     fact holding `words` is among the results."""
-    results = recall_many(graph, [{"query": query, "k": 10}], now, boost=False, semantic=semantic)[
-        0
-    ]["results"]
+    results = recall_many(graph, [{"query": query, "k": 10}], now, boost=False, indexes=indexes)[0][
+        "results"
+    ]
     if words is None:
         return not results
     return any(words.lower() in hit["text"].lower() for hit in results)
@@ -261,16 +261,17 @@ def outcome(graph, semantic, query: str, words: str | None, now) -> bool:
 def measure(
     name: str, graph: KnowledgeGraph, now, unrelated: list[str], documented: list[tuple[str, str]]
 ) -> MemoryFigures:
-    semantic, _, choice = semantic_search(graph, graph.settings)
-    if semantic.background is None:
-        raise SystemExit(f"{choice.embedder.model_id} has no measured relevance scale")
+    indexes = bring_in_step(graph)
+    semantic = indexes.semantic
+    if semantic is None or semantic.background is None or semantic.scale is None:
+        raise SystemExit(f"{graph.settings.embedding_model} has no measured relevance scale")
     figures = MemoryFigures(name, facts=len(semantic.index.index))
     figures.threshold = semantic.scale.threshold(figures.facts)
     cases = [(query, None) for query in unrelated] + list(documented)
     for query, words in cases:
-        held = outcome(graph, semantic, query, words, now)
+        held = outcome(graph, indexes, query, words, now)
         for shift in (-SHIFT, SHIFT):
-            moved = replace(semantic, similarity_shift=shift)
+            moved = replace(indexes, semantic=replace(semantic, similarity_shift=shift))
             if outcome(graph, moved, query, words, now) != held:
                 figures.flipped.append(f"{query} ({shift:+.3f})")
         scores = unshared_scores(graph, semantic, query)

@@ -162,8 +162,12 @@ def test_a_lost_or_damaged_episode_index_is_built_again_and_says_so(cli, data_di
     (cache / "episodes.bin").write_bytes(b"damaged")
     again = recalled(cli, "which museum needs tickets ahead")
     assert [hit["id"] for hit in again] == [hit["id"] for hit in first]
-    audit = (data_dir / "state" / "audit.jsonl").read_text()
-    assert "episode index rebuilt" in audit
+    audit = (data_dir / "state" / "audit.jsonl").read_text().splitlines()
+    repairs = [repair for line in audit for repair in json.loads(line).get("repairs", [])]
+    assert any(
+        repair.startswith("episode index: 3 added") and "rebuilt because" in repair
+        for repair in repairs
+    ), repairs
 
 
 def test_a_bad_line_in_an_episodes_file_is_quarantined_with_a_warning(cli, data_dir):
@@ -270,7 +274,7 @@ def test_a_turn_is_embedded_once_by_its_opening_and_a_long_one_found_by_words_fu
     from vm_memory_oracle.embed.hashing import HashEmbedder
     from vm_memory_oracle.episodes import EMBEDDED_CHARS, Episode
     from vm_memory_oracle.graph import KnowledgeGraph
-    from vm_memory_oracle.semantic import semantic_search
+    from vm_memory_oracle.indexes import bring_in_step
     from vm_memory_oracle.storage.layout import Layout
     from vm_memory_oracle.storage.store import Store
 
@@ -317,13 +321,15 @@ def test_a_turn_is_embedded_once_by_its_opening_and_a_long_one_found_by_words_fu
 
     settings = Settings(embedding_model="hash")
     graph = KnowledgeGraph(Store(Layout(data_dir), lock_timeout=5, timestamp=SAID), settings)
-    semantic, report, _ = semantic_search(graph, settings)
-    assert report.episodes.episodes == len(episodes)
-    assert len(semantic.episodes.vectors) == 3  # the question, the long turn's opening, the reply
+    graph.settings = settings
+    indexes = bring_in_step(graph)
+    report = indexes.report.vectors
+    assert indexes.report.episodes.episodes == len(episodes)
+    assert len(indexes.episodes.vectors) == 3  # the question, the long turn's opening, the reply
     assert len(embedded) == len(set(embedded))  # no text twice
     assert embedded.count(reply.embedded) == 1 and opening in embedded
     assert not any("Hoshinoya" in text for text in embedded)
-    assert report.episodes.embedded == 0 and report.embedded == 0  # all in the cache
+    assert indexes.report.episodes.embedded == 0 and report.embedded == 0  # all in the cache
     found = recalled(cli, "Hoshinoya ryokan Hozu river")
     assert any(hit.get("kind") == "episode" and "Hoshinoya" in hit["text"] for hit in found), found
 

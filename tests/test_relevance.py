@@ -24,13 +24,13 @@ from vm_memory_oracle.embed.relevance import (
     shipped_background_path,
 )
 from vm_memory_oracle.graph import KnowledgeGraph
+from vm_memory_oracle.indexes import bring_in_step
 from vm_memory_oracle.lexical.snapshot import lexical_index
 from vm_memory_oracle.model.text import evidence_terms
 from vm_memory_oracle.recall import recall_many
 from vm_memory_oracle.recall.corpus import Corpus
 from vm_memory_oracle.recall.gate import WORD_EVIDENCE
 from vm_memory_oracle.recall.query import Query
-from vm_memory_oracle.semantic import semantic_search
 from vm_memory_oracle.storage.layout import Layout
 from vm_memory_oracle.storage.store import Store
 
@@ -61,13 +61,16 @@ DOCUMENTED = [
 
 def memory(data: Path, now: str = NOW) -> tuple[KnowledgeGraph, object]:
     graph = KnowledgeGraph(Store(Layout(data), lock_timeout=60, timestamp=now), Settings())
-    semantic, _, choice = semantic_search(graph, graph.settings)
-    assert choice.note is None and semantic.background is not None
-    return graph, semantic
+    indexes = bring_in_step(graph)
+    assert indexes.choice is not None and indexes.choice.note is None
+    assert indexes.semantic is not None and indexes.semantic.background is not None
+    return graph, indexes
 
 
-def results(graph, semantic, queries: list[str], now: str = NOW, shift: float = 0.0):
-    moved = dataclasses.replace(semantic, similarity_shift=shift)
+def results(graph, indexes, queries: list[str], now: str = NOW, shift: float = 0.0):
+    moved = dataclasses.replace(
+        indexes, semantic=dataclasses.replace(indexes.semantic, similarity_shift=shift)
+    )
     return [
         result["results"]
         for result in recall_many(
@@ -75,7 +78,7 @@ def results(graph, semantic, queries: list[str], now: str = NOW, shift: float = 
             [{"query": query, "k": 10} for query in queries],
             parse_iso(now),
             boost=False,
-            semantic=moved,
+            indexes=moved,
         )
     ]
 
@@ -266,12 +269,13 @@ def test_a_missing_or_stale_background_is_computed_and_cached(cli, data_dir, mon
         == 0
     )
     monkeypatch.setattr(relevance, "BACKGROUND_DIR", data_dir / "nowhere")
-    graph, semantic = memory(data_dir)
+    graph, indexes = memory(data_dir)
+    semantic = indexes.semantic
     cached = data_dir / "embeddings" / f"background-{semantic.embedder.model_id}.npz"
     assert cached.is_file()
     again = Background.from_file(cached, semantic.embedder.model_id, semantic.embedder.dimension)
     assert again is not None and again.digest == semantic.background.digest
-    assert results(graph, semantic, ["automobile"])[0][0]["text"] == "user drives a red car"
+    assert results(graph, indexes, ["automobile"])[0][0]["text"] == "user drives a red car"
 
 
 @pytest.mark.slow
@@ -289,7 +293,7 @@ def test_unrelated_queries_find_nothing_in_a_locomo_memory(tmp_path, locomo_embe
 
     prepared = prepare(tmp_path, samples=("conv-30",), kept=locomo_embeddings)
     ((graph, conversation, now),) = prepared
-    semantic, _, _ = semantic_search(graph, graph.settings)
+    semantic = bring_in_step(graph)
     keep_embeddings(tmp_path, locomo_embeddings)
     stamp = now.strftime("%Y-%m-%dT%H:%M:%SZ")
     for query in UNRELATED:

@@ -134,22 +134,22 @@ def test_only_new_facts_are_embedded_and_a_model_change_rebuilds(cli, tmp_path, 
     remember(cli, tmp_path, CHINESE[:1], name="more.jsonl")
     from vm_memory_oracle.config import Settings
     from vm_memory_oracle.graph import KnowledgeGraph
-    from vm_memory_oracle.semantic import semantic_search
+    from vm_memory_oracle.indexes import bring_in_step
     from vm_memory_oracle.storage.layout import Layout
     from vm_memory_oracle.storage.store import Store
 
     graph = KnowledgeGraph(
         Store(Layout(data_dir), lock_timeout=5, timestamp="2026-05-15T00:00:00Z"), Settings()
     )
-    changed, report, _ = semantic_search(graph, Settings())
+    changed, report = _vectors(bring_in_step(graph))
     assert (report.embedded, report.added, report.rebuilt) == (1, 1, None)
     assert not changed.index.index.mapped  # read whole, to be changed
-    held, report, _ = semantic_search(graph, Settings())
+    held, report = _vectors(bring_in_step(graph))
     assert (report.embedded, report.added, report.removed) == (0, 0, 0)
     # In step: read from its file as searched, never changed; the next change reads it whole.
     assert held.index.index.mapped and len(held.index.index) == 6
     remember(cli, tmp_path, CHINESE[1:2], name="more-again.jsonl")
-    changed, report, _ = semantic_search(graph, Settings())
+    changed, report = _vectors(bring_in_step(graph))
     assert (report.added, len(changed.index.index), changed.index.index.mapped) == (1, 7, False)
 
     cli("--action", "config", "--set", "embedding_model=hash")
@@ -365,3 +365,9 @@ def test_the_bundled_model_embeds_many_texts_on_every_core_to_the_same_bits(monk
     assert threaded.shape == (len(texts), embedder.dimension)
     assert np.array_equal(threaded, serial)
     assert np.array_equal(embedder.embed_queries(texts[:3]), embedder.embed_queries(texts)[:3])
+
+
+def _vectors(indexes):
+    """The facts' vector index and its report, of indexes brought in step."""
+    assert indexes.semantic is not None
+    return indexes.semantic, indexes.report.vectors

@@ -33,6 +33,7 @@ from pathlib import Path
 
 from .clock import format_iso, utc_now
 from .episodes import episode_files
+from .indexes import TEXT, VECTORS, bring_in_step
 from .model.fact import Fact
 from .storage import files
 from .storage.layout import Layout
@@ -427,11 +428,10 @@ def _repair(store: Store, settings, found: list[Finding]) -> None:
                     repair=True,
                 )
     mismatched = {finding.path for finding in found if finding.code == "index_mismatch"}
-    if layout.relative(layout.index_file) in mismatched:
-        from .semantic import semantic_search
-
-        semantic_search(KnowledgeGraph(store, settings), settings, force=True)
-    if layout.relative(layout.text_index_dir) in mismatched:
-        from .lexical import update_text_index
-
-        update_text_index(KnowledgeGraph(store, settings), force=True)
+    rebuild = {
+        name
+        for name, path in ((VECTORS, layout.index_file), (TEXT, layout.text_index_dir))
+        if layout.relative(path) in mismatched
+    }
+    if rebuild:
+        bring_in_step(KnowledgeGraph(store, settings), rebuild=rebuild, vectors=VECTORS in rebuild)

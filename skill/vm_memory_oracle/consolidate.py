@@ -243,48 +243,33 @@ class _Run:
         return decay(self.graph, self.now)
 
     def _index(self) -> StepReport:
-        from .episodes.index import update_episode_index
-        from .lexical import update_text_index
-        from .semantic import update_index
+        from .indexes import bring_in_step
 
-        choice = self._embedder()
-        _, episodes = update_episode_index(self.graph, choice.embedder)
-        _, result = update_index(
-            self.graph,
-            choice.embedder,
-            approximate_min_facts=self.graph.settings.approximate_min_facts,
-            progress=self.progress,
+        indexes = bring_in_step(self.graph, progress=self.progress, choice=self._embedder())
+        vectors, episodes, text = (
+            indexes.report.vectors,
+            indexes.report.episodes,
+            indexes.report.text,
         )
-        warnings = [choice.note] if choice.note else []
-        warnings += episodes.warnings + result.warnings
-        if result.repaired:
-            warnings.append(f"vector index rebuilt: {result.rebuilt}")
-        if episodes.repaired:
-            warnings.append(f"episode index rebuilt: {episodes.rebuilt}")
-        _, text = update_text_index(self.graph)
-        warnings += text.warnings
-        if text.problem is not None:
-            warnings.append(f"lexical recall is off: {text.problem}")
-        elif text.repaired:
-            warnings.append(f"full-text index rebuilt: {text.rebuilt}")
+        assert vectors is not None and episodes is not None
         return StepReport(
             "index",
             counts={
-                "vectors": result.vectors,
-                "embedded": result.embedded,
-                "from_cache": result.from_cache,
-                "added": result.added,
-                "removed": result.removed,
-                "documents": text.documents,
+                "vectors": vectors.vectors,
+                "embedded": vectors.embedded,
+                "from_cache": vectors.from_cache,
+                "added": vectors.added,
+                "removed": vectors.removed,
+                "documents": text.documents if text is not None else 0,
                 "episodes": episodes.episodes,
                 "episodes_added": episodes.added,
                 "episodes_embedded": episodes.embedded,
             },
-            warnings=warnings,
+            warnings=indexes.warnings,
             details={
-                "embedder": choice.embedder.model_id,
-                "rebuilt": result.rebuilt,
-                "index_kind": result.index_kind,
+                "embedder": self._embedder().embedder.model_id,
+                "rebuilt": vectors.rebuilt,
+                "index_kind": vectors.index_kind,
             },
         )
 
@@ -314,22 +299,16 @@ class _Run:
         return stale(self.graph, self.now)
 
     def _prune(self) -> StepReport:
-        from .lexical import update_text_index
-        from .semantic import update_index
+        from .indexes import bring_in_step
         from .steps.prune import prune
 
         def bring_indexes_in_step() -> list[str]:
-            """The indexes without the archived facts; returns their warnings."""
-            warnings = []
-            if self.graph.layout.index_file.exists():
-                _, vectors = update_index(
-                    self.graph,
-                    self._embedder().embedder,
-                    approximate_min_facts=self.graph.settings.approximate_min_facts,
-                )
-                warnings += vectors.warnings
-            _, text = update_text_index(self.graph)
-            return warnings + text.warnings
+            """The indexes without the archived facts; returns their warnings. A memory
+            never indexed by meaning gets no vector index here."""
+            built = self.graph.layout.index_file.exists()
+            return bring_in_step(
+                self.graph, vectors=built, choice=self._embedder() if built else None
+            ).warnings
 
         return prune(self.graph, self.now, bring_indexes_in_step=bring_indexes_in_step)
 

@@ -25,10 +25,9 @@ import pytest
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "benchmarks"))
 
 from vm_memory_oracle.clock import format_iso  # noqa: E402
-from vm_memory_oracle.config import Settings  # noqa: E402
 from vm_memory_oracle.embed.bundled import MODEL_ID  # noqa: E402
+from vm_memory_oracle.indexes import bring_in_step  # noqa: E402
 from vm_memory_oracle.recall import recall_many  # noqa: E402
-from vm_memory_oracle.semantic import semantic_search  # noqa: E402
 
 import recall_process  # noqa: E402
 from results import record  # noqa: E402
@@ -47,10 +46,10 @@ def percentile(values: list[float], share: float) -> float:
 def test_bench_recall_latency_and_index_build(tmp_path, count, capsys):
     now = datetime.now(timezone.utc).replace(microsecond=0)
     graph = build_memory(tmp_path / "memory", count, model_id=MODEL_ID, stamp=format_iso(now))
-    settings = Settings()
     started = time.perf_counter()
-    semantic, report, choice = semantic_search(graph, settings)
+    indexes = bring_in_step(graph)
     build_seconds = time.perf_counter() - started
+    semantic, report, choice = indexes.semantic, indexes.report.vectors, indexes.choice
     assert report.vectors == count and report.embedded == 0 and choice.note is None
 
     rounds = ROUNDS if count <= 10_000 else ROUNDS_100K
@@ -69,8 +68,9 @@ def test_bench_recall_latency_and_index_build(tmp_path, count, capsys):
         took = []
         for query in queries:
             begun = time.perf_counter()
+            # As a request does: the indexes found in step, then the recall.
             result = recall_many(
-                graph, [{"query": query, "k": 10}], now, semantic=semantic, boost=boost
+                graph, [{"query": query, "k": 10}], now, indexes=bring_in_step(graph), boost=boost
             )
             took.append(time.perf_counter() - begun)
             assert result[0]["results"]

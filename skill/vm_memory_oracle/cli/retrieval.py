@@ -3,18 +3,14 @@
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
 from ..errors import (
     UsageError,
 )
+from ..indexes import bring_in_step
 from ..progress import progress_bar
 from .context import Context
 from .memory import open_input
-
-if TYPE_CHECKING:
-    from ..semantic import Semantic
 
 
 def action_recall(args, context: Context) -> tuple[dict | list, list[str]]:
@@ -35,22 +31,17 @@ def action_recall(args, context: Context) -> tuple[dict | list, list[str]]:
     for item in queries:  # before the index is brought up to date: a refusal writes nothing
         check_query(item["query"])
     graph = context.graph()
-    semantic = semantic_of(context, graph)
     result_sets = recall_many(
-        graph,
-        queries,
-        context.now,
-        boost=not args.no_boost,
-        order=args.order,
-        semantic=semantic.search,
+        graph, queries, context.now, boost=not args.no_boost, order=args.order
     )
     context.warn(*result_sets.warnings)
+    payload = _embedder_payload(result_sets.indexes.choice)
     if args.queries is not None:
         for result in result_sets:
-            result.update(semantic.payload)
+            result.update(payload)
         return result_sets, [json.dumps(result, ensure_ascii=False) for result in result_sets]
     results = result_sets[0]["results"]
-    result_sets[0].update(semantic.payload)
+    result_sets[0].update(payload)
     lines = [
         f"{hit['score']:.3f}  {hit['id']}  {hit['speaker']} said: {hit['text']}  "
         f"({hit['said_at'][:10]}, source {hit['source']})"
@@ -60,28 +51,6 @@ def action_recall(args, context: Context) -> tuple[dict | list, list[str]]:
         for hit in results
     ]
     return result_sets[0], lines or ["No matching facts."]
-
-
-@dataclass
-class _SemanticState:
-    search: Semantic | None
-    payload: dict
-
-
-def semantic_of(context: Context, graph) -> _SemanticState:
-    """The semantic side of recall, with its warnings: a fallback model, a repaired index."""
-    from ..semantic import semantic_search
-
-    search, report, choice = semantic_search(graph, context.settings)
-    if choice.note:
-        context.warn(choice.note)
-    context.warn(*report.warnings)
-    if report.repaired:
-        context.warn(
-            f"vector index rebuilt: {report.rebuilt} "
-            f"({report.vectors} vectors, {report.embedded} embedded)"
-        )
-    return _SemanticState(search, _embedder_payload(choice))
 
 
 def _embedder_payload(choice) -> dict:
@@ -103,27 +72,18 @@ def _ivf_note(report) -> str:
 def action_reindex(args, context: Context) -> tuple[dict, list[str]]:
     from dataclasses import asdict
 
-    from ..lexical import update_text_index
-    from ..semantic import semantic_search
+    from ..indexes import ALL
 
     graph = context.graph()
     graph.store.require([graph.layout.write_lock])  # its work is the indexes it writes
     with progress_bar() as bar:
-        _, report, choice = semantic_search(graph, context.settings, force=True, progress=bar)
-    if choice.note:
-        context.warn(choice.note)
-    context.warn(*report.warnings)
-    _, text = update_text_index(graph, force=True)
-    context.warn(*text.warnings)
-    if text.problem is not None:
-        context.warn(f"lexical recall is off: {text.problem}")
-    episodes = report.episodes
+        indexes = bring_in_step(graph, rebuild=ALL, progress=bar)
+    context.warn(*indexes.warnings)
+    choice, report = indexes.choice, indexes.report.vectors
+    text, episodes = indexes.report.text, indexes.report.episodes
+    assert choice is not None and report is not None and text is not None and episodes is not None
     payload = {
-        **{
-            key: value
-            for key, value in asdict(report).items()
-            if key not in ("episodes", "warnings")
-        },
+        **{key: value for key, value in asdict(report).items() if key != "warnings"},
         **_embedder_payload(choice),
         "documents": text.documents,
         "episodes": episodes.episodes,

@@ -10,7 +10,6 @@ from ..errors import (
 )
 from ..progress import progress_bar
 from .context import Context
-from .retrieval import semantic_of
 
 
 def action_consolidate(args, context: Context) -> tuple[dict, list[str]]:
@@ -85,13 +84,16 @@ def action_health_check(args, context: Context) -> tuple[dict, list[str]]:
 
 
 def action_quality_probe(args, context: Context) -> tuple[dict, list[str]]:
+    from ..indexes import bring_in_step
     from ..steps.health import run_health_check
     from ..steps.probe import quality_probe
 
     graph = context.graph()
-    semantic = semantic_of(context, graph)
+    indexes = bring_in_step(graph)
+    context.warn(*indexes.warnings)
+    assert indexes.choice is not None
     record, warnings = quality_probe(
-        graph, context.now, semantic=semantic.search, embedder_id=semantic.payload["embedder"]
+        graph, context.now, indexes=indexes, embedder_id=indexes.choice.embedder.model_id
     )
     context.warn(*warnings)
     document, _ = run_health_check(

@@ -4,6 +4,9 @@ Episodes files only grow, so the indexes are brought in step by reading what eac
 gained since they were last written: state/cache/episode-index.marshal records, for the
 model they were made with, how far each file was read and where each episode's line is
 (its vector id -> file and byte offset: recall reads only the lines of what it returns).
+That record is kept through storage/derived.Derived: its key is the episodes files, the
+index's own files and the model, and its layout a digest of the code that makes it, so a
+record made by other code is never read as this code's.
 state/cache/episodes.bin holds the vectors of the turns' openings (a flat FAISS index: one
 for each turn's first passage, Episode.embedded), state/cache/episode-text/ the terms of
 every passage (tantivy, BM25). Every file here is derived: when one is missing or unreadable,
@@ -16,7 +19,9 @@ text is a fact's context, embedded once); the indexes are written under it.
 from __future__ import annotations
 
 import os
+import sys
 from dataclasses import dataclass, field
+from functools import cache
 from pathlib import Path
 
 import numpy as np
@@ -25,16 +30,15 @@ from ..errors import IndexCorrupt, TextIndexCorrupt
 from ..model.text import tokens
 from ..semantic.cache import EmbeddingCache, content_hash
 from ..semantic.vectors import VectorIndex
-from ..storage import snapshot, strict_json
+from ..storage import derived, strict_json
 from ..storage.text_index import TextIndex
 from ..storage.validation import problem
 from . import EPISODE_KIND, Episode, episode_files
 
-# 3: one vector a turn, of its opening in its context (2: the documents hold what was said alone)
-STATE_FORMAT = 3
-
 FIRST_BUILD = "no episode index yet"
 FORCED = "a rebuild was asked for"
+# Other code made the record (an upgrade): built again, which is no repair.
+OTHER_CODE = "the episode index was made by another version"
 # The record is written last: indexes without one are a write cut short (or state/cache/
 # cleared, which is allowed at any time), not damage.
 INTERRUPTED = "its record is missing: its last write was cut short or state/cache/ was cleared"
@@ -62,7 +66,7 @@ class EpisodeIndexReport:
 
     @property
     def repaired(self) -> bool:
-        return self.rebuilt not in (None, FIRST_BUILD, FORCED, INTERRUPTED)
+        return self.rebuilt not in (None, FIRST_BUILD, FORCED, INTERRUPTED, OTHER_CODE)
 
 
 @dataclass
@@ -153,14 +157,39 @@ def _file_sizes(layout) -> dict[str, int]:
     return sizes
 
 
-def _state_key(layout, model: str, reached: dict[str, int]) -> tuple:
-    return (
-        STATE_FORMAT,
-        model,
-        tuple(sorted(reached.items())),
-        snapshot.file_key(layout.episode_vectors),
-        tuple(sorted((name, tuple(stamp)) for name, stamp in _text_files(layout).items())),
+def _kept_state(store, model: str) -> derived.Derived[dict]:
+    """The record of the indexes (model, how far each file was read, the episodes' places,
+    the digests of the texts embedded), for the episodes files and the index's own files
+    as they are now. Its key: (layout, model, the full-text index's file stamps, the vector
+    file's key, each episodes file's key)."""
+    layout = store.layout
+    return derived.Derived(
+        layout.episode_index_state,
+        layout=_layout(),
+        sources=(layout.episode_vectors, *episode_files(layout)),
+        made_with=(
+            model,
+            tuple(sorted((name, tuple(stamp)) for name, stamp in _text_files(layout).items())),
+        ),
+        required=0,
+        disk=store.cache_usable(layout.episode_index_state),
     )
+
+
+@cache
+def _layout() -> int:
+    """What the record and the indexes are made by: this module, the episodes' texts (what
+    is embedded) and the tokens they are found by."""
+    from ..model import text
+    from . import __name__ as episodes
+
+    return derived.layout_of(None, (sys.modules[__name__], sys.modules[episodes], text))
+
+
+def _index_files_key(key: tuple) -> tuple:
+    """The part of a record's key that names the index's own files (the full-text index's
+    stamps and the vector file's key)."""
+    return key[2:4]
 
 
 def _text_files(layout) -> dict[str, list[int]]:
@@ -192,18 +221,17 @@ def update_episode_index(
     model = f"{embedder.model_id}/{embedder.dimension}"
     report = EpisodeIndexReport()
     sizes = _file_sizes(layout)
-    disk = store.cache_usable(layout.episode_index_state)
-    held = snapshot.load_any(layout.episode_index_state, disk=disk)
-    if force:
-        held = None
-    elif held is not None and held[0] == _state_key(layout, model, sizes):
+    kept = _kept_state(store, model)
+    held = None if force else kept.earlier()
+    if held is not None and held[0] == kept.key():
         state = held[1]
         opened = _open(layout, embedder.dimension)
         if isinstance(state, dict) and opened is not None:
             held_vectors, held_text = opened
             if len(held_vectors) == len(state["digests"]):
                 return _made(layout, held_vectors, held_text, state), _counted(report, state)
-    if not sizes and held is None and not layout.episode_vectors.exists() and not force:
+    other = held is None and not force and kept.other_layout()  # made by other code
+    if not sizes and held is None and not other and not layout.episode_vectors.exists():
         # No episode yet (a memory of remembered facts only): nothing to index or write.
         return _empty(layout, embedder), report
     lock = store.refused(layout.write_lock)
@@ -212,11 +240,11 @@ def update_episode_index(
             f"{layout.relative(lock.path)}: {lock.problem}; the episode index was built "
             f"for this command only ({lock.fix})"
         )
-        base, _ = _base(layout, model, None, sizes)
+        base, _ = _base(store, model, None, sizes)
         read = _read_from(layout, {})
         vectors = _embedded(graph, embedder, [episode for episode, _, _ in read.episodes], report)
         return _written(graph, embedder, base, read, vectors, report, write=False)
-    base, reason = _base(layout, model, held, sizes)
+    base, reason = _base(store, model, held, sizes, other=other)
     if force:
         reason = FORCED
     read = _read_from(layout, base["reached"])
@@ -226,14 +254,14 @@ def update_episode_index(
         for path in episode_files(layout):
             store.read_records(path, EPISODE_KIND, copy=False)
         sizes = _file_sizes(layout)
-        base, reason = _base(layout, model, held, sizes)
+        base, reason = _base(store, model, held, sizes, other=other)
         read = _read_from(layout, base["reached"])
     vectors = _embedded(graph, embedder, [episode for episode, _, _ in read.episodes], report)
     try:
         with store.locked("episode index"):
-            again = snapshot.load_any(layout.episode_index_state, disk=disk)
+            again = _kept_state(store, model).earlier()
             if again != held and not force:  # another process brought them in step meanwhile
-                base, reason = _base(layout, model, again, _file_sizes(layout))
+                base, reason = _base(store, model, again, _file_sizes(layout))
                 read = _read_from(layout, base["reached"])
                 vectors = _embedded(
                     graph, embedder, [episode for episode, _, _ in read.episodes], report, vectors
@@ -257,22 +285,27 @@ def _counted(report: EpisodeIndexReport, state: dict) -> EpisodeIndexReport:
     return report
 
 
-def _base(layout, model: str, held, sizes: dict[str, int]) -> tuple[dict, str | None]:
-    """What the indexes on disk hold, to extend, or an empty start and why it is one."""
+def _base(
+    store, model: str, held, sizes: dict[str, int], *, other: bool = False
+) -> tuple[dict, str | None]:
+    """What the indexes on disk hold, to extend, or an empty start and why it is one
+    (`held`: the record kept, (key, state); `other`: the record was made by other code)."""
+    layout = store.layout
     empty = {"model": model, "reached": {}, "places": {}, "fresh": True}
     if held is None:
+        if other:
+            return empty, OTHER_CODE
         if layout.episode_vectors.exists() or layout.episode_text_dir.exists():
             return empty, INTERRUPTED
         return empty, FIRST_BUILD
     key, state = held
-    if not isinstance(key, tuple) or not key or key[0] != STATE_FORMAT:
-        return empty, "the episode index was made by another version"
     if not isinstance(state, dict) or state.get("model") != model:
         return empty, "the embedding model changed"
     for name, reached in state["reached"].items():
         if sizes.get(name, -1) < reached:
             return empty, f"episodes/{name} is shorter than when it was indexed"
-    if key[3:] != _state_key(layout, model, {})[3:]:
+    now = _kept_state(store, model).key() or ()
+    if _index_files_key(key) != _index_files_key(now):
         return empty, "the episode index's files are not as they were written"
     return {**state, "fresh": False}, None
 
@@ -303,10 +336,13 @@ def _embedded(graph, embedder, episodes: list[Episode], report, known=None) -> d
 def episode_digests(graph) -> frozenset[str]:
     """The content hashes of the texts the episodes' index holds: the embedding cache keeps
     their vectors beside the facts' (semantic/index.py), so a rebuild embeds nothing."""
-    held = snapshot.load_any(
+    held: tuple[tuple, dict] | None = derived.Derived(
         graph.layout.episode_index_state,
+        layout=_layout(),
+        sources=(),
+        required=0,
         disk=graph.store.cache_usable(graph.layout.episode_index_state),
-    )
+    ).earlier()
     if held is None or not isinstance(held[1], dict):
         return frozenset()
     return frozenset(held[1].get("digests", ()))
@@ -355,15 +391,8 @@ def _written(graph, embedder, base, read: _Read, vectors, report, *, write: bool
     if write and (fresh or base["fresh"] or reached != base["reached"]):
         store.make_directory(layout.cache_dir)
         store.write_bytes(layout.episode_vectors, index.write_to)
-        if report.repaired:  # derived files go unaudited, but a repair is told
-            store.touched(layout.episode_vectors)
-            store.note(f"episode index rebuilt because {report.rebuilt}", repair=True)
-        snapshot.save(
-            layout.episode_index_state,
-            _state_key(layout, base["model"], reached),
-            state,
-            disk=store.cache_usable(layout.episode_index_state),
-        )
+        kept = _kept_state(store, base["model"])
+        kept.keep(kept.key(), state)
     return _made(layout, index, text, state), report
 
 

@@ -61,13 +61,15 @@ def query_terms(query: str) -> frozenset[str]:
     return frozenset(tokens(query, pairs=False))
 
 
-def find_episodes(semantic, query: str, vector, k: int, *, concerned: bool) -> list[EpisodeHit]:
-    """The episodes of `semantic` (search.Semantic) that answer `query`, best first, one per
-    turn, at most k. An episode sharing no word with the query is one only when the query
-    concerns the memory and, for a model whose scale was measured, the episode's calibrated
-    score reaches the everyday level (embed/relevance.py), as for a fact."""
-    index: EpisodeIndex = semantic.episodes
-    if index is None or not len(index):
+def find_episodes(
+    semantic, index: EpisodeIndex, query: str, vector, k: int, *, concerned: bool
+) -> list[EpisodeHit]:
+    """The episodes of `index` that answer `query`, best first, one per turn, at most k
+    (`semantic`: search.Semantic, how to tell a related neighbour). An episode sharing no
+    word with the query is one only when the query concerns the memory and, for a model
+    whose scale was measured, the episode's calibrated score reaches the everyday level
+    (embed/relevance.py), as for a fact."""
+    if not len(index):
         return []
     depth = max(EPISODE_DEPTH, 5 * k)
     terms = query_terms(query)
@@ -88,7 +90,7 @@ def find_episodes(semantic, query: str, vector, k: int, *, concerned: bool) -> l
             fused[vid] = fused.get(vid, 0.0) + LIST_WEIGHT[name] / (RRF_K + rank + 1)
             found.setdefault(vid, {})[name] = rank
     said = {vid: index.episode(vid) for vid in fused}  # each line read once
-    related = _related_by_meaning(semantic, vector, near, said) if concerned else set()
+    related = _related_by_meaning(semantic, index, vector, near, said) if concerned else set()
     hits = []
     for vid in sorted(fused, key=lambda vid: (-fused[vid], vid)):
         episode = said[vid]
@@ -114,7 +116,7 @@ def find_episodes(semantic, query: str, vector, k: int, *, concerned: bool) -> l
 
 
 def _related_by_meaning(
-    semantic, vector, near: list[tuple[int, float]], said: dict[int, Episode | None]
+    semantic, index: EpisodeIndex, vector, near, said: dict[int, Episode | None]
 ) -> set[int]:
     """The episodes of `near` (vector id, similarity; `said` holds them, read) related to
     the query by meaning alone:
@@ -129,7 +131,6 @@ def _related_by_meaning(
         return {vid for vid, _ in near}
     from ..embed.relevance import script_of
 
-    index: EpisodeIndex = semantic.episodes
     vids = np.array([vid for vid, _ in near], dtype=np.int64)
     episodes = [said[vid] for vid, _ in near]
     scores = semantic.background.scores(

@@ -20,8 +20,10 @@ from __future__ import annotations
 import io
 import json
 import os
+import sys
 import zipfile
 from dataclasses import dataclass, field
+from functools import cache
 from pathlib import Path
 
 import numpy as np
@@ -34,10 +36,10 @@ from ..storage import derived, files, snapshot
 from ..storage.store import Store
 from ..storage.text_index import TextIndex, file_stamps
 
-# Of the documents and the record; another one builds the index again.
-TEXT_LAYOUT = 1
 FIRST_BUILD = "no full-text index yet"
 FORCED = "a rebuild was asked for"
+# The record was made by other code (an upgrade): built again, which is no repair.
+OTHER_CODE = "the full-text index was made by another version"
 # The record is emptied before a write and written after it: an empty one is a write cut
 # short (the command that was cut said so), not damage.
 INTERRUPTED = "its last write was cut short"
@@ -55,7 +57,7 @@ class TextIndexReport:
     @property
     def repaired(self) -> bool:
         """True when an index that should have been usable had to be built again."""
-        return self.rebuilt not in (None, FIRST_BUILD, FORCED, INTERRUPTED)
+        return self.rebuilt not in (None, FIRST_BUILD, FORCED, INTERRUPTED, OTHER_CODE)
 
 
 def document_text(fact: Fact) -> str:
@@ -73,8 +75,7 @@ def document_body(fact: Fact) -> str:
 def document_digest(fact: Fact) -> int:
     """A 63-bit hash of the texts a fact's document is made from."""
     data = "\x1f".join(
-        (str(TEXT_LAYOUT), fact.sentence, fact.subject, fact.predicate, fact.object)
-        + (fact.context or "",)
+        (fact.sentence, fact.subject, fact.predicate, fact.object, fact.context or "")
     ).encode("utf-8")
     return stable_hash(data)
 
@@ -89,6 +90,25 @@ class _Record:
     files: dict[str, list[int]]
 
 
+@cache
+def _text_layout() -> int:
+    """What the documents and the record are made by (storage/derived.layout_of): the
+    record's shape, this module and the tokens the documents hold."""
+    from ..model import text
+
+    return derived.layout_of(_Record, (sys.modules[__name__], text))
+
+
+def _record_layout(store: Store) -> int | None:
+    """The layout the record on disk names, or None when it names none or is unreadable."""
+    try:
+        with np.load(store.layout.text_index_state, allow_pickle=False) as held:
+            layout = json.loads(held["head"].tobytes().decode("utf-8")).get("layout")
+    except (OSError, ValueError, KeyError, TypeError, EOFError, zipfile.BadZipFile):
+        return None
+    return layout if isinstance(layout, int) else None
+
+
 def _read_record(store: Store) -> _Record | None:
     path = store.layout.text_index_state
     if not store.usable(path):
@@ -97,7 +117,7 @@ def _read_record(store: Store) -> _Record | None:
         with np.load(path, allow_pickle=False) as held:
             head = json.loads(held["head"].tobytes().decode("utf-8"))
             vids, digests = held["vids"], held["digests"]
-        if head.get("layout") != TEXT_LAYOUT or len(vids) != len(digests):
+        if head.get("layout") != _text_layout() or len(vids) != len(digests):
             return None
         return _Record(
             dict(zip(vids.tolist(), digests.tolist())),
@@ -111,7 +131,7 @@ def _read_record(store: Store) -> _Record | None:
 
 def _record_bytes(record: _Record) -> bytes:
     head = {
-        "layout": TEXT_LAYOUT,
+        "layout": _text_layout(),
         "facts_key": record.facts_key,
         "facts_hash": record.facts_hash,
         "files": record.files,
@@ -176,6 +196,8 @@ def _examine(store: Store) -> tuple[TextIndex | None, _Record | None, str | None
             return None, None, FIRST_BUILD
         if _emptied(layout.text_index_state):
             return None, None, INTERRUPTED
+        if _record_layout(store) not in (None, _text_layout()):
+            return None, None, OTHER_CODE
         return None, None, f"{layout.relative(layout.text_index_state)} is missing or unreadable"
     problem = _files_problem(directory, record)
     if problem is not None:
@@ -203,7 +225,7 @@ def _in_step(graph: KnowledgeGraph) -> TextIndex | None:
         return None
     opened: derived.Derived[tuple[_Record, TextIndex]] = derived.Derived(
         directory / "opened",  # a name only: kept in memory, never written
-        layout=TEXT_LAYOUT,
+        layout=_text_layout(),
         sources=(graph.layout.text_index_state,),
         disk=False,
     )
@@ -313,12 +335,6 @@ def _bring_in_step(
             layout.text_index_state,
             _record_bytes(_Record(documents, facts_key, facts_hash, index.files())),
         )
-        if report.repaired:  # said in the audit log, which health.json reports
-            store.touched(layout.text_index_dir)
-        if added or removed or reason is not None:
-            derived.note_brought_in_step(
-                store, "full-text index", len(added), len(removed), reason, repair=report.repaired
-            )
     report.documents = len(index)
     return index, report
 

@@ -16,8 +16,9 @@ from datetime import datetime
 from ..episodes.search import EpisodeHit, find_episodes
 from ..errors import UsageError
 from ..graph import KnowledgeGraph
-from ..lexical.snapshot import lexical_index, tables_of
-from ..semantic.search import Semantic, nearest_of_each
+from ..indexes import Indexes, bring_in_step
+from ..lexical.snapshot import tables_of
+from ..semantic.search import nearest_of_each
 from .archive import restore_from_archive
 from .corpus import Corpus
 from .fusion import ORDERS, Hit, in_order, rank, with_episodes
@@ -28,12 +29,14 @@ from .sources import SOURCES
 
 
 class ResultSets(list):
-    """The result sets of a recall, one per query, and the warnings the command must show:
-    a full-text index that was off or rebuilt, a boost that could not be written."""
+    """The result sets of a recall, one per query, the warnings the command must show (an
+    index that was off or rebuilt, a model that fell back, a boost that could not be
+    written) and the indexes it searched."""
 
-    def __init__(self, sets: list[dict], warnings: list[str]):
+    def __init__(self, sets: list[dict], warnings: list[str], indexes: Indexes):
         super().__init__(sets)
         self.warnings = warnings
+        self.indexes = indexes
 
 
 def recall_many(
@@ -43,21 +46,27 @@ def recall_many(
     *,
     boost: bool = True,
     order: str = "relevance",
-    semantic: Semantic | None = None,
+    indexes: Indexes | None = None,
 ) -> ResultSets:
-    """Result sets for several queries, ranked on one snapshot, boosted in one locked write."""
+    """Result sets for several queries, ranked on one snapshot, boosted in one locked write.
+    `indexes`: the memory's derived indexes in step, else they are brought in step here
+    (indexes.bring_in_step) and their warnings are the result sets' first."""
     if order not in ORDERS:
         raise UsageError(f"--order must be one of {', '.join(ORDERS)}, got {order!r}")
     for item in queries:
         check_query(item["query"])
+    warnings: list[str] = []
+    if indexes is None:
+        indexes = bring_in_step(graph)
+        warnings += indexes.warnings
     view = graph.live_view(now)
-    index = lexical_index(graph)
+    index = indexes.lexical
     tables = tables_of(index)
     activation = graph.activations(tables.position, tables.facts, now)
-    warnings: list[str] = []
-    text = _text_index(graph, warnings) if view.records else None
+    text = indexes.text if view.records else None
     corpus = Corpus(view, graph.settings.search_threshold, index, activation, text)
-    said = semantic is not None and semantic.episodes is not None and len(semantic.episodes) > 0
+    semantic, episodes = indexes.semantic, indexes.episodes
+    said = semantic is not None and episodes is not None and len(episodes) > 0
     ks = [item.get("k") or graph.settings.recall_k for item in queries]
     vectors = nearest = None
     if semantic is not None and (view.records or said):
@@ -77,7 +86,7 @@ def recall_many(
         )
         concerned = concerns_the_memory(query)
         hits = _facts_found(graph, query, concerned, now, boost=boost, order=order)
-        ranked.append(_with_episodes(query, hits, concerned) if said else hits)
+        ranked.append(_with_episodes(query, episodes, hits, concerned) if said else hits)
     if boost:
         warning = _reinforce(graph, ranked, now)
         warnings.extend([warning] if warning else [])
@@ -86,7 +95,7 @@ def recall_many(
         {"query": item["query"], "results": entries(item["query"], hits, history)}
         for item, hits in zip(queries, ranked)
     ]
-    return ResultSets(sets, warnings)
+    return ResultSets(sets, warnings, indexes)
 
 
 def _facts_found(
@@ -110,9 +119,13 @@ def _facts_found(
     return hits
 
 
-def _with_episodes(query: Query, hits: list[Hit], concerned: bool) -> Sequence[Hit | EpisodeHit]:
+def _with_episodes(
+    query: Query, episodes, hits: list[Hit], concerned: bool
+) -> Sequence[Hit | EpisodeHit]:
     """The facts fused with the episodes the query finds."""
-    found = find_episodes(query.semantic, query.text, query.vector, query.k, concerned=concerned)
+    found = find_episodes(
+        query.semantic, episodes, query.text, query.vector, query.k, concerned=concerned
+    )
     if not found:
         return hits
     return with_episodes(hits, found, query.k, of_the_person=query.of_the_person)
@@ -134,20 +147,3 @@ def _reinforce(
             if isinstance(hit, Hit) and hit.fact.id in boost.activations:
                 hit.fact.activation = boost.activations[hit.fact.id]
     return boost.warning
-
-
-def _text_index(graph: KnowledgeGraph, warnings: list[str]):
-    """The full-text index in step with the facts, or None, with a warning added to
-    `warnings` either way when it was not as it should be: recall never runs on half of its
-    retrieval unsaid."""
-    from ..lexical import update_text_index
-
-    text, report = update_text_index(graph)
-    warnings.extend(report.warnings)
-    if report.problem is not None:
-        warnings.append(
-            f"lexical recall is off: {report.problem}; recall used exact and semantic matches only"
-        )
-    elif report.repaired:
-        warnings.append(f"full-text index rebuilt: {report.rebuilt} ({report.documents} documents)")
-    return text

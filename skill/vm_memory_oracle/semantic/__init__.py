@@ -1,7 +1,8 @@
 """Semantic retrieval: choosing the embedder (embedders), the embedding cache (cache), the
 vector index kept in step with the facts (index, over the FAISS wrapper in vectors), and
-the query side (search). Callers use `semantic_search` for an up-to-date index and its
-embedder, and `update_index` to bring the index in step."""
+the query side (search). It knows vectors and the ids they stand for; indexes.py, the owner
+of every derived index, brings it in step (`update_index`) and makes its query side
+(`semantic_of`)."""
 
 from .cache import EmbeddingCache, content_hash
 from .embedders import Choice, choose_embedder, configured_embedder
@@ -13,7 +14,7 @@ from .index import (
     update_index,
     wanted_vectors,
 )
-from .search import Semantic, semantic_search
+from .search import Semantic, semantic_of
 
 __all__ = [
     "Choice",
@@ -26,7 +27,7 @@ __all__ = [
     "configured_embedder",
     "content_hash",
     "indexed_texts",
-    "semantic_search",
+    "semantic_of",
     "update_index",
     "wanted_vectors",
 ]

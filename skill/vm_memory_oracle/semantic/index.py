@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import re
 import sys
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from functools import cache
 from typing import NamedTuple
@@ -59,7 +60,6 @@ class IndexReport:
     index_kind: str = FLAT
     nprobe: int | None = None  # IVF: how many of its groups a query scans
     measured_recall: float | None = None  # IVF, when built now: its top 10 against exact
-    episodes: object = None  # the episodes' index report (episodes/index.py), when updated
     warnings: list[str] = field(default_factory=list)  # for the command's output
 
     @property
@@ -102,10 +102,14 @@ def update_index(
     force: bool = False,
     approximate_min_facts: int = DEFAULT_APPROXIMATE_MIN_FACTS,
     progress=None,
+    also_cached: Callable[[], Iterable[str]] = frozenset,
 ) -> tuple[SemanticIndex, IndexReport]:
     """Bring the index in step with the facts; slow embedding happens outside the lock.
 
     `progress(label, done, total)`, when given, is told how the embedding goes.
+    `also_cached()`: the content hashes of other texts whose vectors the embedding cache
+    keeps beside the facts' (the episodes'), asked for only when the cache is written.
+    The audit log's line of what changed is the caller's (indexes.py).
     """
     report = IndexReport(embedder.model_id)
     if not force:
@@ -136,15 +140,10 @@ def update_index(
         report.rebuilt = reason
         fresh, stale, late = _bring_in_step(index, known, wanted, cache, embedder, report)
         if fresh or stale or reason is not None:
-            derived.note_brought_in_step(
-                graph.store, "vector index", len(fresh), len(stale), reason, repair=report.repaired
-            )
             _save(graph, embedder, index, wanted)
         if missing or late or reason is not None or cache.problem is not None:
-            from ..episodes.index import episode_digests
-
             facts = {content_hash(text) for _, _, texts in wanted.values() for text in texts}
-            cache.keep(facts | episode_digests(graph))
+            cache.keep(facts | frozenset(also_cached()))
             cache.save(graph.store)
         cache.note_mended(graph.store)
         mapping = _mapping(wanted)

@@ -1,6 +1,6 @@
-"""The query side of semantic recall: the embedder and an up-to-date index for a query
-(semantic_search), and the nearest facts to a query's vector that are related to it, on the
-model's calibrated scale when it has one (embed/relevance.py)."""
+"""The query side of semantic recall: the embedder with an index and how to tell a related
+neighbour (semantic_of), and the nearest facts to a query's vector that are related to it,
+on the model's calibrated scale when it has one (embed/relevance.py)."""
 
 from __future__ import annotations
 
@@ -10,13 +10,11 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from .embedders import configured_embedder
-from .index import SemanticIndex, update_index
+from .index import SemanticIndex
 
 if TYPE_CHECKING:
     from ..embed.base import Embedder
     from ..embed.relevance import Background, RelevanceScale
-    from ..episodes.index import EpisodeIndex
     from ..graph import KnowledgeGraph
 
 # How many neighbours the semantic index is asked for, per result wanted.
@@ -49,7 +47,6 @@ class Semantic:
     background: Background | None = None
     scale: RelevanceScale | None = None
     similarity_shift: float = 0.0
-    episodes: EpisodeIndex | None = None  # the episodes' indexes, made with the same embedder
 
 
 def search_depth(k: int) -> int:
@@ -127,33 +124,15 @@ def related_neighbours(
     return related, strong
 
 
-def semantic_search(graph: KnowledgeGraph, settings, *, force: bool = False, progress=None):
-    """The configured embedder (or its named fallback) and an up-to-date index for recall.
-
-    Returns (search.Semantic, IndexReport, embedders.Choice); warnings for the caller to
-    show: Choice.note when the model fell back, IndexReport.repaired when it was rebuilt.
-    """
-    from ..episodes.index import update_episode_index
-
-    choice = configured_embedder(graph, settings)
-    # The episodes first: a fact's context that is a turn's text is then in the cache.
-    episodes, episode_report = update_episode_index(graph, choice.embedder, force=force)
-    index, report = update_index(
-        graph,
-        choice.embedder,
-        force=force,
-        approximate_min_facts=settings.approximate_min_facts,
-        progress=progress,
-    )
-    floor = settings.semantic_min_similarity
+def semantic_of(graph: KnowledgeGraph, embedder: Embedder, index: SemanticIndex) -> Semantic:
+    """`embedder` and the `index` built with it, with the similarity floor the settings or
+    the model give, and, for a model whose scale was measured, its background and scale."""
+    floor = graph.settings.semantic_min_similarity
     if floor is None:
-        floor = choice.embedder.min_similarity
-    scale = getattr(choice.embedder, "relevance", None)
-    background = _background(graph, choice.embedder) if scale is not None else None
-    report.episodes = episode_report
-    report.warnings.extend(episode_report.warnings)
-    semantic = Semantic(choice.embedder, index, floor, background, scale, episodes=episodes)
-    return semantic, report, choice
+        floor = embedder.min_similarity
+    scale = getattr(embedder, "relevance", None)
+    background = _background(graph, embedder) if scale is not None else None
+    return Semantic(embedder, index, floor, background, scale)
 
 
 def _background(graph: KnowledgeGraph, embedder: Embedder):

@@ -27,7 +27,7 @@ def read_canaries(graph: KnowledgeGraph) -> list[dict]:
 
 
 def quality_probe(
-    graph: KnowledgeGraph, now: datetime, *, semantic=None, embedder_id: str | None = None
+    graph: KnowledgeGraph, now: datetime, *, indexes=None, embedder_id: str | None = None
 ) -> tuple[dict, list[str]]:
     """The probe's record, logged, and the warnings of its recall."""
     canaries = read_canaries(graph)
@@ -40,7 +40,7 @@ def quality_probe(
             [{"query": c["query"], "k": k} for c in canaries],
             now,
             boost=False,
-            semantic=semantic,
+            indexes=indexes,
         )
         result_sets, warnings = list(recalled), recalled.warnings
     failures = []

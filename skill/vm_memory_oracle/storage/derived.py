@@ -90,6 +90,12 @@ class Derived(Generic[T]):
             return None
         return held[0], self._decoded(held[0], held[1])
 
+    def other_layout(self) -> bool:
+        """Whether a state is kept that was made with another layout (other code, or
+        another shape of record): made again, which mends nothing."""
+        held = snapshot.load_any(self.cache, disk=self.disk)
+        return held is not None and bool(held[0]) and held[0][0] != self.layout
+
     def keep(self, key: tuple | None, value: T) -> None:
         """Keep `value`, made for `key`, if the sources are still as they were then."""
         if key is None or self.key() != key:
@@ -136,15 +142,3 @@ def changes(
     gone = [key for key, held in known.items() if key not in wanted or of(wanted[key]) != held]
     new = [key for key, want in wanted.items() if known.get(key) != of(want)]
     return gone, new
-
-
-def note_brought_in_step(
-    store, name: str, added: int, removed: int, reason: str | None, *, repair: bool
-) -> None:
-    """The audit log's line of an index brought in step (a repair when it had to be
-    built again though it should have been usable: health.json reports it)."""
-    store.note(
-        f"{name}: {added} added, {removed} removed"
-        + (f", rebuilt because {reason}" if reason else ""),
-        repair=repair,
-    )

@@ -1,0 +1,206 @@
+"""The memory's derived indexes, brought in step by one call.
+
+Every index made from the memory's files is brought in step here, and only here: the
+episodes' vector and full-text indexes (episodes/index.py), the facts' vector index
+(semantic/index.py) and the facts' full-text index (lexical/index.py); the tables recall
+reads (the lexical snapshot and the activation columns) are made on first use from the same
+owner. Each index decides for itself, through storage/derived.py, whether what it holds is
+in step, can be extended, or must be made again; this module runs them in one order, writes
+one line in the audit log for all they changed (with a repair for each that had to be built
+again though it should have been usable, so health.json reports it), and returns one list
+of warnings for the command to show. Recall, reindex, consolidate, check(fix=True) and the
+long-lived recall process all call `bring_in_step`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from functools import cached_property
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from .episodes.index import EpisodeIndex, EpisodeIndexReport
+    from .graph import KnowledgeGraph
+    from .lexical.index import TextIndexReport
+    from .lexical.snapshot import LexicalSnapshot
+    from .semantic import Choice, IndexReport, Semantic
+    from .storage.text_index import TextIndex
+
+# The indexes, by the name a rebuild asks for them with.
+EPISODES = "episodes"
+VECTORS = "vectors"
+TEXT = "full text"
+ALL = frozenset({EPISODES, VECTORS, TEXT})
+
+
+@dataclass
+class InStepReport:
+    """What bringing the indexes in step did: each index's own report (None for one not
+    brought in step by this call) and the warnings for the command's output."""
+
+    vectors: IndexReport | None = None
+    episodes: EpisodeIndexReport | None = None
+    text: TextIndexReport | None = None
+    warnings: list[str] = field(default_factory=list)
+
+
+@dataclass
+class Indexes:
+    """The memory's derived indexes as one command reads them: the embedder with the facts'
+    vector index and how to tell a related neighbour (`semantic`, None when vectors were not
+    asked for), the episodes' indexes, and the facts' full-text index (None when there is no
+    usable one: the report's warnings say why)."""
+
+    graph: KnowledgeGraph
+    semantic: Semantic | None
+    episodes: EpisodeIndex | None
+    text: TextIndex | None
+    choice: Choice | None
+    report: InStepReport
+
+    @property
+    def warnings(self) -> list[str]:
+        return self.report.warnings
+
+    @cached_property
+    def lexical(self) -> LexicalSnapshot:
+        """The facts' lexical snapshot (lexical/snapshot.py), made or read once."""
+        from .lexical.snapshot import lexical_index
+
+        return lexical_index(self.graph)
+
+
+def bring_in_step(
+    graph: KnowledgeGraph,
+    *,
+    rebuild: Iterable[str] = (),
+    vectors: bool = True,
+    progress: Any = None,
+    choice: Choice | None = None,
+) -> Indexes:
+    """Every derived index of `graph`'s memory in step with its files; those named in
+        `rebuild` (EPISODES, VECTORS, TEXT) built again from the files. `vectors=False` leaves
+        the model and the vector indexes alone, where they were never built (a prune of a memory
+        never indexed). `progress(label, done, total)` is told how the embedding goes; `choice`:
+    the embedder chosen already (semantic.configured_embedder), else it is chosen here."""
+    from .episodes.index import episode_digests, update_episode_index
+    from .lexical import update_text_index
+    from .semantic import configured_embedder, semantic_of, update_index
+
+    rebuild = frozenset(rebuild)
+    unknown = rebuild - ALL
+    if unknown:
+        raise ValueError(f"no such index: {', '.join(sorted(unknown))}")
+    settings = graph.settings
+    report = InStepReport()
+    semantic = episodes = None
+    if not vectors:
+        choice = None
+    else:
+        choice = choice or configured_embedder(graph, settings)
+        if choice.note:
+            report.warnings.append(choice.note)
+        # The episodes first: a fact's context that is a turn's text is then in the cache.
+        episodes, report.episodes = update_episode_index(
+            graph, choice.embedder, force=EPISODES in rebuild
+        )
+        index, report.vectors = update_index(
+            graph,
+            choice.embedder,
+            force=VECTORS in rebuild,
+            approximate_min_facts=settings.approximate_min_facts,
+            progress=progress,
+            also_cached=lambda: episode_digests(graph),
+        )
+        semantic = semantic_of(graph, choice.embedder, index)
+        report.warnings += report.episodes.warnings + report.vectors.warnings
+    text = None
+    if _has_text(graph) or TEXT in rebuild:
+        text, report.text = update_text_index(graph, force=TEXT in rebuild)
+        report.warnings += report.text.warnings
+    report.warnings += _rebuilt(report)
+    _note(graph, report)
+    return Indexes(graph, semantic, episodes, text, choice, report)
+
+
+def _has_text(graph: KnowledgeGraph) -> bool:
+    """Whether the full-text index has anything to hold or mend: a fact, or an index made
+    before (a memory of no fact gets none, and a recall of it writes nothing)."""
+    layout = graph.layout
+    if layout.text_index_dir.exists() or layout.text_index_state.exists():
+        return True
+    return any(fact.current for fact in graph.facts())
+
+
+def _rebuilt(report: InStepReport) -> list[str]:
+    """The warnings of indexes that had to be built again though they should have been
+    usable, and of a full-text index that cannot be used."""
+    warnings = []
+    vectors, episodes, text = report.vectors, report.episodes, report.text
+    if vectors is not None and vectors.repaired:
+        warnings.append(
+            f"vector index rebuilt: {vectors.rebuilt} "
+            f"({vectors.vectors} vectors, {vectors.embedded} embedded)"
+        )
+    if episodes is not None and episodes.repaired:
+        warnings.append(
+            f"episode index rebuilt: {episodes.rebuilt} "
+            f"({episodes.episodes} episodes, {episodes.embedded} embedded)"
+        )
+    if text is not None and text.problem is not None:
+        warnings.append(
+            f"lexical recall is off: {text.problem}; recall uses exact and semantic matches only"
+        )
+    elif text is not None and text.repaired:
+        warnings.append(f"full-text index rebuilt: {text.rebuilt} ({text.documents} documents)")
+    return warnings
+
+
+def _note(graph: KnowledgeGraph, report: InStepReport) -> None:
+    """One line in the audit log for what the indexes changed, each index's change a note
+    of it (a repair, which health.json lists, where the index had to be built again though
+    it should have been usable); no line when none changed. A memory whose lock is refused
+    is read, never written: its indexes were made for this command only, and said so."""
+    changes = []
+    for name, part, added, removed, path in _parts(graph, report):
+        if part is None or part.rebuilt is None and not added and not removed:
+            continue
+        change = f"{name}: {added} added, {removed} removed"
+        if part.rebuilt is not None:
+            change += f", rebuilt because {part.rebuilt}"
+        changes.append((change, path if part.repaired else None))
+    if not changes or graph.store.refused(graph.layout.write_lock) is not None:
+        return
+    with graph.store.locked("indexes"):
+        for change, repaired in changes:
+            if repaired is not None:
+                graph.store.touched(repaired)
+            graph.store.note(change, repair=repaired is not None)
+
+
+def _parts(graph: KnowledgeGraph, report: InStepReport):
+    """(name, report, added, removed, its file) of each index brought in step."""
+    layout = graph.layout
+    episodes, vectors, text = report.episodes, report.vectors, report.text
+    yield (
+        "episode index",
+        episodes,
+        episodes.added if episodes else 0,
+        0,
+        layout.episode_vectors,
+    )
+    yield (
+        "vector index",
+        vectors,
+        vectors.added if vectors else 0,
+        vectors.removed if vectors else 0,
+        layout.index_file,
+    )
+    yield (
+        "full-text index",
+        text,
+        text.added if text else 0,
+        text.removed if text else 0,
+        layout.text_index_dir,
+    )
