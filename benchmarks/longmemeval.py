@@ -71,7 +71,7 @@ TYPES = (
 KS = (10, 5)
 PIPELINE = "memory"
 BASELINES = ("bm25 turns", "e5 turns", "bm25+e5 turns")
-RRF_K = 60
+BASELINE_RRF_K = 60
 
 
 def dataset_path() -> Path:
@@ -243,7 +243,7 @@ class TurnRankers:
         fused: dict[int, float] = defaultdict(float)
         for order in orders.values():
             for rank, number in enumerate(order):
-                fused[number] += 1.0 / (RRF_K + rank + 1)
+                fused[number] += 1.0 / (BASELINE_RRF_K + rank + 1)
         orders["bm25+e5 turns"] = sorted(fused, key=lambda number: (-fused[number], number))
         return {name: [sources[number] for number in order] for name, order in orders.items()}
 

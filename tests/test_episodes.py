@@ -9,7 +9,8 @@ from pathlib import Path
 
 import pytest
 from vm_memory_oracle.episodes import PASSAGE_CHARS, episodes_of, passages
-from vm_memory_oracle.episodes.search import clipped
+from vm_memory_oracle.model.text import tokens
+from vm_memory_oracle.recall.results import clipped
 
 from conftest import hash_embedder, log_turns, remember_records
 
@@ -99,10 +100,15 @@ def test_a_question_is_an_episode_only_when_the_asker_speaks_of_themself():
 
 def test_a_clipped_text_is_the_window_holding_the_query_words():
     text = "Filler words here. " * 40 + "The advisor is Dr. Lander. " + "More filler. " * 40
-    window = clipped(text, "who is the advisor", 120)
+    window = clipped(text, words("who is the advisor"), 120)
     assert "advisor" in window and len(window) <= 120
     assert window.startswith("…") and window.endswith("…")
-    assert clipped("short", "anything", 120) == "short"
+    assert clipped("short", words("anything"), 120) == "short"
+
+
+def words(query: str) -> frozenset[str]:
+    """A query's words as recall matches an episode by them (Query.words)."""
+    return frozenset(tokens(query, pairs=False))
 
 
 def test_summarize_keeps_each_turn_of_both_sides_once_and_chatter_not(cli, data_dir):
@@ -393,8 +399,8 @@ def test_an_answer_the_model_alone_ranks_first_stands_beside_the_best_fact():
     from types import SimpleNamespace
 
     from vm_memory_oracle.episodes import Episode
-    from vm_memory_oracle.episodes.search import EpisodeHit
     from vm_memory_oracle.recall.fusion import with_episodes
+    from vm_memory_oracle.recall.sources.episodes import EpisodeHit
 
     def source(line: int) -> str:
         return f"sessions/2023-05-21-133000.jsonl:{line}"
@@ -447,8 +453,8 @@ def test_a_question_of_the_persons_own_doings_finds_their_turns_before_the_assis
     turns come first; asked of the assistant ("what total did you work out?"), its answer
     does, as before."""
     from vm_memory_oracle.episodes import Episode
-    from vm_memory_oracle.episodes.search import EpisodeHit
     from vm_memory_oracle.recall.fusion import with_episodes
+    from vm_memory_oracle.recall.sources.episodes import EpisodeHit
 
     def episode(line: int, speaker: str, rank: int) -> EpisodeHit:
         said = Episode(f"sessions/{SESSION}:{line}", 0, 1, SAID, speaker, f"turn {line}")

@@ -11,7 +11,7 @@ old session logs but never episodes: they are the memory of what was said.
 Each episode cites its turn (sessions/<file>:<line>). Its text is the turn's, redacted as
 the log is, on one line. The vector and full-text indexes over the episodes are derived
 (episodes/index.py); recall fuses the episodes they find with the facts
-(episodes/search.py).
+(recall/sources/episodes.py).
 """
 
 from __future__ import annotations

@@ -4,9 +4,9 @@ The rooms, in the order a query passes through them:
 - query.py: the query, checked and read once (Query);
 - corpus.py: the facts searchable now, and how they are matched (Corpus);
 - gate.py: whether the query concerns the memory at all (else nothing is found);
-- sources/: each source of candidates, one module each (exact, semantic, lexical, time,
-  about, graph);
-- candidates.py and fusion.py: the sources' lists fused by reciprocal rank into one
+- sources/: each source of candidates, one module each: of facts (exact, semantic,
+  lexical, time, about, graph) and of episodes (episodes);
+- candidates.py and fusion.py: the sources' lists fused by the one reciprocal rank into one
   ranking, one fact per turn first, then fused with the episodes;
 - archive.py: pruned facts restored when too few active ones hold the query's words;
 - results.py: the result entries;

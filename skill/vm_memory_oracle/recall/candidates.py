@@ -1,4 +1,5 @@
-"""The candidates of one recall: the sources' lists fused so far, by fact number."""
+"""The candidates of one recall: the sources' lists fused so far, by fact number; and the
+reciprocal rank every fusion of recall scores a list's place with."""
 
 from __future__ import annotations
 
@@ -12,6 +13,12 @@ from .corpus import Corpus
 # The constant of every reciprocal rank (weight / (RRF_K + place)), the best measured on the
 # LoCoMo development split (benchmarks/locomo_retrieval.py) with the sources' weights.
 RRF_K = 10
+
+
+def reciprocal(weight, places):
+    """A list's share of an item's fused score: `weight` / (RRF_K + its place), places
+    counted from 1 (a number, or an array of them)."""
+    return weight / (RRF_K + places)
 
 
 class Candidates:
@@ -61,7 +68,7 @@ class Candidates:
 
     def add(self, name: str, weight: float, numbers: np.ndarray) -> None:
         """Fuse one list, best first."""
-        self.scores[numbers] += weight / (RRF_K + np.arange(1, len(numbers) + 1))
+        self.scores[numbers] += reciprocal(weight, np.arange(1, len(numbers) + 1))
         self.found[self.rows[name], numbers] = True
         if not self._held[numbers].all():  # else it re-ranks the candidates held
             self._held[numbers] = True

@@ -10,8 +10,9 @@ the other memories a query may need. Scores are added up over arrays indexed by 
 (a fact changed since the lexical snapshot was made gets a slot after them), and a Hit is
 made only for the facts read in rank order until k turns are found.
 
-The facts, best first, and the episodes (episodes/search.py) are then fused the same way:
+The facts, best first, and the episodes (sources/episodes.py) are then fused the same way:
 a fact by its place in the facts' list, an episode by its places in the episodes' two lists.
+Every list's place is scored by the one reciprocal rank (candidates.reciprocal).
 """
 
 from __future__ import annotations
@@ -21,11 +22,11 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..episodes.search import LIST_WEIGHT, EpisodeHit
 from ..graph import LiveFact
-from .candidates import RRF_K, Candidates
+from .candidates import Candidates, reciprocal
 from .query import Query
 from .sources import Source
+from .sources.episodes import LIST_WEIGHT, EpisodeHit
 
 ORDERS = ("relevance", "activation")
 FACT_WEIGHT = 1.0  # of the facts' list, fused with the episodes
@@ -56,7 +57,7 @@ def rank(query: Query, sources: Sequence[Source], order: str) -> list[Hit]:
         if numbers is not None:
             fused.add(source.NAME, source.WEIGHT, numbers)
             used.append(source)
-    top = sum(source.WEIGHT for source in used) / (RRF_K + 1)
+    top = reciprocal(sum(source.WEIGHT for source in used), 1)
     candidates = fused.candidates
     scores = fused.scores[candidates]
     for source in used:
@@ -137,14 +138,14 @@ def with_episodes(
     asks of the person's own life (Query.of_the_person), so the assistant's turns weigh
     OTHER_VOICE of the person's own."""
     scored: list[tuple[float, int, int, Hit | EpisodeHit, str]] = [
-        (FACT_WEIGHT / (RRF_K + rank + 1), 0, rank, hit, turn_of(hit))
+        (reciprocal(FACT_WEIGHT, rank + 1), 0, rank, hit, turn_of(hit))
         for rank, hit in enumerate(facts)
     ] + [
         (_episode_weight(hit, of_the_person) * _listed(hit), 1, rank, hit, hit.episode.source)
         for rank, hit in enumerate(episodes)
     ]
     scored.sort(key=lambda item: (-item[0], item[1], item[2]))
-    top = max(FACT_WEIGHT, EPISODE_WEIGHT) / (RRF_K + 1)
+    top = reciprocal(max(FACT_WEIGHT, EPISODE_WEIGHT), 1)
     first: list[Hit | EpisodeHit] = []
     later: list[Hit | EpisodeHit] = []
     seen: set[str] = set()
@@ -157,7 +158,7 @@ def with_episodes(
 
 def _listed(hit: EpisodeHit) -> float:
     """An episode's reciprocal ranks in the episodes' lists that found it, weighed."""
-    return sum(LIST_WEIGHT[name] / (RRF_K + rank + 1) for name, rank in hit.ranks.items())
+    return sum(reciprocal(LIST_WEIGHT[name], rank + 1) for name, rank in hit.ranks.items())
 
 
 def _episode_weight(hit: EpisodeHit, of_the_person: bool) -> float:

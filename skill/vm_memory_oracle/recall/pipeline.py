@@ -13,7 +13,6 @@ from __future__ import annotations
 from collections.abc import Sequence
 from datetime import datetime
 
-from ..episodes.search import EpisodeHit, find_episodes
 from ..errors import UsageError
 from ..graph import KnowledgeGraph
 from ..indexes import Indexes, bring_in_step
@@ -25,7 +24,8 @@ from .fusion import ORDERS, Hit, in_order, rank, with_episodes
 from .gate import concerns_the_memory
 from .query import Query, check_query
 from .results import HistoryLookup, entries
-from .sources import SOURCES
+from .sources import SOURCES, episodes
+from .sources.episodes import EpisodeHit
 
 
 class ResultSets(list):
@@ -65,14 +65,16 @@ def recall_many(
     activation = graph.activations(tables.position, tables.facts, now)
     text = indexes.text if view.records else None
     corpus = Corpus(view, graph.settings.search_threshold, index, activation, text)
-    semantic, episodes = indexes.semantic, indexes.episodes
-    said = semantic is not None and episodes is not None and len(episodes) > 0
+    semantic, said = indexes.semantic, indexes.episodes
+    if semantic is None or said is None or not len(said):
+        said = None  # no episode to find
     ks = [item.get("k") or graph.settings.recall_k for item in queries]
     vectors = nearest = None
-    if semantic is not None and (view.records or said):
+    if semantic is not None and (view.records or said is not None):
         vectors = semantic.embedder.embed_queries([item["query"] for item in queries])
         if view.records:
             nearest = nearest_of_each(semantic, vectors, ks)
+    asked: list[Query] = []
     ranked: list[Sequence[Hit | EpisodeHit]] = []
     for position, item in enumerate(queries):
         query = Query(
@@ -83,17 +85,19 @@ def recall_many(
             vector=vectors[position] if vectors is not None else None,
             semantic=semantic,
             nearest=nearest[position] if nearest is not None else None,
+            episodes=said,
         )
+        asked.append(query)
         concerned = concerns_the_memory(query)
         hits = _facts_found(graph, query, concerned, now, boost=boost, order=order)
-        ranked.append(_with_episodes(query, episodes, hits, concerned) if said else hits)
+        ranked.append(_with_episodes(query, hits, concerned) if said is not None else hits)
     if boost:
         warning = _reinforce(graph, ranked, now)
         warnings.extend([warning] if warning else [])
     history = HistoryLookup(graph, view.records)
     sets = [
-        {"query": item["query"], "results": entries(item["query"], hits, history)}
-        for item, hits in zip(queries, ranked)
+        {"query": query.text, "results": entries(query.words, hits, history)}
+        for query, hits in zip(asked, ranked)
     ]
     return ResultSets(sets, warnings, indexes)
 
@@ -119,13 +123,9 @@ def _facts_found(
     return hits
 
 
-def _with_episodes(
-    query: Query, episodes, hits: list[Hit], concerned: bool
-) -> Sequence[Hit | EpisodeHit]:
+def _with_episodes(query: Query, hits: list[Hit], concerned: bool) -> Sequence[Hit | EpisodeHit]:
     """The facts fused with the episodes the query finds."""
-    found = find_episodes(
-        query.semantic, episodes, query.text, query.vector, query.k, concerned=concerned
-    )
+    found = episodes.find(query, concerned=concerned)
     if not found:
         return hits
     return with_episodes(hits, found, query.k, of_the_person=query.of_the_person)

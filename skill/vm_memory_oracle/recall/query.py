@@ -26,6 +26,7 @@ from .corpus import Corpus, Coverage
 if TYPE_CHECKING:
     import numpy as np
 
+    from ..episodes.index import EpisodeIndex
     from ..semantic.search import Semantic
 
 MAX_QUERY_CHARS = 4000
@@ -57,8 +58,9 @@ class Meaning:
 
 class Query:
     """One query of a recall over `corpus`: `k` results wanted, periods read from `today`,
-    and, with a model, the query's `vector` and the `semantic` index it is searched in (and
-    what that index found `nearest` to it, when all the queries were searched at once)."""
+    and, with a model, the query's `vector`, the `semantic` index it is searched in (and
+    what that index found `nearest` to it, when all the queries were searched at once) and
+    the `episodes`' indexes. Every source of recall reads the same Query."""
 
     def __init__(
         self,
@@ -70,6 +72,7 @@ class Query:
         vector: np.ndarray | None = None,
         semantic: Semantic | None = None,
         nearest: list[tuple[int, float]] | None = None,
+        episodes: EpisodeIndex | None = None,
     ):
         self.text = text
         self.corpus = corpus
@@ -78,6 +81,7 @@ class Query:
         self.vector = vector
         self.semantic = semantic
         self.nearest = nearest  # the vector index's nearest, when searched with the others
+        self.episodes = episodes
 
     @cached_property
     def normalised(self) -> str:
@@ -89,9 +93,20 @@ class Query:
         return evidence_terms(self.text)
 
     @cached_property
+    def token_list(self) -> list[str]:
+        """Its lexical tokens, as the full-text indexes read them, in order (repeats kept)."""
+        return tokens(self.text)
+
+    @cached_property
     def tokens(self) -> set[str]:
-        """Its lexical tokens, as the full-text index reads them."""
-        return set(tokens(self.text))
+        """Its lexical tokens, each once."""
+        return set(self.token_list)
+
+    @cached_property
+    def words(self) -> frozenset[str]:
+        """Its words as an episode is matched by them: its tokens, each CJK character once
+        (no overlapping pairs)."""
+        return frozenset(tokens(self.text, pairs=False))
 
     @cached_property
     def periods(self) -> list[Period]:

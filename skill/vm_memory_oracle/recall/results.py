@@ -1,20 +1,30 @@
 """The result entries of a recall: a fact with its supersession history, an episode cut to
-its share of the characters the facts leave."""
+its share of the characters the facts leave: to a window around the query's words, so that
+k results stay within RESULT_CHARS characters (a passage, never a whole article)."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
 
-from ..episodes.search import EPISODE_MIN_CHARS, EpisodeHit, clipped, episode_chars, episode_entry
 from ..graph import KnowledgeGraph
 from ..model.archive import cause_of
 from ..model.fact import Fact
+from ..model.text import tokens
 from .fusion import Hit
+from .sources.episodes import EpisodeHit
+
+RESULT_CHARS = 2000  # of k=10 results at most
+EPISODE_MIN_CHARS = 120  # a window shorter than this says too little: fewer episodes
+EPISODE_MAX_CHARS = 600
+_WORD = re.compile(r"\S+")
 
 
-def entries(query: str, hits: Sequence[Hit | EpisodeHit], history: HistoryLookup) -> list[dict]:
+def entries(
+    words: frozenset[str], hits: Sequence[Hit | EpisodeHit], history: HistoryLookup
+) -> list[dict]:
     """The result entries of facts (Hit) and episodes (EpisodeHit), each episode's text cut
-    to its share of the characters the facts leave."""
+    to its share of the characters the facts leave, around the query's `words`."""
     facts = {id(hit): result_entry(hit, history) for hit in hits if isinstance(hit, Hit)}
     # A turn whose statement a returned fact replaced is not shown beside it ("I live in
     # Lisbon" beside "user lives in Porto"): the fact's history says what it replaced.
@@ -36,7 +46,7 @@ def entries(query: str, hits: Sequence[Hit | EpisodeHit], history: HistoryLookup
     return [
         facts[id(hit)]
         if isinstance(hit, Hit)
-        else episode_entry(hit, clipped(hit.episode.text, query, share))
+        else episode_entry(hit, clipped(hit.episode.text, words, share))
         for hit in hits
     ]
 
@@ -108,3 +118,62 @@ def supersession_history(fact: Fact, facts) -> list[dict]:
         }
         for older in earlier_statements(fact, facts)
     ]
+
+
+def clipped(text: str, terms: frozenset[str], limit: int) -> str:
+    """`text`, or when longer than `limit` the window of it of at most `limit` characters
+    that holds the most of the query's words (`terms`: Query.words; the earliest such),
+    marked with "…" where it was cut."""
+    if len(text) <= limit:
+        return text
+    words = list(_WORD.finditer(text))
+    held = [0]
+    for word in words:
+        held.append(held[-1] + bool(terms & frozenset(tokens(word.group(), pairs=False))))
+    room = limit - 2  # for the marks
+    best, best_start, end = -1, 0, 0
+    for start in range(len(words)):
+        end = max(end, start)
+        while end < len(words) and words[end].end() - words[start].start() <= room:
+            end += 1
+        if held[end] - held[start] > best:
+            best, best_start = held[end] - held[start], start
+    # The window starts a quarter of the room before its first word of the query: what
+    # answers a question mostly follows its words ("... is Dr. Lander").
+    first = next(
+        (place for place in range(best_start, len(words)) if held[place + 1] > held[place]),
+        best_start,
+    )
+    lead = words[first].start() - room // 4
+    start = next((place for place in range(len(words)) if words[place].start() >= lead), first)
+    stop = start
+    while stop < len(words) and words[stop].end() - words[start].start() <= room:
+        stop += 1
+    begin = words[start].start()
+    end_char = words[stop - 1].end() if stop > start else begin + room
+    window = text[begin:end_char]
+    stop = end_char
+    return ("…" if begin > 0 else "") + window + ("…" if stop < len(text) else "")
+
+
+def episode_chars(fact_chars: int, episodes: int) -> int:
+    """How many characters each of `episodes` episode results may show beside facts whose
+    texts take `fact_chars`, so that all stay within RESULT_CHARS (the caller drops episodes
+    while that is under EPISODE_MIN_CHARS)."""
+    if not episodes:
+        return EPISODE_MAX_CHARS
+    return min(EPISODE_MAX_CHARS, (RESULT_CHARS - fact_chars) // episodes)
+
+
+def episode_entry(hit: EpisodeHit, text: str) -> dict:
+    episode = hit.episode
+    return {
+        "id": episode.id,
+        "kind": "episode",
+        "text": text,
+        "speaker": episode.speaker,
+        "said_at": episode.ts,
+        "score": round(hit.score, 4),
+        "source": episode.source,
+        "matched": [f"episode-{name}" for name in hit.matched],
+    }

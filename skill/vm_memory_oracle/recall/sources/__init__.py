@@ -6,7 +6,9 @@ fusion, a LEAD added to the score of every fact it finds, whether it RERANKS, an
 nothing to say of this query (it is then left out of the scores' scale too). An independent
 source searches the memory (exact, semantic, lexical); a re-ranking one reads what the
 independent ones found, in the order fused so far (time, about, graph). Adding a source is
-one module and one line below.
+one module and one line below. The episodes (episodes.py) are the source of turns: it
+ranks episodes, not facts, for the same Query, and its lists are fused with the facts'
+ranking after it is made (fusion.with_episodes).
 """
 
 from __future__ import annotations
