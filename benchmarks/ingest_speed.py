@@ -39,7 +39,7 @@ from vm_memory_oracle.consolidate import consolidate  # noqa: E402
 from vm_memory_oracle.embed.bundled import BundledEmbedder  # noqa: E402
 from vm_memory_oracle.graph import KnowledgeGraph  # noqa: E402
 from vm_memory_oracle.indexes import bring_in_step  # noqa: E402
-from vm_memory_oracle.recall import recall_many  # noqa: E402
+from vm_memory_oracle.recall import Asked, recall_many  # noqa: E402
 from vm_memory_oracle.steps.summarize import summarize  # noqa: E402
 from vm_memory_oracle.storage.layout import Layout  # noqa: E402
 from vm_memory_oracle.storage.store import Store  # noqa: E402
@@ -103,7 +103,7 @@ def ingest(question: dict, sessions: dict, root: Path, others: int | None) -> di
         recorder.phase = "recall"
         graph = KnowledgeGraph(Store(layout, lock_timeout=60, timestamp=format_iso(now)), settings)
         indexes = bring_in_step(graph)
-        recall_many(graph, [{"query": question["question"], "k": 10}], now, indexes=indexes)
+        recall_many(graph, [Asked(question["question"], 10)], now, indexes=indexes)
     embedded = recorder.texts.get("summarize", []) + recorder.texts.get("index", [])
     floor_started = time.perf_counter()
     BundledEmbedder().embed_passages(embedded)  # one pass over what ingest embedded

@@ -27,7 +27,7 @@ from vm_memory_oracle.clock import format_iso  # noqa: E402
 from vm_memory_oracle.config import Settings  # noqa: E402
 from vm_memory_oracle.graph import KnowledgeGraph  # noqa: E402
 from vm_memory_oracle.indexes import bring_in_step  # noqa: E402
-from vm_memory_oracle.recall import recall_many  # noqa: E402
+from vm_memory_oracle.recall import Asked, recall_many  # noqa: E402
 from vm_memory_oracle.steps.summarize import summarize  # noqa: E402
 from vm_memory_oracle.storage.layout import Layout  # noqa: E402
 from vm_memory_oracle.storage.store import Store  # noqa: E402
@@ -146,14 +146,14 @@ def evaluate(prepared, embedder: str, k: int = 10) -> Scores:
         scores.seconds_index += time.perf_counter() - started
         dia_of_source = {source: dia for dia, source in conversation.turn_sources.items()}
         started = time.perf_counter()
-        queries = [{"query": qa["question"], "k": k} for qa in conversation.questions]
+        queries = [Asked(qa["question"], k) for qa in conversation.questions]
         results = recall_many(graph, queries, now, boost=False, indexes=indexes)
         scores.seconds_queries += time.perf_counter() - started
         own = []
         for qa, result in zip(conversation.questions, results):
-            found = {dia_of_source.get(hit["source"]) for hit in result["results"]}
+            found = {dia_of_source.get(hit.source) for hit in result.hits}
             own.append((qa["category"], len(found & set(qa["evidence"])) / len(qa["evidence"])))
-            result_chars.append(sum(len(hit["text"]) for hit in result["results"]))
+            result_chars.append(sum(len(hit.text) for hit in result.hits))
         per_question += own
         scores.per_conversation[conversation.sample_id] = (
             round(sum(value for _, value in own) / len(own), 4) if own else 0.0

@@ -50,7 +50,7 @@ from vm_memory_oracle.config import Settings  # noqa: E402
 from vm_memory_oracle.graph import KnowledgeGraph  # noqa: E402
 from vm_memory_oracle.indexes import bring_in_step  # noqa: E402
 from vm_memory_oracle.model.text import tokens  # noqa: E402
-from vm_memory_oracle.recall import recall_many  # noqa: E402
+from vm_memory_oracle.recall import Asked, recall_many  # noqa: E402
 from vm_memory_oracle.steps.summarize import summarize  # noqa: E402
 from vm_memory_oracle.storage.layout import Layout  # noqa: E402
 from vm_memory_oracle.storage.store import Store  # noqa: E402
@@ -283,7 +283,7 @@ def run_question(
     baselines = turns.rank(haystack, question["question"])
     results_at = recall_many(
         graph,
-        [{"query": question["question"], "k": k} for k in KS],
+        [Asked(question["question"], k) for k in KS],
         now,
         boost=False,
         indexes=indexes,
@@ -297,10 +297,10 @@ def run_question(
         "fallback": choice.note,
     }
     for k, result in zip(KS, results_at):
-        hits = result["results"]
+        hits = result.hits
         memory = Scored(
-            [hit["source"] for hit in hits if str(hit["source"]).startswith("sessions/")],
-            sum(len(hit["text"]) for hit in hits),
+            [hit.source for hit in hits if hit.source.startswith("sessions/")],
+            sum(len(hit.text) for hit in hits),
         )
         row[f"{PIPELINE}@{k}"] = scores(memory, haystack, answer_sessions)
         for name, order in baselines.items():

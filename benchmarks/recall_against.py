@@ -102,17 +102,14 @@ def _library():
 
         return _Held, old_recall
 
+    from vm_memory_oracle.recall import Asked
+
     def recall(graph, query, now):
-        asked = [{"query": query, "k": 10}]
+        asked = [Asked(query, 10)]
         found = recall_many(graph, asked, now, indexes=bring_in_step(graph), boost=False)
-        return _hits(found[0])
+        return found[0].hits
 
     return bring_in_step, recall
-
-
-def _hits(result_set) -> list:
-    """The results of one result set, a dict or a typed record."""
-    return result_set["results"] if isinstance(result_set, dict) else list(result_set.hits)
 
 
 def measure(tree: Path, data: Path, count: int) -> dict:

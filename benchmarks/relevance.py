@@ -40,7 +40,7 @@ from vm_memory_oracle.embed.relevance import (  # noqa: E402
 from vm_memory_oracle.graph import KnowledgeGraph  # noqa: E402
 from vm_memory_oracle.indexes import Indexes, bring_in_step  # noqa: E402
 from vm_memory_oracle.lexical.snapshot import lexical_index  # noqa: E402
-from vm_memory_oracle.recall import recall_many  # noqa: E402
+from vm_memory_oracle.recall import Asked, recall_many  # noqa: E402
 from vm_memory_oracle.recall.corpus import Corpus  # noqa: E402
 from vm_memory_oracle.recall.query import Query  # noqa: E402
 from vm_memory_oracle.storage.layout import Layout  # noqa: E402
@@ -250,12 +250,10 @@ class _AllSearchable:
 def outcome(graph, indexes: Indexes, query: str, words: str | None, now) -> bool:
     """Unrelated query (words None): whether it returns nothing; documented: whether the
     fact holding `words` is among the results."""
-    results = recall_many(graph, [{"query": query, "k": 10}], now, boost=False, indexes=indexes)[0][
-        "results"
-    ]
+    (result_set,) = recall_many(graph, [Asked(query, 10)], now, boost=False, indexes=indexes)
     if words is None:
-        return not results
-    return any(words.lower() in hit["text"].lower() for hit in results)
+        return not result_set.hits
+    return any(words.lower() in hit.text.lower() for hit in result_set.hits)
 
 
 def measure(

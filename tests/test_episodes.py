@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from vm_memory_oracle.episodes import PASSAGE_CHARS, episodes_of, passages
 from vm_memory_oracle.model.text import tokens
-from vm_memory_oracle.recall.results import clipped
+from vm_memory_oracle.recall.entries import clipped
 
 from conftest import hash_embedder, log_turns, remember_records
 

@@ -294,7 +294,7 @@ def test_a_recall_returns_its_warnings_with_its_results(seeded, data_dir, tmp_pa
     from vm_memory_oracle.clock import parse_iso
     from vm_memory_oracle.config import Settings
     from vm_memory_oracle.graph import KnowledgeGraph
-    from vm_memory_oracle.recall import recall_many
+    from vm_memory_oracle.recall import Asked, recall_many
     from vm_memory_oracle.storage.layout import Layout
     from vm_memory_oracle.storage.store import Store
 
@@ -305,8 +305,8 @@ def test_a_recall_returns_its_warnings_with_its_results(seeded, data_dir, tmp_pa
     before = data_files(data_dir)
     store = Store(Layout(data_dir), lock_timeout=5, timestamp=LATER)
     graph = KnowledgeGraph(store, Settings())
-    result_sets = recall_many(graph, [{"query": "Berlin", "k": 3}], parse_iso(LATER))
-    assert result_sets[0]["results"][0]["object"] == "Berlin"
+    result_sets = recall_many(graph, [Asked("Berlin", 3)], parse_iso(LATER))
+    assert result_sets[0].hits[0].object == "Berlin"
     assert any(
         "the full-text index was built for this command only" in warning
         for warning in result_sets.warnings

@@ -27,7 +27,7 @@ from vm_memory_oracle.graph import KnowledgeGraph
 from vm_memory_oracle.indexes import bring_in_step
 from vm_memory_oracle.lexical.snapshot import lexical_index
 from vm_memory_oracle.model.text import evidence_terms
-from vm_memory_oracle.recall import recall_many
+from vm_memory_oracle.recall import Asked, recall_many
 from vm_memory_oracle.recall.corpus import Corpus
 from vm_memory_oracle.recall.gate import WORD_EVIDENCE
 from vm_memory_oracle.recall.query import Query
@@ -72,10 +72,10 @@ def results(graph, indexes, queries: list[str], now: str = NOW, shift: float = 0
         indexes, semantic=dataclasses.replace(indexes.semantic, similarity_shift=shift)
     )
     return [
-        result["results"]
+        result.to_json()["results"]
         for result in recall_many(
             graph,
-            [{"query": query, "k": 10} for query in queries],
+            [Asked(query, 10) for query in queries],
             parse_iso(now),
             boost=False,
             indexes=moved,

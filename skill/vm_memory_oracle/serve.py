@@ -45,6 +45,7 @@ from .errors import (
     UsageError,
     os_failure,
 )
+from .recall.results import Found, FoundEpisode, JsonObject, cited_turn
 
 PROVIDER = "vm-memory-oracle"
 DEFAULT_RESULTS = 6
@@ -52,7 +53,6 @@ MAX_RESULTS = 50
 GET_LINES = 200  # lines a get returns when it names no count
 GET_CHARS = 20_000  # at most this many characters in one get's text
 SNIPPET_CHARS = 700  # a hit's snippet: a fact, or a passage of a turn
-_SESSION_SOURCE = re.compile(r"^(sessions/[^/:]+\.jsonl):(\d+)$")
 # The error codes of answers, by the exit code the command line gives the same fault.
 CODES = {
     EXIT_FAILURE: "failure",
@@ -71,21 +71,89 @@ _READABLE = (
 
 
 @dataclass(frozen=True)
-class CommandLine:
-    """What the service takes from the command line (cli/main.py hands it over, so that this
-    module needs nothing of it): `context(argv)` gives the arguments and the context of
-    `--action recall` with the options `argv` adds to those the process was started with,
-    and `recall(args, context)` answers as that command would."""
+class Cited:
+    """One search result as OpenClaw's memory_search reads it: the file and line it cites
+    (a session log's turn, else the fact's line of facts.jsonl), its score, a snippet, and
+    whether it is a fact or a turn."""
 
-    context: Callable[[list[str]], tuple[Any, Any]]
-    recall: Callable[[Any, Any], tuple[Any, list[str]]]
+    path: str
+    line: int
+    score: float
+    snippet: str
+    kind: str  # "fact" or "episode"
+    id: str
+
+    def to_json(self) -> JsonObject:
+        return {
+            "path": self.path,
+            "startLine": self.line,
+            "endLine": self.line,
+            "score": self.score,
+            "snippet": self.snippet,
+            "source": "sessions" if self.kind == FoundEpisode.KIND else "memory",
+            "citation": f"{self.path}#L{self.line}",
+            "id": self.id,
+            "kind": self.kind,
+        }
+
+
+@dataclass(frozen=True)
+class Searched:
+    """A search's answer: the results, the model that searched, the warnings of the
+    recall."""
+
+    results: tuple[Cited, ...]
+    model: str | None
+    warnings: tuple[str, ...]
+
+    def to_json(self) -> JsonObject:
+        return {
+            "results": [cited.to_json() for cited in self.results],
+            "provider": PROVIDER,
+            "model": self.model,
+            "warnings": list(self.warnings),
+        }
+
+
+@dataclass(frozen=True)
+class Read:
+    """A get's answer: the lines read, from the file or from the episodes of a session log
+    clean removed (`origin`)."""
+
+    path: str
+    text: str
+    first: int
+    lines: int
+    origin: str
+
+    def to_json(self) -> JsonObject:
+        return {
+            "path": self.path,
+            "text": self.text,
+            "from": self.first,
+            "lines": self.lines,
+            "origin": self.origin,
+        }
+
+
+@dataclass(frozen=True)
+class Pong:
+    pid: int
+    data_path: str
+
+    def to_json(self) -> JsonObject:
+        return {"pid": self.pid, "dataPath": self.data_path}
 
 
 class Service:
-    def __init__(self, command_line: CommandLine):
-        self.command_line = command_line
+    """Answers requests with a context made afresh for each (`context_of()`: the time,
+    settings and data path as the process's own options and the environment give them now,
+    so a changed config or clock is seen by the next request)."""
 
-    def answer(self, line: str) -> dict:
+    def __init__(self, context_of: Callable[[], Any]):
+        self.context_of = context_of
+
+    def answer(self, line: str) -> JsonObject:
         """The answer to one request line (never raises)."""
         ident = None
         try:
@@ -97,11 +165,15 @@ class Service:
                 raise InvalidInputError("request must be a JSON object")
             ident = request.get("id")
             op = request.get("op")
-            handlers = {"search": self.search, "get": self.get, "ping": self.ping}
+            handlers: dict[str, Callable[[JsonObject], Searched | Read | Pong]] = {
+                "search": self.search,
+                "get": self.get,
+                "ping": self.ping,
+            }
             handler = handlers.get(op) if isinstance(op, str) else None
             if handler is None:
                 raise UsageError(f"op must be search, get or ping, got {op!r}")
-            return {"id": ident, "ok": True, "result": handler(request)}
+            return {"id": ident, "ok": True, "result": handler(request).to_json()}
         except OracleError as exc:
             return _refusal(ident, exc.exit_code, str(exc))
         except OSError as exc:
@@ -110,11 +182,13 @@ class Service:
             return _refusal(ident, EXIT_FAILURE, f"{type(exc).__name__}: {exc}")
 
     # -- the operations ---------------------------------------------------------------------
-    def ping(self, request: dict) -> dict:
-        _, context = self._context([])
-        return {"pid": os.getpid(), "dataPath": str(context.data_path)}
+    def ping(self, request: JsonObject) -> Pong:
+        context = self._context()
+        return Pong(os.getpid(), str(context.data_path))
 
-    def search(self, request: dict) -> dict:
+    def search(self, request: JsonObject) -> Searched:
+        from .recall import Asked, recall_many
+
         query = request.get("query")
         if not isinstance(query, str):
             raise InvalidInputError("query must be a string", key="query")
@@ -122,26 +196,25 @@ class Service:
         floor = request.get("minScore", 0)
         if isinstance(floor, bool) or not isinstance(floor, (int, float)) or not 0 <= floor <= 1:
             raise InvalidInputError(f"minScore must be from 0 to 1, got {floor!r}", key="minScore")
-        args, context = self._context(["--query", query, "--k", str(k)])
-        payload, _ = self.command_line.recall(args, context)
-        assert isinstance(payload, dict)  # one query: one result set
-        hits = [hit for hit in payload["results"] if hit["score"] >= floor]
-        lines = _fact_lines(context.layout(), [hit["id"] for hit in hits if _cited(hit) is None])
-        results = [_result(hit, lines) for hit in hits]
-        return {
-            "results": results,
-            "provider": PROVIDER,
-            "model": payload.get("embedder"),
-            "warnings": context.warnings(),
-        }
+        context = self._context()
+        recalled = recall_many(context.graph(), [Asked(query, k)], context.now)
+        context.warn(*recalled.warnings)
+        (result_set,) = recalled
+        hits = [hit for hit in result_set.hits if hit.score >= floor]
+        lines = _fact_lines(context.layout(), [hit.id for hit in hits if hit.cited is None])
+        return Searched(
+            tuple(_cited(hit, lines) for hit in hits),
+            result_set.embedder,
+            tuple(context.warnings()),
+        )
 
-    def get(self, request: dict) -> dict:
+    def get(self, request: JsonObject) -> Read:
         path = request.get("path")
         if not isinstance(path, str) or not path.strip():
             raise InvalidInputError("path must name a file of the memory", key="path")
         first = _count(request, "from", 1, None)
         count = _count(request, "lines", GET_LINES, None)
-        _, context = self._context([])
+        context = self._context()
         layout = context.checked_layout()
         relative = _readable(path.strip())
         target = layout.root / relative
@@ -156,27 +229,15 @@ class Service:
             raise InvalidInputError("no such file in the memory", source=relative)
         from .extract.redact import redact
 
-        return {
-            "path": relative,
-            "text": redact(text).text[:GET_CHARS],
-            "from": first,
-            "lines": count,
-            "origin": origin,
-        }
+        return Read(relative, redact(text).text[:GET_CHARS], first, count, origin)
 
-    def _context(self, argv: list[str]):
-        """The command line's arguments and context for one request, as `--action recall`
-        (`argv`: its own options) would have them: the time, settings and data path are
-        read again for each."""
-        try:
-            args, context = self.command_line.context(argv)
-        except SystemExit:
-            raise UsageError("the request's options are not valid") from None
+    def _context(self):
+        context = self.context_of()
         context.action = "recall"
-        return args, context
+        return context
 
 
-def _refusal(ident, exit_code: int, message: str) -> dict:
+def _refusal(ident, exit_code: int, message: str) -> JsonObject:
     error = {"code": CODES.get(exit_code, "failure"), "exit_code": exit_code, "message": message}
     return {"id": ident, "ok": False, "error": error}
 
@@ -190,33 +251,19 @@ def _count(request: dict, key: str, default: int, most: int | None) -> int:
     return min(value, most) if most is not None else value
 
 
-def _cited(hit: dict) -> tuple[str, int] | None:
-    """(session log, line) a hit's source names, or None for a fact that came from elsewhere
-    (remembered, imported)."""
-    found = _SESSION_SOURCE.match(hit.get("source") or "")
-    return (found.group(1), int(found.group(2))) if found else None
-
-
-def _result(hit: dict, fact_lines: dict[str, int]) -> dict:
-    cited = _cited(hit)
+def _cited(hit: Found, fact_lines: dict[str, int]) -> Cited:
+    """A hit as a search result: the turn it cites, or the fact's line of facts.jsonl."""
+    cited = hit.cited
     if cited is not None:
         path, line = cited
     else:
-        path, line = "knowledge-graph/facts.jsonl", fact_lines.get(hit["id"], 1)
-    episode = hit.get("kind") == "episode"
-    text = f"{hit['speaker']} said: {hit['text']}" if episode else hit["text"]
-    when = (hit.get("said_at") or "")[:10]
-    return {
-        "path": path,
-        "startLine": line,
-        "endLine": line,
-        "score": hit["score"],
-        "snippet": text[:SNIPPET_CHARS] + (f" ({when})" if when else ""),
-        "source": "sessions" if episode else "memory",
-        "citation": f"{path}#L{line}",
-        "id": hit["id"],
-        "kind": "episode" if episode else "fact",
-    }
+        path, line = "knowledge-graph/facts.jsonl", fact_lines.get(hit.id, 1)
+    if isinstance(hit, FoundEpisode):
+        text, when = f"{hit.speaker} said: {hit.text}", hit.said_at[:10]
+    else:
+        text, when = hit.text, ""
+    snippet = text[:SNIPPET_CHARS] + (f" ({when})" if when else "")
+    return Cited(path, line, hit.score, snippet, hit.KIND, hit.id)
 
 
 def _fact_lines(layout, ids: Iterable[str]) -> dict[str, int]:
@@ -282,7 +329,7 @@ def _episode_lines(context, log: str, first: int, count: int) -> str:
     store = context.store()
     for path in episode_files(context.layout()):
         for record in store.read_records(path, "episode", copy=False):
-            cited = _cited(record)
+            cited = cited_turn(record["source"])
             if cited is not None and cited[0] == log and first <= cited[1] < first + count:
                 turns.setdefault(record["source"], []).append(Episode.from_record(record))
     if not turns:
@@ -295,9 +342,11 @@ def _episode_lines(context, log: str, first: int, count: int) -> str:
     return "\n".join(lines)
 
 
-def run(command_line: CommandLine, stdin: IO[str] = sys.stdin, stdout: IO[str] = sys.stdout) -> int:
-    """Answer request lines until stdin closes."""
-    service = Service(command_line)
+def run(
+    context_of: Callable[[], Any], stdin: IO[str] = sys.stdin, stdout: IO[str] = sys.stdout
+) -> int:
+    """Answer request lines until stdin closes (`context_of`: see Service)."""
+    service = Service(context_of)
     for line in stdin:
         if not line.strip():
             continue

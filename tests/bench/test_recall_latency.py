@@ -27,7 +27,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "benchmarks"))
 from vm_memory_oracle.clock import format_iso  # noqa: E402
 from vm_memory_oracle.embed.bundled import MODEL_ID  # noqa: E402
 from vm_memory_oracle.indexes import bring_in_step  # noqa: E402
-from vm_memory_oracle.recall import recall_many  # noqa: E402
+from vm_memory_oracle.recall import Asked, recall_many  # noqa: E402
 
 import recall_process  # noqa: E402
 from results import record  # noqa: E402
@@ -70,10 +70,10 @@ def test_bench_recall_latency_and_index_build(tmp_path, count, capsys):
             begun = time.perf_counter()
             # As a request does: the indexes found in step, then the recall.
             result = recall_many(
-                graph, [{"query": query, "k": 10}], now, indexes=bring_in_step(graph), boost=boost
+                graph, [Asked(query, 10)], now, indexes=bring_in_step(graph), boost=boost
             )
             took.append(time.perf_counter() - begun)
-            assert result[0]["results"]
+            assert result[0].hits
         semantic.embedder.embed_queries = embed_queries
         return took
 

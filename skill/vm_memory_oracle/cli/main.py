@@ -17,7 +17,7 @@ from ..errors import (
     OracleError,
     os_failure,
 )
-from .context import Context, resolve_context
+from .context import resolve_context
 from .memory import (
     action_config,
     action_forget,
@@ -64,17 +64,8 @@ def _serve(args: argparse.Namespace) -> int:
     except OracleError as exc:
         print(f"Error: {exc}", file=sys.stderr)
         return exc.exit_code
-    given = {"--data-path": args.data_path, "--config": args.config, "--now": args.now}
-    prefix = [part for option, value in given.items() if value for part in (option, value)]
-    if args.actor:
-        prefix += ["--actor", args.actor]
-
-    def context(options: list[str]) -> tuple[argparse.Namespace, Context]:
-        request = parse_arguments([*prefix, "--action", "recall", *options])
-        return request, resolve_context(request)
-
     try:
-        return serve.run(serve.CommandLine(context, action_recall))
+        return serve.run(lambda: resolve_context(args))
     except KeyboardInterrupt:
         return 130
 

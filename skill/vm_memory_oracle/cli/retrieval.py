@@ -9,48 +9,42 @@ from ..errors import (
 )
 from ..indexes import bring_in_step
 from ..progress import progress_bar
+from ..recall.results import FoundEpisode
 from .context import Context
 from .memory import open_input
 
 
 def action_recall(args, context: Context) -> tuple[dict | list, list[str]]:
     from ..intake import queries_from_jsonl
-    from ..recall import check_query, recall_many
+    from ..recall import Asked, recall_many
 
     if (args.query is None) == (args.queries is None):
         raise UsageError("recall needs exactly one of --query TEXT or --queries FILE")
-    if args.k is not None and not 1 <= args.k <= 1000:
-        raise UsageError(f"--k must be from 1 to 1000, got {args.k}")
     if args.queries is not None:
         with open_input(args.queries) as (stream, name):
-            queries = queries_from_jsonl(stream, name)
-        for item in queries:
-            item["k"] = item["k"] or args.k
+            queries = [
+                Asked(item["query"], item["k"] or args.k)
+                for item in queries_from_jsonl(stream, name)
+            ]
     else:
-        queries = [{"query": args.query, "k": args.k}]
-    for item in queries:  # before the index is brought up to date: a refusal writes nothing
-        check_query(item["query"])
-    graph = context.graph()
-    result_sets = recall_many(
-        graph, queries, context.now, boost=not args.no_boost, order=args.order
+        queries = [Asked(args.query, args.k)]
+    recalled = recall_many(
+        context.graph(), queries, context.now, boost=not args.no_boost, order=args.order
     )
-    context.warn(*result_sets.warnings)
-    payload = _embedder_payload(result_sets.indexes.choice)
+    context.warn(*recalled.warnings)
     if args.queries is not None:
-        for result in result_sets:
-            result.update(payload)
-        return result_sets, [json.dumps(result, ensure_ascii=False) for result in result_sets]
-    results = result_sets[0]["results"]
-    result_sets[0].update(payload)
+        documents = [result_set.to_json() for result_set in recalled]
+        return documents, [json.dumps(document, ensure_ascii=False) for document in documents]
+    (result_set,) = recalled
     lines = [
-        f"{hit['score']:.3f}  {hit['id']}  {hit['speaker']} said: {hit['text']}  "
-        f"({hit['said_at'][:10]}, source {hit['source']})"
-        if hit.get("kind") == "episode"
-        else f"{hit['score']:.3f}  {hit['id']}  {hit['text']}  "
-        f"(activation {hit['activation']:.2f}, source {hit['source']})"
-        for hit in results
+        f"{hit.score:.3f}  {hit.id}  {hit.speaker} said: {hit.text}  "
+        f"({hit.said_at[:10]}, source {hit.source})"
+        if isinstance(hit, FoundEpisode)
+        else f"{hit.score:.3f}  {hit.id}  {hit.text}  "
+        f"(activation {hit.activation:.2f}, source {hit.source})"
+        for hit in result_set.hits
     ]
-    return result_sets[0], lines or ["No matching facts."]
+    return result_set.to_json(), lines or ["No matching facts."]
 
 
 def _embedder_payload(choice) -> dict:

@@ -21,6 +21,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
+from typing import Any
 
 from ..model.fact import stable_hash
 from ..model.text import OF_THEMSELF, turn_context
@@ -76,7 +77,7 @@ class Episode:
             return None
         return turn_context(self.speaker, opening(self.text, EMBEDDED_CHARS), self.asked)
 
-    def record(self) -> dict:
+    def record(self) -> dict[str, Any]:
         record = {
             "id": self.id,
             "source": self.source,

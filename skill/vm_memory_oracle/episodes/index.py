@@ -23,6 +23,7 @@ import sys
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -157,7 +158,7 @@ def _file_sizes(layout) -> dict[str, int]:
     return sizes
 
 
-def _kept_state(store, model: str) -> derived.Derived[dict]:
+def _kept_state(store, model: str) -> derived.Derived[dict[str, Any]]:
     """The record of the indexes (model, how far each file was read, the episodes' places,
     the digests of the texts embedded), for the episodes files and the index's own files
     as they are now. Its key: (layout, model, the full-text index's file stamps, the vector
@@ -287,7 +288,7 @@ def _counted(report: EpisodeIndexReport, state: dict) -> EpisodeIndexReport:
 
 def _base(
     store, model: str, held, sizes: dict[str, int], *, other: bool = False
-) -> tuple[dict, str | None]:
+) -> tuple[dict[str, Any], str | None]:
     """What the indexes on disk hold, to extend, or an empty start and why it is one
     (`held`: the record kept, (key, state); `other`: the record was made by other code)."""
     layout = store.layout
@@ -310,7 +311,9 @@ def _base(
     return {**state, "fresh": False}, None
 
 
-def _embedded(graph, embedder, episodes: list[Episode], report, known=None) -> dict:
+def _embedded(
+    graph, embedder, episodes: list[Episode], report, known=None
+) -> dict[str, np.ndarray]:
     """text -> vector of every episode of `episodes`: from `known`, the embedding cache, or
     the model (outside the lock). What the model embedded is also kept in report.fresh,
     for the cache."""

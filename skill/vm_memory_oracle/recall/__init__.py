@@ -9,11 +9,23 @@ The rooms, in the order a query passes through them:
 - candidates.py and fusion.py: the sources' lists fused by the one reciprocal rank into one
   ranking, one fact per turn first, then fused with the episodes;
 - archive.py: pruned facts restored when too few active ones hold the query's words;
-- results.py: the result entries;
+- entries.py: what is shown of each hit (a fact's history, an episode's window);
+- results.py: the records a recall returns (FoundFact, FoundEpisode, ResultSet, Recalled)
+  and their JSON;
 - pipeline.py: recall_many, which runs them.
 """
 
-from .pipeline import ResultSets, recall_many
-from .query import MAX_QUERY_CHARS, check_query
+from .pipeline import recall_many
+from .query import MAX_QUERY_CHARS, Asked, check_query
+from .results import FoundEpisode, FoundFact, Recalled, ResultSet
 
-__all__ = ["MAX_QUERY_CHARS", "ResultSets", "check_query", "recall_many"]
+__all__ = [
+    "MAX_QUERY_CHARS",
+    "Asked",
+    "FoundEpisode",
+    "FoundFact",
+    "Recalled",
+    "ResultSet",
+    "check_query",
+    "recall_many",
+]

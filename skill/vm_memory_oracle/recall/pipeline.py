@@ -5,7 +5,8 @@ Each query is checked and read once (query.py) over a corpus of the facts search
 (sources/) and fusion makes one ranking of their lists (fusion.py); when fewer than k of
 those hold its words, the archive is searched too (archive.py); the episodes the query finds
 are fused with the facts. What is returned is boosted, in one locked write for all the
-queries, unless the caller says not to, and shaped into entries (results.py).
+queries, unless the caller says not to, and shaped into records (entries.py, results.py).
+The queries are checked here, before anything is read or written: the library's edge.
 """
 
 from __future__ import annotations
@@ -20,41 +21,33 @@ from ..lexical.snapshot import tables_of
 from ..semantic.search import nearest_of_each
 from .archive import restore_from_archive
 from .corpus import Corpus
+from .entries import HistoryLookup, found
 from .fusion import ORDERS, Hit, in_order, rank, with_episodes
 from .gate import concerns_the_memory
-from .query import Query, check_query
-from .results import HistoryLookup, entries
+from .query import MAX_K, Asked, Query, check_query
+from .results import Recalled, ResultSet
 from .sources import SOURCES, episodes
 from .sources.episodes import EpisodeHit
 
 
-class ResultSets(list):
-    """The result sets of a recall, one per query, the warnings the command must show (an
-    index that was off or rebuilt, a model that fell back, a boost that could not be
-    written) and the indexes it searched."""
-
-    def __init__(self, sets: list[dict], warnings: list[str], indexes: Indexes):
-        super().__init__(sets)
-        self.warnings = warnings
-        self.indexes = indexes
-
-
 def recall_many(
     graph: KnowledgeGraph,
-    queries: list[dict],
+    queries: Sequence[Asked],
     now: datetime,
     *,
     boost: bool = True,
     order: str = "relevance",
     indexes: Indexes | None = None,
-) -> ResultSets:
+) -> Recalled:
     """Result sets for several queries, ranked on one snapshot, boosted in one locked write.
     `indexes`: the memory's derived indexes in step, else they are brought in step here
-    (indexes.bring_in_step) and their warnings are the result sets' first."""
+    (indexes.bring_in_step) and their warnings are the recall's first."""
     if order not in ORDERS:
         raise UsageError(f"--order must be one of {', '.join(ORDERS)}, got {order!r}")
-    for item in queries:
-        check_query(item["query"])
+    for asked in queries:
+        check_query(asked.text)
+        if asked.k is not None and not 1 <= asked.k <= MAX_K:
+            raise UsageError(f"k must be from 1 to {MAX_K}, got {asked.k}")
     warnings: list[str] = []
     if indexes is None:
         indexes = bring_in_step(graph)
@@ -68,17 +61,17 @@ def recall_many(
     semantic, said = indexes.semantic, indexes.episodes
     if semantic is None or said is None or not len(said):
         said = None  # no episode to find
-    ks = [item.get("k") or graph.settings.recall_k for item in queries]
+    ks = [asked.k or graph.settings.recall_k for asked in queries]
     vectors = nearest = None
     if semantic is not None and (view.records or said is not None):
-        vectors = semantic.embedder.embed_queries([item["query"] for item in queries])
+        vectors = semantic.embedder.embed_queries([asked.text for asked in queries])
         if view.records:
             nearest = nearest_of_each(semantic, vectors, ks)
-    asked: list[Query] = []
+    read: list[Query] = []
     ranked: list[Sequence[Hit | EpisodeHit]] = []
-    for position, item in enumerate(queries):
+    for position, asked in enumerate(queries):
         query = Query(
-            item["query"],
+            asked.text,
             corpus,
             k=ks[position],
             today=now.date(),
@@ -87,7 +80,7 @@ def recall_many(
             nearest=nearest[position] if nearest is not None else None,
             episodes=said,
         )
-        asked.append(query)
+        read.append(query)
         concerned = concerns_the_memory(query)
         hits = _facts_found(graph, query, concerned, now, boost=boost, order=order)
         ranked.append(_with_episodes(query, hits, concerned) if said is not None else hits)
@@ -95,11 +88,17 @@ def recall_many(
         warning = _reinforce(graph, ranked, now)
         warnings.extend([warning] if warning else [])
     history = HistoryLookup(graph, view.records)
-    sets = [
-        {"query": query.text, "results": entries(query.words, hits, history)}
-        for query, hits in zip(asked, ranked)
-    ]
-    return ResultSets(sets, warnings, indexes)
+    choice = indexes.choice
+    sets = tuple(
+        ResultSet(
+            query.text,
+            found(query.words, hits, history),
+            choice.embedder.model_id if choice is not None else None,
+            choice.note if choice is not None else None,
+        )
+        for query, hits in zip(read, ranked)
+    )
+    return Recalled(sets, tuple(warnings))
 
 
 def _facts_found(

@@ -30,9 +30,19 @@ if TYPE_CHECKING:
     from ..semantic.search import Semantic
 
 MAX_QUERY_CHARS = 4000
+MAX_K = 1000  # results a query may ask for
 # A name as the owner of what the query asks about ("Melanie's friend", 张伟的朋友): the
 # question is about the friend, whose facts need not be Melanie's.
 _POSSESSIVE = re.compile(r"[\w-]+['’]s\b|[\u4e00-\u9fff]{1,4}的")
+
+
+@dataclass(frozen=True)
+class Asked:
+    """A query as a caller asks it: its text, and how many results it wants (None: the
+    settings' recall_k)."""
+
+    text: str
+    k: int | None = None
 
 
 def check_query(query: str) -> None:

@@ -1,179 +1,158 @@
-"""The result entries of a recall: a fact with its supersession history, an episode cut to
-its share of the characters the facts leave: to a window around the query's words, so that
-k results stay within RESULT_CHARS characters (a passage, never a whole article)."""
+"""What a recall returns, as records: a fact found, an episode found, the result set of one
+query and the recall of several. Their JSON (the command line's --json, the recall
+process's answers) is made here and nowhere else, from the records."""
 
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, field
+from typing import Any, ClassVar
 
-from ..graph import KnowledgeGraph
-from ..model.archive import cause_of
-from ..model.fact import Fact
-from ..model.text import tokens
-from .fusion import Hit
-from .sources.episodes import EpisodeHit
+JsonObject = dict[str, Any]  # a record as JSON writes it
 
-RESULT_CHARS = 2000  # of k=10 results at most
-EPISODE_MIN_CHARS = 120  # a window shorter than this says too little: fewer episodes
-EPISODE_MAX_CHARS = 600
-_WORD = re.compile(r"\S+")
+# A source that names a turn of a session log: sessions/<file>.jsonl:<line>.
+_SESSION_SOURCE = re.compile(r"^(sessions/[^/:]+\.jsonl):(\d+)$")
 
 
-def entries(
-    words: frozenset[str], hits: Sequence[Hit | EpisodeHit], history: HistoryLookup
-) -> list[dict]:
-    """The result entries of facts (Hit) and episodes (EpisodeHit), each episode's text cut
-    to its share of the characters the facts leave, around the query's `words`."""
-    facts = {id(hit): result_entry(hit, history) for hit in hits if isinstance(hit, Hit)}
-    # A turn whose statement a returned fact replaced is not shown beside it ("I live in
-    # Lisbon" beside "user lives in Porto"): the fact's history says what it replaced.
-    replaced = {
-        older.source
-        for hit in hits
-        if isinstance(hit, Hit) and hit.fact.record.supersedes
-        for older in earlier_statements(hit.fact.record, history)
-    }
-    hits = [hit for hit in hits if isinstance(hit, Hit) or hit.episode.source not in replaced]
-    said = len(hits) - len(facts)
-    fact_chars = sum(len(entry["text"]) for entry in facts.values())
-    share = episode_chars(fact_chars, said)
-    while said and share < EPISODE_MIN_CHARS:  # the facts leave too little: fewer episodes
-        last = max(place for place, hit in enumerate(hits) if not isinstance(hit, Hit))
-        hits = hits[:last] + hits[last + 1 :]
-        said -= 1
-        share = episode_chars(fact_chars, said)
-    return [
-        facts[id(hit)]
-        if isinstance(hit, Hit)
-        else episode_entry(hit, clipped(hit.episode.text, words, share))
-        for hit in hits
-    ]
+def cited_turn(source: str) -> tuple[str, int] | None:
+    """(session log, line) a source names, or None for one that came from elsewhere
+    (remembered, imported)."""
+    found = _SESSION_SOURCE.match(source)
+    return (found.group(1), int(found.group(2))) if found else None
 
 
-def earlier_statements(fact: Fact, history) -> list[Fact]:
-    """The statements `fact` replaced, newest first (`history.get(id)` finds them)."""
-    older, seen, previous = [], {fact.id}, fact.supersedes
-    while previous and previous not in seen:
-        seen.add(previous)
-        found = history.get(previous)
-        if found is None:
-            break
-        older.append(found)
-        previous = found.supersedes
-    return older
+@dataclass(frozen=True)
+class Earlier:
+    """A statement a returned fact replaced."""
 
+    id: str
+    text: str
+    object: str
+    created: str
+    superseded_at: str | None
 
-class HistoryLookup:
-    """Earlier statements by id: active ones, then (read only if needed) archived ones,
-    since consolidation archives a superseded fact but it stays the newer one's history."""
-
-    def __init__(self, graph: KnowledgeGraph, records: Mapping[str, Fact]):
-        self._graph = graph
-        self._records = records
-        self._archived: dict[str, Fact] | None = None
-
-    def get(self, fact_id: str) -> Fact | None:
-        fact = self._records.get(fact_id)
-        if fact is not None:
-            return fact
-        if self._archived is None:
-            self._archived = {
-                record["id"]: Fact.from_archived(record)
-                for record in self._graph.archived_facts()
-                if cause_of(record).code == "superseded"
-            }
-        return self._archived.get(fact_id)
-
-
-def result_entry(hit: Hit, history) -> dict:
-    fact = hit.fact.record
-    entry = {
-        "id": fact.id,
-        "text": fact.sentence,
-        "subject": fact.subject,
-        "predicate": fact.predicate,
-        "object": fact.object,
-        "activation": round(hit.fact.activation, 4),
-        "score": round(hit.score, 4),
-        "source": fact.source,
-        "matched": list(hit.matched),
-    }
-    if fact.supersedes:
-        earlier = supersession_history(fact, history)
-        if earlier:
-            entry["history"] = earlier
-    return entry
-
-
-def supersession_history(fact: Fact, facts) -> list[dict]:
-    """The statements this fact replaced, newest first; `facts.get(id)` finds them."""
-    return [
-        {
-            "id": older.id,
-            "text": older.sentence,
-            "object": older.object,
-            "created": older.created,
-            "superseded_at": older.superseded_at,
+    def to_json(self) -> JsonObject:
+        return {
+            "id": self.id,
+            "text": self.text,
+            "object": self.object,
+            "created": self.created,
+            "superseded_at": self.superseded_at,
         }
-        for older in earlier_statements(fact, facts)
-    ]
 
 
-def clipped(text: str, terms: frozenset[str], limit: int) -> str:
-    """`text`, or when longer than `limit` the window of it of at most `limit` characters
-    that holds the most of the query's words (`terms`: Query.words; the earliest such),
-    marked with "…" where it was cut."""
-    if len(text) <= limit:
-        return text
-    words = list(_WORD.finditer(text))
-    held = [0]
-    for word in words:
-        held.append(held[-1] + bool(terms & frozenset(tokens(word.group(), pairs=False))))
-    room = limit - 2  # for the marks
-    best, best_start, end = -1, 0, 0
-    for start in range(len(words)):
-        end = max(end, start)
-        while end < len(words) and words[end].end() - words[start].start() <= room:
-            end += 1
-        if held[end] - held[start] > best:
-            best, best_start = held[end] - held[start], start
-    # The window starts a quarter of the room before its first word of the query: what
-    # answers a question mostly follows its words ("... is Dr. Lander").
-    first = next(
-        (place for place in range(best_start, len(words)) if held[place + 1] > held[place]),
-        best_start,
-    )
-    lead = words[first].start() - room // 4
-    start = next((place for place in range(len(words)) if words[place].start() >= lead), first)
-    stop = start
-    while stop < len(words) and words[stop].end() - words[start].start() <= room:
-        stop += 1
-    begin = words[start].start()
-    end_char = words[stop - 1].end() if stop > start else begin + room
-    window = text[begin:end_char]
-    stop = end_char
-    return ("…" if begin > 0 else "") + window + ("…" if stop < len(text) else "")
+@dataclass(frozen=True)
+class FoundFact:
+    """A fact a recall returned: its sentence and triple, its activation (after the boost,
+    when boosted), its fused score, its source, the sources of recall that found it, and
+    the statements it replaced, newest first."""
+
+    KIND: ClassVar[str] = "fact"
+    id: str
+    text: str
+    subject: str
+    predicate: str
+    object: str
+    activation: float
+    score: float
+    source: str
+    matched: tuple[str, ...]
+    history: tuple[Earlier, ...] = ()
+
+    @property
+    def cited(self) -> tuple[str, int] | None:
+        """(session log, line) of the turn it was learned from, if it was."""
+        return cited_turn(self.source)
+
+    def to_json(self) -> JsonObject:
+        entry: JsonObject = {
+            "id": self.id,
+            "text": self.text,
+            "subject": self.subject,
+            "predicate": self.predicate,
+            "object": self.object,
+            "activation": self.activation,
+            "score": self.score,
+            "source": self.source,
+            "matched": list(self.matched),
+        }
+        if self.history:
+            entry["history"] = [earlier.to_json() for earlier in self.history]
+        return entry
 
 
-def episode_chars(fact_chars: int, episodes: int) -> int:
-    """How many characters each of `episodes` episode results may show beside facts whose
-    texts take `fact_chars`, so that all stay within RESULT_CHARS (the caller drops episodes
-    while that is under EPISODE_MIN_CHARS)."""
-    if not episodes:
-        return EPISODE_MAX_CHARS
-    return min(EPISODE_MAX_CHARS, (RESULT_CHARS - fact_chars) // episodes)
+@dataclass(frozen=True)
+class FoundEpisode:
+    """A turn (or passage of one) a recall returned: its text cut to a window around the
+    query's words, who said it and when, its fused score, the turn it cites, and which of
+    the episodes' lists found it."""
+
+    KIND: ClassVar[str] = "episode"
+    id: str
+    text: str
+    speaker: str
+    said_at: str
+    score: float
+    source: str
+    matched: tuple[str, ...]
+
+    @property
+    def cited(self) -> tuple[str, int] | None:
+        return cited_turn(self.source)
+
+    def to_json(self) -> JsonObject:
+        return {
+            "id": self.id,
+            "kind": self.KIND,
+            "text": self.text,
+            "speaker": self.speaker,
+            "said_at": self.said_at,
+            "score": self.score,
+            "source": self.source,
+            "matched": list(self.matched),
+        }
 
 
-def episode_entry(hit: EpisodeHit, text: str) -> dict:
-    episode = hit.episode
-    return {
-        "id": episode.id,
-        "kind": "episode",
-        "text": text,
-        "speaker": episode.speaker,
-        "said_at": episode.ts,
-        "score": round(hit.score, 4),
-        "source": episode.source,
-        "matched": [f"episode-{name}" for name in hit.matched],
-    }
+Found = FoundFact | FoundEpisode
+
+
+@dataclass(frozen=True)
+class ResultSet:
+    """The results of one query, best first, and the embedder that searched them (None when
+    recall searched by words alone), with why it is not the one configured, if so."""
+
+    query: str
+    hits: tuple[Found, ...]
+    embedder: str | None = None
+    embedder_fallback: str | None = None
+
+    def to_json(self) -> JsonObject:
+        document: JsonObject = {
+            "query": self.query,
+            "results": [hit.to_json() for hit in self.hits],
+        }
+        if self.embedder is not None:
+            document["embedder"] = self.embedder
+        if self.embedder_fallback is not None:
+            document["embedder_fallback"] = self.embedder_fallback
+        return document
+
+
+@dataclass(frozen=True)
+class Recalled(Sequence[ResultSet]):
+    """The result sets of a recall, one per query in their order, and the warnings the
+    command must show (an index that was off or rebuilt, a model that fell back, a boost
+    that could not be written)."""
+
+    sets: tuple[ResultSet, ...]
+    warnings: tuple[str, ...] = field(default=())
+
+    def __len__(self) -> int:
+        return len(self.sets)
+
+    def __getitem__(self, position):
+        return self.sets[position]
+
+    def __iter__(self) -> Iterator[ResultSet]:
+        return iter(self.sets)

@@ -14,7 +14,8 @@ from datetime import datetime
 from ..clock import format_iso
 from ..graph import KnowledgeGraph
 from ..model.dates_text import contains_expected
-from ..recall import recall_many
+from ..recall import Asked, FoundEpisode, ResultSet, recall_many
+from ..recall.results import Found
 
 SHOWN_RESULTS = 3
 
@@ -33,25 +34,21 @@ def quality_probe(
     canaries = read_canaries(graph)
     k = graph.settings.recall_k
     warnings: list[str] = []
-    result_sets: list[dict] = []
+    result_sets: list[ResultSet] = []
     if canaries:
         recalled = recall_many(
-            graph,
-            [{"query": c["query"], "k": k} for c in canaries],
-            now,
-            boost=False,
-            indexes=indexes,
+            graph, [Asked(c["query"], k) for c in canaries], now, boost=False, indexes=indexes
         )
-        result_sets, warnings = list(recalled), recalled.warnings
+        result_sets, warnings = list(recalled), list(recalled.warnings)
     failures = []
     for canary, result in zip(canaries, result_sets):
-        texts = [_searchable_text(hit) for hit in result["results"]]
+        texts = [_searchable_text(hit) for hit in result.hits]
         if not any(contains_expected(text, canary["expected_contains"]) for text in texts):
             failures.append(
                 {
                     "query": canary["query"],
                     "expected_contains": canary["expected_contains"],
-                    "top": [hit["text"] for hit in result["results"][:SHOWN_RESULTS]],
+                    "top": [hit.text for hit in result.hits[:SHOWN_RESULTS]],
                 }
             )
     total = len(canaries)
@@ -70,9 +67,9 @@ def quality_probe(
     return record, warnings
 
 
-def _searchable_text(hit: dict) -> str:
+def _searchable_text(hit: Found) -> str:
     """The result as the probe reads it: a fact's sentence and its subject, predicate and
     object; an episode's passage and who said it."""
-    if hit.get("kind") == "episode":
-        return f"{hit['text']} | {hit['speaker']}"
-    return f"{hit['text']} | {hit['subject']} {hit['predicate'].replace('_', ' ')} {hit['object']}"
+    if isinstance(hit, FoundEpisode):
+        return f"{hit.text} | {hit.speaker}"
+    return f"{hit.text} | {hit.subject} {hit.predicate.replace('_', ' ')} {hit.object}"
