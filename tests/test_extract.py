@@ -18,7 +18,8 @@ from vm_memory_oracle.extract.fragments import (
     split_turn,
 )
 from vm_memory_oracle.extract.redact import redact
-from vm_memory_oracle.extract.rules import Turn, fact_from_fragment, importance_of
+from vm_memory_oracle.extract.rules import fact_from_fragment, importance_of
+from vm_memory_oracle.model.turn import Turn
 
 TS = datetime(2026, 5, 15, 14, 30, tzinfo=timezone.utc)  # a Friday
 

@@ -11,11 +11,11 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, replace
-from datetime import datetime
 
 from ..clock import format_iso
 from ..model.fact import INTRINSIC_IMPORTANCE
 from ..model.text import question_of, turn_context
+from ..model.turn import Turn
 from .dates import resolve_dates
 from .fragments import CHATTER, COMMAND, STATEMENT, Fragment, content_of, fragments
 from .pasted import outside
@@ -42,31 +42,6 @@ ACTION_ITEM_PREDICATE = "asked_assistant_to"
 SECTION_OF_CATEGORY = {"decision": "decisions", "preference": "preferences", "action": "actions"}
 _CJK = re.compile(r"[\u4e00-\u9fff]")
 _MIN_WORDS = re.compile(r"[^\W\d_]{2,}|\d+", re.UNICODE)
-
-
-@dataclass(frozen=True)
-class Turn:
-    source_file: str  # relative to the data directory: sessions/<file>.jsonl
-    line: int
-    ts: datetime
-    role: str
-    text: str
-    speaker: str | None = None
-    origin: str | None = None  # where the log's line was copied from (an OpenClaw session)
-    addressee: str | None = None  # whom "you" means: the other speaker, or the assistant
-    after_question: bool = False  # the turn before it in the log asked something
-    place: int = 0  # its index among the log's turns
-    novelty: float = 1.0  # the share of its words not said earlier in the log
-    followed_by_question: bool = False  # the turn after it in the log asks something
-    asked: str | None = None  # the question of another speaker it follows ("Bob: Where to?")
-
-    @property
-    def source(self) -> str:
-        return f"{self.source_file}:{self.line}"
-
-    @property
-    def subject(self) -> str:
-        return self.speaker or ("user" if self.role == "user" else self.role)
 
 
 @dataclass(frozen=True)
