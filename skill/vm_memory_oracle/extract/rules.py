@@ -21,7 +21,7 @@ from .fragments import CHATTER, COMMAND, STATEMENT, Fragment, content_of, fragme
 from .pasted import outside
 from .patterns import chinese, match_statement
 from .person import resolve_chinese, resolve_english
-from .redact import redact
+from .redact import holds_secret
 from .salience import Statement, content_words, kind_of
 
 SIGNALS = (
@@ -36,7 +36,6 @@ SIGNALS = (
     (re.compile(r"!!|！！|\b(?:really really|so so)\b|非常非常"), 0.1),
 )
 
-REDACTED = "[REDACTED:"
 # The predicate of an action item: a task the person asked for by a time, or a reminder.
 ACTION_ITEM_PREDICATE = "asked_assistant_to"
 SECTION_OF_CATEGORY = {"decision": "decisions", "preference": "preferences", "action": "actions"}
@@ -186,9 +185,11 @@ def extract_statements(
 
 
 def fact_from_fragment(turn: Turn, fragment: Fragment) -> dict | None:
-    if fragment.kind not in (STATEMENT, COMMAND) or REDACTED in redact(fragment.text).text:
+    if fragment.kind not in (STATEMENT, COMMAND) or holds_secret(fragment.text):
         # What remains of a sentence around a secret is not worth keeping, whether the
         # secret was redacted before the fragment was read or not: a line teaches the same.
+        # (A fragment is not always the turn's text as it was redacted: the connectives
+        # it was split at are rewritten.)
         return None
     content = content_of(fragment.text)
     found = match_statement(content) or match_statement(fragment.text)
