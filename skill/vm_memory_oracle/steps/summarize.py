@@ -38,20 +38,20 @@ from ..extract.rules import (
 from ..extract.salience import importance_with, with_evidence
 from ..graph import KnowledgeGraph
 from ..intake import candidate_fact
-from ..model.characters import without_unsafe
-from ..model.fact import INTRINSIC_IMPORTANCE, Fact, clean_text
-from ..openclaw_import import import_openclaw, import_openclaw_state
-from ..storage import files, strict_json
-from ..storage.sessions import read_session, session_day
-from .daily_summary import render_daily_summary
-from .salience_scorer import SalienceScorer
-from .summarize_ledger import (
+from ..learning.ledger import (
     LedgerEntry,
     fully_summarized,
     read_ledger,
     record_how_far,
     still_valid,
 )
+from ..learning.salience_scorer import SalienceScorer
+from ..model.characters import without_unsafe
+from ..model.fact import INTRINSIC_IMPORTANCE, Fact, clean_text
+from ..openclaw_import import import_openclaw, import_openclaw_state
+from ..storage import files, strict_json
+from ..storage.sessions import read_session, session_day
+from .daily_summary import render_daily_summary
 
 # A summarize that finds, once it holds the lock, that another one read the logs further
 # since it read them, reads them again: its daily summary would lack what it missed.

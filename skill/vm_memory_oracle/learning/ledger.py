@@ -1,4 +1,4 @@
-"""The summarize ledger (state/summarize-ledger.json): how far each session log was read.
+"""The ledger of what was learned (state/summarized.json): how far each session log was read.
 
 An entry holds the whole lines read of a log, their bytes and the hash of those bytes: a log
 that only grew since is read on from there; one whose first bytes changed is read again.
