@@ -44,12 +44,12 @@ from vm_memory_oracle.clock import parse_iso  # noqa: E402
 from vm_memory_oracle.config import Settings  # noqa: E402
 from vm_memory_oracle.extract import salience  # noqa: E402
 from vm_memory_oracle.extract.rules import (  # noqa: E402
-    Turn,
     extract_statements,
     in_context,
     turn_fragments,
 )
 from vm_memory_oracle.model.fact import clean_text  # noqa: E402
+from vm_memory_oracle.model.turn import Turn  # noqa: E402
 from vm_memory_oracle.steps.memory_md.block import line_cost  # noqa: E402
 from vm_memory_oracle.storage.sessions import read_session  # noqa: E402
 

@@ -365,7 +365,8 @@ def test_the_assistant_answers_what_the_person_said_last_question_or_not():
     person's turn keeps only a question the assistant asked."""
     from datetime import datetime, timezone
 
-    from vm_memory_oracle.extract.rules import Turn, in_context
+    from vm_memory_oracle.extract.rules import in_context
+    from vm_memory_oracle.model.turn import Turn
 
     said = datetime(2023, 5, 21, 13, 30, tzinfo=timezone.utc)
     turns = in_context(

@@ -18,7 +18,8 @@ from vm_memory_oracle.extract.fragments import (
     split_turn,
 )
 from vm_memory_oracle.extract.redact import redact
-from vm_memory_oracle.extract.rules import Turn, fact_from_fragment, importance_of
+from vm_memory_oracle.extract.rules import fact_from_fragment, importance_of
+from vm_memory_oracle.model.turn import Turn
 
 TS = datetime(2026, 5, 15, 14, 30, tzinfo=timezone.utc)  # a Friday
 
@@ -410,6 +411,30 @@ def test_the_shortcut_for_text_without_a_trigger_changes_no_result(parts):
 
     text = " ".join(parts)
     assert redact(text) == redact_all_patterns(text)
+
+
+@given(
+    st.lists(
+        st.sampled_from(
+            [
+                "password is hunter22",
+                "password is [REDACTED:password]",
+                "token: abcdefghijkl1234",
+                "sk-abcdefghijklmnop1234",
+                "[REDACTED:openai-key]",
+                "the secret garden",
+                "xoxb-1234567890",
+            ]
+        )
+        | st.text(max_size=40),
+        max_size=6,
+    )
+)
+def test_a_secret_is_found_exactly_where_redact_would_leave_its_mark(parts):
+    from vm_memory_oracle.extract.redact import MARK, holds_secret
+
+    text = " ".join(parts)
+    assert holds_secret(text) == (MARK in redact(text).text)
 
 
 @pytest.mark.parametrize(

@@ -11,7 +11,8 @@ from test_extract import TS
 from vm_memory_oracle.embed.bundled import MODEL_ID
 from vm_memory_oracle.extract import salience
 from vm_memory_oracle.extract.fragments import fragments
-from vm_memory_oracle.extract.rules import Turn, extract_statements, in_context, turn_fragments
+from vm_memory_oracle.extract.rules import extract_statements, in_context, turn_fragments
+from vm_memory_oracle.model.turn import Turn
 
 from conftest import hash_embedder
 

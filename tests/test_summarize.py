@@ -501,7 +501,7 @@ def test_a_line_appended_while_summarize_reads_the_log_is_summarized_by_the_next
 ):
     """The agent appends to its log without taking any lock: a line that arrives after
     summarize has read the log, even before it records how far it read, is read next time."""
-    from vm_memory_oracle.steps import summarize as step
+    import vm_memory_oracle.learning.learn as step
 
     sessions = data_dir / "sessions"
     sessions.mkdir(parents=True)
@@ -509,10 +509,10 @@ def test_a_line_appended_while_summarize_reads_the_log_is_summarized_by_the_next
         sessions / "2026-05-15-100000.jsonl",
         [{"ts": "2026-05-15T10:00:00Z", "role": "user", "text": "I live in Oslo."}],
     )
-    extract = step._extract
+    extract = step.candidates_of
 
     def extract_while_the_agent_appends(*args, **kwargs):
-        monkeypatch.setattr(step, "_extract", extract)
+        monkeypatch.setattr(step, "candidates_of", extract)
         with open(log, "a") as handle:
             handle.write(
                 json.dumps(
@@ -522,7 +522,7 @@ def test_a_line_appended_while_summarize_reads_the_log_is_summarized_by_the_next
             )
         return extract(*args, **kwargs)
 
-    monkeypatch.setattr(step, "_extract", extract_while_the_agent_appends)
+    monkeypatch.setattr(step, "candidates_of", extract_while_the_agent_appends)
     first = cli("--json", "--action", "summarize", "--date", "2026-05-15", now=NIGHT).json()
     assert first["added"] == 1
     second = cli("--json", "--action", "summarize", "--date", "2026-05-15", now=NIGHT).json()
@@ -534,7 +534,7 @@ def test_a_line_appended_while_summarize_reads_the_log_is_summarized_by_the_next
 def test_a_summarize_that_read_less_leaves_the_record_of_one_that_read_more(
     cli, data_dir, monkeypatch
 ):
-    from vm_memory_oracle.steps import summarize as step
+    import vm_memory_oracle.learning.learn as step
 
     sessions = data_dir / "sessions"
     sessions.mkdir(parents=True)
@@ -542,10 +542,10 @@ def test_a_summarize_that_read_less_leaves_the_record_of_one_that_read_more(
         sessions / "2026-05-15-100000.jsonl",
         [{"ts": "2026-05-15T10:00:00Z", "role": "user", "text": "I live in Oslo."}],
     )
-    extract = step._extract
+    extract = step.candidates_of
 
     def another_summarize_reads_further(*args, **kwargs):
-        monkeypatch.setattr(step, "_extract", extract)
+        monkeypatch.setattr(step, "candidates_of", extract)
         with open(log, "a") as handle:
             handle.write(
                 json.dumps(
@@ -556,7 +556,7 @@ def test_a_summarize_that_read_less_leaves_the_record_of_one_that_read_more(
         assert cli("--action", "summarize", "--date", "2026-05-15", now=NIGHT).code == 0
         return extract(*args, **kwargs)
 
-    monkeypatch.setattr(step, "_extract", another_summarize_reads_further)
+    monkeypatch.setattr(step, "candidates_of", another_summarize_reads_further)
     assert cli("--action", "summarize", "--date", "2026-05-15", now=NIGHT).code == 0
     ledger = json.loads((data_dir / "state" / "summarized.json").read_text())
     assert ledger["files"]["2026-05-15-100000.jsonl"]["lines"] == 2
@@ -570,7 +570,7 @@ def test_summarize_runs_whose_reads_cross_leave_a_daily_summary_of_every_line(
     """One summarize reads the first log, another then reads both logs and finishes, and
     the first reads the second log, grown meanwhile: each read a line the other did not.
     The first reads the logs again, so the day's summary has every line's fact."""
-    from vm_memory_oracle.steps import summarize as step
+    from vm_memory_oracle.steps import session_logs as step
 
     sessions = data_dir / "sessions"
     first_log, second_log = (
@@ -592,18 +592,18 @@ def test_summarize_runs_whose_reads_cross_leave_a_daily_summary_of_every_line(
                 json.dumps({"ts": "2026-05-15T12:00:00Z", "role": "user", "text": text}) + "\n"
             )
 
-    read_turns = step._read_turns
+    read_turns = step.read_log
 
-    def another_summarize_between_the_two_logs(store, path, report):
-        read = read_turns(store, path, report)
+    def another_summarize_between_the_two_logs(store, path, warnings):
+        read = read_turns(store, path, warnings)
         if path == first_log:
-            monkeypatch.setattr(step, "_read_turns", read_turns)
+            monkeypatch.setattr(step, "read_log", read_turns)
             say(first_log, "I work at Statoil.")
             assert cli("--action", "summarize", "--date", "2026-05-15", now=NIGHT).code == 0
             say(second_log, "I decided to use PostgreSQL for billing.")
         return read
 
-    monkeypatch.setattr(step, "_read_turns", another_summarize_between_the_two_logs)
+    monkeypatch.setattr(step, "read_log", another_summarize_between_the_two_logs)
     assert cli("--action", "summarize", "--date", "2026-05-15", now=NIGHT).code == 0
     facts = facts_in(data_dir)
     assert len(facts) == 4
@@ -735,7 +735,7 @@ def test_a_secret_appended_after_the_log_was_redacted_reaches_no_fact_and_no_epi
     redacted the log is read with its secret in it. Read so, it gave a fact the next run,
     reading the redacted log, would not give, and its episode kept the secret; it is read
     now as the next run will find it."""
-    from vm_memory_oracle.steps import summarize as step
+    from vm_memory_oracle.steps import session_logs as step
 
     secret = SECRETS[0]
     _log(
@@ -745,7 +745,7 @@ def test_a_secret_appended_after_the_log_was_redacted_reaches_no_fact_and_no_epi
             {"text": "I prefer tea in the morning."},
         ],
     )
-    monkeypatch.setattr(step, "_redact_session", lambda store, path: 0)  # appended after it
+    monkeypatch.setattr(step, "redact_session", lambda store, path: 0)  # appended after it
     assert cli("--action", "summarize", "--date", "2026-05-15", now=NIGHT).code == 0
     for path in [data_dir / "knowledge-graph" / "facts.jsonl", *data_dir.glob("episodes/*")]:
         assert secret not in path.read_text(encoding="utf-8"), path

@@ -9,6 +9,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+MARK = "[REDACTED:"  # how every replacement begins
+
 # (kind, pattern, group holding the secret or 0 for the whole match)
 _PATTERNS: tuple[tuple[str, re.Pattern, int], ...] = (
     (
@@ -70,6 +72,15 @@ _TRIGGER = re.compile(
 
 def _may_hold_a_secret(text: str) -> bool:
     return _TRIGGER.search(text.casefold()) is not None
+
+
+def holds_secret(text: str) -> bool:
+    """Whether `text` holds a secret redact() would replace, or the mark of one replaced
+    before: found without replacing anything (the first replacement is made on `text` as
+    it is, so a pattern that finds nothing here replaces nothing there)."""
+    if MARK in text:
+        return True
+    return _may_hold_a_secret(text) and any(pattern.search(text) for _, pattern, _ in _PATTERNS)
 
 
 @dataclass

@@ -11,17 +11,17 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, replace
-from datetime import datetime
 
 from ..clock import format_iso
 from ..model.fact import INTRINSIC_IMPORTANCE
 from ..model.text import question_of, turn_context
+from ..model.turn import Turn
 from .dates import resolve_dates
 from .fragments import CHATTER, COMMAND, STATEMENT, Fragment, content_of, fragments
 from .pasted import outside
 from .patterns import chinese, match_statement
 from .person import resolve_chinese, resolve_english
-from .redact import redact
+from .redact import holds_secret
 from .salience import Statement, content_words, kind_of
 
 SIGNALS = (
@@ -36,37 +36,11 @@ SIGNALS = (
     (re.compile(r"!!|！！|\b(?:really really|so so)\b|非常非常"), 0.1),
 )
 
-REDACTED = "[REDACTED:"
 # The predicate of an action item: a task the person asked for by a time, or a reminder.
 ACTION_ITEM_PREDICATE = "asked_assistant_to"
 SECTION_OF_CATEGORY = {"decision": "decisions", "preference": "preferences", "action": "actions"}
 _CJK = re.compile(r"[\u4e00-\u9fff]")
 _MIN_WORDS = re.compile(r"[^\W\d_]{2,}|\d+", re.UNICODE)
-
-
-@dataclass(frozen=True)
-class Turn:
-    source_file: str  # relative to the data directory: sessions/<file>.jsonl
-    line: int
-    ts: datetime
-    role: str
-    text: str
-    speaker: str | None = None
-    origin: str | None = None  # where the log's line was copied from (an OpenClaw session)
-    addressee: str | None = None  # whom "you" means: the other speaker, or the assistant
-    after_question: bool = False  # the turn before it in the log asked something
-    place: int = 0  # its index among the log's turns
-    novelty: float = 1.0  # the share of its words not said earlier in the log
-    followed_by_question: bool = False  # the turn after it in the log asks something
-    asked: str | None = None  # the question of another speaker it follows ("Bob: Where to?")
-
-    @property
-    def source(self) -> str:
-        return f"{self.source_file}:{self.line}"
-
-    @property
-    def subject(self) -> str:
-        return self.speaker or ("user" if self.role == "user" else self.role)
 
 
 @dataclass(frozen=True)
@@ -211,9 +185,11 @@ def extract_statements(
 
 
 def fact_from_fragment(turn: Turn, fragment: Fragment) -> dict | None:
-    if fragment.kind not in (STATEMENT, COMMAND) or REDACTED in redact(fragment.text).text:
+    if fragment.kind not in (STATEMENT, COMMAND) or holds_secret(fragment.text):
         # What remains of a sentence around a secret is not worth keeping, whether the
         # secret was redacted before the fragment was read or not: a line teaches the same.
+        # (A fragment is not always the turn's text as it was redacted: the connectives
+        # it was split at are rewritten.)
         return None
     content = content_of(fragment.text)
     found = match_statement(content) or match_statement(fragment.text)

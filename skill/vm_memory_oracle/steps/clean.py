@@ -16,12 +16,12 @@ from datetime import date, datetime
 from pathlib import Path
 
 from ..graph import KnowledgeGraph
+from ..learning.ledger import forget_removed_logs, unsummarized
 from ..model.fact import Fact
 from ..proposals import PendingMemories
 from ..storage.sessions import session_day
 from .daily_summary import DAILY_NAME
 from .report import StepReport
-from .summarize_ledger import forget_removed_logs, unsummarized
 
 # What an atomic write of the store leaves when killed between writing and renaming.
 TEMPORARY = re.compile(r"^\..+\.[a-z0-9_]{8}\.tmp$")

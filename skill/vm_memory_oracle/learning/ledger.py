@@ -1,7 +1,8 @@
-"""The summarize ledger (state/summarize-ledger.json): how far each session log was read.
+"""The ledger of what was learned (state/summarized.json): how far each session log was read.
 
 An entry holds the whole lines read of a log, their bytes and the hash of those bytes: a log
-that only grew since is read on from there; one whose first bytes changed is read again.
+that only grew since is read on from there; one whose first bytes changed is read again. A
+turn was learned before when the entry of its log covers its line (learned_before).
 """
 
 from __future__ import annotations
@@ -9,7 +10,9 @@ from __future__ import annotations
 import builtins
 import hashlib
 from dataclasses import asdict, dataclass
-from pathlib import Path
+from pathlib import Path, PurePath
+
+from ..model.turn import Turn
 
 
 @dataclass(frozen=True)
@@ -42,6 +45,13 @@ class LedgerEntry:
 
 
 Ledger = dict[str, LedgerEntry]  # by the log's file name
+
+
+def learned_before(turn: Turn, valid: Ledger) -> bool:
+    """Whether an earlier run learned `turn`: the entry of its log in `valid` (those still
+    describing their log, see still_valid) covers its line."""
+    entry = valid.get(PurePath(turn.source_file).name)
+    return entry is not None and turn.line <= entry.lines
 
 
 def read_ledger(store) -> Ledger:

@@ -1,4 +1,4 @@
-"""Salience for summarize's statements, each scored by the model of its kind of
+"""Salience for the statements learn() finds, each scored by the model of its kind of
 conversation (extract/salience.py), with the embeddings those models read."""
 
 from __future__ import annotations
@@ -16,11 +16,12 @@ if TYPE_CHECKING:
 
 
 class SalienceScorer:
-    """Salience for summarize's statements (extract/salience.py), each by the model of its
+    """Salience for learn()'s statements (extract/salience.py), each by the model of its
     kind of conversation. When the memory embeds with the bundled model, a model that reads
     its embeddings is used where one ships; the sentences' vectors go to the embedding cache
     (save(), under the caller's lock), so the index step embeds nothing twice. Any other
-    embedder: the features alone."""
+    embedder: the features alone. Making one loads the models: a caller that learns again
+    and again keeps one."""
 
     def __init__(self, graph: KnowledgeGraph, settings: Settings):
         from ..embed.base import BUNDLED_NAMES

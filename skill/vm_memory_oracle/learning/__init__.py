@@ -1,0 +1,4 @@
+"""Learning: the one way a turn enters the memory (learn.py), the candidate facts a day's
+turns state (candidates.py), their salience (salience_scorer.py) and the ledger of the
+session logs read (ledger.py). Nothing is imported here, so that a reader of the ledger
+alone (clean, the health check) loads none of the extractor."""

@@ -1,0 +1,206 @@
+"""learn: the one way a turn enters the memory, whether a thousand or one.
+
+summarize hands on the turns of the session logs it reads (OpenClaw's conversations among
+them, copied into sessions/ first); a live caller hands on one finished turn. Each takes
+the same path:
+
+1. Its text and speaker have their unsafe characters replaced and their secrets redacted,
+   once: nothing after reads the turn as it was said.
+2. The turns of each log are read in context (extract.rules.in_context: whom "you" means,
+   the question a turn answers, ...), from the turns handed on with it.
+3. A day at a time (the day of the log it was said in), its fragments become candidate
+   facts (learning/candidates.py) and the turn is kept as episodes, without the lock.
+4. Under the lock, the ledger (learning/ledger.py) is read again: a turn another run learned
+   meanwhile is left out; the facts are remembered, the episodes appended, whatever the
+   caller writes with them is written, and last the ledger marks the logs read, so that a
+   crash before it leaves the turns to be learned again.
+5. The derived indexes are brought in step by their owner (`in_step`).
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from datetime import datetime
+from pathlib import Path, PurePath
+
+from ..clock import format_iso
+from ..config import Settings
+from ..episodes import Episode, append_episodes, episodes_of
+from ..extract.redact import redact
+from ..extract.rules import in_context
+from ..graph import KnowledgeGraph
+from ..model.characters import without_unsafe
+from ..model.fact import Fact
+from ..model.turn import Turn
+from ..storage.sessions import SESSION_NAME
+from .candidates import candidates_of
+from .ledger import LedgerEntry, learned_before, read_ledger, record_how_far, still_valid
+from .salience_scorer import SalienceScorer
+
+# Whose turns are kept as episodes: what the person and the assistant said (a system
+# prompt or a tool's output is not the conversation).
+EPISODE_ROLES = ("user", "assistant")
+
+Progress = Callable[[str, int, int], None]
+
+
+@dataclass
+class LearnReport:
+    turns: int = 0
+    fragments: int = 0
+    chatter: int = 0  # fragments of chatter or bare questions: kept in the log, not as facts
+    facts_extracted: int = 0
+    episodes: int = 0  # turns and passages kept as episodes (episodes/)
+    added: int = 0
+    reinforced: int = 0
+    superseded: int = 0
+    redactions: int = 0  # secrets found in the turns as they were handed on
+    extractor: str = "rules"
+    salience: str = ""  # what scored salience: "features", or "features and <model id>"
+    warnings: list[str] = field(default_factory=list)
+    # Day -> the candidate facts of the turns handed on, those learned before included,
+    # in the order said: what a summary of the day lists.
+    facts: dict[str, list[Fact]] = field(default_factory=dict)
+    # The logs another run had read further than the bytes handed on (see `learn`).
+    read_further: list[Path] = field(default_factory=list)
+    stopped: bool = False  # nothing was written: another run had read further
+
+
+def learn(
+    graph: KnowledgeGraph,
+    turns: Sequence[Turn],
+    now: datetime,
+    *,
+    logs: Mapping[Path, bytes] | None = None,
+    scorer: SalienceScorer | None = None,
+    with_them: Callable[[LearnReport], None] | None = None,
+    stop_if_read_further: bool = False,
+    in_step: Callable[[], list[str]] | None = None,
+    progress: Progress | None = None,
+) -> LearnReport:
+    """Learn `turns` (as said, in the order said), the facts stamped `now`.
+
+    `logs`: the session logs the turns were read from, each with the bytes read; the ledger
+    marks how far each was read, and a turn of one of them is learned only if it lies past
+    what an earlier run read. `scorer`: the salience scorer to use (one is made otherwise).
+    `with_them`: what the caller writes with the turns (summarize: the days' summaries),
+    under the same lock, after the facts and episodes and before the ledger. When another
+    run has read one of `logs` further than these bytes, it is named in `read_further`;
+    with `stop_if_read_further`, nothing is written then (`stopped`), for the caller to
+    read the logs again. `in_step`: brings the derived indexes in step once the turns are
+    written, returning its warnings. `progress(label, done, total)` is told of each day.
+    """
+    store, settings = graph.store, graph.settings
+    report = LearnReport(turns=len(turns))
+    created = format_iso(now)
+    scorer = scorer or SalienceScorer(graph, settings)
+    report.salience = scorer.name
+    episodes = _read_days(_said_by_day(turns, report), settings, created, scorer, report, progress)
+    # How far each log was read: by the bytes read, not the log as it is now, since the
+    # agent may have appended to it meanwhile.
+    read = {path: LedgerEntry.of(data, created) for path, data in (logs or {}).items()}
+    with store.locked("learn"):
+        ledger = read_ledger(store)
+        valid = still_valid(ledger, list(read))
+        report.read_further = [
+            path
+            for path in read
+            if path.name in valid and valid[path.name].bytes > read[path].bytes
+        ]
+        if report.read_further and stop_if_read_further:
+            report.stopped = True
+            return report
+        unread = {turn.source for turn in turns if not learned_before(turn, valid)}
+        scorer.save()
+        fresh = [fact for facts in report.facts.values() for fact in facts if fact.source in unread]
+        if fresh:
+            remembered = graph.remember(fresh, now)
+            report.added, report.reinforced = len(remembered.added), len(remembered.reinforced)
+            report.superseded = len(remembered.superseded)
+        for day, kept in episodes.items():
+            report.episodes += append_episodes(
+                store, day, [episode for episode in kept if episode.source in unread]
+            )
+        if with_them is not None:
+            with_them(report)
+        record_how_far(store, ledger, list(read), valid, {p.name: e for p, e in read.items()})
+    if in_step is not None:
+        report.warnings += in_step()
+    return report
+
+
+def _read_days(
+    days: dict[str, list[Turn]],
+    settings: Settings,
+    created: str,
+    scorer: SalienceScorer,
+    report: LearnReport,
+    progress: Progress | None,
+) -> dict[str, list[Episode]]:
+    """The candidate facts of each day's turns (in `report.facts`) and their episodes."""
+    episodes: dict[str, list[Episode]] = {}
+    for number, (day, said) in enumerate(days.items()):
+        if progress is not None:
+            progress("learn", number, len(days))
+        found = candidates_of(said, settings, created, scorer)
+        report.fragments += found.fragments
+        report.chatter += found.chatter
+        report.extractor = found.extractor
+        report.warnings += found.warnings
+        report.facts[day] = found.facts
+        report.facts_extracted += len(found.facts)
+        episodes[day] = _episodes(said, found.facts)
+    if progress is not None:
+        progress("learn", len(days), len(days))
+    return episodes
+
+
+def _said_by_day(turns: Sequence[Turn], report: LearnReport) -> dict[str, list[Turn]]:
+    """The turns, redacted and in the context of their log, by the day of their log (in the
+    order handed on)."""
+    logs: dict[str, list[Turn]] = {}
+    for turn in turns:
+        logs.setdefault(turn.source_file, []).append(_redacted(turn, report))
+    days: dict[str, list[Turn]] = {}
+    for log, said in logs.items():
+        days.setdefault(_day_of(log, said[0]), []).extend(in_context(said))
+    return days
+
+
+def _redacted(turn: Turn, report: LearnReport) -> Turn:
+    """`turn` with its text and speaker made safe to keep: unsafe characters replaced (but
+    the newlines and tabs the extractor reads), secrets redacted."""
+    text = redact(without_unsafe(turn.text))
+    report.redactions += text.count
+    if turn.speaker is None:
+        return replace(turn, text=text.text)
+    speaker = redact(without_unsafe(turn.speaker))
+    report.redactions += speaker.count
+    return replace(turn, text=text.text, speaker=speaker.text)
+
+
+def _day_of(log: str, turn: Turn) -> str:
+    """The day of the session log `log`, or for a turn said in none the day it was said."""
+    named = SESSION_NAME.match(PurePath(log).name)
+    return named.group(1) if named else turn.ts.date().isoformat()
+
+
+def _episodes(turns: list[Turn], facts: list[Fact]) -> list[Episode]:
+    """The episodes of what the person and the assistant said, each noting how many facts
+    were learned from its turn."""
+    learned = Counter(fact.source for fact in facts)
+    return [
+        episode
+        for turn in turns
+        if turn.role in EPISODE_ROLES
+        for episode in episodes_of(
+            turn.source,
+            format_iso(turn.ts),
+            turn.subject,
+            turn.text,
+            learned[turn.source],
+            turn.asked,
+        )
+    ]

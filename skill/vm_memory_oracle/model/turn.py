@@ -1,0 +1,61 @@
+"""A turn: what one speaker said at one time, and where it was said.
+
+A turn is said in a session log (`source`: sessions/<file>.jsonl:<line>, the line a fact
+learned from it cites); a turn copied from OpenClaw also names the transcript row it was
+said in (`origin`: openclaw:<agent>/<session>#<seq>). Both are a conversation and a position
+in it, which is how the memory knows whether it has learned a turn already.
+
+Read from a log, a turn holds its text as said; learn() redacts it before anything else
+reads it, and in_context (extract/rules.py) adds what its neighbours tell.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from datetime import datetime
+
+from ..clock import parse_iso
+
+# The origin a copied line names (openclaw_import.py): "openclaw:<agent>/<session>#<seq>".
+ORIGIN = re.compile(r"openclaw:[^\s/#]{1,128}/[^\s#]{1,256}#\d{1,12}")
+
+
+@dataclass(frozen=True)
+class Turn:
+    source_file: str  # relative to the data directory: sessions/<file>.jsonl
+    line: int
+    ts: datetime
+    role: str
+    text: str
+    speaker: str | None = None
+    origin: str | None = None  # where the log's line was copied from (an OpenClaw session)
+    addressee: str | None = None  # whom "you" means: the other speaker, or the assistant
+    after_question: bool = False  # the turn before it in the log asked something
+    place: int = 0  # its index among the log's turns
+    novelty: float = 1.0  # the share of its words not said earlier in the log
+    followed_by_question: bool = False  # the turn after it in the log asks something
+    asked: str | None = None  # the question of another speaker it follows ("Bob: Where to?")
+
+    @classmethod
+    def of_record(cls, source_file: str, line: int, record: dict) -> Turn:
+        """The turn a session log's line holds (a record valid as a session-turn). An
+        origin that is not one an OpenClaw copy writes is left out."""
+        origin = record.get("origin")
+        return cls(
+            source_file,
+            line,
+            parse_iso(record["ts"]),
+            record["role"],
+            record["text"],
+            record.get("speaker"),
+            origin if isinstance(origin, str) and ORIGIN.fullmatch(origin) else None,
+        )
+
+    @property
+    def source(self) -> str:
+        return f"{self.source_file}:{self.line}"
+
+    @property
+    def subject(self) -> str:
+        return self.speaker or ("user" if self.role == "user" else self.role)
