@@ -471,3 +471,48 @@ def test_a_question_of_the_persons_own_doings_finds_their_turns_before_the_assis
     assert lines(of_the_person=True) == ["3", "7", "8"]
     assert lines(of_the_person=False) == ["8", "3", "7"]
     assert lines() == ["8", "3", "7"]
+
+
+def test_indexes_made_by_other_code_are_built_again_without_a_repair(cli, data_dir):
+    """An upgrade changes the code that makes the episodes' and the full-text index: their
+    records name another layout, so both are made again, found as before, and neither the
+    warnings nor the audit log call it damage."""
+    import marshal
+
+    import numpy as np
+    from vm_memory_oracle.storage import snapshot
+
+    hash_embedder(cli)
+    log(data_dir, TRIP)
+    summarize(cli)
+    first = recalled(cli, "which museum needs tickets ahead")
+    assert any(hit.get("kind") == "episode" for hit in first)
+    cache = data_dir / "state" / "cache"
+    # The layout a record was made with is the first part of its key, in both records.
+    state = cache / "episode-index.marshal"
+    stored_format, key, payload = marshal.loads(state.read_bytes())
+    state.write_bytes(marshal.dumps((stored_format, (key[0] + 1, *key[1:]), payload)))
+    record = cache / "text-index.npz"
+    with np.load(record, allow_pickle=False) as held:
+        parts = {name: held[name] for name in held.files}
+    head = json.loads(parts["head"].tobytes().decode("utf-8"))
+    head["layout"] += 1
+    parts["head"] = np.frombuffer(json.dumps(head).encode("utf-8"), dtype=np.uint8)
+    np.savez(record, **parts)
+    snapshot.forget_memory()  # the upgraded code runs in a new process
+    audit = data_dir / "state" / "audit.jsonl"
+    before = audit.read_text().splitlines()
+    result = cli("--json", "--action", "recall", "--query", "which museum needs tickets ahead",
+                 "--no-boost", now=LATER)  # fmt: skip
+    assert result.code == 0, result.err
+    assert [hit["id"] for hit in result.json()["results"]] == [hit["id"] for hit in first]
+    assert "rebuilt" not in result.err, result.err
+    lines = [json.loads(line) for line in audit.read_text().splitlines()[len(before) :]]
+    notes = [note for line in lines for note in line["change"].split("; ")]
+    assert any(
+        note.startswith("episode index: ") and "made by another version" in note for note in notes
+    ), notes
+    assert any(
+        note.startswith("full-text index: ") and "made by another version" in note for note in notes
+    ), notes
+    assert not [repair for line in lines for repair in line.get("repairs", [])]

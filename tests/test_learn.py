@@ -163,3 +163,25 @@ def test_the_indexes_are_brought_in_step_once_the_turns_are_written(tmp_path):
     report = learn(graph, turns, NOW, logs={path: data}, in_step=in_step)
     assert seen == [report.added] and report.added > 0
     assert report.warnings[-1] == "the index was rebuilt"
+
+
+def test_a_turn_handed_on_with_the_owner_of_the_indexes_is_found_at_once(tmp_path):
+    """The live path's way: one turn learned, the derived indexes brought in step by their
+    one owner right after, so the next recall finds it without building anything."""
+    from vm_memory_oracle.indexes import bring_in_step
+    from vm_memory_oracle.recall import Asked, recall_many
+
+    graph = memory(tmp_path / "memory")
+    path = logged(graph, SAID)
+    data, turns = turns_of(graph, path)
+    report = learn(
+        graph, turns[:1], NOW, logs={path: data}, in_step=lambda: bring_in_step(graph).warnings
+    )
+    assert report.added > 0 and report.episodes == 1
+    indexes = bring_in_step(graph)  # as the next request finds them: in step, nothing to do
+    episodes, vectors = indexes.report.episodes, indexes.report.vectors
+    assert episodes is not None and vectors is not None
+    assert (episodes.added, episodes.embedded, vectors.added, vectors.embedded) == (0, 0, 0, 0)
+    assert episodes.episodes == 1 and vectors.vectors == report.added
+    (found,) = recall_many(graph, [Asked("Where does Alex live?")], NOW, indexes=indexes)
+    assert any("Beijing" in hit.text for hit in found.hits), found

@@ -169,14 +169,13 @@ def _note(graph: KnowledgeGraph, report: InStepReport) -> None:
         change = f"{name}: {added} added, {removed} removed"
         if part.rebuilt is not None:
             change += f", rebuilt because {part.rebuilt}"
-        changes.append((change, path if part.repaired else None))
+        changes.append((change, path, part.repaired))
     if not changes or graph.store.refused(graph.layout.write_lock) is not None:
         return
     with graph.store.locked("indexes"):
-        for change, repaired in changes:
-            if repaired is not None:
-                graph.store.touched(repaired)
-            graph.store.note(change, repair=repaired is not None)
+        for change, path, repaired in changes:
+            graph.store.touched(path)  # derived files are unaudited, but what changed is told
+            graph.store.note(change, repair=repaired)
 
 
 def _parts(graph: KnowledgeGraph, report: InStepReport):
