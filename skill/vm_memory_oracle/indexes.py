@@ -172,7 +172,7 @@ def _note(graph: KnowledgeGraph, report: InStepReport) -> None:
         changes.append((change, path, part.repaired))
     if not changes or graph.store.refused(graph.layout.write_lock) is not None:
         return
-    with graph.store.locked("indexes"):
+    with graph.store.locked("index"):
         for change, path, repaired in changes:
             graph.store.touched(path)  # derived files are unaudited, but what changed is told
             graph.store.note(change, repair=repaired)

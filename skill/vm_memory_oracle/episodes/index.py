@@ -260,7 +260,7 @@ def update_episode_index(
     vectors = _embedded(graph, embedder, [episode for episode, _, _ in read.episodes], report)
     try:
         with store.locked("episode index"):
-            again = _kept_state(store, model).earlier()
+            again = _kept_state(store, model).written()
             if again != held and not force:  # another process brought them in step meanwhile
                 base, reason = _base(store, model, again, _file_sizes(layout))
                 read = _read_from(layout, base["reached"])

@@ -90,6 +90,17 @@ class Derived(Generic[T]):
             return None
         return held[0], self._decoded(held[0], held[1])
 
+    def written(self) -> tuple[tuple, T] | None:
+        """(key, state) as the file holds it now, if made with this layout, whatever this
+        process holds: read under the lock, it is what another process may have written
+        since this one read it."""
+        if not self.disk:  # kept in this process alone
+            return self.earlier()
+        held = snapshot.stored(self.cache)
+        if held is None or not held[0] or held[0][0] != self.layout:
+            return None
+        return held[0], self._decoded(held[0], held[1])
+
     def other_layout(self) -> bool:
         """Whether a state is kept that was made with another layout (other code, or
         another shape of record): made again, which mends nothing."""

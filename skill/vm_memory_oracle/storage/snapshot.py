@@ -52,6 +52,12 @@ def load_any(cache_path: Path, *, disk: bool = True) -> tuple[tuple, object] | N
     return _stored(cache_path) if disk else None
 
 
+def stored(cache_path: Path) -> tuple[tuple, object] | None:
+    """(key, payload) of the snapshot file as it is now, whatever this process holds: what
+    another process may have written meanwhile."""
+    return _stored(cache_path)
+
+
 def _stored(cache_path: Path) -> tuple[tuple, object] | None:
     """(key, payload) of the snapshot file, or None when it is missing, unreadable or of
     another format."""
