@@ -4,11 +4,12 @@ Every index made from the memory's files is brought in step here, and only here:
 episodes' vector and full-text indexes (episodes/index.py), the facts' vector index
 (semantic/index.py) and the facts' full-text index (lexical/index.py); the tables recall
 reads (the lexical snapshot and the activation columns) are made on first use from the same
-owner. Each index decides for itself, through storage/derived.py, whether what it holds is
-in step, can be extended, or must be made again; this module runs them in one order, writes
-one line in the audit log for all they changed (with a repair for each that had to be built
-again though it should have been usable, so health.json reports it), and returns one list
-of warnings for the command to show. Recall, reindex, consolidate, check(fix=True) and the
+owner (Indexes.lexical, Indexes.activations). Each index decides for itself, through
+storage/derived.py, whether what it holds is in step, can be extended, or must be made
+again; this module runs them in one order, writes one line in the audit log for all they
+changed (with a repair for each that had to be built again though it should have been
+usable, so health.json reports it), and returns one list of warnings for the command to
+show. Recall, reindex, consolidate, check(fix=True) and the
 long-lived recall process all call `bring_in_step`.
 """
 
@@ -20,8 +21,11 @@ from functools import cached_property
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
+    from datetime import datetime
+
     from .episodes.index import EpisodeIndex, EpisodeIndexReport
     from .graph import KnowledgeGraph
+    from .graph.columns import ActivationsAt
     from .lexical.index import TextIndexReport
     from .lexical.snapshot import LexicalSnapshot
     from .semantic import Choice, IndexReport, Semantic
@@ -69,6 +73,15 @@ class Indexes:
         from .lexical.snapshot import lexical_index
 
         return lexical_index(self.graph)
+
+    def activations(self, now: datetime) -> ActivationsAt:
+        """The facts' activation at `now`, in the lexical snapshot's numbering: the
+        activation columns (graph/columns.py), kept while activation-metadata.json and its
+        journal are unchanged, with the formula applied over them."""
+        from .lexical.snapshot import tables_of
+
+        tables = tables_of(self.lexical)
+        return self.graph.activations(tables.position, tables.facts, now)
 
 
 def bring_in_step(

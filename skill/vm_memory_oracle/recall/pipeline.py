@@ -17,7 +17,6 @@ from datetime import datetime
 from ..errors import UsageError
 from ..graph import KnowledgeGraph
 from ..indexes import Indexes, bring_in_step
-from ..lexical.snapshot import tables_of
 from ..semantic.search import nearest_of_each
 from .archive import restore_from_archive
 from .corpus import Corpus
@@ -54,8 +53,7 @@ def recall_many(
         warnings += indexes.warnings
     view = graph.live_view(now)
     index = indexes.lexical
-    tables = tables_of(index)
-    activation = graph.activations(tables.position, tables.facts, now)
+    activation = indexes.activations(now)
     text = indexes.text if view.records else None
     corpus = Corpus(view, graph.settings.search_threshold, index, activation, text)
     semantic, said = indexes.semantic, indexes.episodes
