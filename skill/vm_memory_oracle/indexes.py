@@ -176,8 +176,18 @@ def _note(graph: KnowledgeGraph, report: InStepReport) -> None:
     it should have been usable); no line when none changed. A memory whose lock is refused
     is read, never written: its indexes were made for this command only, and said so."""
     changes = []
-    for name, part, added, removed, path in _parts(graph, report):
-        if part is None or part.rebuilt is None and not added and not removed:
+    layout = graph.layout
+    parts = (
+        ("episode index", report.episodes, layout.episode_vectors),
+        ("vector index", report.vectors, layout.index_file),
+        ("full-text index", report.text, layout.text_index_dir),
+    )
+    for name, part, path in parts:
+        if part is None:
+            continue
+        # The episodes files only grow: their index never removes an entry.
+        added, removed = part.added, getattr(part, "removed", 0)
+        if part.rebuilt is None and not added and not removed:
             continue
         change = f"{name}: {added} added, {removed} removed"
         if part.rebuilt is not None:
@@ -189,30 +199,3 @@ def _note(graph: KnowledgeGraph, report: InStepReport) -> None:
         for change, path, repaired in changes:
             graph.store.touched(path)  # derived files are unaudited, but what changed is told
             graph.store.note(change, repair=repaired)
-
-
-def _parts(graph: KnowledgeGraph, report: InStepReport):
-    """(name, report, added, removed, its file) of each index brought in step."""
-    layout = graph.layout
-    episodes, vectors, text = report.episodes, report.vectors, report.text
-    yield (
-        "episode index",
-        episodes,
-        episodes.added if episodes else 0,
-        0,
-        layout.episode_vectors,
-    )
-    yield (
-        "vector index",
-        vectors,
-        vectors.added if vectors else 0,
-        vectors.removed if vectors else 0,
-        layout.index_file,
-    )
-    yield (
-        "full-text index",
-        text,
-        text.added if text else 0,
-        text.removed if text else 0,
-        layout.text_index_dir,
-    )
