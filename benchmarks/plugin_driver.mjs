@@ -4,32 +4,38 @@
 // own code without starting an agent (tests/test_openclaw.py proves it inside the real
 // OpenClaw).
 //
-//   node plugin_driver.mjs '<config JSON>' '<steps JSON>'
+//   node plugin_driver.mjs '<config JSON>' '<steps JSON>' ['<OpenClaw config JSON>']
 // A step: {"tool": "memory_search"|"memory_get", "params": {...}}
 //         {"hook": "before_prompt_build", "message": TEXT}
+//         {"hook": "agent_end"|"before_compaction"|"session_end", "ctx": {agentId, sessionId}}
+//         {"idle": true}  (wait until live learning is done: its answers, and the warnings)
+//         {"until": step, "contains": TEXT, "timeoutMs": MS}  (repeat `step` until its
+//           answer holds TEXT: {"ms", "tries", "found"})
 //         {"parallel": [steps]}  {"kill": true}  (SIGKILL the recall process)
 //         {"timed": [steps]}  (run one after another: {"ms": [...], "hits": [...]})
 //         {"step": step, "after": MS, "during": step}  (`during` runs while `step` is pending)
 import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 
-const [config, steps] = process.argv.slice(2).map((text) => JSON.parse(text));
+const [config, steps, host = {}] = process.argv.slice(2).map((text) => JSON.parse(text));
 const plugin = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..", "openclaw-plugin");
 
 const module = await import(pathToFileURL(path.join(plugin, "index.js")).href);
 const service = await import(pathToFileURL(path.join(plugin, "service.js")).href);
 const tools = new Map();
 const hooks = new Map();
-module.default.register({
+const warnings = [];
+const api = {
   pluginConfig: config,
-  config: {},
-  logger: { info() {}, warn() {}, error() {} },
+  config: host,
+  logger: { info() {}, warn(line) { warnings.push(line); }, error(line) { warnings.push(line); } },
   registerTool(factory, opts) {
     for (const name of opts.names) tools.set(name, factory({}));
   },
   registerMemoryCapability() {},
   on(name, handler) { hooks.set(name, handler); },
-});
+};
+module.default.register(api);
 
 async function run(step) {
   if (step.parallel) return Promise.all(step.parallel.map(run));
@@ -49,8 +55,32 @@ async function run(step) {
     for (const pid of pids) process.kill(pid, "SIGKILL");
     return { killed: pids.length };
   }
+  if (step.idle) {
+    const learner = module.learnerOf(api);
+    const alive = setInterval(() => {}, 1000); // the memory's processes and timers are unref'd
+    try {
+      await learner.idle();
+    } finally {
+      clearInterval(alive);
+    }
+    return { learned: learner.learned, warnings };
+  }
+  if (step.until) {
+    const begun = performance.now();
+    for (let tries = 1; ; tries += 1) {
+      const found = JSON.stringify(await run(step.until)).includes(step.contains);
+      const ms = performance.now() - begun;
+      if (found || ms > (step.timeoutMs ?? 30_000)) return { ms, tries, found };
+      await new Promise((resolve) => setTimeout(resolve, step.everyMs ?? 20));
+    }
+  }
   try {
-    if (step.hook) return { hook: (await hooks.get(step.hook)?.({ prompt: step.message }, {})) ?? null };
+    if (step.hook) {
+      const handler = hooks.get(step.hook);
+      if (!handler) return { hook: null, registered: false };
+      const event = { prompt: step.message, messages: [], success: true };
+      return { hook: (await handler(event, step.ctx ?? {})) ?? null };
+    }
     const result = await tools.get(step.tool).execute("call", step.params ?? {});
     return { details: result.details, text: result.content[0].text };
   } catch (error) {

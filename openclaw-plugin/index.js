@@ -5,6 +5,10 @@
 // user's message are added before the turn, within recallMaxChars; nothing is added when
 // the memory holds nothing about it.
 
+import { homedir } from "node:os";
+import path from "node:path";
+
+import { LiveLearner, agentOf } from "./learning.js";
 import { MemoryError, START_TIMEOUT_MS, findEntrypoint, recallProcess } from "./service.js";
 
 const ID = "vm-memory-oracle";
@@ -52,17 +56,70 @@ function settings(api) {
   return {
     dataPath: config.dataPath || DEFAULT_DATA_PATH,
     autoRecall: config.autoRecall === true,
+    liveLearning: config.liveLearning !== false,
     recallMaxChars: config.recallMaxChars ?? AUTO_RECALL_CHARS,
     bundlePath: config.bundlePath,
     startTimeoutMs: (config.startTimeoutSeconds ?? START_TIMEOUT_MS / 1000) * 1000,
   };
 }
 
-function memoryOf(api, workspaceDir) {
+function memoryOf(api, workspaceDir, role = "recall") {
   const { dataPath, bundlePath, startTimeoutMs } = settings(api);
   const workspaces = [workspaceDir, api.config?.agents?.defaults?.workspace];
   const entrypoint = findEntrypoint({ bundlePath, workspaceDirs: workspaces });
-  return recallProcess({ entrypoint, dataPath, logger: api.logger, startTimeoutMs });
+  return recallProcess({ entrypoint, dataPath, logger: api.logger, startTimeoutMs, role });
+}
+
+/** OpenClaw's state directory, whose transcript databases the memory learns from. */
+function stateDirOf(api) {
+  return (
+    api.runtime?.state?.resolveStateDir?.() ||
+    process.env.OPENCLAW_STATE_DIR ||
+    path.join(homedir(), ".openclaw")
+  );
+}
+
+const learners = new Map(); // one per learning process, for the whole host
+const warned = new Set(); // what was said once in OpenClaw's log (it registers a plugin often)
+
+/** The live learner of the memory `api` is configured for (its process is started by the
+ * first turn that ends). */
+export function learnerOf(api, workspaceDir) {
+  const memory = memoryOf(api, workspaceDir, "learn");
+  if (!learners.has(memory)) {
+    learners.set(memory, new LiveLearner({ memory, stateDir: stateDirOf(api), logger: api.logger }));
+  }
+  return learners.get(memory);
+}
+
+/** Whether OpenClaw lets this plugin's hooks see the conversation (agent_end needs it). */
+function conversationAllowed(api) {
+  return api.config?.plugins?.entries?.[ID]?.hooks?.allowConversationAccess === true;
+}
+
+/** Learn each turn as it ends: agent_end when conversation access is allowed, and at
+ * compaction and at a session's end either way (they only say that turns are there to be
+ * read; the memory reads them from OpenClaw's transcript, as the nightly summarize does). */
+function learnLive(api) {
+  const heard = (why) => (_event, ctx) => {
+    try {
+      learnerOf(api, ctx?.workspaceDir).ended(agentOf(ctx), ctx?.sessionId, why);
+    } catch (error) {
+      api.logger.warn?.(`${ID}: live learning skipped: ${error.message}`);
+    }
+  };
+  if (conversationAllowed(api)) {
+    api.on("agent_end", heard("agent_end"));
+  } else if (!warned.has("access")) {
+    warned.add("access");
+    api.logger.warn?.(
+      `${ID}: conversation access is not allowed, so turns are learned only at compaction, ` +
+        `at a session's end and by the nightly summarize; set ` +
+        `plugins.entries.${ID}.hooks.allowConversationAccess to true to learn each turn as it ends`,
+    );
+  }
+  api.on("before_compaction", heard("before_compaction"));
+  api.on("session_end", heard("session_end"));
 }
 
 function checkedQuery(query) {
@@ -208,6 +265,7 @@ export default {
             ]
           : [],
     });
+    if (settings(api).liveLearning) learnLive(api);
     if (settings(api).autoRecall) {
       api.on("before_prompt_build", async (event, ctx) => {
         let memory;

@@ -19,6 +19,7 @@ export const START_TIMEOUT_MS = 120_000;
 export const REQUEST_TIMEOUT_MS = 30_000;
 const STDERR_LINES = 20; // the end of the process's stderr, quoted when it dies
 const SKILL = "vm-memory-oracle";
+const ACTOR = "openclaw-plugin"; // who wrote, in the memory's audit log
 const ENTRYPOINT = path.join("scripts", "vm-memory-oracle");
 
 export class MemoryError extends Error {
@@ -106,7 +107,8 @@ export class RecallProcess {
   }
 
   start() {
-    const child = spawn(this.entrypoint, ["--data-path", this.dataPath, "--action", "serve"], {
+    const options = ["--data-path", this.dataPath, "--actor", ACTOR, "--action", "serve"];
+    const child = spawn(this.entrypoint, options, {
       stdio: ["pipe", "pipe", "pipe"],
       env: this.env,
     });
@@ -168,8 +170,11 @@ export class RecallProcess {
 
 const running = new Map(); // one process per entrypoint and data directory, for the whole host
 
+/** The process of `options.role` ("recall", the default, or "learn": learns wait for the
+ * lock and take seconds, so they have a process of their own) for an entrypoint and data
+ * directory, started on its first request. */
 export function recallProcess(options) {
-  const key = `${options.entrypoint}\u0000${options.dataPath}`;
+  const key = [options.entrypoint, options.dataPath, options.role ?? "recall"].join("\u0000");
   if (!running.has(key)) running.set(key, new RecallProcess(options));
   const recall = running.get(key);
   recall.startTimeoutMs = options.startTimeoutMs ?? recall.startTimeoutMs;

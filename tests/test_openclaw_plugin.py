@@ -10,6 +10,7 @@ import json
 import os
 import subprocess
 import sys
+import time
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
@@ -30,10 +31,16 @@ def node_env():
 def plugin(node_env, tmp_path):
     """Run steps through the plugin with a config; returns each step's JSON line."""
 
-    def run(config: dict, steps: list[dict], timeout: float = 300) -> list[dict]:
-        env = {**node_env, "HOME": str(tmp_path / "home"), "MEMORY_ORACLE_NOW": NOW}
+    def run(
+        config: dict,
+        steps: list[dict],
+        timeout: float = 300,
+        host: dict | None = None,
+        env: dict | None = None,
+    ) -> list[dict]:
+        env = {**node_env, "HOME": str(tmp_path / "home"), "MEMORY_ORACLE_NOW": NOW, **(env or {})}
         done = subprocess.run(
-            ["node", str(DRIVER), json.dumps(config), json.dumps(steps)],
+            ["node", str(DRIVER), json.dumps(config), json.dumps(steps), json.dumps(host or {})],
             capture_output=True,
             text=True,
             env=env,
@@ -232,3 +239,117 @@ def test_the_plugin_search_benchmark_runs_on_tiny_data(node_env, tmp_path):
     assert figures["plugin"]["searches"] == 8 and figures["plugin"]["p50_ms"] > 0
     assert figures["plugin"]["hits_mean"] > 0  # the searches found facts
     assert figures["recall_process"]["rounds"] == 2 and figures["recall_process"]["median_ms"] > 0
+
+
+# -- live learning: the plugin's hooks ----------------------------------------------------------
+
+
+@pytest.fixture
+def live(plugin, memory, tmp_path):
+    """A memory connected to an OpenClaw state directory whose transcript the test writes;
+    runs steps with conversation access allowed unless the host config says otherwise."""
+    from test_openclaw_state import Transcript
+
+    state = tmp_path / "openclaw-state"
+    state.mkdir()
+    transcript = Transcript(state)
+    allowed = {
+        "plugins": {"entries": {"vm-memory-oracle": {"hooks": {"allowConversationAccess": True}}}}
+    }
+
+    def run(steps: list[dict], config: dict | None = None, host: dict | None = None, **options):
+        return plugin(
+            {**memory, **(config or {})},
+            steps,
+            host=allowed if host is None else host,
+            env={"OPENCLAW_STATE_DIR": str(state)},
+            **options,
+        )
+
+    return run, transcript
+
+
+def turn_end(hook: str = "agent_end", agent: str = "main", session: str = "s1") -> dict:
+    return {"hook": hook, "ctx": {"agentId": agent, "sessionId": session}}
+
+
+def test_a_turn_is_found_by_memory_search_right_after_it_ends(live, data_dir):
+    run, transcript = live
+    transcript.user("s1", "By the way, I'm severely allergic to shellfish.")
+    transcript.assistant("s1", [{"type": "text", "text": "Noted: no shellfish."}])
+    before, ended, found, idle = run(
+        [
+            search("What am I allergic to?"),
+            turn_end(),
+            {
+                "until": search("What am I allergic to?"),
+                "contains": "shellfish",
+                "timeoutMs": 120_000,
+            },
+            {"idle": True},
+        ]
+    )
+    assert "shellfish" not in json.dumps(before)
+    assert ended["hook"] is None  # an observer: it returns nothing, at once
+    assert found["found"], found
+    [learned] = idle["learned"]
+    assert learned["agent"] == "main" and learned["importedTurns"] == 2
+    facts = (data_dir / "knowledge-graph" / "facts.jsonl").read_text().splitlines()
+    assert [json.loads(fact)["object"] for fact in facts if "shellfish" in fact] == ["shellfish"]
+
+
+def test_without_conversation_access_one_warning_and_turns_learned_at_the_session_end(live):
+    run, transcript = live
+    transcript.user("s1", "My sister Ana lives in Madrid.")
+    ended, session_ended, idle = run([turn_end(), turn_end("session_end"), {"idle": True}], host={})
+    assert ended == {"hook": None, "registered": False}  # agent_end is not OpenClaw's to give
+    assert session_ended["hook"] is None
+    warned = [line for line in idle["warnings"] if "conversation access is not allowed" in line]
+    assert len(warned) == 1 and "allowConversationAccess" in warned[0]
+    assert idle["learned"][0]["importedTurns"] == 1
+
+
+def test_live_learning_turned_off_registers_no_hook(live):
+    run, transcript = live
+    transcript.user("s1", "My sister Ana lives in Madrid.")
+    steps = run(
+        [turn_end(), turn_end("before_compaction"), turn_end("session_end")],
+        config={"liveLearning": False},
+    )
+    assert all(step == {"hook": None, "registered": False} for step in steps)
+
+
+def test_a_full_queue_leaves_the_turn_to_the_nightly_path_and_never_blocks(live, data_dir, cli):
+    """The memory locked (a consolidation) for longer than its lock timeout: the turns wait
+    in the bounded queue, each hook returning at once; the one the queue has no room for is
+    left to the nightly summarize with a warning; once the lock is free the queue drains."""
+    import threading
+
+    from vm_memory_oracle.storage.layout import Layout
+    from vm_memory_oracle.storage.store import Store
+
+    run, transcript = live
+    transcript.user("s1", "I drive a red car.")
+    assert cli("--action", "config", "--set", "lock_timeout_seconds=1").code == 0
+    agents = [turn_end(agent="main")] + [turn_end(agent=f"a{n}") for n in range(65)]
+    held = threading.Event()
+
+    def hold():
+        with Store(Layout(data_dir), lock_timeout=5, timestamp=NOW).locked("consolidate"):
+            held.set()
+            time.sleep(8)
+
+    holder = threading.Thread(target=hold)
+    holder.start()
+    held.wait(10)
+    try:
+        steps = run([{"timed": agents}, {"idle": True}])
+    finally:
+        holder.join()
+    assert max(steps[0]["ms"]) < 1000  # a hook never waits for the memory (a guard)
+    warnings = steps[1]["warnings"]
+    full = [line for line in warnings if "live learning queue full" in line]
+    assert len(full) == 1 and "agent a64" in full[0] and "nightly summarize" in full[0]
+    learned = {answer["agent"]: answer for answer in steps[1]["learned"]}
+    assert learned["main"]["importedTurns"] == 1 and "a64" not in learned
+    assert len(learned) == 65

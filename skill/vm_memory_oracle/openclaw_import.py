@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Collection
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta, timezone
 from pathlib import Path
@@ -33,6 +34,7 @@ from .extract.redact import redact
 from .openclaw_state import Agent, read_setup
 from .openclaw_transcripts import TranscriptRead, read_new_turns
 from .storage import files, strict_json
+from .storage.sessions import MAX_TURN_CHARS
 from .storage.store import Store
 
 _NOTE_NAME = re.compile(r"^(\d{4}-\d{2}-\d{2})(?:-[\w.-]+)?\.md$")
@@ -49,6 +51,7 @@ class ImportReport:
     files_written: list[str] = field(default_factory=list)
     redactions: int = 0
     skipped: list[str] = field(default_factory=list)  # "path: reason"
+    cut: list[str] = field(default_factory=list)  # "origin: how long; what was kept"
     events: int = 0  # OpenClaw transcript events read
     turns: int = 0  # of them, conversation turns copied
 
@@ -107,18 +110,24 @@ TRANSCRIPTS = "openclaw-transcripts"
 
 
 def import_openclaw_state(
-    store: Store, state_dir: str, *, busy_timeout: float = 5.0
+    store: Store,
+    state_dir: str,
+    *,
+    agents: Collection[str] | None = None,
+    busy_timeout: float = 5.0,
 ) -> ImportReport:
-    """Bring every agent's new transcript turns into sessions/. The databases are read
-    without the store's lock (OpenClaw may keep one busy); the copies are written under it,
-    leaving out what another run imported meanwhile."""
+    """Bring every agent's new transcript turns into sessions/ (with `agents`, those
+    agents' only: a turn that just ended). The databases are read without the store's lock
+    (OpenClaw may keep one busy); the copies are written under it, leaving out what another
+    run imported meanwhile."""
     report = ImportReport()
     if not store.usable(store.layout.sessions_dir):
         return report
     setup = read_setup(state_dir)
     report.skipped += setup.problems
+    chosen = [agent for agent in setup.agents if agents is None or agent.id in agents]
     ledger_path = store.layout.import_ledger
-    reads = _read_agents(setup.agents, _read_ledger(store, ledger_path), report, busy_timeout)
+    reads = _read_agents(chosen, _read_ledger(store, ledger_path), report, busy_timeout)
     if not reads:
         return report
     with store.locked("import openclaw"):
@@ -148,7 +157,7 @@ def _read_agents(
         if database.is_symlink() or not database.is_file():
             report.skipped.append(f"{database}: not a regular file; skipped")
             continue
-        key = f"sqlite:{database}"
+        key = _database_key(database, ledger)
         seen = {
             session: entry["seq"]
             for session, entry in ledger.get(key, {}).get("sessions", {}).items()
@@ -165,6 +174,31 @@ def _read_agents(
         if read.last_seq:
             reads.append((agent.id, key, read))
     return reads
+
+
+def _database_key(database: Path, ledger: dict) -> str:
+    """The ledger's key for an agent's database: the key an earlier run wrote for the same
+    file, however its state directory was spelled then (`~`, a symlink, a trailing slash:
+    the nightly run and the plugin may each spell it their way), else `sqlite:<path>`.
+    One file has one key, so its turns are copied once."""
+    key = f"sqlite:{database}"
+    if key in ledger:
+        return key
+    try:
+        real = database.resolve()
+    except OSError:
+        return key
+    for known in ledger:
+        if known.startswith("sqlite:") and _resolved(known.removeprefix("sqlite:")) == real:
+            return known
+    return key
+
+
+def _resolved(path: str) -> Path | None:
+    try:
+        return Path(path).expanduser().resolve()
+    except OSError:
+        return None
 
 
 def _copy_new_turns(
@@ -187,18 +221,17 @@ def _copy_new_turns(
         known = sessions.setdefault(session_id, {"seq": -1, "files": {}})
         lines = []
         for turn in turns:
+            origin = f"openclaw:{agent_id}/{session_id}#{turn.seq}"
             cleaned = redact(turn.text)
             report.redactions += cleaned.count
-            lines.append(
-                files.dumps_record(
-                    {
-                        "ts": turn.ts,
-                        "role": turn.role,
-                        "text": cleaned.text,
-                        "origin": f"openclaw:{agent_id}/{session_id}#{turn.seq}",
-                    }
+            text = cleaned.text
+            if len(text) > MAX_TURN_CHARS:  # a pasted file: its opening, as a log holds it
+                report.cut.append(
+                    f"{origin}: {len(text):,} characters, the first {MAX_TURN_CHARS:,} kept"
                 )
-            )
+                text = text[:MAX_TURN_CHARS]
+            record = {"ts": turn.ts, "role": turn.role, "text": text, "origin": origin}
+            lines.append(files.dumps_record(record))
         name = _append_day_copy(store, known["files"], day, turns[0].ts, lines, owned)
         report.turns += len(turns)
         if f"sessions/{name}" not in report.files_written:

@@ -19,7 +19,17 @@ process goes on; it ends when stdin closes.
     get     {"path": "MEMORY.md" | "daily/<day>.md" | "sessions/<log>.jsonl" |
              "knowledge-graph/facts.jsonl", "from": LINE (default 1), "lines": N}
             -> {"path", "text", "from", "lines", "origin"}
+    learn   {"agent": ID, "stateDir": DIR (OpenClaw's state directory; the memory's
+             openclaw_state_dir when it has one), "session": ID (named in the answer)}
+            -> {"agent", "session", "importedTurns", "turns", "added", "reinforced",
+                "episodes", "days", "warnings"}
     ping    {} -> {"pid", "dataPath"}
+
+learn is the live path (the plugin sends it when an OpenClaw turn ends): the agent's new
+transcript turns learned as summarize learns them (steps/summarize.summarize_agent), the
+derived indexes brought in step, and only then the answer, so that the next search finds
+them. The plugin sends learns to a process of their own, one at a time, so a search is
+never queued behind one.
 """
 
 from __future__ import annotations
@@ -53,6 +63,7 @@ MAX_RESULTS = 50
 GET_LINES = 200  # lines a get returns when it names no count
 GET_CHARS = 20_000  # at most this many characters in one get's text
 SNIPPET_CHARS = 700  # a hit's snippet: a fact, or a passage of a turn
+NAME = re.compile(r"[\w.:-]{1,128}")  # an OpenClaw agent or session id
 # The error codes of answers, by the exit code the command line gives the same fault.
 CODES = {
     EXIT_FAILURE: "failure",
@@ -137,6 +148,35 @@ class Read:
 
 
 @dataclass(frozen=True)
+class Learned:
+    """A learn's answer: the turns copied from the agent's transcript, the turns read
+    (with the rest of their days), what was learned of them, the days summarized."""
+
+    agent: str
+    session: str | None
+    imported_turns: int
+    turns: int
+    added: int
+    reinforced: int
+    episodes: int
+    days: tuple[str, ...]
+    warnings: tuple[str, ...]
+
+    def to_json(self) -> JsonObject:
+        return {
+            "agent": self.agent,
+            "session": self.session,
+            "importedTurns": self.imported_turns,
+            "turns": self.turns,
+            "added": self.added,
+            "reinforced": self.reinforced,
+            "episodes": self.episodes,
+            "days": list(self.days),
+            "warnings": list(self.warnings),
+        }
+
+
+@dataclass(frozen=True)
 class Pong:
     pid: int
     data_path: str
@@ -165,14 +205,15 @@ class Service:
                 raise InvalidInputError("request must be a JSON object")
             ident = request.get("id")
             op = request.get("op")
-            handlers: dict[str, Callable[[JsonObject], Searched | Read | Pong]] = {
+            handlers: dict[str, Callable[[JsonObject], Searched | Read | Learned | Pong]] = {
                 "search": self.search,
                 "get": self.get,
+                "learn": self.learn,
                 "ping": self.ping,
             }
             handler = handlers.get(op) if isinstance(op, str) else None
             if handler is None:
-                raise UsageError(f"op must be search, get or ping, got {op!r}")
+                raise UsageError(f"op must be search, get, learn or ping, got {op!r}")
             return {"id": ident, "ok": True, "result": handler(request).to_json()}
         except OracleError as exc:
             return _refusal(ident, exc.exit_code, str(exc))
@@ -231,15 +272,63 @@ class Service:
 
         return Read(relative, redact(text).text[:GET_CHARS], first, count, origin)
 
-    def _context(self):
+    def learn(self, request: JsonObject) -> Learned:
+        from .indexes import bring_in_step
+        from .steps.summarize import summarize_agent
+
+        agent = _name(request, "agent")
+        session = _name(request, "session") if request.get("session") is not None else None
+        context = self._context("summarize")
+        state_dir = context.settings.openclaw_state_dir or request.get("stateDir")
+        if not isinstance(state_dir, str) or not state_dir.strip():
+            raise UsageError(
+                "learn needs OpenClaw's state directory: the memory's openclaw_state_dir "
+                "or the request's stateDir"
+            )
+        graph = context.graph()
+        report = summarize_agent(
+            graph,
+            context.settings,
+            context.now,
+            agent=agent,
+            state_dir=state_dir,
+            in_step=lambda: bring_in_step(graph).warnings,
+        )
+        context.warn(*report.warnings)
+        return Learned(
+            agent,
+            session,
+            report.imported_turns,
+            report.turns,
+            report.added,
+            report.reinforced,
+            report.episodes,
+            tuple(report.days),
+            tuple(context.warnings()),
+        )
+
+    def _context(self, action: str = "recall"):
         context = self.context_of()
-        context.action = "recall"
+        context.action = action
         return context
 
 
 def _refusal(ident, exit_code: int, message: str) -> JsonObject:
     error = {"code": CODES.get(exit_code, "failure"), "exit_code": exit_code, "message": message}
     return {"id": ident, "ok": False, "error": error}
+
+
+def _name(request: dict, key: str) -> str:
+    """An OpenClaw agent's or session's id from the request: a short name without
+    slashes."""
+    value = request.get(key)
+    if not isinstance(value, str) or not NAME.fullmatch(value):
+        raise InvalidInputError(
+            f"{key} must be an OpenClaw id (letters, digits, '.', '_', ':' or '-', "
+            f"at most 128), got {str(value)[:80]!r}",
+            key=key,
+        )
+    return value
 
 
 def _count(request: dict, key: str, default: int, most: int | None) -> int:
@@ -345,11 +434,31 @@ def _episode_lines(context, log: str, first: int, count: int) -> str:
 def run(
     context_of: Callable[[], Any], stdin: IO[str] = sys.stdin, stdout: IO[str] = sys.stdout
 ) -> int:
-    """Answer request lines until stdin closes (`context_of`: see Service)."""
+    """Answer request lines until stdin closes (`context_of`: see Service). A caller that
+    went away (OpenClaw's process ends right after a turn when run as a command) is not
+    answered, but what it sent is still done: a learn it asked for is not lost."""
     service = Service(context_of)
+    heard = True
     for line in stdin:
         if not line.strip():
             continue
-        stdout.write(json.dumps(service.answer(line), ensure_ascii=False) + "\n")
-        stdout.flush()
+        answer = json.dumps(service.answer(line), ensure_ascii=False) + "\n"
+        if not heard:
+            continue
+        try:
+            stdout.write(answer)
+            stdout.flush()
+        except BrokenPipeError:
+            heard = False
+            _silence(stdout)
     return 0
+
+
+def _silence(stdout: IO[str]) -> None:
+    """Point a closed stdout at /dev/null, so that the flush at exit raises nothing."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, stdout.fileno())
+        os.close(devnull)
+    except (OSError, ValueError):
+        pass

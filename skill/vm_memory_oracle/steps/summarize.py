@@ -14,6 +14,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime
 from functools import partial
@@ -26,7 +27,7 @@ from ..learning.learn import LearnReport, learn
 from ..learning.ledger import fully_summarized, read_ledger
 from ..learning.salience_scorer import SalienceScorer
 from ..model.fact import Fact
-from ..openclaw_import import import_openclaw, import_openclaw_state
+from ..openclaw_import import ImportReport, import_openclaw, import_openclaw_state
 from ..storage.sessions import session_day
 from . import session_logs
 from .daily_summary import render_daily_summary
@@ -68,10 +69,50 @@ def summarize(
     progress=None,
 ) -> SummarizeReport:
     """`progress(label, done, total)`, when given, is told of each day read."""
-    store, layout = graph.store, graph.layout
     report = SummarizeReport()
-    _import_from_openclaw(store, settings, report)
-    logs = _logs_to_read(store, day or now.date().isoformat(), all_pending)
+    _import_from_openclaw(graph.store, settings, report)
+    logs = _logs_to_read(graph.store, day or now.date().isoformat(), all_pending)
+    return learn_logs(graph, settings, now, logs, report, progress=progress)
+
+
+def summarize_agent(
+    graph: KnowledgeGraph,
+    settings: Settings,
+    now: datetime,
+    *,
+    agent: str,
+    state_dir: str,
+    in_step: Callable[[], list[str]] | None = None,
+) -> SummarizeReport:
+    """An OpenClaw agent's turns that just ended, learned as the nightly summarize learns
+    them: its new transcript turns copied into sessions/, then the days of those copies
+    summarized (every log of each day, as `summarize --date DAY` reads them, so that each
+    turn is read in the same context and the day's summary stays whole). A turn is learned
+    once however it comes in: the import ledger holds the last transcript row copied, the
+    summarize ledger the last line of each copy learned. `in_step` brings the derived
+    indexes in step after (the live path's owner call)."""
+    store = graph.store
+    report = SummarizeReport()
+    imported = import_openclaw_state(store, state_dir, agents={agent})
+    _took(report, imported)
+    days = sorted({session_day(store.layout.root / name) for name in imported.files_written})
+    logs = {day: found for day in days if (found := store.session_files(day))}
+    return learn_logs(graph, settings, now, logs, report, in_step=in_step)
+
+
+def learn_logs(
+    graph: KnowledgeGraph,
+    settings: Settings,
+    now: datetime,
+    logs: dict[str, list[Path]],
+    report: SummarizeReport,
+    *,
+    in_step: Callable[[], list[str]] | None = None,
+    progress=None,
+) -> SummarizeReport:
+    """The session logs `logs` (by day) learned, their secrets redacted in place first, and
+    each day's summary written; `report` filled in."""
+    store, layout = graph.store, graph.layout
     paths = [path for found in logs.values() for path in found]
     report.days = list(logs)
     report.session_files = [layout.relative(path) for path in paths]
@@ -90,6 +131,7 @@ def summarize(
             scorer=scorer,
             with_them=partial(_write_summaries, store, logs, report),
             stop_if_read_further=attempt < READ_ATTEMPTS,
+            in_step=in_step,
             progress=progress,
         )
         if not learned.stopped:
@@ -103,20 +145,25 @@ def _import_from_openclaw(store, settings: Settings, report: SummarizeReport) ->
     directories), copied into sessions/ before the logs are read: their turns are learned
     from there, as every other log's are."""
     if settings.openclaw_state_dir:
-        imported = import_openclaw_state(store, settings.openclaw_state_dir)
-        report.imported = imported.files_written
-        report.imported_turns = imported.turns
-        report.redactions += imported.redactions
-        report.warnings += [f"openclaw import: {reason}" for reason in imported.skipped]
+        _took(report, import_openclaw_state(store, settings.openclaw_state_dir))
     if settings.openclaw_sessions_dir or settings.openclaw_memory_dir:
-        imported = import_openclaw(
-            store,
-            sessions_dir=settings.openclaw_sessions_dir,
-            memory_dir=settings.openclaw_memory_dir,
+        _took(
+            report,
+            import_openclaw(
+                store,
+                sessions_dir=settings.openclaw_sessions_dir,
+                memory_dir=settings.openclaw_memory_dir,
+            ),
         )
-        report.imported += imported.files_written
-        report.redactions += imported.redactions
-        report.warnings += [f"openclaw import: {reason}" for reason in imported.skipped]
+
+
+def _took(report: SummarizeReport, imported: ImportReport) -> None:
+    """What an import copied into sessions/, in the report."""
+    report.imported += imported.files_written
+    report.imported_turns += imported.turns
+    report.redactions += imported.redactions
+    report.warnings += [f"openclaw import: {reason}" for reason in imported.skipped]
+    report.warnings += [f"openclaw import: {cut}" for cut in imported.cut]
 
 
 def _logs_to_read(store, day: str, all_pending: bool) -> dict[str, list[Path]]:

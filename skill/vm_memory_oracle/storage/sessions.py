@@ -16,6 +16,7 @@ from .layout import Layout
 from .validation import problem
 
 SESSION_NAME = re.compile(r"^(\d{4}-\d{2}-\d{2})-(\d{6})\.jsonl$")
+MAX_TURN_CHARS = 100_000  # a turn's text at most (schemas/session-turn.schema.json)
 
 
 def session_files(layout: Layout, day: str | None = None) -> list[Path]:
