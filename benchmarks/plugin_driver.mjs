@@ -9,12 +9,16 @@
 //         {"hook": "before_prompt_build", "message": TEXT}
 //         {"hook": "agent_end"|"before_compaction"|"session_end", "ctx": {agentId, sessionId}}
 //         {"idle": true}  (wait until live learning is done: its answers, and the warnings)
-//         {"until": step, "contains": TEXT, "timeoutMs": MS}  (repeat `step` until its
-//           answer holds TEXT: {"ms", "tries", "found"})
+//         {"transcript": {"db": PATH, "session": ID, "events": [event, ...]}}  (append events
+//           to an OpenClaw transcript database, as OpenClaw writes them)
+//         {"until": step, "contains": TEXT | [TEXT, ...], "timeoutMs": MS}  (repeat `step`
+//           until its answer holds TEXT, or one of them: {"ms", "tries", "found"})
 //         {"parallel": [steps]}  {"kill": true}  (SIGKILL the recall process)
 //         {"timed": [steps]}  (run one after another: {"ms": [...], "hits": [...]})
 //         {"step": step, "after": MS, "during": step}  (`during` runs while `step` is pending)
+import { mkdirSync } from "node:fs";
 import path from "node:path";
+import { DatabaseSync } from "node:sqlite";
 import { fileURLToPath, pathToFileURL } from "node:url";
 
 const [config, steps, host = {}] = process.argv.slice(2).map((text) => JSON.parse(text));
@@ -37,7 +41,34 @@ const api = {
 };
 module.default.register(api);
 
+// OpenClaw 2026.9's transcript table (skill/vm_memory_oracle/openclaw_transcripts.py).
+const TRANSCRIPT = `CREATE TABLE IF NOT EXISTS transcript_events (
+  session_id TEXT NOT NULL, seq INTEGER NOT NULL, event_json TEXT, created_at INTEGER NOT NULL,
+  event_zstd BLOB, event_utf8_bytes INTEGER, navigation_json TEXT,
+  PRIMARY KEY (session_id, seq)) STRICT`;
+
+function appendTranscript({ db, session, events }) {
+  mkdirSync(path.dirname(db), { recursive: true });
+  const database = new DatabaseSync(db);
+  try {
+    database.exec("PRAGMA journal_mode=WAL");
+    database.exec(TRANSCRIPT);
+    const last = database
+      .prepare("SELECT max(seq) AS seq FROM transcript_events WHERE session_id = ?")
+      .get(session).seq;
+    const insert = database.prepare(
+      "INSERT INTO transcript_events (session_id, seq, event_json, created_at) VALUES (?, ?, ?, ?)",
+    );
+    let seq = last ?? -1;
+    for (const event of events) insert.run(session, ++seq, JSON.stringify(event), Date.now());
+    return { seq };
+  } finally {
+    database.close();
+  }
+}
+
 async function run(step) {
+  if (step.transcript) return appendTranscript(step.transcript);
   if (step.parallel) return Promise.all(step.parallel.map(run));
   if (step.timed) {
     const ms = [];
@@ -68,7 +99,8 @@ async function run(step) {
   if (step.until) {
     const begun = performance.now();
     for (let tries = 1; ; tries += 1) {
-      const found = JSON.stringify(await run(step.until)).includes(step.contains);
+      const answer = JSON.stringify(await run(step.until));
+      const found = [step.contains].flat().some((text) => answer.includes(text));
       const ms = performance.now() - begun;
       if (found || ms > (step.timeoutMs ?? 30_000)) return { ms, tries, found };
       await new Promise((resolve) => setTimeout(resolve, step.everyMs ?? 20));

@@ -65,13 +65,14 @@ export class LiveLearner {
     while (this.waiting.size) {
       const [agent, entry] = this.waiting.entries().next().value;
       this.waiting.delete(agent);
+      const begun = performance.now();
       try {
         const answer = await this.memory.request(
           "learn",
           { agent, ...(entry.session ? { session: entry.session } : {}), stateDir: this.stateDir },
           { timeoutMs: this.timeoutMs },
         );
-        this.learned.push({ agent, at: this.now(), ...answer });
+        this.learned.push({ agent, ms: performance.now() - begun, ...answer });
         if (this.learned.length > 100) this.learned.shift();
         for (const warning of answer.warnings ?? []) this.logger.warn?.(`${SKILL}: ${warning}`);
       } catch (error) {

@@ -353,3 +353,21 @@ def test_a_full_queue_leaves_the_turn_to_the_nightly_path_and_never_blocks(live,
     learned = {answer["agent"]: answer for answer in steps[1]["learned"]}
     assert learned["main"]["importedTurns"] == 1 and "a64" not in learned
     assert len(learned) == 65
+
+
+def test_the_live_learning_benchmark_runs_on_tiny_data(node_env, tmp_path):
+    done = subprocess.run(
+        [sys.executable, str(BUNDLE / "benchmarks" / "live_learning.py")]
+        + ["--turns", "2", "--preload", "1", "--workdir", str(tmp_path / "work")],
+        capture_output=True,
+        text=True,
+        timeout=900,
+        env={**node_env, "VM_MEMORY_ORACLE_BENCH_OUTPUT": str(tmp_path / "output")},
+        cwd=tmp_path,
+    )
+    assert done.returncode == 0, done.stderr[-3000:]
+    assert "2 turns ended, 2 found by memory_search" in done.stdout
+    figures = json.loads((tmp_path / "output" / "live_learning-2.json").read_text())["figures"]
+    assert figures["learns"] >= 1 and figures["learn_p50_s"] > 0
+    assert figures["model_pass_p50_s"] > 0 and figures["found_p50_s"] > 0
+    assert all(each["found"] for each in figures["each"])
