@@ -7,12 +7,13 @@ exchange at a time, to an OpenClaw transcript database as OpenClaw writes it; af
 the plugin's agent_end hook runs (plugin_driver.mjs: the plugin's own code, run by Node as
 OpenClaw's host runs it), and memory_search is asked for the person's words, every
 --poll-ms, until a result quotes the exchange (the opening of the person's words or of the
-answer): the seconds from the hook to that answer are the turn's time to be found. The memory starts with --preload earlier sessions of the same
-person already learned (summarize and index), as a memory in use does. Beside it, in the
-same process and run, the bundled model embeds each exchange's text once: a learn's own time
-(import, extraction, episodes, the day's summary, the indexes, the lock and the writes)
-over that pass is the learning cost. Goals: p50 at most 2 s and p95 at most 5 s to be found;
-a learn at most 1.5 times one model pass.
+answer): the seconds from the hook to that answer are the turn's time to be found. The
+memory starts with --preload earlier sessions of the same person already learned
+(summarize and index), as a memory in use does. Beside it, in the same process and run, the
+bundled model embeds each exchange's text once: a learn's own time (import, extraction,
+episodes, the day's summary, the indexes, the lock and the writes) over that pass is the
+learning cost. Goals: p50 at most 2 s and p95 at most 5 s to be found; a learn at most 1.5
+times one model pass.
 
     .venv/bin/python benchmarks/live_learning.py [--turns 60] [--preload 10] [--workdir DIR]
 """
@@ -132,9 +133,7 @@ def through_plugin(data: Path, state: Path, turns: list[dict], poll_ms: int, now
             {
                 "until": {"tool": "memory_search", "params": {"query": said[:4000]}},
                 "contains": [
-                    text
-                    for text in (quoted(said), quoted(turn["assistant"]["content"]))
-                    if text
+                    text for text in (quoted(said), quoted(turn["assistant"]["content"])) if text
                 ],
                 "timeoutMs": 120_000,
                 "everyMs": poll_ms,

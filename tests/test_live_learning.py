@@ -279,3 +279,21 @@ def test_the_serve_entrypoint_learns_with_the_real_lock_held_by_another_process(
     assert len(texts) == 6 and len(set(texts)) == 6
     sources = [fact["source"] for fact in facts_of(memory)]
     assert len(sources) == len(set(sources))
+
+
+def test_summarize_agent_is_the_live_path_from_the_command_line(memory, state, cli):
+    transcript = Transcript(state)
+    transcript.user("s1", "I live in Porto.")
+    before = data_files(memory)
+    unconnected = cli("--action", "summarize", "--agent", "main")
+    assert unconnected.code == 2 and "set openclaw_state_dir first" in unconnected.err
+    assert cli("--action", "config", "--set", f"openclaw_state_dir={state}").code == 0
+    bad = cli("--action", "summarize", "--agent", "../main")
+    assert bad.code == 2 and "--agent must be an OpenClaw agent id" in bad.err
+    assert {
+        k: v for k, v in data_files(memory).items() if k not in ("config.yaml", "state/audit.jsonl")
+    } == {k: v for k, v in before.items() if k not in ("config.yaml", "state/audit.jsonl")}
+    learned = cli("--json", "--action", "summarize", "--agent", "main").json()
+    assert learned["imported_turns"] == 1 and learned["added"] >= 1
+    assert cli("--json", "--action", "recall", "--query", "Porto").json()["results"]
+    assert "nothing new of agent main" in cli("--action", "summarize", "--agent", "main").out

@@ -144,6 +144,17 @@ def import_openclaw_state(
     return report
 
 
+def agent_copies(store: Store, state_dir: str, agent: str) -> list[str]:
+    """The names of the copies in sessions/ of OpenClaw agent `agent`'s conversations, as
+    the import ledger lists them."""
+    ledger = _read_ledger(store, store.layout.import_ledger)
+    found = [each for each in read_setup(state_dir).agents if each.id == agent]
+    if not found:
+        return []
+    entry = ledger.get(_database_key(found[0].database, ledger), {})
+    return _entry_files(entry) if entry.get("kind") == TRANSCRIPTS else []
+
+
 def _read_agents(
     agents: list[Agent], ledger: dict, report: ImportReport, busy_timeout: float
 ) -> list[tuple[str, str, TranscriptRead]]:

@@ -55,6 +55,7 @@ from .errors import (
     UsageError,
     os_failure,
 )
+from .model.turn import OPENCLAW_ID
 from .recall.results import Found, FoundEpisode, JsonObject, cited_turn
 
 PROVIDER = "vm-memory-oracle"
@@ -63,7 +64,6 @@ MAX_RESULTS = 50
 GET_LINES = 200  # lines a get returns when it names no count
 GET_CHARS = 20_000  # at most this many characters in one get's text
 SNIPPET_CHARS = 700  # a hit's snippet: a fact, or a passage of a turn
-NAME = re.compile(r"[\w.:-]{1,128}")  # an OpenClaw agent or session id
 # The error codes of answers, by the exit code the command line gives the same fault.
 CODES = {
     EXIT_FAILURE: "failure",
@@ -322,7 +322,7 @@ def _name(request: dict, key: str) -> str:
     """An OpenClaw agent's or session's id from the request: a short name without
     slashes."""
     value = request.get(key)
-    if not isinstance(value, str) or not NAME.fullmatch(value):
+    if not isinstance(value, str) or not OPENCLAW_ID.fullmatch(value):
         raise InvalidInputError(
             f"{key} must be an OpenClaw id (letters, digits, '.', '_', ':' or '-', "
             f"at most 128), got {str(value)[:80]!r}",

@@ -275,15 +275,18 @@ def action_summarize(args, context: Context) -> tuple[dict, list[str]]:
         except ValueError:
             raise UsageError(f"--date must be YYYY-MM-DD, got {args.date!r}") from None
     graph = context.graph(create=True)
-    with progress_bar() as bar:
-        report = summarize(
-            graph,
-            context.settings,
-            context.now,
-            day=day,
-            all_pending=args.all_pending,
-            progress=bar,
-        )
+    if args.agent is not None:
+        report = _summarize_agent(graph, args.agent, context)
+    else:
+        with progress_bar() as bar:
+            report = summarize(
+                graph,
+                context.settings,
+                context.now,
+                day=day,
+                all_pending=args.all_pending,
+                progress=bar,
+            )
     context.warn(*report.warnings)
     payload = {key: value for key, value in asdict(report).items() if key != "warnings"}
     imported = (
@@ -292,7 +295,13 @@ def action_summarize(args, context: Context) -> tuple[dict, list[str]]:
         else []
     )
     if not report.session_files:
-        which = "pending" if args.all_pending else (day or context.now.date().isoformat())
+        which = (
+            f"nothing new of agent {args.agent}"
+            if args.agent is not None
+            else "pending"
+            if args.all_pending
+            else (day or context.now.date().isoformat())
+        )
         return payload, imported + [f"No session logs to summarize ({which})."]
     lines = imported + [
         f"Summarized {len(report.session_files)} session log(s) of {', '.join(report.days)}: "
@@ -310,6 +319,30 @@ def action_summarize(args, context: Context) -> tuple[dict, list[str]]:
     lines += [f"  wrote {name}" for name in report.daily_written]
     lines += [f"  unchanged {name}" for name in report.daily_unchanged]
     return payload, lines
+
+
+def _summarize_agent(graph, agent: str, context: Context):
+    """summarize --agent: the live path of the plugin's learn, from the command line."""
+    from ..indexes import bring_in_step
+    from ..model.turn import OPENCLAW_ID
+    from ..steps.summarize import summarize_agent
+
+    if not OPENCLAW_ID.fullmatch(agent):
+        raise UsageError(f"--agent must be an OpenClaw agent id, got {agent[:80]!r}")
+    state_dir = context.settings.openclaw_state_dir
+    if not state_dir:
+        raise UsageError(
+            "summarize --agent reads OpenClaw's transcripts: set openclaw_state_dir first "
+            "(config --set openclaw_state_dir=DIR)"
+        )
+    return summarize_agent(
+        graph,
+        context.settings,
+        context.now,
+        agent=agent,
+        state_dir=state_dir,
+        in_step=lambda: bring_in_step(graph).warnings,
+    )
 
 
 def action_forget(args, context: Context) -> tuple[dict, list[str]]:

@@ -12,8 +12,8 @@ from .context import CONFIG_ENV, DATA_PATH_ENV, NOW_ENV
 ACTIONS = {
     "init": "create the data directory, config.yaml, canaries and MEMORY.md (idempotent)",
     "remember": "store facts: one from --subject/--predicate/--object, or JSONL --from FILE|-",
-    "summarize": "extract facts from a day's session logs (--date, default today; or --all) "
-    "and write daily/YYYY-MM-DD.md",
+    "summarize": "extract facts from a day's session logs (--date, default today; or --all; "
+    "or --agent ID: what is new of an OpenClaw agent) and write daily/YYYY-MM-DD.md",
     "recall": "find facts for --query TEXT (or JSONL --queries FILE) and boost them",
     "forget": "move the fact --id FACT_ID to the archive",
     "pin": "put the fact --id FACT_ID in the vault: it never decays, is never pruned, and "
@@ -144,6 +144,12 @@ def _summarize_options(group) -> None:
         dest="all_pending",
         action="store_true",
         help="every session log not summarized yet",
+    )
+    which.add_argument(
+        "--agent",
+        metavar="ID",
+        help="the live path: what is new of this OpenClaw agent (from openclaw_state_dir), "
+        "with the indexes brought in step",
     )
 
 

@@ -19,6 +19,8 @@ from ..clock import parse_iso
 
 # The origin a copied line names (openclaw_import.py): "openclaw:<agent>/<session>#<seq>".
 ORIGIN = re.compile(r"openclaw:[^\s/#]{1,128}/[^\s#]{1,256}#\d{1,12}")
+# An OpenClaw agent or session id as a caller names it (the live path's learn).
+OPENCLAW_ID = re.compile(r"[\w.:-]{1,128}")
 
 
 @dataclass(frozen=True)

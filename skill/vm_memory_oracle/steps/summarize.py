@@ -27,7 +27,12 @@ from ..learning.learn import LearnReport, learn
 from ..learning.ledger import fully_summarized, read_ledger
 from ..learning.salience_scorer import SalienceScorer
 from ..model.fact import Fact
-from ..openclaw_import import ImportReport, import_openclaw, import_openclaw_state
+from ..openclaw_import import (
+    ImportReport,
+    agent_copies,
+    import_openclaw,
+    import_openclaw_state,
+)
 from ..storage.sessions import session_day
 from . import session_logs
 from .daily_summary import render_daily_summary
@@ -95,9 +100,27 @@ def summarize_agent(
     report = SummarizeReport()
     imported = import_openclaw_state(store, state_dir, agents={agent})
     _took(report, imported)
-    days = sorted({session_day(store.layout.root / name) for name in imported.files_written})
+    copies = {store.layout.root / name for name in imported.files_written}
+    copies |= _not_learned(store, agent_copies(store, state_dir, agent))
+    days = sorted({session_day(path) for path in copies})
     logs = {day: found for day in days if (found := store.session_files(day))}
     return learn_logs(graph, settings, now, logs, report, in_step=in_step)
+
+
+def _not_learned(store, names: list[str]) -> set[Path]:
+    """The copies of `names` with lines not learned yet: a learn cut short after the copy
+    was written (an import only appends to a copy, so its size tells)."""
+    ledger = read_ledger(store)
+    pending = set()
+    for name in names:
+        path = store.layout.sessions_dir / name
+        entry = ledger.get(name)
+        try:
+            if entry is None or entry.bytes != path.stat().st_size:
+                pending.add(path)
+        except FileNotFoundError:  # cleaned since
+            continue
+    return pending
 
 
 def learn_logs(
