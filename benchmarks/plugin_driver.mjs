@@ -14,6 +14,8 @@
 //         {"parallel": [steps]}  {"kill": true}  (SIGKILL the recall process)
 //         {"timed": [steps]}  (run one after another: {"ms": [...], "hits": [...]})
 //         {"step": step, "after": MS, "during": step}  (`during` runs while `step` is pending)
+//         {"write": PATH, "text": TEXT}  (write a file, as the agent writes a note: {"wrote"})
+import { mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 
@@ -49,6 +51,11 @@ async function run(step) {
       hits.push(result.details?.results?.length ?? -1);
     }
     return { ms, hits };
+  }
+  if (step.write) {
+    mkdirSync(path.dirname(step.write), { recursive: true });
+    writeFileSync(step.write, step.text);
+    return { wrote: step.write };
   }
   if (step.kill) {
     const pids = service.runningPids();
