@@ -16,7 +16,8 @@
 //         {"parallel": [steps]}  {"kill": true}  (SIGKILL the recall process)
 //         {"timed": [steps]}  (run one after another: {"ms": [...], "hits": [...]})
 //         {"step": step, "after": MS, "during": step}  (`during` runs while `step` is pending)
-import { mkdirSync } from "node:fs";
+//         {"write": PATH, "text": TEXT}  (write a file, as the agent writes a note: {"wrote"})
+import { mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { DatabaseSync } from "node:sqlite";
 import { fileURLToPath, pathToFileURL } from "node:url";
@@ -80,6 +81,11 @@ async function run(step) {
       hits.push(result.details?.results?.length ?? -1);
     }
     return { ms, hits };
+  }
+  if (step.write) {
+    mkdirSync(path.dirname(step.write), { recursive: true });
+    writeFileSync(step.write, step.text);
+    return { wrote: step.write };
   }
   if (step.kill) {
     const pids = service.runningPids();

@@ -3,12 +3,15 @@
 // (service.js). The skill (SKILL.md, exec, cron) works as before; this is a second door to
 // the same memory, never a second memory. With autoRecall on, the few memories about the
 // user's message are added before the turn, within recallMaxChars; nothing is added when
-// the memory holds nothing about it.
+// the memory holds nothing about it. With live learning on, each turn is learned as it ends
+// (learning.js), and the workspaces' notes (memory/*.md, USER.md) as they change (notes.js):
+// a hit from a note cites the note's path and line, which memory_get reads.
 
 import { homedir } from "node:os";
 import path from "node:path";
 
 import { LiveLearner, agentOf } from "./learning.js";
+import { watchNotes } from "./notes.js";
 import { MemoryError, START_TIMEOUT_MS, findEntrypoint, recallProcess } from "./service.js";
 
 const ID = "vm-memory-oracle";
@@ -92,6 +95,42 @@ export function learnerOf(api, workspaceDir) {
   return learners.get(memory);
 }
 
+/** An absolute workspace path, `~` expanded, or undefined. */
+function absolute(dir) {
+  if (typeof dir !== "string" || !dir.trim()) return undefined;
+  const expanded = dir.startsWith("~") ? path.join(homedir(), dir.slice(1)) : dir;
+  return path.resolve(expanded);
+}
+
+/** The workspace whose notes a tool call reads: the agent's, else the configured default. */
+function workspaceOf(api, workspaceDir) {
+  return absolute(workspaceDir) ?? absolute(api.config?.agents?.defaults?.workspace);
+}
+
+/** The workspaces OpenClaw's config names (the default and each agent's), else OpenClaw's
+ * own default workspace. */
+function configuredWorkspaces(api) {
+  const agents = api.config?.agents;
+  const named = [agents?.defaults?.workspace, ...(agents?.list ?? []).map((agent) => agent?.workspace)]
+    .map(absolute)
+    .filter(Boolean);
+  if (named.length) return [...new Set(named)];
+  return [absolute(process.env.OPENCLAW_WORKSPACE_DIR) ?? path.join(stateDirOf(api), "workspace")];
+}
+
+/** Learn the notes of `workspace` now and as they change (once per memory and workspace). */
+function learnNotes(api, workspace) {
+  if (!workspace) return;
+  try {
+    watchNotes(learnerOf(api, workspace), workspace, { logger: api.logger });
+  } catch (error) {
+    if (!warned.has(`notes:${workspace}`)) {
+      warned.add(`notes:${workspace}`);
+      api.logger.warn?.(`${ID}: the notes of ${workspace} are not learned: ${error.message}`);
+    }
+  }
+}
+
 /** Whether OpenClaw lets this plugin's hooks see the conversation (agent_end needs it). */
 function conversationAllowed(api) {
   return api.config?.plugins?.entries?.[ID]?.hooks?.allowConversationAccess === true;
@@ -102,6 +141,7 @@ function conversationAllowed(api) {
  * read; the memory reads them from OpenClaw's transcript, as the nightly summarize does). */
 function learnLive(api) {
   const heard = (why) => (_event, ctx) => {
+    learnNotes(api, absolute(ctx?.workspaceDir));
     try {
       learnerOf(api, ctx?.workspaceDir).ended(agentOf(ctx), ctx?.sessionId, why);
     } catch (error) {
@@ -120,6 +160,7 @@ function learnLive(api) {
   }
   api.on("before_compaction", heard("before_compaction"));
   api.on("session_end", heard("session_end"));
+  for (const workspace of configuredWorkspaces(api)) learnNotes(api, workspace);
 }
 
 function checkedQuery(query) {
@@ -159,7 +200,7 @@ async function search(api, workspaceDir, params) {
     return unavailable(error);
   }
   const results = found.results
-    .filter((hit) => params.corpus !== "sessions" || hit.kind === "episode")
+    .filter((hit) => params.corpus !== "sessions" || hit.source === "sessions")
     .map((hit) => ({
       path: hit.path,
       startLine: hit.startLine,
@@ -178,10 +219,12 @@ async function search(api, workspaceDir, params) {
 async function get(api, workspaceDir, params) {
   const path = typeof params.path === "string" ? params.path : "";
   try {
+    const workspace = workspaceOf(api, workspaceDir);
     const read = await memoryOf(api, workspaceDir).request("get", {
       path,
       from: params.from ?? 1,
       ...(params.lines ? { lines: params.lines } : {}),
+      ...(workspace ? { workspace } : {}),
     });
     return jsonResult({ status: "ok", path: read.path, text: read.text, from: read.from, lines: read.lines });
   } catch (error) {
@@ -247,8 +290,9 @@ export default {
         name: "memory_get",
         label: "Memory Get",
         description:
-          "Read lines of the memory: a cited path from memory_search (a session log, the facts), " +
-          "MEMORY.md or a daily summary (daily/<YYYY-MM-DD>.md); from is the first line, lines how many.",
+          "Read lines of the memory: a cited path from memory_search (a note of the workspace such as " +
+          "memory/<YYYY-MM-DD>.md or USER.md, a session log, the facts), MEMORY.md or a daily summary " +
+          "(daily/<YYYY-MM-DD>.md); from is the first line, lines how many.",
         parameters: GET_PARAMETERS,
         execute: (_toolCallId, params) => get(api, ctx?.workspaceDir, params),
       }),

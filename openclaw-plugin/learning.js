@@ -11,12 +11,17 @@
 // lock timeout, a process that died) is tried again after RETRY_MS, up to RETRY_FOR_MS; a
 // turn the queue has no room for, or that ran out of tries, is left to the nightly
 // summarize, with a warning: never lost, never blocking a turn.
+//
+// A workspace whose notes changed (notes.js) waits in the same queue, so that no two learns
+// of one memory ever run at once: its learn copies the new lines of its changed notes
+// (skill/vm_memory_oracle/workspace_notes.py).
 
 export const QUEUE_LIMIT = 64; // agents waiting to be learned
 export const RETRY_MS = 5_000;
 export const RETRY_FOR_MS = 30 * 60_000;
 export const LEARN_TIMEOUT_MS = 10 * 60_000; // a learn that waits for the lock, then learns a long day
 const SKILL = "vm-memory-oracle";
+const NOTES = "notes:"; // a workspace's key in the queue: its absolute path holds a "/", no agent id does
 
 /** The agent whose turn a hook's context names: its agentId, else the agent of its session
  * key ("agent:<id>:..."), else OpenClaw's default agent. */
@@ -33,7 +38,7 @@ export class LiveLearner {
   constructor({ memory, stateDir, logger = console, limit = QUEUE_LIMIT, retryMs = RETRY_MS,
                 retryForMs = RETRY_FOR_MS, timeoutMs = LEARN_TIMEOUT_MS, now = Date.now }) {
     Object.assign(this, { memory, stateDir, logger, limit, retryMs, retryForMs, timeoutMs, now });
-    this.waiting = new Map(); // agent -> { session, since, tries }
+    this.waiting = new Map(); // agent, or "notes:" + workspace -> { session, since, tries }
     this.running = null; // the drain under way, if any
     this.learned = []; // the last answers, newest last (for the plugin's tests and benchmark)
   }
@@ -60,39 +65,63 @@ export class LiveLearner {
     return true;
   }
 
-  /** Learn the waiting agents one at a time until none waits. */
+  /** Note that notes of the OpenClaw workspace `workspace` changed (or that the plugin
+   * started: they may have changed while it was not running). Returns whether it was
+   * queued; a workspace already waiting is learned once. */
+  notesChanged(workspace, why = "changed") {
+    const key = `${NOTES}${workspace}`;
+    if (!this.waiting.has(key)) {
+      if (this.waiting.size >= this.limit) {
+        this.logger.warn?.(
+          `${SKILL}: live learning queue full (${this.limit} waiting); the notes of ` +
+            `${workspace} (${why}) are learned when they next change or the plugin next starts`,
+        );
+        return false;
+      }
+      this.waiting.set(key, { workspace, since: this.now(), tries: 0 });
+    }
+    this.running ??= this.drain().finally(() => {
+      this.running = null;
+    });
+    return true;
+  }
+
+  /** Learn the waiting agents and workspaces one at a time until none waits. */
   async drain() {
     while (this.waiting.size) {
-      const [agent, entry] = this.waiting.entries().next().value;
-      this.waiting.delete(agent);
+      const [key, entry] = this.waiting.entries().next().value;
+      this.waiting.delete(key);
+      const fields = entry.workspace
+        ? { notes: entry.workspace }
+        : { agent: key, ...(entry.session ? { session: entry.session } : {}), stateDir: this.stateDir };
+      const who = entry.workspace ? { notes: entry.workspace } : { agent: key };
       const begun = performance.now();
       try {
-        const answer = await this.memory.request(
-          "learn",
-          { agent, ...(entry.session ? { session: entry.session } : {}), stateDir: this.stateDir },
-          { timeoutMs: this.timeoutMs },
-        );
-        this.learned.push({ agent, ms: performance.now() - begun, ...answer });
+        const answer = await this.memory.request("learn", fields, { timeoutMs: this.timeoutMs });
+        this.learned.push({ ...who, ms: performance.now() - begun, ...answer });
         if (this.learned.length > 100) this.learned.shift();
         for (const warning of answer.warnings ?? []) this.logger.warn?.(`${SKILL}: ${warning}`);
       } catch (error) {
-        await this.failed(agent, entry, error);
+        await this.failed(key, entry, error);
       }
     }
   }
 
-  async failed(agent, entry, error) {
+  async failed(key, entry, error) {
     const lasting = error.code === "invalid_input" || error.code === "usage";
     if (lasting || this.now() - entry.since >= this.retryForMs) {
       this.logger.warn?.(
-        `${SKILL}: live learning of agent ${agent} failed (${error.message}); ` +
-          "its turns are left to the nightly summarize",
+        entry.workspace
+          ? `${SKILL}: live learning of the notes of ${entry.workspace} failed (${error.message}); ` +
+              "they are learned when they next change or the plugin next starts"
+          : `${SKILL}: live learning of agent ${key} failed (${error.message}); ` +
+              "its turns are left to the nightly summarize",
       );
       return;
     }
     await new Promise((resolve) => setTimeout(resolve, this.retryMs).unref?.());
-    const newer = this.waiting.get(agent);
-    this.waiting.set(agent, { ...entry, session: newer?.session ?? entry.session, tries: entry.tries + 1 });
+    const newer = this.waiting.get(key);
+    this.waiting.set(key, { ...entry, session: newer?.session ?? entry.session, tries: entry.tries + 1 });
   }
 
   /** Settled when nothing waits to be learned (the plugin's tests and benchmark). */

@@ -371,3 +371,79 @@ def test_the_live_learning_benchmark_runs_on_tiny_data(node_env, tmp_path):
     assert figures["learns"] >= 1 and figures["learn_p50_s"] > 0
     assert figures["model_pass_p50_s"] > 0 and figures["found_p50_s"] > 0
     assert all(each["found"] for each in figures["each"])
+
+
+# -- the workspace's notes ------------------------------------------------------------------------
+
+
+@pytest.fixture
+def notes(plugin, cli, data_dir, tmp_path):
+    """A memory (the hashing embedder) and an OpenClaw workspace named in the host's config,
+    with live learning on; runs steps."""
+    assert cli("--action", "init").code == 0
+    assert cli("--action", "config", "--set", "embedding_model=hash").code == 0
+    workspace = tmp_path / "workspace"
+    (workspace / "memory").mkdir(parents=True)
+    config = {"dataPath": str(data_dir), "bundlePath": str(BUNDLE)}
+    host = {"agents": {"defaults": {"workspace": str(workspace)}}}
+
+    def run(steps: list[dict]) -> list[dict]:
+        return plugin(config, steps, host=host)
+
+    return run, workspace
+
+
+def get(path: str, first: int, **params) -> dict:
+    return {"tool": "memory_get", "params": {"path": path, "from": first, **params}}
+
+
+def test_a_note_in_the_workspace_is_found_once_the_plugin_starts_and_get_opens_it(notes):
+    run, workspace = notes
+    (workspace / "memory" / "2026-05-14.md").write_text(
+        "# 2026-05-14\n\n- Deployed the billing service.\n- The staging server is called heron-7.\n"
+    )
+    found, result, opened, idle = run(
+        [
+            {
+                "until": search("What is the staging server called?"),
+                "contains": "heron-7",
+                "timeoutMs": 120_000,
+            },
+            search("What is the staging server called?"),
+            get("memory/2026-05-14.md", 4, lines=1),
+            {"idle": True},
+        ]
+    )
+    assert found["found"], found
+    heron = [hit for hit in hits(result) if "heron-7" in hit["snippet"]]
+    assert heron and all(hit["citation"] == "memory/2026-05-14.md#L4" for hit in heron)
+    assert all((hit["path"], hit["startLine"]) == ("memory/2026-05-14.md", 4) for hit in heron)
+    assert opened["details"]["status"] == "ok", opened
+    assert opened["details"]["text"] == "- The staging server is called heron-7."
+    assert [answer["notes"] for answer in idle["learned"]] == [str(workspace)]
+
+
+def test_a_note_written_while_the_plugin_runs_is_found_within_seconds(notes):
+    run, workspace = notes
+    boat_note = workspace / "memory" / "projects.md"
+    user_note = workspace / "USER.md"
+    steps = run(
+        [
+            {"idle": True},  # the learn of the plugin's start: nothing to copy yet
+            {"write": str(boat_note), "text": "- The boat is moored in Lagos.\n"},
+            {"until": search("Where is the boat moored?"), "contains": "Lagos", "timeoutMs": 60e3},
+            {"write": str(user_note), "text": "# User\n\n- Prefers green tea over coffee.\n"},
+            {"until": search("tea or coffee"), "contains": "USER.md#L3", "timeoutMs": 60e3},
+            get("USER.md", 3),
+            get("../outside.md", 1),
+            {"idle": True},
+        ]
+    )
+    started, _, boat, _, tea, opened, refused, idle = steps
+    assert [answer["importedLines"] for answer in started["learned"]] == [0]
+    assert boat["found"] and tea["found"], (boat, tea)
+    assert opened["details"]["text"] == "- Prefers green tea over coffee."
+    assert refused["details"]["status"] == "error"
+    assert "../outside.md" in refused["details"]["error"]
+    copied = sum(answer["importedLines"] for answer in idle["learned"])
+    assert copied == 2, idle["learned"]  # each line once, however many events its write made

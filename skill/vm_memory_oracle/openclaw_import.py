@@ -21,7 +21,6 @@ directory and cleaning old sessions never touches OpenClaw's files.
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Collection
 from dataclasses import dataclass, field
@@ -31,6 +30,7 @@ from pathlib import Path
 from .clock import format_iso
 from .errors import DataDirError
 from .extract.redact import redact
+from .model.note_lines import note_lines
 from .openclaw_state import Agent, read_setup
 from .openclaw_transcripts import TranscriptRead, read_new_turns
 from .storage import files, strict_json
@@ -39,10 +39,6 @@ from .storage.store import Store
 
 _NOTE_NAME = re.compile(r"^(\d{4}-\d{2}-\d{2})(?:-[\w.-]+)?\.md$")
 _TRANSCRIPT_NAME = re.compile(r"\.jsonl(?:\.[\w:.-]+)?$")
-_NOTE_TIME = re.compile(r"^(?:\*\*)?(\d{1,2}):(\d{2})(?:\*\*)?\s*[-–:]?\s*")
-_NOTE_ROLE = re.compile(r"^(user|assistant)\s*:\s*", re.IGNORECASE)
-_BLOCK_MARKER = re.compile(r"^<!--\s*([\w:.-]+?):(start|end)\s*-->$")
-_BULLET = re.compile(r"^(?:[-*+]\s+(?:\[[ xX]\]\s+)?|\d+[.)]\s+)")
 
 
 @dataclass
@@ -79,11 +75,13 @@ def import_openclaw(
     layout = store.layout
     ledger_path = layout.import_ledger
     with store.locked("import openclaw"):
-        ledger = _read_ledger(store, ledger_path)
-        owned = {name for entry in ledger.values() for name in _entry_files(entry)}
+        ledger = read_import_ledger(store, ledger_path)
+        owned = {name for entry in ledger.values() for name in entry_files(entry)}
         changed = False
         for path, kind in sources:
             key = str(path.resolve())
+            if kind == "notes" and NOTE_KEY + key in ledger:
+                continue  # the plugin learns it as a workspace note (workspace_notes.py)
             stat = path.stat()
             known = ledger.get(key)
             if known and known["size"] == stat.st_size and known["mtime_ns"] == stat.st_mtime_ns:
@@ -107,6 +105,8 @@ def import_openclaw(
 
 
 TRANSCRIPTS = "openclaw-transcripts"
+NOTES = "workspace-note"  # a workspace note's entry (workspace_notes.py)
+NOTE_KEY = "note:"  # ... keyed note:<absolute path>
 
 
 def import_openclaw_state(
@@ -127,12 +127,12 @@ def import_openclaw_state(
     report.skipped += setup.problems
     chosen = [agent for agent in setup.agents if agents is None or agent.id in agents]
     ledger_path = store.layout.import_ledger
-    reads = _read_agents(chosen, _read_ledger(store, ledger_path), report, busy_timeout)
+    reads = _read_agents(chosen, read_import_ledger(store, ledger_path), report, busy_timeout)
     if not reads:
         return report
     with store.locked("import openclaw"):
-        ledger = _read_ledger(store, ledger_path)
-        owned = {name for entry in ledger.values() for name in _entry_files(entry)}
+        ledger = read_import_ledger(store, ledger_path)
+        owned = {name for entry in ledger.values() for name in entry_files(entry)}
         for agent_id, key, read in reads:
             entry = ledger.setdefault(key, {"kind": TRANSCRIPTS, "sessions": {}})
             _copy_new_turns(store, agent_id, read, entry["sessions"], owned, report)
@@ -147,12 +147,12 @@ def import_openclaw_state(
 def agent_copies(store: Store, state_dir: str, agent: str) -> list[str]:
     """The names of the copies in sessions/ of OpenClaw agent `agent`'s conversations, as
     the import ledger lists them."""
-    ledger = _read_ledger(store, store.layout.import_ledger)
+    ledger = read_import_ledger(store, store.layout.import_ledger)
     found = [each for each in read_setup(state_dir).agents if each.id == agent]
     if not found:
         return []
     entry = ledger.get(_database_key(found[0].database, ledger), {})
-    return _entry_files(entry) if entry.get("kind") == TRANSCRIPTS else []
+    return entry_files(entry) if entry.get("kind") == TRANSCRIPTS else []
 
 
 def _read_agents(
@@ -243,7 +243,7 @@ def _copy_new_turns(
                 text = text[:MAX_TURN_CHARS]
             record = {"ts": turn.ts, "role": turn.role, "text": text, "origin": origin}
             lines.append(files.dumps_record(record))
-        name = _append_day_copy(store, known["files"], day, turns[0].ts, lines, owned)
+        name = append_day_copy(store, known["files"], day, turns[0].ts, lines, owned)
         report.turns += len(turns)
         if f"sessions/{name}" not in report.files_written:
             report.files_written.append(f"sessions/{name}")
@@ -252,7 +252,7 @@ def _copy_new_turns(
         known["seq"] = max(known["seq"], seq)
 
 
-def _append_day_copy(
+def append_day_copy(
     store: Store,
     day_files: dict[str, str],
     day: str,
@@ -277,11 +277,14 @@ def _append_day_copy(
     return name
 
 
-def _entry_files(entry: dict) -> list[str]:
+def entry_files(entry: dict) -> list[str]:
+    """The copies in sessions/ an entry of the ledger owns."""
     if entry.get("kind") == TRANSCRIPTS:
         return [
             name for session in entry["sessions"].values() for name in session["files"].values()
         ]
+    if entry.get("kind") == NOTES:
+        return list(entry["files"].values())
     return entry["files"]
 
 
@@ -292,7 +295,7 @@ def _listing(directory: Path, report: ImportReport) -> list[Path]:
     return sorted(path for path in directory.iterdir() if path.is_file())
 
 
-def _read_ledger(store: Store, path: Path) -> dict:
+def read_import_ledger(store: Store, path: Path) -> dict:
     if not path.exists():
         return {}
     return store.read_json_file(path, "import-ledger")["sources"]
@@ -351,45 +354,11 @@ def _note_turns(path: Path) -> list[dict]:
     named = _NOTE_NAME.match(path.name)  # listed because it matched
     assert named is not None, path
     day = datetime.fromisoformat(named.group(1)).replace(tzinfo=timezone.utc)
-    turns: list[dict] = []
-    in_comment = False
-    managed_block = None  # the name of an open <!-- name:start --> ... <!-- name:end --> block
-    moment = day
-    for raw in path.read_text(encoding="utf-8", errors="replace").splitlines():
-        line = raw.strip()
-        marker = _BLOCK_MARKER.match(line)
-        if marker:
-            managed_block = marker.group(1) if marker.group(2) == "start" else None
-            continue
-        if managed_block is not None:
-            continue  # OpenClaw's own generated blocks (dreaming) are not notes
-        if line.startswith("<!--"):
-            in_comment = "-->" not in line
-            continue
-        if in_comment:
-            in_comment = "-->" not in line
-            continue
-        if not line or line.startswith("#") or line.startswith("- **Session") or line == "---":
-            continue
-        line = _BULLET.sub("", line)
-        # A line without its own time comes a second after the line before it.
-        moment = moment + timedelta(seconds=1) if turns else day
-        clock = _NOTE_TIME.match(line)
-        if clock and int(clock.group(1)) < 24 and int(clock.group(2)) < 60:
-            moment = day + timedelta(hours=int(clock.group(1)), minutes=int(clock.group(2)))
-            line = line[clock.end() :]
-        role = "user"
-        speaker = _NOTE_ROLE.match(line)
-        if speaker:
-            role = speaker.group(1).lower()
-            line = line[speaker.end() :].strip()
-            if len(line) >= 2 and line[0] == line[-1] == '"':
-                try:
-                    line = json.loads(line)
-                except json.JSONDecodeError:
-                    pass
-        if line.strip():
-            turns.append({"ts": format_iso(moment), "role": role, "text": line.strip()})
+    text = path.read_text(encoding="utf-8", errors="replace")
+    turns = [
+        {"ts": format_iso(said.ts), "role": said.role, "text": said.text}
+        for said in note_lines(text, day)
+    ]
     return sorted(turns, key=lambda turn: turn["ts"])
 
 

@@ -19,17 +19,24 @@ process goes on; it ends when stdin closes.
     get     {"path": "MEMORY.md" | "daily/<day>.md" | "sessions/<log>.jsonl" |
              "knowledge-graph/facts.jsonl", "from": LINE (default 1), "lines": N}
             -> {"path", "text", "from", "lines", "origin"}
+            or {"path": "memory/<name>.md" | "USER.md", "workspace": DIR, ...}: a note of
+            the OpenClaw workspace DIR, read as it is now (origin "workspace")
     learn   {"agent": ID, "stateDir": DIR (OpenClaw's state directory; the memory's
              openclaw_state_dir when it has one), "session": ID (named in the answer)}
             -> {"agent", "session", "importedTurns", "turns", "added", "reinforced",
                 "episodes", "days", "warnings"}
+            or {"notes": DIR (an OpenClaw workspace)}
+            -> {"notes", "importedLines", "turns", "added", "reinforced", "episodes",
+                "days", "warnings"}
     ping    {} -> {"pid", "dataPath"}
 
-learn is the live path (the plugin sends it when an OpenClaw turn ends): the agent's new
-transcript turns learned as summarize learns them (steps/summarize.summarize_agent), the
+learn is the live path (the plugin sends it when an OpenClaw turn ends, and when a note of
+a workspace changes): the agent's new transcript turns, or the workspace's new note lines,
+learned as summarize learns them (steps/summarize.summarize_agent, summarize_notes), the
 derived indexes brought in step, and only then the answer, so that the next search finds
-them. The plugin sends learns to a process of their own, one at a time, so a search is
-never queued behind one.
+them. A hit learned from a note's line is cited as that note's path and line, as OpenClaw's
+own memory cites it. The plugin sends learns to a process of their own, one at a time, so a
+search is never queued behind one.
 """
 
 from __future__ import annotations
@@ -57,6 +64,7 @@ from .errors import (
 )
 from .model.turn import OPENCLAW_ID
 from .recall.results import Found, FoundEpisode, JsonObject, cited_turn
+from .workspace_notes import is_note_path, note_citations
 
 PROVIDER = "vm-memory-oracle"
 DEFAULT_RESULTS = 6
@@ -84,8 +92,8 @@ _READABLE = (
 @dataclass(frozen=True)
 class Cited:
     """One search result as OpenClaw's memory_search reads it: the file and line it cites
-    (a session log's turn, else the fact's line of facts.jsonl), its score, a snippet, and
-    whether it is a fact or a turn."""
+    (a workspace note's line, a session log's turn, else the fact's line of facts.jsonl),
+    its score, a snippet, and whether it is a fact or a turn."""
 
     path: str
     line: int
@@ -93,15 +101,17 @@ class Cited:
     snippet: str
     kind: str  # "fact" or "episode"
     id: str
+    note: bool = False  # the path is a note of the workspace (memory/<name>.md, USER.md)
 
     def to_json(self) -> JsonObject:
+        said = self.kind == FoundEpisode.KIND and not self.note
         return {
             "path": self.path,
             "startLine": self.line,
             "endLine": self.line,
             "score": self.score,
             "snippet": self.snippet,
-            "source": "sessions" if self.kind == FoundEpisode.KIND else "memory",
+            "source": "sessions" if said else "memory",
             "citation": f"{self.path}#L{self.line}",
             "id": self.id,
             "kind": self.kind,
@@ -177,6 +187,33 @@ class Learned:
 
 
 @dataclass(frozen=True)
+class NotesLearned:
+    """A learn of a workspace's notes: the note lines copied, the turns read (with the rest
+    of their days), what was learned of them, the days summarized."""
+
+    workspace: str
+    imported_lines: int
+    turns: int
+    added: int
+    reinforced: int
+    episodes: int
+    days: tuple[str, ...]
+    warnings: tuple[str, ...]
+
+    def to_json(self) -> JsonObject:
+        return {
+            "notes": self.workspace,
+            "importedLines": self.imported_lines,
+            "turns": self.turns,
+            "added": self.added,
+            "reinforced": self.reinforced,
+            "episodes": self.episodes,
+            "days": list(self.days),
+            "warnings": list(self.warnings),
+        }
+
+
+@dataclass(frozen=True)
 class Pong:
     pid: int
     data_path: str
@@ -205,7 +242,9 @@ class Service:
                 raise InvalidInputError("request must be a JSON object")
             ident = request.get("id")
             op = request.get("op")
-            handlers: dict[str, Callable[[JsonObject], Searched | Read | Learned | Pong]] = {
+            handlers: dict[
+                str, Callable[[JsonObject], Searched | Read | Learned | NotesLearned | Pong]
+            ] = {
                 "search": self.search,
                 "get": self.get,
                 "learn": self.learn,
@@ -243,8 +282,9 @@ class Service:
         (result_set,) = recalled
         hits = [hit for hit in result_set.hits if hit.score >= floor]
         lines = _fact_lines(context.layout(), [hit.id for hit in hits if hit.cited is None])
+        notes = note_citations(context.store(), [hit.cited for hit in hits if hit.cited])
         return Searched(
-            tuple(_cited(hit, lines) for hit in hits),
+            tuple(_cited(hit, lines, notes) for hit in hits),
             result_set.embedder,
             tuple(context.warnings()),
         )
@@ -255,6 +295,8 @@ class Service:
             raise InvalidInputError("path must name a file of the memory", key="path")
         first = _count(request, "from", 1, None)
         count = _count(request, "lines", GET_LINES, None)
+        if is_note_path(path.strip()):
+            return _workspace_note(request, path.strip(), first, count)
         context = self._context()
         layout = context.checked_layout()
         relative = _readable(path.strip())
@@ -272,10 +314,12 @@ class Service:
 
         return Read(relative, redact(text).text[:GET_CHARS], first, count, origin)
 
-    def learn(self, request: JsonObject) -> Learned:
+    def learn(self, request: JsonObject) -> Learned | NotesLearned:
         from .indexes import bring_in_step
         from .steps.summarize import summarize_agent
 
+        if "notes" in request:
+            return self.learn_notes(request)
         agent = _name(request, "agent")
         session = _name(request, "session") if request.get("session") is not None else None
         context = self._context("summarize")
@@ -298,6 +342,32 @@ class Service:
         return Learned(
             agent,
             session,
+            report.imported_turns,
+            report.turns,
+            report.added,
+            report.reinforced,
+            report.episodes,
+            tuple(report.days),
+            tuple(context.warnings()),
+        )
+
+    def learn_notes(self, request: JsonObject) -> NotesLearned:
+        from .indexes import bring_in_step
+        from .steps.summarize import summarize_notes
+
+        workspace = _workspace(request, "notes")
+        context = self._context("summarize")
+        graph = context.graph()
+        report = summarize_notes(
+            graph,
+            context.settings,
+            context.now,
+            workspace=workspace,
+            in_step=lambda: bring_in_step(graph).warnings,
+        )
+        context.warn(*report.warnings)
+        return NotesLearned(
+            str(workspace),
             report.imported_turns,
             report.turns,
             report.added,
@@ -340,19 +410,59 @@ def _count(request: dict, key: str, default: int, most: int | None) -> int:
     return min(value, most) if most is not None else value
 
 
-def _cited(hit: Found, fact_lines: dict[str, int]) -> Cited:
-    """A hit as a search result: the turn it cites, or the fact's line of facts.jsonl."""
+def _cited(
+    hit: Found, fact_lines: dict[str, int], notes: dict[tuple[str, int], tuple[str, int]]
+) -> Cited:
+    """A hit as a search result: the note line or turn it cites, or the fact's line of
+    facts.jsonl."""
     cited = hit.cited
-    if cited is not None:
+    note = notes.get(cited) if cited is not None else None
+    if note is not None:
+        path, line = note
+    elif cited is not None:
         path, line = cited
     else:
         path, line = "knowledge-graph/facts.jsonl", fact_lines.get(hit.id, 1)
-    if isinstance(hit, FoundEpisode):
+    if isinstance(hit, FoundEpisode) and note is not None:
+        text, when = hit.text, ""  # the note's own words, as its line reads
+    elif isinstance(hit, FoundEpisode):
         text, when = f"{hit.speaker} said: {hit.text}", hit.said_at[:10]
     else:
         text, when = hit.text, ""
     snippet = text[:SNIPPET_CHARS] + (f" ({when})" if when else "")
-    return Cited(path, line, hit.score, snippet, hit.KIND, hit.id)
+    return Cited(path, line, hit.score, snippet, hit.KIND, hit.id, note is not None)
+
+
+def _workspace(request: dict, key: str) -> Path:
+    """The OpenClaw workspace a request names: an existing directory."""
+    value = request.get(key)
+    if not isinstance(value, str) or not value.strip():
+        raise InvalidInputError(f"{key} must name an OpenClaw workspace directory", key=key)
+    path = Path(value).expanduser()
+    if not path.is_absolute():
+        raise InvalidInputError(f"must be an absolute path, got {value[:200]!r}", key=key)
+    if not path.is_dir():
+        raise InvalidInputError("no such workspace directory", source=str(path)[:300])
+    return path
+
+
+def _workspace_note(request: dict, path: str, first: int, count: int) -> Read:
+    """Lines of a note of the workspace the request names (USER.md, memory/<name>.md), as
+    the file is now, its secrets redacted. A link is refused: a note is the workspace's own
+    file."""
+    from .extract.redact import redact
+
+    if request.get("workspace") is None:
+        raise InvalidInputError(
+            "reading a workspace note needs the request's workspace", source=path
+        )
+    target = _workspace(request, "workspace") / path
+    if target.is_symlink():
+        raise InvalidInputError("a symbolic link, not a note of the workspace", source=path)
+    if not target.is_file():
+        raise InvalidInputError("no such file in the workspace", source=path)
+    text = _lines_of(target, first, count)
+    return Read(path, redact(text).text[:GET_CHARS], first, count, "workspace")
 
 
 def _fact_lines(layout, ids: Iterable[str]) -> dict[str, int]:
@@ -388,8 +498,8 @@ def _readable(path: str) -> str:
     name = pure.as_posix()
     if not any(pattern.match(name) for pattern in _READABLE):
         raise InvalidInputError(
-            "get reads MEMORY.md, daily/<day>.md, sessions/<log>.jsonl or "
-            "knowledge-graph/facts.jsonl",
+            "get reads MEMORY.md, daily/<day>.md, sessions/<log>.jsonl, "
+            "knowledge-graph/facts.jsonl, or a workspace's USER.md or memory/<name>.md",
             source=path,
         )
     return name

@@ -2,8 +2,10 @@
 
 A turn is said in a session log (`source`: sessions/<file>.jsonl:<line>, the line a fact
 learned from it cites); a turn copied from OpenClaw also names the transcript row it was
-said in (`origin`: openclaw:<agent>/<session>#<seq>). Both are a conversation and a position
-in it, which is how the memory knows whether it has learned a turn already.
+said in (`origin`: openclaw:<agent>/<session>#<seq>), and one copied from a workspace note
+the note's line (note:memory/<name>.md#L<line>, note:USER.md#L<line>). Each is a
+conversation or note and a position in it, which is how the memory knows whether it has
+learned a turn already.
 
 Read from a log, a turn holds its text as said; learn() redacts it before anything else
 reads it, and in_context (extract/rules.py) adds what its neighbours tell.
@@ -17,8 +19,12 @@ from datetime import datetime
 
 from ..clock import parse_iso
 
-# The origin a copied line names (openclaw_import.py): "openclaw:<agent>/<session>#<seq>".
-ORIGIN = re.compile(r"openclaw:[^\s/#]{1,128}/[^\s#]{1,256}#\d{1,12}")
+# The origin a copied line names: "openclaw:<agent>/<session>#<seq>" (openclaw_import.py) or
+# "note:<path in the workspace>#L<line>" (workspace_notes.py).
+ORIGIN = re.compile(
+    r"openclaw:[^\s/#]{1,128}/[^\s#]{1,256}#\d{1,12}"
+    r"|note:(?:USER\.md|memory/[^/\\\x00-\x1f\x7f]{1,251}\.md)#L\d{1,9}"
+)
 # An OpenClaw agent or session id as a caller names it (the live path's learn).
 OPENCLAW_ID = re.compile(r"[\w.:-]{1,128}")
 
@@ -31,7 +37,7 @@ class Turn:
     role: str
     text: str
     speaker: str | None = None
-    origin: str | None = None  # where the log's line was copied from (an OpenClaw session)
+    origin: str | None = None  # where the log's line was copied from (OpenClaw, a note)
     addressee: str | None = None  # whom "you" means: the other speaker, or the assistant
     after_question: bool = False  # the turn before it in the log asked something
     place: int = 0  # its index among the log's turns
@@ -42,7 +48,7 @@ class Turn:
     @classmethod
     def of_record(cls, source_file: str, line: int, record: dict) -> Turn:
         """The turn a session log's line holds (a record valid as a session-turn). An
-        origin that is not one an OpenClaw copy writes is left out."""
+        origin that is not one a copy of OpenClaw's or of a note writes is left out."""
         origin = record.get("origin")
         return cls(
             source_file,

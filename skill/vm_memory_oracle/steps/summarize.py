@@ -1,6 +1,8 @@
 """summarize: the session logs of a day -> the memory, and daily/YYYY-MM-DD.md.
 
-1. OpenClaw transcripts and notes, when configured, are copied into sessions/.
+1. OpenClaw transcripts and notes, when configured, are copied into sessions/ (the live
+   path, summarize_agent and summarize_notes, copies what just changed: an agent's new
+   transcript turns, a workspace's new note lines).
 2. The logs to read are listed, once: the day's, or with `all_pending` those of every day
    with a log not read to its end.
 3. Secrets in them are redacted in place (line numbers kept).
@@ -14,7 +16,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from dataclasses import dataclass, field
 from datetime import datetime
 from functools import partial
@@ -34,6 +36,7 @@ from ..openclaw_import import (
     import_openclaw_state,
 )
 from ..storage.sessions import session_day
+from ..workspace_notes import import_workspace_notes
 from . import session_logs
 from .daily_summary import render_daily_summary
 
@@ -96,12 +99,46 @@ def summarize_agent(
     once however it comes in: the import ledger holds the last transcript row copied, the
     summarize ledger the last line of each copy learned. `in_step` brings the derived
     indexes in step after (the live path's owner call)."""
-    store = graph.store
     report = SummarizeReport()
-    imported = import_openclaw_state(store, state_dir, agents={agent})
+    imported = import_openclaw_state(graph.store, state_dir, agents={agent})
     _took(report, imported)
-    copies = {store.layout.root / name for name in imported.files_written}
-    copies |= _not_learned(store, agent_copies(store, state_dir, agent))
+    left = _not_learned(graph.store, agent_copies(graph.store, state_dir, agent))
+    return _learn_copied(graph, settings, now, imported, report, in_step, left)
+
+
+def summarize_notes(
+    graph: KnowledgeGraph,
+    settings: Settings,
+    now: datetime,
+    *,
+    workspace: str | Path,
+    in_step: Callable[[], list[str]] | None = None,
+) -> SummarizeReport:
+    """The new lines of an OpenClaw workspace's changed notes (memory/*.md, USER.md) learned
+    as summarize_agent learns a transcript's new turns: copied into sessions/
+    (workspace_notes.py), then the days of those copies summarized. A line is learned once:
+    the import ledger holds the lines of each note copied, the summarize ledger the last line
+    of each copy learned."""
+    report = SummarizeReport()
+    imported = import_workspace_notes(graph.store, workspace, now)
+    _took(report, imported, "workspace notes")
+    return _learn_copied(graph, settings, now, imported, report, in_step)
+
+
+def _learn_copied(
+    graph: KnowledgeGraph,
+    settings: Settings,
+    now: datetime,
+    imported: ImportReport,
+    report: SummarizeReport,
+    in_step: Callable[[], list[str]] | None,
+    left: Collection[Path] = (),
+) -> SummarizeReport:
+    """The days of the copies an import wrote, and of those an earlier learn `left` (cut
+    short), learned whole (every log of each day, as `summarize --date DAY` reads them, so
+    that each turn is read in the same context and the day's summary stays whole)."""
+    store = graph.store
+    copies = {store.layout.root / name for name in imported.files_written} | set(left)
     days = sorted({session_day(path) for path in copies})
     logs = {day: found for day in days if (found := store.session_files(day))}
     return learn_logs(graph, settings, now, logs, report, in_step=in_step)
@@ -180,13 +217,13 @@ def _import_from_openclaw(store, settings: Settings, report: SummarizeReport) ->
         )
 
 
-def _took(report: SummarizeReport, imported: ImportReport) -> None:
-    """What an import copied into sessions/, in the report."""
+def _took(report: SummarizeReport, imported: ImportReport, what: str = "openclaw import") -> None:
+    """What an import copied into sessions/, in the report (its warnings headed `what`)."""
     report.imported += imported.files_written
     report.imported_turns += imported.turns
     report.redactions += imported.redactions
-    report.warnings += [f"openclaw import: {reason}" for reason in imported.skipped]
-    report.warnings += [f"openclaw import: {cut}" for cut in imported.cut]
+    report.warnings += [f"{what}: {reason}" for reason in imported.skipped]
+    report.warnings += [f"{what}: {cut}" for cut in imported.cut]
 
 
 def _logs_to_read(store, day: str, all_pending: bool) -> dict[str, list[Path]]:

@@ -1,6 +1,6 @@
 # Generated from schemas/import-ledger.schema.json by fastjsonschema; do not edit.
 # Regenerate: python -m vm_memory_oracle.storage.validation
-SCHEMA_SHA256 = 'cc30c7cb06008189e9854fe7685416af0be3ebd9964bdc838e40a659fa51d46f'
+SCHEMA_SHA256 = '41ed5821e1d54828803aeb0b7c508fcd416d2ea3c47b7eae58678e702ff95d6e'
 
 VERSION = "2.22.3"
 from decimal import Decimal
@@ -10,7 +10,9 @@ from . import JsonSchemaValueException, JsonSchemaValuesException
 
 REGEX_PATTERNS = {
     '^[0-9]{4}-[0-9]{2}-[0-9]{2}-[0-9]{6}\\.jsonl$': re.compile('^[0-9]{4}-[0-9]{2}-[0-9]{2}-[0-9]{6}\\.jsonl\\Z'),
-    '^[0-9]{4}-[0-9]{2}-[0-9]{2}$': re.compile('^[0-9]{4}-[0-9]{2}-[0-9]{2}\\Z')
+    '^[0-9]{4}-[0-9]{2}-[0-9]{2}$': re.compile('^[0-9]{4}-[0-9]{2}-[0-9]{2}\\Z'),
+    '^(USER\\.md|memory/[^/\\\\\\u0000-\\u001f\\u007f]{1,251}\\.md)$': re.compile('^(USER\\.md|memory/[^/\\\\\\u0000-\\u001f\\u007f]{1,251}\\.md)\\Z'),
+    '^[0-9a-f]{16}$': re.compile('^[0-9a-f]{16}\\Z')
 }
 
 NoneType = type(None)
@@ -149,6 +151,88 @@ def validate_vm_memory_oracle_import_ledger_schema_json(data, custom_formats={},
                                                                         raise JsonSchemaValueException("" + (name_prefix or "data") + ".sources.{data__sources_key}.sessions.{data__sources_value__sessions_key}.files".format(**locals()) + " must be named by propertyName definition")
                                                         if data__sources_value__sessions_value_keys:
                                                             raise JsonSchemaValueException("" + (name_prefix or "data") + ".sources.{data__sources_key}.sessions.{data__sources_value__sessions_key}".format(**locals()) + " must not contain "+str(data__sources_value__sessions_value_keys)+" properties")
+                                    if data__sources_value_keys:
+                                        raise JsonSchemaValueException("" + (name_prefix or "data") + ".sources.{data__sources_key}".format(**locals()) + " must not contain "+str(data__sources_value_keys)+" properties")
+                                data__sources_value_one_of_count1 += 1
+                            except (JsonSchemaValueException, JsonSchemaValuesException): pass
+                        if data__sources_value_one_of_count1 < 2:
+                            try:
+                                if not isinstance(data__sources_value, (dict)):
+                                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".sources.{data__sources_key}".format(**locals()) + " must be object")
+                                data__sources_value_is_dict = isinstance(data__sources_value, dict)
+                                if data__sources_value_is_dict:
+                                    data__sources_value__missing_keys = set(['kind', 'path', 'size', 'mtime_ns', 'files', 'copied']) - data__sources_value.keys()
+                                    if data__sources_value__missing_keys:
+                                        raise JsonSchemaValueException("" + (name_prefix or "data") + ".sources.{data__sources_key}".format(**locals()) + " must contain ")
+                                    data__sources_value_keys = set(data__sources_value.keys())
+                                    if "kind" in data__sources_value_keys:
+                                        data__sources_value_keys.remove("kind")
+                                        data__sources_value__kind = data__sources_value["kind"]
+                                        if not (isinstance(data__sources_value__kind, str) and data__sources_value__kind == 'workspace-note'):
+                                            raise JsonSchemaValueException("" + (name_prefix or "data") + ".sources.{data__sources_key}.kind".format(**locals()) + " must be one of ['workspace-note']")
+                                    if "path" in data__sources_value_keys:
+                                        data__sources_value_keys.remove("path")
+                                        data__sources_value__path = data__sources_value["path"]
+                                        if not isinstance(data__sources_value__path, (str)):
+                                            raise JsonSchemaValueException("" + (name_prefix or "data") + ".sources.{data__sources_key}.path".format(**locals()) + " must be string")
+                                        if isinstance(data__sources_value__path, str):
+                                            if not REGEX_PATTERNS['^(USER\\.md|memory/[^/\\\\\\u0000-\\u001f\\u007f]{1,251}\\.md)$'].search(data__sources_value__path):
+                                                raise JsonSchemaValueException("" + (name_prefix or "data") + ".sources.{data__sources_key}.path".format(**locals()) + " must match pattern ^(USER\\.md|memory/[^/\\\\\\u0000-\\u001f\\u007f]{1,251}\\.md)$")
+                                    if "size" in data__sources_value_keys:
+                                        data__sources_value_keys.remove("size")
+                                        data__sources_value__size = data__sources_value["size"]
+                                        if not isinstance(data__sources_value__size, (int)) and not (isinstance(data__sources_value__size, float) and data__sources_value__size.is_integer()) or isinstance(data__sources_value__size, bool):
+                                            raise JsonSchemaValueException("" + (name_prefix or "data") + ".sources.{data__sources_key}.size".format(**locals()) + " must be integer")
+                                        if isinstance(data__sources_value__size, (int, float, Decimal)) and not isinstance(data__sources_value__size, bool):
+                                            if data__sources_value__size < 0:
+                                                raise JsonSchemaValueException("" + (name_prefix or "data") + ".sources.{data__sources_key}.size".format(**locals()) + " must be bigger than or equal to 0")
+                                    if "mtime_ns" in data__sources_value_keys:
+                                        data__sources_value_keys.remove("mtime_ns")
+                                        data__sources_value__mtimens = data__sources_value["mtime_ns"]
+                                        if not isinstance(data__sources_value__mtimens, (int)) and not (isinstance(data__sources_value__mtimens, float) and data__sources_value__mtimens.is_integer()) or isinstance(data__sources_value__mtimens, bool):
+                                            raise JsonSchemaValueException("" + (name_prefix or "data") + ".sources.{data__sources_key}.mtime_ns".format(**locals()) + " must be integer")
+                                    if "files" in data__sources_value_keys:
+                                        data__sources_value_keys.remove("files")
+                                        data__sources_value__files = data__sources_value["files"]
+                                        if not isinstance(data__sources_value__files, (dict)):
+                                            raise JsonSchemaValueException("" + (name_prefix or "data") + ".sources.{data__sources_key}.files".format(**locals()) + " must be object")
+                                        data__sources_value__files_is_dict = isinstance(data__sources_value__files, dict)
+                                        if data__sources_value__files_is_dict:
+                                            data__sources_value__files_keys = set(data__sources_value__files.keys())
+                                            for data__sources_value__files_key in data__sources_value__files_keys:
+                                                if data__sources_value__files_key not in []:
+                                                    data__sources_value__files_value = data__sources_value__files.get(data__sources_value__files_key)
+                                                    if not isinstance(data__sources_value__files_value, (str)):
+                                                        raise JsonSchemaValueException("" + (name_prefix or "data") + ".sources.{data__sources_key}.files.{data__sources_value__files_key}".format(**locals()) + " must be string")
+                                                    if isinstance(data__sources_value__files_value, str):
+                                                        if not REGEX_PATTERNS['^[0-9]{4}-[0-9]{2}-[0-9]{2}-[0-9]{6}\\.jsonl$'].search(data__sources_value__files_value):
+                                                            raise JsonSchemaValueException("" + (name_prefix or "data") + ".sources.{data__sources_key}.files.{data__sources_value__files_key}".format(**locals()) + " must match pattern ^[0-9]{4}-[0-9]{2}-[0-9]{2}-[0-9]{6}\\.jsonl$")
+                                            data__sources_value__files_len = len(data__sources_value__files)
+                                            if data__sources_value__files_len != 0:
+                                                data__sources_value__files_property_names = True
+                                                for data__sources_value__files_key in data__sources_value__files:
+                                                    try:
+                                                        if isinstance(data__sources_value__files_key, str):
+                                                            if not REGEX_PATTERNS['^[0-9]{4}-[0-9]{2}-[0-9]{2}$'].search(data__sources_value__files_key):
+                                                                raise JsonSchemaValueException("" + (name_prefix or "data") + ".sources.{data__sources_key}.files".format(**locals()) + " must match pattern ^[0-9]{4}-[0-9]{2}-[0-9]{2}$")
+                                                    except (JsonSchemaValueException, JsonSchemaValuesException):
+                                                        data__sources_value__files_property_names = False
+                                                if not data__sources_value__files_property_names:
+                                                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".sources.{data__sources_key}.files".format(**locals()) + " must be named by propertyName definition")
+                                    if "copied" in data__sources_value_keys:
+                                        data__sources_value_keys.remove("copied")
+                                        data__sources_value__copied = data__sources_value["copied"]
+                                        if not isinstance(data__sources_value__copied, (list, tuple)):
+                                            raise JsonSchemaValueException("" + (name_prefix or "data") + ".sources.{data__sources_key}.copied".format(**locals()) + " must be array")
+                                        data__sources_value__copied_is_list = isinstance(data__sources_value__copied, (list, tuple))
+                                        if data__sources_value__copied_is_list:
+                                            data__sources_value__copied_len = len(data__sources_value__copied)
+                                            for data__sources_value__copied_x, data__sources_value__copied_item in enumerate(data__sources_value__copied):
+                                                if not isinstance(data__sources_value__copied_item, (str)):
+                                                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".sources.{data__sources_key}.copied[{data__sources_value__copied_x}]".format(**locals()) + " must be string")
+                                                if isinstance(data__sources_value__copied_item, str):
+                                                    if not REGEX_PATTERNS['^[0-9a-f]{16}$'].search(data__sources_value__copied_item):
+                                                        raise JsonSchemaValueException("" + (name_prefix or "data") + ".sources.{data__sources_key}.copied[{data__sources_value__copied_x}]".format(**locals()) + " must match pattern ^[0-9a-f]{16}$")
                                     if data__sources_value_keys:
                                         raise JsonSchemaValueException("" + (name_prefix or "data") + ".sources.{data__sources_key}".format(**locals()) + " must not contain "+str(data__sources_value_keys)+" properties")
                                 data__sources_value_one_of_count1 += 1

@@ -1,6 +1,6 @@
 # Generated from schemas/session-turn.schema.json by fastjsonschema; do not edit.
 # Regenerate: python -m vm_memory_oracle.storage.validation
-SCHEMA_SHA256 = 'a679af068d6657e310029a09d886408f544ecdcc42ee09ec61a15863639f0984'
+SCHEMA_SHA256 = '6b06a53ece7a314dd2cfcd0bcf02dcb5a423207b3861c1140e00c88f4c0e14da'
 
 VERSION = "2.22.3"
 from decimal import Decimal
@@ -64,6 +64,9 @@ def validate_vm_memory_oracle_session_turn_schema_json(data, custom_formats={}, 
                     raise JsonSchemaValueException("" + (name_prefix or "data") + ".speaker must be shorter than or equal to 256 characters")
                 if not REGEX_PATTERNS['^[^\\u0000-\\u001f\\u007f]*$'].search(data__speaker):
                     raise JsonSchemaValueException("" + (name_prefix or "data") + ".speaker must match pattern ^[^\\u0000-\\u001f\\u007f]*$")
+        if "origin" in data_keys:
+            data_keys.remove("origin")
+            data__origin = data["origin"]
     return data
 
 validate = validate_vm_memory_oracle_session_turn_schema_json
