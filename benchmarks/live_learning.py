@@ -140,8 +140,10 @@ def through_plugin(data: Path, state: Path, turns: list[dict], poll_ms: int, now
             },
         ]
     steps.append({"idle": True})
+    script = state.parent / "steps.json"
+    script.write_text(json.dumps(steps))
     done = subprocess.run(
-        [node(), str(DRIVER), json.dumps(config), json.dumps(steps), json.dumps(host)],
+        [node(), str(DRIVER), json.dumps(config), f"@{script}", json.dumps(host)],
         capture_output=True,
         text=True,
         env={**os.environ, "MEMORY_ORACLE_NOW": now, "OPENCLAW_STATE_DIR": str(state)},

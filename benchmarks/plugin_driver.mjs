@@ -4,7 +4,7 @@
 // own code without starting an agent (tests/test_openclaw.py proves it inside the real
 // OpenClaw).
 //
-//   node plugin_driver.mjs '<config JSON>' '<steps JSON>' ['<OpenClaw config JSON>']
+//   node plugin_driver.mjs '<config JSON>' '<steps JSON>'|@FILE ['<OpenClaw config JSON>']
 // A step: {"tool": "memory_search"|"memory_get", "params": {...}}
 //         {"hook": "before_prompt_build", "message": TEXT}
 //         {"hook": "agent_end"|"before_compaction"|"session_end", "ctx": {agentId, sessionId}}
@@ -17,12 +17,15 @@
 //         {"timed": [steps]}  (run one after another: {"ms": [...], "hits": [...]})
 //         {"step": step, "after": MS, "during": step}  (`during` runs while `step` is pending)
 //         {"write": PATH, "text": TEXT}  (write a file, as the agent writes a note: {"wrote"})
-import { mkdirSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { DatabaseSync } from "node:sqlite";
 import { fileURLToPath, pathToFileURL } from "node:url";
 
-const [config, steps, host = {}] = process.argv.slice(2).map((text) => JSON.parse(text));
+// An argument "@PATH" is read from that file (steps too long for a command line).
+const [config, steps, host = {}] = process.argv
+  .slice(2)
+  .map((text) => JSON.parse(text.startsWith("@") ? readFileSync(text.slice(1), "utf8") : text));
 const plugin = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..", "openclaw-plugin");
 
 const module = await import(pathToFileURL(path.join(plugin, "index.js")).href);

@@ -447,3 +447,32 @@ def test_a_note_written_while_the_plugin_runs_is_found_within_seconds(notes):
     assert "../outside.md" in refused["details"]["error"]
     copied = sum(answer["importedLines"] for answer in idle["learned"])
     assert copied == 2, idle["learned"]  # each line once, however many events its write made
+
+
+def test_a_learning_process_killed_mid_learn_is_replaced_and_the_turn_learned_once(live, data_dir):
+    run, transcript = live
+    transcript.user("s1", "My sister Ana lives in Madrid and teaches chemistry.")
+    transcript.user("s1", "I prefer green tea in the morning.", minute=1)
+    steps = run(
+        [
+            search("warm up"),  # the recall process is up, so the kill below finds the learner
+            turn_end(),
+            {"step": {"idle": True}, "after": 1500, "during": {"kill": True}},
+            {"until": search("green tea"), "contains": "green tea", "timeoutMs": 120_000},
+        ]
+    )
+    assert steps[2]["meanwhile"]["killed"] >= 1
+    assert steps[3]["found"], steps[3]
+    lines = (data_dir / "knowledge-graph" / "facts.jsonl").read_text().splitlines()
+    objects = [json.loads(line)["object"] for line in lines]
+    assert len(objects) == len(set(objects))  # nothing learned twice
+    copied = [
+        record["text"]
+        for path in (data_dir / "sessions").glob("*.jsonl")
+        for record in map(json.loads, path.read_text().splitlines())
+        if "origin" in record  # copied from the transcript
+    ]
+    assert sorted(copied) == [  # each turn copied once
+        "I prefer green tea in the morning.",
+        "My sister Ana lives in Madrid and teaches chemistry.",
+    ]
