@@ -5,9 +5,11 @@ text, in one run.
 Turns of LongMemEval dev conversations (a person talking with an assistant) are written, one
 exchange at a time, to an OpenClaw transcript database as OpenClaw writes it; after each,
 the plugin's agent_end hook runs (plugin_driver.mjs: the plugin's own code, run by Node as
-OpenClaw's host runs it), and memory_search is asked for the person's words, every
---poll-ms, until a result quotes the exchange (the opening of the person's words or of the
-answer): the seconds from the hook to that answer are the turn's time to be found. The
+OpenClaw's host runs it); once the learn it started is done (a search before cannot find
+the turn), memory_search is asked for the person's first words, every --poll-ms, until a
+result quotes the exchange (the opening of a sentence of the person's or of the answer): the
+seconds from the hook to that answer are the turn's time to be found. (Searching all along
+instead would time the searches' own load: each boosts what it finds, under the lock.) The
 memory starts with --preload earlier sessions of the same person already learned
 (summarize and index), as a memory in use does. Beside it, in the same process and run, the
 bundled model embeds each exchange's text once: a learn's own time (import, extraction,
@@ -23,6 +25,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import re
 import statistics
 import subprocess
 import sys
@@ -51,6 +54,7 @@ GOAL_P50_S = 2.0
 GOAL_P95_S = 5.0
 GOAL_COST = 1.5
 QUOTED = 40  # characters of the person's words a result must quote
+ASKED_WORDS = 12  # of the person's words, searched for
 DEFAULT_QUESTION = "0977f2af"  # the haystack ingest_speed.py times
 
 
@@ -71,6 +75,19 @@ def exchanges(question: dict, sessions: dict, skip: int, count: int) -> list[dic
     return found
 
 
+def probes(turn: dict) -> list[str]:
+    """What a result that holds the exchange quotes: the opening of a sentence of the
+    person's words or of the answer (a long turn is kept as passages, each beginning at a
+    sentence)."""
+    found = []
+    for text in (turn["user"]["content"], turn["assistant"]["content"]):
+        for sentence in re.split(r"(?<=[.!?])\s+|\n+", text):
+            opening = quoted(sentence)
+            if opening:
+                found.append(opening)
+    return found
+
+
 def quoted(text: str) -> str | None:
     """The opening of `text` a search result must hold, as JSON shows it (without the
     characters JSON escapes), or None when it is too short to tell a turn."""
@@ -78,6 +95,12 @@ def quoted(text: str) -> str | None:
     for stop in '"\\':
         opening = opening.split(stop)[0]
     return opening.strip() if len(opening.strip()) >= 15 else None
+
+
+def asked(text: str) -> str:
+    """The search for an exchange: the person's first words, as a person would ask (a
+    query of a whole turn costs the search process a long embedding at every poll)."""
+    return " ".join(text.split()[:ASKED_WORDS])
 
 
 def preload(question: dict, sessions: dict, data: Path, count: int) -> float:
@@ -129,12 +152,16 @@ def through_plugin(data: Path, state: Path, turns: list[dict], poll_ms: int, now
                     ],
                 }
             },
-            {"hook": "agent_end", "ctx": {"agentId": "main", "sessionId": turn["session"]}},
             {
-                "until": {"tool": "memory_search", "params": {"query": said[:4000]}},
-                "contains": [
-                    text for text in (quoted(said), quoted(turn["assistant"]["content"])) if text
-                ],
+                "hook": "agent_end",
+                "ctx": {"agentId": "main", "sessionId": turn["session"]},
+                "stamped": True,
+            },
+            {"idle": True},  # the learn under way; a search before it ends cannot find it
+            {
+                "stamped": True,
+                "until": {"tool": "memory_search", "params": {"query": asked(said)}},
+                "contains": probes(turn),
                 "timeoutMs": 120_000,
                 "everyMs": poll_ms,
             },
@@ -152,7 +179,10 @@ def through_plugin(data: Path, state: Path, turns: list[dict], poll_ms: int, now
     if done.returncode != 0:
         raise SystemExit(f"Error: the plugin driver failed: {done.stderr.strip()[-2000:]}")
     answers = [json.loads(line) for line in done.stdout.splitlines()]
-    return {"found": answers[3:-1:3], "learned": answers[-1]["learned"]}
+    ended, found = answers[2:-1:4], answers[4:-1:4]
+    for end, answer in zip(ended, found):
+        answer["ms"] = answer["at"] - end["at"]  # from the hook's return to the answer
+    return {"found": found, "learned": answers[-1]["learned"]}
 
 
 def model_passes(turns: list[dict]) -> list[float]:
@@ -172,7 +202,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--question", default=DEFAULT_QUESTION, help="whose haystack is replayed")
     parser.add_argument("--turns", type=int, default=60, help="exchanges fed through the hook")
     parser.add_argument("--preload", type=int, default=10, help="sessions learned before")
-    parser.add_argument("--poll-ms", type=int, default=50, help="how often memory_search asks")
+    parser.add_argument("--poll-ms", type=int, default=200, help="how often memory_search asks")
     parser.add_argument("--workdir", type=Path, help="where the memory is made (kept)")
     args = parser.parse_args(argv)
     dataset = load_dataset()

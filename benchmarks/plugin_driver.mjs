@@ -17,6 +17,7 @@
 //         {"timed": [steps]}  (run one after another: {"ms": [...], "hits": [...]})
 //         {"step": step, "after": MS, "during": step}  (`during` runs while `step` is pending)
 //         {"write": PATH, "text": TEXT}  (write a file, as the agent writes a note: {"wrote"})
+// A step with "stamped": true also answers "at", the driver's clock (ms) when it was done.
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { DatabaseSync } from "node:sqlite";
@@ -136,7 +137,8 @@ for (const step of steps) {
     const meanwhile = await run(step.during);
     console.log(JSON.stringify({ result: await pending, meanwhile }));
   } else {
-    console.log(JSON.stringify(await run(step)));
+    const done = await run(step);
+    console.log(JSON.stringify(step.stamped ? { ...done, at: performance.now() } : done));
   }
 }
 process.exit(0);
