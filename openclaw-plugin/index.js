@@ -6,6 +6,7 @@
 // the memory holds nothing about it.
 
 import { MemoryError, START_TIMEOUT_MS, findEntrypoint, recallProcess } from "./service.js";
+import { setupFindings } from "./setup.js";
 
 const ID = "vm-memory-oracle";
 const DEFAULT_DATA_PATH = "/data/memory";
@@ -172,6 +173,8 @@ export default {
   name: "vm-memory-oracle",
   description: "OpenClaw's memory tools, answered by vm-memory-oracle",
   register(api) {
+    // A set-up done by half fails silently: say which setting to change.
+    for (const finding of setupFindings(api.config ?? {}, ID)) api.logger.warn?.(`${ID}: ${finding.message}`);
     api.registerTool(
       (ctx) => ({
         name: "memory_search",
