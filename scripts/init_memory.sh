@@ -48,9 +48,15 @@ data="$(realpath -m -- "$data")"   # cron runs from another directory: make it a
 
 if [ -n "$openclaw" ]; then
   openclaw="$(realpath -m -- "$openclaw")"
-  "$bundle/scripts/vm-memory-oracle" --data-path "$data" --action config \
-    --set "openclaw_state_dir=$openclaw" >/dev/null
-  echo "Connected to OpenClaw at $openclaw (openclaw_state_dir in $data/config.yaml)"
+  current="$("$bundle/scripts/vm-memory-oracle" --data-path "$data" --json --action config \
+    | python3 -c 'import json, sys; print(json.load(sys.stdin)["settings"]["openclaw_state_dir"] or "")')"
+  if [ "$current" = "$openclaw" ]; then
+    echo "Already connected to OpenClaw at $openclaw (openclaw_state_dir in $data/config.yaml)"
+  else
+    "$bundle/scripts/vm-memory-oracle" --data-path "$data" --action config \
+      --set "openclaw_state_dir=$openclaw" >/dev/null
+    echo "Connected to OpenClaw at $openclaw (openclaw_state_dir in $data/config.yaml)"
+  fi
   if [ ! -d "$openclaw" ]; then
     echo "Warning: $openclaw does not exist yet; the memory reads it once OpenClaw has run" >&2
   fi
