@@ -9,8 +9,9 @@
 # there already. With --openclaw, connects the memory to OpenClaw: sets openclaw_state_dir
 # to STATE_DIR, else $OPENCLAW_STATE_DIR, else ~/.openclaw (summarize then learns from every
 # agent's conversations, consolidate writes each workspace's MEMORY.md). With
-# --install-cron, adds the four schedules of crontab.example to the user's crontab, each
-# once: a second run adds nothing and no other line is touched. Needs no root; CRONTAB
+# --install-cron, adds the four schedules of crontab.example to the user's crontab (summarize
+# of what is new every hour, consolidate nightly), each once: a second run adds nothing and
+# no other line is touched. Needs no root; CRONTAB
 # names another crontab(1) command if needed.
 set -euo pipefail
 
@@ -80,7 +81,7 @@ done
 
 entrypoint="'$bundle/scripts/vm-memory-oracle' --data-path '$data' --actor cron"
 schedules=(
-  "0 23 * * * $entrypoint --action summarize"
+  "15 * * * * $entrypoint --action summarize --all"
   "30 0 * * * $entrypoint --action consolidate"
   "0 */6 * * * $entrypoint --action health-check"
   "0 3 * * 0 $entrypoint --action quality-probe"
