@@ -13,6 +13,7 @@ import path from "node:path";
 import { LiveLearner, agentOf } from "./learning.js";
 import { watchNotes } from "./notes.js";
 import { MemoryError, START_TIMEOUT_MS, findEntrypoint, recallProcess } from "./service.js";
+import { setupFindings } from "./setup.js";
 
 const ID = "vm-memory-oracle";
 const DEFAULT_DATA_PATH = "/data/memory";
@@ -148,16 +149,8 @@ function learnLive(api) {
       api.logger.warn?.(`${ID}: live learning skipped: ${error.message}`);
     }
   };
-  if (conversationAllowed(api)) {
-    api.on("agent_end", heard("agent_end"));
-  } else if (!warned.has("access")) {
-    warned.add("access");
-    api.logger.warn?.(
-      `${ID}: conversation access is not allowed, so turns are learned only at compaction, ` +
-        `at a session's end and by the nightly summarize; set ` +
-        `plugins.entries.${ID}.hooks.allowConversationAccess to true to learn each turn as it ends`,
-    );
-  }
+  // Without conversation access OpenClaw gives no agent_end; register() names the setting.
+  if (conversationAllowed(api)) api.on("agent_end", heard("agent_end"));
   api.on("before_compaction", heard("before_compaction"));
   api.on("session_end", heard("session_end"));
   for (const workspace of configuredWorkspaces(api)) learnNotes(api, workspace);
@@ -272,6 +265,12 @@ export default {
   name: "vm-memory-oracle",
   description: "OpenClaw's memory tools, answered by vm-memory-oracle",
   register(api) {
+    // A set-up done by half fails silently: say which setting to change.
+    for (const finding of setupFindings(api.config ?? {}, ID)) {
+      if (warned.has(finding.code)) continue; // OpenClaw registers a plugin several times
+      warned.add(finding.code);
+      api.logger.warn?.(`${ID}: ${finding.message}`);
+    }
     api.registerTool(
       (ctx) => ({
         name: "memory_search",

@@ -9,8 +9,9 @@
 # there already. With --openclaw, connects the memory to OpenClaw: sets openclaw_state_dir
 # to STATE_DIR, else $OPENCLAW_STATE_DIR, else ~/.openclaw (summarize then learns from every
 # agent's conversations, consolidate writes each workspace's MEMORY.md). With
-# --install-cron, adds the four schedules of crontab.example to the user's crontab, each
-# once: a second run adds nothing and no other line is touched. Needs no root; CRONTAB
+# --install-cron, adds the four schedules of crontab.example to the user's crontab (summarize
+# of what is new every hour, consolidate nightly), each once: a second run adds nothing and
+# no other line is touched. Needs no root; CRONTAB
 # names another crontab(1) command if needed.
 set -euo pipefail
 
@@ -48,9 +49,15 @@ data="$(realpath -m -- "$data")"   # cron runs from another directory: make it a
 
 if [ -n "$openclaw" ]; then
   openclaw="$(realpath -m -- "$openclaw")"
-  "$bundle/scripts/vm-memory-oracle" --data-path "$data" --action config \
-    --set "openclaw_state_dir=$openclaw" >/dev/null
-  echo "Connected to OpenClaw at $openclaw (openclaw_state_dir in $data/config.yaml)"
+  current="$("$bundle/scripts/vm-memory-oracle" --data-path "$data" --json --action config \
+    | python3 -c 'import json, sys; print(json.load(sys.stdin)["settings"]["openclaw_state_dir"] or "")')"
+  if [ "$current" = "$openclaw" ]; then
+    echo "Already connected to OpenClaw at $openclaw (openclaw_state_dir in $data/config.yaml)"
+  else
+    "$bundle/scripts/vm-memory-oracle" --data-path "$data" --action config \
+      --set "openclaw_state_dir=$openclaw" >/dev/null
+    echo "Connected to OpenClaw at $openclaw (openclaw_state_dir in $data/config.yaml)"
+  fi
   if [ ! -d "$openclaw" ]; then
     echo "Warning: $openclaw does not exist yet; the memory reads it once OpenClaw has run" >&2
   fi
@@ -74,7 +81,7 @@ done
 
 entrypoint="'$bundle/scripts/vm-memory-oracle' --data-path '$data' --actor cron"
 schedules=(
-  "0 23 * * * $entrypoint --action summarize"
+  "15 * * * * $entrypoint --action summarize --all"
   "30 0 * * * $entrypoint --action consolidate"
   "0 */6 * * * $entrypoint --action health-check"
   "0 3 * * 0 $entrypoint --action quality-probe"

@@ -246,6 +246,7 @@ SLOW_PLACES = (
     BUNDLE / "tests" / "faults",
     BUNDLE / "tests" / "test_openclaw.py",
     BUNDLE / "tests" / "test_openclaw_plugin.py",
+    BUNDLE / "tests" / "test_openclaw_connect.py",
     BUNDLE / "tests" / "test_consolidate_crash.py",
 )
 
@@ -294,6 +295,7 @@ def run_benchmark(tmp_path: Path, script: str, *args: str) -> subprocess.Complet
 OPENCLAW_TESTS = (
     BUNDLE / "tests" / "test_openclaw.py",
     BUNDLE / "tests" / "test_openclaw_plugin.py",
+    BUNDLE / "tests" / "test_openclaw_connect.py",
 )
 BENCHMARKS = BUNDLE / "tests" / "bench"
 

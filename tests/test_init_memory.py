@@ -57,12 +57,14 @@ def test_install_cron_twice_leaves_four_schedules_and_the_users_own_lines(tmp_pa
     assert lines[:3] == own.splitlines()
     ours = lines[3:]
     assert len(ours) == 4
+    # summarize takes what is new every hour (--all: every log with lines not learned yet,
+    # whatever its day); consolidate stays nightly.
     for line, action, when in zip(
-        ours, ACTIONS, ("0 23 * * *", "30 0 * * *", "0 */6 * * *", "0 3 * * 0")
+        ours, ACTIONS, ("15 * * * *", "30 0 * * *", "0 */6 * * *", "0 3 * * 0")
     ):
         assert line == (
             f"{when} '{BUNDLE}/scripts/vm-memory-oracle' --data-path '{data}' "
-            f"--actor cron --action {action}"
+            f"--actor cron --action {action}" + (" --all" if action == "summarize" else "")
         )
 
 
@@ -114,3 +116,62 @@ def test_bad_arguments_are_refused(tmp_path):
     two = init_memory(str(tmp_path / "a"), str(tmp_path / "b"), table=tmp_path / "table")
     assert two.returncode == 2 and "one data directory at most" in two.stderr
     assert not (tmp_path / "a").exists() and not (tmp_path / "b").exists()
+
+
+def schedules_of(text: str) -> dict[str, str]:
+    """action -> schedule (the five time fields) of each cron line in `text`."""
+    found = {}
+    for line in text.splitlines():
+        if line.strip() and not line.startswith("#") and "--action" in line:
+            action = line.split("--action ", 1)[1].split()[0]
+            found[action] = " ".join(line.split()[:5])
+    return found
+
+
+def test_the_example_and_the_installed_crontab_schedule_alike_summarize_hourly(tmp_path):
+    table = tmp_path / "table"
+    assert init_memory(str(tmp_path / "memory"), "--install-cron", table=table).returncode == 0
+    example = (BUNDLE / "crontab.example").read_text()
+    assert schedules_of(example) == schedules_of(table.read_text())
+    assert schedules_of(example)["summarize"] == "15 * * * *"  # every hour
+    assert schedules_of(example)["consolidate"] == "30 0 * * *"  # nightly
+    for text in (example, table.read_text()):
+        (summarize,) = [
+            line
+            for line in text.splitlines()
+            if "--action summarize" in line and not line.startswith("#")
+        ]
+        assert summarize.endswith("--action summarize --all")
+
+
+@pytest.mark.slow
+def test_the_hourly_summarize_line_learns_a_new_conversation_as_cron_runs_it(tmp_path):
+    table = tmp_path / "table"
+    data = tmp_path / "memory"
+    assert init_memory(str(data), "--install-cron", table=table).returncode == 0
+    summarize = [line for line in table.read_text().splitlines() if "summarize" in line][0]
+    command = summarize.split(" ", 5)[5]
+
+    def as_cron() -> dict:
+        done = subprocess.run(
+            ["/bin/sh", "-c", command.replace("--actor cron", "--actor cron --json")],
+            capture_output=True,
+            text=True,
+            cwd="/",
+            env={"PATH": "/usr/bin:/bin", "HOME": str(tmp_path)},
+            timeout=600,
+        )
+        assert done.returncode == 0, done.stderr
+        return json.loads(done.stdout)
+
+    assert as_cron()["added"] == 0  # nothing said yet
+    # A conversation of some day other than today's: --all takes it all the same.
+    (data / "sessions" / "2026-05-14-090000.jsonl").write_text(
+        json.dumps({"ts": "2026-05-14T09:00:00Z", "role": "user",
+                    "text": "I am allergic to peanuts and I live in Porto."}) + "\n"
+    )  # fmt: skip
+    learned = as_cron()
+    assert learned["added"] >= 1
+    facts = (data / "knowledge-graph" / "facts.jsonl").read_text()
+    assert "peanuts" in facts
+    assert as_cron()["added"] == 0  # the next hour: nothing new, nothing learned again

@@ -304,8 +304,9 @@ def test_without_conversation_access_one_warning_and_turns_learned_at_the_sessio
     ended, session_ended, idle = run([turn_end(), turn_end("session_end"), {"idle": True}], host={})
     assert ended == {"hook": None, "registered": False}  # agent_end is not OpenClaw's to give
     assert session_ended["hook"] is None
-    warned = [line for line in idle["warnings"] if "conversation access is not allowed" in line]
+    warned = [line for line in idle["warnings"] if "withholds the conversation" in line]
     assert len(warned) == 1 and "allowConversationAccess" in warned[0]
+    assert "learned only at compaction, at a session's end" in warned[0]
     assert idle["learned"][0]["importedTurns"] == 1
 
 

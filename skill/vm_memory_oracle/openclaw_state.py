@@ -12,13 +12,20 @@ agent, `agents.defaults.workspace` or `<state dir>/workspace`; else, for another
 `<agents.defaults.workspace>/<id>` or `<state dir>/workspace-<id>`. `~` is the user's home.
 Nothing here writes; a problem with a file is reported, never raised, so that the rest of
 the memory goes on.
+
+When the configuration installs this bundle's plugin (openclaw-plugin/), `plugin_setup`
+lists what is left of a set-up done by half: each setting that keeps OpenClaw from asking
+this memory (`setup_findings`; openclaw-plugin/setup.js holds the same rules for the plugin
+itself, and the two agree on every fixture of tests/fixtures/openclaw-setup/).
 """
 
 from __future__ import annotations
 
+import json
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 CONFIG_NAME = "openclaw.json"
 DATABASE = Path("agent") / "openclaw-agent.sqlite"
@@ -37,6 +44,7 @@ BOOTSTRAP_FILES = (
     "BOOTSTRAP.md",
 )
 MAX_CONFIG_BYTES = 4 * 1024 * 1024
+PLUGIN_ID = "vm-memory-oracle"
 
 
 @dataclass(frozen=True)
@@ -189,3 +197,131 @@ def _workspace(agent_id: str, entry: dict, defaults: dict, default_id: str, stat
 
 def _user_path(value: str) -> Path:
     return Path(os.path.expanduser(value.strip())).absolute()
+
+
+# -- the plugin's set-up -----------------------------------------------------------------------
+_ABSENT: Any = object()  # a key not in the configuration (JSON null is a value)
+
+_SETUP_REASONS = {
+    "memory_slot": "another memory plugin holds the memory slot and answers memory_search",
+    "memory_core": "OpenClaw's memory-core stays on, and its own memory_search answers "
+    "instead of this memory",
+    "conversation_access": "OpenClaw withholds the conversation from the plugin's hooks, so "
+    "auto-recall adds nothing and turns are learned only at compaction, at a session's end "
+    "and by the nightly summarize, not as each ends",
+    "tool_search": "tool search is on, so memory_search is offered only to a model that "
+    "searches its tools",
+}
+
+
+def setup_findings(config: dict, plugin_id: str = PLUGIN_ID) -> list[dict]:
+    """What keeps OpenClaw, configured by `config` (openclaw.json as a mapping), from asking
+    the plugin `plugin_id` for its memory: one {"code", "setting", "value", "message"} for
+    each setting to change, `value` the one to set, in a fixed order (the memory slot,
+    memory-core, conversation access, tool search). openclaw-plugin/setup.js's
+    setupFindings is the same function."""
+    plugins = _mapping(config.get("plugins"))
+    entries = _mapping(plugins.get("entries"))
+    found = []
+
+    def finding(code: str, setting: str, current: Any, value: Any) -> None:
+        found.append(
+            {
+                "code": code,
+                "setting": setting,
+                "value": value,
+                "message": f"{setting} is {_shown(current)}: {_SETUP_REASONS[code]}; "
+                f"set it to {_json(value)} (openclaw config set {setting} {_typed(value)})",
+            }
+        )
+
+    slot = _mapping(plugins.get("slots")).get("memory", _ABSENT)
+    if not (isinstance(slot, str) and slot.strip() == plugin_id):
+        finding("memory_slot", "plugins.slots.memory", slot, plugin_id)
+    core = _mapping(entries.get("memory-core")).get("enabled", _ABSENT)
+    if core is not False and "memory-core" not in _denied(plugins):
+        finding("memory_core", "plugins.entries.memory-core.enabled", core, False)
+    hooks = _mapping(_mapping(entries.get(plugin_id)).get("hooks"))
+    access = hooks.get("allowConversationAccess", _ABSENT)
+    if access is not True:
+        setting = f"plugins.entries.{plugin_id}.hooks.allowConversationAccess"
+        finding("conversation_access", setting, access, True)
+    search = _mapping(config.get("tools")).get("toolSearch", _ABSENT)
+    if tool_search_on(search):
+        finding("tool_search", "tools.toolSearch", search, False)
+    return found
+
+
+def tool_search_on(value: Any) -> bool:
+    """Whether `tools.toolSearch` (`_ABSENT` when unset) leaves OpenClaw's tool search on,
+    as OpenClaw 2026.9 reads it: on when unset or true; an object is on unless its
+    `enabled` is false, or it holds nothing but `enabled`; off for anything else."""
+    if value is _ABSENT or value is True:
+        return True
+    if isinstance(value, dict):
+        enabled = value.get("enabled")
+        if isinstance(enabled, bool):
+            return enabled
+        return any(key != "enabled" for key in value)
+    return False
+
+
+def plugin_setup(state_dir: str | Path, plugin_id: str = PLUGIN_ID) -> list[dict] | None:
+    """setup_findings of `<state dir>/openclaw.json` when it installs the plugin (its
+    `plugins.entries` or memory slot names it, or it is installed in `<state dir>/extensions/`)
+    and does not turn it off; None when the plugin is not in use there, or the state
+    directory or its configuration cannot be read (read_setup reports why)."""
+    state = Path(state_dir).expanduser()
+    if not state.is_dir():
+        return None
+    config, problems = read_config(state / CONFIG_NAME)
+    if problems:
+        return None
+    plugins = _mapping(config.get("plugins"))
+    entries = _mapping(plugins.get("entries"))
+    slot = _mapping(plugins.get("slots")).get("memory")
+    named = (
+        isinstance(entries.get(plugin_id), dict)
+        or (isinstance(slot, str) and slot.strip() == plugin_id)
+        or (state / "extensions" / plugin_id).is_dir()
+    )
+    off = (
+        plugins.get("enabled") is False
+        or _mapping(entries.get(plugin_id)).get("enabled") is False
+        or plugin_id in _denied(plugins)
+    )
+    if not named or off:
+        return None
+    return setup_findings(config, plugin_id)
+
+
+def read_config(path: str | Path) -> tuple[dict, list[str]]:
+    """openclaw.json at `path` as a mapping ({} when missing), and the problems that made
+    it read as {} (one line each, naming the file)."""
+    setup = OpenClawSetup(Path(path).parent)
+    return _read_config(Path(path), setup), setup.problems
+
+
+def _mapping(value: Any) -> dict:
+    return value if isinstance(value, dict) else {}
+
+
+def _denied(plugins: dict) -> set[str]:
+    deny = plugins.get("deny")
+    if not isinstance(deny, list):
+        return set()
+    return {item.strip().lower() for item in deny if isinstance(item, str)}
+
+
+def _json(value: Any) -> str:
+    return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+
+
+def _typed(value: Any) -> str:
+    """`value` as `openclaw config set` takes it on a command line: a plugin id bare (read
+    as a string), true and false as they are (read as JSON5)."""
+    return value if isinstance(value, str) else _json(value)
+
+
+def _shown(value: Any) -> str:
+    return "unset" if value is _ABSENT else _json(value)

@@ -177,12 +177,17 @@ def _disk_percent(layout: Layout, disk_usage: Callable[[str], tuple]) -> float:
 
 
 def _openclaw(settings: Settings, layout: Layout) -> dict | None:
-    """health.json's view of the OpenClaw connection, when a state directory is configured."""
+    """health.json's view of the OpenClaw connection, when a state directory is configured:
+    with, when OpenClaw's configuration installs this bundle's plugin, what is left of its
+    set-up (`plugin_setup`, openclaw_state.plugin_setup; null when the plugin is not in use)."""
     if not settings.openclaw_state_dir:
         return None
+    from ..openclaw_state import plugin_setup
     from .memory_md.workspaces import openclaw_health
 
-    return openclaw_health(settings, layout.memory_md)
+    health = openclaw_health(settings, layout.memory_md)
+    health["plugin_setup"] = plugin_setup(settings.openclaw_state_dir)
+    return health
 
 
 def _refused(store: Store) -> list[dict]:

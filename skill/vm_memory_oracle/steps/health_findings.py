@@ -185,7 +185,8 @@ def _index_findings(measured: Measurements) -> list[Finding]:
 
 
 def _file_findings(measured: Measurements) -> list[Finding]:
-    """Invalid lines, OpenClaw's files, damaged and refused files, problems found, quarantine."""
+    """Invalid lines, OpenClaw's files and the plugin's set-up there, damaged and refused
+    files, problems found, quarantine."""
     findings = _Findings()
     if measured.invalid_lines:
         findings.warn(
@@ -195,6 +196,8 @@ def _file_findings(measured: Measurements) -> list[Finding]:
         )
     for problem in (measured.openclaw or {}).get("problems", ()):
         findings.warn("openclaw", f"OpenClaw: {problem}")
+    for setup in (measured.openclaw or {}).get("plugin_setup") or ():
+        findings.warn("openclaw_setup", f"OpenClaw's plugin is half set up: {setup['message']}")
     for damaged in measured.damaged_files:
         findings.warn("damaged_file", f"{damaged['file']}: {damaged['problem']}")
     for found in measured.problems:
