@@ -7,7 +7,7 @@ exchange at a time, to an OpenClaw transcript database as OpenClaw writes it; af
 the plugin's agent_end hook runs (plugin_driver.mjs: the plugin's own code, run by Node as
 OpenClaw's host runs it); once the learn it started is done (a search before cannot find
 the turn), memory_search is asked for the person's first words, every --poll-ms, until a
-result quotes the exchange (the opening of a sentence of the person's or of the answer): the
+result cites the exchange (a fact learned from it, or what was said, citing its line): the
 seconds from the hook to that answer are the turn's time to be found. (Searching all along
 instead would time the searches' own load: each boosts what it finds, under the lock.) The
 memory starts with --preload earlier sessions of the same person already learned
@@ -25,7 +25,6 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import re
 import statistics
 import subprocess
 import sys
@@ -53,7 +52,6 @@ BUNDLE = Path(__file__).resolve().parents[1]
 GOAL_P50_S = 2.0
 GOAL_P95_S = 5.0
 GOAL_COST = 1.5
-QUOTED = 40  # characters of the person's words a result must quote
 ASKED_WORDS = 12  # of the person's words, searched for
 DEFAULT_QUESTION = "0977f2af"  # the haystack ingest_speed.py times
 
@@ -75,26 +73,13 @@ def exchanges(question: dict, sessions: dict, skip: int, count: int) -> list[dic
     return found
 
 
-def probes(turn: dict) -> list[str]:
-    """What a result that holds the exchange quotes: the opening of a sentence of the
-    person's words or of the answer (a long turn is kept as passages, each beginning at a
-    sentence)."""
-    found = []
-    for text in (turn["user"]["content"], turn["assistant"]["content"]):
-        for sentence in re.split(r"(?<=[.!?])\s+|\n+", text):
-            opening = quoted(sentence)
-            if opening:
-                found.append(opening)
-    return found
-
-
-def quoted(text: str) -> str | None:
-    """The opening of `text` a search result must hold, as JSON shows it (without the
-    characters JSON escapes), or None when it is too short to tell a turn."""
-    opening = " ".join(text.split())[:QUOTED]
-    for stop in '"\\':
-        opening = opening.split(stop)[0]
-    return opening.strip() if len(opening.strip()) >= 15 else None
+def cited(turn: dict, place: int) -> list[str]:
+    """The citations of a result learned from the exchange: the lines of its session's copy
+    in sessions/ that hold the person's turn and the answer (the exchange is the session's
+    `place`-th fed, 0 first; a copy is named after its first turn's time, and every turn
+    of a LongMemEval session has the session's)."""
+    name = parse_date(turn["date"]).strftime("%Y-%m-%d-%H%M%S") + ".jsonl"
+    return [f"sessions/{name}#L{2 * place + 1}", f"sessions/{name}#L{2 * place + 2}"]
 
 
 def asked(text: str) -> str:
@@ -139,7 +124,9 @@ def through_plugin(data: Path, state: Path, turns: list[dict], poll_ms: int, now
     allowed = {"hooks": {"allowConversationAccess": True}}
     host = {"plugins": {"entries": {"vm-memory-oracle": allowed}}}
     steps: list[dict] = [{"tool": "memory_search", "params": {"query": "warm up"}}]
+    fed: dict[str, int] = {}
     for turn in turns:
+        place = fed[turn["session"]] = fed.get(turn["session"], -1) + 1
         said = turn["user"]["content"]
         steps += [
             {
@@ -161,7 +148,7 @@ def through_plugin(data: Path, state: Path, turns: list[dict], poll_ms: int, now
             {
                 "stamped": True,
                 "until": {"tool": "memory_search", "params": {"query": asked(said)}},
-                "contains": probes(turn),
+                "contains": [f'"citation":"{line}"' for line in cited(turn, place)],
                 "timeoutMs": 120_000,
                 "everyMs": poll_ms,
             },
@@ -214,7 +201,7 @@ def main(argv: list[str] | None = None) -> int:
     turns = [
         turn
         for turn in exchanges(question, dataset["sessions"], args.preload, args.turns * 2)
-        if quoted(turn["user"]["content"])
+        if len(turn["user"]["content"].split()) >= 3  # a person's words to search for
     ][: args.turns]
     now = format_iso(parse_date(question["question_date"]))
     driven = through_plugin(data, state, turns, args.poll_ms, now)
