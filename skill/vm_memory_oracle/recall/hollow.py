@@ -28,8 +28,7 @@ again.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
-from functools import lru_cache
+from functools import cached_property, lru_cache
 
 from ..episodes import Episode
 from ..model.text import evidence_terms
@@ -107,41 +106,51 @@ def hollow(episode: Episode, query_terms: set[str]) -> bool:
     """Whether `episode` is no evidence of the answer to a query of evidence terms
     `query_terms` (Query.terms): every fragment of it chatter, a question or request the
     query already asks, or, said by the assistant, that it does not know or a pleasantry.
-    A text with no fragment at all is not hollow (nothing was read of it)."""
-    said = _fragments(episode.text)
-    return bool(said) and all(
+    A text with no fragment at all is not hollow (nothing was read of it). The fragments
+    are read in order until one states something: most turns are evidence by their first."""
+    pieces = _pieces(episode.text)
+    return bool(pieces) and all(
         fragment.chatter
         or (fragment.asks and fragment.terms <= query_terms)
-        or (fragment.of_the_talk and episode.speaker == ASSISTANT)
-        for fragment in said
+        or (episode.speaker == ASSISTANT and fragment.of_the_talk)
+        for fragment in map(_Fragment.of, pieces)
     )
 
 
-@dataclass(frozen=True)
-class _Fragment:
-    """What the rule reads of one fragment of a turn."""
-
-    chatter: bool  # greetings, thanks, reactions (CHATTER)
-    asks: bool  # a question or a request (QUESTION, COMMAND)
-    terms: frozenset[str]  # its evidence terms, without its leading signals
-    of_the_talk: bool  # says the speaker does not know, or is a pleasantry
-
-
 @lru_cache(maxsize=4096)
-def _fragments(text: str) -> tuple[_Fragment, ...]:
-    """The fragments of `text` as the rule reads them. Kept for the texts read last: a
-    long-lived recall process meets the same turns again."""
-    from ..extract.fragments import CHATTER, COMMAND, QUESTION, content_of, fragments
+def _pieces(text: str) -> tuple[str, ...]:
+    """`text` split into fragments as extraction splits a turn (extract/fragments.py). Kept
+    for the texts read last, as each fragment's reading is: a long-lived recall process
+    meets the same turns again."""
+    from ..extract.fragments import split_turn
 
-    found = []
-    for fragment in fragments(text):
-        content = content_of(fragment.text).replace("’", "'")
-        found.append(
-            _Fragment(
-                fragment.kind == CHATTER,
-                fragment.kind in (QUESTION, COMMAND),
-                frozenset(evidence_terms(content)) - _CONTRACTED,
-                bool(_KNOWS_NOTHING.match(content) or _PLEASANTRY.match(content)),
-            )
-        )
-    return tuple(found)
+    return tuple(split_turn(text))
+
+
+class _Fragment:
+    """What the rule reads of one fragment of a turn: its kind as extraction classifies it
+    (extract.fragments.fragments), and the rest when first asked."""
+
+    def __init__(self, text: str):
+        from ..extract.fragments import CHATTER, COMMAND, QUESTION, classify, content_of
+
+        content = content_of(text)  # without its leading signals ("by the way", "also")
+        kind = classify(content)
+        self.content = content.replace("\u2019", "'")
+        self.chatter = kind == CHATTER  # greetings, thanks, reactions
+        self.asks = kind in (QUESTION, COMMAND)  # a question or a request
+
+    @staticmethod
+    @lru_cache(maxsize=16384)
+    def of(text: str) -> _Fragment:
+        return _Fragment(text)
+
+    @cached_property
+    def terms(self) -> frozenset[str]:
+        """Its evidence terms, without what a contraction leaves."""
+        return frozenset(evidence_terms(self.content)) - _CONTRACTED
+
+    @cached_property
+    def of_the_talk(self) -> bool:
+        """It says the speaker does not know, or is a pleasantry or an acknowledgement."""
+        return bool(_KNOWS_NOTHING.match(self.content) or _PLEASANTRY.match(self.content))
