@@ -8,6 +8,8 @@ The rooms, in the order a query passes through them:
   lexical, time, about, graph) and of episodes (episodes);
 - candidates.py and fusion.py: the sources' lists fused by the one reciprocal rank into one
   ranking, one fact per turn first, then fused with the episodes;
+- hollow.py: which episodes are no evidence of the answer though they match (an earlier
+  asking of the question, the assistant not knowing, a pleasantry): listed last;
 - archive.py: pruned facts restored when too few active ones hold the query's words;
 - entries.py: what is shown of each hit (a fact's history, an episode's window);
 - results.py: the records a recall returns (FoundFact, FoundEpisode, ResultSet, Recalled)

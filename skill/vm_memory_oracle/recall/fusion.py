@@ -12,7 +12,9 @@ made only for the facts read in rank order until k turns are found.
 
 The facts, best first, and the episodes (sources/episodes.py) are then fused the same way:
 a fact by its place in the facts' list, an episode by its places in the episodes' two lists.
-Every list's place is scored by the one reciprocal rank (candidates.reciprocal).
+Every list's place is scored by the one reciprocal rank (candidates.reciprocal). An episode
+that is hollow for the query (recall/hollow.py: no evidence of the answer, though it holds
+the query's words) comes after every fact and every other episode, with score 0.
 """
 
 from __future__ import annotations
@@ -134,7 +136,8 @@ def with_episodes(
     """Facts (best first) and episode hits in one list of at most k, by reciprocal rank: a
     fact by its place in the facts' list, an episode by its places in the episodes' lists
     (LIST_WEIGHT each, its own weight over them); each turn (`turn_of(fact hit)`, an
-    episode's source) taken once before any is taken again. `of_the_person`: the query
+    episode's source) taken once before any is taken again, and the hollow episodes
+    (EpisodeHit.hollow) after all the rest, in their order, with score 0. `of_the_person`: the query
     asks of the person's own life (Query.of_the_person), so the assistant's turns weigh
     OTHER_VOICE of the person's own."""
     scored: list[tuple[float, int, int, Hit | EpisodeHit, str]] = [
@@ -148,12 +151,17 @@ def with_episodes(
     top = reciprocal(max(FACT_WEIGHT, EPISODE_WEIGHT), 1)
     first: list[Hit | EpisodeHit] = []
     later: list[Hit | EpisodeHit] = []
+    empty: list[Hit | EpisodeHit] = []  # hollow: no evidence, however well they match
     seen: set[str] = set()
     for score, _, _, hit, turn in scored:
+        if isinstance(hit, EpisodeHit) and hit.hollow:
+            hit.score = 0.0  # what it holds of the query is no evidence of the answer
+            empty.append(hit)
+            continue
         hit.score = score / top  # the fused score, on one scale for facts and episodes
         (later if turn in seen else first).append(hit)
         seen.add(turn)
-    return (first + later)[:k]
+    return (first + later + empty)[:k]
 
 
 def _listed(hit: EpisodeHit) -> float:

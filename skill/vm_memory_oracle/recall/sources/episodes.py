@@ -18,6 +18,10 @@ first, an answer that shares no word with the question ("28. Kg3 would be my mov
 "what was the move you made after 27. Kg2 Bd5+?"), stands beside the best fact, not behind
 every episode that also holds the question's words. The words' list counts half: the
 facts' list already weighs the words of what was learned from each turn.
+
+An episode that is hollow for the query (recall/hollow.py: an earlier asking of the same
+question, the assistant saying it does not know, a pleasantry) is marked so and does not
+count towards the k episodes found: the fusion lists it after everything that is evidence.
 """
 
 from __future__ import annotations
@@ -29,6 +33,7 @@ import numpy as np
 from ...episodes import Episode
 from ...model.text import tokens
 from ..candidates import reciprocal
+from ..hollow import hollow
 from ..query import Query
 
 NAME = "episodes"
@@ -44,6 +49,7 @@ class EpisodeHit:
     ranks: dict[str, int]  # its place in each of the episodes' lists that found it
     coverage: float  # the share of the query's terms it holds
     answers: bool = False  # holds enough of them to answer on its own (WORD_EVIDENCE, two)
+    hollow: bool = False  # no evidence of the answer, though found (recall/hollow.py)
 
     @property
     def matched(self) -> tuple[str, ...]:
@@ -53,9 +59,11 @@ class EpisodeHit:
 
 def find(query: Query, *, concerned: bool) -> list[EpisodeHit]:
     """The episodes of the query's index (Query.episodes) that answer it, best first, one
-    per turn, at most query.k. An episode sharing no word with the query is one only when
-    the query concerns the memory and, for a model whose scale was measured, the episode's
-    calibrated score reaches the everyday level (embed/relevance.py), as for a fact."""
+    per turn: at most query.k that are evidence, and the hollow ones met before them
+    (EpisodeHit.hollow, at most query.k). An episode sharing no word with the query is one
+    only when the query concerns the memory and, for a model whose scale was measured, the
+    episode's calibrated score reaches the everyday level (embed/relevance.py), as for a
+    fact."""
     index, semantic, vector = query.episodes, query.semantic, query.vector
     if index is None or semantic is None or not len(index):
         return []
@@ -93,14 +101,19 @@ def find(query: Query, *, concerned: bool) -> list[EpisodeHit]:
     if not concerned and not any(hit.answers for hit in hits):
         return []
     first: list[EpisodeHit] = []
+    empty: list[EpisodeHit] = []
     seen: set[str] = set()
     for hit in hits:
         if hit.episode.source not in seen:
             seen.add(hit.episode.source)
-            first.append(hit)
+            hit.hollow = hollow(hit.episode, query.terms)
+            if not hit.hollow:
+                first.append(hit)
+            elif len(empty) < query.k:
+                empty.append(hit)
         if len(first) == query.k:
             break
-    return first
+    return first + empty
 
 
 def _related_by_meaning(
