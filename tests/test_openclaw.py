@@ -148,16 +148,17 @@ def openclaw_home(openclaw_env, tmp_path_factory):
         yield OpenClawHome(env, root, state, workspace, base, model, script)
 
 
-def agent_turn(setup: OpenClawHome, message: str) -> tuple[dict, float]:
-    """One turn of the real agent in the main session: its --json reply and seconds."""
+def agent_turn(setup: OpenClawHome, message: str, session: str | None = None) -> tuple[dict, float]:
+    """One turn of the real agent in the main session (or the session `session` of the main
+    agent): its --json reply and seconds."""
     begun = time.perf_counter()
+    where = ["--session-key", f"agent:main:{session}"] if session else ["--agent", "main"]
     turn = subprocess.run(
         [
             "openclaw",
             "agent",
             "--local",
-            "--agent",
-            "main",
+            *where,
             "--message",
             message,
             "--thinking",
@@ -474,6 +475,87 @@ def test_the_plugin_answers_openclaws_memory_tools_from_this_memory(openclaw_hom
     assert "vm-memory-oracle" not in own
     assert "beehives" in own and "memory/bees.md" in own, own[:2000]
     with_output({"plugin_search_turn_seconds": round(searched, 1)})
+
+
+def memory_processes(data: Path) -> list[str]:
+    """The memory processes running on the data directory `data` (the plugin's recall and
+    learning processes, which outlive a one-shot `openclaw agent --local` to finish what it
+    asked of them)."""
+    listed = subprocess.run(["ps", "-eo", "args="], capture_output=True, text=True).stdout
+    return [line for line in listed.splitlines() if "--action serve" in line and str(data) in line]
+
+
+def settled(data: Path, timeout: float = 300) -> None:
+    """Wait until the memory processes on `data` have ended: what the last turn asked of
+    them is done."""
+    deadline = time.monotonic() + timeout
+    while memory_processes(data):
+        assert time.monotonic() < deadline, memory_processes(data)
+        time.sleep(0.2)
+
+
+def test_a_statement_is_found_in_the_next_session_with_no_job_run(openclaw_home, tmp_path):
+    """The plugin set up as a user sets it up (the memory slot, memory-core off,
+    conversation access allowed, tool search off): a statement said in one session is
+    learned as its turn ends, found by the real agent's memory_search in the next session
+    and brought by auto-recall to a new session's first request, with no summarize run;
+    after the nightly summarize --all and consolidate, the memory holds it once and recall
+    of the question puts it first."""
+    setup = openclaw_home
+    base, data = setup.base, tmp_path / "live-memory"
+    memory = [str(base / "scripts" / "vm-memory-oracle"), "--data-path", str(data)]
+    assert subprocess.run(memory + ["--action", "init"], capture_output=True).returncode == 0
+    openclaw(setup, "plugins", "install", str(BUNDLE / "openclaw-plugin"), "--force",
+             "--accept-capabilities")  # fmt: skip
+    openclaw(setup, "config", "set", "plugins.entries.vm-memory-oracle.config",
+             json.dumps({"dataPath": str(data), "autoRecall": True}), "--strict-json")  # fmt: skip
+    openclaw(setup, "config", "set", "plugins.entries.memory-core.enabled", "false")
+    openclaw(setup, "config", "set", "tools.toolSearch", "false")
+    openclaw(setup, "config", "set",
+             "plugins.entries.vm-memory-oracle.hooks.allowConversationAccess", "true")  # fmt: skip
+    inspected = openclaw(setup, "plugins", "inspect", "vm-memory-oracle", "--runtime", "--json")
+    assert '"memorySlotSelected": true' in inspected and "agent_end" in inspected, inspected[:3000]
+    try:
+        statement = (
+            "By the way, I'm severely allergic to sesame, so keep that in mind when you "
+            "suggest food."
+        )
+        agent_turn(setup, statement, session="live-1")
+        settled(data)  # the turn's learning, in the background, is done: no job was run
+
+        question = "What am I allergic to?"  # asked as a person asks it, with no marker
+        setup.script[question] = ("memory_search", {"query": question})
+        before = len(setup.model.requests)
+        agent_turn(setup, question, session="live-2")
+        (found,) = tool_results(setup.model.requests[before:], question)
+        top = json.loads(found)["results"][0]
+        assert "sesame" in top["snippet"], found[:2000]
+        settled(data)
+
+        before = len(setup.model.requests)
+        agent_turn(setup, "Which allergies should the menu avoid? (auto-recall)", session="live-3")
+        first_request = json.dumps(setup.model.requests[before]["messages"])
+        assert "<relevant-memories>" in first_request and "sesame" in first_request
+        settled(data)
+    finally:
+        openclaw(setup, "plugins", "uninstall", "vm-memory-oracle", "--force")
+        openclaw(setup, "plugins", "enable", "memory-core")
+
+    connect = memory + ["--action", "config", "--set", f"openclaw_state_dir={setup.state}"]
+    assert subprocess.run(connect, capture_output=True).returncode == 0
+    for action in (["summarize", "--all"], ["consolidate"]):
+        done = subprocess.run(memory + ["--action", *action], capture_output=True, text=True)
+        assert done.returncode == 0, done.stderr
+    facts = (data / "knowledge-graph" / "facts.jsonl").read_text().splitlines()
+    assert [json.loads(line)["object"] for line in facts if "sesame" in line] == ["sesame"]
+    assert (data / "MEMORY.md").read_text().count("sesame") <= 1
+    recalled = subprocess.run(
+        memory + ["--json", "--action", "recall", "--query", "What am I allergic to?", "--k", "3"],
+        capture_output=True,
+        text=True,
+    )
+    assert recalled.returncode == 0, recalled.stderr
+    assert "sesame" in json.loads(recalled.stdout)["results"][0]["text"], recalled.stdout
 
 
 def with_output(figures: dict) -> None:
