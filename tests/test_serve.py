@@ -115,6 +115,21 @@ def test_what_is_remembered_after_the_start_is_found_without_a_restart(allergy_m
     assert hits[0]["path"] == "knowledge-graph/facts.jsonl"
     opened = service.ask("get", path="knowledge-graph/facts.jsonl", **{"from": line, "lines": 1})
     assert json.loads(opened["result"]["text"])["id"] == hits[0]["id"]
+    # The process keeps where each fact's line is while facts.jsonl is unchanged; a fact
+    # remembered since is cited at its own line.
+    more = cli("--action", "remember", "--subject", "user", "--predicate", "likes",
+               "--object", "oolong tea")  # fmt: skip
+    assert more.code == 0, more.err
+    (tea,) = [
+        hit
+        for hit in service.ask("search", query="oolong tea")["result"]["results"]
+        if "oolong" in hit["snippet"]
+    ]
+    assert tea["path"] == "knowledge-graph/facts.jsonl" and tea["startLine"] > line
+    opened = service.ask(
+        "get", path="knowledge-graph/facts.jsonl", **{"from": tea["startLine"], "lines": 1}
+    )
+    assert json.loads(opened["result"]["text"])["id"] == tea["id"]
 
 
 def test_every_fault_is_a_one_line_error_and_the_process_answers_on(

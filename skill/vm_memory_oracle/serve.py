@@ -64,6 +64,7 @@ from .errors import (
 )
 from .model.turn import OPENCLAW_ID
 from .recall.results import Found, FoundEpisode, JsonObject, cited_turn
+from .storage import snapshot
 from .workspace_notes import is_note_path, note_citations
 
 PROVIDER = "vm-memory-oracle"
@@ -468,25 +469,40 @@ def _workspace_note(request: dict, path: str, first: int, count: int) -> Read:
 def _fact_lines(layout, ids: Iterable[str]) -> dict[str, int]:
     """The line of facts.jsonl holding each of `ids`: where get opens a fact that no session
     line holds."""
-    wanted = {ident.encode(): ident for ident in ids}
-    found: dict[str, int] = {}
+    wanted = set(ids)
     if not wanted:
-        return found
+        return {}
+    lines = _line_of_each_fact(layout.facts)
+    return {ident: lines[ident] for ident in wanted if ident in lines}
+
+
+# facts.jsonl's path -> (its file key, the line of each fact id): read again only when the
+# file changed, so a search does not scan 10,000 lines for the one fact it cites.
+_fact_line_maps: dict[str, tuple[tuple, dict[str, int]]] = {}
+
+
+def _line_of_each_fact(path: Path) -> dict[str, int]:
+    """The first line of `path` (facts.jsonl) holding each fact id, kept while the file is
+    unchanged; an unreadable line is skipped."""
+    key = snapshot.file_key(path)
+    held = _fact_line_maps.get(str(path))
+    if key is not None and held is not None and held[0] == key:
+        return held[1]
+    lines: dict[str, int] = {}
     try:
-        with layout.facts.open("rb") as handle:
+        with path.open("rb") as handle:
             for number, raw in enumerate(handle, start=1):
-                for needle in [needle for needle in wanted if needle in raw]:
-                    try:  # the id may be named inside another fact (what it supersedes)
-                        held = json.loads(raw).get("id")
-                    except (ValueError, AttributeError):
-                        continue
-                    if held == wanted[needle]:
-                        found[wanted.pop(needle)] = number
-                if not wanted:
-                    break
+                try:
+                    ident = json.loads(raw).get("id")
+                except (ValueError, AttributeError):
+                    continue
+                if isinstance(ident, str):
+                    lines.setdefault(ident, number)
     except FileNotFoundError:
-        pass
-    return found
+        return {}
+    if key is not None and snapshot.file_key(path) == key:
+        _fact_line_maps[str(path)] = (key, lines)
+    return lines
 
 
 def _readable(path: str) -> str:

@@ -33,6 +33,8 @@ from pathlib import Path
 
 import numpy as np
 
+from ..storage.snapshot import file_key
+
 BACKGROUND_DIR = Path(__file__).resolve().parent / "background"
 PASSAGES = BACKGROUND_DIR / "passages.txt"
 _CJK = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uac00-\ud7af]")
@@ -204,9 +206,21 @@ def shipped_background_path(model_id: str) -> Path:
 
 def load_background(embedder, cache_path: Path) -> tuple[Background, bool]:
     """The embedder's background: shipped with the package, or cached at `cache_path`, or
-    computed now. Returns it and whether it was computed (for the caller to cache)."""
+    computed now. Returns it and whether it was computed (for the caller to cache). A file
+    read is kept while it is unchanged: a long-lived recall process reads it once."""
     for path in (shipped_background_path(embedder.model_id), cache_path):
-        background = Background.from_file(path, embedder.model_id, embedder.dimension)
+        key = (str(path), embedder.model_id, embedder.dimension, file_key(path))
+        if key[-1] is None:
+            continue
+        background = _read_backgrounds.get(key)
+        if background is None:
+            background = Background.from_file(path, embedder.model_id, embedder.dimension)
+            if background is not None:
+                _read_backgrounds.clear()  # one kept: a process uses one embedder
+                _read_backgrounds[key] = background
         if background is not None:
             return background, False
     return Background.compute(embedder), True
+
+
+_read_backgrounds: dict[tuple, Background] = {}
