@@ -141,17 +141,31 @@ def test_a_recall_boost_is_written_without_fsync_and_a_remember_with_it(
     assert str(audit) in synced
 
 
-def test_facts_below_the_search_threshold_are_left_out(seeded):
-    # 0.5 ** (days / 30) < 0.15 after about 82 days without recall.
-    result = seeded(
-        "--json", "--action", "recall", "--query", "Berlin", now="2026-08-01T00:00:00Z"
+def test_facts_below_the_search_threshold_are_found_when_the_active_ones_do_not_answer(
+    seeded, data_dir
+):
+    # 0.5 ** (days / 30) < 0.15 after about 82 days without recall: the Berlin fact is
+    # dormant, out of everyday recall, yet what is asked of it finds it.
+    later = "2026-08-01T00:00:00Z"
+    audit = data_dir / "state" / "audit.jsonl"
+    asked = seeded(
+        "--json", "--action", "recall", "--query", "Berlin", "--no-boost", now=later
     ).json()
-    assert result["results"] == []
-    # The health fact (importance 1) fades at half the rate and is still found.
-    result = seeded(
-        "--json", "--action", "recall", "--query", "peanuts", now="2026-08-01T00:00:00Z"
-    ).json()
+    (hit,) = asked["results"]
+    assert hit["object"] == "Berlin" and "dormant" in hit["matched"]
+    assert hit["activation"] < 0.15
+    assert "woke" not in audit.read_text()  # --no-boost finds without restoring
+    # The health fact (importance 1) fades at half the rate and is still active.
+    result = seeded("--json", "--action", "recall", "--query", "peanuts", now=later).json()
     assert [hit["object"] for hit in result["results"]] == ["peanuts"]
+    assert "dormant" not in result["results"][0]["matched"]
+    # Recalled with the boost, the fact is active again: at 0.3, then boosted.
+    woken = seeded("--json", "--action", "recall", "--query", "Berlin", now=later).json()
+    assert woken["results"][0]["activation"] == pytest.approx(0.3 + 0.3)
+    last = json.loads(audit.read_text().splitlines()[-1])
+    assert last["change"].startswith("woke 1 dormant fact(s) at activation 0.3")
+    again = seeded("--json", "--action", "recall", "--query", "Berlin", now=later).json()
+    assert "dormant" not in again["results"][0]["matched"]
 
 
 @pytest.mark.slow

@@ -4,13 +4,14 @@ Every index made from the memory's files is brought in step here, and only here:
 episodes' vector and full-text indexes (episodes/index.py), the facts' vector index
 (semantic/index.py) and the facts' full-text index (lexical/index.py); the tables recall
 reads (the lexical snapshot and the activation columns) are made on first use from the same
-owner (Indexes.lexical, Indexes.activations). Each index decides for itself, through
-storage/derived.py, whether what it holds is in step, can be extended, or must be made
-again; this module runs them in one order, writes one line in the audit log for all they
-changed (with a repair for each that had to be built again though it should have been
-usable, so health.json reports it), and returns one list of warnings for the command to
-show. Recall, reindex, consolidate, check(fix=True) and the
-long-lived recall process all call `bring_in_step`.
+owner (Indexes.lexical, Indexes.activations), as is the archive's pruned facts' snapshot
+and vectors (Indexes.archive), whose vectors the embedding cache keeps. Each index decides
+for itself, through storage/derived.py, whether what it holds is in step, can be extended,
+or must be made again; this module runs them in one order, writes one line in the audit
+log for all they changed (with a repair for each that had to be built again though it
+should have been usable, so health.json reports it), and returns one list of warnings for
+the command to show. Recall, reindex, consolidate, check(fix=True) and the long-lived
+recall process all call `bring_in_step`.
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from datetime import datetime
 
+    from .archive_tier import ArchiveTier
     from .episodes.index import EpisodeIndex, EpisodeIndexReport
     from .graph import KnowledgeGraph
     from .graph.columns import ActivationsAt
@@ -83,6 +85,14 @@ class Indexes:
         tables = tables_of(self.lexical)
         return self.graph.activations(tables.position, tables.facts, now)
 
+    @cached_property
+    def archive(self) -> ArchiveTier:
+        """The archive's pruned facts as recall searches them (archive_tier.py), made or
+        read once, with vectors when vectors were asked for."""
+        from .archive_tier import archive_tier
+
+        return archive_tier(self.graph, self.semantic.embedder if self.semantic else None)
+
 
 def bring_in_step(
     graph: KnowledgeGraph,
@@ -97,6 +107,7 @@ def bring_in_step(
         the model and the vector indexes alone, where they were never built (a prune of a memory
         never indexed). `progress(label, done, total)` is told how the embedding goes; `choice`:
     the embedder chosen already (semantic.configured_embedder), else it is chosen here."""
+    from .archive_tier import archive_digests
     from .episodes.index import episode_digests, update_episode_index
     from .lexical import update_text_index
     from .semantic import configured_embedder, semantic_of, update_index
@@ -124,7 +135,7 @@ def bring_in_step(
             force=VECTORS in rebuild,
             approximate_min_facts=settings.approximate_min_facts,
             progress=progress,
-            also_cached=lambda: episode_digests(graph),
+            also_cached=lambda: episode_digests(graph) | archive_digests(graph),
         )
         semantic = semantic_of(graph, choice.embedder, index)
         report.warnings += report.episodes.warnings + report.vectors.warnings

@@ -1,7 +1,8 @@
 """The benchmark scripts no other test runs, each run whole on tiny data so that none can rot:
 lexical_engines.py (every engine, one LoCoMo conversation), million.py (a few hundred facts
-through the entrypoint), recall_against.py (this tree against HEAD) and recall_scaling.py
-(memories of 100 and 300 facts through the command line). Their figures at
+through the entrypoint), recall_against.py (this tree against HEAD), recall_scaling.py
+(memories of 100 and 300 facts through the command line), dormant_cost.py (200 facts and
+200 archived) and fading.py (one LongMemEval question, its haystack cut short). Their figures at
 size are in references/reliability.md; here only that each runs and reports what it
 measured. Figures go to the test's own directory, not benchmarks/output/."""
 
@@ -18,6 +19,7 @@ sys.path.insert(0, str(BENCHMARKS))
 
 from conftest import run_benchmark  # noqa: E402
 from locomo import dataset_path  # noqa: E402
+from longmemeval import dataset_path as longmemeval_path  # noqa: E402
 
 
 @pytest.mark.slow
@@ -90,3 +92,32 @@ def test_recall_scaling_runs_on_tiny_data(tmp_path):
     assert figures["per_query_ratio"]["300"] > 0
     assert all(row["rebuild_us_per_fact"] > 0 for row in figures["sizes"].values())
     assert figures["rebuild_ratio"] > 0 and "index rebuild (reindex) per fact" in done.stdout
+
+
+@pytest.mark.slow
+def test_dormant_cost_runs_on_tiny_data(tmp_path):
+    done = run_benchmark(
+        tmp_path, "dormant_cost.py", "--facts", "200", "--rounds", "2", "--commands", "1"
+    )
+    assert "| in a process holding the indexes |" in done.stdout
+    figures = json.loads((tmp_path / "output" / "dormant_cost.json").read_text())["figures"]
+    assert figures["facts"] == 200 and figures["archived"] == 200
+    for part in ("in_process", "by_command"):
+        assert figures[part]["ratio"] > 0, figures
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(not longmemeval_path().exists(), reason="LongMemEval data not found")
+def test_fading_runs_on_tiny_data(tmp_path):
+    done = run_benchmark(
+        tmp_path,
+        "fading.py",
+        *("--questions", "1", "--others", "2", "--horizons", "30,60"),
+        *("--workdir", str(tmp_path / "work")),
+    )
+    assert "goal met:" in done.stdout
+    figures = json.loads((tmp_path / "output" / "fading.json").read_text())["figures"]
+    entry = figures["table"]["all"]
+    assert entry["questions"] == 1 and figures["horizons"] == [30, 60]
+    for at in ("0", "30", "60"):
+        assert 0 <= entry[f"turn@10@{at}"] <= 1 and entry[f"nothing@{at}"] in (0, 1)

@@ -455,8 +455,13 @@ class KnowledgeGraph:
             self._write_indexes(self.facts())
         return [LiveFact(fact, activation, stamp, 0) for fact in back]
 
-    def reinforce(self, facts: list[Fact], now: datetime) -> Boost:
+    def reinforce(
+        self, facts: list[Fact], now: datetime, *, woken: frozenset[str] | set[str] = frozenset()
+    ) -> Boost:
         """The recall boost: a0 = min(1, activation(now) + recall_boost), last_accessed = now.
+        A fact of `woken` (found in the dormant tier, under search_threshold) is first made
+        active again at RESTORED_ACTIVATION, as a fact restored from the archive is, and the
+        audit log names it.
 
         The activation state is re-read under the lock, so concurrent recalls each add
         their boost. A fact with no state (a reset activation file) starts from its
@@ -484,11 +489,20 @@ class KnowledgeGraph:
             else:  # the whole state is written, the journal folded into it
                 state = self.store.read_activation()
             changed: dict[str, float] = {}
+            awake: list[str] = []
             for fact in facts:
                 if fact.id in changed:
                     continue
-                state[fact.id] = self._boosted_entry(fact, state, now, stamp)
+                floor = RESTORED_ACTIVATION if fact.id in woken else 0.0
+                state[fact.id] = self._boosted_entry(fact, state, now, stamp, floor=floor)
                 changed[fact.id] = state[fact.id]["activation"]
+                if fact.id in woken:
+                    awake.append(fact.id)
+            if awake:
+                self.store.note(
+                    f"woke {len(awake)} dormant fact(s) at activation {RESTORED_ACTIVATION:g}",
+                    awake,
+                )
             if changed:
                 self.store.note(
                     f"boosted the activation of {len(changed)} recalled fact(s)", changed
@@ -504,14 +518,16 @@ class KnowledgeGraph:
         stamp: str,
         *,
         heard: str | None = None,
+        floor: float = 0.0,
     ) -> dict:
         """A fact's activation state after a recall or reassertion:
-        a0 = min(1, activation(now) + recall_boost), last_accessed = now, one more access.
-        `heard` is the precise source of a reassertion, kept so it boosts only once."""
+        a0 = min(1, max(activation(now), floor) + recall_boost), last_accessed = now, one
+        more access. `heard` is the precise source of a reassertion, kept so it boosts only
+        once."""
         entry = state.get(fact.id) or initial_state(fact)
         boosted_entry = {
             "activation": boosted(
-                self._live(fact, state, now).activation, self.settings.recall_boost
+                max(self._live(fact, state, now).activation, floor), self.settings.recall_boost
             ),
             "last_accessed": stamp,
             "access_count": entry["access_count"] + 1,

@@ -1,62 +1,122 @@
-"""The archive fallback: when fewer than k active facts hold the query's words, pruned
-facts of the archive that do are restored to the active set at activation 0.3 and returned.
+"""The archive searched: pruned facts found by their words and meaning when the active facts
+do not answer.
 
-Facts the user asked to forget, and facts replaced by newer statements, stay archived.
+The archive tier (archive_tier.py) holds the pruned facts' lexical snapshot and vectors; a
+Corpus over it, with a vector index of its vectors, is searched by every source as the
+active facts are (exact, words, meaning, names, time, graph), behind the same gate. A fact
+found is scored by relevance lowered by its age (dormant.age_weight) and marked "archive".
+Those recall returns are restored to the active set at activation 0.3 when it boosts
+(`restore`), each in facts.jsonl before it leaves the archive; `--no-boost` finds them
+without restoring. Facts the user asked to forget, and facts replaced by newer statements,
+are never in the tier, so never found here.
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterator, Mapping
+from dataclasses import replace
 from datetime import datetime
+from typing import TYPE_CHECKING
 
 from ..graph import KnowledgeGraph, LiveFact
-from ..lexical.snapshot import build_lexical_index
-from ..model.archive import cause_of
 from ..model.fact import Fact
 from .corpus import Corpus
-from .fusion import Hit
-from .gate import WORD_EVIDENCE
+from .dormant import age_weight
+from .fusion import Hit, rank
+from .gate import concerns_the_memory
 from .query import Query
+from .sources import SOURCES
+
+if TYPE_CHECKING:
+    from ..archive_tier import ArchiveTier
+
+ARCHIVE = "archive"  # in an archived fact's `matched`, beside the sources that found it
 
 
-def restore_from_archive(
-    graph: KnowledgeGraph, asked: Query, wanted: int, now: datetime
-) -> list[Hit]:
-    """Up to `wanted` pruned facts, not active now, that match the query `asked` exactly or
-    hold at least WORD_EVIDENCE of its words, best first, restored; none when no pruned
-    fact does."""
-    active = asked.corpus.view
-    candidates = {
-        record["id"]: record
-        for record in graph.archived_facts()
-        if cause_of(record).code == "pruned" and record["id"] not in active
-    }
-    if not candidates:
+def archived_hits(query: Query, tier: ArchiveTier, now: datetime) -> list[Hit]:
+    """The pruned facts of `tier`, not active now, that answer `query` (a Query over the
+    active facts), best first, each scored by relevance and age and marked ARCHIVE; none
+    when there is none or the query concerns none of them."""
+    active = query.corpus.view.records
+    again = [fact_id for fact_id in tier.records if fact_id in active]  # remembered again
+    wanted = tier.records
+    if again:
+        wanted = {fact_id: record for fact_id, record in wanted.items() if fact_id not in active}
+    if not wanted:
         return []
-    archive_view = _ArchiveView(candidates)
-    archived = Corpus(archive_view, 0.0, build_lexical_index(list(archive_view.records.values())))
-    query = Query(asked.text, archived)
-    scores = dict.fromkeys(query.exact, 2.0)
-    coverage = query.coverage
-    for fact_id in coverage:
-        if coverage[fact_id] >= WORD_EVIDENCE:
-            scores.setdefault(fact_id, coverage[fact_id])
-    best = sorted(scores, key=lambda fact_id: (-scores[fact_id], fact_id))[:wanted]
-    restored = graph.restore([candidates[fact_id] for fact_id in best], now)
-    return [Hit(live, min(scores[live.id], 1.0), ("archive",)) for live in restored]
+    corpus = Corpus(_ArchiveView(wanted), 0.0, tier.snapshot, ranked_by_coverage=True)
+    if again:
+        corpus.mask[[corpus.tables.position[fact_id] for fact_id in again]] = False
+    semantic = None
+    if query.semantic is not None and query.vector is not None and tier.vectors is not None:
+        semantic = replace(query.semantic, index=tier.vector_index)
+    asked = Query(
+        query.text,
+        corpus,
+        k=query.k,
+        today=query.today,
+        vector=query.vector if semantic is not None else None,
+        semantic=semantic,
+    )
+    if not concerns_the_memory(asked):
+        return []
+    hits = rank(asked, SOURCES, "relevance")
+    for hit in hits:
+        hit.score *= age_weight(hit.fact.record.created, now)
+        hit.matched = (*hit.matched, ARCHIVE)
+    return hits
+
+
+def restore_found(
+    graph: KnowledgeGraph, hits: list[Hit], tier: ArchiveTier, now: datetime
+) -> list[Hit]:
+    """`hits` with the archived facts among them (found in `tier`) restored to the active
+    set at activation 0.3 (KnowledgeGraph.restore), each hit showing its fact as restored;
+    one another process restored or archived again meanwhile is left as found."""
+    found = {hit.fact.id: hit for hit in hits if ARCHIVE in hit.matched}
+    if not found:
+        return hits
+    for live in graph.restore([tier.records[fact_id] for fact_id in found], now):
+        found[live.id].fact = live
+    return hits
 
 
 class _ArchiveView:
-    """Archived facts seen as a corpus: all of them searchable, none with activation."""
+    """Archived facts seen as a corpus: all of them searchable, none with activation. A
+    record is read as a Fact only when recall looks at it (an archive may hold 100,000)."""
 
     def __init__(self, archived: dict[str, dict]):
-        self.records = {fact_id: Fact.from_archived(record) for fact_id, record in archived.items()}
-        self._archived_at = {fact_id: record["archived_at"] for fact_id, record in archived.items()}
+        self.records = _Facts(archived)
 
     def __contains__(self, fact_id: str) -> bool:
         return fact_id in self.records
 
     def __getitem__(self, fact_id: str) -> LiveFact:
-        return LiveFact(self.records[fact_id], 0.0, self._archived_at[fact_id], 0)
+        archived_at = self.records.archived[fact_id]["archived_at"]
+        return LiveFact(self.records[fact_id], 0.0, archived_at, 0)
 
     def searchable(self, fact_id: str, threshold: float) -> bool:
         return fact_id in self.records
+
+
+class _Facts(Mapping):
+    """Archive records by fact id, each read as a Fact on first use."""
+
+    def __init__(self, archived: dict[str, dict]):
+        self.archived = archived
+        self._read: dict[str, Fact] = {}
+
+    def __getitem__(self, fact_id: str) -> Fact:
+        fact = self._read.get(fact_id)
+        if fact is None:
+            fact = self._read[fact_id] = Fact.from_archived(self.archived[fact_id])
+        return fact
+
+    def __contains__(self, fact_id: object) -> bool:
+        return fact_id in self.archived
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self.archived)
+
+    def __len__(self) -> int:
+        return len(self.archived)

@@ -34,6 +34,9 @@ from ..model.text import FIRST_PERSON, adjacent_pairs, evidence_terms
 # A lexical hit scoring under this share of the query's best hit matched only on words that
 # nearly every fact has ("user", "topic"); it is noise, not an answer.
 MIN_RELATIVE_SCORE = 0.2
+# A fact of a corpus ranked by word coverage (the archive's) holding less than this share
+# of the query's evidence terms, weighted by rarity, is no lexical hit.
+MIN_WORD_SHARE = 0.3
 # How many facts (those holding the most of the query's words) are read for a phrase.
 PHRASE_CANDIDATES = 200
 # The one subject every memory shares across its two languages: the user is 用户.
@@ -104,23 +107,51 @@ class Corpus:
         index: LexicalSnapshot,
         activation: ActivationsAt | None = None,
         text=None,
+        *,
+        dormant: bool = False,
+        ranked_by_coverage: bool = False,
     ):
         self.view = view
         self.text = text
         self.threshold = threshold
+        self.index = index
         self.tables = tables_of(index)
         self.ids = self.tables.ids
         self.activation = activation
-        self.mask = (
+        self.dormant = dormant  # the facts under the threshold, not those at or above it
+        # Without a full-text index, word coverage ranks the lexical hits (the archive's).
+        self.ranked_by_coverage = ranked_by_coverage
+        reach = (
             activation.searchable(threshold)
             if activation is not None
             else np.ones(len(self.ids), dtype=np.bool_)
         )
+        self.mask = ~reach if dormant else reach
+
+    def _coverage_ranking(self, coverage: Coverage, depth: int) -> tuple[np.ndarray, np.ndarray]:
+        """lexical_ranking without a full-text index: the facts holding at least
+        MIN_WORD_SHARE of the query's evidence terms (weighted by rarity), most first."""
+        numbers = coverage.numbers
+        shares = coverage.shares[numbers]
+        kept = shares >= MIN_WORD_SHARE
+        numbers, shares = numbers[kept], shares[kept]
+        order = np.lexsort((self.tables.id_order[numbers], -shares))[:depth]
+        return numbers[order], shares[order]
+
+    def below_threshold(self) -> Corpus:
+        """The same facts' dormant tier: the current facts fading took under the threshold,
+        searched as these are (recall/dormant.py)."""
+        return Corpus(
+            self.view, self.threshold, self.index, self.activation, self.text, dormant=True
+        )
 
     def searchable(self, fact_id: str) -> bool:
         number = self.tables.position.get(fact_id)
-        if number is None or fact_id not in self.view.records:
-            return self.view.searchable(fact_id, self.threshold)  # changed since indexed
+        if number is None or fact_id not in self.view.records:  # changed since indexed
+            reaches = self.view.searchable(fact_id, self.threshold)
+            if not self.dormant:
+                return reaches
+            return not reaches and self.view.searchable(fact_id, 0.0)
         return bool(self.mask[number]) and self.view.records[fact_id].current
 
     def places_keyed(self, key: str) -> range:
@@ -285,6 +316,8 @@ class Corpus:
         a score, but does not make a hit), and only searchable ones; facts scoring under
         `min_relative` times the best score are left out."""
         empty = np.zeros(0, dtype=np.intp), np.zeros(0, dtype=np.float64)
+        if self.text is None and self.ranked_by_coverage and terms:
+            return self._coverage_ranking(coverage, depth)
         if self.text is None or not terms:
             return empty
         held = coverage.shares > 0  # an evidence term, current and searchable

@@ -18,10 +18,11 @@ from ..errors import UsageError
 from ..graph import KnowledgeGraph
 from ..indexes import Indexes, bring_in_step
 from ..semantic.search import nearest_of_each
-from .archive import restore_from_archive
+from .archive import archived_hits, restore_found
 from .corpus import Corpus
+from .dormant import DORMANT, answered, dormant_hits
 from .entries import HistoryLookup, found
-from .fusion import ORDERS, Hit, in_order, rank, with_episodes
+from .fusion import ORDERS, Hit, in_order, one_per_turn_first, rank, with_episodes
 from .gate import concerns_the_memory
 from .query import MAX_K, Asked, Query, check_query
 from .results import Recalled, ResultSet
@@ -61,7 +62,7 @@ def recall_many(
         said = None  # no episode to find
     ks = [asked.k or graph.settings.recall_k for asked in queries]
     vectors = nearest = None
-    if semantic is not None and (view.records or said is not None):
+    if semantic is not None:  # the archive may answer a memory with no active fact
         vectors = semantic.embedder.embed_queries([asked.text for asked in queries])
         if view.records:
             nearest = nearest_of_each(semantic, vectors, ks)
@@ -80,7 +81,8 @@ def recall_many(
         )
         read.append(query)
         concerned = concerns_the_memory(query)
-        hits = _facts_found(graph, query, concerned, now, boost=boost, order=order)
+        hits = _facts_found(indexes, query, concerned, now, boost=boost, order=order)
+        concerned = concerned or bool(hits)  # a dormant or archived fact answered it
         ranked.append(_with_episodes(query, hits, concerned) if said is not None else hits)
     if boost:
         warning = _reinforce(graph, ranked, now)
@@ -100,7 +102,7 @@ def recall_many(
 
 
 def _facts_found(
-    graph: KnowledgeGraph,
+    indexes: Indexes,
     query: Query,
     concerned: bool,
     now: datetime,
@@ -108,16 +110,20 @@ def _facts_found(
     boost: bool,
     order: str,
 ) -> list[Hit]:
-    """The facts ranked for `query`, none when it does not concern the memory, with pruned
-    facts restored from the archive (when boosting) if too few hold its words."""
+    """The facts ranked for `query`, none when it does not concern the memory. When the
+    active facts do not answer (dormant.answered), the dormant facts under the threshold
+    (dormant.py) and the pruned facts of the archive (archive.py) are ranked with them by
+    relevance, and those returned are made active again when boosting: an archived one
+    restored here, a dormant one by _reinforce."""
     hits = rank(query, SOURCES, order) if concerned else []
-    # Hits with word evidence (not found by meaning or through the graph alone).
-    supported = sum(1 for hit in hits if {"exact", "lexical"} & set(hit.matched))
-    if supported < query.k and boost:
-        restored = restore_from_archive(graph, query, query.k - supported, now)
-        if restored:
-            hits = in_order(hits[: query.k - len(restored)] + restored, order)
-    return hits
+    if answered(hits, query.k):
+        return hits
+    tier = indexes.archive
+    found = dormant_hits(query, now) + archived_hits(query, tier, now)
+    if not found:
+        return hits
+    hits = in_order(one_per_turn_first(in_order(hits + found, "relevance"), query.k), order)
+    return restore_found(indexes.graph, hits, tier, now) if boost else hits
 
 
 def _with_episodes(query: Query, hits: list[Hit], concerned: bool) -> Sequence[Hit | EpisodeHit]:
@@ -131,14 +137,20 @@ def _with_episodes(query: Query, hits: list[Hit], concerned: bool) -> Sequence[H
 def _reinforce(
     graph: KnowledgeGraph, ranked: list[Sequence[Hit | EpisodeHit]], now: datetime
 ) -> str | None:
-    """Boost every fact returned, once, in one locked write; the hits show the new values.
-    Returns why nothing was boosted, if so."""
+    """Boost every fact returned, once, in one locked write, a dormant one from activation
+    0.3 (dormant.py); the hits show the new values. Returns why nothing was boosted, if so."""
     returned = {
         hit.fact.id: hit.fact.record for hits in ranked for hit in hits if isinstance(hit, Hit)
     }
     if not returned:
         return None
-    boost = graph.reinforce(list(returned.values()), now)
+    woken = {
+        hit.fact.id
+        for hits in ranked
+        for hit in hits
+        if isinstance(hit, Hit) and DORMANT in hit.matched
+    }
+    boost = graph.reinforce(list(returned.values()), now, woken=woken)
     for hits in ranked:
         for hit in hits:
             if isinstance(hit, Hit) and hit.fact.id in boost.activations:

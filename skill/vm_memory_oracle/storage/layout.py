@@ -205,6 +205,11 @@ class Layout:
         return self.cache_dir / "lexical-index.marshal"
 
     @cached_property
+    def archive_tier_cache(self) -> Path:
+        """The pruned facts' lexical snapshot and vectors (archive_tier.py)."""
+        return self.cache_dir / "archive-tier.marshal"
+
+    @cached_property
     def text_index_dir(self) -> Path:
         """The full-text (BM25) index: tantivy's own files (storage/text_index.py)."""
         return self.cache_dir / "text-index"
