@@ -4,7 +4,7 @@ do not answer.
 The archive tier (archive_tier.py) holds the pruned facts' lexical snapshot and vectors; a
 Corpus over it, with a vector index of its vectors, is searched by every source as the
 active facts are (exact, words, meaning, names, time, graph), behind the same gate. A fact
-found is scored by relevance lowered by its age (dormant.age_weight) and marked "archive".
+found is marked "archive"; dormant.ranked_together ranks it with the dormant ones.
 Those recall returns are restored to the active set at activation 0.3 when it boosts
 (`restore`), each in facts.jsonl before it leaves the archive; `--no-boost` finds them
 without restoring. Facts the user asked to forget, and facts replaced by newer statements,
@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING
 from ..graph import KnowledgeGraph, LiveFact
 from ..model.fact import Fact
 from .corpus import Corpus
-from .dormant import age_weight
+from .dormant import ARCHIVE
 from .fusion import Hit, rank
 from .gate import concerns_the_memory
 from .query import Query
@@ -30,13 +30,11 @@ from .sources import SOURCES
 if TYPE_CHECKING:
     from ..archive_tier import ArchiveTier
 
-ARCHIVE = "archive"  # in an archived fact's `matched`, beside the sources that found it
 
-
-def archived_hits(query: Query, tier: ArchiveTier, now: datetime) -> list[Hit]:
+def archived_hits(query: Query, tier: ArchiveTier) -> list[Hit]:
     """The pruned facts of `tier`, not active now, that answer `query` (a Query over the
-    active facts), best first, each scored by relevance and age and marked ARCHIVE; none
-    when there is none or the query concerns none of them."""
+    active facts), best first in their tier, marked ARCHIVE; none when there is none or the
+    query concerns none of them."""
     active = query.corpus.view.records
     again = [fact_id for fact_id in tier.records if fact_id in active]  # remembered again
     wanted = tier.records
@@ -62,7 +60,6 @@ def archived_hits(query: Query, tier: ArchiveTier, now: datetime) -> list[Hit]:
         return []
     hits = rank(asked, SOURCES, "relevance")
     for hit in hits:
-        hit.score *= age_weight(hit.fact.record.created, now)
         hit.matched = (*hit.matched, ARCHIVE)
     return hits
 

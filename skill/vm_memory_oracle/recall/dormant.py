@@ -21,11 +21,20 @@ from __future__ import annotations
 
 from datetime import datetime
 
+import numpy as np
+
 from ..clock import parse_iso
+from ..lexical.index import document_text
+from ..model.fact import vector_id
+from ..model.text import evidence_terms
+from ..semantic.index import SemanticIndex
+from .candidates import reciprocal
 from .fusion import Hit, rank
 from .gate import concerns_the_memory
 from .query import Query
-from .sources import SOURCES
+from .sources import SOURCES, exact, lexical, semantic
+
+ARCHIVE = "archive"  # in an archived fact's `matched` (archive.py)
 
 DORMANT = "dormant"  # in a dormant fact's `matched`, beside the sources that found it
 # How many neighbours by meaning the dormant pass reads: the nearest hundred are mostly
@@ -37,16 +46,98 @@ AGE_SHARE = 0.2
 DAYS_FOR_FULL_AGE = 365.0
 
 
+def ranked_together(
+    query: Query,
+    active: list[Hit],
+    found: list[Hit],
+    vectors: dict[str, np.ndarray],
+    now: datetime,
+) -> list[Hit]:
+    """The active facts' hits (`active`, in recall's order) and the dormant and archived
+    facts `found` (each tier ranked on its own) as one list. A tier's scores come from
+    places in its own lists, so two tiers' would interleave by place, not relevance; so all
+    of them are measured alike, as recall fuses sources: a list by meaning (the similarity
+    of each fact's vector, `vectors` by fact id, to the query's) and a list by words (the
+    share of the query's evidence terms each fact's lexical text holds), fused by
+    reciprocal rank with the sources' weights, an exact match leading. A faded fact's
+    measure is lowered by its age (age_weight). The faded facts are ordered by it, and
+    placed among the active ones (whose order stays recall's) where it falls, an active
+    fact first on a tie; each hit's score is the measure, never above the one before."""
+    if not found:
+        return active
+    every = active + found
+    measure = _measure(query, every, vectors)
+    for place in range(len(active), len(every)):
+        measure[place] *= age_weight(every[place].fact.record.created, now)
+    faded = sorted(
+        range(len(active), len(every)), key=lambda place: (-measure[place], every[place].fact.id)
+    )
+    merged: list[int] = []
+    first, second = 0, 0
+    while first < len(active) or second < len(faded):
+        take_active = second == len(faded) or (
+            first < len(active) and measure[first] >= measure[faded[second]]
+        )
+        if take_active:
+            merged.append(first)
+            first += 1
+        else:
+            merged.append(faded[second])
+            second += 1
+    ranked = []
+    ceiling = 1.0
+    for place in merged:
+        hit = every[place]
+        hit.score = ceiling = min(ceiling, float(measure[place]))
+        ranked.append(hit)
+    return ranked
+
+
+def _measure(query: Query, hits: list[Hit], vectors: dict[str, np.ndarray]) -> np.ndarray:
+    """Each hit's relevance by one measure, in (0, 1]: see ranked_together."""
+    fused = np.zeros(len(hits))
+    weights = 0.0
+    if query.vector is not None and vectors:
+        similarity = np.array(
+            [
+                float(vectors[hit.fact.id] @ query.vector) if hit.fact.id in vectors else -1.0
+                for hit in hits
+            ]
+        )
+        fused += np.where(similarity > -1.0, reciprocal(semantic.WEIGHT, _places(similarity)), 0)
+        weights += semantic.WEIGHT
+    terms = query.terms
+    if terms:
+        shares = np.array(
+            [
+                len(terms & evidence_terms(document_text(hit.fact.record))) / len(terms)
+                for hit in hits
+            ]
+        )
+        fused += np.where(shares > 0, reciprocal(lexical.WEIGHT, _places(shares)), 0.0)
+        weights += lexical.WEIGHT
+    lead = np.array([exact.LEAD if "exact" in hit.matched else 0.0 for hit in hits])
+    top = (reciprocal(weights, 1) if weights else 0.0) + (exact.LEAD if lead.any() else 0.0)
+    return (fused + lead) / top if top else np.ones(len(hits))
+
+
+def _places(values: np.ndarray) -> np.ndarray:
+    """Each value's place, from 1, best (largest) first; ties in their order."""
+    places = np.empty(len(values))
+    places[np.argsort(-values, kind="stable")] = np.arange(1, len(values) + 1)
+    return places
+
+
 def answered(hits: list[Hit], k: int) -> bool:
     """Whether the active facts answer: at least `k` of their `hits` hold the query's words
     (matched exactly or by the full-text index), not only its meaning or a graph hop."""
     return sum(1 for hit in hits if {"exact", "lexical"} & set(hit.matched)) >= k
 
 
-def dormant_hits(query: Query, now: datetime) -> list[Hit]:
-    """The dormant facts that answer `query` (a Query over the active facts), best first,
-    each scored by relevance and age, marked DORMANT; none when there is none or the query
-    concerns none of them."""
+def dormant_hits(query: Query) -> list[Hit]:
+    """The dormant facts that answer `query` (a Query over the active facts), best first in
+    their tier, marked DORMANT; none when there is none or the query concerns none of
+    them."""
     corpus = query.corpus.below_threshold()
     if not corpus.mask.any() and not _changed_below(corpus):
         return []
@@ -66,9 +157,25 @@ def dormant_hits(query: Query, now: datetime) -> list[Hit]:
         return []
     hits = rank(asked, SOURCES, "relevance")
     for hit in hits:
-        hit.score *= age_weight(hit.fact.record.created, now)
         hit.matched = (*hit.matched, DORMANT)
     return hits
+
+
+def vectors_of(query: Query, found: list[Hit], archive: SemanticIndex | None) -> dict:
+    """The vector of each fact of `found` by id: an active or dormant one's from the facts'
+    vector index, an archived one's from `archive` (the archive tier's); none without a
+    model, nor for a fact changed since its index was made."""
+    if query.semantic is None or query.vector is None:
+        return {}
+    vectors = {}
+    for hit in found:
+        index = archive if ARCHIVE in hit.matched else query.semantic.index
+        fact_id = hit.fact.id
+        if index is None or vector_id(fact_id) not in index.fact_of_vector:
+            continue
+        held = index.index.vectors(np.array([vector_id(fact_id)], dtype=np.int64))
+        vectors[fact_id] = held[0]
+    return vectors
 
 
 def age_weight(said: str, now: datetime) -> float:

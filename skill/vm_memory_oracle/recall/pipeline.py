@@ -20,7 +20,7 @@ from ..indexes import Indexes, bring_in_step
 from ..semantic.search import nearest_of_each
 from .archive import archived_hits, restore_found
 from .corpus import Corpus
-from .dormant import DORMANT, answered, dormant_hits
+from .dormant import DORMANT, answered, dormant_hits, ranked_together, vectors_of
 from .entries import HistoryLookup, found
 from .fusion import ORDERS, Hit, in_order, one_per_turn_first, rank, with_episodes
 from .gate import concerns_the_memory
@@ -119,10 +119,13 @@ def _facts_found(
     if answered(hits, query.k):
         return hits
     tier = indexes.archive
-    found = dormant_hits(query, now) + archived_hits(query, tier, now)
+    found = dormant_hits(query) + archived_hits(query, tier)
     if not found:
         return hits
-    hits = in_order(one_per_turn_first(in_order(hits + found, "relevance"), query.k), order)
+    archive_index = tier.vector_index if tier.vectors is not None else None
+    vectors = vectors_of(query, hits + found, archive_index)
+    hits = one_per_turn_first(ranked_together(query, hits, found, vectors, now), query.k)
+    hits = in_order(hits, order)
     return restore_found(indexes.graph, hits, tier, now) if boost else hits
 
 
