@@ -56,13 +56,11 @@ def ranked_together(
     """The active facts' hits (`active`, in recall's order) and the dormant and archived
     facts `found` (each tier ranked on its own) as one list. A tier's scores come from
     places in its own lists, so two tiers' would interleave by place, not relevance; so all
-    of them are measured alike, as recall fuses sources: a list by meaning (the similarity
-    of each fact's vector, `vectors` by fact id, to the query's) and a list by words (the
-    share of the query's evidence terms each fact's lexical text holds), fused by
-    reciprocal rank with the sources' weights, an exact match leading. A faded fact's
-    measure is lowered by its age (age_weight). The faded facts are ordered by it, and
-    placed among the active ones (whose order stays recall's) where it falls, an active
-    fact first on a tie; each hit's score is the measure, never above the one before."""
+    of them are measured alike (_measure): by meaning, each fact's vector (`vectors` by fact
+    id) against the query's, an exact match leading. A faded fact's measure is lowered by
+    its age (age_weight). The faded facts are ordered by it, and placed among the active
+    ones (whose order stays recall's) where it falls, an active fact first on a tie; each
+    hit's score is the measure, never above the one before."""
     if not found:
         return active
     every = active + found
@@ -94,7 +92,11 @@ def ranked_together(
 
 
 def _measure(query: Query, hits: list[Hit], vectors: dict[str, np.ndarray]) -> np.ndarray:
-    """Each hit's relevance by one measure, in (0, 1]: see ranked_together."""
+    """Each hit's relevance by one measure, in (0, 1]: its place by meaning (the similarity
+    of its vector to the query's) fused by reciprocal rank, an exact match leading; by the
+    share of the query's evidence terms its lexical text holds only without a model. Words
+    were a second list at first, and a word as common as "lately" then lifted a fact above
+    the one that answered: each tier chose its facts by their words already."""
     fused = np.zeros(len(hits))
     weights = 0.0
     if query.vector is not None and vectors:
@@ -107,7 +109,7 @@ def _measure(query: Query, hits: list[Hit], vectors: dict[str, np.ndarray]) -> n
         fused += np.where(similarity > -1.0, reciprocal(semantic.WEIGHT, _places(similarity)), 0)
         weights += semantic.WEIGHT
     terms = query.terms
-    if terms:
+    if terms and not weights:
         shares = np.array(
             [
                 len(terms & evidence_terms(document_text(hit.fact.record))) / len(terms)
