@@ -21,11 +21,9 @@ from typing import TYPE_CHECKING
 from ..graph import KnowledgeGraph, LiveFact
 from ..model.fact import Fact
 from .corpus import Corpus
-from .dormant import ARCHIVE
-from .fusion import Hit, rank
-from .gate import concerns_the_memory
+from .dormant import ARCHIVE, searched_tier
+from .fusion import Hit
 from .query import Query
-from .sources import SOURCES
 
 if TYPE_CHECKING:
     from ..archive_tier import ArchiveTier
@@ -48,20 +46,7 @@ def archived_hits(query: Query, tier: ArchiveTier) -> list[Hit]:
     semantic = None
     if query.semantic is not None and query.vector is not None and tier.vectors is not None:
         semantic = replace(query.semantic, index=tier.vector_index)
-    asked = Query(
-        query.text,
-        corpus,
-        k=query.k,
-        today=query.today,
-        vector=query.vector if semantic is not None else None,
-        semantic=semantic,
-    )
-    if not concerns_the_memory(asked):
-        return []
-    hits = rank(asked, SOURCES, "relevance")
-    for hit in hits:
-        hit.matched = (*hit.matched, ARCHIVE)
-    return hits
+    return searched_tier(query, corpus, semantic, ARCHIVE)
 
 
 def restore_found(

@@ -28,7 +28,9 @@ from ..lexical.index import document_text
 from ..model.fact import vector_id
 from ..model.text import evidence_terms
 from ..semantic.index import SemanticIndex
+from ..semantic.search import Semantic
 from .candidates import reciprocal
+from .corpus import Corpus
 from .fusion import Hit, rank
 from .gate import concerns_the_memory
 from .query import Query
@@ -146,20 +148,33 @@ def dormant_hits(query: Query) -> list[Hit]:
     nearest = None
     if query.semantic is not None and query.vector is not None:
         nearest = query.semantic.index.index.search(query.vector, DORMANT_DEPTH)
+    return searched_tier(query, corpus, query.semantic, DORMANT, nearest)
+
+
+def searched_tier(
+    query: Query,
+    corpus: Corpus,
+    semantic: Semantic | None,
+    mark: str,
+    nearest: list[tuple[int, float]] | None = None,
+) -> list[Hit]:
+    """The facts of a faded tier (`corpus`, searched by meaning in `semantic`'s index) that
+    answer `query`, ranked by every source, best first in the tier, each marked `mark`;
+    none when the query concerns none of them (gate.py)."""
     asked = Query(
         query.text,
         corpus,
         k=query.k,
         today=query.today,
-        vector=query.vector,
-        semantic=query.semantic,
+        vector=query.vector if semantic is not None else None,
+        semantic=semantic,
         nearest=nearest,
     )
     if not concerns_the_memory(asked):
         return []
     hits = rank(asked, SOURCES, "relevance")
     for hit in hits:
-        hit.matched = (*hit.matched, DORMANT)
+        hit.matched = (*hit.matched, mark)
     return hits
 
 
