@@ -103,7 +103,8 @@ def test_a_fact_said_once_is_found_after_200_days_and_is_active_again(
     # Active again: the next recall finds them in the active set.
     again = recalled(cli, QUESTION, "--no-boost", now=stamp(202))
     assert "archive" not in again[0]["matched"] and "dormant" not in again[0]["matched"]
-    # MEMORY.md keeps forgetting: a fact restored once is not promoted.
+    # Recall writes no MEMORY.md: the faded facts stay out of it until a consolidation
+    # finds them active enough, as any recalled fact.
     assert "$120" not in (data_dir / "MEMORY.md").read_text()
 
 
