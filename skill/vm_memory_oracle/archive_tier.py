@@ -12,13 +12,14 @@ is unchanged (storage/derived.py). The vectors come from the embedding cache, wh
 the pruned facts' vectors beside the active facts' (archive_digests): a fact was embedded
 while it was active, so bringing this in step after a prune embeds nothing, and a restore
 (which rewrites the archive) only reads them again. A record archived for another cause
-(forgotten, superseded, merged, stale) is never searched. indexes.bring_in_step brings it in
-step with the memory's other indexes, before the facts' vector index, whose cache write
-keeps only the vectors still wanted.
+(forgotten, superseded, merged, stale) is never searched. Its owner is indexes.py, which
+makes it on first use (Indexes.archive) and has the facts' vector index, whose cache write
+keeps only the vectors still wanted, keep the pruned facts' too.
 """
 
 from __future__ import annotations
 
+import sys
 from dataclasses import dataclass
 from functools import cached_property
 from typing import TYPE_CHECKING
@@ -98,7 +99,7 @@ def archive_tier(graph: KnowledgeGraph, embedder: Embedder | None) -> ArchiveTie
     cache = graph.layout.archive_tier_cache
     kept: derived.Derived[ArchiveTier] = derived.Derived(
         cache,
-        layout=derived.layout_of(ArchiveTier, [_this_module()]),
+        layout=derived.layout_of(ArchiveTier, [sys.modules[__name__]]),
         sources=(path,),
         made_with=(model,),
         required=0,
@@ -132,9 +133,3 @@ def _made(graph: KnowledgeGraph, embedder: Embedder | None) -> ArchiveTier:
         embeddings.add(missing, embedder.embed_passages(missing))
     vectors = embeddings.combined_rows(groups)
     return ArchiveTier(records, snapshot, vectors, embedded=len(missing))
-
-
-def _this_module():
-    import sys
-
-    return sys.modules[__name__]

@@ -64,7 +64,7 @@ from .errors import (
 )
 from .model.turn import OPENCLAW_ID
 from .recall.results import Found, FoundEpisode, JsonObject, cited_turn
-from .storage import snapshot
+from .storage import derived
 from .workspace_notes import is_note_path, note_citations
 
 PROVIDER = "vm-memory-oracle"
@@ -476,33 +476,33 @@ def _fact_lines(layout, ids: Iterable[str]) -> dict[str, int]:
     return {ident: lines[ident] for ident in wanted if ident in lines}
 
 
-# facts.jsonl's path -> (its file key, the line of each fact id): read again only when the
-# file changed, so a search does not scan 10,000 lines for the one fact it cites.
-_fact_line_maps: dict[str, tuple[tuple, dict[str, int]]] = {}
-
-
 def _line_of_each_fact(path: Path) -> dict[str, int]:
-    """The first line of `path` (facts.jsonl) holding each fact id, kept while the file is
-    unchanged; an unreadable line is skipped."""
-    key = snapshot.file_key(path)
-    held = _fact_line_maps.get(str(path))
-    if key is not None and held is not None and held[0] == key:
-        return held[1]
-    lines: dict[str, int] = {}
-    try:
-        with path.open("rb") as handle:
-            for number, raw in enumerate(handle, start=1):
-                try:
-                    ident = json.loads(raw).get("id")
-                except (ValueError, AttributeError):
-                    continue
-                if isinstance(ident, str):
-                    lines.setdefault(ident, number)
-    except FileNotFoundError:
-        return {}
-    if key is not None and snapshot.file_key(path) == key:
-        _fact_line_maps[str(path)] = (key, lines)
-    return lines
+    """The first line of `path` (facts.jsonl) holding each fact id; an unreadable line is
+    skipped. Kept in memory while the file is unchanged (storage/derived.Derived), so a
+    search does not scan 10,000 lines for the one fact it cites."""
+    memo: derived.Derived[dict[str, int]] = derived.Derived(
+        path.with_name(f"{path.name} lines"),  # a name only: kept in memory, never written
+        layout=derived.layout_of(None, (sys.modules[__name__],)),
+        sources=(path,),
+        disk=False,
+    )
+
+    def make(key: tuple | None) -> dict[str, int]:
+        lines: dict[str, int] = {}
+        try:
+            with path.open("rb") as handle:
+                for number, raw in enumerate(handle, start=1):
+                    try:
+                        ident = json.loads(raw).get("id")
+                    except (ValueError, AttributeError):
+                        continue
+                    if isinstance(ident, str):
+                        lines.setdefault(ident, number)
+        except FileNotFoundError:
+            pass
+        return lines
+
+    return derived.brought_in_step(memo, make)
 
 
 def _readable(path: str) -> str:

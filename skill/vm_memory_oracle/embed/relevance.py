@@ -27,13 +27,14 @@ import hashlib
 import io
 import math
 import re
-from collections.abc import Sequence
+import sys
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
 
-from ..storage.snapshot import file_key
+from ..storage import derived
 
 BACKGROUND_DIR = Path(__file__).resolve().parent / "background"
 PASSAGES = BACKGROUND_DIR / "passages.txt"
@@ -207,20 +208,24 @@ def shipped_background_path(model_id: str) -> Path:
 def load_background(embedder, cache_path: Path) -> tuple[Background, bool]:
     """The embedder's background: shipped with the package, or cached at `cache_path`, or
     computed now. Returns it and whether it was computed (for the caller to cache). A file
-    read is kept while it is unchanged: a long-lived recall process reads it once."""
+    read is kept in memory while it and the passages are unchanged (storage/derived.py): a
+    long-lived recall process reads it once."""
     for path in (shipped_background_path(embedder.model_id), cache_path):
-        key = (str(path), embedder.model_id, embedder.dimension, file_key(path))
-        if key[-1] is None:
+        memo: derived.Derived[Background | None] = derived.Derived(
+            path,  # kept in memory, never written
+            layout=derived.layout_of(None, (sys.modules[__name__],)),
+            sources=(path, PASSAGES),
+            made_with=(embedder.model_id, embedder.dimension),
+            disk=False,
+        )
+        if memo.key() is None:
             continue
-        background = _read_backgrounds.get(key)
-        if background is None:
-            background = Background.from_file(path, embedder.model_id, embedder.dimension)
-            if background is not None:
-                _read_backgrounds.clear()  # one kept: a process uses one embedder
-                _read_backgrounds[key] = background
+        background = derived.brought_in_step(memo, _reader(path, embedder))
         if background is not None:
             return background, False
     return Background.compute(embedder), True
 
 
-_read_backgrounds: dict[tuple, Background] = {}
+def _reader(path: Path, embedder) -> Callable[[tuple | None], Background | None]:
+    """What makes the background kept for `path`: the file read (None when not usable)."""
+    return lambda key: Background.from_file(path, embedder.model_id, embedder.dimension)

@@ -7,9 +7,9 @@ question months later may need it: fading changes rank, not findability. When th
 facts do not answer a query (fewer than k of them hold its words), the current facts under
 the threshold are searched as the active ones are, by every source (exact, words, meaning,
 names, time, graph) and behind the same gate (gate.py: a query about nothing the memory
-holds still gets nothing). Each dormant fact found is ranked by its relevance, lowered by
-its age: a fact said a year ago or more keeps 1 - AGE_SHARE of its score, one said today
-all of it. The active and dormant facts are then one list, best first.
+holds still gets nothing), as are the archive's pruned facts (archive.py). The faded facts
+found are then placed among the active ones by one measure (ranked_together), lowered by
+their age: a fact said a year ago or more keeps 1 - AGE_SHARE of it, one said today all.
 
 A dormant fact that recall returns is the memory's again: recall (when it boosts) sets its
 activation to RESTORED_ACTIVATION (0.3) from now, as a fact restored from the archive is,
