@@ -36,6 +36,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from vm_memory_oracle.clock import format_iso  # noqa: E402
 from vm_memory_oracle.config import Settings  # noqa: E402
 from vm_memory_oracle.consolidate import consolidate  # noqa: E402
+from vm_memory_oracle.data_directory import initialize  # noqa: E402
 from vm_memory_oracle.embed.bundled import BundledEmbedder  # noqa: E402
 from vm_memory_oracle.graph import KnowledgeGraph  # noqa: E402
 from vm_memory_oracle.indexes import bring_in_step  # noqa: E402
@@ -43,7 +44,6 @@ from vm_memory_oracle.recall import Asked, recall_many  # noqa: E402
 from vm_memory_oracle.steps.summarize import summarize  # noqa: E402
 from vm_memory_oracle.storage.layout import Layout  # noqa: E402
 from vm_memory_oracle.storage.store import Store  # noqa: E402
-from vm_memory_oracle.workspace import initialize  # noqa: E402
 
 import results  # noqa: E402
 from longmemeval import load_dataset, parse_date, write_haystack  # noqa: E402

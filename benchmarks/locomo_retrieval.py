@@ -25,13 +25,13 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from vm_memory_oracle.clock import format_iso  # noqa: E402
 from vm_memory_oracle.config import Settings  # noqa: E402
+from vm_memory_oracle.data_directory import initialize  # noqa: E402
 from vm_memory_oracle.graph import KnowledgeGraph  # noqa: E402
 from vm_memory_oracle.indexes import bring_in_step  # noqa: E402
 from vm_memory_oracle.recall import Asked, recall_many  # noqa: E402
 from vm_memory_oracle.steps.summarize import summarize  # noqa: E402
 from vm_memory_oracle.storage.layout import Layout  # noqa: E402
 from vm_memory_oracle.storage.store import Store  # noqa: E402
-from vm_memory_oracle.workspace import initialize  # noqa: E402
 
 from locomo import load_dataset, write_sessions  # noqa: E402
 from results import TEST_CACHE  # noqa: E402

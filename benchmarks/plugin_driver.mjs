@@ -46,7 +46,7 @@ const api = {
 };
 module.default.register(api);
 
-// OpenClaw 2026.9's transcript table (skill/vm_memory_oracle/openclaw_transcripts.py).
+// OpenClaw 2026.9's transcript table (skill/vm_memory_oracle/openclaw/transcripts.py).
 const TRANSCRIPT = `CREATE TABLE IF NOT EXISTS transcript_events (
   session_id TEXT NOT NULL, seq INTEGER NOT NULL, event_json TEXT, created_at INTEGER NOT NULL,
   event_zstd BLOB, event_utf8_bytes INTEGER, navigation_json TEXT,

@@ -30,7 +30,7 @@ BUILT = ".built"  # marks a memory the worker made, kept for the later tries
 GOAL = 1.2
 
 
-def worker(tree: Path, data: Path, count: int) -> dict:
+def worker(tree: Path, data: Path, count: int, rounds: int = ROUNDS) -> dict:
     """Measure the code of `tree` (run in a process whose path starts there)."""
     sys.path[:0] = [str(tree / "skill"), str(tree / "benchmarks")]
     from datetime import datetime, timezone
@@ -59,7 +59,7 @@ def worker(tree: Path, data: Path, count: int) -> dict:
     semantic = in_step(graph).semantic
     kinds = {"plain": "", "time_named": " last month"}
     queries = {
-        name: [QUERIES[i % len(QUERIES)] + f" {i}{suffix}" for i in range(ROUNDS)]
+        name: [QUERIES[i % len(QUERIES)] + f" {i}{suffix}" for i in range(rounds)]
         for name, suffix in kinds.items()
     }
     every = [query for listed in queries.values() for query in listed]
@@ -82,27 +82,9 @@ def worker(tree: Path, data: Path, count: int) -> dict:
 def _library():
     """(bring the indexes in step, recall one query's results) of the tree imported, each
     as a request of the recall process does it: the indexes found in step, then the
-    recall. Revisions before the indexes had one owner brought them in step through
-    semantic_search, the full-text index inside recall_many."""
-    from vm_memory_oracle.recall import recall_many
-
-    try:
-        from vm_memory_oracle.indexes import bring_in_step
-    except ImportError:
-        from vm_memory_oracle.semantic import semantic_search
-
-        class _Held:
-            def __init__(self, graph):
-                self.semantic = semantic_search(graph, graph.settings)[0]
-
-        def old_recall(graph, query, now):
-            semantic = _Held(graph).semantic
-            asked = [{"query": query, "k": 10}]
-            return recall_many(graph, asked, now, semantic=semantic, boost=False)[0]["results"]
-
-        return _Held, old_recall
-
-    from vm_memory_oracle.recall import Asked
+    recall."""
+    from vm_memory_oracle.indexes import bring_in_step
+    from vm_memory_oracle.recall import Asked, recall_many
 
     def recall(graph, query, now):
         asked = [Asked(query, 10)]
@@ -112,12 +94,15 @@ def _library():
     return bring_in_step, recall
 
 
-def measure(tree: Path, data: Path, count: int) -> dict:
+def measure(tree: Path, data: Path, count: int, rounds: int) -> dict:
     """One try of `tree` in a process of its own, on its memory in `data` (built by the
     first try, then read as a recall process of a later day would read it)."""
     data.mkdir(exist_ok=True)
     done = subprocess.run(
-        [sys.executable, __file__, "--worker", str(tree), str(data), "--count", str(count)],
+        [
+            *(sys.executable, __file__, "--worker", str(tree), str(data)),
+            *("--count", str(count), "--rounds", str(rounds)),
+        ],
         capture_output=True,
         text=True,
         check=True,
@@ -130,10 +115,14 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--base", help="the revision to measure against")
     parser.add_argument("--tries", type=int, default=3)
     parser.add_argument("--count", type=int, default=10_000)
+    parser.add_argument(
+        "--rounds", type=int, default=ROUNDS, help="recalls of each kind of query in a try"
+    )
     parser.add_argument("--worker", nargs=2, metavar=("TREE", "DATA"), help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     if args.worker:
-        print(json.dumps(worker(Path(args.worker[0]), Path(args.worker[1]), args.count)))
+        tree, data = Path(args.worker[0]), Path(args.worker[1])
+        print(json.dumps(worker(tree, data, args.count, args.rounds)))
         return 0
     if not args.base:
         parser.error("--base REV is needed")
@@ -151,7 +140,9 @@ def main(argv: list[str] | None = None) -> int:
             for attempt in range(args.tries):
                 order = [("base", base_tree), ("this", REPOSITORY)]
                 for name, tree in order if attempt % 2 == 0 else order[::-1]:
-                    runs[name].append(measure(tree, scratch / f"memory-{name}", args.count))
+                    runs[name].append(
+                        measure(tree, scratch / f"memory-{name}", args.count, args.rounds)
+                    )
         finally:
             subprocess.run(
                 [*git, "remove", "--force", str(base_tree)],

@@ -19,12 +19,12 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "skill"))
 
 from vm_memory_oracle.config import Settings  # noqa: E402
+from vm_memory_oracle.data_directory import initialize  # noqa: E402
 from vm_memory_oracle.graph import KnowledgeGraph  # noqa: E402
 from vm_memory_oracle.intake import facts_from_jsonl  # noqa: E402
 from vm_memory_oracle.semantic import EmbeddingCache, content_hash, indexed_texts  # noqa: E402
 from vm_memory_oracle.storage.layout import Layout  # noqa: E402
 from vm_memory_oracle.storage.store import Store  # noqa: E402
-from vm_memory_oracle.workspace import initialize  # noqa: E402
 
 SUBJECTS = [
     "user",

@@ -14,7 +14,7 @@
 //
 // A workspace whose notes changed (notes.js) waits in the same queue, so that no two learns
 // of one memory ever run at once: its learn copies the new lines of its changed notes
-// (skill/vm_memory_oracle/workspace_notes.py).
+// (skill/vm_memory_oracle/openclaw/notes.py).
 
 export const QUEUE_LIMIT = 64; // agents waiting to be learned
 export const RETRY_MS = 5_000;

@@ -3,7 +3,7 @@
 // is learned when the plugin starts (its notes may have changed meanwhile) and again about
 // NOTES_DEBOUNCE_MS after a note changes, through the live learner's queue, so that no two
 // learns run at once. The memory copies only the lines not copied before
-// (skill/vm_memory_oracle/workspace_notes.py), so a learn that finds nothing new is cheap.
+// (skill/vm_memory_oracle/openclaw/notes.py), so a learn that finds nothing new is cheap.
 //
 // The watches and timers are unref'd: they never keep OpenClaw's process alive.
 

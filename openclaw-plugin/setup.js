@@ -1,6 +1,6 @@
 // What keeps OpenClaw from asking this plugin for its memory: the settings of a set-up done
 // by half, read from OpenClaw's configuration. register() logs each as a warning; the
-// skill's health check (openclaw_state.setup_findings) reads openclaw.json with the same
+// skill's health check (openclaw/state.setup_findings) reads openclaw.json with the same
 // rules, and the two agree on every fixture of tests/fixtures/openclaw-setup/.
 
 const REASONS = {

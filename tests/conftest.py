@@ -9,6 +9,7 @@ import subprocess
 import sys
 import tempfile
 import uuid
+from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -251,14 +252,45 @@ SLOW_PLACES = (
 )
 
 
+# The files that take longest, longest first (references/reliability.md lists the slowest
+# tests): the workers are handed whole files (scripts/test: --dist loadfile) in the order of
+# the collection, so these go first and the many short files fill in beside them, and no
+# worker is left running a long file at the end while the other has nothing to do.
+LONGEST_FIRST = (
+    BUNDLE / "tests" / "test_openclaw.py",
+    BUNDLE / "tests" / "test_openclaw_connect.py",
+    BUNDLE / "tests" / "bench" / "test_recall_latency.py",
+    BUNDLE / "tests" / "test_openclaw_plugin.py",
+    BUNDLE / "tests" / "bench" / "test_longmemeval.py",
+    BUNDLE / "tests" / "bench" / "test_scripts_on_tiny_data.py",
+    BUNDLE / "tests" / "bench" / "test_consolidate_bench.py",
+    BUNDLE / "tests" / "stress" / "test_stress.py",
+)
+
+
 def pytest_collection_modifyitems(config, items):
     for item in items:
         path = Path(str(item.fspath))
         if any(path == place or place in path.parents for place in SLOW_PLACES):
             item.add_marker(pytest.mark.slow)
-    # The tests that read the LoCoMo embeddings run last, the longer to embed them ahead
-    # (on workers: the files holding only such tests are handed out last).
-    items.sort(key=_reads_locomo_embeddings)
+    tests_in = Counter(Path(str(item.fspath)) for item in items)
+    items.sort(key=lambda item: _turn(item, tests_in))
+
+
+def _turn(item, tests_in: Counter) -> tuple:
+    """When a test's file is handed out: the longest files first, then the files with the
+    most tests; the tests that read the LoCoMo embeddings last, the longer to embed them
+    ahead (on workers: the files holding only such tests are handed out last). The OpenClaw
+    files go first only once OpenClaw is installed: on a machine's first run they wait for
+    the install, which begins with the first test outside tests/bench."""
+    import openclaw_install
+
+    path = Path(str(item.fspath))
+    longest = LONGEST_FIRST
+    if path in OPENCLAW_TESTS and not openclaw_install.installed():
+        longest = tuple(place for place in LONGEST_FIRST if place not in OPENCLAW_TESTS)
+    place = longest.index(path) if path in longest else len(longest)
+    return (_reads_locomo_embeddings(item), place, -tests_in[path], str(path))
 
 
 def _reads_locomo_embeddings(item) -> bool:

@@ -72,6 +72,17 @@ def _npm_install(prefix: Path, package: str, env: dict) -> None:
         raise AssertionError(f"npm install {package} failed:\n{result.stderr[-3000:]}")
 
 
+def installed() -> bool:
+    """Whether Node 24 and the openclaw CLI are installed in the cache already."""
+    return all(
+        (prefix / ".installed").is_file() and (prefix / ".installed").read_text() == package
+        for prefix, package in (
+            (TEST_CACHE / "node24", NODE_PACKAGE),
+            (TEST_CACHE / f"openclaw-{OPENCLAW_VERSION}", f"openclaw@{OPENCLAW_VERSION}"),
+        )
+    )
+
+
 def openclaw_environment(environ: dict) -> dict:
     """`environ` with Node 24 and the openclaw CLI first on PATH, installing them if needed."""
     env = {**environ}

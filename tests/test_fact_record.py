@@ -10,13 +10,13 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from vm_memory_oracle.config import Settings
+from vm_memory_oracle.data_directory import initialize
 from vm_memory_oracle.graph import KnowledgeGraph
 from vm_memory_oracle.model.fact import Fact, new_fact
 from vm_memory_oracle.storage import files, snapshot
 from vm_memory_oracle.storage.layout import Layout
 from vm_memory_oracle.storage.store import Store
 from vm_memory_oracle.storage.validation import is_valid, load_schema
-from vm_memory_oracle.workspace import initialize
 
 from conftest import NOW
 

@@ -267,7 +267,7 @@ def test_a_jq_program_that_prints_too_much_is_stopped(data_dir, memory):
     from vm_memory_oracle.config import Settings
     from vm_memory_oracle.errors import InvalidInputError
     from vm_memory_oracle.graph import KnowledgeGraph
-    from vm_memory_oracle.query import run_jq
+    from vm_memory_oracle.jq_program import run_jq
     from vm_memory_oracle.storage.layout import Layout
     from vm_memory_oracle.storage.store import Store
 

@@ -8,13 +8,13 @@ from pathlib import Path
 
 import pytest
 from vm_memory_oracle.config import Settings
+from vm_memory_oracle.data_directory import initialize
 from vm_memory_oracle.graph import KnowledgeGraph
 from vm_memory_oracle.learning.learn import learn
 from vm_memory_oracle.model.turn import Turn
 from vm_memory_oracle.storage.layout import Layout
 from vm_memory_oracle.storage.sessions import read_session
 from vm_memory_oracle.storage.store import Store
-from vm_memory_oracle.workspace import initialize
 
 from conftest import write_jsonl
 
@@ -150,17 +150,26 @@ def test_a_secret_in_a_turn_is_redacted_before_anything_is_written(tmp_path, whe
     assert "[REDACTED:" in episodes
 
 
-def test_the_indexes_are_brought_in_step_once_the_turns_are_written(tmp_path):
+def test_the_indexes_are_brought_in_step_once_the_turns_are_written(tmp_path, monkeypatch):
+    """in_step: their owner brings the derived indexes in step once, in the same commit,
+    after the facts are written; what it warns of is the learn's last warning."""
+    from vm_memory_oracle import indexes
+
     graph = memory(tmp_path / "memory")
     path = logged(graph, SAID)
     data, turns = turns_of(graph, path)
     seen: list[int] = []
+    bring_in_step = indexes.bring_in_step
 
-    def in_step() -> list[str]:
+    def in_step(graph_of_learn, **options):
         seen.append(len(graph.facts()))
-        return ["the index was rebuilt"]
+        assert graph.store._held  # under the learn's own hold of the lock
+        brought = bring_in_step(graph_of_learn, **options)
+        brought.report.warnings.append("the index was rebuilt")
+        return brought
 
-    report = learn(graph, turns, NOW, logs={path: data}, in_step=in_step)
+    monkeypatch.setattr(indexes, "bring_in_step", in_step)
+    report = learn(graph, turns, NOW, logs={path: data}, in_step=True)
     assert seen == [report.added] and report.added > 0
     assert report.warnings[-1] == "the index was rebuilt"
 
@@ -174,9 +183,7 @@ def test_a_turn_handed_on_with_the_owner_of_the_indexes_is_found_at_once(tmp_pat
     graph = memory(tmp_path / "memory")
     path = logged(graph, SAID)
     data, turns = turns_of(graph, path)
-    report = learn(
-        graph, turns[:1], NOW, logs={path: data}, in_step=lambda: bring_in_step(graph).warnings
-    )
+    report = learn(graph, turns[:1], NOW, logs={path: data}, in_step=True)
     assert report.added > 0 and report.episodes == 1
     indexes = bring_in_step(graph)  # as the next request finds them: in step, nothing to do
     episodes, vectors = indexes.report.episodes, indexes.report.vectors

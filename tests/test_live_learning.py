@@ -297,3 +297,43 @@ def test_summarize_agent_is_the_live_path_from_the_command_line(memory, state, c
     assert learned["imported_turns"] == 1 and learned["added"] >= 1
     assert cli("--json", "--action", "recall", "--query", "Porto").json()["results"]
     assert "nothing new of agent main" in cli("--action", "summarize", "--agent", "main").out
+
+
+def test_a_live_learn_is_one_commit_under_one_hold_of_the_lock(memory, state, cli, monkeypatch):
+    """A turn learned live (summarize --agent, the plugin's learn from the command line)
+    takes the store's lock once and writes one audit line naming every file it changed:
+    the copy of the turn, the import ledger, the facts, the episodes, the day's summary, the
+    summarize ledger and the derived indexes, brought in step in the same commit."""
+    from vm_memory_oracle.storage import locks, store
+
+    transcript = Transcript(state)
+    transcript.user("s1", "I live in Porto and I keep three beehives.")
+    assert cli("--action", "config", "--set", f"openclaw_state_dir={state}").code == 0
+    audit = memory / "state" / "audit.jsonl"
+    before = audit.read_text().splitlines()
+    holds: list[str] = []
+    real = locks.exclusive
+
+    def counted(lock_path, timeout, purpose, **options):
+        holds.append(purpose)
+        return real(lock_path, timeout, purpose, **options)
+
+    monkeypatch.setattr(store.locks, "exclusive", counted)
+    learned = cli("--json", "--action", "summarize", "--agent", "main").json()
+    assert learned["imported_turns"] == 1 and learned["added"] >= 1
+    assert holds == ["learn"]
+    (line,) = [json.loads(text) for text in audit.read_text().splitlines()[len(before) :]]
+    assert line["step"] == "learn" and line["action"] == "summarize"
+    files = set(line["files"])
+    (copy,) = [name for name in files if name.startswith("sessions/")]
+    assert {
+        "state/imports.json",
+        "knowledge-graph/facts.jsonl",
+        "state/summarized.json",
+        "daily/2026-05-15.md",
+    } <= files, files
+    assert any(name.startswith("episodes/") for name in files), files
+    assert {"embeddings/index.bin", "state/cache/text-index"} <= files, files
+    for said in ("imported 1 OpenClaw turn(s)", "wrote the daily summary", "vector index"):
+        assert said in line["change"], line["change"]
+    assert copy in learned["imported"][0]

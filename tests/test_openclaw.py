@@ -374,6 +374,12 @@ def openclaw(setup: OpenClawHome, *args: str) -> str:
     return done.stdout
 
 
+def configure(setup: OpenClawHome, *settings: tuple[str, object]) -> None:
+    """Set each (path, value) of OpenClaw's configuration, in one `openclaw config set`."""
+    changes = [{"path": path, "value": value} for path, value in settings]
+    openclaw(setup, "config", "set", "--batch-json", json.dumps(changes))
+
+
 def this_turn(requests: list[dict], said: str) -> list[dict]:
     """The messages of the last request after the user's message saying `said`: this turn's
     tool calls and results (the session's history holds earlier turns' too, and OpenClaw
@@ -418,11 +424,14 @@ def test_the_plugin_answers_openclaws_memory_tools_from_this_memory(openclaw_hom
     openclaw(setup, "plugins", "install", str(BUNDLE / "openclaw-plugin"), "--force",
              "--accept-capabilities")  # fmt: skip
     config = {"dataPath": str(data), "autoRecall": False}
-    openclaw(setup, "config", "set", "plugins.entries.vm-memory-oracle.config",
-             json.dumps(config), "--strict-json")  # fmt: skip
-    # OpenClaw's own memory-core still offers memory_search while enabled, and its tools win.
-    openclaw(setup, "config", "set", "plugins.entries.memory-core.enabled", "false")
-    openclaw(setup, "config", "set", "tools.toolSearch", "false")  # the tools, not a search
+    configure(
+        setup,
+        ("plugins.entries.vm-memory-oracle.config", config),
+        # OpenClaw's own memory-core still offers memory_search while enabled, and its
+        # tools win.
+        ("plugins.entries.memory-core.enabled", False),
+        ("tools.toolSearch", False),  # the tools, not a search
+    )
     inspected = json.loads(
         openclaw(setup, "plugins", "inspect", "vm-memory-oracle", "--runtime", "--json")
     )
@@ -455,10 +464,11 @@ def test_the_plugin_answers_openclaws_memory_tools_from_this_memory(openclaw_hom
     assert json.loads(opened)["status"] == "ok" and "allergic to peanuts" in opened
 
     config["autoRecall"] = True
-    openclaw(setup, "config", "set", "plugins.entries.vm-memory-oracle.config",
-             json.dumps(config), "--strict-json")  # fmt: skip
-    openclaw(setup, "config", "set",
-             "plugins.entries.vm-memory-oracle.hooks.allowConversationAccess", "true")  # fmt: skip
+    configure(
+        setup,
+        ("plugins.entries.vm-memory-oracle.config", config),
+        ("plugins.entries.vm-memory-oracle.hooks.allowConversationAccess", True),
+    )
     before = len(setup.model.requests)
     agent_turn(setup, "Which snacks should I avoid? (auto-recall)")
     asked = json.dumps(setup.model.requests[before]["messages"])
@@ -513,11 +523,14 @@ def test_a_statement_is_found_in_the_next_session_with_no_job_run(openclaw_home,
         env=setup.env, stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=1200,
     )  # fmt: skip
     assert connected.returncode == 0, connected.stdout + connected.stderr[-3000:]
-    openclaw(setup, "config", "set", "plugins.entries.vm-memory-oracle.config.autoRecall", "true",
-             "--strict-json")  # fmt: skip
-    # An agent of its own: the main agent's transcript holds the other tests' turns, asked
-    # with markers ("(plugin)", "(auto-recall)") that share words with no person's question.
-    openclaw(setup, "config", "set", "agents.entries.live", "{}", "--strict-json")
+    configure(
+        setup,
+        ("plugins.entries.vm-memory-oracle.config.autoRecall", True),
+        # An agent of its own: the main agent's transcript holds the other tests' turns,
+        # asked with markers ("(plugin)", "(auto-recall)") that share words with no
+        # person's question.
+        ("agents.entries.live", {}),
+    )
     inspected = openclaw(setup, "plugins", "inspect", "vm-memory-oracle", "--runtime", "--json")
     assert '"memorySlotSelected": true' in inspected and "agent_end" in inspected, inspected[:3000]
     try:

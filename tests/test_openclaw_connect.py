@@ -1,7 +1,7 @@
 """Connecting the memory to OpenClaw in one step, and a set-up done by half told apart.
 
 The plugin's findings (openclaw-plugin/setup.js, run by Node 24) are the skill's
-(openclaw_state.setup_findings) on every fixture of tests/fixtures/openclaw-setup/, and its
+(openclaw/state.setup_findings) on every fixture of tests/fixtures/openclaw-setup/, and its
 register() logs each as one warning. `scripts/install-openclaw --plugin` is run against the
 real openclaw CLI in a temporary HOME and state directory: it sets every setting the plugin
 needs, which `openclaw plugins inspect` and the health check then find complete; a second
@@ -20,7 +20,7 @@ from pathlib import Path
 import json5
 import pytest
 from test_openclaw_setup import EXPECTED, FIXTURES
-from vm_memory_oracle.openclaw_state import PLUGIN_ID, setup_findings
+from vm_memory_oracle.openclaw.state import PLUGIN_ID, setup_findings
 
 from conftest import BUNDLE
 from openclaw_install import installed_environment

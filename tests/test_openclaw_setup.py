@@ -11,7 +11,7 @@ from pathlib import Path
 
 import json5
 import pytest
-from vm_memory_oracle.openclaw_state import PLUGIN_ID, plugin_setup, setup_findings
+from vm_memory_oracle.openclaw.state import PLUGIN_ID, plugin_setup, setup_findings
 
 from conftest import BUNDLE
 

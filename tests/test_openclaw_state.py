@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 import zstandard
-from vm_memory_oracle.openclaw_state import read_setup
+from vm_memory_oracle.openclaw.state import read_setup
 
 from conftest import BUNDLE, NOW
 
@@ -330,7 +330,7 @@ def test_a_corrupt_database_and_a_missing_state_dir_are_named_and_the_run_goes_o
 
 @pytest.mark.slow
 def test_a_busy_database_is_waited_for_then_left_for_the_next_run(cli, state, data_dir):
-    from vm_memory_oracle.openclaw_import import import_openclaw_state
+    from vm_memory_oracle.openclaw.imports import import_openclaw_state
     from vm_memory_oracle.storage.layout import Layout
     from vm_memory_oracle.storage.store import Store
 

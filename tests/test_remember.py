@@ -367,10 +367,10 @@ def _line_facts(now, lines=(3, 9)):
 
 def _graph(data_dir):
     from vm_memory_oracle.config import Settings
+    from vm_memory_oracle.data_directory import initialize
     from vm_memory_oracle.graph import KnowledgeGraph
     from vm_memory_oracle.storage.layout import Layout
     from vm_memory_oracle.storage.store import Store
-    from vm_memory_oracle.workspace import initialize
 
     layout = Layout(data_dir)
     initialize(layout)

@@ -11,12 +11,12 @@ import time
 from pathlib import Path
 
 import pytest
+from vm_memory_oracle.data_directory import initialize
 from vm_memory_oracle.errors import ChangedMeanwhile, DataDirError, InvalidInputError
 from vm_memory_oracle.model.fact import new_fact
 from vm_memory_oracle.storage import files
 from vm_memory_oracle.storage.layout import Layout
 from vm_memory_oracle.storage.store import Store
-from vm_memory_oracle.workspace import initialize
 
 from conftest import NOW, python_child
 

@@ -570,7 +570,7 @@ def test_summarize_runs_whose_reads_cross_leave_a_daily_summary_of_every_line(
     """One summarize reads the first log, another then reads both logs and finishes, and
     the first reads the second log, grown meanwhile: each read a line the other did not.
     The first reads the logs again, so the day's summary has every line's fact."""
-    from vm_memory_oracle.steps import session_logs as step
+    from vm_memory_oracle.learning import logs as step
 
     sessions = data_dir / "sessions"
     first_log, second_log = (
@@ -735,7 +735,7 @@ def test_a_secret_appended_after_the_log_was_redacted_reaches_no_fact_and_no_epi
     redacted the log is read with its secret in it. Read so, it gave a fact the next run,
     reading the redacted log, would not give, and its episode kept the secret; it is read
     now as the next run will find it."""
-    from vm_memory_oracle.steps import session_logs as step
+    from vm_memory_oracle.learning import logs as step
 
     secret = SECRETS[0]
     _log(

@@ -158,11 +158,11 @@ def test_the_embedding_cache_writes_few_new_vectors_beside_the_whole_file(tmp_pa
     """A save of a few vectors the whole file lacks writes only the recent file; both are
     read back; past a tenth of the cache (or 256) the whole file is written again and the
     recent one removed; a damaged recent file costs only its own vectors."""
+    from vm_memory_oracle.data_directory import initialize
     from vm_memory_oracle.semantic import cache as module
     from vm_memory_oracle.semantic.cache import EmbeddingCache
     from vm_memory_oracle.storage.layout import Layout
     from vm_memory_oracle.storage.store import Store
-    from vm_memory_oracle.workspace import initialize
 
     layout = Layout(tmp_path / "memory")
     initialize(layout)
@@ -223,10 +223,10 @@ def test_a_cache_whose_vectors_turn_out_damaged_embeds_those_texts_again(tmp_pat
     """The whole file's digests are read first and its vectors only when needed: a file
     damaged inside its vectors (its digests still read) says so when they are asked for,
     and its texts count as not cached."""
+    from vm_memory_oracle.data_directory import initialize
     from vm_memory_oracle.semantic.cache import EmbeddingCache, content_hash
     from vm_memory_oracle.storage.layout import Layout
     from vm_memory_oracle.storage.store import Store
-    from vm_memory_oracle.workspace import initialize
 
     layout = Layout(tmp_path / "memory")
     initialize(layout)

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 from test_serve import Served
-from vm_memory_oracle.workspace_notes import MAX_NOTE_BYTES
+from vm_memory_oracle.openclaw.notes import MAX_NOTE_BYTES
 
 from conftest import data_files
 

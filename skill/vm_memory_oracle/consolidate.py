@@ -210,8 +210,6 @@ class _Run:
         return steps[name]()
 
     def _summarize(self) -> StepReport:
-        from dataclasses import asdict
-
         from .steps.summarize import summarize
 
         result = summarize(
@@ -219,7 +217,7 @@ class _Run:
         )
         counts = {
             key: value
-            for key, value in asdict(result).items()
+            for key, value in result.to_json().items()
             if isinstance(value, int) and not isinstance(value, bool)
         }
         changes = [

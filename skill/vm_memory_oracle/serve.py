@@ -32,11 +32,11 @@ process goes on; it ends when stdin closes.
 
 learn is the live path (the plugin sends it when an OpenClaw turn ends, and when a note of
 a workspace changes): the agent's new transcript turns, or the workspace's new note lines,
-learned as summarize learns them (steps/summarize.summarize_agent, summarize_notes), the
-derived indexes brought in step, and only then the answer, so that the next search finds
-them. A hit learned from a note's line is cited as that note's path and line, as OpenClaw's
-own memory cites it. The plugin sends learns to a process of their own, one at a time, so a
-search is never queued behind one.
+learned in one commit as summarize learns them (learning/live.py), the derived indexes
+brought in step, and only then the answer, so that the next search finds them. A hit
+learned from a note's line is cited as that note's path and line, as OpenClaw's own memory
+cites it. The plugin sends learns to a process of their own, one at a time, so a search is
+never queued behind one.
 """
 
 from __future__ import annotations
@@ -48,7 +48,7 @@ import sys
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
-from typing import IO, Any
+from typing import IO, TYPE_CHECKING
 
 from .errors import (
     EXIT_DATA_DIR,
@@ -63,9 +63,13 @@ from .errors import (
     os_failure,
 )
 from .model.turn import OPENCLAW_ID
+from .openclaw.notes import is_note_path, note_citations
 from .recall.results import Found, FoundEpisode, JsonObject, cited_turn
 from .storage import derived
-from .workspace_notes import is_note_path, note_citations
+
+if TYPE_CHECKING:
+    from .learning.learn import LearnReport
+    from .memory import Memory
 
 PROVIDER = "vm-memory-oracle"
 DEFAULT_RESULTS = 6
@@ -160,56 +164,33 @@ class Read:
 
 @dataclass(frozen=True)
 class Learned:
-    """A learn's answer: the turns copied from the agent's transcript, the turns read
-    (with the rest of their days), what was learned of them, the days summarized."""
+    """A learn's answer: what the live learn did (learning.learn.LearnReport), for the
+    agent and session of a turn that ended, or for the workspace whose notes changed."""
 
-    agent: str
-    session: str | None
-    imported_turns: int
-    turns: int
-    added: int
-    reinforced: int
-    episodes: int
-    days: tuple[str, ...]
+    report: LearnReport
     warnings: tuple[str, ...]
+    agent: str | None = None
+    session: str | None = None
+    workspace: str | None = None
 
     def to_json(self) -> JsonObject:
+        report = self.report
+        head: JsonObject = (
+            {"notes": self.workspace, "importedLines": report.imported_turns}
+            if self.workspace is not None
+            else {
+                "agent": self.agent,
+                "session": self.session,
+                "importedTurns": report.imported_turns,
+            }
+        )
         return {
-            "agent": self.agent,
-            "session": self.session,
-            "importedTurns": self.imported_turns,
-            "turns": self.turns,
-            "added": self.added,
-            "reinforced": self.reinforced,
-            "episodes": self.episodes,
-            "days": list(self.days),
-            "warnings": list(self.warnings),
-        }
-
-
-@dataclass(frozen=True)
-class NotesLearned:
-    """A learn of a workspace's notes: the note lines copied, the turns read (with the rest
-    of their days), what was learned of them, the days summarized."""
-
-    workspace: str
-    imported_lines: int
-    turns: int
-    added: int
-    reinforced: int
-    episodes: int
-    days: tuple[str, ...]
-    warnings: tuple[str, ...]
-
-    def to_json(self) -> JsonObject:
-        return {
-            "notes": self.workspace,
-            "importedLines": self.imported_lines,
-            "turns": self.turns,
-            "added": self.added,
-            "reinforced": self.reinforced,
-            "episodes": self.episodes,
-            "days": list(self.days),
+            **head,
+            "turns": report.turns,
+            "added": report.added,
+            "reinforced": report.reinforced,
+            "episodes": report.episodes,
+            "days": list(report.days),
             "warnings": list(self.warnings),
         }
 
@@ -224,12 +205,12 @@ class Pong:
 
 
 class Service:
-    """Answers requests with a context made afresh for each (`context_of()`: the time,
+    """Answers requests with the memory opened afresh for each (`open_memory()`: the time,
     settings and data path as the process's own options and the environment give them now,
     so a changed config or clock is seen by the next request)."""
 
-    def __init__(self, context_of: Callable[[], Any]):
-        self.context_of = context_of
+    def __init__(self, open_memory: Callable[[], Memory]):
+        self.open_memory = open_memory
 
     def answer(self, line: str) -> JsonObject:
         """The answer to one request line (never raises)."""
@@ -243,9 +224,7 @@ class Service:
                 raise InvalidInputError("request must be a JSON object")
             ident = request.get("id")
             op = request.get("op")
-            handlers: dict[
-                str, Callable[[JsonObject], Searched | Read | Learned | NotesLearned | Pong]
-            ] = {
+            handlers: dict[str, Callable[[JsonObject], Searched | Read | Learned | Pong]] = {
                 "search": self.search,
                 "get": self.get,
                 "learn": self.learn,
@@ -264,11 +243,11 @@ class Service:
 
     # -- the operations ---------------------------------------------------------------------
     def ping(self, request: JsonObject) -> Pong:
-        context = self._context()
-        return Pong(os.getpid(), str(context.data_path))
+        memory = self._memory()
+        return Pong(os.getpid(), str(memory.data_path))
 
     def search(self, request: JsonObject) -> Searched:
-        from .recall import Asked, recall_many
+        from .recall import Asked
 
         query = request.get("query")
         if not isinstance(query, str):
@@ -277,17 +256,15 @@ class Service:
         floor = request.get("minScore", 0)
         if isinstance(floor, bool) or not isinstance(floor, (int, float)) or not 0 <= floor <= 1:
             raise InvalidInputError(f"minScore must be from 0 to 1, got {floor!r}", key="minScore")
-        context = self._context()
-        recalled = recall_many(context.graph(), [Asked(query, k)], context.now)
-        context.warn(*recalled.warnings)
-        (result_set,) = recalled
+        memory = self._memory()
+        (result_set,) = memory.recall([Asked(query, k)])
         hits = [hit for hit in result_set.hits if hit.score >= floor]
-        lines = _fact_lines(context.layout(), [hit.id for hit in hits if hit.cited is None])
-        notes = note_citations(context.store(), [hit.cited for hit in hits if hit.cited])
+        lines = _fact_lines(memory.layout(), [hit.id for hit in hits if hit.cited is None])
+        notes = note_citations(memory.store(), [hit.cited for hit in hits if hit.cited])
         return Searched(
             tuple(_cited(hit, lines, notes) for hit in hits),
             result_set.embedder,
-            tuple(context.warnings()),
+            tuple(memory.warnings()),
         )
 
     def get(self, request: JsonObject) -> Read:
@@ -298,90 +275,48 @@ class Service:
         count = _count(request, "lines", GET_LINES, None)
         if is_note_path(path.strip()):
             return _workspace_note(request, path.strip(), first, count)
-        context = self._context()
-        layout = context.checked_layout()
+        memory = self._memory()
+        layout = memory.checked_layout()
         relative = _readable(path.strip())
         target = layout.root / relative
-        refused = context.store().refused(target)
+        refused = memory.store().refused(target)
         if refused is not None:
             raise refused.error()
         if target.is_file():
             text, origin = _lines_of(target, first, count), "file"
         elif relative.startswith("sessions/"):  # a log clean removed: its turns' episodes
-            text, origin = _episode_lines(context, relative, first, count), "episodes"
+            text, origin = _episode_lines(memory, relative, first, count), "episodes"
         else:
             raise InvalidInputError("no such file in the memory", source=relative)
         from .extract.redact import redact
 
         return Read(relative, redact(text).text[:GET_CHARS], first, count, origin)
 
-    def learn(self, request: JsonObject) -> Learned | NotesLearned:
-        from .indexes import bring_in_step
-        from .steps.summarize import summarize_agent
-
+    def learn(self, request: JsonObject) -> Learned:
         if "notes" in request:
             return self.learn_notes(request)
         agent = _name(request, "agent")
         session = _name(request, "session") if request.get("session") is not None else None
-        context = self._context("summarize")
-        state_dir = context.settings.openclaw_state_dir or request.get("stateDir")
+        memory = self._memory("summarize")
+        state_dir = memory.settings.openclaw_state_dir or request.get("stateDir")
         if not isinstance(state_dir, str) or not state_dir.strip():
             raise UsageError(
                 "learn needs OpenClaw's state directory: the memory's openclaw_state_dir "
                 "or the request's stateDir"
             )
-        graph = context.graph()
-        report = summarize_agent(
-            graph,
-            context.settings,
-            context.now,
-            agent=agent,
-            state_dir=state_dir,
-            in_step=lambda: bring_in_step(graph).warnings,
-        )
-        context.warn(*report.warnings)
-        return Learned(
-            agent,
-            session,
-            report.imported_turns,
-            report.turns,
-            report.added,
-            report.reinforced,
-            report.episodes,
-            tuple(report.days),
-            tuple(context.warnings()),
-        )
+        report = memory.learn_agent(agent, state_dir)
+        return Learned(report, tuple(memory.warnings()), agent=agent, session=session)
 
-    def learn_notes(self, request: JsonObject) -> NotesLearned:
-        from .indexes import bring_in_step
-        from .steps.summarize import summarize_notes
-
+    def learn_notes(self, request: JsonObject) -> Learned:
         workspace = _workspace(request, "notes")
-        context = self._context("summarize")
-        graph = context.graph()
-        report = summarize_notes(
-            graph,
-            context.settings,
-            context.now,
-            workspace=workspace,
-            in_step=lambda: bring_in_step(graph).warnings,
-        )
-        context.warn(*report.warnings)
-        return NotesLearned(
-            str(workspace),
-            report.imported_turns,
-            report.turns,
-            report.added,
-            report.reinforced,
-            report.episodes,
-            tuple(report.days),
-            tuple(context.warnings()),
-        )
+        memory = self._memory("summarize")
+        report = memory.learn_notes(workspace)
+        return Learned(report, tuple(memory.warnings()), workspace=str(workspace))
 
-    def _context(self, action: str = "recall"):
-        context = self.context_of()
-        context.action = action
-        return context
+    def _memory(self, action: str = "recall") -> Memory:
+        memory = self.open_memory()
+        memory.action = action
+        return memory
 
 
 def _refusal(ident, exit_code: int, message: str) -> JsonObject:
@@ -535,14 +470,14 @@ def _lines_of(path: Path, first: int, count: int) -> str:
     return "\n".join(chosen)
 
 
-def _episode_lines(context, log: str, first: int, count: int) -> str:
+def _episode_lines(memory: Memory, log: str, first: int, count: int) -> str:
     """What the turns at lines first..first+count-1 of a session log said, from their
     episodes (one line a turn, its passages joined), for a log clean has removed."""
     from .episodes import Episode, episode_files
 
     turns: dict[str, list[Episode]] = {}
-    store = context.store()
-    for path in episode_files(context.layout()):
+    store = memory.store()
+    for path in episode_files(memory.layout()):
         for record in store.read_records(path, "episode", copy=False):
             cited = cited_turn(record["source"])
             if cited is not None and cited[0] == log and first <= cited[1] < first + count:
@@ -558,12 +493,12 @@ def _episode_lines(context, log: str, first: int, count: int) -> str:
 
 
 def run(
-    context_of: Callable[[], Any], stdin: IO[str] = sys.stdin, stdout: IO[str] = sys.stdout
+    open_memory: Callable[[], Memory], stdin: IO[str] = sys.stdin, stdout: IO[str] = sys.stdout
 ) -> int:
-    """Answer request lines until stdin closes (`context_of`: see Service). A caller that
+    """Answer request lines until stdin closes (`open_memory`: see Service). A caller that
     went away (OpenClaw's process ends right after a turn when run as a command) is not
     answered, but what it sent is still done: a learn it asked for is not lost."""
-    service = Service(context_of)
+    service = Service(open_memory)
     heard = True
     for line in stdin:
         if not line.strip():

@@ -1,6 +1,7 @@
 """The benchmark scripts no other test runs, each run whole on tiny data so that none can rot:
 lexical_engines.py (every engine, one LoCoMo conversation), million.py (a few hundred facts
-through the entrypoint), recall_against.py (this tree against HEAD), recall_scaling.py
+through the entrypoint), recall_against.py and behaviour_against.py (this tree against
+HEAD), recall_scaling.py
 (memories of 100 and 300 facts through the command line), dormant_cost.py (200 facts and
 200 archived) and fading.py (one LongMemEval question, its haystack cut short). Their figures at
 size are in references/reliability.md; here only that each runs and reports what it
@@ -63,7 +64,9 @@ def test_million_runs_on_tiny_data(tmp_path):
 @pytest.mark.slow
 def test_recall_against_runs_on_tiny_data(tmp_path):
     done = run_benchmark(
-        tmp_path, "recall_against.py", "--base", "HEAD", "--tries", "2", "--count", "300"
+        tmp_path,
+        "recall_against.py",
+        *("--base", "HEAD", "--tries", "2", "--count", "300", "--rounds", "5"),
     )
     lines = done.stdout.splitlines()
     assert lines[0] == "recall p50 at 300 facts, without query embedding or boost, 2 runs"
@@ -121,3 +124,19 @@ def test_fading_runs_on_tiny_data(tmp_path):
     assert entry["questions"] == 1 and figures["horizons"] == [30, 60]
     for at in ("0", "30", "60"):
         assert 0 <= entry[f"turn@10@{at}"] <= 1 and entry[f"nothing@{at}"] in (0, 1)
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(not dataset_path().exists(), reason="LoCoMo data not found")
+@pytest.mark.skipif(not longmemeval_path().exists(), reason="LongMemEval data not found")
+def test_behaviour_against_runs_on_tiny_data(tmp_path):
+    done = run_benchmark(
+        tmp_path,
+        "behaviour_against.py",
+        *("--base", "HEAD", "--longmemeval", "1", "--locomo", "0", "--sessions", "0"),
+        *("--embedder", "hash"),
+    )
+    lines = done.stdout.splitlines()
+    assert lines[0] == "behaviour of this tree against HEAD (hash embedder)", lines
+    (line,) = [line for line in lines if line.startswith("  longmemeval:")]
+    assert line.startswith("  longmemeval: 1 memories, ") and "; 2 result sets, " in line, line

@@ -45,11 +45,11 @@ def serve() -> None:
         check,
         cli,
         consolidate,
+        data_directory,
         graph,
         intake,
         recall,
         semantic,
-        workspace,
     )
     from vm_memory_oracle.embed import hashing  # noqa: F401
     from vm_memory_oracle.steps import (  # noqa: F401

@@ -9,11 +9,11 @@ import os
 
 import numpy as np
 import pytest
+from vm_memory_oracle.data_directory import initialize
 from vm_memory_oracle.errors import EXIT_STORAGE
 from vm_memory_oracle.storage import files
 from vm_memory_oracle.storage.layout import Layout
 from vm_memory_oracle.storage.store import Store
-from vm_memory_oracle.workspace import initialize
 
 from conftest import NOW, hash_embedder
 
@@ -204,7 +204,7 @@ def test_a_forget_cut_off_between_archive_and_rewrite_is_finished_by_its_retry(
 
 
 def test_damage_no_command_mends_is_listed_in_health_json_with_a_finding(cli, data_dir):
-    from vm_memory_oracle.steps.daily_summary import render_daily_summary
+    from vm_memory_oracle.learning.daily import render_daily_summary
 
     hash_embedder(cli)
     summary = render_daily_summary(

@@ -17,7 +17,7 @@ from ..errors import (
     OracleError,
     os_failure,
 )
-from .context import resolve_context
+from .context import open_memory
 from .memory import (
     action_config,
     action_forget,
@@ -60,12 +60,12 @@ def _serve(args: argparse.Namespace) -> int:
     from .. import serve
 
     try:
-        resolve_context(args)  # a bad --now or config stops the start, as any action
+        open_memory(args)  # a bad --now or config stops the start, as any action
     except OracleError as exc:
         print(f"Error: {exc}", file=sys.stderr)
         return exc.exit_code
     try:
-        return serve.run(lambda: resolve_context(args))
+        return serve.run(lambda: open_memory(args))
     except KeyboardInterrupt:
         return 130
 
@@ -84,8 +84,8 @@ def main(argv: list[str] | None = None) -> int:
     if args.action == "serve":
         return _serve(args)
     try:
-        context = resolve_context(args)
-        payload, lines = HANDLERS[args.action](args, context)
+        memory = open_memory(args)
+        output = HANDLERS[args.action](args, memory)
     except OracleError as exc:
         print(f"Error: {exc}", file=sys.stderr)
         return exc.exit_code
@@ -96,20 +96,21 @@ def main(argv: list[str] | None = None) -> int:
     except KeyboardInterrupt:
         print("Error: interrupted", file=sys.stderr)
         return 130
-    warnings = context.warnings()
+    warnings = memory.warnings()
+    payload = output.payload
     for warning in warnings:
         print(f"Warning: {warning}", file=sys.stderr)
     line_per_value = args.action == "query" or (args.action == "recall" and args.queries)
     try:
-        if context.as_json and not line_per_value:
+        if args.json and not line_per_value:
             if warnings and isinstance(payload, dict):
                 payload = {**payload, "warnings": warnings}
             print(json.dumps(payload, ensure_ascii=False))
         else:
-            for line in lines:
+            for line in output.lines:
                 print(line)
         sys.stdout.flush()
     except BrokenPipeError:
         # The reader stopped reading (`| head`): the action is done, its output is not wanted.
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
-    return context.exit_code
+    return output.exit_code

@@ -17,28 +17,20 @@ from ..errors import (
     InvalidInputError,
     UsageError,
 )
+from ..memory import Memory
 from ..model.fact import Fact
 from ..progress import progress_bar
-from .context import Context
+from .context import Output
 
 
-def action_init(args, context: Context) -> tuple[dict, list[str]]:
-    from ..workspace import initialize
-
-    report = initialize(context.layout(), actor=context.actor, at=format_iso(context.now))
-    context.warn(
-        *(
-            f"{context.layout().relative(refusal.path)}: {refusal.problem}; left as it is "
-            f"({refusal.fix})"
-            for refusal in report.refused
-        )
-    )
+def action_init(args, memory: Memory) -> Output:
+    report = memory.init()
     lines = (
         [f"Initialized {report.root}: created {', '.join(report.created)}"]
         if report.created
         else [f"Already initialized: {report.root}"]
     )
-    return {"data_path": str(report.root), "created": report.created}, lines
+    return Output({"data_path": str(report.root), "created": report.created}, lines)
 
 
 @dataclass
@@ -53,7 +45,7 @@ class _FactsGiven:
 
 
 def _given_facts(
-    args, context: Context, *, default_source: str | None, extra: dict | None = None
+    args, memory: Memory, *, default_source: str | None, extra: dict | None = None
 ) -> _FactsGiven:
     """The facts given by --subject/--predicate/--object and the other flags, or by --from.
 
@@ -62,7 +54,7 @@ def _given_facts(
     """
     from ..intake import candidate_fact, facts_from_jsonl
 
-    created = format_iso(context.now)
+    created = format_iso(memory.now)
     single = [args.subject, args.predicate, args.object]
     if args.from_file is not None:
         per_fact = single + [args.text, args.importance, args.category, args.pin or None]
@@ -100,21 +92,12 @@ def _given_facts(
     return _FactsGiven([fact], redactions, "arguments", [None])
 
 
-def _note_redactions(context: Context, redactions: int) -> None:
-    if redactions:  # counted in the audit line of the write that follows
-        context.store().note(
-            f"redacted {redactions} secret(s) before storing", redactions=redactions
-        )
-
-
-def action_remember(args, context: Context) -> tuple[dict, list[str]]:
+def action_remember(args, memory: Memory) -> Output:
     given = _given_facts(
-        args, context, default_source=(args.source if args.from_file is not None else "user-stated")
+        args, memory, default_source=(args.source if args.from_file is not None else "user-stated")
     )
     candidates, redactions = given.facts, given.redactions
-    graph = context.graph(create=True)
-    _note_redactions(context, redactions)
-    report = graph.remember(candidates, context.now)
+    report = memory.remember(candidates, redactions=redactions)
     payload = {
         "added": len(report.added),
         "reinforced": len(report.reinforced),
@@ -135,34 +118,30 @@ def action_remember(args, context: Context) -> tuple[dict, list[str]]:
     lines += [f"  {new} supersedes {old}" for old, new in report.superseded]
     if redactions:
         lines.append(f"  {redactions} secret(s) redacted before storing")
-    return payload, lines
+    return Output(payload, lines)
 
 
-def action_propose(args, context: Context) -> tuple[dict, list[str]]:
-    from ..proposals import (
-        DEFAULT_CONFIDENCE,
-        check_confidence,
-        check_proposer,
-        propose_facts,
-        proposed_by,
-    )
+def action_propose(args, memory: Memory) -> Output:
+    from ..proposals import DEFAULT_CONFIDENCE, check_confidence, check_proposer, proposed_by
 
     proposer = check_proposer(args.proposer)
     confidence = (
         DEFAULT_CONFIDENCE if args.confidence is None else check_confidence(args.confidence)
     )
     if args.actor == "cli":  # so that the audit log names the sub-agent that proposed
-        context.actor = proposed_by(proposer)
+        memory.actor = proposed_by(proposer)
     given = _given_facts(
         args,
-        context,
+        memory,
         default_source=args.source or proposed_by(proposer),
         extra={"confidence": confidence},
     )
-    graph = context.graph(create=True)
-    _note_redactions(context, given.redactions)
-    proposals, report = propose_facts(
-        graph, given.facts, given.lines, proposer=proposer, where=given.where, now=context.now
+    proposals, report = memory.propose(
+        given.facts,
+        given.lines,
+        proposer=proposer,
+        where=given.where,
+        redactions=given.redactions,
     )
     payload = {
         "proposer": proposer,
@@ -190,14 +169,13 @@ def action_propose(args, context: Context) -> tuple[dict, list[str]]:
     )
     if given.redactions:
         lines.append(f"  {given.redactions} secret(s) redacted before storing")
-    return payload, lines
+    return Output(payload, lines)
 
 
-def action_review(args, context: Context) -> tuple[dict, list[str]]:
-    from ..proposals import PendingMemories, check_proposer
+def action_review(args, memory: Memory) -> Output:
+    from ..proposals import check_proposer
 
-    graph = context.graph()
-    pending = PendingMemories(graph)
+    pending = memory.pending()
     if args.accept is None and args.reject is None and args.accept_all_from is None:
         view = pending.review_view()
         lines = [f"{len(view)} pending proposal(s):"] if view else ["No pending proposals."]
@@ -211,16 +189,16 @@ def action_review(args, context: Context) -> tuple[dict, list[str]]:
             if "would_supersede" in entry:
                 older = entry["would_supersede"]
                 lines.append(f"    would supersede {older['id']}: {older['text']}")
-        return {"pending": view}, lines
+        return Output({"pending": view}, lines)
     if args.reject is not None:
         decisions = [pending.reject(args.reject)]
     elif args.accept is not None:
-        decisions = [pending.accept(args.accept, context.now)]
+        decisions = [pending.accept(args.accept, memory.now)]
     else:
         name = check_proposer(args.accept_all_from, source="--accept-all-from")
-        decisions = pending.accept_all_from(name, context.now)
+        decisions = pending.accept_all_from(name, memory.now)
         if not decisions:
-            return {"accepted": [], "rejected": []}, [f"No pending proposals from {name}."]
+            return Output({"accepted": [], "rejected": []}, [f"No pending proposals from {name}."])
     payload: dict = {"accepted": [], "rejected": []}
     lines = []
     for decision in decisions:
@@ -258,14 +236,10 @@ def action_review(args, context: Context) -> tuple[dict, list[str]]:
             f"{stored.id} ({status}): {stored.sentence}"
         )
         lines += [f"  {new} supersedes {old}" for old, new in remembered.superseded]
-    return payload, lines
+    return Output(payload, lines)
 
 
-def action_summarize(args, context: Context) -> tuple[dict, list[str]]:
-    from dataclasses import asdict
-
-    from ..steps.summarize import summarize
-
+def action_summarize(args, memory: Memory) -> Output:
     day = None
     if args.date is not None:
         try:
@@ -274,21 +248,12 @@ def action_summarize(args, context: Context) -> tuple[dict, list[str]]:
             day = date.fromisoformat(args.date).isoformat()
         except ValueError:
             raise UsageError(f"--date must be YYYY-MM-DD, got {args.date!r}") from None
-    graph = context.graph(create=True)
     if args.agent is not None:
-        report = _summarize_agent(graph, args.agent, context)
+        report = _summarize_agent(memory, args.agent)
     else:
         with progress_bar() as bar:
-            report = summarize(
-                graph,
-                context.settings,
-                context.now,
-                day=day,
-                all_pending=args.all_pending,
-                progress=bar,
-            )
-    context.warn(*report.warnings)
-    payload = {key: value for key, value in asdict(report).items() if key != "warnings"}
+            report = memory.summarize(day=day, all_pending=args.all_pending, progress=bar)
+    payload = report.to_json()
     imported = (
         [f"Imported {report.imported_turns} OpenClaw turn(s) into {', '.join(report.imported)}"]
         if report.imported_turns
@@ -300,9 +265,9 @@ def action_summarize(args, context: Context) -> tuple[dict, list[str]]:
             if args.agent is not None
             else "pending"
             if args.all_pending
-            else (day or context.now.date().isoformat())
+            else (day or memory.now.date().isoformat())
         )
-        return payload, imported + [f"No session logs to summarize ({which})."]
+        return Output(payload, imported + [f"No session logs to summarize ({which})."])
     lines = imported + [
         f"Summarized {len(report.session_files)} session log(s) of {', '.join(report.days)}: "
         f"{report.turns} turns, {report.fragments} fragments, {report.facts_extracted} facts "
@@ -318,36 +283,27 @@ def action_summarize(args, context: Context) -> tuple[dict, list[str]]:
         lines.append(f"  {report.redactions} secret(s) redacted")
     lines += [f"  wrote {name}" for name in report.daily_written]
     lines += [f"  unchanged {name}" for name in report.daily_unchanged]
-    return payload, lines
+    return Output(payload, lines)
 
 
-def _summarize_agent(graph, agent: str, context: Context):
+def _summarize_agent(memory: Memory, agent: str):
     """summarize --agent: the live path of the plugin's learn, from the command line."""
-    from ..indexes import bring_in_step
     from ..model.turn import OPENCLAW_ID
-    from ..steps.summarize import summarize_agent
 
     if not OPENCLAW_ID.fullmatch(agent):
         raise UsageError(f"--agent must be an OpenClaw agent id, got {agent[:80]!r}")
-    state_dir = context.settings.openclaw_state_dir
+    state_dir = memory.settings.openclaw_state_dir
     if not state_dir:
         raise UsageError(
             "summarize --agent reads OpenClaw's transcripts: set openclaw_state_dir first "
             "(config --set openclaw_state_dir=DIR)"
         )
-    return summarize_agent(
-        graph,
-        context.settings,
-        context.now,
-        agent=agent,
-        state_dir=state_dir,
-        in_step=lambda: bring_in_step(graph).warnings,
-    )
+    return memory.learn_agent(agent, state_dir)
 
 
-def action_forget(args, context: Context) -> tuple[dict, list[str]]:
-    graph = context.graph()
-    archived = graph.forget(args.fact_id, args.reason, context.now)
+def action_forget(args, memory: Memory) -> Output:
+    archived = memory.forget(args.fact_id, args.reason)
+    layout = memory.layout()
     payload = {
         "forgotten": archived["id"],
         "archived_at": archived["archived_at"],
@@ -355,28 +311,28 @@ def action_forget(args, context: Context) -> tuple[dict, list[str]]:
     }
     lines = [
         f"Forgot {archived['id']}: {_sentence(archived)} "
-        f"(kept in {graph.layout.relative(graph.layout.archive)})"
+        f"(kept in {layout.relative(layout.archive)})"
     ]
-    return payload, lines
+    return Output(payload, lines)
 
 
-def action_pin(args, context: Context) -> tuple[dict, list[str]]:
+def action_pin(args, memory: Memory) -> Output:
     pinned = args.action == "pin"
-    fact, changed = context.graph().set_pinned(args.fact_id, pinned, context.now)
+    fact, changed = memory.pin(args.fact_id, pinned)
     done = (
         ("Pinned" if pinned else "Unpinned")
         if changed
         else ("Already pinned:" if pinned else "Not pinned:")
     )
-    return (
+    return Output(
         {"id": fact.id, "pinned": pinned, "changed": changed},
         [f"{done} {fact.id}: {fact.sentence}"],
     )
 
 
-def action_config(args, context: Context) -> tuple[dict, list[str]]:
-    settings = context.settings
-    target = context.config_path or context.data_path / "config.yaml"
+def action_config(args, memory: Memory) -> Output:
+    settings = memory.settings
+    target = memory.config_path or memory.data_path / "config.yaml"
     if args.assignment is not None:
         key, sep, value = args.assignment.partition("=")
         if not sep or not key.strip():
@@ -385,24 +341,24 @@ def action_config(args, context: Context) -> tuple[dict, list[str]]:
             raise InvalidInputError(
                 "config file does not exist (run --action init)", source=str(target)
             )
-        inside = context.layout().exists() and target.parent == context.data_path
+        inside = memory.layout().exists() and target.parent == memory.data_path
         settings = set_setting(
             target,
             key.strip(),
             value,
-            store=context.store() if inside else None,
-            data_dir=context.data_path,
+            store=memory.store() if inside else None,
+            data_dir=memory.data_path,
         )
-        settings = replace(settings, data_path=str(context.data_path))
+        settings = replace(settings, data_path=str(memory.data_path))
     values = settings.as_dict()
     payload = {
         "config_file": str(target) if target.is_file() else None,
-        "data_path": str(context.data_path),
+        "data_path": str(memory.data_path),
         "settings": values,
     }
     lines = [f"# {payload['config_file'] or 'defaults (no config file)'}"]
     lines += [f"{key}: {json.dumps(value, ensure_ascii=False)}" for key, value in values.items()]
-    return payload, lines
+    return Output(payload, lines)
 
 
 @contextmanager

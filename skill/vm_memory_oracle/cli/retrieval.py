@@ -7,16 +7,16 @@ import json
 from ..errors import (
     UsageError,
 )
-from ..indexes import bring_in_step
+from ..memory import Memory
 from ..progress import progress_bar
 from ..recall.results import FoundEpisode
-from .context import Context
+from .context import Output
 from .memory import open_input
 
 
-def action_recall(args, context: Context) -> tuple[dict | list, list[str]]:
+def action_recall(args, memory: Memory) -> Output:
     from ..intake import queries_from_jsonl
-    from ..recall import Asked, recall_many
+    from ..recall import Asked
 
     if (args.query is None) == (args.queries is None):
         raise UsageError("recall needs exactly one of --query TEXT or --queries FILE")
@@ -28,13 +28,12 @@ def action_recall(args, context: Context) -> tuple[dict | list, list[str]]:
             ]
     else:
         queries = [Asked(args.query, args.k)]
-    recalled = recall_many(
-        context.graph(), queries, context.now, boost=not args.no_boost, order=args.order
-    )
-    context.warn(*recalled.warnings)
+    recalled = memory.recall(queries, boost=not args.no_boost, order=args.order)
     if args.queries is not None:
         documents = [result_set.to_json() for result_set in recalled]
-        return documents, [json.dumps(document, ensure_ascii=False) for document in documents]
+        return Output(
+            documents, [json.dumps(document, ensure_ascii=False) for document in documents]
+        )
     (result_set,) = recalled
     lines = [
         f"{hit.score:.3f}  {hit.id}  {hit.speaker} said: {hit.text}  "
@@ -44,7 +43,7 @@ def action_recall(args, context: Context) -> tuple[dict | list, list[str]]:
         f"(activation {hit.activation:.2f}, source {hit.source})"
         for hit in result_set.hits
     ]
-    return result_set.to_json(), lines or ["No matching facts."]
+    return Output(result_set.to_json(), lines or ["No matching facts."])
 
 
 def _embedder_payload(choice) -> dict:
@@ -63,16 +62,11 @@ def _ivf_note(report) -> str:
     return f" (IVF index: nprobe {report.nprobe}{measured})"
 
 
-def action_reindex(args, context: Context) -> tuple[dict, list[str]]:
+def action_reindex(args, memory: Memory) -> Output:
     from dataclasses import asdict
 
-    from ..indexes import ALL
-
-    graph = context.graph()
-    graph.store.require([graph.layout.write_lock])  # its work is the indexes it writes
     with progress_bar() as bar:
-        indexes = bring_in_step(graph, rebuild=ALL, progress=bar)
-    context.warn(*indexes.warnings)
+        indexes = memory.reindex(progress=bar)
     choice, report = indexes.choice, indexes.report.vectors
     text, episodes = indexes.report.text, indexes.report.episodes
     assert choice is not None and report is not None and text is not None and episodes is not None
@@ -83,17 +77,19 @@ def action_reindex(args, context: Context) -> tuple[dict, list[str]]:
         "episodes": episodes.episodes,
         "episodes_embedded": episodes.embedded,
     }
-    return payload, [
-        f"Rebuilt the semantic index with {report.model_id}: {report.vectors} "
-        f"vectors, {report.embedded} embedded, {report.from_cache} from cache" + _ivf_note(report),
-        f"Rebuilt the full-text index: {text.documents} documents",
-        f"Rebuilt the episode index: {episodes.episodes} episodes, {episodes.embedded} embedded",
-    ]
+    return Output(
+        payload,
+        [
+            f"Rebuilt the semantic index with {report.model_id}: {report.vectors} "
+            f"vectors, {report.embedded} embedded, {report.from_cache} from cache"
+            + _ivf_note(report),
+            f"Rebuilt the full-text index: {text.documents} documents",
+            f"Rebuilt the episode index: {episodes.episodes} episodes, "
+            f"{episodes.embedded} embedded",
+        ],
+    )
 
 
-def action_query(args, context: Context) -> tuple[list, list[str]]:
-    from ..query import run_jq
-
-    graph = context.graph()
-    outputs = run_jq(graph, args.jq, context.now, timeout=context.settings.query_timeout_seconds)
-    return outputs, [json.dumps(value, ensure_ascii=False) for value in outputs]
+def action_query(args, memory: Memory) -> Output:
+    outputs = memory.query(args.jq)
+    return Output(outputs, [json.dumps(value, ensure_ascii=False) for value in outputs])

@@ -2,36 +2,21 @@
 
 from __future__ import annotations
 
-from ..clock import format_iso
-from ..errors import (
-    EXIT_DEGRADED,
-    EXIT_UNHEALTHY,
-    DataDirError,
-)
+from ..errors import EXIT_DEGRADED, EXIT_OK, EXIT_UNHEALTHY
+from ..memory import Memory
 from ..progress import progress_bar
-from .context import Context
+from .context import Output
 
 
-def action_consolidate(args, context: Context) -> tuple[dict, list[str]]:
+def action_consolidate(args, memory: Memory) -> Output:
     from dataclasses import asdict
 
-    from ..consolidate import consolidate, dry_run
-
-    layout = context.checked_layout()  # a missing data directory is an error, not made here
-    if not args.dry_run and not layout.is_made():
-        from ..workspace import ensure_layout
-
-        ensure_layout(layout, actor=context.actor, at=format_iso(context.now), action="consolidate")
-    elif not layout.graph_dir.is_dir():
-        raise DataDirError(layout.root, "not initialized (run --action init)")
-    run = dry_run if args.dry_run else consolidate
     with progress_bar() as bar:
-        report = run(layout, context.settings, context.now, actor=context.actor, progress=bar)
-    context.warn(*report.warnings)
-    return {
-        **asdict(report),
-        "steps": [step.as_dict() for step in report.steps],
-    }, consolidation_lines(report)
+        report = memory.consolidate(dry_run=args.dry_run, progress=bar)
+    return Output(
+        {**asdict(report), "steps": [step.as_dict() for step in report.steps]},
+        consolidation_lines(report),
+    )
 
 
 MAX_CHANGES_SHOWN = 50
@@ -51,15 +36,9 @@ def consolidation_lines(report) -> list[str]:
     return lines
 
 
-def action_health_check(args, context: Context) -> tuple[dict, list[str]]:
-    from ..steps.health import run_health_check
-
-    layout = context.checked_layout()
-    if not layout.state_dir.is_dir():
-        raise DataDirError(layout.root, "not initialized (run --action init)")
-    document, repaired = run_health_check(
-        context.store(), context.settings, context.now, repair=args.repair
-    )
+def action_health_check(args, memory: Memory) -> Output:
+    document, repaired = memory.check(repair=args.repair)
+    layout = memory.layout()
     lines = [f"repaired: {finding.message}" for finding in repaired]
     lines += [
         f"{document['status']}: {document['active_facts']} active facts, "
@@ -78,32 +57,23 @@ def action_health_check(args, context: Context) -> tuple[dict, list[str]]:
             f"  ... and {len(stale) - MAX_CHANGES_SHOWN} more to review "
             "(health.json's stale_references lists them all)"
         )
+    exit_code = EXIT_OK
     if args.strict and document["status"] != "healthy":
-        context.exit_code = EXIT_DEGRADED if document["status"] == "degraded" else EXIT_UNHEALTHY
-    return document, lines
+        exit_code = EXIT_DEGRADED if document["status"] == "degraded" else EXIT_UNHEALTHY
+    return Output(document, lines, exit_code)
 
 
-def action_quality_probe(args, context: Context) -> tuple[dict, list[str]]:
-    from ..indexes import bring_in_step
-    from ..steps.health import run_health_check
-    from ..steps.probe import quality_probe
-
-    graph = context.graph()
-    indexes = bring_in_step(graph)
-    context.warn(*indexes.warnings)
-    assert indexes.choice is not None
-    record, warnings = quality_probe(
-        graph, context.now, indexes=indexes, embedder_id=indexes.choice.embedder.model_id
-    )
-    context.warn(*warnings)
-    document, _ = run_health_check(
-        context.store(), context.settings, context.now, purpose="quality-probe: health"
-    )
+def action_quality_probe(args, memory: Memory) -> Output:
+    record, document = memory.quality_probe()
+    layout = memory.layout()
     if not record["total"]:
-        return record, [
-            f"No canaries in {graph.layout.relative(graph.layout.canaries)}: add "
-            '[{"query": ..., "expected_contains": ...}] entries to measure recall'
-        ]
+        return Output(
+            record,
+            [
+                f"No canaries in {layout.relative(layout.canaries)}: add "
+                '[{"query": ..., "expected_contains": ...}] entries to measure recall'
+            ],
+        )
     lines = [
         f"Quality probe: {record['passed']} of {record['total']} canaries passed "
         f"({record['accuracy']:.0%}); health {document['status']}"
@@ -113,4 +83,4 @@ def action_quality_probe(args, context: Context) -> tuple[dict, list[str]]:
         lines.append(
             f"  failed: {failure['query']!r} expected {failure['expected_contains']!r}, got: {top}"
         )
-    return record, lines
+    return Output(record, lines)

@@ -1,8 +1,9 @@
 """learn: the one way a turn enters the memory, whether a thousand or one.
 
-summarize hands on the turns of the session logs it reads (OpenClaw's conversations among
-them, copied into sessions/ first); a live caller hands on one finished turn. Each takes
-the same path:
+summarize hands on the turns of the session logs it reads (learning/logs.py; OpenClaw's
+conversations among them, copied into sessions/ first); the live path (learning/live.py)
+hands on the turns of an agent's or a workspace's logs that just grew. Each takes the same
+path:
 
 1. Its text and speaker have their unsafe characters replaced and their secrets redacted,
    once: nothing after reads the turn as it was said.
@@ -10,11 +11,12 @@ the same path:
    the question a turn answers, ...), from the turns handed on with it.
 3. A day at a time (the day of the log it was said in), its fragments become candidate
    facts (learning/candidates.py) and the turn is kept as episodes, without the lock.
-4. Under the lock, the ledger (learning/ledger.py) is read again: a turn another run learned
-   meanwhile is left out; the facts are remembered, the episodes appended, whatever the
-   caller writes with them is written, and last the ledger marks the logs read, so that a
-   crash before it leaves the turns to be learned again.
-5. The derived indexes are brought in step by their owner (`in_step`).
+4. Under the lock, once, one commit: the ledger (learning/ledger.py) is read again and a
+   turn another run learned meanwhile is left out; the facts are remembered, the episodes
+   appended, the summary of each day handed on whole written (learning/daily.py), the
+   ledger marks the logs read (after all the rest, so that a crash before it leaves the
+   turns to be learned again), and, when asked, the derived indexes are brought in step by
+   their owner (indexes.py). The audit log gets one line for all of it.
 """
 
 from __future__ import annotations
@@ -24,20 +26,25 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import datetime
 from pathlib import Path, PurePath
+from typing import TYPE_CHECKING
 
 from ..clock import format_iso
 from ..config import Settings
 from ..episodes import Episode, append_episodes, episodes_of
 from ..extract.redact import redact
-from ..extract.rules import in_context
+from ..extract.rules import in_context, section_of
 from ..graph import KnowledgeGraph
 from ..model.characters import without_unsafe
 from ..model.fact import Fact
 from ..model.turn import Turn
-from ..storage.sessions import SESSION_NAME
+from ..storage.sessions import SESSION_NAME, session_day
 from .candidates import candidates_of
+from .daily import render_daily_summary
 from .ledger import LedgerEntry, learned_before, read_ledger, record_how_far, still_valid
 from .salience_scorer import SalienceScorer
+
+if TYPE_CHECKING:
+    from ..recall.results import JsonObject
 
 # Whose turns are kept as episodes: what the person and the assistant said (a system
 # prompt or a tool's output is not the conversation).
@@ -45,9 +52,19 @@ EPISODE_ROLES = ("user", "assistant")
 
 Progress = Callable[[str, int, int], None]
 
+# A summarize that finds, once it holds the lock, that another one read the logs further
+# since it read them, reads them again: its daily summary would lack what it missed.
+READ_ATTEMPTS = 5
+
 
 @dataclass
 class LearnReport:
+    """What a learn did: the one report of learn, summarize and the live path. The days and
+    session logs read, what was found in their turns and what of it was new, the days'
+    summaries written, and what an import copied into sessions/ first."""
+
+    days: list[str] = field(default_factory=list)
+    session_files: list[str] = field(default_factory=list)
     turns: int = 0
     fragments: int = 0
     chatter: int = 0  # fragments of chatter or bare questions: kept in the log, not as facts
@@ -56,9 +73,13 @@ class LearnReport:
     added: int = 0
     reinforced: int = 0
     superseded: int = 0
-    redactions: int = 0  # secrets found in the turns as they were handed on
+    redactions: int = 0  # secrets found in the turns, the logs and the copies
     extractor: str = "rules"
     salience: str = ""  # what scored salience: "features", or "features and <model id>"
+    daily_written: list[str] = field(default_factory=list)
+    daily_unchanged: list[str] = field(default_factory=list)
+    imported: list[str] = field(default_factory=list)  # copies an import wrote in sessions/
+    imported_turns: int = 0  # OpenClaw transcript turns (or note lines) copied
     warnings: list[str] = field(default_factory=list)
     # Day -> the candidate facts of the turns handed on, those learned before included,
     # in the order said: what a summary of the day lists.
@@ -67,6 +88,28 @@ class LearnReport:
     read_further: list[Path] = field(default_factory=list)
     stopped: bool = False  # nothing was written: another run had read further
 
+    def to_json(self) -> JsonObject:
+        """The report as summarize --json prints it (its warnings go with the command's)."""
+        return {
+            "days": list(self.days),
+            "session_files": list(self.session_files),
+            "turns": self.turns,
+            "fragments": self.fragments,
+            "chatter": self.chatter,
+            "facts_extracted": self.facts_extracted,
+            "episodes": self.episodes,
+            "added": self.added,
+            "reinforced": self.reinforced,
+            "superseded": self.superseded,
+            "redactions": self.redactions,
+            "extractor": self.extractor,
+            "salience": self.salience,
+            "daily_written": list(self.daily_written),
+            "daily_unchanged": list(self.daily_unchanged),
+            "imported": list(self.imported),
+            "imported_turns": self.imported_turns,
+        }
+
 
 def learn(
     graph: KnowledgeGraph,
@@ -74,23 +117,24 @@ def learn(
     now: datetime,
     *,
     logs: Mapping[Path, bytes] | None = None,
+    days: Mapping[str, Sequence[Path]] | None = None,
     scorer: SalienceScorer | None = None,
-    with_them: Callable[[LearnReport], None] | None = None,
     stop_if_read_further: bool = False,
-    in_step: Callable[[], list[str]] | None = None,
+    in_step: bool = False,
     progress: Progress | None = None,
 ) -> LearnReport:
-    """Learn `turns` (as said, in the order said), the facts stamped `now`.
+    """Learn `turns` (as said, in the order said), the facts stamped `now`, in one commit.
 
     `logs`: the session logs the turns were read from, each with the bytes read; the ledger
     marks how far each was read, and a turn of one of them is learned only if it lies past
-    what an earlier run read. `scorer`: the salience scorer to use (one is made otherwise).
-    `with_them`: what the caller writes with the turns (summarize: the days' summaries),
-    under the same lock, after the facts and episodes and before the ledger. When another
-    run has read one of `logs` further than these bytes, it is named in `read_further`;
-    with `stop_if_read_further`, nothing is written then (`stopped`), for the caller to
-    read the logs again. `in_step`: brings the derived indexes in step once the turns are
-    written, returning its warnings. `progress(label, done, total)` is told of each day.
+    what an earlier run read. `days`: the days whose logs were handed on whole (day -> its
+    logs), whose summaries are written from these turns' facts. `scorer`: the salience
+    scorer to use (one is made otherwise). When another run has read one of `logs` further
+    than these bytes, it is named in `read_further` (and that day's summary, which the other
+    run wrote, is left as it is); with `stop_if_read_further`, nothing is written then
+    (`stopped`), for the caller to read the logs again. `in_step`: the derived indexes are
+    brought in step in the same commit, so that the next search finds the turns.
+    `progress(label, done, total)` is told of each day.
     """
     store, settings = graph.store, graph.settings
     report = LearnReport(turns=len(turns))
@@ -123,11 +167,13 @@ def learn(
             report.episodes += append_episodes(
                 store, day, [episode for episode in kept if episode.source in unread]
             )
-        if with_them is not None:
-            with_them(report)
+        if days:
+            _write_summaries(store, days, report)
         record_how_far(store, ledger, list(read), valid, {p.name: e for p, e in read.items()})
-    if in_step is not None:
-        report.warnings += in_step()
+        if in_step:
+            from ..indexes import bring_in_step
+
+            report.warnings += bring_in_step(graph).warnings
     return report
 
 
@@ -204,3 +250,43 @@ def _episodes(turns: list[Turn], facts: list[Fact]) -> list[Episode]:
             turn.asked,
         )
     ]
+
+
+def _write_summaries(store, days: Mapping[str, Sequence[Path]], report: LearnReport) -> None:
+    """Each day's summary, but that of a day whose logs another run read further (its
+    summary, written by the run that read further, stands)."""
+    stale_days = {session_day(path) for path in report.read_further}
+    for day, found in days.items():
+        if day in stale_days:
+            report.warnings.append(
+                f"daily/{day}.md left as it is: other summarize runs kept reading "
+                f"its logs further than this one ({READ_ATTEMPTS} tries)"
+            )
+            continue
+        _write_daily(store, day, found, report.facts.get(day, []), report)
+
+
+def _write_daily(
+    store, day: str, logs: Sequence[Path], facts: list[Fact], report: LearnReport
+) -> None:
+    layout = store.layout
+    entries = [
+        {
+            "section": section_of(fact.category or "fact"),
+            "text": fact.text or fact.object,
+            "id": fact.id,
+            "source": fact.source,
+        }
+        for fact in facts
+    ]
+    text = render_daily_summary(day, [path.name for path in logs], entries)
+    path = layout.daily_summary(day)
+    relative = layout.relative(path)
+    if not store.usable(path):
+        return
+    if path.exists() and path.read_text(encoding="utf-8") == text:
+        report.daily_unchanged.append(relative)
+        return
+    store.write_text(path, text)
+    store.note(f"wrote the daily summary {relative}")
+    report.daily_written.append(relative)

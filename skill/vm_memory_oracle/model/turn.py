@@ -19,8 +19,8 @@ from datetime import datetime
 
 from ..clock import parse_iso
 
-# The origin a copied line names: "openclaw:<agent>/<session>#<seq>" (openclaw_import.py) or
-# "note:<path in the workspace>#L<line>" (workspace_notes.py).
+# The origin a copied line names: "openclaw:<agent>/<session>#<seq>" (openclaw/imports.py) or
+# "note:<path in the workspace>#L<line>" (openclaw/notes.py).
 ORIGIN = re.compile(
     r"openclaw:[^\s/#]{1,128}/[^\s#]{1,256}#\d{1,12}"
     r"|note:(?:USER\.md|memory/[^/\\\x00-\x1f\x7f]{1,251}\.md)#L\d{1,9}"

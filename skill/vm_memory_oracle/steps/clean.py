@@ -16,11 +16,11 @@ from datetime import date, datetime
 from pathlib import Path
 
 from ..graph import KnowledgeGraph
+from ..learning.daily import DAILY_NAME
 from ..learning.ledger import forget_removed_logs, unsummarized
 from ..model.fact import Fact
 from ..proposals import PendingMemories
 from ..storage.sessions import session_day
-from .daily_summary import DAILY_NAME
 from .report import StepReport
 
 # What an atomic write of the store leaves when killed between writing and renaming.

@@ -179,10 +179,10 @@ def _disk_percent(layout: Layout, disk_usage: Callable[[str], tuple]) -> float:
 def _openclaw(settings: Settings, layout: Layout) -> dict | None:
     """health.json's view of the OpenClaw connection, when a state directory is configured:
     with, when OpenClaw's configuration installs this bundle's plugin, what is left of its
-    set-up (`plugin_setup`, openclaw_state.plugin_setup; null when the plugin is not in use)."""
+    set-up (`plugin_setup`, openclaw/state.plugin_setup; null when the plugin is not in use)."""
     if not settings.openclaw_state_dir:
         return None
-    from ..openclaw_state import plugin_setup
+    from ..openclaw.state import plugin_setup
     from .memory_md.workspaces import openclaw_health
 
     health = openclaw_health(settings, layout.memory_md)
@@ -306,7 +306,7 @@ def _damaged_files(store: Store) -> list[dict]:
     outside its block, the canaries), is all there is of what it records (the ledgers of
     summarize and of the OpenClaw import), or can only be rendered again while its day's
     logs are kept (a daily summary): {"file", "problem"} for each."""
-    from .daily_summary import DAILY_NAME, summary_problem
+    from ..learning.daily import DAILY_NAME, summary_problem
     from .memory_md.block import marker_problem
 
     layout = store.layout

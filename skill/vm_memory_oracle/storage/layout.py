@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 import stat
 from dataclasses import dataclass
+from fnmatch import fnmatchcase
 from functools import cached_property
 from pathlib import Path
 
@@ -31,44 +32,143 @@ class Refusal:
 
 
 @dataclass(frozen=True)
+class FileKind:
+    """What one file of the data directory is: where it lives (relative to the data
+    directory; in a pattern, `*` stands for any name), the schema its records (JSONL) or its
+    document (JSON) follow, whether it is durable (the memory itself: kept, carried, never
+    made again) or derived (made again from the durable files when lost), whether its
+    writes are recorded in the audit log, whether no command may do without it (a refused
+    core file stops the command that needs it, exit 5; any other is skipped with a warning)
+    and whether its presence says the directory holds a memory."""
+
+    path: str
+    schema: str | None = None
+    durable: bool = True
+    audited: bool = True
+    core: bool = False
+    sign: bool = False
+
+
+# Every file of the data directory, in one table: the files of fixed names by the Layout
+# attribute that names them, then the files of each folder by pattern. The Layout's lists
+# (schemas, core_files, unaudited, known_files, is_derived) are read from it.
+FILES: dict[str, FileKind] = {
+    "facts": FileKind("knowledge-graph/facts.jsonl", "fact", core=True, sign=True),
+    "archive": FileKind(
+        "knowledge-graph/archived-facts.jsonl", "archived-fact", core=True, sign=True
+    ),
+    "entities": FileKind("knowledge-graph/entities.jsonl", "entity", core=True, sign=True),
+    "relations": FileKind("knowledge-graph/relations.jsonl", "relation", core=True, sign=True),
+    "vector_metadata": FileKind(
+        "embeddings/metadata.jsonl", "vector-metadata", durable=False, sign=True
+    ),
+    "activation_journal": FileKind(
+        "state/activation-journal.jsonl", "activation-journal", core=True
+    ),
+    "audit_log": FileKind("state/audit.jsonl", "audit-entry", audited=False, core=True, sign=True),
+    "probe_log": FileKind("state/probe-log.jsonl", "probe-result", audited=False, sign=True),
+    "pending_memories": FileKind(
+        "state/pending-memories.jsonl", "pending-memory", core=True, sign=True
+    ),
+    "sessions_quarantine": FileKind("state/sessions.quarantine.jsonl", "quarantine", core=True),
+    "activation": FileKind("activation-metadata.json", "activation-metadata", core=True, sign=True),
+    "health": FileKind("health.json", "health", durable=False, audited=False, sign=True),
+    "canaries": FileKind("knowledge-graph/canary-facts.json", "canary-facts", sign=True),
+    "summarize_ledger": FileKind("state/summarized.json", "summarize-ledger", core=True),
+    "import_ledger": FileKind("state/imports.json", "import-ledger", core=True),
+    "checkpoint": FileKind(
+        "state/consolidation.json", "consolidation-checkpoint", audited=False, core=True, sign=True
+    ),
+    "memory_md": FileKind("MEMORY.md", sign=True),
+    "memory_md_backup": FileKind("MEMORY.md.bak", sign=True),
+    "config": FileKind("config.yaml", core=True, sign=True),
+    "index_file": FileKind("embeddings/index.bin", durable=False, sign=True),
+    "write_lock": FileKind("state/memory.lock", durable=False, core=True),
+    "consolidation_lock": FileKind("state/consolidate.lock", durable=False, core=True),
+    "index_built": FileKind("state/index-built", durable=False, audited=False),
+}
+FOLDERS: tuple[FileKind, ...] = (
+    FileKind("sessions/*.jsonl", "session-turn"),
+    FileKind("episodes/*.jsonl", "episode"),
+    FileKind("daily/*.md"),
+    FileKind("knowledge-graph/*.quarantine.jsonl", "quarantine", core=True),
+    FileKind("state/*.quarantine.jsonl", "quarantine", core=True),
+    FileKind("embeddings/*.quarantine.jsonl", "quarantine", core=True),
+    FileKind("episodes/*.quarantine.jsonl", "quarantine", core=True),
+    # Made again when lost, their writes not recorded (their removal is): the consolidation
+    # reports, state/cache/ (snapshots, the full-text and episode indexes) and the embedding
+    # caches beside the index.
+    FileKind("state/reports/*", durable=False, audited=False),
+    FileKind("state/cache/*", durable=False, audited=False),
+    FileKind("embeddings/cache-*", durable=False, audited=False),
+    FileKind("embeddings/background-*", durable=False, audited=False),
+)
+
+_UNAUDITED = frozenset(kind.path for kind in FILES.values() if not kind.audited)
+# (folder, name pattern) of the derived files whose writes are not recorded
+_DERIVED_IN_FOLDERS = tuple(
+    tuple(kind.path.rsplit("/", 1)) for kind in FOLDERS if not kind.durable and not kind.audited
+)
+
+
+def _core_files(layout: Layout) -> frozenset[Path]:
+    # A quarantine is core (is_core), but only the write that sets a line aside needs it:
+    # it is not among the files every locked block requires.
+    return frozenset(
+        layout.root / kind.path
+        for kind in FILES.values()
+        if kind.core and kind.schema != "quarantine"
+    )
+
+
+class _File:
+    """A Layout attribute naming a file of fixed name: its path, from FILES."""
+
+    def __set_name__(self, owner: type, name: str) -> None:
+        self.name = name
+
+    def __get__(self, layout: Layout, owner: type | None = None) -> Path:
+        path = layout.root / FILES[self.name].path
+        layout.__dict__[self.name] = path  # kept, as a cached_property keeps it
+        return path
+
+
+@dataclass(frozen=True)
 class Layout:
     root: Path
+
+    # The files of fixed names (FILES says what each is).
+    facts = _File()
+    archive = _File()
+    entities = _File()
+    relations = _File()
+    canaries = _File()
+    index_file = _File()
+    vector_metadata = _File()
+    activation = _File()
+    activation_journal = _File()
+    memory_md = _File()
+    memory_md_backup = _File()
+    health = _File()
+    config = _File()
+    write_lock = _File()
+    consolidation_lock = _File()
+    checkpoint = _File()
+    audit_log = _File()
+    probe_log = _File()
+    pending_memories = _File()
+    summarize_ledger = _File()
+    import_ledger = _File()
+    sessions_quarantine = _File()
+    index_built = _File()
 
     @cached_property
     def graph_dir(self) -> Path:
         return self.root / "knowledge-graph"
 
     @cached_property
-    def facts(self) -> Path:
-        return self.graph_dir / "facts.jsonl"
-
-    @cached_property
-    def archive(self) -> Path:
-        return self.graph_dir / "archived-facts.jsonl"
-
-    @cached_property
-    def entities(self) -> Path:
-        return self.graph_dir / "entities.jsonl"
-
-    @cached_property
-    def relations(self) -> Path:
-        return self.graph_dir / "relations.jsonl"
-
-    @cached_property
-    def canaries(self) -> Path:
-        return self.graph_dir / "canary-facts.json"
-
-    @cached_property
     def embeddings_dir(self) -> Path:
         return self.root / "embeddings"
-
-    @cached_property
-    def index_file(self) -> Path:
-        return self.embeddings_dir / "index.bin"
-
-    @cached_property
-    def vector_metadata(self) -> Path:
-        return self.embeddings_dir / "metadata.jsonl"
 
     def embedding_cache(self, model_id: str) -> Path:
         return self.embeddings_dir / f"cache-{model_id}.npz"
@@ -115,76 +215,8 @@ class Layout:
         return self.root / "state"
 
     @cached_property
-    def activation(self) -> Path:
-        return self.root / "activation-metadata.json"
-
-    @cached_property
-    def activation_journal(self) -> Path:
-        return self.state_dir / "activation-journal.jsonl"
-
-    @cached_property
-    def memory_md(self) -> Path:
-        return self.root / "MEMORY.md"
-
-    @cached_property
-    def health(self) -> Path:
-        return self.root / "health.json"
-
-    @cached_property
-    def config(self) -> Path:
-        return self.root / "config.yaml"
-
-    @cached_property
-    def write_lock(self) -> Path:
-        return self.state_dir / "memory.lock"
-
-    @cached_property
-    def consolidation_lock(self) -> Path:
-        return self.state_dir / "consolidate.lock"
-
-    @cached_property
-    def checkpoint(self) -> Path:
-        return self.state_dir / "consolidation.json"
-
-    @cached_property
     def reports_dir(self) -> Path:
         return self.state_dir / "reports"
-
-    @cached_property
-    def audit_log(self) -> Path:
-        return self.state_dir / "audit.jsonl"
-
-    @cached_property
-    def probe_log(self) -> Path:
-        return self.state_dir / "probe-log.jsonl"
-
-    @cached_property
-    def pending_memories(self) -> Path:
-        return self.state_dir / "pending-memories.jsonl"
-
-    @cached_property
-    def memory_md_backup(self) -> Path:
-        return self.root / "MEMORY.md.bak"
-
-    @cached_property
-    def summarize_ledger(self) -> Path:
-        """How far each session log was summarized."""
-        return self.state_dir / "summarized.json"
-
-    @cached_property
-    def import_ledger(self) -> Path:
-        """What was copied from OpenClaw's transcripts, per agent and session."""
-        return self.state_dir / "imports.json"
-
-    @cached_property
-    def sessions_quarantine(self) -> Path:
-        """Bad lines of session logs, copied here once (the logs themselves keep them)."""
-        return self.state_dir / "sessions.quarantine.jsonl"
-
-    @cached_property
-    def index_built(self) -> Path:
-        """Says the vector index was built once (and with which model)."""
-        return self.state_dir / "index-built"
 
     @cached_property
     def cache_dir(self) -> Path:
@@ -241,52 +273,19 @@ class Layout:
         return self.reports_dir / f"{started_at.replace(':', '-')}.md"
 
     def schemas(self) -> dict[Path, str]:
-        """Each JSON or JSONL file of the layout and the schema its records (JSONL) or its
-        document (JSON) follow; session logs follow "session-turn", quarantine files
-        "quarantine"."""
-        return {
-            self.facts: "fact",
-            self.archive: "archived-fact",
-            self.entities: "entity",
-            self.relations: "relation",
-            self.vector_metadata: "vector-metadata",
-            self.activation_journal: "activation-journal",
-            self.audit_log: "audit-entry",
-            self.probe_log: "probe-result",
-            self.pending_memories: "pending-memory",
-            self.sessions_quarantine: "quarantine",
-            self.activation: "activation-metadata",
-            self.health: "health",
-            self.canaries: "canary-facts",
-            self.summarize_ledger: "summarize-ledger",
-            self.import_ledger: "import-ledger",
-            self.checkpoint: "consolidation-checkpoint",
-        }
+        """Each JSON or JSONL file of fixed name and the schema its records (JSONL) or its
+        document (JSON) follow (session logs follow "session-turn", quarantine files
+        "quarantine": FOLDERS)."""
+        return {self.root / kind.path: kind.schema for kind in FILES.values() if kind.schema}
 
     def core_files(self) -> frozenset[Path]:
-        """The files no command may do without once it reads or writes them: the knowledge
-        graph, activation, the lock files, the audit log, ledgers, the checkpoint, pending
-        proposals, quarantines and the config. A refused one stops the command that needs
-        it (exit 5) before anything changes; any other refused file (a session log, a daily
-        summary, MEMORY.md, the index, a cache, a report) is skipped with a warning."""
-        return frozenset(
-            (
-                self.facts,
-                self.archive,
-                self.entities,
-                self.relations,
-                self.activation,
-                self.activation_journal,
-                self.audit_log,
-                self.write_lock,
-                self.consolidation_lock,
-                self.summarize_ledger,
-                self.import_ledger,
-                self.checkpoint,
-                self.pending_memories,
-                self.config,
-            )
-        )
+        """The files of fixed name no command may do without once it reads or writes them
+        (FileKind.core): the knowledge graph, activation, the lock files, the audit log,
+        ledgers, the checkpoint, pending proposals, quarantines and the config. A refused
+        one stops the command that needs it (exit 5) before anything changes; any other
+        refused file (a session log, a daily summary, MEMORY.md, the index, a cache, a
+        report) is skipped with a warning."""
+        return _core_files(self)
 
     def is_core(self, path: Path) -> bool:
         return path in self.core_files() or path.name.endswith(".quarantine.jsonl")
@@ -296,25 +295,23 @@ class Layout:
         return self.is_core(path) or any(path in core.parents for core in self.core_files())
 
     def unaudited(self) -> frozenset[str]:
-        """Files whose writes are bookkeeping, not changes to the memory: the audit log
-        itself, the health report, the probe log and the consolidation checkpoint."""
-        return frozenset(
-            self.relative(path)
-            for path in (
-                self.audit_log,
-                self.health,
-                self.probe_log,
-                self.checkpoint,
-                self.index_built,
-            )
-        )
+        """Files of fixed name whose writes are bookkeeping, not changes to the memory
+        (FileKind.audited false): the audit log itself, the health report, the probe log,
+        the consolidation checkpoint and the mark of a built index."""
+        return _UNAUDITED
 
     def is_derived(self, path: Path) -> bool:
         """Whether `path` is bookkeeping made again when lost, whose writing the audit log
-        does not record (its removal it does): consolidation reports, state/cache/, and
-        the embedding caches beside the index."""
-        return path.parent in (self.reports_dir, self.cache_dir) or (
-            path.parent == self.embeddings_dir and path.name.startswith(("cache-", "background-"))
+        does not record (its removal it does): a file of FOLDERS neither durable nor
+        audited (consolidation reports, state/cache/, the embedding caches beside the
+        index)."""
+        try:
+            folder = self.relative(path.parent)
+        except ValueError:
+            return False
+        return any(
+            folder == parent and fnmatchcase(path.name, name)
+            for parent, name in _DERIVED_IN_FOLDERS
         )
 
     def directories(self) -> list[Path]:
@@ -328,24 +325,8 @@ class Layout:
         ]
 
     def known_files(self) -> list[Path]:
-        return [
-            self.facts,
-            self.archive,
-            self.entities,
-            self.relations,
-            self.canaries,
-            self.activation,
-            self.memory_md,
-            self.memory_md_backup,
-            self.health,
-            self.config,
-            self.index_file,
-            self.vector_metadata,
-            self.checkpoint,
-            self.audit_log,
-            self.probe_log,
-            self.pending_memories,
-        ]
+        """The files of fixed name whose presence says the directory holds a memory."""
+        return [self.root / kind.path for kind in FILES.values() if kind.sign]
 
     def quarantine_for(self, path: Path) -> Path:
         return path.with_name(f"{path.stem}.quarantine.jsonl")

@@ -27,7 +27,7 @@ from typing import Any
 
 from ...errors import ChangedMeanwhile
 from ...graph import KnowledgeGraph
-from ...openclaw_state import BOOTSTRAP_FILES, OpenClawSetup, read_setup
+from ...openclaw.state import BOOTSTRAP_FILES, OpenClawSetup, read_setup
 from ...storage import files
 from .block import Candidate, chars, reconcile
 
@@ -225,7 +225,7 @@ def openclaw_health(settings, own_memory: Path) -> dict:
     """health.json's view of the OpenClaw connection: each agent, whether its transcript
     database can be read, its workspace MEMORY.md's size against its budget, and every
     problem (one line each, naming the path)."""
-    from ...openclaw_transcripts import check_database
+    from ...openclaw.transcripts import check_database
 
     setup = read_setup(settings.openclaw_state_dir or "")
     problems = list(setup.problems)

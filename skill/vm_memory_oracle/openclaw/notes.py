@@ -14,7 +14,7 @@ path in its workspace and the line it was on). A dated note's lines are turns of
 one copy; an undated note's new lines are turns of the moment they were copied, in its copy of
 that day. state/imports.json holds, per note, its size and modification time as read and
 which lines (a hash of each, as redacted) were copied, under the key `note:<absolute path>`.
-A dated note the older import (`openclaw_memory_dir`, openclaw_import.py) copied already is
+A dated note the older import (`openclaw_memory_dir`, imports.py) copied already is
 taken over: the lines it copied are not copied again, and that import leaves the note alone.
 
 A note that is a link, not a regular file, unreadable, not UTF-8 or larger than
@@ -33,11 +33,14 @@ from dataclasses import dataclass
 from datetime import datetime, timezone
 from pathlib import Path, PurePosixPath
 
-from .clock import format_iso
-from .errors import OracleError
-from .extract.redact import redact
-from .model.note_lines import NoteLine, note_lines
-from .openclaw_import import (
+from ..clock import format_iso
+from ..errors import OracleError
+from ..extract.redact import redact
+from ..model.note_lines import NoteLine, note_lines
+from ..storage import files
+from ..storage.sessions import MAX_TURN_CHARS
+from ..storage.store import Store
+from .imports import (
     NOTE_KEY,
     NOTES,
     ImportReport,
@@ -45,9 +48,6 @@ from .openclaw_import import (
     entry_files,
     read_import_ledger,
 )
-from .storage import files
-from .storage.sessions import MAX_TURN_CHARS
-from .storage.store import Store
 
 MAX_NOTE_BYTES = 2 * 1024 * 1024  # a note larger than this is skipped (no one writes one)
 USER_NOTE = "USER.md"

@@ -1,4 +1,5 @@
-"""summarize's session logs: secrets redacted in place, then their turns read.
+"""Session logs learned: their secrets redacted in place, their turns read and handed on
+to learn() (learn_logs), for summarize and the live path alike.
 
 A bad line is never removed from a log (facts cite the lines after it by number): it is
 copied to state/sessions.quarantine.jsonl once, and skipped with a warning each time.
@@ -6,8 +7,11 @@ copied to state/sessions.quarantine.jsonl once, and skipped with a warning each 
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from datetime import datetime
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from ..errors import ChangedMeanwhile, DataDirError
 from ..extract.redact import redact, redact_value
@@ -15,6 +19,68 @@ from ..model.turn import Turn
 from ..storage import files, strict_json
 from ..storage.files import BadLine
 from ..storage.sessions import read_session
+from .learn import READ_ATTEMPTS, LearnReport, Progress, learn
+from .salience_scorer import SalienceScorer
+
+if TYPE_CHECKING:
+    from ..graph import KnowledgeGraph
+    from ..openclaw.imports import ImportReport
+
+
+def learn_logs(
+    graph: KnowledgeGraph,
+    now: datetime,
+    logs: Mapping[str, Sequence[Path]],
+    *,
+    imported: Sequence[tuple[ImportReport, str]] = (),
+    in_step: bool = False,
+    progress: Progress | None = None,
+) -> LearnReport:
+    """The session logs `logs` (by day, each day's logs whole) learned, their secrets
+    redacted in place first, and each day's summary written with them (learn); `imported`:
+    what imports copied into sessions/ first, each with the name its warnings go under.
+    When another run read a log further meanwhile, the logs are read again (at most
+    READ_ATTEMPTS times), so that a day's summary lacks none of its lines."""
+    paths = [path for found in logs.values() for path in found]
+    if not paths:
+        return _with_imports(LearnReport(days=list(logs)), imported)
+    store = graph.store
+    redactions = redact_logs(store, paths)
+    scorer = SalienceScorer(graph, graph.settings)
+    for attempt in range(1, READ_ATTEMPTS + 1):
+        read = read_logs(store, paths)
+        learned = learn(
+            graph,
+            read.turns,
+            now,
+            logs=read.data,
+            days=logs,
+            scorer=scorer,
+            stop_if_read_further=attempt < READ_ATTEMPTS,
+            in_step=in_step,
+            progress=progress,
+        )
+        if not learned.stopped:
+            break
+    learned.days = list(logs)
+    learned.session_files = [store.layout.relative(path) for path in paths]
+    learned.redactions += redactions
+    learned.warnings[:0] = read.warnings
+    return _with_imports(learned, imported)
+
+
+def _with_imports(report: LearnReport, imported: Sequence[tuple[ImportReport, str]]) -> LearnReport:
+    """`report` with what the imports copied into sessions/ first, their warnings (each
+    headed by its import's name) before the learn's."""
+    warnings = []
+    for done, what in imported:
+        report.imported += done.files_written
+        report.imported_turns += done.turns
+        report.redactions += done.redactions
+        warnings += [f"{what}: {reason}" for reason in done.skipped]
+        warnings += [f"{what}: {cut}" for cut in done.cut]
+    report.warnings[:0] = warnings
+    return report
 
 
 def redact_logs(store, paths: list[Path]) -> int:

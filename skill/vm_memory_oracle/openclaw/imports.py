@@ -1,7 +1,7 @@
 """Copies of OpenClaw's own records in sessions/, in the session log format.
 
 OpenClaw 2026.9 (`openclaw_state_dir`): every agent's transcript database
-(openclaw_transcripts.py), read incrementally by (agent, session, seq). The new turns of a
+(transcripts.py), read incrementally by (agent, session, seq). The new turns of a
 session are appended to its copy of that day, each line naming where it came from
 (`"origin": "openclaw:<agent>/<session>#<seq>"`), so a fact learned from it cites both the
 copy's line and the OpenClaw session.
@@ -27,15 +27,15 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta, timezone
 from pathlib import Path
 
-from .clock import format_iso
-from .errors import DataDirError
-from .extract.redact import redact
-from .model.note_lines import note_lines
-from .openclaw_state import Agent, read_setup
-from .openclaw_transcripts import TranscriptRead, read_new_turns
-from .storage import files, strict_json
-from .storage.sessions import MAX_TURN_CHARS
-from .storage.store import Store
+from ..clock import format_iso
+from ..errors import DataDirError
+from ..extract.redact import redact
+from ..model.note_lines import note_lines
+from ..storage import files, strict_json
+from ..storage.sessions import MAX_TURN_CHARS
+from ..storage.store import Store
+from .state import Agent, read_setup
+from .transcripts import TranscriptRead, read_new_turns
 
 _NOTE_NAME = re.compile(r"^(\d{4}-\d{2}-\d{2})(?:-[\w.-]+)?\.md$")
 _TRANSCRIPT_NAME = re.compile(r"\.jsonl(?:\.[\w:.-]+)?$")
@@ -81,7 +81,7 @@ def import_openclaw(
         for path, kind in sources:
             key = str(path.resolve())
             if kind == "notes" and NOTE_KEY + key in ledger:
-                continue  # the plugin learns it as a workspace note (workspace_notes.py)
+                continue  # the plugin learns it as a workspace note (notes.py)
             stat = path.stat()
             known = ledger.get(key)
             if known and known["size"] == stat.st_size and known["mtime_ns"] == stat.st_mtime_ns:
@@ -105,7 +105,7 @@ def import_openclaw(
 
 
 TRANSCRIPTS = "openclaw-transcripts"
-NOTES = "workspace-note"  # a workspace note's entry (workspace_notes.py)
+NOTES = "workspace-note"  # a workspace note's entry (notes.py)
 NOTE_KEY = "note:"  # ... keyed note:<absolute path>
 
 
@@ -120,22 +120,53 @@ def import_openclaw_state(
     agents' only: a turn that just ended). The databases are read without the store's lock
     (OpenClaw may keep one busy); the copies are written under it, leaving out what another
     run imported meanwhile."""
+    return copy_read_turns(
+        store, read_openclaw_state(store, state_dir, agents=agents, busy_timeout=busy_timeout)
+    )
+
+
+@dataclass
+class StateRead:
+    """The new turns of OpenClaw's agents, read from their databases without the store's
+    lock, to be copied under it (copy_read_turns): (agent id, ledger key, read) for each
+    agent with any, and what an import reports so far."""
+
+    reads: list[tuple[str, str, TranscriptRead]]
+    report: ImportReport
+
+
+def read_openclaw_state(
+    store: Store,
+    state_dir: str,
+    *,
+    agents: Collection[str] | None = None,
+    busy_timeout: float = 5.0,
+) -> StateRead:
+    """Every agent's transcript turns after those the import ledger has seen (with
+    `agents`, those agents' only), read without the store's lock."""
     report = ImportReport()
     if not store.usable(store.layout.sessions_dir):
-        return report
+        return StateRead([], report)
     setup = read_setup(state_dir)
     report.skipped += setup.problems
     chosen = [agent for agent in setup.agents if agents is None or agent.id in agents]
-    ledger_path = store.layout.import_ledger
-    reads = _read_agents(chosen, read_import_ledger(store, ledger_path), report, busy_timeout)
-    if not reads:
+    ledger = read_import_ledger(store, store.layout.import_ledger)
+    return StateRead(_read_agents(chosen, ledger, report, busy_timeout), report)
+
+
+def copy_read_turns(store: Store, read: StateRead) -> ImportReport:
+    """The turns `read` found copied into sessions/ under the store's lock, leaving out
+    what another run imported since they were read."""
+    report = read.report
+    if not read.reads:
         return report
+    ledger_path = store.layout.import_ledger
     with store.locked("import openclaw"):
         ledger = read_import_ledger(store, ledger_path)
         owned = {name for entry in ledger.values() for name in entry_files(entry)}
-        for agent_id, key, read in reads:
+        for agent_id, key, transcript in read.reads:
             entry = ledger.setdefault(key, {"kind": TRANSCRIPTS, "sessions": {}})
-            _copy_new_turns(store, agent_id, read, entry["sessions"], owned, report)
+            _copy_new_turns(store, agent_id, transcript, entry["sessions"], owned, report)
         store.note(
             f"imported {report.turns} OpenClaw turn(s) of {report.events} event(s) into sessions/",
             redactions=report.redactions,
