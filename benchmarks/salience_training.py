@@ -107,11 +107,11 @@ def statements(sample: dict, scratch: Path) -> Rows:
     salient = {dia for qa in conversation.questions for dia in qa["evidence"]}
     shown = observations(sample)
     salient |= {dia for ids in shown for dia in ids}
-    turns = [dia_of[fields["source"]] for fields, _ in found]
+    turns = [dia_of[fields.source] for fields, _ in found]
     # the sentence as summarize embeds it (and the index after it)
     return Rows(
         sample["sample_id"],
-        [clean_text(fields["text"]) for fields, _ in found],
+        [clean_text(fields.text) for fields, _ in found],
         turns,
         np.array([salience.features(statement) for _, statement in found]),
         np.array([float(dia in salient) for dia in turns]),
@@ -142,10 +142,10 @@ def assistant_statements(scratch: Path) -> list[Rows]:
         found_rows.append(
             Rows(
                 session,
-                [clean_text(fields["text"]) for fields, _ in found],
-                [fields["source"] for fields, _ in found],
+                [clean_text(fields.text) for fields, _ in found],
+                [fields.source for fields, _ in found],
                 np.array([salience.features(statement) for _, statement in found]),
-                np.array([float(fields["source"] in haystack.evidence) for fields, _ in found]),
+                np.array([float(fields.source in haystack.evidence) for fields, _ in found]),
                 [],
                 question_types=types[session],
             )

@@ -18,13 +18,13 @@ from vm_memory_oracle.extract.fragments import (
     split_turn,
 )
 from vm_memory_oracle.extract.redact import redact
-from vm_memory_oracle.extract.rules import fact_from_fragment, importance_of
+from vm_memory_oracle.extract.rules import Extracted, fact_from_fragment, importance_of
 from vm_memory_oracle.model.turn import Turn
 
 TS = datetime(2026, 5, 15, 14, 30, tzinfo=timezone.utc)  # a Friday
 
 
-def facts_of(text: str, speaker: str | None = None) -> list[dict]:
+def facts_of(text: str, speaker: str | None = None) -> list[Extracted]:
     turn = Turn("sessions/2026-05-15-143000.jsonl", 3, TS, "user", text, speaker)
     found = [fact_from_fragment(turn, fragment) for fragment in fragments(text)]
     return [fact for fact in found if fact is not None]
@@ -103,23 +103,23 @@ def test_fragments_are_classified(text, kind):
 )
 def test_patterns_read_first_person_statements(text, predicate, obj, category):
     [fact] = facts_of(text)
-    assert (fact["predicate"], fact["object"], fact["category"]) == (predicate, obj, category)
-    assert fact["subject"] == "user"
-    assert fact["source"] == "sessions/2026-05-15-143000.jsonl:3"
+    assert (fact.predicate, fact.object, fact.category) == (predicate, obj, category)
+    assert fact.subject == "user"
+    assert fact.source == "sessions/2026-05-15-143000.jsonl:3"
 
 
 def test_unmatched_statements_are_kept_with_the_speaker_as_subject():
     [fact] = facts_of("The quarterly numbers looked much better than expected.", speaker="Dana")
-    assert (fact["subject"], fact["predicate"], fact["category"]) == ("Dana", "said", "fact")
-    assert fact["text"] == "Dana said: The quarterly numbers looked much better than expected."
-    assert fact["importance"] == 0.5
+    assert (fact.subject, fact.predicate, fact.category) == ("Dana", "said", "fact")
+    assert fact.text == "Dana said: The quarterly numbers looked much better than expected."
+    assert fact.importance == 0.5
 
 
 def test_leading_connectives_are_stripped_as_words_only():
     [fact] = facts_of("Android builds take forty minutes on CI.")
-    assert fact["text"] == "user said: Android builds take forty minutes on CI."
+    assert fact.text == "user said: Android builds take forty minutes on CI."
     [fact] = facts_of("So I moved to Wellington")
-    assert fact["object"] == "Wellington"
+    assert fact.object == "Wellington"
     assert classify("Sounds great.") == CHATTER
 
 
@@ -134,7 +134,7 @@ def test_the_default_threshold_keeps_asides_and_a_higher_one_drops_plain_remarks
     [kept] = extract_facts(aside, threshold=Settings().extract_threshold)
     said = [(turn, fragment) for fragment in fragments("The printer is on floor 2")]
     [plain] = extract_facts(said, threshold=Settings().extract_threshold)
-    assert kept["importance"] == plain["importance"] == 0.5
+    assert kept.importance == plain.importance == 0.5
     assert extract_facts(aside, threshold=0.6) == extract_facts(said, threshold=0.6) == []
 
 
@@ -152,7 +152,7 @@ def test_chatter_questions_and_requests_give_no_fact():
 
 def test_importance_is_intrinsic_plus_signals_capped():
     [fact] = facts_of("记住，我讨厌香菜")
-    assert fact["importance"] == 1.0  # preference 0.8 + "记住" 0.5, capped
+    assert fact.importance == 1.0  # preference 0.8 + "记住" 0.5, capped
     assert importance_of("preference", "我讨厌香菜") == 0.8
     assert importance_of("fact", "this is important: the server is in rack 4") == 0.8
     # said in passing, as often what a later question asks about: nothing taken away
@@ -162,15 +162,15 @@ def test_importance_is_intrinsic_plus_signals_capped():
 
 def test_dates_are_resolved_against_the_turn():
     [fact] = facts_of("I need to call the dentist tomorrow")
-    assert fact["object"] == "call the dentist tomorrow (2026-05-16)"
+    assert fact.object == "call the dentist tomorrow (2026-05-16)"
     [fact] = facts_of("I moved to Shanghai last month")
-    assert fact["object"] == "Shanghai"
-    assert fact["text"] == "user lives in Shanghai (last month, 2026-04)"
+    assert fact.object == "Shanghai"
+    assert fact.text == "user lives in Shanghai (last month, 2026-04)"
     [fact] = facts_of("我明天要开会")
-    assert fact["text"] == "用户明天（2026-05-16）要开会"
+    assert fact.text == "用户明天（2026-05-16）要开会"
     [fact] = facts_of("I went to a support group yesterday", speaker="Caroline")
-    assert fact["text"] == "Caroline went to a support group yesterday (2026-05-14)"
-    assert fact["valid_from"] == "2026-05-14"
+    assert fact.text == "Caroline went to a support group yesterday (2026-05-14)"
+    assert fact.valid_from == "2026-05-14"
 
 
 @pytest.mark.parametrize(
@@ -277,7 +277,7 @@ def caroline_to_melanie(text: str) -> list[str]:
         "sessions/2026-05-15-143000.jsonl", 3, TS, "user", text, "Caroline", None, "Melanie"
     )
     return [
-        fact["text"]
+        fact.text
         for fact in (fact_from_fragment(turn, fragment) for fragment in fragments(text))
         if fact
     ]
@@ -345,8 +345,8 @@ def test_a_rewritten_fact_keeps_the_words_it_was_said_in():
         for fact in (fact_from_fragment(turn, fragment) for fragment in fragments(turn.text))
         if fact
     ]
-    assert fact["text"] == "Melanie loves camping trips with their fam"
-    assert fact["context"] == "Melanie: I feel the same way! I love camping trips with my fam."
+    assert fact.text == "Melanie loves camping trips with their fam"
+    assert fact.context == "Melanie: I feel the same way! I love camping trips with my fam."
 
 
 @pytest.mark.parametrize(
@@ -378,7 +378,7 @@ def test_sentences_end_where_sentences_end(text, pieces):
 def test_a_task_keeps_a_domain_name_whole():
     [fact] = facts_of("TODO: renew the TLS certificate for api.example.org before Friday")
     # the deadline is resolved like any weekday said ahead ("before Friday": the next one)
-    assert fact["object"] == (
+    assert fact.object == (
         "renew the TLS certificate for api.example.org before Friday (2026-05-22)"
     )
 
@@ -500,12 +500,12 @@ def test_an_answer_carries_the_question_it_answers_and_its_turn_on_one_line():
 
     answers = facts(turns[1])
     assert answers and all(
-        fact["context"] == "Melanie: Where did you move from? Caroline: Sweden, four years ago."
+        fact.context == "Melanie: Where did you move from? Caroline: Sweden, four years ago."
         for fact in answers
     )
     assert turns[2].asked is None  # its own speaker asked before it
     [camping] = facts(turns[3])
-    assert camping["context"] == (
+    assert camping.context == (
         "Caroline: Do you miss it? I do sometimes. Melanie: I love camping trips with my fam."
     )
     for fact in answers + [camping]:
@@ -529,7 +529,7 @@ def test_an_answer_carries_the_question_it_answers_and_its_turn_on_one_line():
 )
 def test_a_preference_shown_in_passing_is_a_preference(said, meant):
     [fact] = facts_of(said)
-    assert (fact["category"], fact["text"]) == ("preference", meant)
+    assert (fact.category, fact.text) == ("preference", meant)
 
 
 def test_a_long_turn_in_the_first_person_is_not_an_article():

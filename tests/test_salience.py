@@ -106,7 +106,7 @@ def test_a_turn_is_read_in_its_log_place_news_and_the_question_after_it():
     assert turns[2].novelty == pytest.approx(1 / 4)
     found = extract_statements(turn_fragments(turns, frozenset({"user"})), threshold=0.35)
     rows = {
-        fields["source"]: dict(zip(salience.FEATURES, salience.features(statement)))
+        fields.source: dict(zip(salience.FEATURES, salience.features(statement)))
         for fields, statement in found
     }
     first = rows["sessions/2026-05-15-143000.jsonl:1"]

@@ -16,12 +16,12 @@ from ..errors import ExtractorFailed
 from ..storage import strict_json
 from ..storage.validation import problem
 from .redact import redact_value
-from .rules import FragmentRecord
+from .rules import FragmentRecord, JsonObject
 
 
 def run_extractor(
     command: list[str], records: list[FragmentRecord], *, timeout: float
-) -> list[dict]:
+) -> list[JsonObject]:
     payload = json.dumps({"fragments": [asdict(record) for record in records]}, ensure_ascii=False)
     try:
         completed = subprocess.run(

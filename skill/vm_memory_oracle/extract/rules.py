@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, replace
+from typing import Any
 
 from ..clock import format_iso
 from ..model.fact import INTRINSIC_IMPORTANCE
@@ -23,6 +24,8 @@ from .patterns import chinese, match_statement
 from .person import resolve_chinese, resolve_english
 from .redact import holds_secret
 from .salience import Statement, content_words, kind_of
+
+JsonObject = dict[str, Any]  # a record as JSON writes it
 
 SIGNALS = (
     (
@@ -140,16 +143,49 @@ def fragment_records(pairs: list[tuple[Turn, Fragment]]) -> list[FragmentRecord]
     ]
 
 
-def extract_facts(pairs: list[tuple[Turn, Fragment]], *, threshold: float) -> list[dict]:
-    """fact-input records for every fragment that reads as a fact and passes `threshold`."""
+@dataclass(frozen=True)
+class Extracted:
+    """A fact a fragment states, as the rules read it: the fields of a fact-input record
+    (`context`: the whole turn, where the fragment is not all of it or answers a
+    question)."""
+
+    subject: str
+    predicate: str
+    object: str
+    text: str
+    category: str
+    importance: float
+    source: str
+    valid_from: str
+    context: str | None = None
+
+    def to_json(self) -> JsonObject:
+        """The fact-input record (context only where there is one)."""
+        record: JsonObject = {
+            "subject": self.subject,
+            "predicate": self.predicate,
+            "object": self.object,
+            "text": self.text,
+            "category": self.category,
+            "importance": self.importance,
+            "source": self.source,
+            "valid_from": self.valid_from,
+        }
+        if self.context is not None:
+            record["context"] = self.context
+        return record
+
+
+def extract_facts(pairs: list[tuple[Turn, Fragment]], *, threshold: float) -> list[Extracted]:
+    """The facts of every fragment that reads as a fact and passes `threshold`."""
     return [fields for fields, _ in extract_statements(pairs, threshold=threshold)]
 
 
 def extract_statements(
     pairs: list[tuple[Turn, Fragment]], *, threshold: float
-) -> list[tuple[dict, Statement]]:
-    """(fact-input record, what salience reads of it) for every fragment that reads as a
-    fact and passes `threshold`."""
+) -> list[tuple[Extracted, Statement]]:
+    """(the fact, what salience reads of it) for every fragment that reads as a fact and
+    passes `threshold`."""
     by_turn: dict[str, list[Fragment]] = {}
     positions = []  # each fragment's place among its turn's
     for turn, fragment in pairs:
@@ -159,7 +195,7 @@ def extract_statements(
     found = []
     for (turn, fragment), position in zip(pairs, positions):
         fields = fact_from_fragment(turn, fragment)
-        if fields is None or fields["importance"] < threshold:
+        if fields is None or fields.importance < threshold:
             continue
         siblings = by_turn[turn.source]
         found.append(
@@ -170,7 +206,7 @@ def extract_statements(
                     turn.text,
                     position,
                     len(siblings),
-                    fields["predicate"] != "said",
+                    fields.predicate != "said",
                     siblings[0].kind == CHATTER,
                     tuple(name for name in (turn.speaker, turn.addressee) if name),
                     turn.after_question,
@@ -184,7 +220,7 @@ def extract_statements(
     return found
 
 
-def fact_from_fragment(turn: Turn, fragment: Fragment) -> dict | None:
+def fact_from_fragment(turn: Turn, fragment: Fragment) -> Extracted | None:
     if fragment.kind not in (STATEMENT, COMMAND) or holds_secret(fragment.text):
         # What remains of a sentence around a secret is not worth keeping, whether the
         # secret was redacted before the fragment was read or not: a line teaches the same.
@@ -239,22 +275,23 @@ def fact_from_fragment(turn: Turn, fragment: Fragment) -> dict | None:
     said = resolve_dates(fragment.text, today)
     past = [day for day in said.days if day <= today]
     valid_from = past[0].isoformat() if len(said.days) == 1 and past else format_iso(turn.ts)
-    fields = {
-        "subject": subject,
-        "predicate": predicate,
-        "object": obj,
-        "text": text,
-        "category": category,
-        "importance": importance_of(category, fragment.text),
-        "source": turn.source,
-        "valid_from": valid_from,
-    }
+    context = None
     if fragment.text.strip() != turn.text.strip() or turn.asked is not None:
         # The whole turn as said, for the semantic index: a fragment's meaning often lies
         # around it, and a short answer is found by the words of the question it answers.
         # (A turn that is one fragment is said in the fact's object.)
-        fields["context"] = turn_context(turn.subject, turn.text, turn.asked)
-    return fields
+        context = turn_context(turn.subject, turn.text, turn.asked)
+    return Extracted(
+        subject,
+        predicate,
+        obj,
+        text,
+        category,
+        importance_of(category, fragment.text),
+        turn.source,
+        valid_from,
+        context,
+    )
 
 
 # How a request begins ("please", "can you", 请, 帮我), left out of the task it asks for.

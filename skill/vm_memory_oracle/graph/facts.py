@@ -7,7 +7,6 @@ derived from the facts and rewritten with them. Every mutation re-reads under th
 
 from __future__ import annotations
 
-import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -21,21 +20,20 @@ from ..model.archive import ArchiveCause
 from ..model.fact import Fact
 from ..storage.store import Store
 from .derived import entity_records, relation_records
+from .restatement import (
+    MAX_SOURCES,
+    PRECISE_SOURCE,
+    REPETITION_BONUS,
+    already_heard,
+    archived_statement,
+    merge_restatement,
+)
 from .supersession import Supersession
 from .views import LiveFact, LiveView, initial_state, live_fact
 
 if TYPE_CHECKING:
     from .columns import ActivationsAt, FactColumns
 
-REPETITION_BONUS = 0.2
-# Provenance that names one statement, a line of a log (sessions/<file>.jsonl:<line>) or a
-# sub-agent's proposal (... via proposal-<uuid>): hearing it again is the same statement,
-# not a repetition.
-PRECISE_SOURCE = re.compile(
-    r"(:\d+| via proposal-[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-"
-    r"[0-9a-f]{4}-[0-9a-f]{12})$"
-)
-MAX_SOURCES = 20
 RESTORED_ACTIVATION = 0.3
 
 
@@ -142,7 +140,7 @@ class KnowledgeGraph:
                 if existing is None and PRECISE_SOURCE.search(candidate.source):
                     if archived is None:
                         archived = self._archived_by_id()
-                    record = _archived_statement(candidate, archived)
+                    record = archived_statement(candidate, archived)
                     if record is not None:
                         # A log line read again (the log was cut or edited above what was
                         # summarized), or a proposal accepted again, whose fact was
@@ -153,7 +151,7 @@ class KnowledgeGraph:
                         continue
                 if existing is not None:
                     stored.append(existing.id)
-                    if _already_heard(existing, state.get(existing.id), candidate.source):
+                    if already_heard(existing, state.get(existing.id), candidate.source):
                         # The same line read again (a retried summarize or acceptance):
                         # not a repetition.
                         state.setdefault(existing.id, initial_state(existing))
@@ -206,7 +204,7 @@ class KnowledgeGraph:
         source = candidate.source if PRECISE_SOURCE.search(candidate.source) else None
         fact = existing
         if source is None or source not in existing.sources:
-            fact = _merge_reassertion(fact, candidate, repetition_bonus)
+            fact = merge_restatement(fact, candidate, repetition_bonus)
             if source is not None:
                 fact = fact.changed(sources=(*fact.sources, source)[-MAX_SOURCES:])
         state[fact.id] = self._boosted_entry(fact, state, now, stamp, heard=source)
@@ -563,45 +561,3 @@ def _remember_note(report: RememberReport) -> str:
     if report.superseded:
         parts.append(f"superseded {len(report.superseded)}")
     return "remembered facts: " + ", ".join(parts)
-
-
-def _archived_statement(candidate: Fact, archived: dict[str, dict]) -> dict | None:
-    """The archive record of `candidate`'s fact when it already holds `candidate`'s source
-    (`archived`: archive records by fact id); None otherwise."""
-    record = archived.get(candidate.id)
-    if record is not None and candidate.source in {record["source"], *record.get("sources", ())}:
-        return record
-    return None
-
-
-def _already_heard(fact: Fact, entry: dict | None, source: str) -> bool:
-    """True when `source` (a line of a session log, a proposal) was already counted for this
-    fact, in both the fact (its first source, or a restatement) and its activation state.
-
-    Each file keeps its own record, so a crash between writing facts.jsonl and the
-    activation state is completed by the retry and never counted twice.
-    """
-    if not PRECISE_SOURCE.search(source):
-        return False  # "user-stated" again is a real repetition
-    if source == fact.source:
-        return True
-    return source in fact.sources and entry is not None and source in entry.get("heard", ())
-
-
-def _merge_reassertion(existing: Fact, candidate: Fact, repetition_bonus: float) -> Fact:
-    """What a repeated statement adds to the stored fact: a pin, importance, a text.
-
-    Returns `existing` itself when it gains nothing.
-    """
-    changes: dict = {}
-    if candidate.pinned and not existing.pinned:
-        changes["pinned"] = True
-    importance = round(
-        min(1.0, max(candidate.importance or 0.0, existing.importance or 0.0) + repetition_bonus),
-        3,
-    )
-    if importance != (existing.importance or 0.0):
-        changes["importance"] = importance
-    if candidate.text and not existing.text:
-        changes["text"] = candidate.text
-    return existing.changed(**changes) if changes else existing

@@ -18,6 +18,7 @@ from ..extract.external import run_extractor
 from ..extract.fragments import CHATTER, QUESTION, Fragment
 from ..extract.rules import (
     ACTION_ITEM_PREDICATE,
+    JsonObject,
     extract_statements,
     fragment_records,
     signal_score,
@@ -97,20 +98,21 @@ def _by_the_rules(
     statements = extract_statements(pairs, threshold=settings.extract_threshold)
     if not statements:
         return []
-    facts = [_fact_of(fields, created) for fields, _ in statements]
+    facts = [_fact_of(fields.to_json(), created) for fields, _ in statements]
     scores = scorer.scores(
         [statement for _, statement in statements], [fact.text or "" for fact in facts]
     )
     scored = []
     for (fields, statement), fact, score in zip(statements, facts, scores):
-        intrinsic = INTRINSIC_IMPORTANCE[fields["category"]]
+        intrinsic = INTRINSIC_IMPORTANCE[fields.category]
         signals = signal_score(statement.text)
-        action_item = fields["predicate"] == ACTION_ITEM_PREDICATE
+        action_item = fields.predicate == ACTION_ITEM_PREDICATE
         salience = with_evidence(float(score), intrinsic, signals, action_item)
         importance = importance_with(intrinsic, signals, salience)
         scored.append(fact.changed(importance=float(importance), salience=round(salience, 3)))
     return scored
 
 
-def _fact_of(fields: dict, created: str) -> Fact:
+def _fact_of(fields: JsonObject, created: str) -> Fact:
+    """A fact-input record (the rules' or the external extractor's) as a new fact."""
     return new_fact(fields, created=created, default_source=fields["source"])

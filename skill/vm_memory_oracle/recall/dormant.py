@@ -178,13 +178,15 @@ def searched_tier(
     return hits
 
 
-def vectors_of(query: Query, found: list[Hit], archive: SemanticIndex | None) -> dict:
+def vectors_of(
+    query: Query, found: list[Hit], archive: SemanticIndex | None
+) -> dict[str, np.ndarray]:
     """The vector of each fact of `found` by id: an active or dormant one's from the facts'
     vector index, an archived one's from `archive` (the archive tier's); none without a
     model, nor for a fact changed since its index was made."""
     if query.semantic is None or query.vector is None:
         return {}
-    vectors = {}
+    vectors: dict[str, np.ndarray] = {}
     for hit in found:
         index = archive if ARCHIVE in hit.matched else query.semantic.index
         fact_id = hit.fact.id
