@@ -511,7 +511,8 @@ def test_an_answer_carries_the_question_it_answers_and_its_turn_on_one_line():
     for fact in answers + [camping]:
         from vm_memory_oracle.intake import candidate_fact
 
-        candidate_fact(fact, created="2026-05-15T14:30:00Z", default_source=source, source=source)
+        record = fact.to_json()
+        candidate_fact(record, created="2026-05-15T14:30:00Z", default_source=source, source=source)
 
 
 @pytest.mark.parametrize(

@@ -77,3 +77,38 @@ def test_nothing_cites_a_document_outside_the_repository():
         if path.name != "test_habits.py"
     ]
     assert cited == []
+
+
+PACKAGE = BUNDLE / "skill" / "vm_memory_oracle"
+# What assembles the library: the store, the knowledge graph, the layout of a data
+# directory, the context-free steps a command would otherwise call itself.
+ASSEMBLING = re.compile(
+    r"\b(?:Store|KnowledgeGraph|Layout)\(|\bfrom \.\.?(?:storage\.store|graph) import"
+    r"|\brecall_many\(|\bsummarize\(graph|\brun_health_check\("
+)
+
+
+def test_the_command_line_and_the_recall_process_go_through_the_front_door():
+    """cli/ parses and prints, serve.py reads requests and writes answers: what they do to a
+    memory they ask of memory.Memory, which alone makes the store and the graph."""
+    doors = [*sorted((PACKAGE / "cli").glob("*.py")), PACKAGE / "serve.py"]
+    found = [
+        f"{path.relative_to(BUNDLE)}:{number}: {line.strip()}"
+        for path in doors
+        for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1)
+        if ASSEMBLING.search(line)
+    ]
+    assert found == []
+    front = (PACKAGE / "memory.py").read_text(encoding="utf-8")
+    assert "Store(" in front and "KnowledgeGraph(" in front
+
+
+def test_no_module_of_the_package_is_over_600_lines():
+    """A module that long holds more than one thing; the generated validators excepted."""
+    long = [
+        f"{path.relative_to(BUNDLE)}: {count} lines"
+        for path in sorted(PACKAGE.rglob("*.py"))
+        if GENERATED not in path.parents
+        and (count := len(path.read_text(encoding="utf-8").splitlines())) > 600
+    ]
+    assert long == []
