@@ -33,6 +33,7 @@ if TYPE_CHECKING:
     from .graph.facts import RememberReport
     from .indexes import Indexes
     from .learning.learn import LearnReport, Progress
+    from .model.archive import Archived
     from .model.fact import Fact
     from .proposals import ProposeReport
     from .recall import Asked, Recalled
@@ -270,8 +271,8 @@ class Memory:
         self.warn(*recalled.warnings)
         return recalled
 
-    def forget(self, fact_id: str, reason: str | None = None) -> dict:
-        """The fact `fact_id` forgotten (moved to the archive); its archived record."""
+    def forget(self, fact_id: str, reason: str | None = None) -> Archived:
+        """The fact `fact_id` forgotten (moved to the archive), as the archive keeps it."""
         return self.graph().forget(fact_id, reason, self.now)
 
     def pin(self, fact_id: str, pinned: bool = True) -> tuple[Fact, bool]:

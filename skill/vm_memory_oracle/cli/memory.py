@@ -305,12 +305,12 @@ def action_forget(args, memory: Memory) -> Output:
     archived = memory.forget(args.fact_id, args.reason)
     layout = memory.layout()
     payload = {
-        "forgotten": archived["id"],
-        "archived_at": archived["archived_at"],
-        "archive_reason": archived["archive_reason"],
+        "forgotten": archived.fact.id,
+        "archived_at": archived.archived_at,
+        "archive_reason": archived.reason,
     }
     lines = [
-        f"Forgot {archived['id']}: {_sentence(archived)} "
+        f"Forgot {archived.fact.id}: {archived.fact.sentence} "
         f"(kept in {layout.relative(layout.archive)})"
     ]
     return Output(payload, lines)

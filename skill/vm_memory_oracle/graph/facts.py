@@ -16,7 +16,7 @@ from ..clock import format_iso
 from ..config import Settings
 from ..errors import UnknownFactError
 from ..model.activation import boosted
-from ..model.archive import ArchiveCause
+from ..model.archive import ArchiveCause, Archived
 from ..model.fact import Fact
 from ..storage.store import Store
 from .derived import entity_records, relation_records
@@ -284,14 +284,14 @@ class KnowledgeGraph:
             self.store.note("pinned 1 fact" if pinned else "unpinned 1 fact", [fact_id])
         return fact, True
 
-    def forget(self, fact_id: str, reason: str | None, now: datetime) -> dict:
+    def forget(self, fact_id: str, reason: str | None, now: datetime) -> Archived:
         """Move one fact to the archive; it leaves facts.jsonl only once the archive has it."""
         why = ArchiveCause("forgotten", reason or "")
         with self.store.locked("forget"):
             if not any(fact.id == fact_id for fact in self.facts()):
                 raise UnknownFactError(fact_id)
             [archived] = self.archive({fact_id: why}, now, note=f"forgot 1 fact ({why.prose})")
-        return archived
+        return Archived.of(archived)
 
     def archive(
         self,

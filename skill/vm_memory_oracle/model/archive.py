@@ -7,7 +7,12 @@ the cause back from it, so old archives load as new ones do.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from .fact import Fact
 
 # code -> how its prose begins; the detail follows
 CODES = {
@@ -56,3 +61,25 @@ def cause_of(record: dict) -> ArchiveCause:
         if reason == opening.rstrip(" :"):
             return ArchiveCause(code)
     return ArchiveCause("other", reason)
+
+
+@dataclass(frozen=True)
+class Archived:
+    """A fact as the archive keeps it: the fact, when it was archived and why."""
+
+    fact: Fact
+    archived_at: str
+    cause: ArchiveCause
+    reason: str  # the prose archive_reason, as the record says it
+
+    @classmethod
+    def of(cls, record: Mapping[str, Any]) -> Archived:
+        """The archive record (archived-facts.jsonl) as an Archived."""
+        from .fact import Fact
+
+        return cls(
+            Fact.from_archived(record),
+            record["archived_at"],
+            cause_of(dict(record)),
+            record["archive_reason"],
+        )
