@@ -32,11 +32,9 @@ from million import timed  # noqa: E402
 from vm_memory_oracle.clock import parse_iso  # noqa: E402
 from vm_memory_oracle.config import Settings  # noqa: E402
 from vm_memory_oracle.embed.bundled import BundledEmbedder  # noqa: E402
-from vm_memory_oracle.graph import KnowledgeGraph  # noqa: E402
-from vm_memory_oracle.indexes import bring_in_step  # noqa: E402
+from vm_memory_oracle.memory import Memory  # noqa: E402
 from vm_memory_oracle.recall import Asked, recall_many  # noqa: E402
 from vm_memory_oracle.storage import snapshot  # noqa: E402
-from vm_memory_oracle.storage.store import Store  # noqa: E402
 
 import synthetic  # noqa: E402
 from results import record  # noqa: E402
@@ -49,21 +47,21 @@ ORDINARY = ["tell me about the hiking trip", "which database migration was decid
 DORMANT = ["what about the violin lessons", "北京出差的安排"]
 
 
-def build(directory: Path, facts: int) -> KnowledgeGraph:
+def build(directory: Path, facts: int) -> Memory:
     """The memory: `facts` active ones and `facts` more archived as pruned, the archived
     ones on ARCHIVED_TOPICS only, every vector in the embedding cache."""
     model = BundledEmbedder()
-    graph = synthetic.build_memory(
+    made = synthetic.build_memory(
         directory, 2 * facts, model_id=model.model_id, dimension=model.dimension
     )
-    store = graph.store
-    every = graph.facts()
+    store = made.store()
+    every = made.graph().facts()
     archived = [fact for fact in every if fact.object.rsplit(" item ", 1)[0] in ARCHIVED_TOPICS]
     others = [fact for fact in every if fact not in archived]
     archived = (archived + others[: max(0, facts - len(archived))])[:facts]
     gone = {fact.id for fact in archived}
     kept = [fact for fact in every if fact.id not in gone]
-    layout = graph.layout
+    layout = made.layout()
     with store.locked("benchmark"):
         lines = []
         for fact in archived:
@@ -80,17 +78,17 @@ def build(directory: Path, facts: int) -> KnowledgeGraph:
             encoding="utf-8",
         )
     snapshot.forget_memory()
-    graph = KnowledgeGraph(Store(layout, lock_timeout=60, timestamp=NOW), Settings())
-    bring_in_step(graph)
-    return graph
+    memory = Memory.open(directory, Settings(lock_timeout_seconds=60), now=parse_iso(NOW))
+    memory.indexes()
+    return memory
 
 
-def in_process(graph: KnowledgeGraph, rounds: int) -> dict:
+def in_process(memory: Memory, rounds: int) -> dict:
     """Seconds per recall in one process holding the indexes: ordinary and dormant, taking
     turns; the first dormant recall (reading the archive tier) apart."""
     snapshot.forget_memory()
-    indexes = bring_in_step(graph)
-    now = parse_iso(NOW)
+    indexes = memory.indexes()
+    graph, now = indexes.graph, memory.now
 
     def once(query: str) -> tuple[float, list]:
         begun = time.perf_counter()
@@ -141,11 +139,11 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     with tempfile.TemporaryDirectory() as scratch:
         directory = (args.workdir or Path(scratch)) / f"memory-{args.facts}"
-        graph = build(directory, args.facts)
+        memory = build(directory, args.facts)
         figures = {
             "facts": args.facts,
-            "archived": len(graph.archived_facts()),
-            "in_process": in_process(graph, args.rounds),
+            "archived": len(memory.graph().archived_facts()),
+            "in_process": in_process(memory, args.rounds),
             "by_command": by_command(directory, args.commands),
             "goal_ratio": GOAL,
         }

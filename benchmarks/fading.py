@@ -30,16 +30,10 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from vm_memory_oracle.clock import format_iso  # noqa: E402
 from vm_memory_oracle.config import Settings  # noqa: E402
-from vm_memory_oracle.consolidate import consolidate  # noqa: E402
-from vm_memory_oracle.data_directory import initialize  # noqa: E402
-from vm_memory_oracle.graph import KnowledgeGraph  # noqa: E402
-from vm_memory_oracle.indexes import bring_in_step  # noqa: E402
-from vm_memory_oracle.recall import Asked, recall_many  # noqa: E402
-from vm_memory_oracle.steps.summarize import summarize  # noqa: E402
+from vm_memory_oracle.memory import Memory  # noqa: E402
+from vm_memory_oracle.recall import Asked  # noqa: E402
 from vm_memory_oracle.storage.layout import Layout  # noqa: E402
-from vm_memory_oracle.storage.store import Store  # noqa: E402
 
 import longmemeval as lme  # noqa: E402
 from results import record  # noqa: E402
@@ -50,19 +44,15 @@ GOAL_DROP = 0.05
 GOAL_HORIZONS = (180, 365)
 
 
-def graph_at(root: Path, now) -> KnowledgeGraph:
-    return KnowledgeGraph(
-        Store(Layout(root), lock_timeout=60, timestamp=format_iso(now)), Settings()
-    )
+def memory_at(root: Path, now) -> Memory:
+    return Memory.open(root, Settings(lock_timeout_seconds=60), now=now)
 
 
 def asked(root: Path, question: dict, haystack: lme.Haystack, now) -> dict:
     """Turn recall at each k of the question asked of the memory at `root` at `now`, and
     how many results it got."""
-    graph = graph_at(root, now)
-    indexes = bring_in_step(graph)
-    sets = recall_many(
-        graph, [Asked(question["question"], k) for k in lme.KS], now, boost=False, indexes=indexes
+    sets = memory_at(root, now).recall(
+        [Asked(question["question"], k) for k in lme.KS], boost=False
     )
     answers = set(question["answer_session_ids"])
     found: dict = {"results": len(sets.sets[0].hits)}
@@ -82,11 +72,10 @@ def learned(
         with tempfile.TemporaryDirectory() as scratch:
             return lme.write_haystack(question, sessions, Path(scratch))
     layout = Layout(root)
-    initialize(layout)
+    Memory.open(root, Settings()).init()
     haystack = lme.write_haystack(question, sessions, layout.sessions_dir, others)
     now = lme.parse_date(question["question_date"])
-    settings = Settings()
-    summarize(graph_at(root, now), settings, now, all_pending=True)
+    memory_at(root, now).summarize(all_pending=True)
     return haystack
 
 
@@ -104,7 +93,7 @@ def run_question(
     for horizon in sorted(horizons):
         while day < horizon:
             day = min(day + EVERY_DAYS, horizon)
-            consolidate(Layout(root), Settings(), date + timedelta(days=day, hours=-1))
+            Memory.open(root, Settings(), now=date + timedelta(days=day, hours=-1)).consolidate()
         row[str(horizon)] = asked(root, question, haystack, date + timedelta(days=horizon))
     shutil.rmtree(root)
     return row

@@ -35,15 +35,10 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from vm_memory_oracle.clock import format_iso  # noqa: E402
 from vm_memory_oracle.config import Settings  # noqa: E402
-from vm_memory_oracle.consolidate import consolidate  # noqa: E402
-from vm_memory_oracle.data_directory import initialize  # noqa: E402
 from vm_memory_oracle.embed.bundled import BundledEmbedder  # noqa: E402
-from vm_memory_oracle.graph import KnowledgeGraph  # noqa: E402
-from vm_memory_oracle.indexes import bring_in_step  # noqa: E402
-from vm_memory_oracle.recall import Asked, recall_many  # noqa: E402
-from vm_memory_oracle.steps.summarize import summarize  # noqa: E402
+from vm_memory_oracle.memory import Memory  # noqa: E402
+from vm_memory_oracle.recall import Asked  # noqa: E402
 from vm_memory_oracle.storage.layout import Layout  # noqa: E402
-from vm_memory_oracle.storage.store import Store  # noqa: E402
 
 import results  # noqa: E402
 from longmemeval import load_dataset, parse_date, write_haystack  # noqa: E402
@@ -84,26 +79,24 @@ class Recorder:
 
 def ingest(question: dict, sessions: dict, root: Path, others: int | None) -> dict:
     layout = Layout(root / "haystack")
-    initialize(layout)
+    settings = Settings(lock_timeout_seconds=60)
+    Memory.open(layout.root, settings).init()
     haystack = write_haystack(question, sessions, layout.sessions_dir, others)
     now = parse_date(question["question_date"])
-    settings = Settings()
-    graph = KnowledgeGraph(Store(layout, lock_timeout=60, timestamp=format_iso(now)), settings)
+    memory = Memory.open(layout.root, settings, now=now)
     recorder = Recorder()
     with recorder.recording():
         recorder.phase = "summarize"
         started = time.perf_counter()
-        summarize(graph, settings, now, all_pending=True)
+        memory.summarize(all_pending=True)
         summarized = time.perf_counter()
         recorder.phase = "index"
-        bring_in_step(graph)
+        memory.indexes()
         indexed = time.perf_counter()
         recorder.phase = "consolidate"
-        consolidate(layout, settings, now + timedelta(hours=1))
+        Memory.open(layout.root, Settings(), now=now + timedelta(hours=1)).consolidate()
         recorder.phase = "recall"
-        graph = KnowledgeGraph(Store(layout, lock_timeout=60, timestamp=format_iso(now)), settings)
-        indexes = bring_in_step(graph)
-        recall_many(graph, [Asked(question["question"], 10)], now, indexes=indexes)
+        Memory.open(layout.root, settings, now=now).recall([Asked(question["question"], 10)])
     embedded = recorder.texts.get("summarize", []) + recorder.texts.get("index", [])
     floor_started = time.perf_counter()
     BundledEmbedder().embed_passages(embedded)  # one pass over what ingest embedded
@@ -128,7 +121,7 @@ def one_day(question: dict, questions: list[dict], sessions: dict, root: Path, t
     """A nightly consolidation of one day's session log of `turns` turns: the haystack's, then
     those of the next questions' haystacks when it has fewer."""
     layout = Layout(root / "day")
-    initialize(layout)
+    Memory.open(layout.root, Settings()).init()
     order = [question] + [other for other in questions if other is not question]
     taken = dict.fromkeys(session for asked in order for session in asked["haystack_session_ids"])
     said: list[dict] = []
@@ -151,8 +144,9 @@ def one_day(question: dict, questions: list[dict], sessions: dict, root: Path, t
     log = layout.sessions_dir / f"{start:%Y-%m-%d-%H%M%S}.jsonl"
     log.write_text("\n".join(lines) + "\n", encoding="utf-8")
     night = start.replace(hour=23, minute=30)
+    memory = Memory.open(layout.root, Settings(), now=night)
     started = time.perf_counter()
-    report = consolidate(layout, Settings(), night)
+    report = memory.consolidate()
     seconds = time.perf_counter() - started
     return {"turns": len(said), "consolidate_s": round(seconds, 2), "status": report.status}
 

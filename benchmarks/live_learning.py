@@ -37,13 +37,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from plugin_search import DRIVER, node, percentile  # noqa: E402
 from vm_memory_oracle.clock import format_iso  # noqa: E402
 from vm_memory_oracle.config import Settings  # noqa: E402
-from vm_memory_oracle.data_directory import initialize  # noqa: E402
 from vm_memory_oracle.embed.bundled import BundledEmbedder  # noqa: E402
-from vm_memory_oracle.graph import KnowledgeGraph  # noqa: E402
-from vm_memory_oracle.indexes import bring_in_step  # noqa: E402
-from vm_memory_oracle.steps.summarize import summarize  # noqa: E402
+from vm_memory_oracle.memory import Memory  # noqa: E402
 from vm_memory_oracle.storage.layout import Layout  # noqa: E402
-from vm_memory_oracle.storage.store import Store  # noqa: E402
 
 from longmemeval import load_dataset, parse_date, write_haystack  # noqa: E402
 from results import machine, record  # noqa: E402
@@ -91,7 +87,8 @@ def asked(text: str) -> str:
 def preload(question: dict, sessions: dict, data: Path, count: int) -> float:
     """The question's first `count` sessions learned and indexed, as earlier days are."""
     layout = Layout(data)
-    initialize(layout)
+    settings = Settings(lock_timeout_seconds=60)
+    Memory.open(data, settings).init()
     trimmed = {
         **question,
         "haystack_session_ids": question["haystack_session_ids"][:count],
@@ -103,10 +100,9 @@ def preload(question: dict, sessions: dict, data: Path, count: int) -> float:
     write_haystack(trimmed, sessions, layout.sessions_dir)
     now = parse_date(trimmed["haystack_dates"][-1])
     begun = time.perf_counter()
-    settings = Settings()
-    graph = KnowledgeGraph(Store(layout, lock_timeout=60, timestamp=format_iso(now)), settings)
-    summarize(graph, settings, now, all_pending=True)
-    bring_in_step(graph)
+    memory = Memory.open(data, settings, now=now)
+    memory.summarize(all_pending=True)
+    memory.indexes()
     return time.perf_counter() - begun
 
 

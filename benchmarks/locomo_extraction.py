@@ -13,20 +13,16 @@ import json
 import sys
 import tempfile
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import timedelta
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "skill"))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from vm_memory_oracle.clock import format_iso  # noqa: E402
 from vm_memory_oracle.config import Settings  # noqa: E402
-from vm_memory_oracle.data_directory import initialize  # noqa: E402
-from vm_memory_oracle.graph import KnowledgeGraph  # noqa: E402
-from vm_memory_oracle.steps.summarize import summarize  # noqa: E402
+from vm_memory_oracle.memory import Memory  # noqa: E402
 from vm_memory_oracle.storage.layout import Layout  # noqa: E402
-from vm_memory_oracle.storage.store import Store  # noqa: E402
 
 from locomo import load_dataset, write_sessions  # noqa: E402
 
@@ -45,20 +41,20 @@ class Coverage:
 def measure(workdir: Path, settings: Settings | None = None) -> Coverage:
     # Which facts are kept does not depend on the embedder (salience only orders and
     # weighs them): the hashing one spares embedding every statement for nothing.
-    settings = settings or Settings(embedding_model="hash")
+    settings = replace(settings or Settings(embedding_model="hash"), lock_timeout_seconds=30)
     started = time.perf_counter()
     per_question, covered_turns, all_turns = [], set(), set()
     total_turns = total_facts = 0
     samples = load_dataset()
     for sample in samples:
         layout = Layout(workdir / sample["sample_id"])
-        initialize(layout)
+        Memory.open(layout.root, settings).init()
         conversation = write_sessions(sample, layout.sessions_dir)
         total_turns += len(conversation.turn_sources)
         now = conversation.last_time + timedelta(hours=1)
-        store = Store(layout, lock_timeout=30, timestamp=format_iso(now))
-        graph = KnowledgeGraph(store, settings)
-        summarize(graph, settings, now, all_pending=True)
+        memory = Memory.open(layout.root, settings, now=now)
+        memory.summarize(all_pending=True)
+        graph = memory.graph()
         facts = graph.facts()
         total_facts += len(facts)
         sources = {fact.source for fact in facts}

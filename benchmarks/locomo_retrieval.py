@@ -23,15 +23,12 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "skill"))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from vm_memory_oracle.clock import format_iso  # noqa: E402
 from vm_memory_oracle.config import Settings  # noqa: E402
-from vm_memory_oracle.data_directory import initialize  # noqa: E402
 from vm_memory_oracle.graph import KnowledgeGraph  # noqa: E402
 from vm_memory_oracle.indexes import bring_in_step  # noqa: E402
+from vm_memory_oracle.memory import Memory  # noqa: E402
 from vm_memory_oracle.recall import Asked, recall_many  # noqa: E402
-from vm_memory_oracle.steps.summarize import summarize  # noqa: E402
 from vm_memory_oracle.storage.layout import Layout  # noqa: E402
-from vm_memory_oracle.storage.store import Store  # noqa: E402
 
 from locomo import load_dataset, write_sessions  # noqa: E402
 from results import TEST_CACHE  # noqa: E402
@@ -63,21 +60,21 @@ def prepare(
     when present). `kept`: embedding caches of earlier runs (see restore_embeddings), put in
     place before summarizing, so that neither summarize nor the index embeds a text twice."""
     prepared = []
+    settings = Settings(lock_timeout_seconds=60)
     for sample in load_dataset():
         if samples is not None and sample["sample_id"] not in samples:
             continue
         layout = Layout(workdir / sample["sample_id"])
         fresh = not layout.facts.exists()
-        initialize(layout)
+        Memory.open(layout.root, settings).init()
         if kept is not None:
             restore_embeddings(workdir, kept, samples=(sample["sample_id"],))
         conversation = write_sessions(sample, layout.sessions_dir)
         now = conversation.last_time + timedelta(hours=1)
-        store = Store(layout, lock_timeout=60, timestamp=format_iso(now))
-        graph = KnowledgeGraph(store, Settings())
+        memory = Memory.open(layout.root, settings, now=now)
         if fresh:
-            summarize(graph, graph.settings, now, all_pending=True)
-        prepared.append((graph, conversation, now))
+            memory.summarize(all_pending=True)
+        prepared.append((memory.graph(), conversation, now))
     return prepared
 
 

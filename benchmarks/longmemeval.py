@@ -45,16 +45,11 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "skill"))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from lexical_engines import BM25_B, BM25_K1  # noqa: E402
-from vm_memory_oracle.clock import format_iso  # noqa: E402
 from vm_memory_oracle.config import Settings  # noqa: E402
-from vm_memory_oracle.data_directory import initialize  # noqa: E402
-from vm_memory_oracle.graph import KnowledgeGraph  # noqa: E402
-from vm_memory_oracle.indexes import bring_in_step  # noqa: E402
+from vm_memory_oracle.memory import Memory  # noqa: E402
 from vm_memory_oracle.model.text import tokens  # noqa: E402
 from vm_memory_oracle.recall import Asked, recall_many  # noqa: E402
-from vm_memory_oracle.steps.summarize import summarize  # noqa: E402
 from vm_memory_oracle.storage.layout import Layout  # noqa: E402
-from vm_memory_oracle.storage.store import Store  # noqa: E402
 
 import results  # noqa: E402
 
@@ -261,21 +256,21 @@ def run_question(
     layout = Layout(workdir / question["question_id"])
     made = reuse and layout.episode_index_state.is_file()
     now = parse_date(question["question_date"])
+    settings = Settings(lock_timeout_seconds=60)
     if made:
         with tempfile.TemporaryDirectory() as scratch:
             haystack = write_haystack(question, sessions, Path(scratch), others)
     else:
         if layout.root.exists():  # a run stopped midway: made again, from nothing
             shutil.rmtree(layout.root)
-        initialize(layout)
+        Memory.open(layout.root, settings).init()
         haystack = write_haystack(question, sessions, layout.sessions_dir, others)
-    store = Store(layout, lock_timeout=60, timestamp=format_iso(now))
-    settings = Settings()
-    graph = KnowledgeGraph(store, settings)
+    memory = Memory.open(layout.root, settings, now=now)
+    graph = memory.graph()
     started = time.perf_counter()
     if not made:
-        summarize(graph, settings, now, all_pending=True)
-    indexes = bring_in_step(graph)
+        memory.summarize(all_pending=True)
+    indexes = memory.indexes()
     choice = indexes.choice
     ingest = None if made else time.perf_counter() - started
     answer_sessions = set(question["answer_session_ids"])
@@ -298,11 +293,11 @@ def run_question(
     }
     for k, result in zip(KS, results_at):
         hits = result.hits
-        memory = Scored(
+        recalled = Scored(
             [hit.source for hit in hits if hit.source.startswith("sessions/")],
             sum(len(hit.text) for hit in hits),
         )
-        row[f"{PIPELINE}@{k}"] = scores(memory, haystack, answer_sessions)
+        row[f"{PIPELINE}@{k}"] = scores(recalled, haystack, answer_sessions)
         for name, order in baselines.items():
             cited = order[:k]
             scored = Scored(cited, sum(len(text_of[source]) for source in cited))

@@ -31,6 +31,7 @@ sys.path.insert(0, str(BUNDLE / "skill"))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from vm_memory_oracle.cli import main as cli_main  # noqa: E402
+from vm_memory_oracle.clock import parse_iso  # noqa: E402
 from vm_memory_oracle.config import Settings  # noqa: E402
 from vm_memory_oracle.embed.relevance import (  # noqa: E402
     Background,
@@ -40,11 +41,10 @@ from vm_memory_oracle.embed.relevance import (  # noqa: E402
 from vm_memory_oracle.graph import KnowledgeGraph  # noqa: E402
 from vm_memory_oracle.indexes import Indexes, bring_in_step  # noqa: E402
 from vm_memory_oracle.lexical.snapshot import lexical_index  # noqa: E402
+from vm_memory_oracle.memory import Memory  # noqa: E402
 from vm_memory_oracle.recall import Asked, recall_many  # noqa: E402
 from vm_memory_oracle.recall.corpus import Corpus  # noqa: E402
 from vm_memory_oracle.recall.query import Query  # noqa: E402
-from vm_memory_oracle.storage.layout import Layout  # noqa: E402
-from vm_memory_oracle.storage.store import Store  # noqa: E402
 
 CALIBRATION_QUERIES = BUNDLE / "benchmarks" / "data" / "unrelated-calibration.txt"
 NOW = "2026-05-16T00:00:00Z"
@@ -152,8 +152,7 @@ class MemoryFigures:
 
 
 def open_graph(data: Path) -> KnowledgeGraph:
-    store = Store(Layout(data), lock_timeout=60, timestamp=NOW)
-    return KnowledgeGraph(store, Settings())
+    return Memory.open(data, Settings(lock_timeout_seconds=60), now=parse_iso(NOW)).graph()
 
 
 def build_memories(workdir: Path) -> dict[str, Path]:
@@ -315,8 +314,6 @@ def read_queries(path: Path) -> list[str]:
 
 
 def run(workdir: Path, queries: list[str], locomo: bool = True) -> list[MemoryFigures]:
-    from vm_memory_oracle.clock import parse_iso
-
     now = parse_iso(NOW)
     results = []
     for name, data in build_memories(workdir).items():

@@ -18,13 +18,12 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "skill"))
 
+from vm_memory_oracle.clock import parse_iso  # noqa: E402
 from vm_memory_oracle.config import Settings  # noqa: E402
-from vm_memory_oracle.data_directory import initialize  # noqa: E402
 from vm_memory_oracle.graph import KnowledgeGraph  # noqa: E402
 from vm_memory_oracle.intake import facts_from_jsonl  # noqa: E402
+from vm_memory_oracle.memory import Memory  # noqa: E402
 from vm_memory_oracle.semantic import EmbeddingCache, content_hash, indexed_texts  # noqa: E402
-from vm_memory_oracle.storage.layout import Layout  # noqa: E402
-from vm_memory_oracle.storage.store import Store  # noqa: E402
 
 SUBJECTS = [
     "user",
@@ -100,19 +99,16 @@ def build_memory(
     dimension: int = 384,
     model_id: str,
     stamp: str = "2026-05-15T00:00:00Z",
-) -> KnowledgeGraph:
-    layout = Layout(directory)
-    initialize(layout)
-    store = Store(layout, lock_timeout=60, timestamp=stamp)
-    graph = KnowledgeGraph(store, Settings())
+) -> Memory:
+    """The memory at `directory`: `count` generated facts remembered at `stamp`, a vector
+    of each text in the embedding cache of `model_id`."""
+    settings = Settings(lock_timeout_seconds=60)
+    Memory.open(directory, settings).init()
+    memory = Memory.open(directory, settings, now=parse_iso(stamp))
     data = "".join(json.dumps(line) + "\n" for line in fact_lines(count)).encode()
-    from vm_memory_oracle.clock import parse_iso
-
-    graph.remember(
-        facts_from_jsonl(io.BytesIO(data), "synthetic", created=stamp).facts, parse_iso(stamp)
-    )
-    cache_random_vectors(graph, model_id=model_id, dimension=dimension)
-    return graph
+    memory.remember(facts_from_jsonl(io.BytesIO(data), "synthetic", created=stamp).facts)
+    cache_random_vectors(memory.graph(), model_id=model_id, dimension=dimension)
+    return memory
 
 
 def cache_random_vectors(graph: KnowledgeGraph, *, model_id: str, dimension: int = 384) -> None:

@@ -151,16 +151,15 @@ def cache_random_vectors(data: Path) -> None:
     memory at `data` (benchmarks/synthetic.py): a reindex then embeds nothing, and no fact is
     found by meaning."""
     sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "benchmarks"))
+    from vm_memory_oracle.clock import parse_iso
     from vm_memory_oracle.config import Settings
     from vm_memory_oracle.embed.bundled import MODEL_ID
-    from vm_memory_oracle.graph import KnowledgeGraph
-    from vm_memory_oracle.storage.layout import Layout
-    from vm_memory_oracle.storage.store import Store
+    from vm_memory_oracle.memory import Memory
 
     import synthetic
 
-    store = Store(Layout(data), lock_timeout=30, timestamp="2026-05-15T00:00:00Z")
-    synthetic.cache_random_vectors(KnowledgeGraph(store, Settings()), model_id=MODEL_ID)
+    memory = Memory.open(data, Settings(), now=parse_iso("2026-05-15T00:00:00Z"))
+    synthetic.cache_random_vectors(memory.graph(), model_id=MODEL_ID)
 
 
 def recall_results(cli, query: str, *, now: str = NOW) -> list[dict]:
@@ -207,10 +206,12 @@ def data_files(data_dir: Path, *, exclude: tuple[str, ...] = ()) -> dict[str, by
 
 def activation_state(data_dir: Path) -> dict[str, dict]:
     """The activation state as the tool sees it: the file with its journal applied."""
-    from vm_memory_oracle.storage.layout import Layout
-    from vm_memory_oracle.storage.store import Store
+    from vm_memory_oracle.clock import parse_iso
+    from vm_memory_oracle.config import Settings
+    from vm_memory_oracle.memory import Memory
 
-    return Store(Layout(data_dir), lock_timeout=5, timestamp=NOW).read_activation()
+    settings = Settings(lock_timeout_seconds=5)
+    return Memory.open(data_dir, settings, now=parse_iso(NOW)).store().read_activation()
 
 
 def pytest_addoption(parser):

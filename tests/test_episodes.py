@@ -276,13 +276,12 @@ def test_a_turn_is_embedded_once_by_its_opening_and_a_long_one_found_by_words_fu
     answers, which is also the context of the facts learned from a short turn (one embedding
     for both). A long turn's later passages have no vector of their own and are found by
     their words."""
+    from vm_memory_oracle.clock import parse_iso
     from vm_memory_oracle.config import Settings
     from vm_memory_oracle.embed.hashing import HashEmbedder
     from vm_memory_oracle.episodes import EMBEDDED_CHARS, Episode
-    from vm_memory_oracle.graph import KnowledgeGraph
     from vm_memory_oracle.indexes import bring_in_step
-    from vm_memory_oracle.storage.layout import Layout
-    from vm_memory_oracle.storage.store import Store
+    from vm_memory_oracle.memory import Memory
 
     hash_embedder(cli)
     embedded: list[str] = []
@@ -325,9 +324,8 @@ def test_a_turn_is_embedded_once_by_its_opening_and_a_long_one_found_by_words_fu
     contexts = {fact.get("context") for fact in facts if fact["source"] == reply.source}
     assert contexts == {reply.embedded}, (contexts, reply.embedded)
 
-    settings = Settings(embedding_model="hash")
-    graph = KnowledgeGraph(Store(Layout(data_dir), lock_timeout=5, timestamp=SAID), settings)
-    graph.settings = settings
+    settings = Settings(embedding_model="hash", lock_timeout_seconds=5)
+    graph = Memory.open(data_dir, settings, now=parse_iso(SAID)).graph()
     indexes = bring_in_step(graph)
     report = indexes.report.vectors
     assert indexes.report.episodes.episodes == len(episodes)

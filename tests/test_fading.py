@@ -14,12 +14,12 @@ from pathlib import Path
 
 import pytest
 from vm_memory_oracle.archive_tier import archive_tier
+from vm_memory_oracle.clock import parse_iso
 from vm_memory_oracle.config import Settings
 from vm_memory_oracle.graph import KnowledgeGraph
+from vm_memory_oracle.memory import Memory
 from vm_memory_oracle.semantic import configured_embedder
 from vm_memory_oracle.storage import snapshot
-from vm_memory_oracle.storage.layout import Layout
-from vm_memory_oracle.storage.store import Store
 
 from conftest import ENTRYPOINT, activation_state, hash_embedder, log_turns, write_jsonl
 
@@ -38,6 +38,12 @@ QUESTION = "How much did Lola's vet visit cost?"
 
 def stamp(days: float) -> str:
     return (DAY0 + timedelta(days=days)).strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+def hashed_graph(data_dir: Path, at: str) -> KnowledgeGraph:
+    """The knowledge graph of the memory at `data_dir` at `at`, with the hashing embedder."""
+    settings = Settings(embedding_model="hash", lock_timeout_seconds=5)
+    return Memory.open(data_dir, settings, now=parse_iso(at)).graph()
 
 
 def lines_of(path: Path) -> list[dict]:
@@ -153,8 +159,7 @@ def test_an_archive_of_100000_facts_is_searched_and_its_tier_kept(cli, data_dir)
     # The tier is kept while the archive is unchanged: the next process reads it whole,
     # and a tier made again would embed every text again.
     snapshot.forget_memory()
-    store = Store(Layout(data_dir), lock_timeout=5, timestamp=stamp(1))
-    graph = KnowledgeGraph(store, Settings(embedding_model="hash"))
+    graph = hashed_graph(data_dir, stamp(1))
     tier = archive_tier(graph, configured_embedder(graph, graph.settings).embedder)
     assert len(tier) == 100_000 and tier.embedded == 0
     assert tier.vectors is not None and tier.vectors.shape[0] == 100_000
@@ -175,8 +180,7 @@ def test_the_tier_takes_a_pruned_facts_vector_from_the_embedding_cache(cli, data
                "--object", "tea", now=stamp(401))  # fmt: skip
     assert done.code == 0
     assert cli("--action", "recall", "--query", "tea", now=stamp(401)).code == 0  # cache saved
-    store = Store(Layout(data_dir), lock_timeout=5, timestamp=stamp(401))
-    graph = KnowledgeGraph(store, Settings(embedding_model="hash"))
+    graph = hashed_graph(data_dir, stamp(401))
     for cache in (data_dir / "state" / "cache").glob("archive-tier*"):
         cache.unlink()
     tier = archive_tier(graph, configured_embedder(graph, graph.settings).embedder)

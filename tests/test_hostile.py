@@ -266,12 +266,11 @@ def test_a_jq_program_that_prints_too_much_is_stopped(data_dir, memory):
     from vm_memory_oracle.clock import parse_iso
     from vm_memory_oracle.config import Settings
     from vm_memory_oracle.errors import InvalidInputError
-    from vm_memory_oracle.graph import KnowledgeGraph
     from vm_memory_oracle.jq_program import run_jq
-    from vm_memory_oracle.storage.layout import Layout
-    from vm_memory_oracle.storage.store import Store
+    from vm_memory_oracle.memory import Memory
 
-    graph = KnowledgeGraph(Store(Layout(memory), lock_timeout=5, timestamp=NOW), Settings())
+    settings = Settings(lock_timeout_seconds=5)
+    graph = Memory.open(memory, settings, now=parse_iso(NOW)).graph()
     with pytest.raises(InvalidInputError, match="printed more than 1 MiB"):
         run_jq(graph, "range(1e9)", parse_iso(NOW), timeout=30, max_output_bytes=1 << 20)
     assert run_jq(graph, ".[0].object", parse_iso(NOW), timeout=30) == ["green tea"]

@@ -3,6 +3,7 @@ it, and what it does is what the command line does."""
 
 from __future__ import annotations
 
+from dataclasses import replace
 from datetime import datetime, timezone
 
 import pytest
@@ -11,7 +12,7 @@ from vm_memory_oracle.errors import DataDirError
 from vm_memory_oracle.memory import Memory
 from vm_memory_oracle.recall import Asked
 
-from conftest import NOW, data_files, fact_of, log_turns
+from conftest import NOW, data_files, fact_of, hash_embedder, log_turns
 
 AT = datetime(2026, 5, 15, 14, 30, tzinfo=timezone.utc)
 
@@ -55,3 +56,15 @@ def test_a_data_directory_that_is_not_a_memory_is_refused_before_anything_is_rea
     with pytest.raises(DataDirError, match="holds no memory"):
         Memory.open(mine, now=AT)
     assert (mine / "notes.txt").read_text() == "mine" and len(list(mine.iterdir())) == 1
+
+
+def test_settings_given_are_used_else_the_data_directorys_own(cli, data_dir):
+    hash_embedder(cli)  # the data directory's config.yaml names the hashing embedder
+    given = Settings(lock_timeout_seconds=5)
+    opened = Memory.open(data_dir, given)
+    assert opened.settings == replace(given, data_path=str(data_dir))
+    assert opened.config_path is None
+    assert opened.store().lock_timeout == 5
+    own = Memory.open(data_dir)
+    assert own.settings.embedding_model == "hash"
+    assert own.config_path == data_dir / "config.yaml"

@@ -307,18 +307,16 @@ def test_a_recall_returns_its_warnings_with_its_results(seeded, data_dir, tmp_pa
     memory whose lock is refused is read, and the command is told what was not written."""
     from vm_memory_oracle.clock import parse_iso
     from vm_memory_oracle.config import Settings
-    from vm_memory_oracle.graph import KnowledgeGraph
+    from vm_memory_oracle.memory import Memory
     from vm_memory_oracle.recall import Asked, recall_many
-    from vm_memory_oracle.storage.layout import Layout
-    from vm_memory_oracle.storage.store import Store
 
     shutil.rmtree(data_dir / "state" / "cache")  # the full-text index is built again
     lock = data_dir / "state" / "memory.lock"
     lock.unlink(missing_ok=True)
     lock.symlink_to(tmp_path / "elsewhere")  # refused: the memory is read, never written
     before = data_files(data_dir)
-    store = Store(Layout(data_dir), lock_timeout=5, timestamp=LATER)
-    graph = KnowledgeGraph(store, Settings())
+    memory = Memory.open(data_dir, Settings(lock_timeout_seconds=5), now=parse_iso(LATER))
+    store, graph = memory.store(), memory.graph()
     result_sets = recall_many(graph, [Asked("Berlin", 3)], parse_iso(LATER))
     assert result_sets[0].hits[0].object == "Berlin"
     assert any(

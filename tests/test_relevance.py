@@ -26,13 +26,12 @@ from vm_memory_oracle.embed.relevance import (
 from vm_memory_oracle.graph import KnowledgeGraph
 from vm_memory_oracle.indexes import bring_in_step
 from vm_memory_oracle.lexical.snapshot import lexical_index
+from vm_memory_oracle.memory import Memory
 from vm_memory_oracle.model.text import evidence_terms
 from vm_memory_oracle.recall import Asked, recall_many
 from vm_memory_oracle.recall.corpus import Corpus
 from vm_memory_oracle.recall.gate import WORD_EVIDENCE
 from vm_memory_oracle.recall.query import Query
-from vm_memory_oracle.storage.layout import Layout
-from vm_memory_oracle.storage.store import Store
 
 from conftest import NOW, write_jsonl
 
@@ -60,7 +59,7 @@ DOCUMENTED = [
 
 
 def memory(data: Path, now: str = NOW) -> tuple[KnowledgeGraph, object]:
-    graph = KnowledgeGraph(Store(Layout(data), lock_timeout=60, timestamp=now), Settings())
+    graph = Memory.open(data, Settings(lock_timeout_seconds=60), now=parse_iso(now)).graph()
     indexes = bring_in_step(graph)
     assert indexes.choice is not None and indexes.choice.note is None
     assert indexes.semantic is not None and indexes.semantic.background is not None

@@ -366,17 +366,13 @@ def _line_facts(now, lines=(3, 9)):
 
 
 def _graph(data_dir):
+    from vm_memory_oracle.clock import parse_iso
     from vm_memory_oracle.config import Settings
-    from vm_memory_oracle.data_directory import initialize
-    from vm_memory_oracle.graph import KnowledgeGraph
-    from vm_memory_oracle.storage.layout import Layout
-    from vm_memory_oracle.storage.store import Store
+    from vm_memory_oracle.memory import Memory
 
-    layout = Layout(data_dir)
-    initialize(layout)
-    return KnowledgeGraph(
-        Store(layout, lock_timeout=5, timestamp="2026-05-15T23:00:00Z"), Settings()
-    )
+    settings = Settings(lock_timeout_seconds=5)
+    Memory.open(data_dir, settings).init()
+    return Memory.open(data_dir, settings, now=parse_iso("2026-05-15T23:00:00Z")).graph()
 
 
 @pytest.mark.parametrize("before", [[], [3]])

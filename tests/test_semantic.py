@@ -132,15 +132,13 @@ def test_only_new_facts_are_embedded_and_a_model_change_rebuilds(cli, tmp_path, 
     rebuilt = cli("--json", "--action", "reindex").json()  # forced rebuild, same model
     assert (rebuilt["vectors"], rebuilt["embedded"], rebuilt["from_cache"]) == (5, 0, 5)
     remember(cli, tmp_path, CHINESE[:1], name="more.jsonl")
+    from vm_memory_oracle.clock import parse_iso
     from vm_memory_oracle.config import Settings
-    from vm_memory_oracle.graph import KnowledgeGraph
     from vm_memory_oracle.indexes import bring_in_step
-    from vm_memory_oracle.storage.layout import Layout
-    from vm_memory_oracle.storage.store import Store
+    from vm_memory_oracle.memory import Memory
 
-    graph = KnowledgeGraph(
-        Store(Layout(data_dir), lock_timeout=5, timestamp="2026-05-15T00:00:00Z"), Settings()
-    )
+    at = parse_iso("2026-05-15T00:00:00Z")
+    graph = Memory.open(data_dir, Settings(lock_timeout_seconds=5), now=at).graph()
     changed, report = _vectors(bring_in_step(graph))
     assert (report.embedded, report.added, report.rebuilt) == (1, 1, None)
     assert not changed.index.index.mapped  # read whole, to be changed

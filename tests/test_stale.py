@@ -259,14 +259,13 @@ def test_the_step_run_twice_at_the_same_clock_archives_once(cli, data_dir):
     """What a resumed consolidation does when the step was cut off after archiving."""
     from vm_memory_oracle.clock import parse_iso
     from vm_memory_oracle.config import Settings
-    from vm_memory_oracle.graph import KnowledgeGraph
+    from vm_memory_oracle.memory import Memory
     from vm_memory_oracle.steps.stale import stale
-    from vm_memory_oracle.storage.layout import Layout
-    from vm_memory_oracle.storage.store import Store
 
     hash_embedder(cli)
     fact = remember(cli, "~/gone.md")
-    graph = KnowledgeGraph(Store(Layout(data_dir), lock_timeout=5, timestamp=DAY1), Settings())
+    settings = Settings(lock_timeout_seconds=5)
+    graph = Memory.open(data_dir, settings, now=parse_iso(DAY1)).graph()
     assert stale(graph, parse_iso(DAY1)).counts["archived"] == 1
     before = data_files(data_dir)
     assert stale(graph, parse_iso(DAY1)).counts["archived"] == 0

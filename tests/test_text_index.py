@@ -28,13 +28,12 @@ QUERIES = ["oolong tea", "which database for billing", "北京", "喝乌龙茶",
 
 
 def _graph(data_dir: Path):
+    from vm_memory_oracle.clock import parse_iso
     from vm_memory_oracle.config import Settings
-    from vm_memory_oracle.graph import KnowledgeGraph
-    from vm_memory_oracle.storage.layout import Layout
-    from vm_memory_oracle.storage.store import Store
+    from vm_memory_oracle.memory import Memory
 
-    store = Store(Layout(data_dir), lock_timeout=5, timestamp="2026-05-15T00:00:00Z")
-    return KnowledgeGraph(store, Settings())
+    at = parse_iso("2026-05-15T00:00:00Z")
+    return Memory.open(data_dir, Settings(lock_timeout_seconds=5), now=at).graph()
 
 
 def _remember(cli, tmp_path, facts, name="facts.jsonl"):

@@ -80,6 +80,7 @@ class Memory:
         settings name must be usable (config --set, which puts a refused name right, does
         without)."""
         config = Path(config_path) if config_path else None
+        settings_given = settings is not None
         if settings is None:
             settings = load_settings(config) if config else Settings()
         if data_path is not None:
@@ -98,7 +99,7 @@ class Memory:
                 if needed in refused:  # every operation reads it: none can go on without it
                     raise refused[needed].error()
             uncached = layout.cache_dir in refused
-        if config is None and (path / "config.yaml").is_file():
+        if not settings_given and config is None and (path / "config.yaml").is_file():
             # The data directory's own config sets everything but where the data directory is.
             config = path / "config.yaml"
             cache_dir = Layout(path).cache_dir

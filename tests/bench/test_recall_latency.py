@@ -26,8 +26,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "benchmarks"))
 
 from vm_memory_oracle.clock import format_iso  # noqa: E402
 from vm_memory_oracle.embed.bundled import MODEL_ID  # noqa: E402
-from vm_memory_oracle.indexes import bring_in_step  # noqa: E402
-from vm_memory_oracle.recall import Asked, recall_many  # noqa: E402
+from vm_memory_oracle.recall import Asked  # noqa: E402
 
 import recall_process  # noqa: E402
 from results import record  # noqa: E402
@@ -45,9 +44,9 @@ def percentile(values: list[float], share: float) -> float:
 @pytest.mark.parametrize("count", [1_000, 10_000, 100_000])
 def test_bench_recall_latency_and_index_build(tmp_path, count, capsys):
     now = datetime.now(timezone.utc).replace(microsecond=0)
-    graph = build_memory(tmp_path / "memory", count, model_id=MODEL_ID, stamp=format_iso(now))
+    memory = build_memory(tmp_path / "memory", count, model_id=MODEL_ID, stamp=format_iso(now))
     started = time.perf_counter()
-    indexes = bring_in_step(graph)
+    indexes = memory.indexes()
     build_seconds = time.perf_counter() - started
     semantic, report, choice = indexes.semantic, indexes.report.vectors, indexes.choice
     assert report.vectors == count and report.embedded == 0 and choice.note is None
@@ -69,9 +68,7 @@ def test_bench_recall_latency_and_index_build(tmp_path, count, capsys):
         for query in queries:
             begun = time.perf_counter()
             # As a request does: the indexes found in step, then the recall.
-            result = recall_many(
-                graph, [Asked(query, 10)], now, indexes=bring_in_step(graph), boost=boost
-            )
+            result = memory.recall([Asked(query, 10)], boost=boost)
             took.append(time.perf_counter() - begun)
             assert result[0].hits
         semantic.embedder.embed_queries = embed_queries
