@@ -50,6 +50,7 @@ export class LiveLearner {
     const known = this.waiting.get(agent);
     if (known) {
       known.session = session ?? known.session;
+      known.sent = undefined; // a learn written before may have read the transcript already
     } else if (this.waiting.size >= this.limit) {
       this.logger.warn?.(
         `${SKILL}: live learning queue full (${this.limit} agents waiting); the turn of ` +
@@ -59,10 +60,31 @@ export class LiveLearner {
     } else {
       this.waiting.set(agent, { session, since: this.now(), tries: 0 });
     }
+    // While another learn is under way the turn still reaches the memory's process now:
+    // its requests are answered one at a time in the order written, and an OpenClaw run as
+    // a one-shot command exits right after the turn, taking what waits here with it.
+    if (this.running) this.sendAhead(agent);
     this.running ??= this.drain().finally(() => {
       this.running = null;
     });
     return true;
+  }
+
+  /** Write the learn of the waiting `key` to the memory's process now, for drain to await
+   * when it comes to it. */
+  sendAhead(key) {
+    const entry = this.waiting.get(key);
+    if (!entry || entry.sent) return;
+    entry.sent = this.memory.request("learn", this.fieldsOf(key, entry), {
+      timeoutMs: this.timeoutMs,
+    });
+    entry.sent.catch(() => {}); // drain awaits it, and retries what failed
+  }
+
+  fieldsOf(key, entry) {
+    return entry.workspace
+      ? { notes: entry.workspace }
+      : { agent: key, ...(entry.session ? { session: entry.session } : {}), stateDir: this.stateDir };
   }
 
   /** Note that notes of the OpenClaw workspace `workspace` changed (or that the plugin
@@ -91,13 +113,11 @@ export class LiveLearner {
     while (this.waiting.size) {
       const [key, entry] = this.waiting.entries().next().value;
       this.waiting.delete(key);
-      const fields = entry.workspace
-        ? { notes: entry.workspace }
-        : { agent: key, ...(entry.session ? { session: entry.session } : {}), stateDir: this.stateDir };
       const who = entry.workspace ? { notes: entry.workspace } : { agent: key };
       const begun = performance.now();
       try {
-        const answer = await this.memory.request("learn", fields, { timeoutMs: this.timeoutMs });
+        const answer = await (entry.sent ??
+          this.memory.request("learn", this.fieldsOf(key, entry), { timeoutMs: this.timeoutMs }));
         this.learned.push({ ...who, ms: performance.now() - begun, ...answer });
         if (this.learned.length > 100) this.learned.shift();
         for (const warning of answer.warnings ?? []) this.logger.warn?.(`${SKILL}: ${warning}`);
@@ -121,7 +141,12 @@ export class LiveLearner {
     }
     await new Promise((resolve) => setTimeout(resolve, this.retryMs).unref?.());
     const newer = this.waiting.get(key);
-    this.waiting.set(key, { ...entry, session: newer?.session ?? entry.session, tries: entry.tries + 1 });
+    this.waiting.set(key, {
+      ...entry,
+      session: newer?.session ?? entry.session,
+      tries: entry.tries + 1,
+      sent: undefined,
+    });
   }
 
   /** Settled when nothing waits to be learned (the plugin's tests and benchmark). */

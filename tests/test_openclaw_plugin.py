@@ -477,3 +477,47 @@ def test_a_learning_process_killed_mid_learn_is_replaced_and_the_turn_learned_on
         "I prefer green tea in the morning.",
         "My sister Ana lives in Madrid and teaches chemistry.",
     ]
+
+
+def test_a_turn_that_ends_while_another_learns_is_learned_after_the_host_exits(live, data_dir):
+    """OpenClaw run as a one-shot command exits right after its turn. A turn that ends while
+    another learn is under way (another agent's, or the notes' at the plugin's start; here
+    one waiting for the lock, as behind a consolidation) still reaches the memory's learning
+    process before the host exits, and that process, which outlives the host, learns it."""
+    import threading
+
+    from test_openclaw_state import Transcript
+    from vm_memory_oracle.storage.layout import Layout
+    from vm_memory_oracle.storage.store import Store
+
+    run, transcript = live
+    transcript.user("s1", "My brother Tomas lives in Lima.")
+    other = Transcript(data_dir.parent / "openclaw-state", agent="ops")
+    other.user("s9", "I keep the spare keys in the blue drawer.")
+    held = threading.Event()
+
+    def hold():
+        with Store(Layout(data_dir), lock_timeout=5, timestamp=NOW).locked("consolidate"):
+            held.set()
+            time.sleep(4)
+
+    holder = threading.Thread(target=hold)
+    holder.start()
+    held.wait(10)
+    # The host's turn goes on half a second, then it exits, waiting for nothing.
+    write_pause = {"write": str(data_dir.parent / "pause"), "text": "."}
+    try:
+        run(
+            [
+                turn_end(agent="main"),
+                turn_end(agent="ops", session="s9"),
+                {"step": write_pause, "after": 500, "during": write_pause},
+            ]
+        )
+    finally:
+        holder.join()
+    facts = data_dir / "knowledge-graph" / "facts.jsonl"
+    deadline = time.monotonic() + 120
+    while not ("Lima" in facts.read_text() and "blue drawer" in facts.read_text()):
+        assert time.monotonic() < deadline, facts.read_text()[-2000:]
+        time.sleep(0.5)
