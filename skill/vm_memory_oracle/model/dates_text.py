@@ -91,6 +91,9 @@ def _forms() -> dict[str, str]:
         ),
         "yf": (
             _NUMBER_START
+            # Not a year right after "digits-": in "2026-05-1515/05/15" (a date rewritten
+            # before digits that followed it) "1515" is the tail of the date, not a year.
+            + r"(?<!\d[-/.])"
             + year("yf")
             + sep("yf")
             + month("yf")
