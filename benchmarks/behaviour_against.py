@@ -28,6 +28,8 @@ import tempfile
 from datetime import datetime, timedelta
 from pathlib import Path
 
+from revisions import checked_out
+
 HERE = Path(__file__).resolve().parent
 REPOSITORY = HERE.parent
 LEFT_OUT = ("state/audit.jsonl",)  # names the time each command ran, not what it learned
@@ -197,16 +199,9 @@ def main(argv: list[str] | None = None) -> int:
         items_file.write_text(
             json.dumps(items(args.longmemeval, args.locomo, args.sessions)), encoding="utf-8"
         )
-        base_tree = scratch / "base"
-        git = ["git", "-C", str(REPOSITORY), "worktree"]
-        subprocess.run(
-            [*git, "add", "--detach", str(base_tree), args.base], check=True, capture_output=True
-        )
-        try:
+        with checked_out(args.base, scratch / "base") as base_tree:
             base = measure(base_tree, items_file, scratch / "work-base", args.embedder)
             this = measure(REPOSITORY, items_file, scratch / "work-this", args.embedder)
-        finally:
-            subprocess.run([*git, "remove", "--force", str(base_tree)], capture_output=True)
     sets = differences(base, this)
     same = True
     print(f"behaviour of this tree against {args.base} ({args.embedder} embedder)")

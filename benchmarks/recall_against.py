@@ -23,6 +23,8 @@ import tempfile
 import time
 from pathlib import Path
 
+from revisions import checked_out
+
 HERE = Path(__file__).resolve().parent
 REPOSITORY = HERE.parent
 ROUNDS = 60
@@ -130,14 +132,7 @@ def main(argv: list[str] | None = None) -> int:
         parser.error("--base REV is needed")
     with tempfile.TemporaryDirectory() as scratch_name:
         scratch = Path(scratch_name)
-        base_tree = scratch / "base"
-        git = ["git", "-C", str(REPOSITORY), "worktree"]
-        subprocess.run(
-            [*git, "add", "--detach", str(base_tree), args.base],
-            check=True,
-            capture_output=True,
-        )
-        try:
+        with checked_out(args.base, scratch / "base") as base_tree:
             runs: dict[str, list[dict]] = {"base": [], "this": []}
             for attempt in range(args.tries):
                 order = [("base", base_tree), ("this", REPOSITORY)]
@@ -145,12 +140,6 @@ def main(argv: list[str] | None = None) -> int:
                     runs[name].append(
                         measure(tree, scratch / f"memory-{name}", args.count, args.rounds)
                     )
-        finally:
-            subprocess.run(
-                [*git, "remove", "--force", str(base_tree)],
-                check=False,
-                capture_output=True,
-            )
     print(f"recall p50 at {args.count} facts, without query embedding or boost, {args.tries} runs")
     for kind in ("plain", "time_named"):
         base = statistics.median(run[kind] for run in runs["base"])

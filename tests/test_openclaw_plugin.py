@@ -11,7 +11,9 @@ import os
 import subprocess
 import sys
 import time
+from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -269,6 +271,31 @@ def live(plugin, memory, tmp_path):
     return run, transcript
 
 
+@contextmanager
+def consolidating(data_dir: Path, seconds: float) -> Iterator[None]:
+    """The memory's lock held for `seconds` by another process's consolidation (a thread
+    of the test here), from the block's start; the block ends once it is released."""
+    import threading
+
+    from vm_memory_oracle.storage.layout import Layout
+    from vm_memory_oracle.storage.store import Store
+
+    held = threading.Event()
+
+    def hold():
+        with Store(Layout(data_dir), lock_timeout=5, timestamp=NOW).locked("consolidate"):
+            held.set()
+            time.sleep(seconds)
+
+    holder = threading.Thread(target=hold)
+    holder.start()
+    held.wait(10)
+    try:
+        yield
+    finally:
+        holder.join()
+
+
 def turn_end(hook: str = "agent_end", agent: str = "main", session: str = "s1") -> dict:
     return {"hook": hook, "ctx": {"agentId": agent, "sessionId": session}}
 
@@ -324,29 +351,12 @@ def test_a_full_queue_leaves_the_turn_to_the_nightly_path_and_never_blocks(live,
     """The memory locked (a consolidation) for longer than its lock timeout: the turns wait
     in the bounded queue, each hook returning at once; the one the queue has no room for is
     left to the nightly summarize with a warning; once the lock is free the queue drains."""
-    import threading
-
-    from vm_memory_oracle.storage.layout import Layout
-    from vm_memory_oracle.storage.store import Store
-
     run, transcript = live
     transcript.user("s1", "I drive a red car.")
     assert cli("--action", "config", "--set", "lock_timeout_seconds=1").code == 0
     agents = [turn_end(agent="main")] + [turn_end(agent=f"a{n}") for n in range(65)]
-    held = threading.Event()
-
-    def hold():
-        with Store(Layout(data_dir), lock_timeout=5, timestamp=NOW).locked("consolidate"):
-            held.set()
-            time.sleep(8)
-
-    holder = threading.Thread(target=hold)
-    holder.start()
-    held.wait(10)
-    try:
+    with consolidating(data_dir, seconds=8):
         steps = run([{"timed": agents}, {"idle": True}])
-    finally:
-        holder.join()
     assert max(steps[0]["ms"]) < 1000  # a hook never waits for the memory (a guard)
     warnings = steps[1]["warnings"]
     full = [line for line in warnings if "live learning queue full" in line]
@@ -484,29 +494,15 @@ def test_a_turn_that_ends_while_another_learns_is_learned_after_the_host_exits(l
     another learn is under way (another agent's, or the notes' at the plugin's start; here
     one waiting for the lock, as behind a consolidation) still reaches the memory's learning
     process before the host exits, and that process, which outlives the host, learns it."""
-    import threading
-
     from test_openclaw_state import Transcript
-    from vm_memory_oracle.storage.layout import Layout
-    from vm_memory_oracle.storage.store import Store
 
     run, transcript = live
     transcript.user("s1", "My brother Tomas lives in Lima.")
     other = Transcript(data_dir.parent / "openclaw-state", agent="ops")
     other.user("s9", "I keep the spare keys in the blue drawer.")
-    held = threading.Event()
-
-    def hold():
-        with Store(Layout(data_dir), lock_timeout=5, timestamp=NOW).locked("consolidate"):
-            held.set()
-            time.sleep(4)
-
-    holder = threading.Thread(target=hold)
-    holder.start()
-    held.wait(10)
     # The host's turn goes on half a second, then it exits, waiting for nothing.
     write_pause = {"write": str(data_dir.parent / "pause"), "text": "."}
-    try:
+    with consolidating(data_dir, seconds=4):
         run(
             [
                 turn_end(agent="main"),
@@ -514,8 +510,6 @@ def test_a_turn_that_ends_while_another_learns_is_learned_after_the_host_exits(l
                 {"step": write_pause, "after": 500, "during": write_pause},
             ]
         )
-    finally:
-        holder.join()
     facts = data_dir / "knowledge-graph" / "facts.jsonl"
     deadline = time.monotonic() + 120
     while not ("Lima" in facts.read_text() and "blue drawer" in facts.read_text()):
