@@ -69,6 +69,12 @@ class LexicalSnapshot:
     exact_numbers: bytes
     made_of: FactsPrefix | None = None
 
+    @cached_property
+    def tables(self) -> Tables:
+        """The snapshot as numpy arrays, made on its first search in this process and kept
+        with it (a snapshot made again, or extended, makes its own)."""
+        return Tables(self)
+
     def plain(self) -> list:
         """Its fields in order, as plain data (marshal stores no class)."""
         values = [getattr(self, field.name) for field in fields(self)]
@@ -372,17 +378,3 @@ class Tables:
         places = np.minimum(np.searchsorted(self._sorted_vids, vids), len(self._sorted_vids) - 1)
         found = self._sorted_vids[places] == vids
         return np.where(found, self._vid_order[places], -1).astype(np.intp)
-
-
-# Tables of the lexical snapshots seen by this process (the snapshot is held with
-# its tables, so its id cannot be reused while the entry lives).
-_tables_held: dict[int, tuple[LexicalSnapshot, Tables]] = {}
-
-
-def tables_of(index: LexicalSnapshot) -> Tables:
-    held = _tables_held.get(id(index))
-    if held is None or held[0] is not index:
-        if len(_tables_held) >= 4:
-            _tables_held.clear()
-        held = _tables_held[id(index)] = (index, Tables(index))
-    return held[1]

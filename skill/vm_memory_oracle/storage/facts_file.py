@@ -5,6 +5,7 @@ ones it wrote, so that the next read makes no Fact again."""
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Mapping
+from pathlib import Path
 
 from ..model.fact import Fact
 from . import snapshot
@@ -52,8 +53,20 @@ class FactsById(Mapping[str, Fact]):
         return len(self._position)
 
 
-# facts.jsonl path -> the facts of its snapshot, for this process.
-_made_facts: dict[str, FactsById] = {}
+def _made_facts(store: Writer) -> FactsById | None:
+    """The Facts made of facts.jsonl's snapshot in this process, if any: held beside the
+    snapshot by the holder of every derived state (storage/snapshot.py), so that a process
+    told to forget what it holds forgets them too."""
+    held = snapshot.decoded(_made_path(store))
+    return None if held is None else held[1]  # type: ignore[return-value]
+
+
+def _hold_made(store: Writer, made: FactsById) -> None:
+    snapshot.hold_decoded(_made_path(store), (), made)
+
+
+def _made_path(store: Writer) -> Path:
+    return store.layout.snapshot_for(store.layout.facts).with_suffix(".facts")
 
 
 def facts_by_id(store: Writer) -> FactsById:
@@ -62,9 +75,10 @@ def facts_by_id(store: Writer) -> FactsById:
     of it."""
     path = store.layout.facts
     records = store.read_records(path, "fact", unique_key="id", copy=False)
-    held = _made_facts.get(str(path))
+    held = _made_facts(store)
     if held is None or not held.made_of(records):
-        held = _made_facts[str(path)] = FactsById(records)
+        held = FactsById(records)
+        _hold_made(store, held)
     return held
 
 
@@ -72,7 +86,7 @@ def facts_of(store: Writer, records: list[dict]) -> list[Fact]:
     """The Facts of valid records of facts.jsonl as peek_records gave them: those already
     made of the same snapshot when there are some (a consolidation's health check reads
     the file its steps read), else new ones."""
-    held = _made_facts.get(str(store.layout.facts))
+    held = _made_facts(store)
     if held is not None and held.made_of(records):
         return held.all()
     return [Fact.from_record(record, checked=True) for record in records]
@@ -90,7 +104,7 @@ def rewrite_facts(store: Writer, facts: Iterable[Fact]) -> None:
 def append_facts(store: Writer, facts: Iterable[Fact]) -> None:
     facts = list(facts)
     path = store.layout.facts
-    held = _made_facts.get(str(path))
+    held = _made_facts(store)
     before = snapshot.load(store.layout.snapshot_for(path), snapshot.file_key(path), disk=False)
     records = [fact.to_record() for fact in facts]
     store.append_records(path, "fact", records, lines=_fact_lines(store, facts, records))
@@ -115,4 +129,4 @@ def _hold_facts(store: Writer, earlier: list[Fact | None], facts: list[Fact]) ->
     path = store.layout.facts
     records = snapshot.load(store.layout.snapshot_for(path), snapshot.file_key(path), disk=False)
     if records is not None and len(records) == len(earlier) + len(facts):
-        _made_facts[str(path)] = FactsById(records, made=[*earlier, *facts])
+        _hold_made(store, FactsById(records, made=[*earlier, *facts]))
