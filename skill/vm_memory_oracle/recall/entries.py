@@ -8,7 +8,6 @@ import re
 from collections.abc import Mapping, Sequence
 
 from ..graph import KnowledgeGraph
-from ..model.archive import cause_of
 from ..model.fact import Fact
 from ..model.text import tokens
 from .fusion import Hit
@@ -80,9 +79,8 @@ class HistoryLookup:
             return fact
         if self._archived is None:
             self._archived = {
-                record["id"]: Fact.from_archived(record)
-                for record in self._graph.archived_facts()
-                if cause_of(record).code == "superseded"
+                archived.fact.id: archived.fact
+                for archived in self._graph.archived_facts("superseded")
             }
         return self._archived.get(fact_id)
 
