@@ -66,12 +66,9 @@ class KnowledgeGraph:
         """Active facts (superseded ones included), in the order of facts.jsonl."""
         return self.store.read_facts()
 
-    def archived_facts(self, cause: str | None = None) -> list[Archived]:
-        """The archive's records, in the order of archived-facts.jsonl; only those archived
-        for `cause` (an ArchiveCause code) when given, the others never read as records."""
+    def archived_facts(self) -> list[Archived]:
+        """The archive's records, in the order of archived-facts.jsonl."""
         records = self.store.read_records(self.layout.archive, "archived-fact", copy=False)
-        if cause is not None:
-            records = [record for record in records if cause_of(record).code == cause]
         return [Archived.of(record) for record in records]
 
     def live_view(self, now: datetime) -> LiveView:
@@ -144,7 +141,7 @@ class KnowledgeGraph:
                 existing = by_id.get(candidate.id)
                 if existing is None and PRECISE_SOURCE.search(candidate.source):
                     if archived is None:
-                        archived = self._archived_by_id()
+                        archived = self.archived_by_id()
                     heard = archived_statement(candidate, archived)
                     if heard is not None:
                         # A log line read again (the log was cut or edited above what was
@@ -236,7 +233,7 @@ class KnowledgeGraph:
         stays superseded.)"""
         with self.store.locked("reinstate"):
             facts = self.facts()
-            known = {fact.id for fact in facts} | set(self._archived_by_id())
+            known = {fact.id for fact in facts} | set(self.archived_by_id())
             orphans = {
                 fact.id: f"superseded by {fact.superseded_by}, which is in neither "
                 "facts.jsonl nor the archive"
@@ -256,10 +253,13 @@ class KnowledgeGraph:
             )
         return orphans
 
-    def _archived_by_id(self) -> ArchiveById:
-        return ArchiveById(
-            self.store.read_records(self.layout.archive, "archived-fact", copy=False)
-        )
+    def archived_by_id(self, cause: str | None = None) -> ArchiveById:
+        """The archive's records by fact id (each fact's last), only those archived for
+        `cause` (an ArchiveCause code) when given; each read as an Archived when asked for."""
+        records = self.store.read_records(self.layout.archive, "archived-fact", copy=False)
+        if cause is not None:
+            records = [record for record in records if cause_of(record).code == cause]
+        return ArchiveById(records)
 
     def set_pinned(self, fact_id: str, pinned: bool, now: datetime) -> tuple[Fact, bool]:
         """Put a fact in the vault (pinned: it never decays, is never pruned or merged away,

@@ -63,7 +63,7 @@ def cause_of(record: Mapping[str, Any]) -> ArchiveCause:
     return ArchiveCause("other", reason)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Archived:
     """A fact as the archive keeps it (one line of archived-facts.jsonl): the fact, when it
     was archived and why, its activation then and, for a merged fact, the one it went into."""
@@ -124,6 +124,7 @@ class ArchiveById:
 
     def __init__(self, records: Iterable[Mapping[str, Any]]):
         self._records = {record["id"]: record for record in records}
+        self._read: dict[str, Archived] = {}
 
     def __contains__(self, fact_id: object) -> bool:
         return fact_id in self._records
@@ -132,5 +133,10 @@ class ArchiveById:
         return iter(self._records)
 
     def get(self, fact_id: str) -> Archived | None:
-        record = self._records.get(fact_id)
-        return None if record is None else Archived.of(record)
+        archived = self._read.get(fact_id)
+        if archived is None:
+            record = self._records.get(fact_id)
+            if record is None:
+                return None
+            archived = self._read[fact_id] = Archived.of(record)
+        return archived
