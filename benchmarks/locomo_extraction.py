@@ -58,7 +58,7 @@ def measure(workdir: Path, settings: Settings | None = None) -> Coverage:
         facts = graph.facts()
         total_facts += len(facts)
         sources = {fact.source for fact in facts}
-        sources |= {record["source"] for record in graph.archived_facts()}
+        sources |= {archived.fact.source for archived in graph.archived_facts()}
         for qa in conversation.questions:
             hits = [dia for dia in qa["evidence"] if conversation.turn_sources[dia] in sources]
             per_question.append(len(hits) / len(qa["evidence"]))

@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 
 import pytest
-from vm_memory_oracle.model.archive import ArchiveCause, cause_of
+from vm_memory_oracle.model.archive import ArchiveCause, Archived, cause_of
 
 from conftest import hash_embedder
 
@@ -38,6 +38,39 @@ def test_the_prose_is_rendered_from_the_cause_and_read_back_from_it(cause, prose
 def test_an_unknown_code_is_refused():
     with pytest.raises(ValueError, match="unknown archive cause 'lost'"):
         ArchiveCause("lost")
+
+
+FACT = {
+    "id": "fact-0b7f1a4e-0000-4000-8000-000000000002",
+    "subject": "user",
+    "predicate": "likes",
+    "object": "tea",
+    "source": "user-stated",
+    "created": "2026-01-01T00:00:00Z",
+    "activation": 1.0,
+    "sources": ["sessions/a.jsonl:3"],
+}
+
+
+@pytest.mark.parametrize(
+    "archive",
+    [
+        {  # merged, as consolidation writes it
+            "archived_at": "2026-02-01T00:00:00Z",
+            "archive_reason": "merged into fact-1: same words",
+            "archive_cause": {"code": "merged", "detail": "fact-1: same words"},
+            "final_activation": 0.25,
+            "merged_into": "fact-1",
+        },
+        {"archived_at": "2026-02-01T00:00:00Z", "archive_reason": "pruned: low"},  # older
+    ],
+)
+def test_an_archive_record_reads_as_archived_and_back_unchanged(archive):
+    record = {**FACT, **archive}
+    archived = Archived.of(record)
+    assert archived.fact.id == FACT["id"] and archived.cause == cause_of(record)
+    assert archived.merged_into == archive.get("merged_into")
+    assert json.dumps(archived.to_json()) == json.dumps(record)
 
 
 def test_forget_stores_the_cause_beside_its_prose(cli, data_dir):

@@ -27,7 +27,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from .lexical.snapshot import LexicalSnapshot, build_lexical_index
-from .model.archive import cause_of
+from .model.archive import Archived, cause_of
 from .model.fact import Fact, vector_id
 from .semantic.cache import EmbeddingCache, content_hash
 from .semantic.index import SemanticIndex, indexed_texts
@@ -54,6 +54,10 @@ class ArchiveTier:
 
     def __len__(self) -> int:
         return len(self.records)
+
+    def archived(self, fact_id: str) -> Archived:
+        """The archive record of one of its facts (the tier keeps them as read)."""
+        return Archived.of(self.records[fact_id])
 
     @cached_property
     def vector_index(self) -> SemanticIndex:
@@ -83,14 +87,6 @@ class ArchiveTier:
         return cls(by_id, LexicalSnapshot.from_plain(snapshot), vectors)
 
 
-def pruned_records(graph: KnowledgeGraph) -> dict[str, dict]:
-    """The archive's pruned facts, each by its last record (a fact archived, restored and
-    archived again has one record each time)."""
-    return {
-        record["id"]: record for record in graph.archived_facts() if cause_of(record).code == PRUNED
-    }
-
-
 def archive_tier(graph: KnowledgeGraph, embedder: Embedder | None) -> ArchiveTier:
     """The archive tier of `graph`'s memory, made again only when the archive changed;
     vectors with `embedder` (none without one)."""
@@ -113,15 +109,21 @@ def archive_tier(graph: KnowledgeGraph, embedder: Embedder | None) -> ArchiveTie
 def archive_digests(graph: KnowledgeGraph) -> frozenset[str]:
     """The content hashes of the pruned facts' texts: the embedding cache keeps their
     vectors (semantic/index.py), so the archive tier is made again without the model."""
+    records = graph.store.read_records(graph.layout.archive, "archived-fact")
+    last = {record["id"]: record for record in records if cause_of(record).code == PRUNED}
     return frozenset(
         content_hash(text)
-        for record in pruned_records(graph).values()
+        for record in last.values()
         for text in indexed_texts(Fact.from_archived(record))
     )
 
 
 def _made(graph: KnowledgeGraph, embedder: Embedder | None) -> ArchiveTier:
-    records = pruned_records(graph)
+    # The pruned facts, each by its last record (a fact archived, restored and archived
+    # again has one record each time), kept as read: the tier holds up to 100,000 and
+    # reads one as an Archived only when recall finds it.
+    read = graph.store.read_records(graph.layout.archive, "archived-fact")
+    records = {record["id"]: record for record in read if cause_of(record).code == PRUNED}
     facts = [Fact.from_archived(record) for record in records.values()]
     snapshot = build_lexical_index(facts)
     if embedder is None:

@@ -102,9 +102,18 @@ def facts_from_jsonl(
     return result
 
 
+@dataclass(frozen=True, slots=True)
+class QueryLine:
+    """One line of a --queries file: the query and how many results it asks for (None:
+    the command's --k)."""
+
+    query: str
+    k: int | None = None
+
+
 def queries_from_jsonl(
     stream: BinaryIO, source: str, *, max_line_bytes: int = MAX_LINE_BYTES
-) -> list[dict]:
+) -> list[QueryLine]:
     """Recall queries, one {"query": str, "k": int?} object a line."""
     queries = []
     for number, value in read_json_lines(stream, source, max_line_bytes=max_line_bytes):
@@ -125,5 +134,5 @@ def queries_from_jsonl(
             raise InvalidInputError(
                 "field 'k' must be a whole number from 1 to 1000", source=source, line=number
             )
-        queries.append({"query": query, "k": k})
+        queries.append(QueryLine(query, k))
     return queries

@@ -35,6 +35,7 @@ if TYPE_CHECKING:
     from .learning.learn import LearnReport, Progress
     from .model.archive import Archived
     from .model.fact import Fact
+    from .model.proposal import Proposal
     from .proposals import ProposeReport
     from .recall import Asked, Recalled
     from .storage.store import Store
@@ -206,7 +207,7 @@ class Memory:
         proposer: str,
         where: str,
         redactions: int = 0,
-    ) -> tuple[list[dict], ProposeReport]:
+    ) -> tuple[list[Proposal], ProposeReport]:
         """`facts` (read from the input lines `lines` of `where`) proposed by `proposer`,
         waiting for review; the proposals and what was new among them."""
         from .proposals import propose_facts

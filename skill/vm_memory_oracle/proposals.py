@@ -23,6 +23,7 @@ from .clock import days_between, format_iso, parse_iso
 from .errors import InvalidInputError, UnknownProposalError
 from .graph import KnowledgeGraph, RememberReport, Supersession
 from .model.fact import Fact
+from .model.proposal import Proposal, ReviewEntry
 from .storage.validation import load_schema, problem
 
 # uuid5 namespace of proposal ids; fixed forever, or every pending id would change.
@@ -34,13 +35,13 @@ KIND = "pending-memory"
 
 @dataclass
 class ProposeReport:
-    proposed: list[dict] = field(default_factory=list)  # written now
-    already_pending: list[dict] = field(default_factory=list)  # the same proposal was waiting
+    proposed: list[Proposal] = field(default_factory=list)  # written now
+    already_pending: list[Proposal] = field(default_factory=list)  # the same proposal was waiting
 
 
 @dataclass
 class Decision:
-    proposal: dict
+    proposal: Proposal
     outcome: str  # accepted or rejected
     remembered: RememberReport | None = None
 
@@ -79,8 +80,8 @@ def new_proposal(
     proposed_at: str,
     where: str = "arguments",
     line: int | None = None,
-) -> dict:
-    """The pending record of `fact` (a complete fact of model.fact.new_fact, whose
+) -> Proposal:
+    """The pending proposal of `fact` (a complete fact of model.fact.new_fact, whose
     `source` is what the sub-agent gave, else proposed_by(proposer)).
 
     The fact's source is extended to name the proposal, and its confidence is the
@@ -102,17 +103,17 @@ def new_proposal(
             key="source",
         )
     source = suffix if given == by else f"{given}, {suffix}"
-    record = {
-        "id": pid,
-        "proposer": proposer,
-        "confidence": confidence,
-        "proposed_at": proposed_at,
-        "fact": {**fact.to_record(), "source": source, "confidence": confidence},
-    }
-    fault = problem(KIND, record)
+    proposal = Proposal(
+        pid,
+        proposer,
+        confidence,
+        proposed_at,
+        fact.changed(source=source, confidence=confidence),
+    )
+    fault = problem(KIND, proposal.to_json())
     if fault:
         raise InvalidInputError(fault, source=where, line=line)
-    return record
+    return proposal
 
 
 class PendingMemories:
@@ -127,44 +128,45 @@ class PendingMemories:
         self.store = graph.store
         self.path = graph.layout.pending_memories
 
-    def pending(self, *, copy: bool = True) -> list[dict]:
-        return self.store.read_records(self.path, KIND, unique_key="id", copy=copy)
+    def pending(self) -> list[Proposal]:
+        records = self.store.read_records(self.path, KIND, unique_key="id", copy=False)
+        return [Proposal.of(record) for record in records]
 
-    def review_view(self) -> list[dict]:
+    def review_view(self) -> list[ReviewEntry]:
         """Each pending proposal with what accepting it would do to the facts: whether its
         fact is already known, and which current fact it would supersede."""
         facts = self.graph.facts()
         by_id = {fact.id: fact for fact in facts}
         supersession = Supersession(facts, self.graph.settings.single_valued())
         view = []
-        for proposal in self.pending(copy=False):
-            fact = Fact.from_record(proposal["fact"])
-            entry = {**proposal, "text": fact.sentence, "known": fact.id in by_id}
+        for proposal in self.pending():
+            fact = proposal.fact
             replaced = supersession.replaced(fact, take=False)
-            if replaced:
-                entry["would_supersede"] = {"id": replaced[0], "text": by_id[replaced[0]].sentence}
-            view.append(entry)
+            older = (replaced[0], by_id[replaced[0]].sentence) if replaced else None
+            view.append(ReviewEntry(proposal, fact.sentence, fact.id in by_id, older))
         return view
 
-    def propose(self, proposals: list[dict]) -> ProposeReport:
+    def propose(self, proposals: list[Proposal]) -> ProposeReport:
         """Add the proposals (new_proposal records) not already pending."""
         report = ProposeReport()
         with self.store.locked("propose"):
-            waiting = {proposal["id"]: proposal for proposal in self.pending(copy=False)}
+            waiting = {proposal.id: proposal for proposal in self.pending()}
             for proposal in proposals:
-                if proposal["id"] in waiting:
-                    report.already_pending.append(waiting[proposal["id"]])
+                if proposal.id in waiting:
+                    report.already_pending.append(waiting[proposal.id])
                     continue
-                waiting[proposal["id"]] = proposal
+                waiting[proposal.id] = proposal
                 report.proposed.append(proposal)
             if report.proposed:
-                proposers = sorted({proposal["proposer"] for proposal in report.proposed})
+                proposers = sorted({proposal.proposer for proposal in report.proposed})
                 self.store.note(
                     f"proposed {len(report.proposed)} fact(s) for review "
                     f"(by {', '.join(proposers)})",
-                    [proposal["fact"]["id"] for proposal in report.proposed],
+                    [proposal.fact.id for proposal in report.proposed],
                 )
-                self.store.append_records(self.path, KIND, report.proposed)
+                self.store.append_records(
+                    self.path, KIND, [proposal.to_json() for proposal in report.proposed]
+                )
         return report
 
     def accept(self, pid: str, now: datetime) -> Decision:
@@ -173,23 +175,22 @@ class PendingMemories:
         with self.store.locked("review: accept"):
             proposal = self._find(pid)
             # The memory learns the fact now: its activation clock starts at acceptance.
-            fact = Fact.from_record(proposal["fact"]).changed(created=format_iso(now))
+            fact = proposal.fact.changed(created=format_iso(now))
             remembered = self.graph.remember([fact], now)
             self._drop({pid})
             self.store.note(
-                f"accepted {pid} from {proposal['proposer']} (confidence "
-                f"{proposal['confidence']:g})",
+                f"accepted {pid} from {proposal.proposer} (confidence {proposal.confidence:g})",
                 [fact.id],
             )
         return Decision(proposal, "accepted", remembered)
 
     def accept_all_from(self, proposer: str, now: datetime) -> list[Decision]:
         decisions = []
-        for proposal in self.pending(copy=False):
-            if proposal["proposer"] != proposer:
+        for proposal in self.pending():
+            if proposal.proposer != proposer:
                 continue
             try:
-                decisions.append(self.accept(proposal["id"], now))
+                decisions.append(self.accept(proposal.id, now))
             except UnknownProposalError:
                 continue  # another process decided it meanwhile
         return decisions
@@ -198,43 +199,43 @@ class PendingMemories:
         with self.store.locked("review: reject"):
             proposal = self._find(pid)
             self._drop({pid})
-            self.store.note(f"rejected {pid} from {proposal['proposer']}", [proposal["fact"]["id"]])
+            self.store.note(f"rejected {pid} from {proposal.proposer}", [proposal.fact.id])
         return Decision(proposal, "rejected")
 
-    def expire(self, now: datetime, max_age_days: int) -> list[dict]:
+    def expire(self, now: datetime, max_age_days: int) -> list[Proposal]:
         """Drop the proposals pending more than `max_age_days` at `now`; returns them."""
         with self.store.locked("expire proposals"):
             if not self.path.exists():
                 return []
-            pending = self.pending(copy=False)
             expired = [
                 proposal
-                for proposal in pending
-                if days_between(parse_iso(proposal["proposed_at"]), now) > max_age_days
+                for proposal in self.pending()
+                if days_between(parse_iso(proposal.proposed_at), now) > max_age_days
             ]
             if expired:
-                self._drop({proposal["id"] for proposal in expired})
+                self._drop({proposal.id for proposal in expired})
                 self.store.note(
                     f"expired {len(expired)} proposal(s) pending more than {max_age_days} days",
-                    [proposal["fact"]["id"] for proposal in expired],
+                    [proposal.fact.id for proposal in expired],
                 )
         return expired
 
-    def _find(self, pid: str) -> dict:
-        found = next((proposal for proposal in self.pending() if proposal["id"] == pid), None)
+    def _find(self, pid: str) -> Proposal:
+        found = next((proposal for proposal in self.pending() if proposal.id == pid), None)
         if found is None:
             raise UnknownProposalError(pid)
         return found
 
     def _drop(self, ids: set[str]) -> None:
+        records = self.store.read_records(self.path, KIND, unique_key="id")
         self.store.rewrite_records(
-            self.path, KIND, [proposal for proposal in self.pending() if proposal["id"] not in ids]
+            self.path, KIND, [record for record in records if record["id"] not in ids]
         )
 
 
 def propose_facts(
     graph, facts: list[Fact], lines: list[int | None], *, proposer: str, where: str, now
-) -> tuple[list[dict], ProposeReport]:
+) -> tuple[list[Proposal], ProposeReport]:
     """--action propose: each fact (its `confidence` given) as a proposal of `proposer`,
     read from `where` (its line there, for --from), added unless already pending."""
     stamp = format_iso(now)

@@ -145,18 +145,17 @@ def action_propose(args, memory: Memory) -> Output:
     )
     payload = {
         "proposer": proposer,
-        "proposed": [proposal["id"] for proposal in report.proposed],
-        "already_pending": [proposal["id"] for proposal in report.already_pending],
-        "ids": [proposal["id"] for proposal in proposals],
-        "fact_ids": [proposal["fact"]["id"] for proposal in proposals],
+        "proposed": [proposal.id for proposal in report.proposed],
+        "already_pending": [proposal.id for proposal in report.already_pending],
+        "ids": [proposal.id for proposal in proposals],
+        "fact_ids": [proposal.fact.id for proposal in proposals],
         "redactions": given.redactions,
     }
     if len(proposals) == 1:
         [proposal] = report.proposed or report.already_pending
         done = "Proposed" if report.proposed else "Already pending:"
         lines = [
-            f"{done} {proposal['id']} (confidence {proposal['confidence']:g}): "
-            f"{_sentence(proposal['fact'])}"
+            f"{done} {proposal.id} (confidence {proposal.confidence:g}): {proposal.fact.sentence}"
         ]
     else:
         lines = [
@@ -180,16 +179,17 @@ def action_review(args, memory: Memory) -> Output:
         view = pending.review_view()
         lines = [f"{len(view)} pending proposal(s):"] if view else ["No pending proposals."]
         for entry in view:
+            proposal = entry.proposal
             lines.append(
-                f"{entry['id']}  from {entry['proposer']} at {entry['proposed_at']}, "
-                f"confidence {entry['confidence']:g}: {entry['text']}"
+                f"{proposal.id}  from {proposal.proposer} at {proposal.proposed_at}, "
+                f"confidence {proposal.confidence:g}: {entry.text}"
             )
-            if entry["known"]:
-                lines.append(f"    already known as {entry['fact']['id']}")
-            if "would_supersede" in entry:
-                older = entry["would_supersede"]
-                lines.append(f"    would supersede {older['id']}: {older['text']}")
-        return Output({"pending": view}, lines)
+            if entry.known:
+                lines.append(f"    already known as {proposal.fact.id}")
+            if entry.would_supersede is not None:
+                older_id, older_text = entry.would_supersede
+                lines.append(f"    would supersede {older_id}: {older_text}")
+        return Output({"pending": [entry.to_json() for entry in view]}, lines)
     if args.reject is not None:
         decisions = [pending.reject(args.reject)]
     elif args.accept is not None:
@@ -203,16 +203,11 @@ def action_review(args, memory: Memory) -> Output:
     lines = []
     for decision in decisions:
         proposal = decision.proposal
-        entry = {
-            "proposal": proposal["id"],
-            "proposer": proposal["proposer"],
-            "fact": proposal["fact"]["id"],
-        }
+        entry = {"proposal": proposal.id, "proposer": proposal.proposer, "fact": proposal.fact.id}
         if decision.remembered is None:
             payload["rejected"].append(entry)
             lines.append(
-                f"Rejected {proposal['id']} from {proposal['proposer']}: "
-                f"{_sentence(proposal['fact'])}"
+                f"Rejected {proposal.id} from {proposal.proposer}: {proposal.fact.sentence}"
             )
             continue
         remembered = decision.remembered
@@ -232,7 +227,7 @@ def action_review(args, memory: Memory) -> Output:
         )
         payload["accepted"].append(entry)
         lines.append(
-            f"Accepted {proposal['id']} from {proposal['proposer']}: remembered "
+            f"Accepted {proposal.id} from {proposal.proposer}: remembered "
             f"{stored.id} ({status}): {stored.sentence}"
         )
         lines += [f"  {new} supersedes {old}" for old, new in remembered.superseded]
@@ -376,8 +371,3 @@ def open_input(name: str) -> Iterator[tuple[BinaryIO, str]]:
         raise InvalidInputError("permission denied", source=name) from None
     with handle:
         yield handle, name
-
-
-def _sentence(record: dict) -> str:
-    """The sentence of a fact kept as a record (a proposal's, an archived one)."""
-    return Fact.from_archived(record).sentence

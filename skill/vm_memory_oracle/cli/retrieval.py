@@ -23,8 +23,7 @@ def action_recall(args, memory: Memory) -> Output:
     if args.queries is not None:
         with open_input(args.queries) as (stream, name):
             queries = [
-                Asked(item["query"], item["k"] or args.k)
-                for item in queries_from_jsonl(stream, name)
+                Asked(item.query, item.k or args.k) for item in queries_from_jsonl(stream, name)
             ]
     else:
         queries = [Asked(args.query, args.k)]

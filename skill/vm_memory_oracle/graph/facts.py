@@ -16,7 +16,7 @@ from ..clock import format_iso
 from ..config import Settings
 from ..errors import UnknownFactError
 from ..model.activation import boosted
-from ..model.archive import ArchiveCause, Archived
+from ..model.archive import ArchiveById, ArchiveCause, Archived, cause_of
 from ..model.fact import Fact
 from ..storage.store import Store
 from .derived import entity_records, relation_records
@@ -66,8 +66,10 @@ class KnowledgeGraph:
         """Active facts (superseded ones included), in the order of facts.jsonl."""
         return self.store.read_facts()
 
-    def archived_facts(self) -> list[dict]:
-        return self.store.read_records(self.layout.archive, "archived-fact")
+    def archived_facts(self) -> list[Archived]:
+        """The archive's records, in the order of archived-facts.jsonl."""
+        records = self.store.read_records(self.layout.archive, "archived-fact", copy=False)
+        return [Archived.of(record) for record in records]
 
     def live_view(self, now: datetime) -> LiveView:
         """Activation computed only for the facts asked about, and a Fact made only of those
@@ -134,20 +136,20 @@ class KnowledgeGraph:
             # batch leaves it.
             stored: list[Fact | str] = []
             rewrite = False
-            archived: dict[str, dict] | None = None
+            archived: ArchiveById | None = None
             for candidate in candidates:
                 existing = by_id.get(candidate.id)
                 if existing is None and PRECISE_SOURCE.search(candidate.source):
                     if archived is None:
-                        archived = self._archived_by_id()
-                    record = archived_statement(candidate, archived)
-                    if record is not None:
+                        archived = self.archived_by_id()
+                    heard = archived_statement(candidate, archived)
+                    if heard is not None:
                         # A log line read again (the log was cut or edited above what was
                         # summarized), or a proposal accepted again, whose fact was
                         # archived since: heard, not new.
                         report.known.append(candidate.id)
                         report.archived.append(candidate.id)
-                        stored.append(Fact.from_archived(record))
+                        stored.append(heard.fact)
                         continue
                 if existing is not None:
                     stored.append(existing.id)
@@ -231,7 +233,7 @@ class KnowledgeGraph:
         stays superseded.)"""
         with self.store.locked("reinstate"):
             facts = self.facts()
-            known = {fact.id for fact in facts} | set(self._archived_by_id())
+            known = {fact.id for fact in facts} | set(self.archived_by_id())
             orphans = {
                 fact.id: f"superseded by {fact.superseded_by}, which is in neither "
                 "facts.jsonl nor the archive"
@@ -251,11 +253,13 @@ class KnowledgeGraph:
             )
         return orphans
 
-    def _archived_by_id(self) -> dict[str, dict]:
-        return {
-            record["id"]: record
-            for record in self.store.read_records(self.layout.archive, "archived-fact", copy=False)
-        }
+    def archived_by_id(self, cause: str | None = None) -> ArchiveById:
+        """The archive's records by fact id (each fact's last), only those archived for
+        `cause` (an ArchiveCause code) when given; each read as an Archived when asked for."""
+        records = self.store.read_records(self.layout.archive, "archived-fact", copy=False)
+        if cause is not None:
+            records = [record for record in records if cause_of(record).code == cause]
+        return ArchiveById(records)
 
     def set_pinned(self, fact_id: str, pinned: bool, now: datetime) -> tuple[Fact, bool]:
         """Put a fact in the vault (pinned: it never decays, is never pruned or merged away,
@@ -291,7 +295,7 @@ class KnowledgeGraph:
             if not any(fact.id == fact_id for fact in self.facts()):
                 raise UnknownFactError(fact_id)
             [archived] = self.archive({fact_id: why}, now, note=f"forgot 1 fact ({why.prose})")
-        return Archived.of(archived)
+        return archived
 
     def archive(
         self,
@@ -299,12 +303,12 @@ class KnowledgeGraph:
         now: datetime,
         *,
         note: str | None = None,
-        fields: dict[str, dict] | None = None,
+        merged_into: dict[str, str] | None = None,
         amend: dict[str, dict] | None = None,
-    ) -> list[dict]:
+    ) -> list[Archived]:
         """Move the facts of `chosen` (fact id -> why) to the archive, as they are now.
 
-        `fields` adds to a fact's archive record (merged_into); `amend` changes facts that
+        `merged_into` names the fact each merged one went into; `amend` changes facts that
         stay, in the same rewrite (a merge's sources; Fact.changed arguments by fact id). The
         archive is appended to (durably) before facts.jsonl is rewritten, so a crash leaves
         a fact in both files, never in neither; a retry at the same `now` finds its archive
@@ -313,26 +317,27 @@ class KnowledgeGraph:
         run appended it.
         """
         stamp = format_iso(now)
-        fields, amend = fields or {}, amend or {}
+        merged_into, amend = merged_into or {}, amend or {}
         with self.store.locked("archive"):
             facts = self.facts()
             state = self.store.read_activation()
             done = {
-                record["id"]: record
-                for record in self.archived_facts()
+                record["id"]: Archived.of(record)
+                for record in self.store.read_records(
+                    self.layout.archive, "archived-fact", copy=False
+                )
                 if record["archived_at"] == stamp
             }
             leaving = [fact for fact in facts if fact.id in chosen]
             records = [
                 done.get(fact.id)
-                or {
-                    **fact.to_record(),
-                    "archived_at": stamp,
-                    "archive_reason": chosen[fact.id].prose,
-                    "archive_cause": chosen[fact.id].as_dict(),
-                    "final_activation": round(self.activation_of(fact, state, now), 6),
-                    **fields.get(fact.id, {}),
-                }
+                or Archived.new(
+                    fact,
+                    stamp,
+                    chosen[fact.id],
+                    round(self.activation_of(fact, state, now), 6),
+                    merged_into.get(fact.id),
+                )
                 for fact in leaving
             ]
             remaining = [
@@ -347,7 +352,7 @@ class KnowledgeGraph:
                 self.store.append_records(
                     self.layout.archive,
                     "archived-fact",
-                    [record for record in records if record["id"] not in done],
+                    [record.to_json() for record in records if record.fact.id not in done],
                 )
                 self.store.rewrite_facts(remaining)
             self._write_indexes(remaining)
@@ -402,25 +407,23 @@ class KnowledgeGraph:
                 },
                 now,
                 note=f"merged {len(merged)} duplicate fact(s)",
-                fields={gone: {"merged_into": kept} for gone, (kept, _) in merged.items()},
+                merged_into={gone: kept for gone, (kept, _) in merged.items()},
                 amend=amend,
             )
         return merged
 
     def restore(
-        self, archived: list[dict], now: datetime, activation: float = RESTORED_ACTIVATION
+        self, archived: list[Archived], now: datetime, activation: float = RESTORED_ACTIVATION
     ) -> list[LiveFact]:
         """Bring archived facts back to the active set at `activation`.
 
         The fact is durably in facts.jsonl before it leaves the archive.
         """
         stamp = format_iso(now)
-        wanted = {
-            (record["id"], record["archived_at"], record["archive_reason"]) for record in archived
-        }
+        wanted = {(record.fact.id, record.archived_at, record.reason) for record in archived}
         with self.store.locked("restore"):
             active = {fact.id for fact in self.facts()}
-            archive = self.archived_facts()
+            archive = self.store.read_records(self.layout.archive, "archived-fact")
             chosen = [
                 record
                 for record in archive

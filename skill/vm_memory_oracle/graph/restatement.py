@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import re
 
+from ..model.archive import ArchiveById, Archived
 from ..model.fact import Fact
 
 REPETITION_BONUS = 0.2
@@ -19,11 +20,11 @@ PRECISE_SOURCE = re.compile(
 MAX_SOURCES = 20
 
 
-def archived_statement(candidate: Fact, archived: dict[str, dict]) -> dict | None:
+def archived_statement(candidate: Fact, archived: ArchiveById) -> Archived | None:
     """The archive record of `candidate`'s fact when it already holds `candidate`'s source
     (`archived`: archive records by fact id); None otherwise."""
     record = archived.get(candidate.id)
-    if record is not None and candidate.source in {record["source"], *record.get("sources", ())}:
+    if record is not None and candidate.source in {record.fact.source, *record.fact.sources}:
         return record
     return None
 

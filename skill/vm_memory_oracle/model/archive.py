@@ -7,7 +7,7 @@ the cause back from it, so old archives load as new ones do.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -46,7 +46,7 @@ class ArchiveCause:
         return {"code": self.code, "detail": self.detail}
 
 
-def cause_of(record: dict) -> ArchiveCause:
+def cause_of(record: Mapping[str, Any]) -> ArchiveCause:
     """The cause of an archive record: its `archive_cause`, else read from the prose of an
     older record's `archive_reason` (a prose of no known kind is kept whole, as "other")."""
     stored = record.get("archive_cause")
@@ -63,14 +63,19 @@ def cause_of(record: dict) -> ArchiveCause:
     return ArchiveCause("other", reason)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Archived:
-    """A fact as the archive keeps it: the fact, when it was archived and why."""
+    """A fact as the archive keeps it (one line of archived-facts.jsonl): the fact, when it
+    was archived and why, its activation then and, for a merged fact, the one it went into."""
 
     fact: Fact
     archived_at: str
     cause: ArchiveCause
     reason: str  # the prose archive_reason, as the record says it
+    final_activation: float | None = None  # absent from some older records
+    merged_into: str | None = None
+    # Whether the record stores archive_cause (older records have the prose alone).
+    cause_stored: bool = True
 
     @classmethod
     def of(cls, record: Mapping[str, Any]) -> Archived:
@@ -80,6 +85,58 @@ class Archived:
         return cls(
             Fact.from_archived(record),
             record["archived_at"],
-            cause_of(dict(record)),
+            cause_of(record),
             record["archive_reason"],
+            record.get("final_activation"),
+            record.get("merged_into"),
+            "archive_cause" in record,
         )
+
+    @classmethod
+    def new(
+        cls,
+        fact: Fact,
+        archived_at: str,
+        cause: ArchiveCause,
+        final_activation: float,
+        merged_into: str | None = None,
+    ) -> Archived:
+        """The record of `fact` archived now, its prose rendered from `cause`."""
+        return cls(fact, archived_at, cause, cause.prose, final_activation, merged_into)
+
+    def to_json(self) -> dict[str, Any]:
+        """The record as archived-facts.jsonl holds it: the fact's keys, then the archive's."""
+        record = self.fact.to_record()
+        record["archived_at"] = self.archived_at
+        record["archive_reason"] = self.reason
+        if self.cause_stored:
+            record["archive_cause"] = self.cause.as_dict()
+        if self.final_activation is not None:
+            record["final_activation"] = self.final_activation
+        if self.merged_into is not None:
+            record["merged_into"] = self.merged_into
+        return record
+
+
+class ArchiveById:
+    """Archive records by fact id (each fact's last), read as Archived only when one is
+    asked for: an archive may hold 100,000."""
+
+    def __init__(self, records: Iterable[Mapping[str, Any]]):
+        self._records = {record["id"]: record for record in records}
+        self._read: dict[str, Archived] = {}
+
+    def __contains__(self, fact_id: object) -> bool:
+        return fact_id in self._records
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._records)
+
+    def get(self, fact_id: str) -> Archived | None:
+        archived = self._read.get(fact_id)
+        if archived is None:
+            record = self._records.get(fact_id)
+            if record is None:
+                return None
+            archived = self._read[fact_id] = Archived.of(record)
+        return archived

@@ -58,7 +58,7 @@ def restore_found(
     found = {hit.fact.id: hit for hit in hits if ARCHIVE in hit.matched}
     if not found:
         return hits
-    for live in graph.restore([tier.records[fact_id] for fact_id in found], now):
+    for live in graph.restore([tier.archived(fact_id) for fact_id in found], now):
         found[live.id].fact = live
     return hits
 

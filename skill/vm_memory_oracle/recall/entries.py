@@ -8,7 +8,7 @@ import re
 from collections.abc import Mapping, Sequence
 
 from ..graph import KnowledgeGraph
-from ..model.archive import cause_of
+from ..model.archive import ArchiveById
 from ..model.fact import Fact
 from ..model.text import tokens
 from .fusion import Hit
@@ -72,19 +72,16 @@ class HistoryLookup:
     def __init__(self, graph: KnowledgeGraph, records: Mapping[str, Fact]):
         self._graph = graph
         self._records = records
-        self._archived: dict[str, Fact] | None = None
+        self._archived: ArchiveById | None = None
 
     def get(self, fact_id: str) -> Fact | None:
         fact = self._records.get(fact_id)
         if fact is not None:
             return fact
         if self._archived is None:
-            self._archived = {
-                record["id"]: Fact.from_archived(record)
-                for record in self._graph.archived_facts()
-                if cause_of(record).code == "superseded"
-            }
-        return self._archived.get(fact_id)
+            self._archived = self._graph.archived_by_id("superseded")
+        archived = self._archived.get(fact_id)
+        return None if archived is None else archived.fact
 
 
 def found_fact(hit: Hit, history) -> FoundFact:

@@ -18,7 +18,6 @@ from pathlib import Path
 from ..graph import KnowledgeGraph
 from ..learning.daily import DAILY_NAME
 from ..learning.ledger import forget_removed_logs, unsummarized
-from ..model.fact import Fact
 from ..proposals import PendingMemories
 from ..storage.sessions import session_day
 from .report import StepReport
@@ -174,11 +173,11 @@ def clean(graph: KnowledgeGraph, now: datetime) -> StepReport:
         for proposal in expired:
             changes.append(
                 {
-                    "proposal": proposal["id"],
+                    "proposal": proposal.id,
                     "change": "expired",
                     "reason": f"pending more than {max_age} days (proposed by "
-                    f"{proposal['proposer']} at {proposal['proposed_at']}): "
-                    f"{Fact.from_record(proposal['fact']).sentence}",
+                    f"{proposal.proposer} at {proposal.proposed_at}): "
+                    f"{proposal.fact.sentence}",
                 }
             )
     return StepReport(

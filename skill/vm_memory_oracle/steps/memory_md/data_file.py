@@ -62,8 +62,8 @@ def _day(valid_from: str | None) -> str | None:
 def former_lines(graph: KnowledgeGraph) -> dict[str, str]:
     """The line each archived fact had in MEMORY.md (line -> fact id)."""
     return {
-        fact_line(candidate(Fact.from_archived(record), 0.0)): record["id"]
-        for record in graph.archived_facts()
+        fact_line(candidate(archived.fact, 0.0)): archived.fact.id
+        for archived in graph.archived_facts()
     }
 
 
