@@ -78,6 +78,7 @@ class ActivationEntries(MutableMapping[str, ActivationEntry]):
 
     @classmethod
     def of(cls, entries: Mapping[str, ActivationEntry]) -> ActivationEntries:
+        """`entries` as ActivationEntries: itself when it is one, else their JSON records."""
         if isinstance(entries, ActivationEntries):
             return entries
         return cls({fact_id: entry.to_json() for fact_id, entry in entries.items()})
