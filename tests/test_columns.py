@@ -16,7 +16,7 @@ from vm_memory_oracle.graph.columns import (
     fact_columns,
     microseconds,
 )
-from vm_memory_oracle.model.activation import fact_activation
+from vm_memory_oracle.model.activation import ActivationEntries, ActivationEntry, fact_activation
 from vm_memory_oracle.model.fact import new_fact
 from vm_memory_oracle.steps.memory_md import block as memory_md
 
@@ -42,7 +42,7 @@ fact_inputs = st.tuples(
 )
 def test_vectorized_activation_is_the_scalar_formula(rows, now_seconds, half_life):
     now = START + timedelta(seconds=now_seconds)
-    facts, state = [], {}
+    facts, state = [], ActivationEntries()
     for number, (importance, pinned, initial, created, entry) in enumerate(rows):
         stamp = format_iso(START + timedelta(microseconds=created))
         fact = new_fact(
@@ -59,11 +59,9 @@ def test_vectorized_activation_is_the_scalar_formula(rows, now_seconds, half_lif
         )
         facts.append(fact)
         if entry is not None:
-            state[fact.id] = {
-                "activation": entry[0],
-                "last_accessed": format_iso(START + timedelta(microseconds=entry[1])),
-                "access_count": 1,
-            }
+            state[fact.id] = ActivationEntry(
+                entry[0], format_iso(START + timedelta(microseconds=entry[1])), 1
+            )
     inputs = FactColumns(
         np.array([fact.importance or 0.0 for fact in facts]),
         np.array([fact.pinned for fact in facts]),
@@ -112,10 +110,10 @@ def test_the_journal_of_recalls_is_applied_over_the_columns():
     inputs = FactColumns(
         np.array([0.0]), np.array([False]), np.array([microseconds(fact.created)]), np.array([1.0])
     )
-    columns = ActivationColumns.of({fact.id: 0}, inputs, {})
+    columns = ActivationColumns.of({fact.id: 0}, inputs, ActivationEntries())
     now = parse_iso("2026-01-31T00:00:00Z")
     assert columns.activation(inputs, now, 30.0)[0] == 0.5
-    columns.apply({fact.id: {"activation": 0.8, "last_accessed": "2026-01-31T00:00:00Z"}})
+    columns.apply(ActivationEntries.of({fact.id: ActivationEntry(0.8, "2026-01-31T00:00:00Z", 1)}))
     assert columns.activation(inputs, now, 30.0)[0] == 0.8
 
 
@@ -154,13 +152,12 @@ def test_the_searchable_mask_is_activation_at_or_above_the_threshold(
     )
     ids = [f"fact-{number}" for number in range(len(rows))]
     start = microseconds(START)
-    state = {
-        fact_id: {
-            "activation": row[2],
-            "last_accessed": format_iso(START + timedelta(microseconds=row[3])),
+    state = ActivationEntries.of(
+        {
+            fact_id: ActivationEntry(row[2], format_iso(START + timedelta(microseconds=row[3])), 0)
+            for fact_id, row in zip(ids, rows)
         }
-        for fact_id, row in zip(ids, rows)
-    }
+    )
     columns = ActivationColumns.of({fact_id: n for n, fact_id in enumerate(ids)}, inputs, state)
     for offset in moments:
         now = START + timedelta(microseconds=offset)
@@ -175,13 +172,16 @@ def test_the_searchable_mask_is_activation_at_or_above_the_threshold(
             assert columns.searchable(inputs, at, half_life, threshold).tolist() == exact.tolist()
         boosted = data.draw(st.lists(st.sampled_from(ids), max_size=3, unique=True))
         columns.apply(
-            {
-                fact_id: {
-                    "activation": min(1.0, data.draw(st.floats(0, 1))),
-                    "last_accessed": format_iso(now.replace(microsecond=0)),
+            ActivationEntries.of(
+                {
+                    fact_id: ActivationEntry(
+                        min(1.0, data.draw(st.floats(0, 1))),
+                        format_iso(now.replace(microsecond=0)),
+                        1,
+                    )
+                    for fact_id in boosted
                 }
-                for fact_id in boosted
-            }
+            )
         )
         chosen = np.array(sorted({0, len(rows) - 1}), dtype=np.intp)
         assert_same_activations(

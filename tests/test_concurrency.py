@@ -82,7 +82,7 @@ def test_concurrent_recalls_lose_no_boost(cli, data_dir):
     cli("--action", "config", "--set", "embedding_model=hash")
     finish([start(RECALLER, str(data_dir), "40") for _ in range(3)])
     [entry] = activation_state(data_dir).values()
-    assert entry["access_count"] == 120
+    assert entry.access_count == 120
 
 
 @pytest.mark.slow

@@ -103,7 +103,7 @@ def test_a_fact_said_once_is_found_after_200_days_and_is_active_again(
     assert not restored & {record["id"] for record in lines_of(archive)}
     state = activation_state(data_dir)
     for fact_id in restored:  # restored at 0.3, then boosted by the recall
-        assert state[fact_id]["activation"] == pytest.approx(0.6)
+        assert state[fact_id].activation == pytest.approx(0.6)
     audit = (data_dir / "state" / "audit.jsonl").read_text()
     assert "restored" in audit and "at activation 0.3" in audit
     # Active again: the next recall finds them in the active set.

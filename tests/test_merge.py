@@ -124,8 +124,8 @@ def test_one_preference_said_twice_in_other_words_becomes_one_fact(cli, data_dir
     assert gone["archive_reason"].startswith(f"merged into {kept['id']}: same subject, ")
     # max, not sum: the kept fact has the higher of the two activations, below 1
     state = activation_state(data_dir)
-    assert state[kept["id"]]["activation"] == pytest.approx(
-        max(gone["final_activation"], state[kept["id"]]["activation"])
+    assert state[kept["id"]].activation == pytest.approx(
+        max(gone["final_activation"], state[kept["id"]].activation)
     )
     assert gone["id"] not in state
     assert {row["target"] for row in report["changes"] if row["change"] == "merged"} == {gone["id"]}

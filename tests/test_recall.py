@@ -289,7 +289,7 @@ def test_recall_still_boosts_after_the_activation_file_was_reset(seeded, data_di
     # Reset to its creation values (1.0 on 2026-05-01), decayed 30 days, then boosted.
     assert result.json()["results"][0]["activation"] == pytest.approx(0.8, abs=1e-4)
     berlin = result.json()["results"][0]["id"]
-    assert activation_state(data_dir)[berlin]["access_count"] == 1
+    assert activation_state(data_dir)[berlin].access_count == 1
 
 
 def test_quarantine_warnings_reach_every_action(seeded, data_dir):

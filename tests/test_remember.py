@@ -393,7 +393,7 @@ def test_reading_the_same_log_lines_again_counts_each_statement_once(data_dir, b
     assert expected[0][0]["importance"] == 0.2 and expected[0][0]["sources"] == [
         "sessions/2026-05-15-090000.jsonl:9"
     ]
-    assert expected[1][expected[0][0]["id"]]["access_count"] == 1
+    assert expected[1][expected[0][0]["id"]].access_count == 1
 
     _graph(data_dir).remember(_line_facts(stamp, before), now)
 

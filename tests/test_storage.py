@@ -8,11 +8,13 @@ import os
 import re
 import signal
 import time
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
 from vm_memory_oracle.data_directory import initialize
 from vm_memory_oracle.errors import ChangedMeanwhile, DataDirError, InvalidInputError
+from vm_memory_oracle.model.activation import ActivationEntry
 from vm_memory_oracle.model.fact import new_fact
 from vm_memory_oracle.storage import files
 from vm_memory_oracle.storage.layout import Layout
@@ -256,31 +258,21 @@ def test_replace_if_unchanged_refuses_when_another_writer_appended(tmp_path):
 
 
 def test_recall_boosts_go_to_the_journal_and_fold_into_the_file(store):
-    state = {
-        "fact-00000000-0000-5000-8000-00000000000a": {
-            "activation": 0.5,
-            "last_accessed": NOW,
-            "access_count": 0,
-        }
-    }
+    state = {"fact-00000000-0000-5000-8000-00000000000a": ActivationEntry(0.5, NOW, 0)}
     store.write_activation(state)
     fact_id = next(iter(state))
     for count in range(1, 4):
-        state[fact_id] = {
-            "activation": 0.5 + count / 10,
-            "last_accessed": NOW,
-            "access_count": count,
-        }
+        state[fact_id] = ActivationEntry(0.5 + count / 10, NOW, count)
         store.write_activation(state, changed=[fact_id], journal_limit=3)
     file_state = json.loads(store.layout.activation.read_text())["facts"]
     # Two boosts went to the journal; the third reached the limit and folded everything in.
     assert file_state[fact_id]["access_count"] == 3
     assert store.layout.activation_journal.read_text() == ""
-    state[fact_id] = {"activation": 1.0, "last_accessed": NOW, "access_count": 4}
+    state[fact_id] = ActivationEntry(1.0, NOW, 4)
     store.write_activation(state, changed=[fact_id], journal_limit=3)
     assert json.loads(store.layout.activation.read_text())["facts"][fact_id]["access_count"] == 3
     fresh = Store(store.layout, lock_timeout=5, timestamp=NOW)
-    assert fresh.read_activation()[fact_id]["access_count"] == 4
+    assert fresh.read_activation()[fact_id].access_count == 4
 
 
 def test_the_journal_view_follows_appends_and_folds_as_a_fresh_read_gives_it(store):
@@ -288,18 +280,12 @@ def test_the_journal_view_follows_appends_and_folds_as_a_fresh_read_gives_it(sto
     it must always equal what another process reading the files makes of them, and a view
     handed out before an append must not change under its holder."""
     ids = [f"fact-00000000-0000-5000-8000-{number:012x}" for number in range(1, 5)]
-    state = {
-        fact_id: {"activation": 0.5, "last_accessed": NOW, "access_count": 0} for fact_id in ids
-    }
+    state = {fact_id: ActivationEntry(0.5, NOW, 0) for fact_id in ids}
     store.write_activation(state)
     views = []
     for round_number in range(1, 9):
         fact_id = ids[round_number % len(ids)]
-        state[fact_id] = {
-            "activation": round(0.5 + round_number / 20, 3),
-            "last_accessed": NOW,
-            "access_count": round_number,
-        }
+        state[fact_id] = ActivationEntry(round(0.5 + round_number / 20, 3), NOW, round_number)
         # A limit of 5: the fifth boost folds the four journal lines into the file.
         store.write_activation(state, changed=[fact_id], journal_limit=5)
         view = store.activation_view()
@@ -446,17 +432,17 @@ def test_facts_are_written_unchecked_only_when_known_to_pass_the_schema(store):
 def test_a_whole_activation_write_checks_every_entry_not_read_from_the_file(store):
     """Entries kept as read from activation-metadata.json are not checked again; a new or
     changed one is, and an invalid one is refused with nothing written."""
-    good = {"activation": 0.5, "last_accessed": NOW, "access_count": 0}
+    good = ActivationEntry(0.5, NOW, 0)
     ids = [f"fact-00000000-0000-5000-8000-{number:012x}" for number in range(1, 4)]
-    store.write_activation({fact_id: dict(good) for fact_id in ids})
+    store.write_activation({fact_id: good for fact_id in ids})
     before = store.layout.activation.read_bytes()
     state = store.read_activation()
-    state[ids[0]] = {**good, "activation": 5.0}  # above 1
+    state[ids[0]] = replace(good, activation=5.0)  # above 1
     with pytest.raises(InvalidInputError, match="refusing to write an invalid"):
         store.write_activation(state)
     assert store.layout.activation.read_bytes() == before
-    state[ids[0]] = {**good, "access_count": 2}
-    state["not-a-fact-id"] = dict(good)
+    state[ids[0]] = replace(good, access_count=2)
+    state["not-a-fact-id"] = good
     with pytest.raises(InvalidInputError, match="refusing to write an invalid"):
         store.write_activation(state)
     del state["not-a-fact-id"]

@@ -420,7 +420,7 @@ def _repair(store: Store, settings, found: list[Finding]) -> None:
         if "orphan_state" in codes:
             state = store.read_activation()
             ids = {fact.id for fact in facts}
-            kept = {fact_id: entry for fact_id, entry in state.items() if fact_id in ids}
+            kept = state.only(fact_id for fact_id in state if fact_id in ids)
             if kept != state:
                 store.write_activation(kept)
                 store.note(

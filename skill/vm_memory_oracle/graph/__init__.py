@@ -5,7 +5,7 @@ them (derived)."""
 from .derived import entity_names, entity_records, relation_records
 from .facts import KnowledgeGraph, RememberReport
 from .supersession import PREFERENCE, Supersession, current_holders
-from .views import LiveFact, LiveView, initial_state, live_fact
+from .views import LiveFact, LiveView, live_fact
 
 __all__ = [
     "KnowledgeGraph",
@@ -17,7 +17,6 @@ __all__ = [
     "current_holders",
     "entity_names",
     "entity_records",
-    "initial_state",
     "live_fact",
     "relation_records",
 ]

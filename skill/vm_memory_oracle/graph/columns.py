@@ -21,6 +21,7 @@ from functools import cache
 import numpy as np
 
 from ..clock import SECONDS_PER_DAY, parse_iso
+from ..model.activation import ActivationEntries
 from ..model.fact import Fact
 
 _EPOCH = datetime(1970, 1, 1, tzinfo=timezone.utc)
@@ -57,25 +58,24 @@ class ActivationColumns:
 
     @classmethod
     def of(
-        cls, position: Mapping[str, int], facts: FactColumns, state: Mapping[str, dict]
+        cls, position: Mapping[str, int], facts: FactColumns, state: ActivationEntries
     ) -> ActivationColumns:
         columns = cls(position, facts.initial.copy(), facts.created.copy())
         columns.apply(state)
         return columns
 
-    def apply(self, entries: Mapping[str, dict]) -> None:
-        """Set the state of the facts of `entries` (fact id -> activation state entry);
-        entries of facts without a number are passed over."""
+    def apply(self, entries: ActivationEntries) -> None:
+        """Set the state of the facts of `entries`; entries of facts without a number are
+        passed over."""
         parsed: dict[str, int] = {}  # many facts share a stamp (one batch, one recall)
         changed: list[int] = []
-        for fact_id, entry in entries.items():
+        for fact_id, a0, stamp in entries.decay_starts():
             number = self.position.get(fact_id)
             if number is None:
                 continue
-            stamp = entry["last_accessed"]
             if stamp not in parsed:
                 parsed[stamp] = microseconds(stamp)
-            self.a0[number] = entry["activation"]
+            self.a0[number] = a0
             self.last[number] = parsed[stamp]
             changed.append(number)
         if changed:
@@ -187,16 +187,13 @@ def fact_columns(facts: Sequence[Fact]) -> FactColumns:
 
 
 def activation_values(
-    facts: Sequence[Fact], state: Mapping[str, dict], now: datetime, half_life_days: float
+    facts: Sequence[Fact], state: ActivationEntries, now: datetime, half_life_days: float
 ) -> list[float]:
     """Each fact's activation at `now` given the activation state, as fact_activation gives
     it one by one (float for float), over arrays."""
     position = {fact.id: number for number, fact in enumerate(facts)}
     columns = fact_columns(facts)
-    wanted = {fact_id: entry for fact_id, entry in state.items() if fact_id in position}
-    values = ActivationColumns.of(position, columns, wanted).activation(
-        columns, now, half_life_days
-    )
+    values = ActivationColumns.of(position, columns, state).activation(columns, now, half_life_days)
     return values.tolist()
 
 
@@ -227,21 +224,21 @@ def state_columns(store, position: Mapping[str, int], facts: FactColumns) -> Act
     )
 
     def make(key: tuple | None) -> _Applied:
-        journal = store.activation_journal()
+        journal, length = store.activation_journal_since()
         columns = ActivationColumns.of(position, facts, store.read_activation_file())
-        columns.apply({entry["id"]: entry for entry in journal})
-        return _Applied(columns, len(journal))
+        columns.apply(journal)
+        return _Applied(columns, length)
 
     def extend(old_key: tuple, earlier: _Applied, key: tuple | None) -> _Applied | None:
         """The columns with the journal's new entries, while the activation file and the
         journal's inode are those they were made of and the journal only grew."""
-        journal = store.activation_journal()
+        journal, length = store.activation_journal_since(earlier.applied)
         if key is None or old_key[:3] != key[:3] or _inode(old_key[3]) != _inode(key[3]):
             return None
-        if earlier.applied > len(journal):
+        if earlier.applied > length:
             return None
-        earlier.columns.apply({entry["id"]: entry for entry in journal[earlier.applied :]})
-        return _Applied(earlier.columns, len(journal))
+        earlier.columns.apply(journal)
+        return _Applied(earlier.columns, length)
 
     return derived.brought_in_step(memo, make, extend).columns
 

@@ -8,14 +8,14 @@ derived from the facts and rewritten with them. Every mutation re-reads under th
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import datetime
 from typing import TYPE_CHECKING
 
 from ..clock import format_iso
 from ..config import Settings
 from ..errors import UnknownFactError
-from ..model.activation import boosted
+from ..model.activation import ActivationEntries, ActivationEntry, boosted
 from ..model.archive import ArchiveById, ArchiveCause, Archived, cause_of
 from ..model.fact import Fact
 from ..storage.store import Store
@@ -29,7 +29,7 @@ from .restatement import (
     merge_restatement,
 )
 from .supersession import Supersession
-from .views import LiveFact, LiveView, initial_state, live_fact
+from .views import LiveFact, LiveView, live_fact
 
 if TYPE_CHECKING:
     from .columns import ActivationsAt, FactColumns
@@ -92,7 +92,7 @@ class KnowledgeGraph:
         return ActivationsAt(columns, facts, now, self.settings.half_life_days)
 
     def activation_values(
-        self, facts: list[Fact], state: Mapping[str, dict], now: datetime
+        self, facts: list[Fact], state: ActivationEntries, now: datetime
     ) -> list[float]:
         """activation_of each of `facts`, over arrays (graph.columns)."""
         from .columns import activation_values
@@ -104,11 +104,13 @@ class KnowledgeGraph:
         state = self.store.read_activation()
         return [self._live(fact, state, now) for fact in self.facts()]
 
-    def activation_of(self, fact: Fact, state: dict[str, dict], now: datetime) -> float:
+    def activation_of(
+        self, fact: Fact, state: Mapping[str, ActivationEntry], now: datetime
+    ) -> float:
         """The fact's activation at `now`, given the activation state."""
         return self._live(fact, state, now).activation
 
-    def _live(self, fact: Fact, state: dict[str, dict], now: datetime) -> LiveFact:
+    def _live(self, fact: Fact, state: Mapping[str, ActivationEntry], now: datetime) -> LiveFact:
         return live_fact(fact, state, now, half_life_days=self.settings.half_life_days)
 
     # -- writing ---------------------------------------------------------------------------
@@ -156,7 +158,7 @@ class KnowledgeGraph:
                     if already_heard(existing, state.get(existing.id), candidate.source):
                         # The same line read again (a retried summarize or acceptance):
                         # not a repetition.
-                        state.setdefault(existing.id, initial_state(existing))
+                        state.setdefault(existing.id, ActivationEntry.initial(existing))
                         report.known.append(existing.id)
                         continue
                     fact = self._reasserted(
@@ -176,7 +178,7 @@ class KnowledgeGraph:
                     fact = candidate
                     by_id[fact.id] = fact
                     appended.append(fact.id)
-                    state[fact.id] = initial_state(fact, stamp)
+                    state[fact.id] = ActivationEntry.initial(fact, stamp)
                     report.added.append(fact.id)
                     stored.append(fact.id)
                 for holder in supersession.replaced(fact):
@@ -195,7 +197,7 @@ class KnowledgeGraph:
         self,
         existing: Fact,
         candidate: Fact,
-        state: dict[str, dict],
+        state: ActivationEntries,
         now: datetime,
         stamp: str,
         repetition_bonus: float,
@@ -213,7 +215,12 @@ class KnowledgeGraph:
         return fact
 
     def _write_remembered(
-        self, by_id: dict[str, Fact], state: dict[str, dict], *, appended: list[str], rewrite: bool
+        self,
+        by_id: dict[str, Fact],
+        state: ActivationEntries,
+        *,
+        appended: list[str],
+        rewrite: bool,
     ) -> None:
         """Write what a remember batch leaves: facts.jsonl rewritten when a fact changed,
         else only the new facts (`appended`) added to it; the activation state of the facts
@@ -223,7 +230,7 @@ class KnowledgeGraph:
             self.store.rewrite_facts(facts)
         else:
             self.store.append_facts(by_id[fact_id] for fact_id in appended)
-        self.store.write_activation({fid: state[fid] for fid in by_id if fid in state})
+        self.store.write_activation(state.only(by_id))
         self._write_indexes(facts)
 
     def reinstate_orphans(self) -> dict[str, str]:
@@ -276,12 +283,12 @@ class KnowledgeGraph:
             if fact.pinned == pinned:
                 return fact, False
             state = self.store.read_activation()
-            entry = state.get(fact_id) or initial_state(fact)
-            state[fact_id] = {
-                **entry,
-                "activation": self._live(fact, state, now).activation,
-                "last_accessed": format_iso(now),
-            }
+            entry = state.get(fact_id) or ActivationEntry.initial(fact)
+            state[fact_id] = replace(
+                entry,
+                activation=self._live(fact, state, now).activation,
+                last_accessed=format_iso(now),
+            )
             fact = fact.changed(pinned=pinned)
             self.store.rewrite_facts(fact if other.id == fact_id else other for other in facts)
             self.store.write_activation(state, changed=[fact_id])
@@ -358,9 +365,7 @@ class KnowledgeGraph:
             self._write_indexes(remaining)
             kept = {fact.id for fact in remaining}
             if set(state) - kept:
-                self.store.write_activation(
-                    {fid: entry for fid, entry in state.items() if fid in kept}
-                )
+                self.store.write_activation(state.only(fid for fid in state if fid in kept))
         return records
 
     def merge(self, pairs: dict[str, tuple[str, str]], now: datetime) -> dict[str, tuple[str, str]]:
@@ -392,13 +397,13 @@ class KnowledgeGraph:
                     sources += [other.source, *other.sources]
                 amend[kept] = {"sources": tuple(dict.fromkeys(sources))[1:][-MAX_SOURCES:]}
                 group = [fact, *others]
-                entries = [state.get(item.id) or initial_state(item) for item in group]
-                state[kept] = {
-                    **entries[0],
-                    "activation": max(self.activation_of(item, state, now) for item in group),
-                    "last_accessed": format_iso(now),
-                    "access_count": max(entry["access_count"] for entry in entries),
-                }
+                entries = [state.get(item.id) or ActivationEntry.initial(item) for item in group]
+                state[kept] = replace(
+                    entries[0],
+                    activation=max(self.activation_of(item, state, now) for item in group),
+                    last_accessed=format_iso(now),
+                    access_count=max(entry.access_count for entry in entries),
+                )
             self.store.write_activation(state, changed=list(absorbed))
             self.archive(
                 {
@@ -440,11 +445,7 @@ class KnowledgeGraph:
             self.store.append_facts(back)
             state = self.store.read_activation()
             for fact in back:
-                state[fact.id] = {
-                    "activation": activation,
-                    "last_accessed": stamp,
-                    "access_count": 0,
-                }
+                state[fact.id] = ActivationEntry(activation, stamp, 0)
             self.store.write_activation(state)
             # Only the archive records restored leave it; other records of the same fact
             # (an earlier forget) stay as history.
@@ -495,8 +496,9 @@ class KnowledgeGraph:
                 if fact.id in changed:
                     continue
                 floor = RESTORED_ACTIVATION if fact.id in woken else 0.0
-                state[fact.id] = self._boosted_entry(fact, state, now, stamp, floor=floor)
-                changed[fact.id] = state[fact.id]["activation"]
+                entry = self._boosted_entry(fact, state, now, stamp, floor=floor)
+                state[fact.id] = entry
+                changed[fact.id] = entry.activation
                 if fact.id in woken:
                     awake.append(fact.id)
             if awake:
@@ -514,31 +516,29 @@ class KnowledgeGraph:
     def _boosted_entry(
         self,
         fact: Fact,
-        state: dict[str, dict],
+        state: ActivationEntries,
         now: datetime,
         stamp: str,
         *,
         heard: str | None = None,
         floor: float = 0.0,
-    ) -> dict:
+    ) -> ActivationEntry:
         """A fact's activation state after a recall or reassertion:
         a0 = min(1, max(activation(now), floor) + recall_boost), last_accessed = now, one
         more access. `heard` is the precise source of a reassertion, kept so it boosts only
         once."""
-        entry = state.get(fact.id) or initial_state(fact)
-        boosted_entry = {
-            "activation": boosted(
+        entry = state.get(fact.id) or ActivationEntry.initial(fact)
+        sources = entry.heard
+        if heard is not None and heard not in sources:
+            sources = (*sources, heard)[-MAX_SOURCES:]
+        return ActivationEntry(
+            boosted(
                 max(self._live(fact, state, now).activation, floor), self.settings.recall_boost
             ),
-            "last_accessed": stamp,
-            "access_count": entry["access_count"] + 1,
-        }
-        sources = list(entry.get("heard", ()))
-        if heard is not None and heard not in sources:
-            sources = [*sources, heard][-MAX_SOURCES:]
-        if sources:
-            boosted_entry["heard"] = sources
-        return boosted_entry
+            stamp,
+            entry.access_count + 1,
+            sources,
+        )
 
     def _write_indexes(self, facts: list[Fact]) -> None:
         """entities.jsonl and relations.jsonl as `facts` make them, written if they differ

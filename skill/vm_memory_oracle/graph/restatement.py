@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import re
 
+from ..model.activation import ActivationEntry
 from ..model.archive import ArchiveById, Archived
 from ..model.fact import Fact
 
@@ -29,7 +30,7 @@ def archived_statement(candidate: Fact, archived: ArchiveById) -> Archived | Non
     return None
 
 
-def already_heard(fact: Fact, entry: dict | None, source: str) -> bool:
+def already_heard(fact: Fact, entry: ActivationEntry | None, source: str) -> bool:
     """True when `source` (a line of a session log, a proposal) was already counted for this
     fact, in both the fact (its first source, or a restatement) and its activation state.
 
@@ -40,7 +41,7 @@ def already_heard(fact: Fact, entry: dict | None, source: str) -> bool:
         return False  # "user-stated" again is a real repetition
     if source == fact.source:
         return True
-    return source in fact.sources and entry is not None and source in entry.get("heard", ())
+    return source in fact.sources and entry is not None and source in entry.heard
 
 
 def merge_restatement(existing: Fact, candidate: Fact, repetition_bonus: float) -> Fact:

@@ -6,7 +6,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import datetime
 
-from ..model.activation import fact_activation
+from ..model.activation import ActivationEntry, fact_activation
 from ..model.fact import Fact
 
 
@@ -43,7 +43,7 @@ class LiveView:
     def __init__(
         self,
         records: Mapping[str, Fact],
-        state: Mapping[str, dict],
+        state: Mapping[str, ActivationEntry],
         now: datetime,
         *,
         half_life_days: float,
@@ -72,19 +72,10 @@ class LiveView:
 
 
 def live_fact(
-    fact: Fact, state: Mapping[str, dict], now: datetime, *, half_life_days: float
+    fact: Fact, state: Mapping[str, ActivationEntry], now: datetime, *, half_life_days: float
 ) -> LiveFact:
     """The fact with its activation at `now`, from its entry in the activation state (or,
     without one, its creation values)."""
-    entry = state.get(fact.id) or initial_state(fact)
+    entry = state.get(fact.id) or ActivationEntry.initial(fact)
     value = fact_activation(fact, entry, now, half_life_days=half_life_days)
-    return LiveFact(fact, value, entry["last_accessed"], entry["access_count"])
-
-
-def initial_state(fact: Fact, stamp: str | None = None) -> dict:
-    """Activation state of a fact that has none yet: its creation activation and time."""
-    return {
-        "activation": fact.activation,
-        "last_accessed": stamp or fact.created,
-        "access_count": 0,
-    }
+    return LiveFact(fact, value, entry.last_accessed, entry.access_count)

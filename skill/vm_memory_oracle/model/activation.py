@@ -7,10 +7,139 @@ so computing it twice, or after a retried consolidation, gives the same number.
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Iterator, Mapping, MutableMapping
+from dataclasses import dataclass
 from datetime import datetime
+from typing import Any
 
 from ..clock import days_between
 from .fact import Fact
+
+
+@dataclass(frozen=True, slots=True)
+class ActivationEntry:
+    """A fact's activation state: its a0 at its last access, the time of that access (its
+    creation, a recall or a reassertion), how many accesses, and the line-precise sources of
+    the restatements already counted in it (so that re-reading a line does not boost twice).
+    """
+
+    activation: float
+    last_accessed: str
+    access_count: int
+    heard: tuple[str, ...] = ()
+
+    @classmethod
+    def from_json(cls, record: Mapping[str, Any]) -> ActivationEntry:
+        """The entry an activation-metadata.json or journal record holds (a journal record's
+        "id" is not part of it)."""
+        heard = record.get("heard")
+        return cls(
+            record["activation"],
+            record["last_accessed"],
+            record["access_count"],
+            tuple(heard) if heard else (),
+        )
+
+    @classmethod
+    def initial(cls, fact: Fact, stamp: str | None = None) -> ActivationEntry:
+        """The state of a fact that has none yet: its creation activation and time (or
+        `stamp`), never accessed."""
+        return cls(fact.activation, stamp or fact.created, 0)
+
+    def to_json(self) -> dict[str, Any]:
+        """The record as the files hold it: "heard" only when it names a source."""
+        record: dict[str, Any] = {
+            "activation": self.activation,
+            "last_accessed": self.last_accessed,
+            "access_count": self.access_count,
+        }
+        if self.heard:
+            record["heard"] = list(self.heard)
+        return record
+
+
+class ActivationEntries(MutableMapping[str, ActivationEntry]):
+    """Fact id -> ActivationEntry: the activation state, as the store reads and writes it.
+
+    The entries are held as the files' JSON records and made records when one is looked up:
+    the state has an entry per active fact, and making 100,000 records (100 ms) cost more
+    than loading the file's snapshot (45 ms), at every recall process and consolidation,
+    which look at a few entries or at two fields of each (decay_starts). A record set is
+    held as its JSON record; entries passed on (only, for_facts) are shared, not copied, so
+    the store writes them back as they were read and need not check them again.
+    """
+
+    __slots__ = ("_json",)
+
+    def __init__(self, json: MutableMapping[str, dict] | None = None):
+        """`json`: the files' records by fact id, held (not copied); a record is never
+        changed in place, only replaced."""
+        self._json: MutableMapping[str, dict] = {} if json is None else json
+
+    @classmethod
+    def of(cls, entries: Mapping[str, ActivationEntry]) -> ActivationEntries:
+        """`entries` as ActivationEntries: itself when it is one, else their JSON records."""
+        if isinstance(entries, ActivationEntries):
+            return entries
+        return cls({fact_id: entry.to_json() for fact_id, entry in entries.items()})
+
+    def __getitem__(self, fact_id: str) -> ActivationEntry:
+        return ActivationEntry.from_json(self._json[fact_id])
+
+    def __setitem__(self, fact_id: str, entry: ActivationEntry) -> None:
+        self._json[fact_id] = entry.to_json()
+
+    def __delitem__(self, fact_id: str) -> None:
+        del self._json[fact_id]
+
+    def __contains__(self, fact_id: object) -> bool:
+        return fact_id in self._json
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._json)
+
+    def __len__(self) -> int:
+        return len(self._json)
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, ActivationEntries):
+            return self.json() == other.json()
+        return super().__eq__(other)
+
+    __hash__ = None  # type: ignore[assignment]  # mutable
+
+    def __repr__(self) -> str:
+        return f"ActivationEntries({len(self)} entries)"
+
+    def only(self, ids: Iterable[str]) -> ActivationEntries:
+        """The entries of `ids` that are held, in the order of `ids`."""
+        held = self._json
+        return ActivationEntries({fact_id: held[fact_id] for fact_id in ids if fact_id in held})
+
+    def for_facts(self, facts: Iterable[Fact]) -> ActivationEntries:
+        """The entries of `facts` alone, in their order; a fact without one at its creation
+        state (ActivationEntry.initial)."""
+        held = self._json
+        return ActivationEntries(
+            {
+                fact.id: held[fact.id]
+                if fact.id in held
+                else ActivationEntry.initial(fact).to_json()
+                for fact in facts
+            }
+        )
+
+    def decay_starts(self) -> Iterator[tuple[str, float, str]]:
+        """(fact id, a0, last access) of each entry, where its fact's decay starts from,
+        without making a record of each (activation columns read all of them)."""
+        for fact_id, record in self._json.items():
+            yield fact_id, record["activation"], record["last_accessed"]
+
+    def json(self) -> dict[str, dict]:
+        """The entries as the files' records, by fact id (the held records themselves: the
+        caller only reads them)."""
+        held = self._json
+        return held if isinstance(held, dict) else dict(held)
 
 
 def effective_half_life(half_life_days: float, importance: float) -> float:
@@ -39,13 +168,13 @@ def boosted(current: float, recall_boost: float) -> float:
 
 
 def fact_activation(
-    fact: Fact, entry: dict | None, now: datetime, *, half_life_days: float
+    fact: Fact, entry: ActivationEntry | None, now: datetime, *, half_life_days: float
 ) -> float:
     """A fact's activation at `now` from its activation state `entry` (None: as created)."""
     from ..clock import parse_iso
 
     a0, last = (
-        (entry["activation"], entry["last_accessed"])
+        (entry.activation, entry.last_accessed)
         if entry is not None
         else (fact.activation, fact.created)
     )

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from ..graph import KnowledgeGraph, initial_state
+from ..graph import KnowledgeGraph
 from .report import StepReport
 
 
@@ -21,7 +21,7 @@ def decay(graph: KnowledgeGraph, now: datetime) -> StepReport:
     with store.locked("consolidate: decay"):
         facts = graph.facts()
         state = store.read_activation()
-        whole = {fact.id: state.get(fact.id) or initial_state(fact) for fact in facts}
+        whole = state.for_facts(facts)
         dropped = len(set(state) - set(whole))
         added = len(set(whole) - set(state))
         folded = store.fold_activation(whole)

@@ -1,6 +1,7 @@
 """The per-fact activation state: activation-metadata.json, and the journal of recalls
 (state/activation-journal.jsonl) applied over it, read, written and folded through the
-store."""
+store. The state is handed out and taken as ActivationEntries (model/activation.py), which
+hold the files' JSON records."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ from collections import ChainMap
 from collections.abc import Iterable, Mapping
 from pathlib import Path
 
+from ..model.activation import ActivationEntries, ActivationEntry
 from . import files, snapshot
 from .validation import problem
 from .writer import Writer
@@ -25,33 +27,31 @@ class ActivationState:
         # The journal's records (as read_records holds them) and the state they give.
         self._journal_view: tuple[list[dict], dict[str, dict]] | None = None
 
-    def read(self) -> dict[str, dict]:
+    def read(self) -> ActivationEntries:
         """Per-fact activation state: activation-metadata.json with the journal of recalls
         since its last full write applied over it. A corrupt file is set aside and reads as
-        empty.
-
-        The mapping is the caller's to change; its entries are shared with the snapshot, so
-        a caller replaces an entry (state[id] = {...}) and never edits one in place.
-        """
-        state = self.read_file()
+        empty. The mapping is the caller's to change."""
+        state = self._file_json()
         apply_journal(state, self.journal())
-        return state
+        return ActivationEntries(state)
 
-    def view(self) -> Mapping[str, dict]:
-        """The state `read` gives, read only and without copying the file's: the journal's
-        entries looked up first, then the file's (for a recall, which reads the state of a
-        few facts)."""
-        return ChainMap(self._journal_state(), self.read_file(copy=False))
+    def view(self) -> ActivationEntries:
+        """The state `read` gives, without copying the file's: the journal's entries looked
+        up first, then the file's (for a recall, which reads the state of a few facts). An
+        entry set in it is held apart, in the view alone."""
+        return ActivationEntries(ChainMap({}, self._journal_state(), self._file_json(copy=False)))
 
-    def entries(self, ids: set[str]) -> dict[str, dict]:
+    def entries(self, ids: set[str]) -> ActivationEntries:
         """The state of these facts alone, as `read` gives it (the caller's to change)."""
         journal = self._journal_state()
-        held = self.read_file(copy=False)
-        return {
-            fact_id: journal[fact_id] if fact_id in journal else held[fact_id]
-            for fact_id in ids
-            if fact_id in journal or fact_id in held
-        }
+        held = self._file_json(copy=False)
+        return ActivationEntries(
+            {
+                fact_id: journal[fact_id] if fact_id in journal else held[fact_id]
+                for fact_id in ids
+                if fact_id in journal or fact_id in held
+            }
+        )
 
     def _journal_state(self) -> dict[str, dict]:
         """The journal's entries applied in order, by fact id (read only).
@@ -79,17 +79,30 @@ class ActivationState:
         activation file."""
         return JOURNAL_LIMIT - len(self.journal())
 
+    def journal_since(self, start: int = 0) -> tuple[ActivationEntries, int]:
+        """The state the journal's records from the `start`-th on give (each replaces its
+        fact's, in order), and how many records the journal holds."""
+        records = self.journal()
+        state: dict[str, dict] = {}
+        apply_journal(state, records[start:])
+        return ActivationEntries(state), len(records)
+
     def journal(self) -> list[dict]:
-        """The journal entries of recalls since the activation file was last written whole;
-        each replaces the state of its fact, in order."""
+        """The journal's records of recalls since the activation file was last written
+        whole; each replaces the state of its fact, in order."""
         journal = self.store.layout.activation_journal
         if not journal.exists():
             return []
         return self.store.read_records(journal, "activation-journal", copy=False)
 
-    def read_file(self, *, copy: bool = True) -> dict[str, dict]:
-        """The state activation-metadata.json holds (the caller's to change, unless
-        copy=False), without the journal over it."""
+    def read_file(self) -> ActivationEntries:
+        """The state activation-metadata.json holds, without the journal over it (the
+        caller's to change)."""
+        return ActivationEntries(self._file_json())
+
+    def _file_json(self, *, copy: bool = True) -> dict[str, dict]:
+        """The records activation-metadata.json holds by fact id (the caller's to change,
+        unless copy=False: then the snapshot's own)."""
         store = self.store
         path = store.layout.activation
         store.usable(path)
@@ -115,7 +128,7 @@ class ActivationState:
 
     def write(
         self,
-        state: dict[str, dict],
+        state: Mapping[str, ActivationEntry],
         changed: Iterable[str] | None = None,
         *,
         journal_limit: int = JOURNAL_LIMIT,
@@ -132,24 +145,25 @@ class ActivationState:
         store = self.store
         layout = store.layout
         journal = layout.activation_journal
+        records = ActivationEntries.of(state).json()
         if changed is not None:
-            entries = [{"id": fact_id, **state[fact_id]} for fact_id in changed]
+            entries = [{"id": fact_id, **records[fact_id]} for fact_id in changed]
             if len(self.journal()) + len(entries) < journal_limit:
                 store.append_records(journal, "activation-journal", entries)
                 return
         # An entry that is the very one read from the file passed the schema then: only
         # the others are checked (all 100,000 took a second at every remember).
-        held = self.read_file(copy=False) if layout.activation.exists() else {}
+        held = self._file_json(copy=False) if layout.activation.exists() else {}
         store.write_validated_json(
             layout.activation,
             "activation-metadata",
-            {"updated": store.timestamp, "facts": state},
+            {"updated": store.timestamp, "facts": records},
             compact=True,
             checked={
                 "updated": store.timestamp,
                 "facts": {
                     fact_id: entry
-                    for fact_id, entry in state.items()
+                    for fact_id, entry in records.items()
                     if held.get(fact_id) is not entry
                 },
             },
@@ -158,22 +172,26 @@ class ActivationState:
         snapshot.save(
             cache,
             snapshot.file_key(layout.activation),
-            dict(state),
+            dict(records),
             disk=store.cache_usable(cache),
         )
         if journal.exists():
             store.rewrite_records(journal, "activation-journal", [])
 
-    def fold(self, state: dict[str, dict]) -> bool:
+    def fold(self, state: ActivationEntries) -> bool:
         """Write `state` as the whole activation file, with the journal folded in, unless the
         file already holds exactly that and the journal is empty. True when it wrote."""
         pending = bool(self.journal())
-        if not pending and self.store.layout.activation.exists() and self.read_file() == state:
+        if (
+            not pending
+            and self.store.layout.activation.exists()
+            and self._file_json(copy=False) == state.json()
+        ):
             return False
         self.store.write_activation(state)
         return True
 
-    def peek(self) -> tuple[dict[str, dict], bool]:
+    def peek(self) -> tuple[ActivationEntries, bool]:
         """(activation state, whether the file is damaged), writing nothing."""
         store = self.store
         path = store.layout.activation
@@ -188,6 +206,7 @@ class ActivationState:
             )
         )
         damaged = False
+        state: dict[str, dict]
         if held is not None:
             state = dict(held)
         elif refused:
@@ -204,7 +223,7 @@ class ActivationState:
         apply_journal(
             state, store.peek_records(store.layout.activation_journal, "activation-journal")[0]
         )
-        return state, damaged
+        return ActivationEntries(state), damaged
 
     def _set_aside(self, path: Path, reason: str) -> None:
         # Activation state is rebuilt from the facts (their creation activation and time);
@@ -224,6 +243,7 @@ class ActivationState:
 
 
 def apply_journal(state: dict[str, dict], entries: list[dict]) -> None:
-    """Each journal entry replaces its fact's state (entries hold values, not changes)."""
+    """Each journal record replaces its fact's record in `state` (records by fact id, as the
+    activation file holds them): records hold values, not changes."""
     for entry in entries:
         state[entry["id"]] = {key: value for key, value in entry.items() if key != "id"}

@@ -18,6 +18,7 @@ from contextlib import contextmanager
 from pathlib import Path
 
 from ..errors import InvalidInputError
+from ..model.activation import ActivationEntries, ActivationEntry
 from ..model.fact import Fact
 from . import facts_file, files, jsonl, locks, snapshot, strict_json
 from .activation_state import JOURNAL_LIMIT, ActivationState
@@ -409,17 +410,17 @@ class Store:
         return self.usable(path)
 
     # -- the activation state (activation_state.py) ----------------------------------------
-    def read_activation(self) -> dict[str, dict]:
+    def read_activation(self) -> ActivationEntries:
         """Per-fact activation state, the journal of recalls applied over the file; the
-        caller's to change by replacing entries, never editing one (ActivationState.read)."""
+        caller's to change (ActivationState.read)."""
         return self._activation.read()
 
-    def activation_view(self) -> Mapping[str, dict]:
-        """The state read_activation gives, read only and without copying the file's
+    def activation_view(self) -> ActivationEntries:
+        """The state read_activation gives, without copying the file's
         (ActivationState.view)."""
         return self._activation.view()
 
-    def activation_entries(self, ids: set[str]) -> dict[str, dict]:
+    def activation_entries(self, ids: set[str]) -> ActivationEntries:
         """The state of these facts alone, as read_activation gives it
         (ActivationState.entries)."""
         return self._activation.entries(ids)
@@ -429,19 +430,19 @@ class Store:
         into the activation file (ActivationState.journal_room)."""
         return self._activation.journal_room()
 
-    def activation_journal(self) -> list[dict]:
-        """The journal entries of recalls since the activation file was last written whole
-        (ActivationState.journal)."""
-        return self._activation.journal()
+    def activation_journal_since(self, start: int = 0) -> tuple[ActivationEntries, int]:
+        """The state the journal of recalls gives from its `start`-th record on, and how many
+        records it holds (ActivationState.journal_since)."""
+        return self._activation.journal_since(start)
 
-    def read_activation_file(self, *, copy: bool = True) -> dict[str, dict]:
+    def read_activation_file(self) -> ActivationEntries:
         """The state activation-metadata.json holds, without the journal over it
         (ActivationState.read_file)."""
-        return self._activation.read_file(copy=copy)
+        return self._activation.read_file()
 
     def write_activation(
         self,
-        state: dict[str, dict],
+        state: Mapping[str, ActivationEntry],
         changed: Iterable[str] | None = None,
         *,
         journal_limit: int = JOURNAL_LIMIT,
@@ -450,12 +451,12 @@ class Store:
         while it has room, else the whole file written (ActivationState.write)."""
         self._activation.write(state, changed, journal_limit=journal_limit)
 
-    def fold_activation(self, state: dict[str, dict]) -> bool:
+    def fold_activation(self, state: ActivationEntries) -> bool:
         """Write `state` as the whole activation file, the journal folded in, unless nothing
         would change; True when it wrote (ActivationState.fold)."""
         return self._activation.fold(state)
 
-    def peek_activation(self) -> tuple[dict[str, dict], bool]:
+    def peek_activation(self) -> tuple[ActivationEntries, bool]:
         """(activation state, whether the file is damaged), writing nothing
         (ActivationState.peek)."""
         return self._activation.peek()

@@ -5,11 +5,12 @@ the store delegates to need not import it."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from contextlib import AbstractContextManager
 from pathlib import Path
 from typing import Protocol
 
+from ..model.activation import ActivationEntry
 from .layout import Layout, Refusal
 
 
@@ -50,7 +51,7 @@ class Writer(Protocol):
 
     def write_activation(
         self,
-        state: dict[str, dict],
+        state: Mapping[str, ActivationEntry],
         changed: Iterable[str] | None = None,
         *,
         journal_limit: int = ...,
