@@ -36,7 +36,7 @@ from .clock import format_iso, parse_iso
 from .config import Settings
 from .graph import KnowledgeGraph
 from .steps.clean import quarantine_invalid_lines, remove_leftover_temporaries
-from .steps.report import StepReport, changes, render, summary_counts
+from .steps.report import Change, StepReport, changes, render, summary_counts
 from .storage import locks
 from .storage.layout import Layout
 from .storage.store import Store
@@ -58,8 +58,38 @@ class ConsolidationReport:
     status: str | None = None  # health status at the end
     warnings: list[str] = field(default_factory=list)
     counts: dict[str, int] = field(default_factory=dict)  # the report's summary counts
-    changes: list[dict] = field(default_factory=list)  # every step's changes, in order
+    changes: list[Change] = field(default_factory=list)  # every step's changes, in order
     report_file: str | None = None  # state/reports/<start>.md (None for a dry run)
+
+
+@dataclass
+class Checkpoint:
+    """state/consolidation.json: the run in progress, when it started (its clock) and by
+    whom, the steps it finished, in order, and what each did."""
+
+    started_at: str
+    actor: str | None = None
+    completed: list[str] = field(default_factory=list)
+    reports: dict[str, StepReport] = field(default_factory=dict)
+
+    @classmethod
+    def from_json(cls, document: dict[str, Any]) -> Checkpoint:
+        return cls(
+            document["started_at"],
+            document.get("actor"),
+            list(document["completed"]),
+            {name: StepReport.from_dict(name, data) for name, data in document["reports"].items()},
+        )
+
+    def to_json(self) -> dict[str, Any]:
+        document: dict[str, Any] = {"started_at": self.started_at}
+        if self.actor is not None:
+            document["actor"] = self.actor
+        document["completed"] = self.completed
+        document["reports"] = {
+            name: report.as_dict(named=False) for name, report in self.reports.items()
+        }
+        return document
 
 
 def consolidate(
@@ -86,8 +116,8 @@ def consolidate(
     store.require(layout.core_files())  # every step may need any: none runs without one
     with locks.exclusive(layout.consolidation_lock, settings.lock_timeout_seconds, "consolidate"):
         checkpoint, report = _start(store, now)
-        now = parse_iso(checkpoint["started_at"])
-        store.timestamp = checkpoint["started_at"]
+        now = parse_iso(checkpoint.started_at)
+        store.timestamp = checkpoint.started_at
         graph = KnowledgeGraph(store, settings)
         leftovers = remove_leftover_temporaries(store)
         if leftovers:
@@ -98,21 +128,19 @@ def consolidate(
         quarantine_invalid_lines(store)
         run = _Run(graph, now, started, monotonic, progress)
         for number, name in enumerate(STEPS):
-            if name in checkpoint["completed"]:
-                report.steps.append(
-                    StepReport.from_dict(name, checkpoint["reports"][name], done_before=True)
-                )
+            if name in checkpoint.completed:
+                report.steps.append(replace(checkpoint.reports[name], done_before=True))
                 continue
             if progress is not None:
                 progress(f"{number + 1}/{len(STEPS)} {name}", number, len(STEPS))
             step_report = run.step(name)
             report.warnings += step_report.warnings
             report.steps.append(step_report)
-            checkpoint["completed"].append(name)
-            checkpoint["reports"][name] = step_report.as_dict(named=False)
+            checkpoint.completed.append(name)
+            checkpoint.reports[name] = step_report
             if name != STEPS[-1]:
                 store.write_validated_json(
-                    layout.checkpoint, "consolidation-checkpoint", checkpoint
+                    layout.checkpoint, "consolidation-checkpoint", checkpoint.to_json()
                 )
         report.warnings[:0] = store.warnings
         report.duration_seconds = round(monotonic() - started, 3)
@@ -347,34 +375,31 @@ class _Run:
         return self._choice
 
 
-def _start(store: Store, now: datetime) -> tuple[dict, ConsolidationReport]:
+def _start(store: Store, now: datetime) -> tuple[Checkpoint, ConsolidationReport]:
     """The checkpoint to continue from: the interrupted run's, or a new one."""
     layout = store.layout
-    fresh: dict[str, Any] = {
-        "started_at": format_iso(now),
-        "actor": store.actor,
-        "completed": [],
-        "reports": {},
-    }
+    fresh = Checkpoint(format_iso(now), store.actor)
     if not layout.checkpoint.exists():
-        return fresh, ConsolidationReport(fresh["started_at"])
+        return fresh, ConsolidationReport(fresh.started_at)
     try:
-        checkpoint = store.read_json_file(layout.checkpoint, "consolidation-checkpoint")
+        checkpoint = Checkpoint.from_json(
+            store.read_json_file(layout.checkpoint, "consolidation-checkpoint")
+        )
     except ValueError as exc:
-        report = ConsolidationReport(fresh["started_at"])
+        report = ConsolidationReport(fresh.started_at)
         report.warnings.append(f"{exc}; starting a new consolidation")
         return fresh, report
-    if now - parse_iso(checkpoint["started_at"]) > RESUME_WITHIN:
-        report = ConsolidationReport(fresh["started_at"])
+    if now - parse_iso(checkpoint.started_at) > RESUME_WITHIN:
+        report = ConsolidationReport(fresh.started_at)
         report.warnings.append(
-            f"an interrupted consolidation of {checkpoint['started_at']} is "
+            f"an interrupted consolidation of {checkpoint.started_at} is "
             "too old to resume; starting a new one"
         )
         return fresh, report
-    remaining = [name for name in STEPS if name not in checkpoint["completed"]]
-    report = ConsolidationReport(checkpoint["started_at"], resumed_from=remaining[0])
+    remaining = [name for name in STEPS if name not in checkpoint.completed]
+    report = ConsolidationReport(checkpoint.started_at, resumed_from=remaining[0])
     report.warnings.append(
-        f"resuming the consolidation started at {checkpoint['started_at']} at step {remaining[0]}"
+        f"resuming the consolidation started at {checkpoint.started_at} at step {remaining[0]}"
     )
     return checkpoint, report
 

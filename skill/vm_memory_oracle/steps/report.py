@@ -77,21 +77,37 @@ def summary_counts(steps: list[StepReport]) -> dict[str, int]:
     return summary
 
 
-def changes(steps: list[StepReport]) -> list[dict]:
-    """Every change of every step, in step order: step, change, target, reason."""
-    rows = []
-    for step in steps:
-        for change in step.changes:
-            target = next((change[key] for key in TARGETS if key in change), "")
-            rows.append(
-                {
-                    "step": step.name,
-                    "change": change["change"],
-                    "target": target,
-                    "reason": change["reason"],
-                }
-            )
-    return rows
+@dataclass(frozen=True, slots=True)
+class Change:
+    """One row of the report's changes: the step, what it did, to which fact, file or
+    proposal, and why."""
+
+    step: str
+    change: str
+    target: str
+    reason: str
+
+    def to_json(self) -> dict[str, str]:
+        return {
+            "step": self.step,
+            "change": self.change,
+            "target": self.target,
+            "reason": self.reason,
+        }
+
+
+def changes(steps: list[StepReport]) -> list[Change]:
+    """Every change of every step, in step order."""
+    return [
+        Change(
+            step.name,
+            change["change"],
+            next((change[key] for key in TARGETS if key in change), ""),
+            change["reason"],
+        )
+        for step in steps
+        for change in step.changes
+    ]
 
 
 def render(report, *, max_changes: int | None = None, more: str = "") -> list[str]:
@@ -117,7 +133,7 @@ def render(report, *, max_changes: int | None = None, more: str = "") -> list[st
         lines += ["| Step | Change | Fact or file | Reason |", "|---|---|---|---|"]
         shown = rows if max_changes is None else rows[:max_changes]
         lines += [
-            f"| {row['step']} | {row['change']} | {_cell(row['target'])} | {_cell(row['reason'])} |"
+            f"| {row.step} | {row.change} | {_cell(row.target)} | {_cell(row.reason)} |"
             for row in shown
         ]
         if len(shown) < len(rows):
