@@ -101,7 +101,10 @@ def collect(
         damaged_files=_damaged_files(store),
         refused=_refused(store),
         problems=_problems(store, settings),
-        stale_references=flagged_references(current, reference_checker(settings, layout)),
+        stale_references=[
+            flagged.to_json()
+            for flagged in flagged_references(current, reference_checker(settings, layout))
+        ],
         refused_core=[
             layout.relative(refusal.path)
             for refusal in store.refusals()
