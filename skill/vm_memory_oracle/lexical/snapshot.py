@@ -69,6 +69,12 @@ class LexicalSnapshot:
     exact_numbers: bytes
     made_of: FactsPrefix | None = None
 
+    @cached_property
+    def tables(self) -> Tables:
+        """Its arrays as recall reads them, made once: a snapshot is held (storage/derived)
+        as one object for as long as the facts file it was made of is unchanged."""
+        return Tables(self)
+
     def plain(self) -> list:
         """Its fields in order, as plain data (marshal stores no class)."""
         values = [getattr(self, field.name) for field in fields(self)]
@@ -374,15 +380,5 @@ class Tables:
         return np.where(found, self._vid_order[places], -1).astype(np.intp)
 
 
-# Tables of the lexical snapshots seen by this process (the snapshot is held with
-# its tables, so its id cannot be reused while the entry lives).
-_tables_held: dict[int, tuple[LexicalSnapshot, Tables]] = {}
-
-
 def tables_of(index: LexicalSnapshot) -> Tables:
-    held = _tables_held.get(id(index))
-    if held is None or held[0] is not index:
-        if len(_tables_held) >= 4:
-            _tables_held.clear()
-        held = _tables_held[id(index)] = (index, Tables(index))
-    return held[1]
+    return index.tables
