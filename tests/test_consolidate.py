@@ -525,8 +525,6 @@ def test_a_workspace_link_to_memory_md_keeps_showing_the_rewritten_file(cli, dat
 
 
 def test_a_step_report_is_typed_and_reads_the_checkpoints_of_earlier_runs():
-    from dataclasses import asdict
-
     from vm_memory_oracle.steps.report import StepReport, changes, summary_counts
 
     # as the health step returns it, and as an earlier version's checkpoint held it
@@ -559,6 +557,6 @@ def test_a_step_report_is_typed_and_reads_the_checkpoints_of_earlier_runs():
     assert prune.as_dict(named=False)["done_before"] is True
     assert StepReport.from_dict("prune", prune.as_dict(named=False)) == prune
     assert summary_counts([health, prune])["archived"] == 2
-    assert [asdict(row) for row in changes([health, prune])] == [
+    assert [change.to_json() for change in changes([health, prune])] == [
         {"step": "prune", "change": "archived", "target": "fact-1", "reason": "pruned: low"}
     ]

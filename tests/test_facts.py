@@ -1,5 +1,7 @@
 """Fact identity and replacement rules."""
 
+import json
+
 from hypothesis import given
 from hypothesis import strategies as st
 from vm_memory_oracle.config import Settings
@@ -102,10 +104,11 @@ def test_multi_valued_predicates_replace_nothing():
     )
 
 
-def test_entities_and_vector_keys_made_again_when_a_fact_changes():
+def test_entities_and_vector_keys_made_again_when_a_fact_changes(tmp_path):
     """entity_records and wanted_vectors keep what they made of the last facts they were
-    given; a list holding one other Fact object, or the same facts in another list, must
-    give what they make of it from scratch."""
+    given (wanted_vectors while the facts file is unchanged); a list holding one other Fact
+    object, or the same facts in another list, must give what they make of it from
+    scratch."""
     from vm_memory_oracle.graph import derived
     from vm_memory_oracle.graph.derived import entity_records
     from vm_memory_oracle.semantic.index import wanted_vectors
@@ -125,11 +128,15 @@ def test_entities_and_vector_keys_made_again_when_a_fact_changes():
     assert "lisbon" in {record["key"] for record in entity_records(changed)}
     assert entity_records(facts[:4]) == derived._entity_records(facts[:4])
 
-    vectors = wanted_vectors(facts)
-    again = wanted_vectors(changed)
+    facts_file = tmp_path / "facts.jsonl"
+    facts_file.write_text("".join(json.dumps(fact.to_record()) + "\n" for fact in facts))
+    vectors = wanted_vectors(facts, facts_file)
+    assert wanted_vectors(list(facts), facts_file) == vectors == wanted_vectors(facts)
+    again = wanted_vectors(changed, facts_file)  # the file unchanged: the Facts decide
+    assert again == wanted_vectors(changed)
     assert set(again) == set(vectors)  # the id, hence the vector id, stays
     moved = next(key for key in again if again[key][0] == facts[2].id)
     assert again[moved][2] == ("user visited Lisbon",)
     assert again[moved][1] != vectors[moved][1]
     superseded = [*facts[:4], facts[4].changed(superseded_by=facts[0].id)]
-    assert len(wanted_vectors(superseded)) == 4
+    assert len(wanted_vectors(superseded, facts_file)) == 4

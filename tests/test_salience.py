@@ -27,19 +27,19 @@ def statements_of(text: str, speaker: str = "Caroline", addressee: str = "Melani
 def test_the_shipped_weights_are_small_and_name_their_features():
     data = salience.shipped()
     assert salience.WEIGHTS.stat().st_size < 64_000
-    assert data["features"] == list(salience.FEATURES)
-    assert set(data["kinds"]) == set(salience.KINDS)
-    people = {entry["model_id"]: entry for entry in data["kinds"][salience.PEOPLE]["models"]}
+    assert data.features == salience.FEATURES
+    assert set(data.kinds) == set(salience.KINDS)
+    people = data.kinds[salience.PEOPLE]
     assert set(people) == {MODEL_ID, None}
-    assert len(people[None]["weights"]) == len(salience.FEATURES)
-    assert len(people[MODEL_ID]["weights"]) == len(salience.FEATURES) + 384
+    assert len(people[None].weights) == len(salience.FEATURES)
+    assert len(people[MODEL_ID].weights) == len(salience.FEATURES) + 384
     # with an assistant the features alone decide, whatever the embedder
-    [alone] = data["kinds"][salience.ASSISTANT]["models"]
-    assert alone["model_id"] is None and len(alone["weights"]) == len(salience.FEATURES)
-    for kind in data["kinds"].values():
-        assert len(kind["mean"]) == len(kind["scale"]) == len(salience.FEATURES)
-        for entry in kind["models"]:
-            assert all(math.isfinite(value) for value in entry["weights"])
+    [alone] = data.kinds[salience.ASSISTANT].values()
+    assert alone.model_id is None and len(alone.weights) == len(salience.FEATURES)
+    for kind in data.kinds.values():
+        for model in kind.values():
+            assert len(model.mean) == len(model.scale) == len(salience.FEATURES)
+            assert all(math.isfinite(value) for value in model.weights)
 
 
 def test_the_model_for_an_unknown_embedder_reads_the_features_alone():

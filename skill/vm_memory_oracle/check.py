@@ -303,7 +303,10 @@ def _index(store: Store, facts: list[Fact], records: dict[Path, list[dict]]) -> 
     ):
         return []  # never built (the first recall builds it), or refused (reported so)
     metadata = records.get(layout.vector_metadata, [])
-    wanted = {vid: (fact_id, digest) for vid, (fact_id, digest, _) in wanted_vectors(facts).items()}
+    wanted = {
+        vid: (fact_id, digest)
+        for vid, (fact_id, digest, _) in wanted_vectors(facts, layout.facts).items()
+    }
     known = {
         record["vector_id"]: (record["fact_id"], record["content_hash"]) for record in metadata
     }

@@ -62,6 +62,36 @@ class ConsolidationReport:
     report_file: str | None = None  # state/reports/<start>.md (None for a dry run)
 
 
+@dataclass
+class Checkpoint:
+    """state/consolidation.json: the run in progress, when it started (its clock) and by
+    whom, the steps it finished, in order, and what each did."""
+
+    started_at: str
+    actor: str | None = None
+    completed: list[str] = field(default_factory=list)
+    reports: dict[str, StepReport] = field(default_factory=dict)
+
+    @classmethod
+    def from_json(cls, document: dict[str, Any]) -> Checkpoint:
+        return cls(
+            document["started_at"],
+            document.get("actor"),
+            list(document["completed"]),
+            {name: StepReport.from_dict(name, data) for name, data in document["reports"].items()},
+        )
+
+    def to_json(self) -> dict[str, Any]:
+        document: dict[str, Any] = {"started_at": self.started_at}
+        if self.actor is not None:
+            document["actor"] = self.actor
+        document["completed"] = self.completed
+        document["reports"] = {
+            name: report.as_dict(named=False) for name, report in self.reports.items()
+        }
+        return document
+
+
 def consolidate(
     layout: Layout,
     settings: Settings,
@@ -99,9 +129,7 @@ def consolidate(
         run = _Run(graph, now, started, monotonic, progress)
         for number, name in enumerate(STEPS):
             if name in checkpoint.completed:
-                report.steps.append(
-                    StepReport.from_dict(name, checkpoint.reports[name], done_before=True)
-                )
+                report.steps.append(replace(checkpoint.reports[name], done_before=True))
                 continue
             if progress is not None:
                 progress(f"{number + 1}/{len(STEPS)} {name}", number, len(STEPS))
@@ -109,7 +137,7 @@ def consolidate(
             report.warnings += step_report.warnings
             report.steps.append(step_report)
             checkpoint.completed.append(name)
-            checkpoint.reports[name] = step_report.as_dict(named=False)
+            checkpoint.reports[name] = step_report
             if name != STEPS[-1]:
                 store.write_validated_json(
                     layout.checkpoint, "consolidation-checkpoint", checkpoint.to_json()
@@ -347,34 +375,6 @@ class _Run:
         return self._choice
 
 
-@dataclass
-class Checkpoint:
-    """How far a consolidation got (state/consolidation-checkpoint.json): when it started
-    and by whom, the steps done, and each one's report as the checkpoint keeps it."""
-
-    started_at: str
-    actor: str
-    completed: list[str] = field(default_factory=list)
-    reports: dict[str, dict[str, Any]] = field(default_factory=dict)
-
-    @classmethod
-    def of(cls, document: dict[str, Any]) -> Checkpoint:
-        return cls(
-            document["started_at"],
-            document["actor"],
-            list(document["completed"]),
-            dict(document["reports"]),
-        )
-
-    def to_json(self) -> dict[str, Any]:
-        return {
-            "started_at": self.started_at,
-            "actor": self.actor,
-            "completed": self.completed,
-            "reports": self.reports,
-        }
-
-
 def _start(store: Store, now: datetime) -> tuple[Checkpoint, ConsolidationReport]:
     """The checkpoint to continue from: the interrupted run's, or a new one."""
     layout = store.layout
@@ -382,7 +382,7 @@ def _start(store: Store, now: datetime) -> tuple[Checkpoint, ConsolidationReport
     if not layout.checkpoint.exists():
         return fresh, ConsolidationReport(fresh.started_at)
     try:
-        checkpoint = Checkpoint.of(
+        checkpoint = Checkpoint.from_json(
             store.read_json_file(layout.checkpoint, "consolidation-checkpoint")
         )
     except ValueError as exc:

@@ -80,7 +80,9 @@ class Indexes:
         """The facts' activation at `now`, in the lexical snapshot's numbering: the
         activation columns (graph/columns.py), kept while activation-metadata.json and its
         journal are unchanged, with the formula applied over them."""
-        tables = self.lexical.tables
+        from .lexical.snapshot import tables_of
+
+        tables = tables_of(self.lexical)
         return self.graph.activations(tables.position, tables.facts, now)
 
     @cached_property

@@ -45,14 +45,6 @@ def action_recall(args, memory: Memory) -> Output:
     return Output(result_set.to_json(), lines or ["No matching facts."])
 
 
-def _embedder_payload(choice) -> dict:
-    """The embedder in use for --json output, and the fallback note when there was one."""
-    payload = {"embedder": choice.embedder.model_id}
-    if choice.note:
-        payload["embedder_fallback"] = choice.note
-    return payload
-
-
 def _ivf_note(report) -> str:
     """How an approximate index searches, and how close to exact it was measured to be."""
     if report.index_kind != "ivf":
@@ -71,7 +63,8 @@ def action_reindex(args, memory: Memory) -> Output:
     assert choice is not None and report is not None and text is not None and episodes is not None
     payload = {
         **{key: value for key, value in asdict(report).items() if key != "warnings"},
-        **_embedder_payload(choice),
+        "embedder": choice.embedder.model_id,
+        **({"embedder_fallback": choice.note} if choice.note else {}),
         "documents": text.documents,
         "episodes": episodes.episodes,
         "episodes_embedded": episodes.embedded,

@@ -188,25 +188,46 @@ class SalienceModel:
         return 1.0 / (1.0 + np.exp(-(x @ self.weights + self.bias)))
 
 
+@dataclass(frozen=True)
+class ShippedModels:
+    """salience.json as the package reads it: the features its models read, and each kind's
+    models by the embedder whose vectors they read (None: the features alone). The file's
+    training figures are for a reader (references/scoring.md): nothing reads them here."""
+
+    features: tuple[str, ...]
+    kinds: dict[str, dict[str | None, SalienceModel]]
+
+    @classmethod
+    def of(cls, document: dict) -> ShippedModels:
+        return cls(
+            tuple(document["features"]),
+            {
+                kind: {
+                    entry["model_id"]: SalienceModel(
+                        np.array(data["mean"]),
+                        np.array(data["scale"]),
+                        np.array(entry["weights"]),
+                        float(entry["bias"]),
+                        entry["model_id"],
+                    )
+                    for entry in data["models"]
+                }
+                for kind, data in document["kinds"].items()
+            },
+        )
+
+
 @lru_cache(maxsize=1)
-def shipped() -> dict:
-    return json.loads(WEIGHTS.read_text(encoding="utf-8"))
+def shipped() -> ShippedModels:
+    return ShippedModels.of(json.loads(WEIGHTS.read_text(encoding="utf-8")))
 
 
 def model_for(model_id: str | None, kind: str = PEOPLE) -> SalienceModel:
     """The shipped model of `kind` that reads `model_id`'s embeddings, else its features-only
     one."""
-    data = shipped()["kinds"][kind]
-    by_id = {entry["model_id"]: entry for entry in data["models"]}
-    entry = by_id.get(model_id) if model_id is not None else None
-    entry = entry or by_id[None]
-    return SalienceModel(
-        np.array(data["mean"]),
-        np.array(data["scale"]),
-        np.array(entry["weights"]),
-        float(entry["bias"]),
-        entry["model_id"],
-    )
+    models = shipped().kinds[kind]
+    model = models.get(model_id) if model_id is not None else None
+    return model or models[None]
 
 
 def kind_of(role: str, addressee: str | None) -> str:

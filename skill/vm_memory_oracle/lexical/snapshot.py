@@ -71,8 +71,8 @@ class LexicalSnapshot:
 
     @cached_property
     def tables(self) -> Tables:
-        """The snapshot as numpy arrays, made on its first search in this process and kept
-        with it (a snapshot made again, or extended, makes its own)."""
+        """Its arrays as recall reads them, made once: a snapshot is held (storage/derived)
+        as one object for as long as the facts file it was made of is unchanged."""
         return Tables(self)
 
     def plain(self) -> list:
@@ -378,3 +378,7 @@ class Tables:
         places = np.minimum(np.searchsorted(self._sorted_vids, vids), len(self._sorted_vids) - 1)
         found = self._sorted_vids[places] == vids
         return np.where(found, self._vid_order[places], -1).astype(np.intp)
+
+
+def tables_of(index: LexicalSnapshot) -> Tables:
+    return index.tables

@@ -34,11 +34,29 @@ from ..model.note_lines import note_lines
 from ..storage import files, strict_json
 from ..storage.sessions import MAX_TURN_CHARS
 from ..storage.store import Store
+from .ledger import (
+    NOTE_KEY,
+    CopiedFile,
+    ImportLedger,
+    SessionCopies,
+    TranscriptDatabase,
+    read_import_ledger,
+    write_import_ledger,
+)
 from .state import Agent, read_setup
 from .transcripts import TranscriptRead, read_new_turns
 
 _NOTE_NAME = re.compile(r"^(\d{4}-\d{2}-\d{2})(?:-[\w.-]+)?\.md$")
 _TRANSCRIPT_NAME = re.compile(r"\.jsonl(?:\.[\w:.-]+)?$")
+
+
+@dataclass(frozen=True, slots=True)
+class _CopiedTurn:
+    """A turn of an older OpenClaw file, as its copy in sessions/ holds it."""
+
+    ts: str
+    role: str
+    text: str
 
 
 @dataclass
@@ -76,37 +94,32 @@ def import_openclaw(
     ledger_path = layout.import_ledger
     with store.locked("import openclaw"):
         ledger = read_import_ledger(store, ledger_path)
-        owned = {name for entry in ledger.values() for name in entry_files(entry)}
+        owned = ledger.copies()
         changed = False
         for path, kind in sources:
             key = str(path.resolve())
-            if kind == "notes" and NOTE_KEY + key in ledger:
+            if kind == "notes" and NOTE_KEY + key in ledger.sources:
                 continue  # the plugin learns it as a workspace note (notes.py)
             stat = path.stat()
-            known = ledger.get(key)
-            if known and known["size"] == stat.st_size and known["mtime_ns"] == stat.st_mtime_ns:
+            known = ledger.sources.get(key)
+            known = known if isinstance(known, CopiedFile) else None
+            if known and (known.size, known.mtime_ns) == (stat.st_size, stat.st_mtime_ns):
                 continue
             report.sources += 1
             turns = _transcript_turns(path) if kind == "transcript" else _note_turns(path)
             written = _write_copies(
-                store, turns, previous=known["files"] if known else [], owned=owned, report=report
+                store, turns, previous=known.files if known else [], owned=owned, report=report
             )
             owned.update(written)
-            ledger[key] = {"size": stat.st_size, "mtime_ns": stat.st_mtime_ns, "files": written}
+            ledger.sources[key] = CopiedFile(stat.st_size, stat.st_mtime_ns, written)
             changed = True
         if changed:
             store.note(
                 f"copied {report.sources} OpenClaw file(s) into sessions/",
                 redactions=report.redactions,
             )
-            document = {"sources": ledger}
-            store.write_validated_json(ledger_path, "import-ledger", document)
+            write_import_ledger(store, ledger_path, ledger)
     return report
-
-
-TRANSCRIPTS = "openclaw-transcripts"
-NOTES = "workspace-note"  # a workspace note's entry (notes.py)
-NOTE_KEY = "note:"  # ... keyed note:<absolute path>
 
 
 def import_openclaw_state(
@@ -163,15 +176,15 @@ def copy_read_turns(store: Store, read: StateRead) -> ImportReport:
     ledger_path = store.layout.import_ledger
     with store.locked("import openclaw"):
         ledger = read_import_ledger(store, ledger_path)
-        owned = {name for entry in ledger.values() for name in entry_files(entry)}
+        owned = ledger.copies()
         for agent_id, key, transcript in read.reads:
-            entry = ledger.setdefault(key, {"kind": TRANSCRIPTS, "sessions": {}})
-            _copy_new_turns(store, agent_id, transcript, entry["sessions"], owned, report)
+            sessions = ledger.database(key).sessions
+            _copy_new_turns(store, agent_id, transcript, sessions, owned, report)
         store.note(
             f"imported {report.turns} OpenClaw turn(s) of {report.events} event(s) into sessions/",
             redactions=report.redactions,
         )
-        store.write_validated_json(ledger_path, "import-ledger", {"sources": ledger})
+        write_import_ledger(store, ledger_path, ledger)
     return report
 
 
@@ -182,12 +195,12 @@ def agent_copies(store: Store, state_dir: str, agent: str) -> list[str]:
     found = [each for each in read_setup(state_dir).agents if each.id == agent]
     if not found:
         return []
-    entry = ledger.get(_database_key(found[0].database, ledger), {})
-    return entry_files(entry) if entry.get("kind") == TRANSCRIPTS else []
+    entry = ledger.sources.get(_database_key(found[0].database, ledger))
+    return entry.copies() if isinstance(entry, TranscriptDatabase) else []
 
 
 def _read_agents(
-    agents: list[Agent], ledger: dict, report: ImportReport, busy_timeout: float
+    agents: list[Agent], ledger: ImportLedger, report: ImportReport, busy_timeout: float
 ) -> list[tuple[str, str, TranscriptRead]]:
     """Each agent's turns after those the ledger has seen, as (agent id, ledger key, read),
     for the agents with any; a database that cannot be read is reported and skipped."""
@@ -200,10 +213,12 @@ def _read_agents(
             report.skipped.append(f"{database}: not a regular file; skipped")
             continue
         key = _database_key(database, ledger)
-        seen = {
-            session: entry["seq"]
-            for session, entry in ledger.get(key, {}).get("sessions", {}).items()
-        }
+        entry = ledger.sources.get(key)
+        seen = (
+            {session: copies.seq for session, copies in entry.sessions.items()}
+            if isinstance(entry, TranscriptDatabase)
+            else {}
+        )
         read = read_new_turns(database, seen, busy_timeout=busy_timeout)
         if read.problem:
             report.skipped.append(read.problem)
@@ -218,19 +233,19 @@ def _read_agents(
     return reads
 
 
-def _database_key(database: Path, ledger: dict) -> str:
+def _database_key(database: Path, ledger: ImportLedger) -> str:
     """The ledger's key for an agent's database: the key an earlier run wrote for the same
     file, however its state directory was spelled then (`~`, a symlink, a trailing slash:
     the nightly run and the plugin may each spell it their way), else `sqlite:<path>`.
     One file has one key, so its turns are copied once."""
     key = f"sqlite:{database}"
-    if key in ledger:
+    if key in ledger.sources:
         return key
     try:
         real = database.resolve()
     except OSError:
         return key
-    for known in ledger:
+    for known in ledger.sources:
         if known.startswith("sqlite:") and _resolved(known.removeprefix("sqlite:")) == real:
             return known
     return key
@@ -247,20 +262,22 @@ def _copy_new_turns(
     store: Store,
     agent_id: str,
     read: TranscriptRead,
-    sessions: dict,
+    sessions: dict[str, SessionCopies],
     owned: set[str],
     report: ImportReport,
 ) -> None:
     """Append one agent's turns that the ledger's `sessions` has not seen to their copies
     (one per session and day), then move each session's seen seq on to what was read."""
     fresh = [
-        turn for turn in read.turns if turn.seq > sessions.get(turn.session_id, {}).get("seq", -1)
+        turn
+        for turn in read.turns
+        if turn.session_id not in sessions or turn.seq > sessions[turn.session_id].seq
     ]
     groups: dict[tuple[str, str], list] = {}
     for turn in fresh:
         groups.setdefault((turn.session_id, turn.ts[:10]), []).append(turn)
     for (session_id, day), turns in sorted(groups.items()):
-        known = sessions.setdefault(session_id, {"seq": -1, "files": {}})
+        known = sessions.setdefault(session_id, SessionCopies())
         lines = []
         for turn in turns:
             origin = f"openclaw:{agent_id}/{session_id}#{turn.seq}"
@@ -274,13 +291,13 @@ def _copy_new_turns(
                 text = text[:MAX_TURN_CHARS]
             record = {"ts": turn.ts, "role": turn.role, "text": text, "origin": origin}
             lines.append(files.dumps_record(record))
-        name = append_day_copy(store, known["files"], day, turns[0].ts, lines, owned)
+        name = append_day_copy(store, known.files, day, turns[0].ts, lines, owned)
         report.turns += len(turns)
         if f"sessions/{name}" not in report.files_written:
             report.files_written.append(f"sessions/{name}")
     for session_id, seq in read.last_seq.items():
-        known = sessions.setdefault(session_id, {"seq": -1, "files": {}})
-        known["seq"] = max(known["seq"], seq)
+        known = sessions.setdefault(session_id, SessionCopies())
+        known.seq = max(known.seq, seq)
 
 
 def append_day_copy(
@@ -308,17 +325,6 @@ def append_day_copy(
     return name
 
 
-def entry_files(entry: dict) -> list[str]:
-    """The copies in sessions/ an entry of the ledger owns."""
-    if entry.get("kind") == TRANSCRIPTS:
-        return [
-            name for session in entry["sessions"].values() for name in session["files"].values()
-        ]
-    if entry.get("kind") == NOTES:
-        return list(entry["files"].values())
-    return entry["files"]
-
-
 def _listing(directory: Path, report: ImportReport) -> list[Path]:
     if not directory.is_dir():
         report.skipped.append(f"{directory}: not a directory")
@@ -326,13 +332,7 @@ def _listing(directory: Path, report: ImportReport) -> list[Path]:
     return sorted(path for path in directory.iterdir() if path.is_file())
 
 
-def read_import_ledger(store: Store, path: Path) -> dict:
-    if not path.exists():
-        return {}
-    return store.read_json_file(path, "import-ledger")["sources"]
-
-
-def _transcript_turns(path: Path) -> list[dict]:
+def _transcript_turns(path: Path) -> list[_CopiedTurn]:
     turns = []
     with open(path, "rb") as handle:
         for raw in handle:
@@ -348,7 +348,7 @@ def _transcript_turns(path: Path) -> list[dict]:
             text = _message_text(message.get("content"))
             moment = _moment(entry.get("timestamp"), message.get("timestamp"))
             if text and moment is not None:
-                turns.append({"ts": format_iso(moment), "role": message["role"], "text": text})
+                turns.append(_CopiedTurn(format_iso(moment), message["role"], text))
     return turns
 
 
@@ -381,34 +381,39 @@ def _moment(iso_value, epoch_ms) -> datetime | None:
     return None
 
 
-def _note_turns(path: Path) -> list[dict]:
+def _note_turns(path: Path) -> list[_CopiedTurn]:
     named = _NOTE_NAME.match(path.name)  # listed because it matched
     assert named is not None, path
     day = datetime.fromisoformat(named.group(1)).replace(tzinfo=timezone.utc)
     text = path.read_text(encoding="utf-8", errors="replace")
     turns = [
-        {"ts": format_iso(said.ts), "role": said.role, "text": said.text}
-        for said in note_lines(text, day)
+        _CopiedTurn(format_iso(said.ts), said.role, said.text) for said in note_lines(text, day)
     ]
-    return sorted(turns, key=lambda turn: turn["ts"])
+    return sorted(turns, key=lambda turn: turn.ts)
 
 
 def _write_copies(
-    store: Store, turns: list[dict], *, previous: list[str], owned: set[str], report: ImportReport
+    store: Store,
+    turns: list[_CopiedTurn],
+    *,
+    previous: list[str],
+    owned: set[str],
+    report: ImportReport,
 ) -> list[str]:
     """One sessions/ file per day of `turns`, named after its first turn; secrets redacted."""
     layout = store.layout
-    by_day: dict[str, list[dict]] = {}
+    by_day: dict[str, list[_CopiedTurn]] = {}
     for turn in turns:
-        by_day.setdefault(turn["ts"][:10], []).append(turn)
+        by_day.setdefault(turn.ts[:10], []).append(turn)
     written: list[str] = []
     for _day, day_turns in sorted(by_day.items()):
-        first = datetime.fromisoformat(day_turns[0]["ts"].replace("Z", "+00:00"))
+        first = datetime.fromisoformat(day_turns[0].ts.replace("Z", "+00:00"))
         lines = []
         for turn in day_turns:
-            cleaned = redact(turn["text"])
+            cleaned = redact(turn.text)
             report.redactions += cleaned.count
-            lines.append(files.dumps_record({**turn, "text": cleaned.text}))
+            record = {"ts": turn.ts, "role": turn.role, "text": cleaned.text}
+            lines.append(files.dumps_record(record))
         name = _free_name(store, first, previous, owned | set(written), lines[0])
         store.write_lines(layout.sessions_dir / name, lines)
         written.append(name)

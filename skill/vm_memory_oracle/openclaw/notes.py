@@ -40,13 +40,15 @@ from ..model.note_lines import NoteLine, note_lines
 from ..storage import files
 from ..storage.sessions import MAX_TURN_CHARS
 from ..storage.store import Store
-from .imports import (
+from .imports import ImportReport, append_day_copy
+from .ledger import (
     NOTE_KEY,
-    NOTES,
-    ImportReport,
-    append_day_copy,
-    entry_files,
+    CopiedFile,
+    ImportLedger,
+    LedgerEntry,
+    WorkspaceNote,
     read_import_ledger,
+    write_import_ledger,
 )
 
 MAX_NOTE_BYTES = 2 * 1024 * 1024  # a note larger than this is skipped (no one writes one)
@@ -93,14 +95,14 @@ def import_workspace_notes(store: Store, workspace: str | Path, now: datetime) -
         return report
     with store.locked("import workspace notes"):
         ledger = read_import_ledger(store, ledger_path)
-        owned = {name for entry in ledger.values() for name in entry_files(entry)}
+        owned = ledger.copies()
         for read in reads:
             _copy_new_lines(store, read, ledger, owned, now, report)
         store.note(
             f"copied {report.turns} line(s) of {report.sources} workspace note(s) into sessions/",
             redactions=report.redactions,
         )
-        store.write_validated_json(ledger_path, "import-ledger", {"sources": ledger})
+        write_import_ledger(store, ledger_path, ledger)
     return report
 
 
@@ -121,7 +123,7 @@ def note_files(workspace: Path) -> list[Path]:
     return found
 
 
-def _read_note(root: Path, path: Path, ledger: dict, report: ImportReport) -> _Read | None:
+def _read_note(root: Path, path: Path, ledger: ImportLedger, report: ImportReport) -> _Read | None:
     """The note at `path` if it changed since the ledger's entry, else None; a note that
     cannot be read is reported and skipped."""
     relative = path.relative_to(root).as_posix()
@@ -141,8 +143,11 @@ def _read_note(root: Path, path: Path, ledger: dict, report: ImportReport) -> _R
             )
             return None
         key = NOTE_KEY + str(path.resolve())
-        known = ledger.get(key)
-        if known and (known["size"], known["mtime_ns"]) == (found.st_size, found.st_mtime_ns):
+        known = ledger.sources.get(key)
+        if isinstance(known, WorkspaceNote) and (known.size, known.mtime_ns) == (
+            found.st_size,
+            found.st_mtime_ns,
+        ):
             return None
         with open(path, "rb") as handle:
             data = handle.read(MAX_NOTE_BYTES + 1)
@@ -180,28 +185,28 @@ def _day_of(named: str) -> datetime | None:
 
 
 def _copy_new_lines(
-    store: Store, read: _Read, ledger: dict, owned: set[str], now: datetime, report: ImportReport
+    store: Store,
+    read: _Read,
+    ledger: ImportLedger,
+    owned: set[str],
+    now: datetime,
+    report: ImportReport,
 ) -> None:
     """Append the lines of `read` that its ledger entry has not copied to the note's copy
     (a dated note's of its day, else that of today), and note the note as read."""
-    if read.key not in ledger:
-        ledger[read.key] = {
-            "kind": NOTES,
-            "path": read.relative,
-            "size": 0,
-            "mtime_ns": 0,
-            "files": {},
-            "copied": sorted(_copied_before(store, ledger.get(read.key.removeprefix(NOTE_KEY)))),
-        }
-    entry = ledger[read.key]
-    copied = set(entry["copied"])
+    entry = ledger.sources.get(read.key)
+    if not isinstance(entry, WorkspaceNote):
+        legacy = ledger.sources.get(read.key.removeprefix(NOTE_KEY))
+        copied_before = sorted(_copied_before(store, legacy))
+        entry = ledger.sources[read.key] = WorkspaceNote(read.relative, 0, 0, {}, copied_before)
+    copied = set(entry.copied)
     fresh = []
     for said, digest in read.lines:
         if digest not in copied:
             copied.add(digest)
             fresh.append(said)
-            entry["copied"].append(digest)
-    entry.update(path=read.relative, size=read.size, mtime_ns=read.mtime_ns)
+            entry.copied.append(digest)
+    entry.path, entry.size, entry.mtime_ns = read.relative, read.size, read.mtime_ns
     report.sources += 1
     if not fresh:
         return
@@ -219,17 +224,17 @@ def _copy_new_lines(
         )
         for said in fresh
     ]
-    name = append_day_copy(store, entry["files"], day, format_iso(fresh[0].ts), lines, owned)
+    name = append_day_copy(store, entry.files, day, format_iso(fresh[0].ts), lines, owned)
     report.turns += len(fresh)
     if f"sessions/{name}" not in report.files_written:
         report.files_written.append(f"sessions/{name}")
 
 
-def _copied_before(store: Store, legacy: dict | None) -> set[str]:
+def _copied_before(store: Store, legacy: LedgerEntry | None) -> set[str]:
     """The lines of a note that the older import of dated notes (`openclaw_memory_dir`)
     copied already, as their hashes: they were learned, and are not copied again."""
     hashes: set[str] = set()
-    for name in (legacy or {}).get("files", []):
+    for name in legacy.files if isinstance(legacy, CopiedFile) else []:
         for _number, raw in _lines_of(store.layout.sessions_dir / name, 1 << 30):
             try:
                 record = json.loads(raw)
@@ -273,9 +278,9 @@ def note_citations(
         return {}
     copies = {
         f"sessions/{name}"
-        for entry in ledger.values()
-        if entry.get("kind") == NOTES
-        for name in entry["files"].values()
+        for entry in ledger.sources.values()
+        if isinstance(entry, WorkspaceNote)
+        for name in entry.files.values()
     }
     wanted: dict[str, set[int]] = {}
     for log, line in cited:

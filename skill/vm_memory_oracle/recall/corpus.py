@@ -26,6 +26,7 @@ from ..lexical.snapshot import (
     key_hash,
     name_key,
     name_of,
+    tables_of,
 )
 from ..model.fact import Fact, normalise
 from ..model.text import FIRST_PERSON, adjacent_pairs, evidence_terms
@@ -114,7 +115,7 @@ class Corpus:
         self.text = text
         self.threshold = threshold
         self.index = index
-        self.tables = index.tables
+        self.tables = tables_of(index)
         self.ids = self.tables.ids
         self.activation = activation
         self.dormant = dormant  # the facts under the threshold, not those at or above it

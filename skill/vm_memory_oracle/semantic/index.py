@@ -19,6 +19,7 @@ import sys
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from functools import cache
+from pathlib import Path
 from typing import NamedTuple
 
 import numpy as np
@@ -234,14 +235,29 @@ def _in_step(
 
 
 def _wanted(graph: KnowledgeGraph) -> dict[int, Wanted]:
-    return wanted_vectors(graph.facts())
+    return wanted_vectors(graph.facts(), graph.layout.facts)
 
 
-def wanted_vectors(facts: list[Fact]) -> dict[int, Wanted]:
-    """vector id -> (fact id, content hash, texts) for every current fact of `facts`."""
-    global _last_wanted
-    held = _last_wanted
-    made: dict[int, tuple[Fact, int, Wanted]] = {}
+# What wanted_vectors made of each Fact, by the Fact object (held, so its id is not reused).
+_Made = dict[int, tuple[Fact, int, Wanted]]
+
+
+def wanted_vectors(facts: list[Fact], facts_file: Path | None = None) -> dict[int, Wanted]:
+    """vector id -> (fact id, content hash, texts) for every current fact of `facts`.
+
+    With `facts_file`, the file `facts` were read from, what was made of each Fact is kept
+    in memory (storage/derived.Derived) while the file is unchanged, and carried over to
+    the Facts still held when it changed (facts appended): a consolidation asks for the
+    same facts' vectors three times (index step, health check, index state), and hashing
+    their texts cost a second each at 100,000 facts."""
+    memo = None if facts_file is None else _wanted_memo(facts_file)
+    key = None if memo is None else memo.key()
+    held = None if memo is None else memo.held(key)
+    if held is None and memo is not None:
+        earlier = memo.earlier()
+        held = None if earlier is None else earlier[1]
+    held = held or {}
+    made: _Made = {}
     wanted = {}
     for fact in facts:
         if not fact.current:
@@ -256,14 +272,18 @@ def wanted_vectors(facts: list[Fact]) -> dict[int, Wanted]:
             )
         made[id(fact)] = entry
         wanted[entry[1]] = entry[2]
-    _last_wanted = made
+    if memo is not None:
+        memo.keep(key, made)
     return wanted
 
 
-# Each fact's entry of the last wanted_vectors call, by the Fact object (held, so its id
-# is not reused): a consolidation asks for the same facts' vectors three times (index step,
-# health check, index state), and hashing their texts cost a second each at 100,000 facts.
-_last_wanted: dict[int, tuple[Fact, int, Wanted]] = {}
+def _wanted_memo(facts_file: Path) -> derived.Derived[_Made]:
+    return derived.Derived(
+        facts_file.with_name(f"{facts_file.name} wanted vectors"),  # a name only: in memory
+        layout=_memo_layout(),
+        sources=(facts_file,),
+        disk=False,
+    )
 
 
 def _load(

@@ -101,7 +101,10 @@ def collect(
         damaged_files=_damaged_files(store),
         refused=_refused(store),
         problems=_problems(store, settings),
-        stale_references=flagged_references(current, reference_checker(settings, layout)),
+        stale_references=[
+            flagged.to_json()
+            for flagged in flagged_references(current, reference_checker(settings, layout))
+        ],
         refused_core=[
             layout.relative(refusal.path)
             for refusal in store.refusals()
@@ -236,7 +239,8 @@ def _index_state(store: Store, current: list[Fact], records: list[dict], bad: in
 
     layout = store.layout
     expected = {
-        vid: (fact_id, digest) for vid, (fact_id, digest, _) in wanted_vectors(current).items()
+        vid: (fact_id, digest)
+        for vid, (fact_id, digest, _) in wanted_vectors(current, layout.facts).items()
     }
     known = {record["vector_id"]: (record["fact_id"], record["content_hash"]) for record in records}
     pending = sum(1 for vid, value in expected.items() if known.get(vid) != value)

@@ -77,15 +77,23 @@ def summary_counts(steps: list[StepReport]) -> dict[str, int]:
     return summary
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Change:
-    """One row of the report's table of changes (and of consolidate --json's `changes`):
-    the step, what it did, to which fact or file, and why."""
+    """One row of the report's changes: the step, what it did, to which fact, file or
+    proposal, and why."""
 
     step: str
     change: str
     target: str
     reason: str
+
+    def to_json(self) -> dict[str, str]:
+        return {
+            "step": self.step,
+            "change": self.change,
+            "target": self.target,
+            "reason": self.reason,
+        }
 
 
 def changes(steps: list[StepReport]) -> list[Change]:

@@ -133,24 +133,33 @@ def reference_checker(
     return ReferenceChecker(roots, home, lstat)
 
 
-def flagged_references(facts: list[Fact], checker: ReferenceChecker) -> list[dict]:
-    """health.json's stale_references: each current fact that names a path that is gone,
-    with what became of every path it names."""
+@dataclass(frozen=True, slots=True)
+class FlaggedReference:
+    """An entry of health.json's stale_references: a current fact that names a path that
+    is gone, with what became of every path it names."""
+
+    fact: str
+    verdict: Verdict
+
+    def to_json(self) -> dict[str, object]:
+        return {
+            "fact": self.fact,
+            "gone": list(self.verdict.gone),
+            "present": list(self.verdict.present),
+            "unchecked": list(self.verdict.unchecked),
+        }
+
+
+def flagged_references(facts: list[Fact], checker: ReferenceChecker) -> list[FlaggedReference]:
+    """health.json's stale_references, by fact id."""
     found = []
     for fact in facts:
         if not fact.current:
             continue
         verdict = checker.verdict(fact)
         if verdict.gone:
-            found.append(
-                {
-                    "fact": fact.id,
-                    "gone": list(verdict.gone),
-                    "present": list(verdict.present),
-                    "unchecked": list(verdict.unchecked),
-                }
-            )
-    return sorted(found, key=lambda entry: entry["fact"])
+            found.append(FlaggedReference(fact.id, verdict))
+    return sorted(found, key=lambda entry: entry.fact)
 
 
 def stale(

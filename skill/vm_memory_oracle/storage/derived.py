@@ -2,7 +2,8 @@
 
 Derived is the one way a state made from the memory's files is kept (the lexical snapshot
 recall reads, the activation columns, the map of the vector index brought in step, the
-full-text index opened, the merge step's memo): its key is what it was made from (its
+full-text index opened, the merge step's memo, the Facts made of facts.jsonl and what each
+wants of the vector index): its key is what it was made from (its
 sources' keys, and what else it was made with) and its layout, a digest of the shape of
 the record kept and of the code that makes it, so that no change of either is read as the
 old state and no version number is bumped by hand. brought_in_step uses a state held for

@@ -1,15 +1,19 @@
 """facts.jsonl as Fact records, read and written through the store. The Facts made of a
-snapshot of the file are kept for this process, and a write of this process keeps the
-ones it wrote, so that the next read makes no Fact again."""
+snapshot of the file are kept for this process (storage/derived.Derived, in memory, while
+the file is unchanged), and a write of this process keeps the ones it wrote, so that the
+next read makes no Fact again."""
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Iterable, Iterator, Mapping
-from pathlib import Path
+from functools import cache
 
+from ..model import fact as fact_module
 from ..model.fact import Fact
-from . import snapshot
+from . import derived, snapshot
 from .jsonl import checked_line, line
+from .layout import Layout
 from .writer import Writer
 
 
@@ -53,32 +57,33 @@ class FactsById(Mapping[str, Fact]):
         return len(self._position)
 
 
-def _made_facts(store: Writer) -> FactsById | None:
-    """The Facts made of facts.jsonl's snapshot in this process, if any: held beside the
-    snapshot by the holder of every derived state (storage/snapshot.py), so that a process
-    told to forget what it holds forgets them too."""
-    held = snapshot.decoded(_made_path(store))
-    return None if held is None else held[1]  # type: ignore[return-value]
+def _made_facts(layout: Layout) -> derived.Derived[FactsById]:
+    """The facts of the snapshot of facts.jsonl as the file is, kept in this process."""
+    path = layout.facts
+    return derived.Derived(
+        path.with_name(f"{path.name} facts"),  # a name only: kept in memory, never written
+        layout=_layout(),
+        sources=(path,),
+        disk=False,
+    )
 
 
-def _hold_made(store: Writer, made: FactsById) -> None:
-    snapshot.hold_decoded(_made_path(store), (), made)
-
-
-def _made_path(store: Writer) -> Path:
-    return store.layout.snapshot_for(store.layout.facts).with_suffix(".facts")
+@cache
+def _layout() -> int:
+    return derived.layout_of(None, (sys.modules[__name__], fact_module))
 
 
 def facts_by_id(store: Writer) -> FactsById:
     """The facts of facts.jsonl by id, each made a Fact when first looked up. A Fact
     cannot change, so the ones made from a snapshot of the file serve every later read
     of it."""
-    path = store.layout.facts
-    records = store.read_records(path, "fact", unique_key="id", copy=False)
-    held = _made_facts(store)
+    memo = _made_facts(store.layout)
+    key = memo.key()  # before the read: what is kept was made of the file as it was then
+    records = store.read_records(store.layout.facts, "fact", unique_key="id", copy=False)
+    held = memo.held(key)
     if held is None or not held.made_of(records):
         held = FactsById(records)
-        _hold_made(store, held)
+        memo.keep(key, held)
     return held
 
 
@@ -86,7 +91,8 @@ def facts_of(store: Writer, records: list[dict]) -> list[Fact]:
     """The Facts of valid records of facts.jsonl as peek_records gave them: those already
     made of the same snapshot when there are some (a consolidation's health check reads
     the file its steps read), else new ones."""
-    held = _made_facts(store)
+    memo = _made_facts(store.layout)
+    held = memo.held(memo.key())
     if held is not None and held.made_of(records):
         return held.all()
     return [Fact.from_record(record, checked=True) for record in records]
@@ -104,7 +110,8 @@ def rewrite_facts(store: Writer, facts: Iterable[Fact]) -> None:
 def append_facts(store: Writer, facts: Iterable[Fact]) -> None:
     facts = list(facts)
     path = store.layout.facts
-    held = _made_facts(store)
+    memo = _made_facts(store.layout)
+    held = memo.held(memo.key())
     before = snapshot.load(store.layout.snapshot_for(path), snapshot.file_key(path), disk=False)
     records = [fact.to_record() for fact in facts]
     store.append_records(path, "fact", records, lines=_fact_lines(store, facts, records))
@@ -127,6 +134,8 @@ def _fact_lines(store: Writer, facts: list[Fact], records: list[dict]) -> list[s
 def _hold_facts(store: Writer, earlier: list[Fact | None], facts: list[Fact]) -> None:
     """What was just written is what the next read would make: keep it for that read."""
     path = store.layout.facts
+    memo = _made_facts(store.layout)
+    key = memo.key()
     records = snapshot.load(store.layout.snapshot_for(path), snapshot.file_key(path), disk=False)
     if records is not None and len(records) == len(earlier) + len(facts):
-        _hold_made(store, FactsById(records, made=[*earlier, *facts]))
+        memo.keep(key, FactsById(records, made=[*earlier, *facts]))

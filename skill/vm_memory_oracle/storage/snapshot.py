@@ -7,6 +7,13 @@ the process, and on disk under state/cache/ in `marshal` format, which stores pl
 only (no code runs when it is read). A snapshot whose key does not match is ignored and
 replaced; a damaged one is ignored too. Snapshots are derived data: deleting state/cache/
 costs one slow load, nothing more.
+
+This module is the store behind storage/derived.Derived, not a memo beside it: its two
+dicts are what a process holds, by cache path, each value with the key it was made for
+(the file's key, or a Derived key made of its sources' keys), so that a change of the file
+makes it unheld. `_memory` holds the payloads, as saved (the parsed records of a JSONL
+file, a Derived state as encoded); `_decoded` holds each Derived state as decoded, the
+same object for as long as its key holds.
 """
 
 from __future__ import annotations
