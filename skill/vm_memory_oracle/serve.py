@@ -15,7 +15,8 @@ process goes on; it ends when stdin closes.
 
     search  {"query": TEXT, "maxResults": N (default 6), "minScore": X (default 0)}
             -> {"results": [{path, startLine, endLine, score, snippet, source, citation,
-                id, kind}], "provider", "model", "warnings"}
+                id, kind, origin (a turn that recorded it)}], "provider", "model",
+                "warnings"}
     get     {"path": "MEMORY.md" | "daily/<day>.md" | "sessions/<log>.jsonl" |
              "knowledge-graph/facts.jsonl", "from": LINE (default 1), "lines": N}
             -> {"path", "text", "from", "lines", "origin"}
@@ -107,10 +108,11 @@ class Cited:
     kind: str  # "fact" or "episode"
     id: str
     note: bool = False  # the path is a note of the workspace (memory/<name>.md, USER.md)
+    origin: str | None = None  # where a turn came from, when it recorded that
 
     def to_json(self) -> JsonObject:
         said = self.kind == FoundEpisode.KIND and not self.note
-        return {
+        entry = {
             "path": self.path,
             "startLine": self.line,
             "endLine": self.line,
@@ -121,6 +123,9 @@ class Cited:
             "id": self.id,
             "kind": self.kind,
         }
+        if self.origin is not None:
+            entry["origin"] = self.origin
+        return entry
 
 
 @dataclass(frozen=True)
@@ -366,7 +371,8 @@ def _cited(
     else:
         text, when = hit.text, ""
     snippet = text[:SNIPPET_CHARS] + (f" ({when})" if when else "")
-    return Cited(path, line, hit.score, snippet, hit.KIND, hit.id, note is not None)
+    origin = hit.origin if isinstance(hit, FoundEpisode) else None
+    return Cited(path, line, hit.score, snippet, hit.KIND, hit.id, note is not None, origin)
 
 
 def _workspace(request: dict, key: str) -> Path:

@@ -24,6 +24,7 @@ from pathlib import Path
 from typing import Any
 
 from ..model.fact import stable_hash
+from ..model.provenance import Provenance, by_role
 from ..model.text import OF_THEMSELF, turn_context
 
 PASSAGE_CHARS = 1000  # at most this many characters of a turn in one episode
@@ -56,6 +57,15 @@ class Episode:
     text: str  # the passage, on one line
     facts: int = 0  # how many facts summarize learned from the turn
     asked: str | None = None  # the question of another speaker the turn answers, if any
+    provenance: Provenance | None = None  # who said it, as its log's line gave it
+
+    @property
+    def said_by(self) -> Provenance:
+        """Who said it: as recorded, else as its speaker gives it (a log's line that named
+        no provenance: the owner's or the agent's)."""
+        if self.provenance is not None:
+            return self.provenance
+        return by_role("assistant" if self.speaker == "assistant" else "user")
 
     @property
     def id(self) -> str:
@@ -90,6 +100,8 @@ class Episode:
         }
         if self.asked:
             record["asked"] = self.asked
+        if self.provenance is not None:
+            record["provenance"] = self.provenance.to_json()
         return record
 
     @classmethod
@@ -103,6 +115,7 @@ class Episode:
             record["text"],
             record.get("facts", 0),
             record.get("asked"),
+            Provenance.of(record["provenance"]) if "provenance" in record else None,
         )
 
 
@@ -173,7 +186,13 @@ def worth_keeping(text: str) -> bool:
 
 
 def episodes_of(
-    source: str, ts: str, speaker: str, text: str, facts: int = 0, asked: str | None = None
+    source: str,
+    ts: str,
+    speaker: str,
+    text: str,
+    facts: int = 0,
+    asked: str | None = None,
+    provenance: Provenance | None = None,
 ) -> list[Episode]:
     """The episodes of one turn (from which `facts` facts were learned; answering the
     question `asked`, as model.text.question_of gives it, when it follows one): none for a
@@ -183,7 +202,15 @@ def episodes_of(
     parts = passages(text)
     return [
         Episode(
-            source, number, len(parts), ts, speaker, passage, facts, asked if not number else None
+            source,
+            number,
+            len(parts),
+            ts,
+            speaker,
+            passage,
+            facts,
+            asked if not number else None,
+            provenance,
         )
         for number, passage in enumerate(parts)
     ]

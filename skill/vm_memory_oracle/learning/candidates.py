@@ -1,6 +1,7 @@
 """A day's turns -> the facts they state, in the order said, each checked once.
 
-The fragments of the turns of the extracted roles go to the configured external extractor,
+The fragments of the turns of the extracted roles, said by the owner or the agent (what
+came from outside is kept as episodes, never as facts), go to the configured external extractor,
 or to the built-in rules when there is none or it fails; each statement the rules keep is
 scored for salience. A candidate is built from its fields once and checked against the fact
 schema once, when it is complete: its texts come from turns redacted before they were read,
@@ -46,7 +47,11 @@ def candidates_of(
     turns: list[Turn], settings: Settings, created: str, scorer: SalienceScorer
 ) -> Candidates:
     """The candidate facts of one day's turns (in context, their texts redacted)."""
-    pairs = turn_fragments(turns, frozenset(settings.extract_roles))
+    pairs = [
+        (turn, fragment)
+        for turn, fragment in turn_fragments(turns, frozenset(settings.extract_roles))
+        if turn.said_by.trusted
+    ]
     found = Candidates(
         fragments=len(pairs),
         chatter=sum(1 for _, fragment in pairs if fragment.kind in (CHATTER, QUESTION)),

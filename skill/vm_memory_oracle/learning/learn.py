@@ -208,6 +208,8 @@ def _said_by_day(turns: Sequence[Turn], report: LearnReport) -> dict[str, list[T
     order handed on)."""
     logs: dict[str, list[Turn]] = {}
     for turn in turns:
+        if turn.scaffolding:
+            continue  # a heartbeat, a cron run: no one's words, never memory
         logs.setdefault(turn.source_file, []).append(_redacted(turn, report))
     days: dict[str, list[Turn]] = {}
     for log, said in logs.items():
@@ -248,6 +250,7 @@ def _episodes(turns: list[Turn], facts: list[Fact]) -> list[Episode]:
             turn.text,
             learned[turn.source],
             turn.asked,
+            turn.provenance,
         )
     ]
 

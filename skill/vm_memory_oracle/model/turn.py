@@ -7,6 +7,10 @@ the note's line (note:memory/<name>.md#L<line>, note:USER.md#L<line>). Each is a
 conversation or note and a position in it, which is how the memory knows whether it has
 learned a turn already.
 
+A line may say who said it (`provenance`, model/provenance.py: the copies of OpenClaw's
+transcripts carry one); a line that says nothing is the owner's when the user speaks and
+the agent's when the assistant does, and one whose provenance is not valid is untrusted.
+
 Read from a log, a turn holds its text as said; learn() redacts it before anything else
 reads it, and in_context (extract/rules.py) adds what its neighbours tell.
 """
@@ -18,6 +22,7 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from ..clock import parse_iso
+from .provenance import SYSTEM, UNTRUSTED, Provenance, by_role
 
 # The origin a copied line names: "openclaw:<agent>/<session>#<seq>" (openclaw/imports.py) or
 # "note:<path in the workspace>#L<line>" (openclaw/notes.py).
@@ -44,12 +49,25 @@ class Turn:
     novelty: float = 1.0  # the share of its words not said earlier in the log
     followed_by_question: bool = False  # the turn after it in the log asks something
     asked: str | None = None  # the question of another speaker it follows ("Bob: Where to?")
+    provenance: Provenance | None = None  # as the line gives it; None: by its role
+
+    @property
+    def said_by(self) -> Provenance:
+        """Who said it: the line's provenance, else the one its role gives."""
+        return self.provenance if self.provenance is not None else by_role(self.role)
+
+    @property
+    def scaffolding(self) -> bool:
+        """Whether it is no one's words (a heartbeat, a cron run): never learned."""
+        return self.said_by.origin == SYSTEM
 
     @classmethod
     def of_record(cls, source_file: str, line: int, record: dict) -> Turn:
         """The turn a session log's line holds (a record valid as a session-turn). An
         origin that is not one a copy of OpenClaw's or of a note writes is left out."""
         origin = record.get("origin")
+        marked = record.get("provenance")
+        provenance = None if marked is None else Provenance.of(marked) or Provenance(UNTRUSTED)
         return cls(
             source_file,
             line,
@@ -58,6 +76,7 @@ class Turn:
             record["text"],
             record.get("speaker"),
             origin if isinstance(origin, str) and ORIGIN.fullmatch(origin) else None,
+            provenance=provenance,
         )
 
     @property

@@ -31,6 +31,7 @@ from ..clock import format_iso
 from ..errors import DataDirError
 from ..extract.redact import redact
 from ..model.note_lines import note_lines
+from ..model.provenance import INTERACTIVE, OWNER, SYSTEM
 from ..storage import files, strict_json
 from ..storage.sessions import MAX_TURN_CHARS
 from ..storage.store import Store
@@ -43,6 +44,7 @@ from .ledger import (
     read_import_ledger,
     write_import_ledger,
 )
+from .provenance import TurnState
 from .state import Agent, read_setup
 from .transcripts import TranscriptRead, read_new_turns
 
@@ -214,15 +216,18 @@ def _read_agents(
             continue
         key = _database_key(database, ledger)
         entry = ledger.sources.get(key)
-        seen = (
-            {session: copies.seq for session, copies in entry.sessions.items()}
-            if isinstance(entry, TranscriptDatabase)
-            else {}
-        )
-        read = read_new_turns(database, seen, busy_timeout=busy_timeout)
+        known = entry.sessions if isinstance(entry, TranscriptDatabase) else {}
+        seen = {session: copies.seq for session, copies in known.items()}
+        states = {session: copies.turn for session, copies in known.items()}
+        read = read_new_turns(database, seen, states=states, busy_timeout=busy_timeout)
         if read.problem:
             report.skipped.append(read.problem)
             continue
+        if read.misplaced:
+            report.skipped.append(
+                f"{database}: {len(read.misplaced)} message(s) with marks of the wrong type "
+                f"read as untrusted ({read.misplaced[0]})"
+            )
         if read.undecodable:
             report.skipped.append(
                 f"{database}: {read.undecodable} event(s) could not be decoded; skipped"
@@ -267,11 +272,14 @@ def _copy_new_turns(
     report: ImportReport,
 ) -> None:
     """Append one agent's turns that the ledger's `sessions` has not seen to their copies
-    (one per session and day), then move each session's seen seq on to what was read."""
+    (one per session and day), each with its provenance, then move each session's seen seq
+    on to what was read. Scaffolding (a heartbeat, a cron run, a sub-agent's own session) is
+    not copied: it is no one's words, and never memory."""
     fresh = [
         turn
         for turn in read.turns
-        if turn.session_id not in sessions or turn.seq > sessions[turn.session_id].seq
+        if (turn.session_id not in sessions or turn.seq > sessions[turn.session_id].seq)
+        and turn.provenance.origin != SYSTEM
     ]
     groups: dict[tuple[str, str], list] = {}
     for turn in fresh:
@@ -289,7 +297,18 @@ def _copy_new_turns(
                     f"{origin}: {len(text):,} characters, the first {MAX_TURN_CHARS:,} kept"
                 )
                 text = text[:MAX_TURN_CHARS]
-            record = {"ts": turn.ts, "role": turn.role, "text": text, "origin": origin}
+            record = {
+                "ts": turn.ts,
+                "role": turn.role,
+                "text": text,
+                "origin": origin,
+                "provenance": turn.provenance.to_json(),
+            }
+            if turn.role == "user" and turn.provenance.origin != OWNER:
+                # another person in a group: their words, not the owner's
+                speaker = turn.provenance.sender
+                if speaker and turn.provenance.session == INTERACTIVE:
+                    record["speaker"] = speaker
             lines.append(files.dumps_record(record))
         name = append_day_copy(store, known.files, day, turns[0].ts, lines, owned)
         report.turns += len(turns)
@@ -297,7 +316,9 @@ def _copy_new_turns(
             report.files_written.append(f"sessions/{name}")
     for session_id, seq in read.last_seq.items():
         known = sessions.setdefault(session_id, SessionCopies())
-        known.seq = max(known.seq, seq)
+        if seq > known.seq:
+            known.seq = seq
+            known.turn = read.states.get(session_id, TurnState())
 
 
 def append_day_copy(

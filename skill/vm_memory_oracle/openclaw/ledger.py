@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from ..storage.store import Store
+from .provenance import TurnState
 
 TRANSCRIPTS = "openclaw-transcripts"
 NOTES = "workspace-note"  # a workspace note's entry (notes.py)
@@ -43,9 +44,14 @@ class SessionCopies:
 
     seq: int = -1
     files: dict[str, str] = field(default_factory=dict)
+    turn: TurnState = field(default_factory=TurnState)  # where its reading stopped
 
     def to_json(self) -> dict[str, Any]:
-        return {"seq": self.seq, "files": self.files}
+        document: dict[str, Any] = {"seq": self.seq, "files": self.files}
+        turn = self.turn.to_json()
+        if turn:
+            document["turn"] = turn
+        return document
 
 
 @dataclass
@@ -122,7 +128,9 @@ def _entry(data: dict[str, Any]) -> LedgerEntry:
     if data.get("kind") == TRANSCRIPTS:
         return TranscriptDatabase(
             {
-                key: SessionCopies(session["seq"], session["files"])
+                key: SessionCopies(
+                    session["seq"], session["files"], TurnState.of(session.get("turn"))
+                )
                 for key, session in data["sessions"].items()
             }
         )

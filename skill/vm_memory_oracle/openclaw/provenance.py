@@ -24,6 +24,7 @@ import ledger, so a turn read over two runs is placed as one.
 
 from __future__ import annotations
 
+import re
 import sqlite3
 from dataclasses import dataclass, field, replace
 from typing import Any
@@ -48,6 +49,7 @@ SESSION_COLUMNS = ("session_id", "session_key", "chat_type", "channel")
 OWN_TOOLS = frozenset({"memory_search", "memory_get"})
 # The run id of an assistant message that answers a sub-agent's announced result.
 ANNOUNCE_RUN = "announce:"
+_CONTROL = re.compile(r"[\x00-\x1f\x7f]+")
 
 
 @dataclass(frozen=True)
@@ -86,12 +88,13 @@ class TurnState:
     def of(cls, record: Any) -> TurnState:
         if not isinstance(record, dict):
             return cls()
-        return cls(Provenance.of(record.get("turn")), record.get("tainted") is True)
+        return cls(Provenance.of(record.get("provenance")), record.get("tainted") is True)
 
     def to_json(self) -> dict[str, Any]:
+        """Its JSON object (the import ledger's `turn` of a session): empty before a turn."""
         document: dict[str, Any] = {}
         if self.turn is not None:
-            document["turn"] = self.turn.to_json()
+            document["provenance"] = self.turn.to_json()
         if self.tainted:
             document["tainted"] = True
         return document
@@ -179,10 +182,14 @@ def _default_of(kind: str) -> tuple[str, str]:
 
 
 def _sender(meta: dict) -> str | None:
+    """The sender's name as OpenClaw recorded it (else their user name, else id), on one
+    line."""
     for key in ("senderName", "senderUsername", "senderId"):
         value = meta.get(key)
-        if isinstance(value, str) and value.strip():
-            return value.strip()[:256]
+        if isinstance(value, str):
+            value = _CONTROL.sub(" ", value).strip()[:256].strip()
+            if value:
+                return value
     return None
 
 

@@ -11,7 +11,10 @@ next run), and only events after the last `seq` read of each session are read.
 A turn is a `message` event of role `user` or `assistant`: the user's words (a string, or
 its text parts) and the assistant's text parts. Tool calls, tool results, thinking, and
 what OpenClaw injects itself (a user-role message opening with its internal-context
-marker, the date stamp and runtime line it puts around the user's words) stay out.
+marker, the date stamp and runtime line it puts around the user's words) stay out. Each
+turn is placed (openclaw/provenance.py) from its session's row of `session_windows`, its
+message's marks and the tool results before it in its turn; where a session's reading
+stopped (`states`) is handed back, for the next read to go on from.
 """
 
 from __future__ import annotations
@@ -23,6 +26,9 @@ import time
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
+
+from ..model.provenance import Provenance
+from .provenance import Classifier, SessionInfo, TurnState, read_sessions
 
 TABLE = "transcript_events"
 COLUMNS = ("session_id", "seq", "event_json", "event_zstd", "event_utf8_bytes", "created_at")
@@ -48,6 +54,7 @@ class TranscriptTurn:
     ts: str  # ISO 8601, UTC, whole seconds
     role: str  # user or assistant
     text: str
+    provenance: Provenance
 
 
 @dataclass
@@ -57,16 +64,24 @@ class TranscriptRead:
     events: int = 0  # events read (turns or not)
     undecodable: int = 0  # events that could not be decoded, skipped
     problem: str | None = None  # why the database was not read; one line, naming it
+    states: dict[str, TurnState] = field(default_factory=dict)  # session -> where it stopped
+    misplaced: list[str] = field(default_factory=list)  # marks of the wrong type, per message
 
 
 def read_new_turns(
-    database: Path, seen: dict[str, int], *, busy_timeout: float = 5.0, attempts: int = 3
+    database: Path,
+    seen: dict[str, int],
+    *,
+    states: dict[str, TurnState] | None = None,
+    busy_timeout: float = 5.0,
+    attempts: int = 3,
 ) -> TranscriptRead:
-    """The turns of `database` after `seen` (session -> last seq read)."""
+    """The turns of `database` after `seen` (session -> last seq read), each session's
+    placed on from `states` (where its last reading stopped)."""
     last_error = None
     for attempt in range(attempts):
         try:
-            return _read(database, seen, busy_timeout)
+            return _read(database, seen, states or {}, busy_timeout)
         except sqlite3.OperationalError as exc:
             if "locked" not in str(exc) and "busy" not in str(exc):
                 return TranscriptRead(problem=f"{database}: cannot be read ({exc}); skipped")
@@ -123,13 +138,16 @@ def _layout_problem(connection: sqlite3.Connection, database: Path) -> str | Non
     return None
 
 
-def _read(database: Path, seen: dict[str, int], busy_timeout: float) -> TranscriptRead:
+def _read(
+    database: Path, seen: dict[str, int], states: dict[str, TurnState], busy_timeout: float
+) -> TranscriptRead:
     result = TranscriptRead()
     connection = _connect(database, busy_timeout)
     try:
         result.problem = _layout_problem(connection, database)
         if result.problem:
             return result
+        known = read_sessions(connection)
         sessions = connection.execute(
             f"SELECT session_id, MAX(seq) FROM {TABLE} GROUP BY session_id"
         ).fetchall()
@@ -144,6 +162,9 @@ def _read(database: Path, seen: dict[str, int], busy_timeout: float) -> Transcri
                 "WHERE session_id = ? AND seq > ? ORDER BY seq",
                 (session_id, after),
             )
+            placing = Classifier(
+                known.get(session_id, SessionInfo()), states.get(session_id, TurnState())
+            )
             for seq, event_json, event_zstd, size, created_at in rows:
                 result.events += 1
                 result.last_seq[session_id] = seq
@@ -151,9 +172,11 @@ def _read(database: Path, seen: dict[str, int], busy_timeout: float) -> Transcri
                 if event is None:
                     result.undecodable += 1
                     continue
-                turn = _turn(session_id, seq, event, created_at)
+                turn = _turn(session_id, seq, event, created_at, placing)
                 if turn is not None:
                     result.turns.append(turn)
+            result.states[session_id] = placing.state
+            result.misplaced += placing.problems
     finally:
         connection.close()
     return result
@@ -183,24 +206,30 @@ def _event(event_json, event_zstd, size) -> dict | None:
     return event if isinstance(event, dict) else None
 
 
-def _turn(session_id: str, seq: int, event: dict, created_at) -> TranscriptTurn | None:
+def _turn(
+    session_id: str, seq: int, event: dict, created_at, placing: Classifier
+) -> TranscriptTurn | None:
     if event.get("type") != "message" or not isinstance(event.get("message"), dict):
         return None
     message = event["message"]
     role = message.get("role")
+    if role == "toolResult":
+        placing.tool_result(message)
     if role not in ("user", "assistant"):
         return None  # toolResult, system and the like
-    text = (
-        user_words(message.get("content"))
-        if role == "user"
-        else _text_parts(message.get("content"))
-    )
+    if role == "user":
+        provenance = placing.user(message)  # a turn begins, said or not
+        text = user_words(message.get("content"))
+    else:
+        provenance = placing.assistant(message)
+        text = _text_parts(message.get("content"))
     if not text:
         return None
     moment = _iso(event.get("timestamp")) or _epoch(message.get("timestamp")) or _epoch(created_at)
     if moment is None:
         return None
-    return TranscriptTurn(session_id, seq, moment.strftime("%Y-%m-%dT%H:%M:%SZ"), role, text)
+    stamp = moment.strftime("%Y-%m-%dT%H:%M:%SZ")
+    return TranscriptTurn(session_id, seq, stamp, role, text, provenance)
 
 
 def user_words(content) -> str:

@@ -163,4 +163,5 @@ def found_episode(hit: EpisodeHit, text: str) -> FoundEpisode:
         round(hit.score, 4),
         episode.source,
         tuple(f"episode-{name}" for name in hit.matched),
+        episode.provenance,
     )

@@ -9,6 +9,8 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
+from ..model.provenance import Provenance
+
 JsonObject = dict[str, Any]  # a record as JSON writes it
 
 # A source that names a turn of a session log: sessions/<file>.jsonl:<line>.
@@ -96,13 +98,18 @@ class FoundEpisode:
     score: float
     source: str
     matched: tuple[str, ...]
+    provenance: Provenance | None = None
 
     @property
     def cited(self) -> tuple[str, int] | None:
         return cited_turn(self.source)
 
+    @property
+    def origin(self) -> str | None:
+        return None if self.provenance is None else self.provenance.origin
+
     def to_json(self) -> JsonObject:
-        return {
+        entry: JsonObject = {
             "id": self.id,
             "kind": self.KIND,
             "text": self.text,
@@ -112,6 +119,10 @@ class FoundEpisode:
             "source": self.source,
             "matched": list(self.matched),
         }
+        if self.provenance is not None:
+            entry["origin"] = self.provenance.origin
+            entry["provenance"] = self.provenance.to_json()
+        return entry
 
 
 Found = FoundFact | FoundEpisode

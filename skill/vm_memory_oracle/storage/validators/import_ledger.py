@@ -1,6 +1,6 @@
 # Generated from schemas/import-ledger.schema.json by fastjsonschema; do not edit.
 # Regenerate: python -m vm_memory_oracle.storage.validation
-SCHEMA_SHA256 = '41ed5821e1d54828803aeb0b7c508fcd416d2ea3c47b7eae58678e702ff95d6e'
+SCHEMA_SHA256 = '92abbca56111d33bcafb935e8dfc111bdfb215de939d7d0752bfb47adc1e1eb7'
 
 VERSION = "2.22.3"
 from decimal import Decimal
@@ -149,6 +149,77 @@ def validate_vm_memory_oracle_import_ledger_schema_json(data, custom_formats={},
                                                                             data__sources_value__sessions_value__files_property_names = False
                                                                     if not data__sources_value__sessions_value__files_property_names:
                                                                         raise JsonSchemaValueException("" + (name_prefix or "data") + ".sources.{data__sources_key}.sessions.{data__sources_value__sessions_key}.files".format(**locals()) + " must be named by propertyName definition")
+                                                        if "turn" in data__sources_value__sessions_value_keys:
+                                                            data__sources_value__sessions_value_keys.remove("turn")
+                                                            data__sources_value__sessions_value__turn = data__sources_value__sessions_value["turn"]
+                                                            if not isinstance(data__sources_value__sessions_value__turn, (dict)):
+                                                                raise JsonSchemaValueException("" + (name_prefix or "data") + ".sources.{data__sources_key}.sessions.{data__sources_value__sessions_key}.turn".format(**locals()) + " must be object")
+                                                            data__sources_value__sessions_value__turn_is_dict = isinstance(data__sources_value__sessions_value__turn, dict)
+                                                            if data__sources_value__sessions_value__turn_is_dict:
+                                                                data__sources_value__sessions_value__turn_keys = set(data__sources_value__sessions_value__turn.keys())
+                                                                if "provenance" in data__sources_value__sessions_value__turn_keys:
+                                                                    data__sources_value__sessions_value__turn_keys.remove("provenance")
+                                                                    data__sources_value__sessions_value__turn__provenance = data__sources_value__sessions_value__turn["provenance"]
+                                                                    if not isinstance(data__sources_value__sessions_value__turn__provenance, (dict)):
+                                                                        raise JsonSchemaValueException("" + (name_prefix or "data") + ".sources.{data__sources_key}.sessions.{data__sources_value__sessions_key}.turn.provenance".format(**locals()) + " must be object")
+                                                                    data__sources_value__sessions_value__turn__provenance_is_dict = isinstance(data__sources_value__sessions_value__turn__provenance, dict)
+                                                                    if data__sources_value__sessions_value__turn__provenance_is_dict:
+                                                                        data__sources_value__sessions_value__turn__provenance__missing_keys = set(['origin']) - data__sources_value__sessions_value__turn__provenance.keys()
+                                                                        if data__sources_value__sessions_value__turn__provenance__missing_keys:
+                                                                            raise JsonSchemaValueException("" + (name_prefix or "data") + ".sources.{data__sources_key}.sessions.{data__sources_value__sessions_key}.turn.provenance".format(**locals()) + " must contain ")
+                                                                        data__sources_value__sessions_value__turn__provenance_keys = set(data__sources_value__sessions_value__turn__provenance.keys())
+                                                                        if "origin" in data__sources_value__sessions_value__turn__provenance_keys:
+                                                                            data__sources_value__sessions_value__turn__provenance_keys.remove("origin")
+                                                                            data__sources_value__sessions_value__turn__provenance__origin = data__sources_value__sessions_value__turn__provenance["origin"]
+                                                                            if not (isinstance(data__sources_value__sessions_value__turn__provenance__origin, str) and data__sources_value__sessions_value__turn__provenance__origin == 'owner' or isinstance(data__sources_value__sessions_value__turn__provenance__origin, str) and data__sources_value__sessions_value__turn__provenance__origin == 'agent' or isinstance(data__sources_value__sessions_value__turn__provenance__origin, str) and data__sources_value__sessions_value__turn__provenance__origin == 'untrusted' or isinstance(data__sources_value__sessions_value__turn__provenance__origin, str) and data__sources_value__sessions_value__turn__provenance__origin == 'system' or isinstance(data__sources_value__sessions_value__turn__provenance__origin, str) and data__sources_value__sessions_value__turn__provenance__origin == 'unknown'):
+                                                                                raise JsonSchemaValueException("" + (name_prefix or "data") + ".sources.{data__sources_key}.sessions.{data__sources_value__sessions_key}.turn.provenance.origin".format(**locals()) + " must be one of ['owner', 'agent', 'untrusted', 'system', 'unknown']")
+                                                                        if "session" in data__sources_value__sessions_value__turn__provenance_keys:
+                                                                            data__sources_value__sessions_value__turn__provenance_keys.remove("session")
+                                                                            data__sources_value__sessions_value__turn__provenance__session = data__sources_value__sessions_value__turn__provenance["session"]
+                                                                            if not (isinstance(data__sources_value__sessions_value__turn__provenance__session, str) and data__sources_value__sessions_value__turn__provenance__session == 'interactive' or isinstance(data__sources_value__sessions_value__turn__provenance__session, str) and data__sources_value__sessions_value__turn__provenance__session == 'heartbeat' or isinstance(data__sources_value__sessions_value__turn__provenance__session, str) and data__sources_value__sessions_value__turn__provenance__session == 'cron' or isinstance(data__sources_value__sessions_value__turn__provenance__session, str) and data__sources_value__sessions_value__turn__provenance__session == 'subagent' or isinstance(data__sources_value__sessions_value__turn__provenance__session, str) and data__sources_value__sessions_value__turn__provenance__session == 'inter_session' or isinstance(data__sources_value__sessions_value__turn__provenance__session, str) and data__sources_value__sessions_value__turn__provenance__session == 'hook'):
+                                                                                raise JsonSchemaValueException("" + (name_prefix or "data") + ".sources.{data__sources_key}.sessions.{data__sources_value__sessions_key}.turn.provenance.session".format(**locals()) + " must be one of ['interactive', 'heartbeat', 'cron', 'subagent', 'inter_session', 'hook']")
+                                                                        if "chat" in data__sources_value__sessions_value__turn__provenance_keys:
+                                                                            data__sources_value__sessions_value__turn__provenance_keys.remove("chat")
+                                                                            data__sources_value__sessions_value__turn__provenance__chat = data__sources_value__sessions_value__turn__provenance["chat"]
+                                                                            if not isinstance(data__sources_value__sessions_value__turn__provenance__chat, (str)):
+                                                                                raise JsonSchemaValueException("" + (name_prefix or "data") + ".sources.{data__sources_key}.sessions.{data__sources_value__sessions_key}.turn.provenance.chat".format(**locals()) + " must be string")
+                                                                            if isinstance(data__sources_value__sessions_value__turn__provenance__chat, str):
+                                                                                data__sources_value__sessions_value__turn__provenance__chat_len = len(data__sources_value__sessions_value__turn__provenance__chat)
+                                                                                if data__sources_value__sessions_value__turn__provenance__chat_len < 1:
+                                                                                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".sources.{data__sources_key}.sessions.{data__sources_value__sessions_key}.turn.provenance.chat".format(**locals()) + " must be longer than or equal to 1 characters")
+                                                                                if data__sources_value__sessions_value__turn__provenance__chat_len > 256:
+                                                                                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".sources.{data__sources_key}.sessions.{data__sources_value__sessions_key}.turn.provenance.chat".format(**locals()) + " must be shorter than or equal to 256 characters")
+                                                                        if "channel" in data__sources_value__sessions_value__turn__provenance_keys:
+                                                                            data__sources_value__sessions_value__turn__provenance_keys.remove("channel")
+                                                                            data__sources_value__sessions_value__turn__provenance__channel = data__sources_value__sessions_value__turn__provenance["channel"]
+                                                                            if not isinstance(data__sources_value__sessions_value__turn__provenance__channel, (str)):
+                                                                                raise JsonSchemaValueException("" + (name_prefix or "data") + ".sources.{data__sources_key}.sessions.{data__sources_value__sessions_key}.turn.provenance.channel".format(**locals()) + " must be string")
+                                                                            if isinstance(data__sources_value__sessions_value__turn__provenance__channel, str):
+                                                                                data__sources_value__sessions_value__turn__provenance__channel_len = len(data__sources_value__sessions_value__turn__provenance__channel)
+                                                                                if data__sources_value__sessions_value__turn__provenance__channel_len < 1:
+                                                                                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".sources.{data__sources_key}.sessions.{data__sources_value__sessions_key}.turn.provenance.channel".format(**locals()) + " must be longer than or equal to 1 characters")
+                                                                                if data__sources_value__sessions_value__turn__provenance__channel_len > 256:
+                                                                                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".sources.{data__sources_key}.sessions.{data__sources_value__sessions_key}.turn.provenance.channel".format(**locals()) + " must be shorter than or equal to 256 characters")
+                                                                        if "sender" in data__sources_value__sessions_value__turn__provenance_keys:
+                                                                            data__sources_value__sessions_value__turn__provenance_keys.remove("sender")
+                                                                            data__sources_value__sessions_value__turn__provenance__sender = data__sources_value__sessions_value__turn__provenance["sender"]
+                                                                            if not isinstance(data__sources_value__sessions_value__turn__provenance__sender, (str)):
+                                                                                raise JsonSchemaValueException("" + (name_prefix or "data") + ".sources.{data__sources_key}.sessions.{data__sources_value__sessions_key}.turn.provenance.sender".format(**locals()) + " must be string")
+                                                                            if isinstance(data__sources_value__sessions_value__turn__provenance__sender, str):
+                                                                                data__sources_value__sessions_value__turn__provenance__sender_len = len(data__sources_value__sessions_value__turn__provenance__sender)
+                                                                                if data__sources_value__sessions_value__turn__provenance__sender_len < 1:
+                                                                                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".sources.{data__sources_key}.sessions.{data__sources_value__sessions_key}.turn.provenance.sender".format(**locals()) + " must be longer than or equal to 1 characters")
+                                                                                if data__sources_value__sessions_value__turn__provenance__sender_len > 256:
+                                                                                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".sources.{data__sources_key}.sessions.{data__sources_value__sessions_key}.turn.provenance.sender".format(**locals()) + " must be shorter than or equal to 256 characters")
+                                                                        if data__sources_value__sessions_value__turn__provenance_keys:
+                                                                            raise JsonSchemaValueException("" + (name_prefix or "data") + ".sources.{data__sources_key}.sessions.{data__sources_value__sessions_key}.turn.provenance".format(**locals()) + " must not contain "+str(data__sources_value__sessions_value__turn__provenance_keys)+" properties")
+                                                                if "tainted" in data__sources_value__sessions_value__turn_keys:
+                                                                    data__sources_value__sessions_value__turn_keys.remove("tainted")
+                                                                    data__sources_value__sessions_value__turn__tainted = data__sources_value__sessions_value__turn["tainted"]
+                                                                    if not isinstance(data__sources_value__sessions_value__turn__tainted, (bool)):
+                                                                        raise JsonSchemaValueException("" + (name_prefix or "data") + ".sources.{data__sources_key}.sessions.{data__sources_value__sessions_key}.turn.tainted".format(**locals()) + " must be boolean")
+                                                                if data__sources_value__sessions_value__turn_keys:
+                                                                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".sources.{data__sources_key}.sessions.{data__sources_value__sessions_key}.turn".format(**locals()) + " must not contain "+str(data__sources_value__sessions_value__turn_keys)+" properties")
                                                         if data__sources_value__sessions_value_keys:
                                                             raise JsonSchemaValueException("" + (name_prefix or "data") + ".sources.{data__sources_key}.sessions.{data__sources_value__sessions_key}".format(**locals()) + " must not contain "+str(data__sources_value__sessions_value_keys)+" properties")
                                     if data__sources_value_keys:

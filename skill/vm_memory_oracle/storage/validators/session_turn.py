@@ -1,6 +1,6 @@
 # Generated from schemas/session-turn.schema.json by fastjsonschema; do not edit.
 # Regenerate: python -m vm_memory_oracle.storage.validation
-SCHEMA_SHA256 = '6b06a53ece7a314dd2cfcd0bcf02dcb5a423207b3861c1140e00c88f4c0e14da'
+SCHEMA_SHA256 = 'c0e106856908f21155c3936ad35f779b802f9cd281819dc1df416e5230e8269b'
 
 VERSION = "2.22.3"
 from decimal import Decimal
@@ -67,6 +67,9 @@ def validate_vm_memory_oracle_session_turn_schema_json(data, custom_formats={}, 
         if "origin" in data_keys:
             data_keys.remove("origin")
             data__origin = data["origin"]
+        if "provenance" in data_keys:
+            data_keys.remove("provenance")
+            data__provenance = data["provenance"]
     return data
 
 validate = validate_vm_memory_oracle_session_turn_schema_json
