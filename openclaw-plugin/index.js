@@ -253,7 +253,8 @@ export async function recalledContext(memory, prompt, budget, logger) {
   try {
     found = await memory.request(
       "search",
-      { query: prompt.slice(0, AUTO_RECALL_QUERY_CHARS), maxResults: AUTO_RECALL_RESULTS },
+      // What is injected unasked is not a use: only a search the model makes boosts a fact.
+      { query: prompt.slice(0, AUTO_RECALL_QUERY_CHARS), maxResults: AUTO_RECALL_RESULTS, boost: false },
       { timeoutMs: AUTO_RECALL_TIMEOUT_MS },
     );
   } catch (error) {

@@ -145,6 +145,22 @@ def test_what_came_from_outside_is_found_when_searched_framed_and_never_injected
     assert "Fridays" in context and "4421" not in context
 
 
+def test_what_auto_recall_injects_is_not_a_use_and_only_a_search_boosts(plugin, memory, data_dir):
+    def boosts() -> int:
+        audit = (data_dir / "state" / "audit.jsonl").read_text().splitlines()
+        return sum("boosted the activation" in json.loads(line)["change"] for line in audit)
+
+    before = boosts()
+    on = {**memory, "autoRecall": True, "recallMaxChars": 300}
+    steps = plugin(
+        on,
+        [search("peanuts", maxResults=1)]
+        + [{"hook": "before_prompt_build", "message": "What am I allergic to?"}] * 5,
+    )
+    assert all("peanuts" in step["hook"]["prependContext"] for step in steps[1:])
+    assert boosts() == before + 1  # the search alone
+
+
 def test_a_recall_process_killed_before_or_during_a_search_is_replaced(plugin, memory):
     steps = plugin(
         memory,

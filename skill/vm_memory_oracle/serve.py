@@ -13,7 +13,8 @@ one line with the same id, `{"id": ..., "ok": true, "result": {...}}` or
 message the command line would print. A bad request is answered with an error and the
 process goes on; it ends when stdin closes.
 
-    search  {"query": TEXT, "maxResults": N (default 6), "minScore": X (default 0)}
+    search  {"query": TEXT, "maxResults": N (default 6), "minScore": X (default 0),
+             "boost": false (what is injected without being asked for is not a use)}
             -> {"results": [{path, startLine, endLine, score, snippet, source, citation,
                 id, kind, origin (a turn that recorded it)}], "provider", "model",
                 "warnings"}
@@ -261,8 +262,11 @@ class Service:
         floor = request.get("minScore", 0)
         if isinstance(floor, bool) or not isinstance(floor, (int, float)) or not 0 <= floor <= 1:
             raise InvalidInputError(f"minScore must be from 0 to 1, got {floor!r}", key="minScore")
+        boost = request.get("boost", True)
+        if not isinstance(boost, bool):
+            raise InvalidInputError(f"boost must be true or false, got {boost!r}", key="boost")
         memory = self._memory()
-        (result_set,) = memory.recall([Asked(query, k)])
+        (result_set,) = memory.recall([Asked(query, k)], boost=boost)
         hits = [hit for hit in result_set.hits if hit.score >= floor]
         lines = _fact_lines(memory.layout(), [hit.id for hit in hits if hit.cited is None])
         notes = note_citations(memory.store(), [hit.cited for hit in hits if hit.cited])
