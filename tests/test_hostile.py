@@ -718,7 +718,20 @@ def real_records(tmp_path_factory) -> dict:
     run("--action", "config", "--set", f"openclaw_state_dir={state}")
     write_jsonl(
         data / "sessions" / "2026-05-15-120000.jsonl",
-        [{"ts": NOW, "role": "user", "text": "I live in Lisbon."}],
+        [
+            {
+                "ts": NOW,
+                "role": "user",
+                "text": "I live in Lisbon.",
+                "provenance": {
+                    "origin": "owner",
+                    "session": "interactive",
+                    "chat": "direct",
+                    "channel": "telegram",
+                    "sender": "Olivia",
+                },
+            }
+        ],
     )
     run("--action", "summarize", "--all")
     run(*REMEMBER, "--object", "tea", "--category", "preference")
