@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import Any
 
 from ..model.fact import stable_hash
-from ..model.provenance import Provenance, by_role
+from ..model.provenance import Provenance
 from ..model.text import OF_THEMSELF, turn_context
 
 PASSAGE_CHARS = 1000  # at most this many characters of a turn in one episode
@@ -58,14 +58,6 @@ class Episode:
     facts: int = 0  # how many facts summarize learned from the turn
     asked: str | None = None  # the question of another speaker the turn answers, if any
     provenance: Provenance | None = None  # who said it, as its log's line gave it
-
-    @property
-    def said_by(self) -> Provenance:
-        """Who said it: as recorded, else as its speaker gives it (a log's line that named
-        no provenance: the owner's or the agent's)."""
-        if self.provenance is not None:
-            return self.provenance
-        return by_role("assistant" if self.speaker == "assistant" else "user")
 
     @property
     def id(self) -> str:

@@ -252,11 +252,9 @@ def wanted_vectors(facts: list[Fact], facts_file: Path | None = None) -> dict[in
     their texts cost a second each at 100,000 facts."""
     memo = None if facts_file is None else _wanted_memo(facts_file)
     key = None if memo is None else memo.key()
-    held = None if memo is None else memo.held(key)
-    if held is None and memo is not None:
-        earlier = memo.earlier()
-        held = None if earlier is None else earlier[1]
-    held = held or {}
+    # what was made for the file as it is, or as it was before (Derived.earlier gives both)
+    earlier = None if memo is None else memo.earlier()
+    held = {} if earlier is None else earlier[1]
     made: _Made = {}
     wanted = {}
     for fact in facts:
