@@ -71,8 +71,8 @@ def test_the_plugin_and_the_skill_find_the_same_on_every_fixture(node_env):
     assert isinstance(by_js, dict)
     for name, config in configs.items():
         by_python = setup_findings(config)
-        assert by_js[name] == by_python, name
-        assert [finding["code"] for finding in by_python] == EXPECTED[name]
+        assert by_js[name] == [finding.to_json() for finding in by_python], name
+        assert [finding.code for finding in by_python] == EXPECTED[name]
 
 
 @pytest.mark.parametrize("name", ["empty", "plugins-install-only", "complete"])
@@ -90,7 +90,7 @@ def test_register_logs_each_finding_as_one_warning(node_env, name):
         "process.stdout.write(JSON.stringify(warned));",
         config,
     )
-    assert logged == [f"{PLUGIN_ID}: {finding['message']}" for finding in setup_findings(config)]
+    assert logged == [f"{PLUGIN_ID}: {finding.message}" for finding in setup_findings(config)]
     assert len(logged) == len(EXPECTED[name])
 
 
@@ -211,9 +211,9 @@ def test_one_command_connects_the_plugin_says_what_it_changed_and_how_to_undo_it
     (finding,) = setup_findings(machine.config())
     shown = machine.run("openclaw", "plugins", "inspect", PLUGIN_ID, "--runtime")
     assert shown.returncode == 0, shown.stderr[-3000:]
-    assert f"{PLUGIN_ID}: {finding['message']}" in shown.stderr, shown.stderr[-3000:]
+    assert f"{PLUGIN_ID}: {finding.message}" in shown.stderr, shown.stderr[-3000:]
     health = machine.run(entrypoint, "--data-path", str(machine.data), "--action", "health-check")
-    assert f"  warning: OpenClaw's plugin is half set up: {finding['message']}" in health.stdout
+    assert f"  warning: OpenClaw's plugin is half set up: {finding.message}" in health.stdout
     fixed = machine.install()
     assert fixed.returncode == 0, fixed.stderr[-3000:]
     assert "  plugins.entries.memory-core.enabled: true -> false" in fixed.stdout

@@ -59,23 +59,23 @@ def test_every_fixture_has_its_expected_findings():
 @pytest.mark.parametrize("name", sorted(EXPECTED))
 def test_each_fixture_gives_the_findings_it_should_naming_setting_and_value(name):
     found = setup_findings(fixture_config(name))
-    assert [finding["code"] for finding in found] == EXPECTED[name]
+    assert [finding.code for finding in found] == EXPECTED[name]
     for finding in found:
-        setting, value = SETTINGS[finding["code"]]
-        assert (finding["setting"], finding["value"]) == (setting, value)
-        assert finding["message"].startswith(f"{setting} is ")
-        assert f"set it to {json.dumps(value)}" in finding["message"]
+        setting, value = SETTINGS[finding.code]
+        assert (finding.setting, finding.value) == (setting, value)
+        assert finding.message.startswith(f"{setting} is ")
+        assert f"set it to {json.dumps(value)}" in finding.message
 
 
 def test_a_finding_shows_the_value_there_and_the_command_that_sets_the_right_one():
-    found = {f["code"]: f["message"] for f in setup_findings(fixture_config("empty"))}
+    found = {f.code: f.message for f in setup_findings(fixture_config("empty"))}
     assert found[SLOT].startswith("plugins.slots.memory is unset: ")
     assert found[SLOT].endswith(
         'set it to "vm-memory-oracle" (openclaw config set plugins.slots.memory vm-memory-oracle)'
     )
-    other = setup_findings(fixture_config("another-memory-in-the-slot"))[0]["message"]
+    other = setup_findings(fixture_config("another-memory-in-the-slot"))[0].message
     assert other.startswith('plugins.slots.memory is "memory-lancedb": ')
-    search = setup_findings(fixture_config("tool-search-directory-mode"))[0]["message"]
+    search = setup_findings(fixture_config("tool-search-directory-mode"))[0].message
     assert search.startswith('tools.toolSearch is {"mode":"directory"}: ')
     assert search.endswith("(openclaw config set tools.toolSearch false)")
 

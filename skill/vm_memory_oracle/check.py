@@ -340,7 +340,7 @@ def _text_index(store: Store) -> list[Finding]:
     """The full-text index, once built, with its record and its files as written."""
     from .lexical import text_index_state
 
-    problem = text_index_state(store)["problem"]
+    problem = text_index_state(store).problem
     if problem is None or store.refused(store.layout.text_index_dir) is not None:
         return []  # in step or pending (the next recall brings it), or refused (reported)
     name = store.layout.relative(store.layout.text_index_dir)

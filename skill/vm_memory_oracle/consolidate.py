@@ -353,18 +353,18 @@ class _Run:
 
         layout = self.graph.layout
         duration = round(self.monotonic() - self.started, 3)
-        document = health_report(
+        report = health_report(
             layout,
             self.graph.settings,
             self.now,
             last_consolidation=format_iso(self.now),
             duration_seconds=duration,
         )
-        write_health(self.graph.store, document)
+        write_health(self.graph.store, report)
         return StepReport(
             "health",
-            counts={"warnings": len(document["warnings"])},
-            details={"status": document["status"], "health_warnings": document["warnings"]},
+            counts={"warnings": len(report.findings)},
+            details={"status": report.status, "health_warnings": report.warnings},
         )
 
     def _embedder(self):

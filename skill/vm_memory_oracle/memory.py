@@ -27,6 +27,7 @@ from .config import Settings, check_embedding_model, load_settings
 from .storage.layout import Layout, Refusal
 
 if TYPE_CHECKING:
+    from .check import Finding as CheckFinding
     from .consolidate import ConsolidationReport
     from .data_directory import InitReport
     from .graph import KnowledgeGraph
@@ -38,6 +39,8 @@ if TYPE_CHECKING:
     from .model.proposal import Proposal
     from .proposals import ProposeReport
     from .recall import Asked, Recalled
+    from .steps.health_records import HealthReport
+    from .steps.probe import ProbeResult
     from .storage.store import Store
 
 
@@ -325,8 +328,10 @@ class Memory:
         self.warn(*report.warnings)
         return report
 
-    def check(self, *, repair: bool = False, purpose: str = "health-check") -> tuple[dict, list]:
-        """The health check: health.json's document as written, and what `repair` mended."""
+    def check(
+        self, *, repair: bool = False, purpose: str = "health-check"
+    ) -> tuple[HealthReport, list[CheckFinding]]:
+        """The health check: health.json's report as written, and what `repair` mended."""
         from .errors import DataDirError
         from .steps.health import run_health_check
 
@@ -337,22 +342,22 @@ class Memory:
             self.store(), self.settings, self.now, repair=repair, purpose=purpose
         )
 
-    def quality_probe(self) -> tuple[dict, dict]:
-        """The canaries recalled (steps/probe.py), then the health check; the probe's record
-        and health.json's document."""
+    def quality_probe(self) -> tuple[ProbeResult, HealthReport]:
+        """The canaries recalled (steps/probe.py), then the health check; the probe's result
+        and health.json's report."""
         from .steps.health import run_health_check
         from .steps.probe import quality_probe
 
         indexes = self.indexes()
         assert indexes.choice is not None
-        record, warnings = quality_probe(
+        result, warnings = quality_probe(
             indexes.graph, self.now, indexes=indexes, embedder_id=indexes.choice.embedder.model_id
         )
         self.warn(*warnings)
-        document, _ = run_health_check(
+        report, _ = run_health_check(
             self.store(), self.settings, self.now, purpose="quality-probe: health"
         )
-        return record, document
+        return result, report
 
     def _note_redactions(self, redactions: int) -> None:
         if redactions:  # counted in the audit line of the write that follows

@@ -37,17 +37,18 @@ def consolidation_lines(report) -> list[str]:
 
 
 def action_health_check(args, memory: Memory) -> Output:
-    document, repaired = memory.check(repair=args.repair)
+    report, repaired = memory.check(repair=args.repair)
+    measured = report.measured
     layout = memory.layout()
     lines = [f"repaired: {finding.message}" for finding in repaired]
     lines += [
-        f"{document['status']}: {document['active_facts']} active facts, "
-        f"{document['archived_facts']} archived, MEMORY.md {document['memory_md_lines']} "
-        f"lines, disk {document['disk_usage_percent']}% used (written to "
+        f"{report.status}: {measured.active_facts} active facts, "
+        f"{measured.archived_facts} archived, MEMORY.md {measured.memory_md_lines} "
+        f"lines, disk {measured.disk_usage_percent}% used (written to "
         f"{layout.relative(layout.health)})"
     ]
-    lines += [f"  warning: {warning}" for warning in document["warnings"]]
-    stale = document["stale_references"]
+    lines += [f"  warning: {warning}" for warning in report.warnings]
+    stale = measured.stale_references
     lines += [
         f"  to review: {entry['fact']} names paths that are gone: {', '.join(entry['gone'])}"
         for entry in stale[:MAX_CHANGES_SHOWN]
@@ -58,29 +59,29 @@ def action_health_check(args, memory: Memory) -> Output:
             "(health.json's stale_references lists them all)"
         )
     exit_code = EXIT_OK
-    if args.strict and document["status"] != "healthy":
-        exit_code = EXIT_DEGRADED if document["status"] == "degraded" else EXIT_UNHEALTHY
-    return Output(document, lines, exit_code)
+    if args.strict and report.status != "healthy":
+        exit_code = EXIT_DEGRADED if report.status == "degraded" else EXIT_UNHEALTHY
+    return Output(report.to_json(), lines, exit_code)
 
 
 def action_quality_probe(args, memory: Memory) -> Output:
-    record, document = memory.quality_probe()
+    result, report = memory.quality_probe()
     layout = memory.layout()
-    if not record["total"]:
+    if not result.total:
         return Output(
-            record,
+            result.to_json(),
             [
                 f"No canaries in {layout.relative(layout.canaries)}: add "
                 '[{"query": ..., "expected_contains": ...}] entries to measure recall'
             ],
         )
     lines = [
-        f"Quality probe: {record['passed']} of {record['total']} canaries passed "
-        f"({record['accuracy']:.0%}); health {document['status']}"
+        f"Quality probe: {result.passed} of {result.total} canaries passed "
+        f"({result.accuracy:.0%}); health {report.status}"
     ]
-    for failure in record["failures"]:
-        top = "; ".join(failure["top"]) or "nothing"
+    for failure in result.failures:
+        top = "; ".join(failure.top) or "nothing"
         lines.append(
-            f"  failed: {failure['query']!r} expected {failure['expected_contains']!r}, got: {top}"
+            f"  failed: {failure.query!r} expected {failure.expected_contains!r}, got: {top}"
         )
-    return Output(record, lines)
+    return Output(result.to_json(), lines)

@@ -248,7 +248,7 @@ def update_episode_index(
     base, reason = _base(store, model, held, sizes, other=other)
     if force:
         reason = FORCED
-    read = _read_from(layout, base["reached"])
+    read = _read_from(layout, base.reached)
     if read.skipped or read.torn:
         # Bad lines go to the file's quarantine (the store's way with every JSONL file), and
         # the files, rewritten without them, are indexed again.
@@ -256,14 +256,14 @@ def update_episode_index(
             store.read_records(path, EPISODE_KIND, copy=False)
         sizes = _file_sizes(layout)
         base, reason = _base(store, model, held, sizes, other=other)
-        read = _read_from(layout, base["reached"])
+        read = _read_from(layout, base.reached)
     vectors = _embedded(graph, embedder, [episode for episode, _, _ in read.episodes], report)
     try:
         with store.locked("episode index"):
             again = _kept_state(store, model).written()
             if again != held and not force:  # another process brought them in step meanwhile
                 base, reason = _base(store, model, again, _file_sizes(layout))
-                read = _read_from(layout, base["reached"])
+                read = _read_from(layout, base.reached)
                 vectors = _embedded(
                     graph, embedder, [episode for episode, _, _ in read.episodes], report, vectors
                 )
@@ -286,13 +286,26 @@ def _counted(report: EpisodeIndexReport, state: dict) -> EpisodeIndexReport:
     return report
 
 
+@dataclass(frozen=True, slots=True)
+class _Base:
+    """What an update of the indexes starts from: the record kept of them (model, how far
+    each episodes file was read, the episodes' places, the digests of the texts embedded),
+    or an empty start (`fresh`: the indexes are made anew)."""
+
+    model: str
+    reached: dict[str, int]
+    places: dict[int, tuple[str, int]]
+    digests: tuple[str, ...] = ()
+    fresh: bool = True
+
+
 def _base(
     store, model: str, held, sizes: dict[str, int], *, other: bool = False
-) -> tuple[dict[str, Any], str | None]:
+) -> tuple[_Base, str | None]:
     """What the indexes on disk hold, to extend, or an empty start and why it is one
     (`held`: the record kept, (key, state); `other`: the record was made by other code)."""
     layout = store.layout
-    empty = {"model": model, "reached": {}, "places": {}, "fresh": True}
+    empty = _Base(model, {}, {})
     if held is None:
         if other:
             return empty, OTHER_CODE
@@ -308,7 +321,13 @@ def _base(
     now = _kept_state(store, model).key() or ()
     if _index_files_key(key) != _index_files_key(now):
         return empty, "the episode index's files are not as they were written"
-    return {**state, "fresh": False}, None
+    return _Base(
+        state["model"],
+        state["reached"],
+        state["places"],
+        tuple(state.get("digests", ())),
+        fresh=False,
+    ), None
 
 
 def _embedded(
@@ -353,8 +372,8 @@ def episode_digests(graph) -> frozenset[str]:
 
 def _written(graph, embedder, base, read: _Read, vectors, report, *, write: bool):
     layout, store = graph.layout, graph.store
-    places = dict(base["places"])
-    digests = list(base.get("digests", ()))
+    places = dict(base.places)
+    digests = list(base.digests)
     fresh = []
     for episode, name, offset in read.episodes:
         vid = episode.vector_id
@@ -365,8 +384,8 @@ def _written(graph, embedder, base, read: _Read, vectors, report, *, write: bool
                 digests.append(content_hash(episode.embedded))
     report.skipped = read.skipped
     report.warnings.extend(f"episode skipped: {line}" for line in read.skipped)
-    reached = {**base["reached"], **read.reached}
-    if base["fresh"]:
+    reached = {**base.reached, **read.reached}
+    if base.fresh:
         index = VectorIndex(embedder.dimension)
         text = store.new_text_index(layout.episode_text_dir) if write else TextIndex.create(None)
     else:
@@ -384,17 +403,17 @@ def _written(graph, embedder, base, read: _Read, vectors, report, *, write: bool
         else:
             text.write([], added)
     report.added, report.episodes = len(fresh), len(places)
-    state = {"model": base["model"], "reached": reached, "places": places, "digests": digests}
+    state = {"model": base.model, "reached": reached, "places": places, "digests": digests}
     if write and report.fresh:
         cache = EmbeddingCache.of(graph, embedder)
         cache.add(list(report.fresh), np.vstack(list(report.fresh.values())))
         cache.save(store)
         store.touched(cache.path)
         cache.note_mended(store)
-    if write and (fresh or base["fresh"] or reached != base["reached"]):
+    if write and (fresh or base.fresh or reached != base.reached):
         store.make_directory(layout.cache_dir)
         store.write_bytes(layout.episode_vectors, index.write_to)
-        kept = _kept_state(store, base["model"])
+        kept = _kept_state(store, base.model)
         kept.keep(kept.key(), state)
     return _made(layout, index, text, state), report
 

@@ -3,6 +3,7 @@ vector index (index), over the tantivy index of storage/text_index.py."""
 
 from .index import (
     TextIndexReport,
+    TextIndexState,
     document_body,
     document_text,
     text_index_state,
@@ -11,6 +12,7 @@ from .index import (
 
 __all__ = [
     "TextIndexReport",
+    "TextIndexState",
     "document_body",
     "document_text",
     "text_index_state",

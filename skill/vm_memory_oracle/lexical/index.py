@@ -339,19 +339,31 @@ def _bring_in_step(
     return index, report
 
 
-def text_index_state(store: Store) -> dict:
-    """How the full-text index stands, for health.json: documents recorded, and the
-    problem when it was built once and is now missing or damaged, or cannot be used."""
+@dataclass(frozen=True, slots=True)
+class TextIndexState:
+    """How the full-text index stands (health.json's `text_index`): the documents recorded,
+    and the problem when it was built once and is now missing or damaged, or cannot be
+    used."""
+
+    documents: int
+    problem: str | None
+
+    def to_json(self) -> dict[str, object]:
+        return {"documents": self.documents, "problem": self.problem}
+
+
+def text_index_state(store: Store) -> TextIndexState:
+    """How the full-text index stands, for health.json and the check."""
     layout = store.layout
     try:
         import tantivy  # noqa: F401
     except ImportError as exc:
-        return {"documents": 0, "problem": f"the tantivy package cannot be imported ({exc})"}
+        return TextIndexState(0, f"the tantivy package cannot be imported ({exc})")
     directory = layout.text_index_dir
     if store.refused(directory) is not None:
-        return {"documents": 0, "problem": f"{layout.relative(directory)} is refused"}
+        return TextIndexState(0, f"{layout.relative(directory)} is refused")
     _, record, reason = _examine(store)
-    return {
-        "documents": len(record.documents) if record is not None else 0,
-        "problem": None if reason in (FIRST_BUILD, INTERRUPTED) else reason,
-    }
+    return TextIndexState(
+        len(record.documents) if record is not None else 0,
+        None if reason in (FIRST_BUILD, INTERRUPTED) else reason,
+    )

@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import json
 import os
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -67,6 +68,44 @@ class OpenClawSetup:
         return list(dict.fromkeys(agent.workspace for agent in self.agents))
 
 
+@dataclass(frozen=True, slots=True)
+class OpenClawConfig:
+    """openclaw.json as read: the JSON5 object itself (OpenClaw's, read as it is; empty,
+    meaning OpenClaw's defaults, when missing or unreadable) and the problems that made it
+    read as empty (one line each, naming the file)."""
+
+    document: Mapping[str, Any]
+    problems: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class AgentEntry:
+    """What the configuration says of one agent: its own workspace, if it names one, and
+    whether it is the default agent."""
+
+    workspace: object = None  # as written; used when a non-blank string
+    default: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class SetupFinding:
+    """A setting that keeps OpenClaw from asking the plugin for its memory: the setting,
+    the value to set it to, and the message (openclaw-plugin/setup.js's findings)."""
+
+    code: str
+    setting: str
+    value: Any
+    message: str
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "code": self.code,
+            "setting": self.setting,
+            "value": self.value,
+            "message": self.message,
+        }
+
+
 def read_setup(state_dir: str | Path) -> OpenClawSetup:
     """The agents, workspaces and bootstrap limits of the OpenClaw state directory."""
     state = Path(state_dir).expanduser()
@@ -77,9 +116,9 @@ def read_setup(state_dir: str | Path) -> OpenClawSetup:
             "(openclaw_state_dir); nothing imported from OpenClaw"
         )
         return setup
-    config = _read_config(state / CONFIG_NAME, setup)
-    agents: dict = config["agents"] if isinstance(config.get("agents"), dict) else {}
-    defaults: dict = agents["defaults"] if isinstance(agents.get("defaults"), dict) else {}
+    config = _read_config(state / CONFIG_NAME, setup.problems)
+    agents = _mapping(config.get("agents"))
+    defaults = _mapping(agents.get("defaults"))
     entries = _entries(agents)
     for key, default in (
         ("bootstrapMaxChars", BOOTSTRAP_MAX_CHARS),
@@ -108,13 +147,16 @@ def read_setup(state_dir: str | Path) -> OpenClawSetup:
         ids = [DEFAULT_AGENT]
     default_id = _default_agent(entries) or (DEFAULT_AGENT if DEFAULT_AGENT in ids else ids[0])
     for agent_id in dict.fromkeys(ids):
-        workspace = _workspace(agent_id, entries.get(agent_id, {}), defaults, default_id, state)
+        workspace = _workspace(
+            agent_id, entries.get(agent_id, AgentEntry()), defaults, default_id, state
+        )
         setup.agents.append(Agent(agent_id, workspace, agents_dir / agent_id / DATABASE))
     return setup
 
 
-def _read_config(path: Path, setup: OpenClawSetup) -> dict:
-    """openclaw.json as a mapping; {} (OpenClaw's defaults) when missing or unreadable."""
+def _read_config(path: Path, problems: list[str]) -> Mapping[str, Any]:
+    """openclaw.json's object; {} (OpenClaw's defaults) when missing or unreadable, with
+    why added to `problems`."""
     import json5
 
     try:
@@ -123,44 +165,46 @@ def _read_config(path: Path, setup: OpenClawSetup) -> dict:
     except FileNotFoundError:
         return {}
     except OSError as exc:
-        setup.problems.append(f"{path}: cannot be read ({exc.strerror}); using OpenClaw's defaults")
+        problems.append(f"{path}: cannot be read ({exc.strerror}); using OpenClaw's defaults")
         return {}
     if len(data) > MAX_CONFIG_BYTES:
-        setup.problems.append(
-            f"{path}: larger than {MAX_CONFIG_BYTES} bytes; using OpenClaw's defaults"
-        )
+        problems.append(f"{path}: larger than {MAX_CONFIG_BYTES} bytes; using OpenClaw's defaults")
         return {}
     try:
         document = json5.loads(data.decode("utf-8"))
     except UnicodeDecodeError as exc:
-        setup.problems.append(f"{path}: not UTF-8 (byte {exc.start}); using OpenClaw's defaults")
+        problems.append(f"{path}: not UTF-8 (byte {exc.start}); using OpenClaw's defaults")
         return {}
     except ValueError as exc:
         reason = str(exc).splitlines()[0][:160] if str(exc) else type(exc).__name__
-        setup.problems.append(f"{path}: not JSON5 ({reason}); using OpenClaw's defaults")
+        problems.append(f"{path}: not JSON5 ({reason}); using OpenClaw's defaults")
         return {}
     if not isinstance(document, dict):
-        setup.problems.append(f"{path}: not a JSON5 object; using OpenClaw's defaults")
+        problems.append(f"{path}: not a JSON5 object; using OpenClaw's defaults")
         return {}
     return document
 
 
-def _entries(agents: dict) -> dict[str, dict]:
+def _entries(agents: Mapping[str, Any]) -> dict[str, AgentEntry]:
     """agent id -> its settings, from `agents.entries` (id -> settings) or the older
     `agents.list` ([{id, ...}])."""
-    found: dict[str, dict] = {}
+    found: dict[str, AgentEntry] = {}
     entries = agents.get("entries")
     if isinstance(entries, dict):
         for key, entry in entries.items():
             if isinstance(entry, dict) and _valid_id(key):
-                found[_normal_id(key)] = entry
+                found[_normal_id(key)] = _agent_entry(entry)
         return found
     listed = agents.get("list")
     if isinstance(listed, list):
         for entry in listed:
             if isinstance(entry, dict) and _valid_id(entry.get("id")):
-                found.setdefault(_normal_id(entry["id"]), entry)
+                found.setdefault(_normal_id(entry["id"]), _agent_entry(entry))
     return found
+
+
+def _agent_entry(entry: Mapping[str, Any]) -> AgentEntry:
+    return AgentEntry(entry.get("workspace"), entry.get("default") is True)
 
 
 def _valid_id(value) -> bool:
@@ -177,15 +221,17 @@ def _normal_id(value: str) -> str:
     return value.strip().lower()
 
 
-def _default_agent(entries: dict[str, dict]) -> str | None:
+def _default_agent(entries: dict[str, AgentEntry]) -> str | None:
     for agent_id, entry in entries.items():
-        if entry.get("default") is True:
+        if entry.default:
             return agent_id
     return None
 
 
-def _workspace(agent_id: str, entry: dict, defaults: dict, default_id: str, state: Path) -> Path:
-    own = entry.get("workspace")
+def _workspace(
+    agent_id: str, entry: AgentEntry, defaults: Mapping[str, Any], default_id: str, state: Path
+) -> Path:
+    own = entry.workspace
     if isinstance(own, str) and own.strip():
         return _user_path(own)
     shared = defaults.get("workspace")
@@ -214,25 +260,25 @@ _SETUP_REASONS = {
 }
 
 
-def setup_findings(config: dict, plugin_id: str = PLUGIN_ID) -> list[dict]:
-    """What keeps OpenClaw, configured by `config` (openclaw.json as a mapping), from asking
-    the plugin `plugin_id` for its memory: one {"code", "setting", "value", "message"} for
-    each setting to change, `value` the one to set, in a fixed order (the memory slot,
+def setup_findings(config: Mapping[str, Any], plugin_id: str = PLUGIN_ID) -> list[SetupFinding]:
+    """What keeps OpenClaw, configured by `config` (openclaw.json's object), from asking
+    the plugin `plugin_id` for its memory: one finding for each setting to change, its
+    `value` the one to set, in a fixed order (the memory slot,
     memory-core, conversation access, tool search). openclaw-plugin/setup.js's
     setupFindings is the same function."""
     plugins = _mapping(config.get("plugins"))
     entries = _mapping(plugins.get("entries"))
-    found = []
+    found: list[SetupFinding] = []
 
     def finding(code: str, setting: str, current: Any, value: Any) -> None:
         found.append(
-            {
-                "code": code,
-                "setting": setting,
-                "value": value,
-                "message": f"{setting} is {_shown(current)}: {_SETUP_REASONS[code]}; "
+            SetupFinding(
+                code,
+                setting,
+                value,
+                f"{setting} is {_shown(current)}: {_SETUP_REASONS[code]}; "
                 f"set it to {_json(value)} (openclaw config set {setting} {_typed(value)})",
-            }
+            )
         )
 
     slot = _mapping(plugins.get("slots")).get("memory", _ABSENT)
@@ -266,7 +312,7 @@ def tool_search_on(value: Any) -> bool:
     return False
 
 
-def plugin_setup(state_dir: str | Path, plugin_id: str = PLUGIN_ID) -> list[dict] | None:
+def plugin_setup(state_dir: str | Path, plugin_id: str = PLUGIN_ID) -> list[SetupFinding] | None:
     """setup_findings of `<state dir>/openclaw.json` when it installs the plugin (its
     `plugins.entries` or memory slot names it, or it is installed in `<state dir>/extensions/`)
     and does not turn it off; None when the plugin is not in use there, or the state
@@ -274,9 +320,10 @@ def plugin_setup(state_dir: str | Path, plugin_id: str = PLUGIN_ID) -> list[dict
     state = Path(state_dir).expanduser()
     if not state.is_dir():
         return None
-    config, problems = read_config(state / CONFIG_NAME)
-    if problems:
+    read = read_config(state / CONFIG_NAME)
+    if read.problems:
         return None
+    config = read.document
     plugins = _mapping(config.get("plugins"))
     entries = _mapping(plugins.get("entries"))
     slot = _mapping(plugins.get("slots")).get("memory")
@@ -295,18 +342,20 @@ def plugin_setup(state_dir: str | Path, plugin_id: str = PLUGIN_ID) -> list[dict
     return setup_findings(config, plugin_id)
 
 
-def read_config(path: str | Path) -> tuple[dict, list[str]]:
-    """openclaw.json at `path` as a mapping ({} when missing), and the problems that made
-    it read as {} (one line each, naming the file)."""
-    setup = OpenClawSetup(Path(path).parent)
-    return _read_config(Path(path), setup), setup.problems
+def read_config(path: str | Path) -> OpenClawConfig:
+    """openclaw.json at `path` (empty when missing), and the problems that made it read as
+    empty."""
+    problems: list[str] = []
+    document = _read_config(Path(path), problems)
+    return OpenClawConfig(document, tuple(problems))
 
 
-def _mapping(value: Any) -> dict:
+def _mapping(value: Any) -> Mapping[str, Any]:
+    """`value` when it is a JSON object, else an empty one: OpenClaw's defaults."""
     return value if isinstance(value, dict) else {}
 
 
-def _denied(plugins: dict) -> set[str]:
+def _denied(plugins: Mapping[str, Any]) -> set[str]:
     deny = plugins.get("deny")
     if not isinstance(deny, list):
         return set()

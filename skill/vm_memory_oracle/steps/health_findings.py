@@ -1,13 +1,13 @@
-"""What the health check warns of: its measurements as one record (Measurements, made by
-health.collect), and the findings read from them (assess), each with its severity."""
+"""What the health check warns of: the findings read from its measurements (Measurements,
+made by health.collect; steps/health_records.py), each with its severity."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, fields
 from datetime import datetime
 
 from ..clock import days_between, parse_iso
 from ..config import Settings
+from .health_records import Finding, Measurements, ProblemFound
 
 # When a warning is raised; fact and line limits scale with the configured caps.
 DISK_WARNING_PERCENT = 80.0
@@ -20,61 +20,6 @@ SLOW_CONSOLIDATION_SECONDS = 600.0
 PROBE_MIN_ACCURACY = 0.7
 CONSOLIDATION_OVERDUE_DAYS = 2.0
 RECENT_QUARANTINE_DAYS = 7.0
-
-
-@dataclass(frozen=True)
-class Finding:
-    code: str
-    severity: str  # "warning" or "critical"
-    message: str
-
-
-@dataclass(frozen=True)
-class Measurements:
-    """What the health check measured: health.json's fields, in its order, and what assess
-    reads besides (the last three, not written)."""
-
-    openclaw: dict | None
-    timestamp: str
-    data_path: str
-    disk_usage_bytes: int
-    disk_usage_percent: float
-    total_facts: int
-    active_facts: int
-    archived_facts: int
-    pinned_facts: int
-    superseded_facts: int
-    avg_activation: float | None
-    daily_files_count: int
-    session_files_count: int
-    embedding_index_size_bytes: int
-    memory_md_lines: int
-    last_consolidation: str | None
-    consolidation_duration_seconds: float | None
-    index: dict
-    text_index: dict
-    embedder: dict
-    last_probe: dict | None
-    quarantined_lines: int
-    invalid_lines: int
-    redactions: int
-    pending_proposals: int
-    repairs: list
-    damaged_files: list[dict]
-    refused: list[dict]
-    problems: list[dict]
-    stale_references: list
-    refused_core: list[str]  # of `refused`, the files commands cannot do without
-    recently_quarantined: int  # lines quarantined in the last RECENT_QUARANTINE_DAYS
-    memory_age_days: float  # since the oldest current fact was made
-
-    def document(self) -> dict:
-        """health.json's measurements (status, warnings and findings are added to them)."""
-        kept = [field.name for field in fields(self)][: -len(NOT_WRITTEN)]
-        return {name: getattr(self, name) for name in kept}
-
-
-NOT_WRITTEN = ("refused_core", "recently_quarantined", "memory_age_days")
 
 
 class _Findings(list):
@@ -148,15 +93,11 @@ def _schedule_findings(measured: Measurements, now: datetime) -> list[Finding]:
             "consolidation_overdue", f"No consolidation since {last}; is the cron job running?"
         )
     probe = measured.last_probe
-    if (
-        probe is not None
-        and probe["accuracy"] is not None
-        and probe["accuracy"] < PROBE_MIN_ACCURACY
-    ):
+    if probe is not None and probe.accuracy is not None and probe.accuracy < PROBE_MIN_ACCURACY:
         findings.warn(
             "probe_accuracy",
-            f"Recall quality below {PROBE_MIN_ACCURACY:.0%}: {probe['passed']} "
-            f"of {probe['total']} canaries passed ({probe['at']})",
+            f"Recall quality below {PROBE_MIN_ACCURACY:.0%}: {probe.passed} "
+            f"of {probe.total} canaries passed ({probe.at})",
         )
     return findings
 
@@ -165,22 +106,22 @@ def _index_findings(measured: Measurements) -> list[Finding]:
     """The vector and full-text indexes, and the embedder."""
     findings = _Findings()
     index = measured.index
-    if index["problem"]:
+    if index.problem:
         findings.warn(
             "index",
-            f"Semantic recall degraded: {index['problem']}; the next recall or "
+            f"Semantic recall degraded: {index.problem}; the next recall or "
             "consolidation rebuilds the index",
         )
     text_index = measured.text_index
-    if text_index["problem"]:
+    if text_index.problem:
         findings.warn(
             "text_index",
-            f"Lexical recall degraded: {text_index['problem']}; the next recall or "
+            f"Lexical recall degraded: {text_index.problem}; the next recall or "
             "consolidation rebuilds the full-text index",
         )
     embedder = measured.embedder
-    if embedder.get("problem"):
-        findings.warn("embedder", embedder["problem"])
+    if embedder.problem:
+        findings.warn("embedder", embedder.problem)
     return findings
 
 
@@ -194,26 +135,26 @@ def _file_findings(measured: Measurements) -> list[Finding]:
             f"{measured.invalid_lines} invalid line(s) in the knowledge "
             "graph; the next write quarantines them",
         )
-    for problem in (measured.openclaw or {}).get("problems", ()):
+    openclaw = measured.openclaw
+    for problem in openclaw.problems if openclaw else ():
         findings.warn("openclaw", f"OpenClaw: {problem}")
-    for setup in (measured.openclaw or {}).get("plugin_setup") or ():
-        findings.warn("openclaw_setup", f"OpenClaw's plugin is half set up: {setup['message']}")
+    for setup in (openclaw.plugin_setup if openclaw else None) or ():
+        findings.warn("openclaw_setup", f"OpenClaw's plugin is half set up: {setup.message}")
     for damaged in measured.damaged_files:
-        findings.warn("damaged_file", f"{damaged['file']}: {damaged['problem']}")
+        findings.warn("damaged_file", f"{damaged.file}: {damaged.problem}")
     for found in measured.problems:
         if not _reported_elsewhere(found, measured):
             findings.warn(
-                found["code"],
-                found["message"]
-                + (" (health-check --repair repairs it)" if found["repairable"] else ""),
+                found.code,
+                found.message + (" (health-check --repair repairs it)" if found.repairable else ""),
             )
     for refused in measured.refused:
-        core = refused["file"] in measured.refused_core
+        core = refused.file in measured.refused_core
         findings.warn(
             "refused",
-            f"{refused['file']}: {refused['problem']}; "
+            f"{refused.file}: {refused.problem}; "
             + ("commands that need it stop (exit 5)" if core else "skipped by every command")
-            + f" until you {refused['fix']}",
+            + f" until you {refused.fix}",
             "critical" if core else "warning",
         )
     if measured.recently_quarantined:
@@ -225,18 +166,18 @@ def _file_findings(measured: Measurements) -> list[Finding]:
     return findings
 
 
-def _reported_elsewhere(found: dict, measured: Measurements) -> bool:
+def _reported_elsewhere(found: ProblemFound, measured: Measurements) -> bool:
     """Whether another measurement of health.json warns of this problem already (refused
     entries, the index, invalid lines of the facts, damaged canaries and ledgers), or it is
     not worth a warning: a snapshot left in state/cache/ of a file that is gone is never
     read again."""
     return (
-        found["code"] in ("refused", "index_mismatch")
-        or (found["code"] == "orphan_state" and found["file"].startswith("state/cache/"))
+        found.code in ("refused", "index_mismatch")
+        or (found.code == "orphan_state" and found.file.startswith("state/cache/"))
         or (
-            found["code"] == "invalid_line"
-            and found["file"]
+            found.code == "invalid_line"
+            and found.file
             in ("knowledge-graph/facts.jsonl", "knowledge-graph/archived-facts.jsonl")
         )
-        or found["file"] in {damaged["file"] for damaged in measured.damaged_files}
+        or found.file in {damaged.file for damaged in measured.damaged_files}
     )

@@ -27,7 +27,7 @@ from typing import Any
 
 from ...errors import ChangedMeanwhile
 from ...graph import KnowledgeGraph
-from ...openclaw.state import BOOTSTRAP_FILES, OpenClawSetup, read_setup
+from ...openclaw.state import BOOTSTRAP_FILES, OpenClawSetup, SetupFinding, read_setup
 from ...storage import files
 from .block import Candidate, chars, reconcile
 
@@ -42,6 +42,58 @@ class WorkspaceReport:
     written: int = 0  # files changed
     files: list[dict] = field(default_factory=list)  # {"path", "chars", "budget"}
     warnings: list[str] = field(default_factory=list)
+
+
+@dataclass(frozen=True, slots=True)
+class AgentHealth:
+    """One OpenClaw agent as health.json shows it: its workspace, its transcript database
+    and whether it is there, and its workspace MEMORY.md's size and budget (the budget only
+    when the file was read)."""
+
+    id: str
+    workspace: str
+    database: str
+    database_found: bool
+    memory_md_chars: int | None = None
+    memory_md_budget: int | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        shown: dict[str, Any] = {
+            "id": self.id,
+            "workspace": self.workspace,
+            "database": self.database,
+            "database_found": self.database_found,
+            "memory_md_chars": self.memory_md_chars,
+        }
+        if self.memory_md_budget is not None:
+            shown["memory_md_budget"] = self.memory_md_budget
+        return shown
+
+
+@dataclass(frozen=True, slots=True)
+class OpenClawHealth:
+    """health.json's view of the OpenClaw connection (its `openclaw`): the state directory,
+    the bootstrap limits, each agent, every problem (one line each, naming the path), and
+    what is left of the plugin's set-up (None when the plugin is not in use)."""
+
+    state_dir: str
+    bootstrap_max_chars: int
+    bootstrap_total_max_chars: int
+    agents: tuple[AgentHealth, ...]
+    problems: tuple[str, ...]
+    plugin_setup: tuple[SetupFinding, ...] | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "state_dir": self.state_dir,
+            "bootstrap_max_chars": self.bootstrap_max_chars,
+            "bootstrap_total_max_chars": self.bootstrap_total_max_chars,
+            "agents": [agent.to_json() for agent in self.agents],
+            "problems": list(self.problems),
+            "plugin_setup": None
+            if self.plugin_setup is None
+            else [finding.to_json() for finding in self.plugin_setup],
+        }
 
 
 def write_workspace_memories(
@@ -221,7 +273,7 @@ def _still(path: Path, before):
     return check
 
 
-def openclaw_health(settings, own_memory: Path) -> dict:
+def openclaw_health(settings, own_memory: Path) -> OpenClawHealth:
     """health.json's view of the OpenClaw connection: each agent, whether its transcript
     database can be read, its workspace MEMORY.md's size against its budget, and every
     problem (one line each, naming the path)."""
@@ -231,14 +283,9 @@ def openclaw_health(settings, own_memory: Path) -> dict:
     problems = list(setup.problems)
     agents = []
     for agent in setup.agents:
-        entry: dict[str, Any] = {
-            "id": agent.id,
-            "workspace": str(agent.workspace),
-            "database": str(agent.database),
-            "database_found": agent.database.is_file(),
-            "memory_md_chars": None,
-        }
-        if entry["database_found"]:
+        database_found = agent.database.is_file()
+        memory_md_chars = memory_md_budget = None
+        if database_found:
             problem = check_database(agent.database)
             if problem:
                 problems.append(problem)
@@ -251,20 +298,29 @@ def openclaw_health(settings, own_memory: Path) -> dict:
             if isinstance(state, str):
                 problems.append(state)
             elif state is not None and state[0] is not None and not state[2]:
-                entry["memory_md_chars"] = chars(state[0].decode("utf-8", "replace"))
+                memory_md_chars = chars(state[0].decode("utf-8", "replace"))
                 budget = memory_budget(agent.workspace, settings.memory_md_max_chars, setup)
-                if entry["memory_md_chars"] > setup.bootstrap_max_chars:
+                if memory_md_chars > setup.bootstrap_max_chars:
                     problems.append(
-                        f"{path}: {entry['memory_md_chars']} characters, over "
+                        f"{path}: {memory_md_chars} characters, over "
                         f"OpenClaw's bootstrapMaxChars ({setup.bootstrap_max_chars}): "
                         "the agent sees it cut"
                     )
-                entry["memory_md_budget"] = budget
-        agents.append(entry)
-    return {
-        "state_dir": str(setup.state_dir),
-        "bootstrap_max_chars": setup.bootstrap_max_chars,
-        "bootstrap_total_max_chars": setup.bootstrap_total_max_chars,
-        "agents": agents,
-        "problems": list(dict.fromkeys(problems)),
-    }
+                memory_md_budget = budget
+        agents.append(
+            AgentHealth(
+                agent.id,
+                str(agent.workspace),
+                str(agent.database),
+                database_found,
+                memory_md_chars,
+                memory_md_budget,
+            )
+        )
+    return OpenClawHealth(
+        str(setup.state_dir),
+        setup.bootstrap_max_chars,
+        setup.bootstrap_total_max_chars,
+        tuple(agents),
+        tuple(dict.fromkeys(problems)),
+    )
