@@ -98,9 +98,9 @@ def test_activation_entries_make_records_of_the_json_they_hold_and_share_it():
     ]
     kept = state.only(["fact-b", "fact-c", "fact-a"])
     assert list(kept) == ["fact-b", "fact-a"]
-    assert all(kept.json()[fact_id] is held[fact_id] for fact_id in kept)  # not copied
+    assert all(kept.to_json()[fact_id] is held[fact_id] for fact_id in kept)  # not copied
     state["fact-a"] = ActivationEntry(0.9, "2026-05-16T00:00:00Z", 1, ("user-stated",))
     assert held["fact-a"]["activation"] == 0.5  # replaced in the mapping, not changed
-    assert state.json()["fact-a"]["heard"] == ["user-stated"]
+    assert state.to_json()["fact-a"]["heard"] == ["user-stated"]
     assert state != ActivationEntries(dict(held))
     assert ActivationEntries.of(dict(state)) == state

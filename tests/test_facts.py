@@ -125,7 +125,7 @@ def test_entities_and_vector_keys_made_again_when_a_fact_changes(tmp_path):
     assert entity_records(list(facts)) is first  # the same facts, held: not made again
     changed = [*facts[:2], facts[2].changed(object="Lisbon"), *facts[3:]]
     assert entity_records(changed) == derived._entity_records(changed)
-    assert "lisbon" in {record["key"] for record in entity_records(changed)}
+    assert "lisbon" in {entity.key for entity in entity_records(changed)}
     assert entity_records(facts[:4]) == derived._entity_records(facts[:4])
 
     facts_file = tmp_path / "facts.jsonl"

@@ -273,10 +273,11 @@ def _derived(store: Store, facts: list[Fact], records: dict[Path, list[dict]]) -
 
     layout = store.layout
     found = []
-    for path, made in (
+    for path, derived in (
         (layout.entities, entity_records(facts)),
         (layout.relations, relation_records(facts)),
     ):
+        made = [record.to_json() for record in derived]
         if _usable(store, path) and records.get(path, []) != made:
             name = layout.relative(path)
             found.append(

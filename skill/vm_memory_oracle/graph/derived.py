@@ -5,10 +5,35 @@ rewritten with the facts and checked against them."""
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 
 from ..model.fact import Fact, normalise
 
 _VALUE_LIKE = re.compile(r"^[\d\s.,:/\-+%$€£¥]+$")
+
+
+@dataclass(frozen=True)
+class Entity:
+    """A line of entities.jsonl: a name as first written, its normalised key, and the ids
+    of the facts naming it, in the facts' order."""
+
+    name: str
+    key: str
+    fact_ids: tuple[str, ...]
+
+    def to_json(self) -> dict:
+        return {"name": self.name, "key": self.key, "fact_ids": list(self.fact_ids)}
+
+
+@dataclass(frozen=True)
+class Relation:
+    """A line of relations.jsonl: a predicate and how many current facts use it."""
+
+    predicate: str
+    count: int
+
+    def to_json(self) -> dict:
+        return {"predicate": self.predicate, "count": self.count}
 
 
 def entity_names(fact: Fact) -> list[str]:
@@ -24,11 +49,11 @@ def entity_names(fact: Fact) -> list[str]:
 # for the entities of one list of facts twice (prune brings the file in step, the health
 # check compares it), a second or more at 100,000 facts. Facts cannot change, and the
 # list held keeps them alive, so the same objects in the same order make the same records.
-_last: tuple[list[Fact], list[dict]] | None = None
+_last: tuple[list[Fact], list[Entity]] | None = None
 
 
-def entity_records(facts: list[Fact]) -> list[dict]:
-    """The records of entities.jsonl that `facts` make (a list the caller must not change)."""
+def entity_records(facts: list[Fact]) -> list[Entity]:
+    """The entities that `facts` make, by key (a list the caller must not change)."""
     global _last
     if _last is not None and _same(_last[0], facts):
         return _last[1]
@@ -41,7 +66,7 @@ def _same(held: list[Fact], facts: list[Fact]) -> bool:
     return len(held) == len(facts) and all(a is b for a, b in zip(held, facts))
 
 
-def _entity_records(facts: list[Fact]) -> list[dict]:
+def _entity_records(facts: list[Fact]) -> list[Entity]:
     names: dict[str, str] = {}
     mentions: dict[str, dict[str, None]] = {}  # key -> fact ids, in order, without repeats
     keys: dict[str, str] = {}  # a subject is named by thousands of facts: normalised once
@@ -52,14 +77,12 @@ def _entity_records(facts: list[Fact]) -> list[dict]:
                 key = keys[name] = normalise(name)
             names.setdefault(key, name)
             mentions.setdefault(key, {})[fact.id] = None
-    return [
-        {"name": names[key], "key": key, "fact_ids": list(mentions[key])}
-        for key in sorted(mentions)
-    ]
+    return [Entity(names[key], key, tuple(mentions[key])) for key in sorted(mentions)]
 
 
-def relation_records(facts: list[Fact]) -> list[dict]:
+def relation_records(facts: list[Fact]) -> list[Relation]:
+    """The predicates of `facts`, by name, each with how many facts use it."""
     counts: dict[str, int] = {}
     for fact in facts:
         counts[fact.predicate] = counts.get(fact.predicate, 0) + 1
-    return [{"predicate": name, "count": count} for name, count in sorted(counts.items())]
+    return [Relation(name, count) for name, count in sorted(counts.items())]

@@ -543,10 +543,11 @@ class KnowledgeGraph:
     def _write_indexes(self, facts: list[Fact]) -> None:
         """entities.jsonl and relations.jsonl as `facts` make them, written if they differ
         (so a crash between a rewrite of facts.jsonl and this is repaired by the next call)."""
-        for path, kind, key, records in (
+        for path, kind, key, made in (
             (self.layout.entities, "entity", "key", entity_records(facts)),
             (self.layout.relations, "relation", "predicate", relation_records(facts)),
         ):
+            records = [record.to_json() for record in made]
             held = self.store.read_records(path, kind, copy=False) if path.exists() else None
             if held != records:
                 lines = self.store.lines_beside(path, kind, records, held, key)

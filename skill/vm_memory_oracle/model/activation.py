@@ -103,7 +103,7 @@ class ActivationEntries(MutableMapping[str, ActivationEntry]):
 
     def __eq__(self, other: object) -> bool:
         if isinstance(other, ActivationEntries):
-            return self.json() == other.json()
+            return self.to_json() == other.to_json()
         return super().__eq__(other)
 
     __hash__ = None  # type: ignore[assignment]  # mutable
@@ -135,7 +135,7 @@ class ActivationEntries(MutableMapping[str, ActivationEntry]):
         for fact_id, record in self._json.items():
             yield fact_id, record["activation"], record["last_accessed"]
 
-    def json(self) -> dict[str, dict]:
+    def to_json(self) -> dict[str, dict]:
         """The entries as the files' records, by fact id (the held records themselves: the
         caller only reads them)."""
         held = self._json

@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import re
 import sqlite3
+from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -108,17 +109,17 @@ class Classifier:
     state: TurnState = field(default_factory=TurnState)
     problems: list[str] = field(default_factory=list)  # fields of the wrong type met
 
-    def user(self, message: dict) -> Provenance:
+    def user(self, message: Mapping[str, Any]) -> Provenance:
         """The provenance of a user message, which begins a turn."""
         said = self._user(message)
         self.state = TurnState(said)
         return said
 
-    def tool_result(self, message: dict) -> None:
+    def tool_result(self, message: Mapping[str, Any]) -> None:
         if message.get("toolName") not in OWN_TOOLS:
             self.state.tainted = True
 
-    def assistant(self, message: dict) -> Provenance:
+    def assistant(self, message: Mapping[str, Any]) -> Provenance:
         """The provenance of what the assistant says at this point of the turn."""
         session = self.session
         meta = message.get("__openclaw")
@@ -132,7 +133,7 @@ class Classifier:
             return replace(turn, origin=UNTRUSTED if self.state.tainted else AGENT)
         return turn
 
-    def _user(self, message: dict) -> Provenance:
+    def _user(self, message: Mapping[str, Any]) -> Provenance:
         kind = self.session.kind
         if kind != INTERACTIVE:
             return self._placed(*_default_of(kind))

@@ -23,9 +23,11 @@ import json
 import re
 import sqlite3
 import time
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
+from typing import Any
 
 from ..model.provenance import Provenance
 from .provenance import Classifier, SessionInfo, TurnState, read_sessions
@@ -182,7 +184,18 @@ def _read(
     return result
 
 
-def _event(event_json, event_zstd, size) -> dict | None:
+@dataclass(frozen=True)
+class _Event:
+    """What a turn is made from in one event of a transcript: its type, its message (when
+    the event holds one) and its timestamp, as OpenClaw wrote them."""
+
+    kind: object
+    message: Mapping[str, Any] | None
+    timestamp: object
+
+
+def _event(event_json, event_zstd, size) -> _Event | None:
+    """The event of a row, or None when it cannot be decoded as a JSON object."""
     if isinstance(event_json, str) and event_json:
         text = event_json
     elif isinstance(event_zstd, bytes) and event_zstd:
@@ -203,15 +216,20 @@ def _event(event_json, event_zstd, size) -> dict | None:
         event = json.loads(text)
     except ValueError:
         return None
-    return event if isinstance(event, dict) else None
+    if not isinstance(event, dict):
+        return None
+    message = event.get("message")
+    return _Event(
+        event.get("type"), message if isinstance(message, dict) else None, event.get("timestamp")
+    )
 
 
 def _turn(
-    session_id: str, seq: int, event: dict, created_at, placing: Classifier
+    session_id: str, seq: int, event: _Event, created_at, placing: Classifier
 ) -> TranscriptTurn | None:
-    if event.get("type") != "message" or not isinstance(event.get("message"), dict):
+    message = event.message
+    if event.kind != "message" or message is None:
         return None
-    message = event["message"]
     role = message.get("role")
     if role == "toolResult":
         placing.tool_result(message)
@@ -225,7 +243,7 @@ def _turn(
         text = _text_parts(message.get("content"))
     if not text:
         return None
-    moment = _iso(event.get("timestamp")) or _epoch(message.get("timestamp")) or _epoch(created_at)
+    moment = _iso(event.timestamp) or _epoch(message.get("timestamp")) or _epoch(created_at)
     if moment is None:
         return None
     stamp = moment.strftime("%Y-%m-%dT%H:%M:%SZ")

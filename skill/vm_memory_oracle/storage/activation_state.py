@@ -145,7 +145,7 @@ class ActivationState:
         store = self.store
         layout = store.layout
         journal = layout.activation_journal
-        records = ActivationEntries.of(state).json()
+        records = ActivationEntries.of(state).to_json()
         if changed is not None:
             entries = [{"id": fact_id, **records[fact_id]} for fact_id in changed]
             if len(self.journal()) + len(entries) < journal_limit:
@@ -185,7 +185,7 @@ class ActivationState:
         if (
             not pending
             and self.store.layout.activation.exists()
-            and self._file_json(copy=False) == state.json()
+            and self._file_json(copy=False) == state.to_json()
         ):
             return False
         self.store.write_activation(state)
