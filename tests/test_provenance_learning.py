@@ -144,13 +144,30 @@ def test_each_copied_turn_says_who_said_it(learned):
     assert "speaker" not in mallory
 
 
-def test_only_the_owners_words_become_facts_and_the_rest_are_kept_as_framed_episodes(learned):
+def test_only_the_owners_words_become_the_owners_facts_and_the_rest_are_framed_episodes(learned):
     data_dir, _ = learned
     facts = records(data_dir / "knowledge-graph" / "facts.jsonl")
-    assert any(fact["object"] == "peanuts" and fact["subject"] == "user" for fact in facts)
+    [peanuts] = [fact for fact in facts if fact["object"] == "peanuts"]
+    assert peanuts["subject"] == "user"
+    assert peanuts["provenance"] == {
+        "origin": "owner",
+        "session": "interactive",
+        "chat": "direct",
+        "channel": "telegram",
+    }
     text = json.dumps(facts)
-    for outside in ("4421", "invoice", "shellfish", "Mallory"):
+    for outside in ("4421", "invoice", "Mallory"):
         assert outside not in text
+    # A person in a group: a fact about her, as her words, never the owner's.
+    [shellfish] = [fact for fact in facts if "shellfish" in json.dumps(fact)]
+    assert shellfish["subject"] == "Alice"
+    assert shellfish["provenance"] == {
+        "origin": "untrusted",
+        "session": "interactive",
+        "chat": "group",
+        "channel": "telegram",
+        "sender": "Alice",
+    }
     episodes = {episode["text"]: episode for episode in every(data_dir, "episodes")}
     poisoned = next(episode for text, episode in episodes.items() if "4421-9999" in text)
     assert poisoned["provenance"]["origin"] == "untrusted"

@@ -12,6 +12,7 @@ from typing import BinaryIO
 
 from .errors import InvalidInputError
 from .model.fact import Fact, new_fact
+from .model.provenance import OWNER_SAID, Provenance
 from .storage import strict_json
 from .storage.validation import problem
 
@@ -26,10 +27,17 @@ class Candidates:
 
 
 def candidate_fact(
-    fields: object, *, created: str, default_source: str, source: str, line: int | None = None
+    fields: object,
+    *,
+    created: str,
+    default_source: str,
+    source: str,
+    line: int | None = None,
+    provenance: Provenance = OWNER_SAID,
 ) -> tuple[Fact, int]:
     """Check one input value (an object, or the error naming what it is instead), redact
-    secrets in it, build and check its fact.
+    secrets in it, build and check its fact, said by whom `provenance` names (the owner at
+    the machine, unless the caller knows better).
 
     Returns the fact and how many secrets were replaced.
     """
@@ -39,7 +47,7 @@ def candidate_fact(
     from .extract.redact import redact_value  # its patterns compile on first use only
 
     redacted, redactions = redact_value(fields)
-    fact = new_fact(redacted, created=created, default_source=default_source)
+    fact = new_fact(redacted, created=created, default_source=default_source, provenance=provenance)
     fault = problem("fact", fact.to_record())
     if fault:
         raise InvalidInputError(fault, source=source, line=line)
@@ -80,6 +88,7 @@ def facts_from_jsonl(
     default_source: str | None = None,
     defaults: dict | None = None,
     max_line_bytes: int = MAX_LINE_BYTES,
+    provenance: Provenance = OWNER_SAID,
 ) -> Candidates:
     """Every line of `stream` as a candidate fact.
 
@@ -92,7 +101,12 @@ def facts_from_jsonl(
         if defaults and isinstance(value, dict):
             value = {**defaults, **value}
         fact, redactions = candidate_fact(
-            value, created=created, default_source=fallback, source=source, line=number
+            value,
+            created=created,
+            default_source=fallback,
+            source=source,
+            line=number,
+            provenance=provenance,
         )
         result.facts.append(fact)
         result.redactions += redactions

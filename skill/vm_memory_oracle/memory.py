@@ -198,7 +198,7 @@ class Memory:
     def remember(self, facts: Sequence[Fact], *, redactions: int = 0) -> RememberReport:
         """`facts` remembered (the layout made first if need be); `redactions`: the secrets
         taken out of them before, counted in the audit line of the write."""
-        graph = self.graph(create=True)
+        graph = self._placed(self.graph(create=True))
         self._note_redactions(redactions)
         return graph.remember(list(facts), self.now)
 
@@ -239,7 +239,7 @@ class Memory:
         from .steps.summarize import summarize
 
         report = summarize(
-            self.graph(create=True),
+            self._placed(self.graph(create=True)),
             self.settings,
             self.now,
             day=day,
@@ -254,7 +254,9 @@ class Memory:
         (learning/live.py), so that the next search finds them."""
         from .learning.live import learn_agent
 
-        report = learn_agent(self.graph(create=True), self.now, agent=agent, state_dir=state_dir)
+        report = learn_agent(
+            self._placed(self.graph(create=True)), self.now, agent=agent, state_dir=state_dir
+        )
         self.warn(*report.warnings)
         return report
 
@@ -262,7 +264,7 @@ class Memory:
         """The new lines of an OpenClaw workspace's changed notes learned, in one commit."""
         from .learning.live import learn_notes
 
-        report = learn_notes(self.graph(create=True), self.now, workspace=workspace)
+        report = learn_notes(self._placed(self.graph(create=True)), self.now, workspace=workspace)
         self.warn(*report.warnings)
         return report
 
@@ -323,6 +325,8 @@ class Memory:
             self.ensure_layout("consolidate")
         elif not layout.graph_dir.is_dir():
             raise DataDirError(layout.root, "not initialized (run --action init)")
+        if not dry_run and layout.facts.exists():
+            self._placed(self.graph())
         run = rehearse if dry_run else consolidate
         report = run(layout, self.settings, self.now, actor=self.actor, progress=progress)
         self.warn(*report.warnings)
@@ -358,6 +362,14 @@ class Memory:
             self.store(), self.settings, self.now, purpose="quality-probe: health"
         )
         return result, report
+
+    def _placed(self, graph: KnowledgeGraph) -> KnowledgeGraph:
+        """`graph`, each of its facts made before facts kept an origin given one first
+        (graph/origins.py), so that what is learned next meets placed facts."""
+        from .graph.origins import place_origins
+
+        place_origins(graph)
+        return graph
 
     def _note_redactions(self, redactions: int) -> None:
         if redactions:  # counted in the audit line of the write that follows

@@ -375,7 +375,7 @@ def _cited(
     else:
         text, when = hit.text, ""
     snippet = text[:SNIPPET_CHARS] + (f" ({when})" if when else "")
-    origin = hit.origin if isinstance(hit, FoundEpisode) else None
+    origin = hit.origin
     return Cited(path, line, hit.score, snippet, hit.KIND, hit.id, note is not None, origin)
 
 

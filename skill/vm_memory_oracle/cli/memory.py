@@ -19,6 +19,7 @@ from ..errors import (
 )
 from ..memory import Memory
 from ..model.fact import Fact
+from ..model.provenance import AGENT_SAID, OWNER_SAID, Provenance
 from ..progress import progress_bar
 from .context import Output
 
@@ -45,9 +46,15 @@ class _FactsGiven:
 
 
 def _given_facts(
-    args, memory: Memory, *, default_source: str | None, extra: dict | None = None
+    args,
+    memory: Memory,
+    *,
+    default_source: str | None,
+    extra: dict | None = None,
+    provenance: Provenance = OWNER_SAID,
 ) -> _FactsGiven:
-    """The facts given by --subject/--predicate/--object and the other flags, or by --from.
+    """The facts given by --subject/--predicate/--object and the other flags, or by --from,
+    said by whom `provenance` names (the owner, who runs the command or asks the agent to).
 
     `extra` fields (a proposal's confidence) go into the flags' fact, and into each --from
     line that does not set them itself.
@@ -65,7 +72,12 @@ def _given_facts(
             )
         with open_input(args.from_file) as (stream, name):
             batch = facts_from_jsonl(
-                stream, name, created=created, default_source=default_source, defaults=extra
+                stream,
+                name,
+                created=created,
+                default_source=default_source,
+                defaults=extra,
+                provenance=provenance,
             )
         return _FactsGiven(batch.facts, batch.redactions, name, list(batch.lines))
     missing = [
@@ -87,7 +99,11 @@ def _given_facts(
     if args.pin:
         fields["pinned"] = True
     fact, redactions = candidate_fact(
-        fields, created=created, default_source=default_source or "user-stated", source="arguments"
+        fields,
+        created=created,
+        default_source=default_source or "user-stated",
+        source="arguments",
+        provenance=provenance,
     )
     return _FactsGiven([fact], redactions, "arguments", [None])
 
@@ -135,6 +151,7 @@ def action_propose(args, memory: Memory) -> Output:
         memory,
         default_source=args.source or proposed_by(proposer),
         extra={"confidence": confidence},
+        provenance=AGENT_SAID,  # an agent proposes; the owner's review decides
     )
     proposals, report = memory.propose(
         given.facts,

@@ -155,6 +155,11 @@ class KnowledgeGraph:
                         continue
                 if existing is not None:
                     stored.append(existing.id)
+                    if existing.trusted and not candidate.trusted:
+                        # What came from outside never adds to the owner's fact: it is
+                        # kept as the episode it was said in.
+                        report.known.append(existing.id)
+                        continue
                     if already_heard(existing, state.get(existing.id), candidate.source):
                         # The same line read again (a retried summarize or acceptance):
                         # not a repetition.
@@ -164,6 +169,8 @@ class KnowledgeGraph:
                     fact = self._reasserted(
                         existing, candidate, state, now, stamp, repetition_bonus
                     )
+                    if candidate.trusted and not existing.trusted:
+                        fact = fact.changed(provenance=candidate.provenance)  # theirs now
                     report.reinforced.append(fact.id)
                     if fact.current:
                         if fact is not existing:
@@ -181,7 +188,7 @@ class KnowledgeGraph:
                     state[fact.id] = ActivationEntry.initial(fact, stamp)
                     report.added.append(fact.id)
                     stored.append(fact.id)
-                for holder in supersession.replaced(fact):
+                for holder in _replaced(supersession, fact, by_id):
                     by_id[holder] = by_id[holder].changed(
                         superseded_by=fact.id, superseded_at=stamp
                     )
@@ -554,9 +561,24 @@ class KnowledgeGraph:
                 self.store.rewrite_records(path, kind, records, lines=lines)
 
 
+def _replaced(supersession: Supersession, fact: Fact, by_id: dict[str, Fact]) -> list[str]:
+    """The facts `fact` replaces: none when it is not trusted and would replace one that
+    is (it then stays beside the owner's, which stands)."""
+    if not fact.trusted and any(
+        by_id[holder].trusted for holder in supersession.replaced(fact, take=False)
+    ):
+        return []
+    return supersession.replaced(fact)
+
+
 def _mergeable(gone: Fact | None, kept: Fact | None) -> bool:
     return (
-        gone is not None and kept is not None and not gone.pinned and gone.current and kept.current
+        gone is not None
+        and kept is not None
+        and not gone.pinned
+        and gone.current
+        and kept.current
+        and gone.trusted == kept.trusted  # the owner's facts and outside words stay apart
     )
 
 

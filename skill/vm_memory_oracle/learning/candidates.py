@@ -1,7 +1,8 @@
 """A day's turns -> the facts they state, in the order said, each checked once.
 
-The fragments of the turns of the extracted roles, said by the owner or the agent (what
-came from outside is kept as episodes, never as facts), go to the configured external extractor,
+The fragments of the turns of the extracted roles, said by the owner or the agent or by a
+named person in a group (states_facts; what else came from outside is kept as episodes,
+never as facts), go to the configured external extractor,
 or to the built-in rules when there is none or it fails; each statement the rules keep is
 scored for salience. A candidate is built from its fields once and checked against the fact
 schema once, when it is complete: its texts come from turns redacted before they were read,
@@ -26,7 +27,8 @@ from ..extract.rules import (
     turn_fragments,
 )
 from ..extract.salience import importance_with, with_evidence
-from ..model.fact import INTRINSIC_IMPORTANCE, Fact, new_fact
+from ..model.fact import INTRINSIC_IMPORTANCE, UNKNOWN_ORIGIN, Fact, new_fact
+from ..model.provenance import INTERACTIVE, UNTRUSTED
 from ..model.turn import Turn
 from ..storage.validation import problem
 from .salience_scorer import SalienceScorer
@@ -50,7 +52,7 @@ def candidates_of(
     pairs = [
         (turn, fragment)
         for turn, fragment in turn_fragments(turns, frozenset(settings.extract_roles))
-        if turn.said_by.trusted
+        if states_facts(turn)
     ]
     found = Candidates(
         fragments=len(pairs),
@@ -61,16 +63,32 @@ def candidates_of(
     if built is None:
         built = _by_the_rules(pairs, settings, created, scorer)
     origins = {turn.source: turn.origin for turn in turns if turn.origin}
+    said_by = {turn.source: turn.said_by for turn, _ in pairs}
     for fact in built:
         if fact.source in origins:
             # The copied line's own origin: the fact names the OpenClaw session it was said in.
             fact = fact.changed(sources=(origins[fact.source],))
+        fact = fact.changed(provenance=said_by.get(fact.source, UNKNOWN_ORIGIN))
         fault = problem("fact", fact.to_record())
         if fault:
             found.warnings.append(f"skipped an extracted fact: {fact.source}: {fault}")
             continue
         found.facts.append(fact.mark_checked())
     return found
+
+
+def states_facts(turn: Turn) -> bool:
+    """Whether a turn's statements become facts: the owner's and the agent's, and a named
+    person's in a group (facts about them, as their words: stored and found, never the
+    owner's). What a tool brought in, another session's message, a hook's and the
+    scaffolding are kept as episodes alone."""
+    said_by = turn.said_by
+    return said_by.trusted or (
+        said_by.origin == UNTRUSTED
+        and said_by.session == INTERACTIVE
+        and said_by.sender is not None
+        and turn.speaker is not None
+    )
 
 
 def _by_the_extractor(

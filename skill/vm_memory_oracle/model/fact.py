@@ -15,6 +15,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from .provenance import UNKNOWN, UNTRUSTED, Provenance
+
 # uuid5 namespace of fact ids; fixed forever, or every id would change.
 FACT_NAMESPACE = uuid.uuid5(uuid.NAMESPACE_URL, "https://vm-memory-oracle/fact")
 
@@ -127,6 +129,8 @@ _SPACE = re.compile(r"\s+")
 _PREDICATE_SEPARATORS = re.compile(r"[\s\-]+")
 
 
+UNKNOWN_ORIGIN = Provenance(UNKNOWN)
+
 # What an archive record adds to the fact it holds (archived-fact.schema.json).
 ARCHIVE_KEYS = frozenset(
     ("archived_at", "archive_reason", "archive_cause", "final_activation", "merged_into")
@@ -164,6 +168,9 @@ class Fact:
     supersedes: str | None = None
     superseded_by: str | None = None
     superseded_at: str | None = None
+    # Who said it (model/provenance.py); None: a fact made before origins were kept, not
+    # placed yet (graph/origins.py places it), read as `unknown` until then.
+    provenance: Provenance | None = None
     # The keys of the record, in its order: to_record writes them back in that order, so
     # that reading and writing a file changes none of its bytes.
     _keys: tuple[str, ...] = field(default=(), repr=False, compare=False)
@@ -181,6 +188,8 @@ class Fact:
             values["sources"] = tuple(values["sources"])
         if "entities" in values:
             values["entities"] = tuple(values["entities"])
+        if "provenance" in values:
+            values["provenance"] = Provenance.of(values["provenance"]) or Provenance(UNTRUSTED)
         return cls(**values, _keys=tuple(record), _checked=checked)
 
     def mark_checked(self) -> Fact:
@@ -207,13 +216,13 @@ class Fact:
         for name in self._keys:
             value = getattr(self, name)
             if value is not None:
-                record[name] = list(value) if isinstance(value, tuple) else value
+                record[name] = _json_value(value)
         # A Fact made or replaced without `changed` still writes everything it holds.
         for name, default in _DEFAULTS:
             if name not in record:
                 value = getattr(self, name)
                 if value is not None and (default is _REQUIRED or value != default):
-                    record[name] = list(value) if isinstance(value, tuple) else value
+                    record[name] = _json_value(value)
         return record
 
     def changed(self, **changes: Any) -> Fact:
@@ -233,6 +242,25 @@ class Fact:
     def sentence(self) -> str:
         """The fact as one line of prose (fact_sentence)."""
         return fact_sentence(self)
+
+    @property
+    def said_by(self) -> Provenance:
+        """Who said it; a fact not placed yet is of unknown origin."""
+        return self.provenance if self.provenance is not None else UNKNOWN_ORIGIN
+
+    @property
+    def trusted(self) -> bool:
+        """Whether the owner or the agent answering them said it: what alone may reach
+        MEMORY.md, be injected unasked, or replace or absorb another fact."""
+        return self.provenance is not None and self.provenance.trusted
+
+
+def _json_value(value: Any) -> Any:
+    if isinstance(value, tuple):
+        return list(value)
+    if isinstance(value, Provenance):
+        return value.to_json()
+    return value
 
 
 _REQUIRED = object()
@@ -362,8 +390,11 @@ def replacement_key(fact: Fact, single_valued: frozenset[str]) -> tuple | None:
     return None
 
 
-def new_fact(fields: dict, *, created: str, default_source: str) -> Fact:
-    """A complete fact from the fields a user gave (already schema-checked input)."""
+def new_fact(
+    fields: dict, *, created: str, default_source: str, provenance: Provenance | None = None
+) -> Fact:
+    """A complete fact from the fields a user gave (already schema-checked input), said by
+    whom `provenance` names (set by the caller, never by the fields)."""
     subject = clean_text(fields["subject"])
     predicate = normalise_predicate(fields["predicate"])
     obj = clean_text(fields["object"])
@@ -399,6 +430,8 @@ def new_fact(fields: dict, *, created: str, default_source: str) -> Fact:
             record[key] = fields[key]
     if "salience" in fields:
         record["salience"] = round(float(fields["salience"]), 3)
+    if provenance is not None:
+        record["provenance"] = provenance.to_json()
     return Fact.from_record(record)
 
 

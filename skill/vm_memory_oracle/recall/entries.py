@@ -97,6 +97,7 @@ def found_fact(hit: Hit, history) -> FoundFact:
         fact.source,
         tuple(hit.matched),
         supersession_history(fact, history) if fact.supersedes else (),
+        fact.said_by,
     )
 
 

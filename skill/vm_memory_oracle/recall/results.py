@@ -9,6 +9,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
+from ..model.fact import UNKNOWN_ORIGIN
 from ..model.provenance import Provenance
 
 JsonObject = dict[str, Any]  # a record as JSON writes it
@@ -61,11 +62,16 @@ class FoundFact:
     source: str
     matched: tuple[str, ...]
     history: tuple[Earlier, ...] = ()
+    provenance: Provenance = UNKNOWN_ORIGIN  # who said it (unknown: made before origins)
 
     @property
     def cited(self) -> tuple[str, int] | None:
         """(session log, line) of the turn it was learned from, if it was."""
         return cited_turn(self.source)
+
+    @property
+    def origin(self) -> str:
+        return self.provenance.origin
 
     def to_json(self) -> JsonObject:
         entry: JsonObject = {
@@ -81,6 +87,8 @@ class FoundFact:
         }
         if self.history:
             entry["history"] = [earlier.to_json() for earlier in self.history]
+        entry["origin"] = self.provenance.origin
+        entry["provenance"] = self.provenance.to_json()
         return entry
 
 

@@ -18,6 +18,7 @@ from functools import cache, lru_cache
 
 from ...extract.fragments import without_opening
 from ...extract.redact import redact
+from ...model.provenance import OWNER, TRUSTED
 
 BEGIN = "<!-- vm-memory-oracle:begin -->"
 END = "<!-- vm-memory-oracle:end -->"
@@ -82,6 +83,7 @@ class Candidate:
     salience: float | None = None  # None: the importance stands in for it
     source: str = ""  # sessions/<log>:<line> for a fact learned from a turn
     valid_from: str | None = None  # a day (YYYY-MM-DD) for a dated fact
+    origin: str = OWNER  # who said it (model/provenance.py)
 
     @property
     def weight(self) -> float:
@@ -129,6 +131,8 @@ def _subject_problem(subject: str) -> str | None:
 
 def promotion_problem(candidate: Candidate) -> str | None:
     """Why this fact must never be in MEMORY.md, or None when it may be."""
+    if candidate.origin not in TRUSTED:
+        return f"of {candidate.origin} origin: only the owner's and the agent's words go there"
     text = candidate.text.strip()
     if not text:
         return "empty text"

@@ -43,6 +43,7 @@ def candidate(fact: Fact, activation: float) -> Candidate:
         salience=salience_of(fact),
         source=fact.source,
         valid_from=_day(fact.valid_from),
+        origin=fact.said_by.origin,
     )
 
 

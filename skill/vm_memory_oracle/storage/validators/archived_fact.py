@@ -1,6 +1,6 @@
 # Generated from schemas/archived-fact.schema.json by fastjsonschema; do not edit.
 # Regenerate: python -m vm_memory_oracle.storage.validation
-SCHEMA_SHA256 = '69dd97195809a96b293ca49116eb2ca580908669d4299aa3fc3cbc8abc482a8c'
+SCHEMA_SHA256 = 'c93c5fa01e26b241f29ae0edd6f696d1e8d9e7b3961b4554a7cf4036ed189e6e'
 
 VERSION = "2.22.3"
 from decimal import Decimal
@@ -313,6 +313,62 @@ def validate_vm_memory_oracle_archived_fact_schema_json(data, custom_formats={},
                             raise JsonSchemaValueException("" + (name_prefix or "data") + ".archive_cause.detail must be shorter than or equal to 512 characters")
                 if data__archivecause_keys:
                     raise JsonSchemaValueException("" + (name_prefix or "data") + ".archive_cause must not contain "+str(data__archivecause_keys)+" properties")
+        if "provenance" in data_keys:
+            data_keys.remove("provenance")
+            data__provenance = data["provenance"]
+            if not isinstance(data__provenance, (dict)):
+                raise JsonSchemaValueException("" + (name_prefix or "data") + ".provenance must be object")
+            data__provenance_is_dict = isinstance(data__provenance, dict)
+            if data__provenance_is_dict:
+                data__provenance__missing_keys = set(['origin']) - data__provenance.keys()
+                if data__provenance__missing_keys:
+                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".provenance must contain ")
+                data__provenance_keys = set(data__provenance.keys())
+                if "origin" in data__provenance_keys:
+                    data__provenance_keys.remove("origin")
+                    data__provenance__origin = data__provenance["origin"]
+                    if not (isinstance(data__provenance__origin, str) and data__provenance__origin == 'owner' or isinstance(data__provenance__origin, str) and data__provenance__origin == 'agent' or isinstance(data__provenance__origin, str) and data__provenance__origin == 'untrusted' or isinstance(data__provenance__origin, str) and data__provenance__origin == 'system' or isinstance(data__provenance__origin, str) and data__provenance__origin == 'unknown'):
+                        raise JsonSchemaValueException("" + (name_prefix or "data") + ".provenance.origin must be one of ['owner', 'agent', 'untrusted', 'system', 'unknown']")
+                if "session" in data__provenance_keys:
+                    data__provenance_keys.remove("session")
+                    data__provenance__session = data__provenance["session"]
+                    if not (isinstance(data__provenance__session, str) and data__provenance__session == 'interactive' or isinstance(data__provenance__session, str) and data__provenance__session == 'heartbeat' or isinstance(data__provenance__session, str) and data__provenance__session == 'cron' or isinstance(data__provenance__session, str) and data__provenance__session == 'subagent' or isinstance(data__provenance__session, str) and data__provenance__session == 'inter_session' or isinstance(data__provenance__session, str) and data__provenance__session == 'hook'):
+                        raise JsonSchemaValueException("" + (name_prefix or "data") + ".provenance.session must be one of ['interactive', 'heartbeat', 'cron', 'subagent', 'inter_session', 'hook']")
+                if "chat" in data__provenance_keys:
+                    data__provenance_keys.remove("chat")
+                    data__provenance__chat = data__provenance["chat"]
+                    if not isinstance(data__provenance__chat, (str)):
+                        raise JsonSchemaValueException("" + (name_prefix or "data") + ".provenance.chat must be string")
+                    if isinstance(data__provenance__chat, str):
+                        data__provenance__chat_len = len(data__provenance__chat)
+                        if data__provenance__chat_len < 1:
+                            raise JsonSchemaValueException("" + (name_prefix or "data") + ".provenance.chat must be longer than or equal to 1 characters")
+                        if data__provenance__chat_len > 256:
+                            raise JsonSchemaValueException("" + (name_prefix or "data") + ".provenance.chat must be shorter than or equal to 256 characters")
+                if "channel" in data__provenance_keys:
+                    data__provenance_keys.remove("channel")
+                    data__provenance__channel = data__provenance["channel"]
+                    if not isinstance(data__provenance__channel, (str)):
+                        raise JsonSchemaValueException("" + (name_prefix or "data") + ".provenance.channel must be string")
+                    if isinstance(data__provenance__channel, str):
+                        data__provenance__channel_len = len(data__provenance__channel)
+                        if data__provenance__channel_len < 1:
+                            raise JsonSchemaValueException("" + (name_prefix or "data") + ".provenance.channel must be longer than or equal to 1 characters")
+                        if data__provenance__channel_len > 256:
+                            raise JsonSchemaValueException("" + (name_prefix or "data") + ".provenance.channel must be shorter than or equal to 256 characters")
+                if "sender" in data__provenance_keys:
+                    data__provenance_keys.remove("sender")
+                    data__provenance__sender = data__provenance["sender"]
+                    if not isinstance(data__provenance__sender, (str)):
+                        raise JsonSchemaValueException("" + (name_prefix or "data") + ".provenance.sender must be string")
+                    if isinstance(data__provenance__sender, str):
+                        data__provenance__sender_len = len(data__provenance__sender)
+                        if data__provenance__sender_len < 1:
+                            raise JsonSchemaValueException("" + (name_prefix or "data") + ".provenance.sender must be longer than or equal to 1 characters")
+                        if data__provenance__sender_len > 256:
+                            raise JsonSchemaValueException("" + (name_prefix or "data") + ".provenance.sender must be shorter than or equal to 256 characters")
+                if data__provenance_keys:
+                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".provenance must not contain "+str(data__provenance_keys)+" properties")
         if data_keys:
             raise JsonSchemaValueException("" + (name_prefix or "data") + " must not contain "+str(data_keys)+" properties")
     return data

@@ -1,6 +1,6 @@
 # Generated from schemas/fact.schema.json by fastjsonschema; do not edit.
 # Regenerate: python -m vm_memory_oracle.storage.validation
-SCHEMA_SHA256 = '617c1b4c232d6768babcb5066ec2d38510642710a2edabb61b585c48d814837c'
+SCHEMA_SHA256 = 'b1b1daad856fc852258718e089cf2023b76add02079d6a1a38932fd6970ba364'
 
 VERSION = "2.22.3"
 from decimal import Decimal
@@ -247,6 +247,62 @@ def validate_vm_memory_oracle_fact_schema_json(data, custom_formats={}, name_pre
             if isinstance(data__supersededat, str):
                 if not REGEX_PATTERNS['^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(\\.[0-9]+)?(Z|[+-][0-9]{2}:[0-9]{2})$'].search(data__supersededat):
                     raise JsonSchemaValueException("" + (name_prefix or "data") + ".superseded_at must match pattern ^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(\\.[0-9]+)?(Z|[+-][0-9]{2}:[0-9]{2})$")
+        if "provenance" in data_keys:
+            data_keys.remove("provenance")
+            data__provenance = data["provenance"]
+            if not isinstance(data__provenance, (dict)):
+                raise JsonSchemaValueException("" + (name_prefix or "data") + ".provenance must be object")
+            data__provenance_is_dict = isinstance(data__provenance, dict)
+            if data__provenance_is_dict:
+                data__provenance__missing_keys = set(['origin']) - data__provenance.keys()
+                if data__provenance__missing_keys:
+                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".provenance must contain ")
+                data__provenance_keys = set(data__provenance.keys())
+                if "origin" in data__provenance_keys:
+                    data__provenance_keys.remove("origin")
+                    data__provenance__origin = data__provenance["origin"]
+                    if not (isinstance(data__provenance__origin, str) and data__provenance__origin == 'owner' or isinstance(data__provenance__origin, str) and data__provenance__origin == 'agent' or isinstance(data__provenance__origin, str) and data__provenance__origin == 'untrusted' or isinstance(data__provenance__origin, str) and data__provenance__origin == 'system' or isinstance(data__provenance__origin, str) and data__provenance__origin == 'unknown'):
+                        raise JsonSchemaValueException("" + (name_prefix or "data") + ".provenance.origin must be one of ['owner', 'agent', 'untrusted', 'system', 'unknown']")
+                if "session" in data__provenance_keys:
+                    data__provenance_keys.remove("session")
+                    data__provenance__session = data__provenance["session"]
+                    if not (isinstance(data__provenance__session, str) and data__provenance__session == 'interactive' or isinstance(data__provenance__session, str) and data__provenance__session == 'heartbeat' or isinstance(data__provenance__session, str) and data__provenance__session == 'cron' or isinstance(data__provenance__session, str) and data__provenance__session == 'subagent' or isinstance(data__provenance__session, str) and data__provenance__session == 'inter_session' or isinstance(data__provenance__session, str) and data__provenance__session == 'hook'):
+                        raise JsonSchemaValueException("" + (name_prefix or "data") + ".provenance.session must be one of ['interactive', 'heartbeat', 'cron', 'subagent', 'inter_session', 'hook']")
+                if "chat" in data__provenance_keys:
+                    data__provenance_keys.remove("chat")
+                    data__provenance__chat = data__provenance["chat"]
+                    if not isinstance(data__provenance__chat, (str)):
+                        raise JsonSchemaValueException("" + (name_prefix or "data") + ".provenance.chat must be string")
+                    if isinstance(data__provenance__chat, str):
+                        data__provenance__chat_len = len(data__provenance__chat)
+                        if data__provenance__chat_len < 1:
+                            raise JsonSchemaValueException("" + (name_prefix or "data") + ".provenance.chat must be longer than or equal to 1 characters")
+                        if data__provenance__chat_len > 256:
+                            raise JsonSchemaValueException("" + (name_prefix or "data") + ".provenance.chat must be shorter than or equal to 256 characters")
+                if "channel" in data__provenance_keys:
+                    data__provenance_keys.remove("channel")
+                    data__provenance__channel = data__provenance["channel"]
+                    if not isinstance(data__provenance__channel, (str)):
+                        raise JsonSchemaValueException("" + (name_prefix or "data") + ".provenance.channel must be string")
+                    if isinstance(data__provenance__channel, str):
+                        data__provenance__channel_len = len(data__provenance__channel)
+                        if data__provenance__channel_len < 1:
+                            raise JsonSchemaValueException("" + (name_prefix or "data") + ".provenance.channel must be longer than or equal to 1 characters")
+                        if data__provenance__channel_len > 256:
+                            raise JsonSchemaValueException("" + (name_prefix or "data") + ".provenance.channel must be shorter than or equal to 256 characters")
+                if "sender" in data__provenance_keys:
+                    data__provenance_keys.remove("sender")
+                    data__provenance__sender = data__provenance["sender"]
+                    if not isinstance(data__provenance__sender, (str)):
+                        raise JsonSchemaValueException("" + (name_prefix or "data") + ".provenance.sender must be string")
+                    if isinstance(data__provenance__sender, str):
+                        data__provenance__sender_len = len(data__provenance__sender)
+                        if data__provenance__sender_len < 1:
+                            raise JsonSchemaValueException("" + (name_prefix or "data") + ".provenance.sender must be longer than or equal to 1 characters")
+                        if data__provenance__sender_len > 256:
+                            raise JsonSchemaValueException("" + (name_prefix or "data") + ".provenance.sender must be shorter than or equal to 256 characters")
+                if data__provenance_keys:
+                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".provenance must not contain "+str(data__provenance_keys)+" properties")
         if data_keys:
             raise JsonSchemaValueException("" + (name_prefix or "data") + " must not contain "+str(data_keys)+" properties")
     return data

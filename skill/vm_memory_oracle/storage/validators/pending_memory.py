@@ -1,6 +1,6 @@
 # Generated from schemas/pending-memory.schema.json by fastjsonschema; do not edit.
 # Regenerate: python -m vm_memory_oracle.storage.validation
-SCHEMA_SHA256 = '9169b61e6d032abc44beafd835e3d65aa6d502a9b40f722e73171cca54a99cad'
+SCHEMA_SHA256 = '5e9ce6b50ed44695e3b2007b786d86c183c16bfcc632cf92d2f31b1711a67326'
 
 VERSION = "2.22.3"
 from decimal import Decimal
@@ -298,6 +298,62 @@ def validate_vm_memory_oracle_pending_memory_schema_json(data, custom_formats={}
                     if isinstance(data__fact__supersededat, str):
                         if not REGEX_PATTERNS['^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(\\.[0-9]+)?(Z|[+-][0-9]{2}:[0-9]{2})$'].search(data__fact__supersededat):
                             raise JsonSchemaValueException("" + (name_prefix or "data") + ".fact.superseded_at must match pattern ^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(\\.[0-9]+)?(Z|[+-][0-9]{2}:[0-9]{2})$")
+                if "provenance" in data__fact_keys:
+                    data__fact_keys.remove("provenance")
+                    data__fact__provenance = data__fact["provenance"]
+                    if not isinstance(data__fact__provenance, (dict)):
+                        raise JsonSchemaValueException("" + (name_prefix or "data") + ".fact.provenance must be object")
+                    data__fact__provenance_is_dict = isinstance(data__fact__provenance, dict)
+                    if data__fact__provenance_is_dict:
+                        data__fact__provenance__missing_keys = set(['origin']) - data__fact__provenance.keys()
+                        if data__fact__provenance__missing_keys:
+                            raise JsonSchemaValueException("" + (name_prefix or "data") + ".fact.provenance must contain ")
+                        data__fact__provenance_keys = set(data__fact__provenance.keys())
+                        if "origin" in data__fact__provenance_keys:
+                            data__fact__provenance_keys.remove("origin")
+                            data__fact__provenance__origin = data__fact__provenance["origin"]
+                            if not (isinstance(data__fact__provenance__origin, str) and data__fact__provenance__origin == 'owner' or isinstance(data__fact__provenance__origin, str) and data__fact__provenance__origin == 'agent' or isinstance(data__fact__provenance__origin, str) and data__fact__provenance__origin == 'untrusted' or isinstance(data__fact__provenance__origin, str) and data__fact__provenance__origin == 'system' or isinstance(data__fact__provenance__origin, str) and data__fact__provenance__origin == 'unknown'):
+                                raise JsonSchemaValueException("" + (name_prefix or "data") + ".fact.provenance.origin must be one of ['owner', 'agent', 'untrusted', 'system', 'unknown']")
+                        if "session" in data__fact__provenance_keys:
+                            data__fact__provenance_keys.remove("session")
+                            data__fact__provenance__session = data__fact__provenance["session"]
+                            if not (isinstance(data__fact__provenance__session, str) and data__fact__provenance__session == 'interactive' or isinstance(data__fact__provenance__session, str) and data__fact__provenance__session == 'heartbeat' or isinstance(data__fact__provenance__session, str) and data__fact__provenance__session == 'cron' or isinstance(data__fact__provenance__session, str) and data__fact__provenance__session == 'subagent' or isinstance(data__fact__provenance__session, str) and data__fact__provenance__session == 'inter_session' or isinstance(data__fact__provenance__session, str) and data__fact__provenance__session == 'hook'):
+                                raise JsonSchemaValueException("" + (name_prefix or "data") + ".fact.provenance.session must be one of ['interactive', 'heartbeat', 'cron', 'subagent', 'inter_session', 'hook']")
+                        if "chat" in data__fact__provenance_keys:
+                            data__fact__provenance_keys.remove("chat")
+                            data__fact__provenance__chat = data__fact__provenance["chat"]
+                            if not isinstance(data__fact__provenance__chat, (str)):
+                                raise JsonSchemaValueException("" + (name_prefix or "data") + ".fact.provenance.chat must be string")
+                            if isinstance(data__fact__provenance__chat, str):
+                                data__fact__provenance__chat_len = len(data__fact__provenance__chat)
+                                if data__fact__provenance__chat_len < 1:
+                                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".fact.provenance.chat must be longer than or equal to 1 characters")
+                                if data__fact__provenance__chat_len > 256:
+                                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".fact.provenance.chat must be shorter than or equal to 256 characters")
+                        if "channel" in data__fact__provenance_keys:
+                            data__fact__provenance_keys.remove("channel")
+                            data__fact__provenance__channel = data__fact__provenance["channel"]
+                            if not isinstance(data__fact__provenance__channel, (str)):
+                                raise JsonSchemaValueException("" + (name_prefix or "data") + ".fact.provenance.channel must be string")
+                            if isinstance(data__fact__provenance__channel, str):
+                                data__fact__provenance__channel_len = len(data__fact__provenance__channel)
+                                if data__fact__provenance__channel_len < 1:
+                                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".fact.provenance.channel must be longer than or equal to 1 characters")
+                                if data__fact__provenance__channel_len > 256:
+                                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".fact.provenance.channel must be shorter than or equal to 256 characters")
+                        if "sender" in data__fact__provenance_keys:
+                            data__fact__provenance_keys.remove("sender")
+                            data__fact__provenance__sender = data__fact__provenance["sender"]
+                            if not isinstance(data__fact__provenance__sender, (str)):
+                                raise JsonSchemaValueException("" + (name_prefix or "data") + ".fact.provenance.sender must be string")
+                            if isinstance(data__fact__provenance__sender, str):
+                                data__fact__provenance__sender_len = len(data__fact__provenance__sender)
+                                if data__fact__provenance__sender_len < 1:
+                                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".fact.provenance.sender must be longer than or equal to 1 characters")
+                                if data__fact__provenance__sender_len > 256:
+                                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".fact.provenance.sender must be shorter than or equal to 256 characters")
+                        if data__fact__provenance_keys:
+                            raise JsonSchemaValueException("" + (name_prefix or "data") + ".fact.provenance must not contain "+str(data__fact__provenance_keys)+" properties")
                 if data__fact_keys:
                     raise JsonSchemaValueException("" + (name_prefix or "data") + ".fact must not contain "+str(data__fact_keys)+" properties")
         if data_keys:

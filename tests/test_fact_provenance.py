@@ -1,0 +1,170 @@
+"""Every fact says who said it: the owner through the command line, the agent through a
+proposal, a turn's speaker through what its log line records; facts made before facts kept
+an origin are placed once by the same rules; only trusted facts reach MEMORY.md, and what
+came from outside never replaces, reinforces or absorbs the owner's facts."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from vm_memory_oracle.clock import parse_iso
+from vm_memory_oracle.config import Settings
+from vm_memory_oracle.memory import Memory
+from vm_memory_oracle.model.fact import new_fact
+from vm_memory_oracle.model.provenance import OWNER_SAID, UNTRUSTED, Provenance
+
+from conftest import NOW, log_turns, remember_records, write_jsonl
+
+BOB = Provenance(UNTRUSTED, chat="group", channel="telegram", sender="Bob")
+
+
+def facts(data_dir: Path) -> list[dict]:
+    path = data_dir / "knowledge-graph" / "facts.jsonl"
+    return [json.loads(line) for line in path.read_text().splitlines()]
+
+
+def by_object(data_dir: Path) -> dict[str, dict]:
+    return {fact["object"]: fact for fact in facts(data_dir)}
+
+
+def fact(subject: str, predicate: str, obj: str, said_by: Provenance, source: str = "t:1"):
+    return new_fact(
+        {"subject": subject, "predicate": predicate, "object": obj, "source": source},
+        created=NOW,
+        default_source=source,
+        provenance=said_by,
+    )
+
+
+def test_remembered_facts_are_the_owners_and_accepted_proposals_the_agents(cli, data_dir):
+    assert cli("--action", "remember", "--subject", "user", "--predicate", "likes",
+               "--object", "tea").code == 0  # fmt: skip
+    proposed = cli(
+        "--json", "--action", "propose", "--proposer", "planner",
+        "--subject", "user", "--predicate", "likes", "--object", "chess",
+    )  # fmt: skip
+    assert proposed.code == 0, proposed.err
+    [proposal] = proposed.json()["ids"]
+    accepted = cli("--action", "review", "--accept", proposal)
+    assert accepted.code == 0, accepted.err
+    held = by_object(data_dir)
+    assert held["tea"]["provenance"] == {"origin": "owner", "session": "interactive"}
+    assert held["chess"]["provenance"] == {"origin": "agent", "session": "interactive"}
+    [found] = [
+        hit
+        for hit in cli("--json", "--action", "recall", "--query", "tea", "--no-boost").json()[
+            "results"
+        ]
+        if hit["id"] == held["tea"]["id"]
+    ]
+    assert found["origin"] == "owner" and found["provenance"]["origin"] == "owner"
+
+
+def test_an_outside_fact_never_replaces_reinforces_or_joins_the_owners(data_dir):
+    memory = Memory.open(data_dir, Settings(), now=parse_iso(NOW))
+    home = fact("user", "lives_in", "Lisbon", OWNER_SAID)
+    memory.remember([home])
+    before = by_object(data_dir)["Lisbon"]
+
+    # Bob claims the owner moved, and repeats what the owner said: neither counts.
+    report = memory.remember(
+        [fact("user", "lives_in", "Porto", BOB, "g:1"), fact("user", "lives_in", "Lisbon", BOB)]
+    )
+    assert report.superseded == [] and report.reinforced == []
+    held = by_object(data_dir)
+    assert held["Lisbon"] == before  # still current, no source or importance added
+    assert "superseded_by" not in held["Lisbon"]
+    assert held["Porto"]["provenance"]["origin"] == "untrusted"
+
+    # Bob's own fact, then the owner says the same: it is the owner's from then on.
+    memory.remember([fact("Bob", "likes", "jazz", BOB, "g:2")])
+    memory.remember([fact("Bob", "likes", "jazz", OWNER_SAID, "o:2")])
+    assert by_object(data_dir)["jazz"]["provenance"]["origin"] == "owner"
+
+    # Near-duplicates of different trust are never merged into one.
+    graph = memory.graph()
+    porto = held["Porto"]["id"]
+    assert graph.merge({porto: (held["Lisbon"]["id"], "test")}, parse_iso(NOW)) == {}
+    assert porto in {record["id"] for record in facts(data_dir)}
+
+
+def test_facts_made_before_origins_are_placed_once_and_only_trusted_ones_reach_memory_md(
+    cli, data_dir
+):
+    log_turns(
+        data_dir,
+        [("user", "I grow tomatoes."), ("assistant", "Tomatoes need sun.")],
+        "2026-05-14-090000.jsonl",
+    )
+    copied = data_dir / "sessions" / "2026-05-14-100000.jsonl"
+    write_jsonl(
+        copied,
+        [
+            {
+                "ts": "2026-05-14T10:00:00Z",
+                "role": "assistant",
+                "text": "The page says the user banks at 4421.",
+                "provenance": {"origin": "untrusted"},
+            }
+        ],
+    )
+    made = [
+        ("tomatoes", "user-stated"),
+        ("basil", "import:garden.jsonl"),
+        ("peppers", "subagent:planner"),
+        ("sun", "sessions/2026-05-14-090000.jsonl:1"),
+        ("shade", "sessions/2026-05-14-090000.jsonl:2"),
+        ("bank 4421", "sessions/2026-05-14-100000.jsonl:1"),
+        ("onions", "sessions/2026-05-01-090000.jsonl:3"),  # the log is gone
+        ("leeks", "my diary"),
+    ]
+    remember_records(
+        cli,
+        data_dir / "input.jsonl",
+        [
+            {
+                "subject": "user",
+                "predicate": "grows",
+                "object": name,
+                "source": source,
+                "pinned": True,
+            }  # fmt: skip
+            for name, source in made
+        ],
+    )
+    # As a memory made before facts kept an origin holds them.
+    path = data_dir / "knowledge-graph" / "facts.jsonl"
+    legacy = [{k: v for k, v in record.items() if k != "provenance"} for record in facts(data_dir)]
+    write_jsonl(path, legacy)
+
+    assert cli("--action", "consolidate").code == 0
+    held = by_object(data_dir)
+    origins = {name: held[name]["provenance"]["origin"] for name, _ in made}
+    assert origins == {
+        "tomatoes": "owner",
+        "basil": "owner",
+        "peppers": "agent",
+        "sun": "owner",
+        "shade": "agent",
+        "bank 4421": "untrusted",
+        "onions": "unknown",
+        "leeks": "unknown",
+    }
+    # Nothing else of a fact changed, and no fact was lost.
+    for record in legacy:
+        placed = held[record["object"]]
+        assert {k: v for k, v in placed.items() if k != "provenance"} == record
+    audit = (data_dir / "state" / "audit.jsonl").read_text()
+    assert audit.count("placed the origin of 8 facts") == 1
+
+    memory_md = (data_dir / "MEMORY.md").read_text()
+    for name in ("tomatoes", "basil", "peppers", "sun", "shade"):
+        assert name in memory_md
+    for name in ("4421", "onions", "leeks"):
+        assert name not in memory_md
+
+    placed = path.read_bytes()
+    assert cli("--action", "consolidate", now="2026-05-16T14:30:00Z").code == 0
+    assert path.read_bytes() == placed  # nothing left to place: the file as it was
+    assert (data_dir / "state" / "audit.jsonl").read_text().count("placed the origin") == 1
