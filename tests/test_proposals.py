@@ -214,7 +214,7 @@ def test_proposals_past_their_age_expire_at_consolidation_and_are_listed(cli, da
     text = cli("--action", "consolidate", now="2026-05-15T11:00:00Z")
     assert text.code == 0
     assert (
-        f"| clean | expired | {fresh['proposed'][0]} | pending more than 3 days (proposed "
+        f"| clean | expired | {fresh['proposed'][0]} |  | pending more than 3 days (proposed "
         "by helper at 2026-05-10T09:00:00Z): user likes tea |" in text.out.splitlines()
     )
     assert "| proposals expired | 1 |" in text.out.splitlines()

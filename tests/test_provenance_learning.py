@@ -248,3 +248,31 @@ def test_an_explicit_recall_finds_what_came_from_outside_and_says_so(learned, co
     [poisoned] = [hit for hit in result.json()["results"] if "4421-9999" in hit["text"]]
     assert poisoned["origin"] == "untrusted"
     assert poisoned["provenance"]["channel"] == "telegram"
+
+
+def test_the_daily_summary_the_report_and_recall_say_who_said_it(learned, connected):
+    data_dir, _ = learned
+    [daily] = sorted((data_dir / "daily").glob("*.md"))
+    lines = daily.read_text().splitlines()
+    [alice] = [line for line in lines if "shellfish" in line]
+    assert alice.endswith("; untrusted: Alice, group on telegram)")
+    [owner] = [line for line in lines if "peanuts" in line]
+    assert "untrusted" not in owner and "owner" not in owner  # the owner's: unmarked
+
+    found = connected("--action", "recall", "--query", "allergic to shellfish", "--no-boost")
+    assert found.code == 0, found.err
+    [line] = [line for line in found.out.splitlines() if "shellfish" in line and "fact-" in line]
+    assert "[untrusted: Alice, group on telegram] " in line
+    peanuts = [line for line in found.out.splitlines() if "peanuts" in line]
+    assert peanuts and all(line.split("  ")[2][0] != "[" for line in peanuts)  # unmarked
+
+    report = connected("--json", "--action", "consolidate").json()
+    origins = {change["target"]: change.get("origin") for change in report["changes"]}
+    facts = {
+        json.loads(line)["object"]: json.loads(line)["id"]
+        for line in (data_dir / "knowledge-graph" / "facts.jsonl").read_text().splitlines()
+    }
+    assert origins[facts["peanuts"]] == "owner"  # added to MEMORY.md
+    [shellfish] = [fact_id for name, fact_id in facts.items() if "shellfish" in name]
+    assert shellfish not in origins or origins[shellfish] == "untrusted"
+    assert "shellfish" not in (data_dir / "MEMORY.md").read_text()

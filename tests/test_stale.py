@@ -161,6 +161,7 @@ def test_a_fact_naming_a_file_then_deleted_is_archived_as_stale(cli, data_dir, i
             "fact": fact,
             "change": "archived",
             "reason": "stale: every path it names is gone: ~/notes/todo.md",
+            "origin": "owner",
         }
     ]
     assert active_ids(data_dir) == {kept}
@@ -197,7 +198,9 @@ def test_a_fact_naming_two_files_of_which_one_is_deleted_is_flagged_and_kept(
     stale = step(report, "stale")
     assert stale["counts"]["partially_stale"] == 1 and stale["counts"]["archived"] == 0
     reason = "partially stale: gone: ~/proj/draft.md; still there: ~/proj/plan.md"
-    assert stale["changes"] == [{"fact": fact, "change": "flagged", "reason": reason}]
+    assert stale["changes"] == [
+        {"fact": fact, "change": "flagged", "reason": reason, "origin": "owner"}
+    ]
     assert fact in active_ids(data_dir)
     health = json.loads((data_dir / "health.json").read_text())
     assert health["stale_references"] == [
@@ -206,7 +209,7 @@ def test_a_fact_naming_two_files_of_which_one_is_deleted_is_flagged_and_kept(
     assert health["status"] == "healthy" and health["warnings"] == []
 
     text = cli("--action", "consolidate", now=DAY2).out
-    assert f"| stale | flagged | {fact} | {reason} |" in text
+    assert f"| stale | flagged | {fact} | owner | {reason} |" in text
     checked = cli("--action", "health-check", "--strict", now=DAY2)
     assert checked.code == 0, checked.err  # a fact to review is not a fault
     assert f"  to review: {fact} names paths that are gone: ~/proj/draft.md" in checked.out
@@ -224,6 +227,7 @@ def test_a_pinned_fact_whose_files_are_all_gone_is_kept_and_flagged(cli, data_di
             "fact": fact,
             "change": "flagged",
             "reason": "stale, kept because pinned: every path it names is gone: ~/vault/keys.txt",
+            "origin": "owner",
         }
     ]
     assert active_ids(data_dir) == {fact}
@@ -345,6 +349,7 @@ def test_a_path_through_a_symbolic_link_is_not_checked(cli, data_dir, tmp_path, 
             "fact": both,
             "change": "flagged",
             "reason": "partially stale: gone: ~/missing.md; not checked: ~/link/x.md",
+            "origin": "owner",
         }
     ]
 

@@ -35,6 +35,7 @@ from typing import Any
 from .clock import format_iso, parse_iso
 from .config import Settings
 from .graph import KnowledgeGraph
+from .graph.origins import place_origins
 from .steps.clean import quarantine_invalid_lines, remove_leftover_temporaries
 from .steps.report import Change, StepReport, changes, render, summary_counts
 from .storage import locks
@@ -126,6 +127,7 @@ def consolidate(
                 f"interrupted write: {', '.join(leftovers)}"
             )
         quarantine_invalid_lines(store)
+        place_origins(graph)  # facts made before facts kept an origin (its audit line says)
         run = _Run(graph, now, started, monotonic, progress)
         for number, name in enumerate(STEPS):
             if name in checkpoint.completed:
@@ -134,6 +136,7 @@ def consolidate(
             if progress is not None:
                 progress(f"{number + 1}/{len(STEPS)} {name}", number, len(STEPS))
             step_report = run.step(name)
+            _with_origins(graph, step_report)
             report.warnings += step_report.warnings
             report.steps.append(step_report)
             checkpoint.completed.append(name)
@@ -373,6 +376,23 @@ class _Run:
 
             self._choice = configured_embedder(self.graph, self.graph.settings)
         return self._choice
+
+
+def _with_origins(graph: KnowledgeGraph, report: StepReport) -> None:
+    """Each change of a fact in `report` told who said the fact (the report's Said by)."""
+    touched = [change for change in report.changes if "fact" in change]
+    if not touched:
+        return
+    held = {fact.id: fact for fact in graph.facts()}
+    archived = None
+    for change in touched:
+        fact = held.get(change["fact"])
+        if fact is None:  # archived by the step
+            archived = archived or graph.archived_by_id()
+            record = archived.get(change["fact"])
+            fact = None if record is None else record.fact
+        if fact is not None:
+            change["origin"] = fact.said_by.origin
 
 
 def _start(store: Store, now: datetime) -> tuple[Checkpoint, ConsolidationReport]:

@@ -325,8 +325,6 @@ class Memory:
             self.ensure_layout("consolidate")
         elif not layout.graph_dir.is_dir():
             raise DataDirError(layout.root, "not initialized (run --action init)")
-        if not dry_run and layout.facts.exists():
-            self._placed(self.graph())
         run = rehearse if dry_run else consolidate
         report = run(layout, self.settings, self.now, actor=self.actor, progress=progress)
         self.warn(*report.warnings)

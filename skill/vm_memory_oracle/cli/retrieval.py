@@ -35,10 +35,10 @@ def action_recall(args, memory: Memory) -> Output:
         )
     (result_set,) = recalled
     lines = [
-        f"{hit.score:.3f}  {hit.id}  {hit.speaker} said: {hit.text}  "
+        f"{hit.score:.3f}  {hit.id}  {_untrusted(hit)}{hit.speaker} said: {hit.text}  "
         f"({hit.said_at[:10]}, source {hit.source})"
         if isinstance(hit, FoundEpisode)
-        else f"{hit.score:.3f}  {hit.id}  {hit.text}  "
+        else f"{hit.score:.3f}  {hit.id}  {_untrusted(hit)}{hit.text}  "
         f"(activation {hit.activation:.2f}, source {hit.source})"
         for hit in result_set.hits
     ]
@@ -85,3 +85,13 @@ def action_reindex(args, memory: Memory) -> Output:
 def action_query(args, memory: Memory) -> Output:
     outputs = memory.query(args.jq)
     return Output(outputs, [json.dumps(value, ensure_ascii=False) for value in outputs])
+
+
+def _untrusted(hit) -> str:
+    """The mark of a result neither the owner nor the agent said: "[untrusted: Alice, group
+    on telegram] ", "[unknown] " (a fact made before origins were kept, whose source is
+    gone); nothing for theirs, or for a turn of a log that records no origin."""
+    provenance = hit.provenance
+    if provenance is None or provenance.trusted:
+        return ""
+    return f"[{provenance.describe()}] "

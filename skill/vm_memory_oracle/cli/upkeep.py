@@ -14,7 +14,11 @@ def action_consolidate(args, memory: Memory) -> Output:
     with progress_bar() as bar:
         report = memory.consolidate(dry_run=args.dry_run, progress=bar)
     return Output(
-        {**asdict(report), "steps": [step.as_dict() for step in report.steps]},
+        {
+            **asdict(report),
+            "steps": [step.as_dict() for step in report.steps],
+            "changes": [change.to_json() for change in report.changes],
+        },
         consolidation_lines(report),
     )
 

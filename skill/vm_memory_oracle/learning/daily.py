@@ -14,9 +14,11 @@ SECTIONS = (
 
 
 def render_daily_summary(day: str, session_files: list[str], entries: list[dict]) -> str:
-    """Markdown for one day. `entries`: {"section", "text", "id", "source"}, in the order said.
+    """Markdown for one day. `entries`: {"section", "text", "id", "source"}, in the order said
+    (a source names who said it when it was not the owner: "sessions/...:3; untrusted: Alice,
+    group on telegram").
 
-    Nothing in it depends on when it is rendered, so the same logs give the same file.
+        Nothing in it depends on when it is rendered, so the same logs give the same file.
     """
     lines = [
         f"# Daily summary {day}",

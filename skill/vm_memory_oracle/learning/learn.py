@@ -36,6 +36,7 @@ from ..extract.rules import in_context, section_of
 from ..graph import KnowledgeGraph
 from ..model.characters import without_unsafe
 from ..model.fact import Fact
+from ..model.provenance import OWNER
 from ..model.turn import Turn
 from ..storage.sessions import SESSION_NAME, session_day
 from .candidates import candidates_of
@@ -278,7 +279,10 @@ def _write_daily(
             "section": section_of(fact.category or "fact"),
             "text": fact.text or fact.object,
             "id": fact.id,
-            "source": fact.source,
+            # Who said it, when it was not the owner.
+            "source": fact.source
+            if fact.said_by.origin == OWNER
+            else f"{fact.source}; {fact.said_by.describe()}",
         }
         for fact in facts
     ]

@@ -87,6 +87,12 @@ class Provenance:
         }
         return {key: value for key, value in fields.items() if value is not None}
 
+    def describe(self) -> str:
+        """In words, for a summary or a report: "untrusted: Alice, group on telegram"."""
+        parts = [part for part in (self.sender, self.session) if part and part != INTERACTIVE]
+        where = " on ".join(part for part in (self.chat, self.channel) if part)
+        return f"{self.origin}: {', '.join([*parts, where] if where else parts)}".rstrip(": ")
+
 
 OWNER_SAID = Provenance(OWNER)
 AGENT_SAID = Provenance(AGENT)

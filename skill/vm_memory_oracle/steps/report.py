@@ -86,14 +86,18 @@ class Change:
     change: str
     target: str
     reason: str
+    origin: str = ""  # who said the fact it touched (model/provenance.py); "" for a file
 
     def to_json(self) -> dict[str, str]:
-        return {
+        row = {
             "step": self.step,
             "change": self.change,
             "target": self.target,
             "reason": self.reason,
         }
+        if self.origin:
+            row["origin"] = self.origin
+        return row
 
 
 def changes(steps: list[StepReport]) -> list[Change]:
@@ -104,6 +108,7 @@ def changes(steps: list[StepReport]) -> list[Change]:
             change["change"],
             next((change[key] for key in TARGETS if key in change), ""),
             change["reason"],
+            change.get("origin", ""),
         )
         for step in steps
         for change in step.changes
@@ -130,14 +135,18 @@ def render(report, *, max_changes: int | None = None, more: str = "") -> list[st
     rows = changes(report.steps)
     lines += ["", f"## Changes ({len(rows)})", ""]
     if rows:
-        lines += ["| Step | Change | Fact or file | Reason |", "|---|---|---|---|"]
+        lines += [
+            "| Step | Change | Fact or file | Said by | Reason |",
+            "|---|---|---|---|---|",
+        ]
         shown = rows if max_changes is None else rows[:max_changes]
         lines += [
-            f"| {row.step} | {row.change} | {_cell(row.target)} | {_cell(row.reason)} |"
+            f"| {row.step} | {row.change} | {_cell(row.target)} | {row.origin} "
+            f"| {_cell(row.reason)} |"
             for row in shown
         ]
         if len(shown) < len(rows):
-            lines.append(f"| ... | {len(rows) - len(shown)} more | {more} | |")
+            lines.append(f"| ... | {len(rows) - len(shown)} more | {more} | | |")
     else:
         lines.append("None.")
     lines += ["", "## Steps", ""]
