@@ -14,7 +14,9 @@ derived state under state/cache/) and every result set, whole, are compared byte
 --longmemeval N takes N questions spread evenly over the question types (default 30, 5 of
 each), --locomo N the first N conversations (default 5). It prints, per set, the memories
 and result sets compared and how many differ, with the first differences; with --strict it
-exits 1 when any does.
+exits 1 when any does. --without KEYS (comma-separated) leaves those keys out of every JSON
+record compared, in the memory's files and in the result sets: what a change adds to each
+record (a fact's "provenance", a result's "origin") while the rest must stay as it was.
 """
 
 from __future__ import annotations
@@ -86,7 +88,9 @@ def _iso(moment: datetime) -> str:
     return moment.strftime("%Y-%m-%dT%H:%M:%SZ")
 
 
-def worker(tree: Path, items_file: Path, work: Path, embedder: str) -> dict:
+def worker(
+    tree: Path, items_file: Path, work: Path, embedder: str, without: frozenset[str]
+) -> dict:
     """Each item learned and asked by the code of `tree` (this process imports only it):
     {item name: {"files": {relative path: sha256}, "answers": [result set, ...]}}."""
     sys.path.insert(0, str(tree / "skill"))
@@ -120,27 +124,51 @@ def worker(tree: Path, items_file: Path, work: Path, embedder: str) -> dict:
                     data, question["now"], "--json", "--action", "recall", "--no-boost",
                     "--queries", str(asked),
                 )  # fmt: skip
-                answers.append(out)
-        made[item["name"]] = {"files": _files(data), "answers": answers}
+                answers.append(_without(out, without))
+        made[item["name"]] = {"files": _files(data, without), "answers": answers}
     return made
 
 
-def _files(data: Path) -> dict[str, str]:
+def _files(data: Path, without: frozenset[str]) -> dict[str, str]:
     found = {}
     for path in sorted(data.rglob("*")):
         name = path.relative_to(data).as_posix()
         if not path.is_file() or name in LEFT_OUT or name.startswith(LEFT_OUT_DIRECTORIES):
             continue
-        found[name] = hashlib.sha256(path.read_bytes()).hexdigest()
+        data_bytes = path.read_bytes()
+        if without and path.suffix in (".json", ".jsonl"):
+            data_bytes = _without(data_bytes.decode("utf-8"), without).encode("utf-8")
+        found[name] = hashlib.sha256(data_bytes).hexdigest()
     return found
 
 
-def measure(tree: Path, items_file: Path, work: Path, embedder: str) -> dict:
+def _without(text: str, keys: frozenset[str]) -> str:
+    """`text` (JSON, or JSON lines) with `keys` left out of every object in it."""
+    if not keys:
+        return text
+
+    def strip(value):
+        if isinstance(value, dict):
+            return {k: strip(v) for k, v in value.items() if k not in keys}
+        if isinstance(value, list):
+            return [strip(v) for v in value]
+        return value
+
+    try:
+        return json.dumps(strip(json.loads(text)), ensure_ascii=False)
+    except ValueError:
+        return "\n".join(
+            json.dumps(strip(json.loads(line)), ensure_ascii=False) if line.strip() else line
+            for line in text.split("\n")
+        )
+
+
+def measure(tree: Path, items_file: Path, work: Path, embedder: str, without: str) -> dict:
     work.mkdir()
     done = subprocess.run(
         [
             *(sys.executable, __file__, "--worker", str(tree), str(items_file), str(work)),
-            *("--embedder", embedder),
+            *("--embedder", embedder, "--without", without),
         ],
         capture_output=True,
         text=True,
@@ -183,13 +211,15 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument("--embedder", default="bundled", choices=("bundled", "hash"))
     parser.add_argument("--strict", action="store_true", help="exit 1 when anything differs")
+    parser.add_argument("--without", default="", help="JSON keys left out of the comparison")
     parser.add_argument(
         "--worker", nargs=3, metavar=("TREE", "ITEMS", "WORK"), help=argparse.SUPPRESS
     )
     args = parser.parse_args(argv)
     if args.worker:
         tree, items_file, work = map(Path, args.worker)
-        print(json.dumps(worker(tree, items_file, work, args.embedder)))
+        without = frozenset(key for key in args.without.split(",") if key)
+        print(json.dumps(worker(tree, items_file, work, args.embedder, without)))
         return 0
     if not args.base:
         parser.error("--base REV is needed")
@@ -200,11 +230,16 @@ def main(argv: list[str] | None = None) -> int:
             json.dumps(items(args.longmemeval, args.locomo, args.sessions)), encoding="utf-8"
         )
         with checked_out(args.base, scratch / "base") as base_tree:
-            base = measure(base_tree, items_file, scratch / "work-base", args.embedder)
-            this = measure(REPOSITORY, items_file, scratch / "work-this", args.embedder)
+            base = measure(
+                base_tree, items_file, scratch / "work-base", args.embedder, args.without
+            )
+            this = measure(
+                REPOSITORY, items_file, scratch / "work-this", args.embedder, args.without
+            )
     sets = differences(base, this)
     same = True
-    print(f"behaviour of this tree against {args.base} ({args.embedder} embedder)")
+    left_out = f", without {args.without}" if args.without else ""
+    print(f"behaviour of this tree against {args.base} ({args.embedder} embedder{left_out})")
     for kind, tally in sets.items():
         print(
             f"  {kind}: {tally['memories']} memories, {len(tally['differ'])} files differ; "

@@ -140,7 +140,9 @@ def test_what_came_from_outside_is_found_when_searched_framed_and_never_injected
     [poisoned] = [hit for hit in hits(found) if "4421-9999" in hit["snippet"]]
     assert poisoned["origin"] == "untrusted"
     assert poisoned["snippet"].startswith("[untrusted: data from outside")
-    assert all("origin" not in hit for hit in hits(found) if hit is not poisoned)
+    others = [hit for hit in hits(found) if hit is not poisoned]
+    assert others and all(hit.get("origin", "owner") in ("owner", "agent") for hit in others)
+    assert not any(hit["snippet"].startswith("[untrusted") for hit in others)
     context = (injected["hook"] or {}).get("prependContext", "")
     assert "Fridays" in context and "4421" not in context
 

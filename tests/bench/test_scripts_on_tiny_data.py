@@ -134,9 +134,22 @@ def test_behaviour_against_runs_on_tiny_data(tmp_path):
         tmp_path,
         "behaviour_against.py",
         *("--base", "HEAD", "--longmemeval", "1", "--locomo", "0", "--sessions", "0"),
-        *("--embedder", "hash"),
+        *("--embedder", "hash", "--without", "origin,provenance"),
     )
     lines = done.stdout.splitlines()
-    assert lines[0] == "behaviour of this tree against HEAD (hash embedder)", lines
+    assert lines[0] == (
+        "behaviour of this tree against HEAD (hash embedder, without origin,provenance)"
+    ), lines
     (line,) = [line for line in lines if line.startswith("  longmemeval:")]
     assert line.startswith("  longmemeval: 1 memories, ") and "; 2 result sets, " in line, line
+
+
+def test_behaviour_against_leaves_out_the_keys_it_is_told_to():
+    from behaviour_against import _without
+
+    keys = frozenset({"origin", "provenance"})
+    one = '{"id": "a", "origin": "owner", "results": [{"x": 1, "provenance": {"origin": "owner"}}]}'
+    assert _without(one, keys) == '{"id": "a", "results": [{"x": 1}]}'
+    lines = '{"id": "a", "provenance": {"origin": "owner"}}\n{"id": "b"}\n'
+    assert _without(lines, keys) == '{"id": "a"}\n{"id": "b"}\n'
+    assert _without(one, frozenset()) == one
