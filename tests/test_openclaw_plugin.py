@@ -567,3 +567,25 @@ def test_a_turn_that_ends_while_another_learns_is_learned_after_the_host_exits(l
     while not ("Lima" in facts.read_text() and "blue drawer" in facts.read_text()):
         assert time.monotonic() < deadline, facts.read_text()[-2000:]
         time.sleep(0.5)
+
+
+def test_the_poisoning_benchmark_runs_on_tiny_data(node_env, tmp_path):
+    done = subprocess.run(
+        [sys.executable, str(BUNDLE / "benchmarks" / "poisoning.py")]
+        + ["--cases", "10", "--embedder", "hash", "--workdir", str(tmp_path / "work")],
+        capture_output=True,
+        text=True,
+        timeout=900,
+        env={**node_env, "VM_MEMORY_ORACLE_BENCH_OUTPUT": str(tmp_path / "output")},
+        cwd=tmp_path,
+    )
+    assert done.returncode == 0, done.stderr[-3000:]
+    assert "poisoning: 10 cases (hash embedder)" in done.stdout
+    figures = json.loads((tmp_path / "output" / "poisoning-10.json").read_text())["figures"]
+    assert set(figures["by_kind"]) == {"tool", "hook", "group", "scaffolding", "forged"}
+    assert set(figures["by_language"]) == {"en", "zh"}
+    assert figures["total"]["cases"] == len(figures["each"]) == 10
+    total = figures["total"]
+    assert total["owner_fact"] == total["memory_md"] == total["auto_injected"] == 0
+    assert total["found_framed"] == total["found"] > 0
+    assert figures["owner_still_recalled"] and figures["goal_met"]
