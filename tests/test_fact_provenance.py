@@ -8,6 +8,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import test_openclaw_state
+from test_openclaw_state import Transcript
 from vm_memory_oracle.clock import parse_iso
 from vm_memory_oracle.config import Settings
 from vm_memory_oracle.memory import Memory
@@ -16,6 +18,9 @@ from vm_memory_oracle.model.provenance import OWNER_SAID, UNTRUSTED, Provenance
 
 from conftest import NOW, log_turns, remember_records, write_jsonl
 
+# The fixtures of the transcript tests: an OpenClaw state directory, and a memory reading it.
+state = test_openclaw_state.state
+connected = test_openclaw_state.connected
 BOB = Provenance(UNTRUSTED, chat="group", channel="telegram", sender="Bob")
 
 
@@ -168,3 +173,70 @@ def test_facts_made_before_origins_are_placed_once_and_only_trusted_ones_reach_m
     assert cli("--action", "consolidate", now="2026-05-16T14:30:00Z").code == 0
     assert path.read_bytes() == placed  # nothing left to place: the file as it was
     assert (data_dir / "state" / "audit.jsonl").read_text().count("placed the origin") == 1
+
+
+def test_facts_and_turns_copied_from_openclaw_before_are_placed_from_its_transcripts(
+    connected, state, data_dir
+):
+    """A memory made before copies kept who said a turn: its facts are placed from the
+    transcript rows their copies name (a heartbeat poll is scaffolding, never the owner's),
+    and its episodes of those copies are of unknown origin."""
+    transcript = Transcript(state)
+    owner_row = transcript.user("main", "I grow tomatoes in my garden.")
+    poll = transcript.add(
+        "main",
+        {
+            "type": "message",
+            "timestamp": "2026-05-15T13:05:00Z",
+            "message": {
+                "role": "user",
+                "content": "[OpenClaw heartbeat poll]",
+                "provenance": {"kind": "internal_system", "sourceTool": "heartbeat"},
+            },
+        },
+    )
+    assert connected("--action", "summarize", "--all").code == 0
+    [copy] = sorted((data_dir / "sessions").glob("*.jsonl"))
+    [line] = [json.loads(text) for text in copy.read_text().splitlines()]
+    assert line["origin"] == f"openclaw:main/main#{owner_row}"
+    # As a copy made before held it: the heartbeat poll copied without its provenance, and
+    # learned as the user's words.
+    polled = {
+        "ts": line["ts"],
+        "role": "user",
+        "text": "[OpenClaw heartbeat poll]",
+        "origin": f"openclaw:main/main#{poll}",
+    }
+    with copy.open("a", encoding="utf-8") as handle:
+        handle.write(json.dumps(polled) + "\n")
+    assert connected("--action", "summarize", "--all").code == 0
+    learned = facts(data_dir)
+    if not any(fact["source"] == f"sessions/{copy.name}:2" for fact in learned):
+        learned.append(
+            {
+                **learned[0],
+                "id": "fact-00000000-0000-5000-8000-000000000001",
+                "predicate": "said",
+                "object": "[OpenClaw heartbeat poll]",
+                "text": "user said: [OpenClaw heartbeat poll]",
+                "source": f"sessions/{copy.name}:2",
+            }
+        )
+    legacy = [
+        {**{k: v for k, v in fact.items() if k != "provenance"}, "pinned": True} for fact in learned
+    ]
+    write_jsonl(data_dir / "knowledge-graph" / "facts.jsonl", legacy)
+    for path in (data_dir / "episodes").glob("*.jsonl"):
+        episodes = [json.loads(text) for text in path.read_text().splitlines()]
+        write_jsonl(path, [{k: v for k, v in e.items() if k != "provenance"} for e in episodes])
+
+    assert connected("--action", "consolidate").code == 0
+    origins = {fact["source"]: fact["provenance"]["origin"] for fact in facts(data_dir)}
+    assert origins[f"sessions/{copy.name}:2"] == "system"
+    assert origins[f"sessions/{copy.name}:1"] == "owner"
+    memory_md = (data_dir / "MEMORY.md").read_text()
+    assert "tomato" in memory_md and "heartbeat" not in memory_md
+
+    found = connected("--json", "--action", "recall", "--query", "heartbeat poll", "--no-boost")
+    episodes = [hit for hit in found.json()["results"] if hit.get("kind") == "episode"]
+    assert episodes and all(hit["origin"] == "unknown" for hit in episodes)

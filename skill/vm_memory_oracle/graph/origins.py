@@ -3,7 +3,10 @@ placed by, from what its source still says.
 
 - A fact learned from a session log's line (`sessions/<file>.jsonl:<line>`) is said by whom
   that line says (model/turn.Turn.said_by: the provenance a copy of OpenClaw's transcript
-  carries, else the owner for the user's words and the agent for the assistant's).
+  carries, else the owner for the user's words and the agent for the assistant's). A line
+  copied from OpenClaw before copies kept one (it names its transcript row, `origin`) is
+  placed from that row, read again from the transcript database as a new copy's would be
+  (a heartbeat poll then is `system`); when the row cannot be read, it is `unknown`.
 - A fact remembered through the command line (`user-stated`, `import:<file>`) is the
   owner's; one a sub-agent proposed (`subagent:<name>`, `... via proposal-<id>`) the
   agent's, whose proposal the owner accepted.
@@ -19,11 +22,14 @@ from __future__ import annotations
 
 import re
 from collections import Counter
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 from ..model.fact import UNKNOWN_ORIGIN, Fact
 from ..model.provenance import AGENT_SAID, OWNER_SAID, Provenance
 from ..model.turn import Turn
+from ..openclaw.state import DATABASE
+from ..openclaw.transcripts import read_new_turns
 from ..storage.sessions import read_session
 
 if TYPE_CHECKING:
@@ -31,6 +37,7 @@ if TYPE_CHECKING:
 
 _LOG_LINE = re.compile(r"^(sessions/[^/\\]+\.jsonl):(\d{1,12})$")
 _PROPOSED = re.compile(r"^subagent:| via proposal-[0-9a-f-]{36}$")
+_COPY = re.compile(r"openclaw:([^\s/#]+)/([^\s#]+)#(\d+)")
 
 
 def place_origins(graph: KnowledgeGraph) -> Counter[str]:
@@ -63,6 +70,8 @@ class _Logs:
     def __init__(self, graph: KnowledgeGraph):
         self._root = graph.layout.root
         self._turns: dict[str, dict[int, Turn]] = {}
+        self._state_dir = graph.settings.openclaw_state_dir
+        self._rows: dict[str, dict[tuple[str, int], Provenance]] = {}  # by agent
 
     def origin_of(self, fact: Fact) -> Provenance:
         source = fact.source
@@ -74,7 +83,29 @@ class _Logs:
         if match is None:
             return UNKNOWN_ORIGIN
         turn = self._lines(match.group(1)).get(int(match.group(2)))
-        return UNKNOWN_ORIGIN if turn is None else turn.said_by
+        if turn is None:
+            return UNKNOWN_ORIGIN
+        if turn.provenance is None and turn.origin and turn.origin.startswith("openclaw:"):
+            return self._copied(turn.origin) or UNKNOWN_ORIGIN
+        return turn.said_by
+
+    def _copied(self, origin: str) -> Provenance | None:
+        """Who said the transcript row a copied line names (openclaw:<agent>/<session>#<seq>),
+        placed as a copy of it would be now; None when it cannot be read."""
+        match = _COPY.fullmatch(origin)
+        if match is None or not self._state_dir:
+            return None
+        agent, session, seq = match.group(1), match.group(2), int(match.group(3))
+        rows = self._rows.get(agent)
+        if rows is None:
+            database = Path(self._state_dir).expanduser() / "agents" / agent / DATABASE
+            read = read_new_turns(database, {}) if database.is_file() else None
+            rows = self._rows[agent] = (
+                {}
+                if read is None or read.problem
+                else {(turn.session_id, turn.seq): turn.provenance for turn in read.turns}
+            )
+        return rows.get((session, seq))
 
     def _lines(self, name: str) -> dict[int, Turn]:
         held = self._turns.get(name)

@@ -9,7 +9,7 @@ from collections.abc import Mapping, Sequence
 
 from ..graph import KnowledgeGraph
 from ..model.archive import ArchiveById
-from ..model.fact import Fact
+from ..model.fact import UNKNOWN_ORIGIN, Fact
 from ..model.text import tokens
 from .fusion import Hit
 from .results import Earlier, Found, FoundEpisode, FoundFact
@@ -47,7 +47,7 @@ def found(
     return tuple(
         facts[id(hit)]
         if isinstance(hit, Hit)
-        else found_episode(hit, clipped(hit.episode.text, words, share))
+        else found_episode(hit, clipped(hit.episode.text, words, share), history)
         for hit in hits
     )
 
@@ -73,6 +73,14 @@ class HistoryLookup:
         self._graph = graph
         self._records = records
         self._archived: ArchiveById | None = None
+        self._copies: frozenset[str] | None = None
+
+    def copied_from_openclaw(self, source: str) -> bool:
+        """Whether the session log a turn's `source` cites is a copy of OpenClaw's
+        transcripts (state/imports.json says which are), read once."""
+        if self._copies is None:
+            self._copies = transcript_copies(self._graph)
+        return source.rsplit(":", 1)[0].removeprefix("sessions/") in self._copies
 
     def get(self, fact_id: str) -> Fact | None:
         fact = self._records.get(fact_id)
@@ -154,8 +162,34 @@ def episode_chars(fact_chars: int, episodes: int) -> int:
     return min(EPISODE_MAX_CHARS, (RESULT_CHARS - fact_chars) // episodes)
 
 
-def found_episode(hit: EpisodeHit, text: str) -> FoundEpisode:
+def transcript_copies(graph: KnowledgeGraph) -> frozenset[str]:
+    """The names of the session logs that copy OpenClaw's transcripts; none when the import
+    ledger cannot be read (the health check says why)."""
+    from ..errors import OracleError
+    from ..openclaw.ledger import TranscriptDatabase, read_import_ledger
+
+    path = graph.layout.import_ledger
+    if graph.store.refused(path) is not None:
+        return frozenset()
+    try:
+        ledger = read_import_ledger(graph.store, path)
+    except OracleError:
+        return frozenset()
+    return frozenset(
+        name
+        for entry in ledger.sources.values()
+        if isinstance(entry, TranscriptDatabase)
+        for name in entry.copies()
+    )
+
+
+def found_episode(hit: EpisodeHit, text: str, history: HistoryLookup) -> FoundEpisode:
+    """An episode as a result. A turn copied from OpenClaw before copies kept who said it
+    is of unknown origin: it may be a heartbeat or a page the model repeated."""
     episode = hit.episode
+    provenance = episode.provenance
+    if provenance is None and history.copied_from_openclaw(episode.source):
+        provenance = UNKNOWN_ORIGIN
     return FoundEpisode(
         episode.id,
         text,
@@ -164,5 +198,5 @@ def found_episode(hit: EpisodeHit, text: str) -> FoundEpisode:
         round(hit.score, 4),
         episode.source,
         tuple(f"episode-{name}" for name in hit.matched),
-        episode.provenance,
+        provenance,
     )
