@@ -252,3 +252,54 @@ def test_a_note_the_older_import_copied_is_taken_over_and_nothing_is_learned_twi
     texts = [line["text"] for line in copied_lines(memory)]
     assert sorted(texts) == ["I drive a van.", "I live in Porto.", "My sister is called Ana."]
     assert [fact for fact in facts_of(memory) if fact["id"] in {f["id"] for f in facts}] == facts
+
+
+# OpenClaw 2026.9.6's USER.md as it writes it into a new workspace (its template's body).
+USER_TEMPLATE = Path(__file__).parent / "fixtures" / "openclaw-2026.9.6-USER.md"
+
+
+def test_openclaws_own_user_md_template_is_never_learned_and_the_owners_lines_are(
+    served, workspace, memory, cli
+):
+    template = USER_TEMPLATE.read_text()
+    (workspace / "USER.md").write_text(template)
+    service = served()
+    learn_notes(service, workspace)
+    assert facts_of(memory) == [] and copied_lines(memory) == []
+
+    owners = "- Prefer tea over coffee in the afternoon.\n- Always answer in French.\n"
+    (workspace / "USER.md").write_text(template + owners)
+    learn_notes(service, workspace)
+    copied = [line["text"] for line in copied_lines(memory)]
+    assert copied == ["Prefer tea over coffee in the afternoon.", "Always answer in French."]
+    learned = " ".join(fact.get("text", fact["object"]) for fact in facts_of(memory))
+    assert "tea" in learned and "French" in learned
+    for words in ("directive", "observation date", "concise progress", "4,000-character"):
+        assert words not in learned
+    assert cli("--action", "consolidate").code == 0
+    memory_md = (memory / "MEMORY.md").read_text()
+    assert "directive" not in memory_md and "Prefer ..." not in memory_md
+
+
+@pytest.mark.slow
+def test_the_template_lines_skipped_are_those_of_the_installed_openclaw():
+    """Every line of text OpenClaw's USER.md templates hold, as a note is read, is one the
+    notes learner knows as template text (the installed package, not a copy)."""
+    import re
+    from datetime import datetime, timezone
+
+    from vm_memory_oracle.model.note_lines import note_lines
+    from vm_memory_oracle.openclaw.templates import is_template_line
+
+    from openclaw_install import OPENCLAW_VERSION, TEST_CACHE, openclaw_environment
+
+    openclaw_environment(dict(os.environ))
+    templates = (
+        TEST_CACHE / f"openclaw-{OPENCLAW_VERSION}" / "node_modules" / "openclaw"
+        / "docs" / "reference" / "templates"
+    )  # fmt: skip
+    for name in ("USER.md", "USER.dev.md"):
+        body = re.sub(r"\A---\n.*?\n---\n", "", (templates / name).read_text(), flags=re.S)
+        read = note_lines(body, datetime(2026, 1, 1, tzinfo=timezone.utc))
+        assert read and all(is_template_line(line.text) for line in read), name
+    assert (templates / "USER.md").read_text().endswith(USER_TEMPLATE.read_text())

@@ -1,9 +1,9 @@
 """A note's lines as turns: how a line of an OpenClaw note (memory/*.md, USER.md) is read.
 
-A note is Markdown the agent or the user wrote: headings, rules, comments and OpenClaw's own
-generated blocks say nothing; each other line of text is something said, by the user unless
-it opens with "assistant:", at the time it opens with ("HH:MM"), else a second after the line
-before it.
+A note is Markdown the agent or the user wrote: headings, rules, comments, fenced code and
+OpenClaw's own generated blocks say nothing; each other line of text is something said, by
+the user unless it opens with "assistant:", at the time it opens with ("HH:MM"), else a second
+after the line before it.
 """
 
 from __future__ import annotations
@@ -32,16 +32,22 @@ class NoteLine:
 
 def note_lines(text: str, day: datetime) -> list[NoteLine]:
     """The lines of a note that say something, in file order (`day`: the note's day, at
-    midnight UTC). Headings, rules, comments and OpenClaw's generated blocks
+    midnight UTC). Headings, rules, comments, fenced code and OpenClaw's generated blocks
     (`<!-- name:start -->` ... `<!-- name:end -->`) say nothing; a leading bullet, "HH:MM"
     or role is taken off the text. A line without its own time comes a second after the
     line before it."""
     said: list[NoteLine] = []
     in_comment = False
+    in_code = False  # a fenced block (```): an example or a command, not something said
     managed_block = None  # the name of an open <!-- name:start --> ... <!-- name:end --> block
     moment = day
     for number, raw in enumerate(text.splitlines(), start=1):
         line = raw.strip()
+        if line.startswith("```") or line.startswith("~~~"):
+            in_code = not in_code
+            continue
+        if in_code:
+            continue
         marker = _BLOCK_MARKER.match(line)
         if marker:
             managed_block = marker.group(1) if marker.group(2) == "start" else None

@@ -50,6 +50,7 @@ from .ledger import (
     read_import_ledger,
     write_import_ledger,
 )
+from .templates import is_template_line
 
 MAX_NOTE_BYTES = 2 * 1024 * 1024  # a note larger than this is skipped (no one writes one)
 USER_NOTE = "USER.md"
@@ -167,8 +168,8 @@ def _read_note(root: Path, path: Path, ledger: ImportLedger, report: ImportRepor
     lines = []
     for said in note_lines(text, day or datetime(1970, 1, 1, tzinfo=timezone.utc)):
         cleaned = _INLINE_COMMENT.sub("", said.text).strip()
-        if not cleaned:
-            continue
+        if not cleaned or is_template_line(cleaned):
+            continue  # nothing said, or OpenClaw's own template words
         redacted = redact(cleaned)
         report.redactions += redacted.count
         kept = redacted.text[:MAX_TURN_CHARS]
