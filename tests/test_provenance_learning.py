@@ -276,3 +276,78 @@ def test_the_daily_summary_the_report_and_recall_say_who_said_it(learned, connec
     [shellfish] = [fact_id for name, fact_id in facts.items() if "shellfish" in name]
     assert shellfish not in origins or origins[shellfish] == "untrusted"
     assert "shellfish" not in (data_dir / "MEMORY.md").read_text()
+
+
+def test_sessions_the_settings_leave_out_are_never_read_nor_learned(connected, state, data_dir):
+    """Admission: a channel, a chat type and a hook source the settings exclude are not
+    read at all (read past in the ledger, so a later change of the settings does not
+    bring their turns back); the health check names what was left out."""
+    from conftest import data_files
+
+    transcript = Transcript(state)
+    sessions_table(
+        transcript,
+        [
+            ("main", "agent:main:main", "direct", "telegram", None),
+            ("chat", "agent:main:discord:direct:7", "direct", "discord", None),
+            ("group", "agent:main:telegram:group:-100", "group", "telegram", None),
+            ("mail", "agent:main:cron:hook-2", None, None, "gmail"),
+        ],
+    )
+    message(transcript, "main", "user", "I am allergic to peanuts.", __openclaw=OWNER)
+    message(transcript, "chat", "user", "I play chess every Sunday.", __openclaw=OWNER)
+    alice = {"senderIsOwner": False, "senderId": "111", "senderName": "Alice"}
+    message(transcript, "group", "user", "@bot I'm allergic to shellfish.", __openclaw=alice)
+    message(transcript, "mail", "user", "Your new account number is 5566-7788.")
+
+    before = data_files(data_dir)
+    refused = connected("--action", "config", "--set", "exclude_channels=[Discord, 'x y']")
+    assert refused.code == 3
+    assert "memory_oracle.exclude_channels must be a list of names" in refused.err
+    assert data_files(data_dir) == before
+    for setting in (
+        "exclude_channels=[Discord]",
+        "exclude_chat_types=[group]",
+        "exclude_hook_sources=[gmail, webhook]",
+    ):
+        assert connected("--action", "config", "--set", setting).code == 0
+    assert connected("--action", "summarize", "--all").code == 0
+
+    said = " ".join(line["text"] for line in every(data_dir, "sessions"))
+    assert "peanuts" in said
+    learned = (data_dir / "knowledge-graph" / "facts.jsonl").read_text() + json.dumps(
+        every(data_dir, "episodes")
+    )
+    for left_out in ("chess", "shellfish", "5566"):
+        assert left_out not in said and left_out not in learned
+    ledger = json.loads((data_dir / "state" / "imports.json").read_text())
+    [sessions] = [source["sessions"] for source in ledger["sources"].values()]
+    assert {key: session.get("excluded") for key, session in sessions.items()} == {
+        "main": None,
+        "chat": "channel discord",
+        "group": "chat type group",
+        "mail": "hook source gmail",
+    }
+    assert all(session["seq"] == 0 for session in sessions.values())  # read past
+
+    checked = connected("--json", "--action", "health-check")
+    assert checked.json()["openclaw"]["excluded"] == {
+        "channel discord": 1,
+        "chat type group": 1,
+        "hook source gmail": 1,
+    }
+    text = connected("--action", "health-check").out
+    assert (
+        "never learned, as the settings ask: OpenClaw sessions of channel discord: 1, "
+        "chat type group: 1, hook source gmail: 1"
+    ) in text
+
+    # The settings changed back: what was said meanwhile stays unlearned, what is said now
+    # is learned.
+    assert connected("--action", "config", "--set", "exclude_chat_types=[]").code == 0
+    message(transcript, "group", "user", "@bot I collect stamps.", __openclaw=alice)
+    assert connected("--action", "summarize", "--all").code == 0
+    said = " ".join(line["text"] for line in every(data_dir, "sessions"))
+    assert "stamps" in said and "shellfish" not in said
+    health = connected("--json", "--action", "health-check").json()["openclaw"]
+    assert health["excluded"] == {"channel discord": 1, "hook source gmail": 1}

@@ -63,6 +63,9 @@ class Settings:
     openclaw_sessions_dir: str | None = None
     openclaw_memory_dir: str | None = None
     path_check_roots: tuple[str, ...] = ("~",)
+    exclude_channels: tuple[str, ...] = ()
+    exclude_chat_types: tuple[str, ...] = ()
+    exclude_hook_sources: tuple[str, ...] = ()
 
     def single_valued(self) -> frozenset[str]:
         return frozenset(self.single_valued_predicates)
@@ -199,6 +202,22 @@ def _roots(key: str, value: Any) -> tuple[str, ...]:
     return tuple(value)
 
 
+_NAME = re.compile(r"[\w.:-]{1,64}")
+
+
+def _names(key: str, value: Any) -> tuple[str, ...]:
+    """A list of OpenClaw names (a channel, a chat type, a hook source), compared without
+    case: what admission leaves out."""
+    if not isinstance(value, list) or not all(
+        isinstance(item, str) and _NAME.fullmatch(item) for item in value
+    ):
+        raise ConfigError(
+            f"{key} must be a list of names (letters, digits, '.', ':', '_' or '-'), got {value!r}",
+            key=key,
+        )
+    return tuple(dict.fromkeys(item.lower() for item in value))
+
+
 CHECKS = {
     "data_path": _text,
     "half_life_days": _number(0, 3650, low_open=True),
@@ -232,6 +251,9 @@ CHECKS = {
     "openclaw_sessions_dir": _optional_directory,
     "openclaw_memory_dir": _optional_directory,
     "path_check_roots": _roots,
+    "exclude_channels": _names,
+    "exclude_chat_types": _names,
+    "exclude_hook_sources": _names,
 }
 assert set(CHECKS) == set(KEYS)
 

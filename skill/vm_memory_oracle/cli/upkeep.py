@@ -52,6 +52,9 @@ def action_health_check(args, memory: Memory) -> Output:
         f"{layout.relative(layout.health)})"
     ]
     lines += [f"  warning: {warning}" for warning in report.warnings]
+    if measured.openclaw is not None and measured.openclaw.excluded:
+        left_out = ", ".join(f"{why}: {n}" for why, n in measured.openclaw.excluded)
+        lines.append(f"  never learned, as the settings ask: OpenClaw sessions of {left_out}")
     stale = measured.stale_references
     lines += [
         f"  to review: {entry['fact']} names paths that are gone: {', '.join(entry['gone'])}"

@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING
 
 from ..openclaw.imports import ImportReport, agent_copies, copy_read_turns, read_openclaw_state
 from ..openclaw.notes import import_workspace_notes
+from ..openclaw.provenance import Admission
 from ..storage.sessions import session_day
 from .learn import LearnReport
 from .ledger import read_ledger
@@ -36,7 +37,9 @@ def learn_agent(graph: KnowledgeGraph, now: datetime, *, agent: str, state_dir: 
     """OpenClaw agent `agent`'s new transcript turns (in its state directory `state_dir`)
     learned in one commit, with the copies an earlier learn cut short left unlearned."""
     store = graph.store
-    read = read_openclaw_state(store, state_dir, agents={agent})
+    read = read_openclaw_state(
+        store, state_dir, agents={agent}, admission=Admission.of(graph.settings)
+    )
     with store.locked("learn"):
         imported = copy_read_turns(store, read)
         left = _not_learned(store, agent_copies(store, state_dir, agent))

@@ -44,7 +44,7 @@ from .ledger import (
     read_import_ledger,
     write_import_ledger,
 )
-from .provenance import TurnState
+from .provenance import Admission, TurnState
 from .state import Agent, read_setup
 from .transcripts import TranscriptRead, read_new_turns
 
@@ -70,6 +70,8 @@ class ImportReport:
     cut: list[str] = field(default_factory=list)  # "origin: how long; what was kept"
     events: int = 0  # OpenClaw transcript events read
     turns: int = 0  # of them, conversation turns copied
+    excluded: dict[str, int] = field(default_factory=dict)  # reason -> sessions left out
+    excluded_events: int = 0  # their events, never read
 
 
 def import_openclaw(
@@ -129,15 +131,17 @@ def import_openclaw_state(
     state_dir: str,
     *,
     agents: Collection[str] | None = None,
+    admission: Admission | None = None,
     busy_timeout: float = 5.0,
 ) -> ImportReport:
     """Bring every agent's new transcript turns into sessions/ (with `agents`, those
-    agents' only: a turn that just ended). The databases are read without the store's lock
-    (OpenClaw may keep one busy); the copies are written under it, leaving out what another
-    run imported meanwhile."""
-    return copy_read_turns(
-        store, read_openclaw_state(store, state_dir, agents=agents, busy_timeout=busy_timeout)
+    agents' only: a turn that just ended), but for the sessions `admission` leaves out. The
+    databases are read without the store's lock (OpenClaw may keep one busy); the copies are
+    written under it, leaving out what another run imported meanwhile."""
+    read = read_openclaw_state(
+        store, state_dir, agents=agents, admission=admission, busy_timeout=busy_timeout
     )
+    return copy_read_turns(store, read)
 
 
 @dataclass
@@ -155,10 +159,12 @@ def read_openclaw_state(
     state_dir: str,
     *,
     agents: Collection[str] | None = None,
+    admission: Admission | None = None,
     busy_timeout: float = 5.0,
 ) -> StateRead:
     """Every agent's transcript turns after those the import ledger has seen (with
-    `agents`, those agents' only), read without the store's lock."""
+    `agents`, those agents' only), read without the store's lock; a session `admission`
+    leaves out is read past, never read."""
     report = ImportReport()
     if not store.usable(store.layout.sessions_dir):
         return StateRead([], report)
@@ -166,7 +172,9 @@ def read_openclaw_state(
     report.skipped += setup.problems
     chosen = [agent for agent in setup.agents if agents is None or agent.id in agents]
     ledger = read_import_ledger(store, store.layout.import_ledger)
-    return StateRead(_read_agents(chosen, ledger, report, busy_timeout), report)
+    return StateRead(
+        _read_agents(chosen, ledger, report, admission or Admission(), busy_timeout), report
+    )
 
 
 def copy_read_turns(store: Store, read: StateRead) -> ImportReport:
@@ -202,7 +210,11 @@ def agent_copies(store: Store, state_dir: str, agent: str) -> list[str]:
 
 
 def _read_agents(
-    agents: list[Agent], ledger: ImportLedger, report: ImportReport, busy_timeout: float
+    agents: list[Agent],
+    ledger: ImportLedger,
+    report: ImportReport,
+    admission: Admission,
+    busy_timeout: float,
 ) -> list[tuple[str, str, TranscriptRead]]:
     """Each agent's turns after those the ledger has seen, as (agent id, ledger key, read),
     for the agents with any; a database that cannot be read is reported and skipped."""
@@ -219,7 +231,9 @@ def _read_agents(
         known = entry.sessions if isinstance(entry, TranscriptDatabase) else {}
         seen = {session: copies.seq for session, copies in known.items()}
         states = {session: copies.turn for session, copies in known.items()}
-        read = read_new_turns(database, seen, states=states, busy_timeout=busy_timeout)
+        read = read_new_turns(
+            database, seen, states=states, admission=admission, busy_timeout=busy_timeout
+        )
         if read.problem:
             report.skipped.append(read.problem)
             continue
@@ -233,6 +247,9 @@ def _read_agents(
                 f"{database}: {read.undecodable} event(s) could not be decoded; skipped"
             )
         report.events += read.events
+        for reason in read.excluded.values():
+            report.excluded[reason] = report.excluded.get(reason, 0) + 1
+        report.excluded_events += read.excluded_rows
         if read.last_seq:
             reads.append((agent.id, key, read))
     return reads
@@ -319,6 +336,7 @@ def _copy_new_turns(
         if seq > known.seq:
             known.seq = seq
             known.turn = read.states.get(session_id, TurnState())
+            known.excluded = read.excluded.get(session_id)
 
 
 def append_day_copy(

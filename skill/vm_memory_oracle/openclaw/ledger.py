@@ -45,12 +45,15 @@ class SessionCopies:
     seq: int = -1
     files: dict[str, str] = field(default_factory=dict)
     turn: TurnState = field(default_factory=TurnState)  # where its reading stopped
+    excluded: str | None = None  # why it is never learned ("channel telegram"), if it is not
 
     def to_json(self) -> dict[str, Any]:
         document: dict[str, Any] = {"seq": self.seq, "files": self.files}
         turn = self.turn.to_json()
         if turn:
             document["turn"] = turn
+        if self.excluded:
+            document["excluded"] = self.excluded
         return document
 
 
@@ -129,7 +132,10 @@ def _entry(data: dict[str, Any]) -> LedgerEntry:
         return TranscriptDatabase(
             {
                 key: SessionCopies(
-                    session["seq"], session["files"], TurnState.of(session.get("turn"))
+                    session["seq"],
+                    session["files"],
+                    TurnState.of(session.get("turn")),
+                    session.get("excluded"),
                 )
                 for key, session in data["sessions"].items()
             }

@@ -77,6 +77,36 @@ class SessionInfo:
         return INTERACTIVE
 
 
+@dataclass(frozen=True)
+class Admission:
+    """Which sessions are never learned, by what their row says: a channel (telegram), a
+    chat type (group) or a hook source (gmail, webhook), as the settings exclude_channels,
+    exclude_chat_types and exclude_hook_sources name them (compared without case)."""
+
+    channels: frozenset[str] = frozenset()
+    chat_types: frozenset[str] = frozenset()
+    hook_sources: frozenset[str] = frozenset()
+
+    @classmethod
+    def of(cls, settings: Any) -> Admission:
+        return cls(
+            frozenset(settings.exclude_channels),
+            frozenset(settings.exclude_chat_types),
+            frozenset(settings.exclude_hook_sources),
+        )
+
+    def refusal(self, info: SessionInfo) -> str | None:
+        """Why a session is left out ("channel telegram"), or None when it is learned."""
+        for what, value, names in (
+            ("channel", info.channel, self.channels),
+            ("chat type", info.chat, self.chat_types),
+            ("hook source", info.hook_source, self.hook_sources),
+        ):
+            if value and value.lower() in names:
+                return f"{what} {value.lower()}"
+        return None
+
+
 @dataclass
 class TurnState:
     """Where the reading of one session stopped: the provenance of the turn under way (None

@@ -30,7 +30,7 @@ from pathlib import Path
 from typing import Any
 
 from ..model.provenance import Provenance
-from .provenance import Classifier, SessionInfo, TurnState, read_sessions
+from .provenance import Admission, Classifier, SessionInfo, TurnState, read_sessions
 
 TABLE = "transcript_events"
 COLUMNS = ("session_id", "seq", "event_json", "event_zstd", "event_utf8_bytes", "created_at")
@@ -68,6 +68,9 @@ class TranscriptRead:
     problem: str | None = None  # why the database was not read; one line, naming it
     states: dict[str, TurnState] = field(default_factory=dict)  # session -> where it stopped
     misplaced: list[str] = field(default_factory=list)  # marks of the wrong type, per message
+    # session -> why it is left out (Admission): its rows are not read, only counted
+    excluded: dict[str, str] = field(default_factory=dict)
+    excluded_rows: int = 0
 
 
 def read_new_turns(
@@ -75,15 +78,17 @@ def read_new_turns(
     seen: dict[str, int],
     *,
     states: dict[str, TurnState] | None = None,
+    admission: Admission | None = None,
     busy_timeout: float = 5.0,
     attempts: int = 3,
 ) -> TranscriptRead:
     """The turns of `database` after `seen` (session -> last seq read), each session's
-    placed on from `states` (where its last reading stopped)."""
+    placed on from `states` (where its last reading stopped). A session `admission` leaves
+    out is not read: its rows are counted, and it is read up to its last."""
     last_error = None
     for attempt in range(attempts):
         try:
-            return _read(database, seen, states or {}, busy_timeout)
+            return _read(database, seen, states or {}, admission or Admission(), busy_timeout)
         except sqlite3.OperationalError as exc:
             if "locked" not in str(exc) and "busy" not in str(exc):
                 return TranscriptRead(problem=f"{database}: cannot be read ({exc}); skipped")
@@ -141,7 +146,11 @@ def _layout_problem(connection: sqlite3.Connection, database: Path) -> str | Non
 
 
 def _read(
-    database: Path, seen: dict[str, int], states: dict[str, TurnState], busy_timeout: float
+    database: Path,
+    seen: dict[str, int],
+    states: dict[str, TurnState],
+    admission: Admission,
+    busy_timeout: float,
 ) -> TranscriptRead:
     result = TranscriptRead()
     connection = _connect(database, busy_timeout)
@@ -159,14 +168,23 @@ def _read(
             after = seen.get(session_id, -1)
             if newest <= after:
                 continue
+            info = known.get(session_id, SessionInfo())
+            refusal = admission.refusal(info)
+            if refusal is not None:  # never read: the owner left it out
+                (count,) = connection.execute(
+                    f"SELECT COUNT(*) FROM {TABLE} WHERE session_id = ? AND seq > ?",
+                    (session_id, after),
+                ).fetchone()
+                result.excluded[session_id] = refusal
+                result.excluded_rows += count
+                result.last_seq[session_id] = newest
+                continue
             rows = connection.execute(
                 f"SELECT seq, event_json, event_zstd, event_utf8_bytes, created_at FROM {TABLE} "
                 "WHERE session_id = ? AND seq > ? ORDER BY seq",
                 (session_id, after),
             )
-            placing = Classifier(
-                known.get(session_id, SessionInfo()), states.get(session_id, TurnState())
-            )
+            placing = Classifier(info, states.get(session_id, TurnState()))
             for seq, event_json, event_zstd, size, created_at in rows:
                 result.events += 1
                 result.last_seq[session_id] = seq

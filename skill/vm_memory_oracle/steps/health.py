@@ -85,7 +85,7 @@ def collect(
     audit, _ = store.peek_records(layout.audit_log, "audit-entry")
     proposals, _ = store.peek_records(layout.pending_memories, "pending-memory")
     return Measurements(
-        openclaw=_openclaw(settings, layout),
+        openclaw=_openclaw(settings, store),
         timestamp=format_iso(now),
         data_path=str(layout.root),
         disk_usage_bytes=_bytes_under(layout),
@@ -188,18 +188,45 @@ def _disk_percent(layout: Layout, disk_usage: Callable[[str], tuple]) -> float:
     return round(100.0 * used / (used + free), 1) if used + free else 0.0
 
 
-def _openclaw(settings: Settings, layout: Layout) -> OpenClawHealth | None:
+def _openclaw(settings: Settings, store: Store) -> OpenClawHealth | None:
     """health.json's view of the OpenClaw connection, when a state directory is configured:
     with, when OpenClaw's configuration installs this bundle's plugin, what is left of its
-    set-up (`plugin_setup`, openclaw/state.plugin_setup; null when the plugin is not in use)."""
+    set-up (`plugin_setup`, openclaw/state.plugin_setup; null when the plugin is not in use),
+    and the sessions the admission settings leave out, by why (`excluded`)."""
     if not settings.openclaw_state_dir:
         return None
     from ..openclaw.state import plugin_setup
     from .memory_md.workspaces import openclaw_health
 
-    health = openclaw_health(settings, layout.memory_md)
+    health = openclaw_health(settings, store.layout.memory_md)
     setup = plugin_setup(settings.openclaw_state_dir)
-    return replace(health, plugin_setup=None if setup is None else tuple(setup))
+    return replace(
+        health,
+        plugin_setup=None if setup is None else tuple(setup),
+        excluded=_excluded(store),
+    )
+
+
+def _excluded(store: Store) -> tuple[tuple[str, int], ...]:
+    """How many sessions of OpenClaw's transcripts are never learned, by why (the import
+    ledger records it of each); none when the ledger cannot be read (reported elsewhere)."""
+    from ..errors import OracleError
+    from ..openclaw.ledger import TranscriptDatabase, read_import_ledger
+
+    path = store.layout.import_ledger
+    if store.refused(path) is not None:
+        return ()
+    try:
+        ledger = read_import_ledger(store, path)
+    except OracleError:
+        return ()
+    counts: dict[str, int] = {}
+    for entry in ledger.sources.values():
+        if isinstance(entry, TranscriptDatabase):
+            for session in entry.sessions.values():
+                if session.excluded:
+                    counts[session.excluded] = counts.get(session.excluded, 0) + 1
+    return tuple(sorted(counts.items()))
 
 
 def _refused(store: Store) -> list[RefusedFile]:

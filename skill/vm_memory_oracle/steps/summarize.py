@@ -24,6 +24,7 @@ from ..learning.learn import LearnReport, Progress
 from ..learning.ledger import fully_summarized, read_ledger
 from ..learning.logs import learn_logs
 from ..openclaw.imports import ImportReport, import_openclaw, import_openclaw_state
+from ..openclaw.provenance import Admission
 from ..storage.sessions import session_day
 
 
@@ -49,7 +50,12 @@ def _import_from_openclaw(store, settings: Settings) -> list[tuple[ImportReport,
     imported = []
     if settings.openclaw_state_dir:
         imported.append(
-            (import_openclaw_state(store, settings.openclaw_state_dir), "openclaw import")
+            (
+                import_openclaw_state(
+                    store, settings.openclaw_state_dir, admission=Admission.of(settings)
+                ),
+                "openclaw import",
+            )
         )
     if settings.openclaw_sessions_dir or settings.openclaw_memory_dir:
         copied = import_openclaw(

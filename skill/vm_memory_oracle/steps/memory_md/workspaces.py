@@ -82,6 +82,8 @@ class OpenClawHealth:
     agents: tuple[AgentHealth, ...]
     problems: tuple[str, ...]
     plugin_setup: tuple[SetupFinding, ...] | None = None
+    # why sessions are never learned (a setting leaves them out) -> how many
+    excluded: tuple[tuple[str, int], ...] = ()
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -93,6 +95,7 @@ class OpenClawHealth:
             "plugin_setup": None
             if self.plugin_setup is None
             else [finding.to_json() for finding in self.plugin_setup],
+            "excluded": dict(self.excluded),
         }
 
 

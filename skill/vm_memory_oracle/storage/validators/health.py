@@ -1,6 +1,6 @@
 # Generated from schemas/health.schema.json by fastjsonschema; do not edit.
 # Regenerate: python -m vm_memory_oracle.storage.validation
-SCHEMA_SHA256 = '8cd6c138cbb2ecbdcdca2ea31efc2cfa367e9a48d1f32d996455e7b13683508a'
+SCHEMA_SHA256 = '37f0a85315fd1944dd50152155dd63aee95e80bed8c86a8c5e529ab41bac204c'
 
 VERSION = "2.22.3"
 from decimal import Decimal
@@ -525,6 +525,22 @@ def validate_vm_memory_oracle_health_schema_json(data, custom_formats={}, name_p
                         for data__openclaw__problems_x, data__openclaw__problems_item in enumerate(data__openclaw__problems):
                             if not isinstance(data__openclaw__problems_item, (str)):
                                 raise JsonSchemaValueException("" + (name_prefix or "data") + ".openclaw.problems[{data__openclaw__problems_x}]".format(**locals()) + " must be string")
+                if "excluded" in data__openclaw_keys:
+                    data__openclaw_keys.remove("excluded")
+                    data__openclaw__excluded = data__openclaw["excluded"]
+                    if not isinstance(data__openclaw__excluded, (dict)):
+                        raise JsonSchemaValueException("" + (name_prefix or "data") + ".openclaw.excluded must be object")
+                    data__openclaw__excluded_is_dict = isinstance(data__openclaw__excluded, dict)
+                    if data__openclaw__excluded_is_dict:
+                        data__openclaw__excluded_keys = set(data__openclaw__excluded.keys())
+                        for data__openclaw__excluded_key in data__openclaw__excluded_keys:
+                            if data__openclaw__excluded_key not in []:
+                                data__openclaw__excluded_value = data__openclaw__excluded.get(data__openclaw__excluded_key)
+                                if not isinstance(data__openclaw__excluded_value, (int)) and not (isinstance(data__openclaw__excluded_value, float) and data__openclaw__excluded_value.is_integer()) or isinstance(data__openclaw__excluded_value, bool):
+                                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".openclaw.excluded.{data__openclaw__excluded_key}".format(**locals()) + " must be integer")
+                                if isinstance(data__openclaw__excluded_value, (int, float, Decimal)) and not isinstance(data__openclaw__excluded_value, bool):
+                                    if data__openclaw__excluded_value < 1:
+                                        raise JsonSchemaValueException("" + (name_prefix or "data") + ".openclaw.excluded.{data__openclaw__excluded_key}".format(**locals()) + " must be bigger than or equal to 1")
         if "refused" in data_keys:
             data_keys.remove("refused")
             data__refused = data["refused"]

@@ -1,6 +1,6 @@
 # Generated from schemas/import-ledger.schema.json by fastjsonschema; do not edit.
 # Regenerate: python -m vm_memory_oracle.storage.validation
-SCHEMA_SHA256 = '92abbca56111d33bcafb935e8dfc111bdfb215de939d7d0752bfb47adc1e1eb7'
+SCHEMA_SHA256 = 'd3bef6ba5b74aa0752f69904e87ec4f18c6d8e64ae0e8c66c80948dac0640c64'
 
 VERSION = "2.22.3"
 from decimal import Decimal
@@ -220,6 +220,17 @@ def validate_vm_memory_oracle_import_ledger_schema_json(data, custom_formats={},
                                                                         raise JsonSchemaValueException("" + (name_prefix or "data") + ".sources.{data__sources_key}.sessions.{data__sources_value__sessions_key}.turn.tainted".format(**locals()) + " must be boolean")
                                                                 if data__sources_value__sessions_value__turn_keys:
                                                                     raise JsonSchemaValueException("" + (name_prefix or "data") + ".sources.{data__sources_key}.sessions.{data__sources_value__sessions_key}.turn".format(**locals()) + " must not contain "+str(data__sources_value__sessions_value__turn_keys)+" properties")
+                                                        if "excluded" in data__sources_value__sessions_value_keys:
+                                                            data__sources_value__sessions_value_keys.remove("excluded")
+                                                            data__sources_value__sessions_value__excluded = data__sources_value__sessions_value["excluded"]
+                                                            if not isinstance(data__sources_value__sessions_value__excluded, (str)):
+                                                                raise JsonSchemaValueException("" + (name_prefix or "data") + ".sources.{data__sources_key}.sessions.{data__sources_value__sessions_key}.excluded".format(**locals()) + " must be string")
+                                                            if isinstance(data__sources_value__sessions_value__excluded, str):
+                                                                data__sources_value__sessions_value__excluded_len = len(data__sources_value__sessions_value__excluded)
+                                                                if data__sources_value__sessions_value__excluded_len < 1:
+                                                                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".sources.{data__sources_key}.sessions.{data__sources_value__sessions_key}.excluded".format(**locals()) + " must be longer than or equal to 1 characters")
+                                                                if data__sources_value__sessions_value__excluded_len > 128:
+                                                                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".sources.{data__sources_key}.sessions.{data__sources_value__sessions_key}.excluded".format(**locals()) + " must be shorter than or equal to 128 characters")
                                                         if data__sources_value__sessions_value_keys:
                                                             raise JsonSchemaValueException("" + (name_prefix or "data") + ".sources.{data__sources_key}.sessions.{data__sources_value__sessions_key}".format(**locals()) + " must not contain "+str(data__sources_value__sessions_value_keys)+" properties")
                                     if data__sources_value_keys:
