@@ -5,7 +5,7 @@
 // OpenClaw).
 //
 //   node plugin_driver.mjs '<config JSON>' '<steps JSON>'|@FILE ['<OpenClaw config JSON>']
-// A step: {"tool": "memory_search"|"memory_get", "params": {...}}
+// A step: {"tool": "memory_search"|"memory_get", "params": {...}, "ctx": {sessionKey, ...}}
 //         {"hook": "before_prompt_build", "message": TEXT}
 //         {"hook": "agent_end"|"before_compaction"|"session_end", "ctx": {agentId, sessionId}}
 //         {"idle": true}  (wait until live learning is done: its answers, and the warnings)
@@ -39,7 +39,8 @@ const api = {
   config: host,
   logger: { info() {}, warn(line) { warnings.push(line); }, error(line) { warnings.push(line); } },
   registerTool(factory, opts) {
-    for (const name of opts.names) tools.set(name, factory({}));
+    // The host makes a tool for each run, from the run's context (its session).
+    for (const name of opts.names) tools.set(name, factory);
   },
   registerMemoryCapability() {},
   on(name, handler) { hooks.set(name, handler); },
@@ -123,7 +124,7 @@ async function run(step) {
       const event = { prompt: step.message, messages: [], success: true };
       return { hook: (await handler(event, step.ctx ?? {})) ?? null };
     }
-    const result = await tools.get(step.tool).execute("call", step.params ?? {});
+    const result = await tools.get(step.tool)(step.ctx ?? {}).execute("call", step.params ?? {});
     return { details: result.details, text: result.content[0].text };
   } catch (error) {
     return { thrown: error.message };

@@ -191,7 +191,13 @@ function trusted(hit) {
   return hit.origin === undefined || hit.origin === "owner" || hit.origin === "agent";
 }
 
-async function search(api, workspaceDir, params) {
+/** The session a request is asked in, for the recall process to show only what that
+ * session may hear (a group sees its own memories; the owner's direct ones when allowed). */
+function asked(sessionKey) {
+  return typeof sessionKey === "string" && sessionKey ? { sessionKey } : {};
+}
+
+async function search(api, workspaceDir, params, sessionKey) {
   const query = checkedQuery(params.query);
   let found;
   try {
@@ -199,6 +205,7 @@ async function search(api, workspaceDir, params) {
       query,
       maxResults: params.maxResults ?? DEFAULT_RESULTS,
       minScore: params.minScore ?? 0,
+      ...asked(sessionKey),
     });
   } catch (error) {
     return unavailable(error);
@@ -221,7 +228,7 @@ async function search(api, workspaceDir, params) {
   return jsonResult(payload);
 }
 
-async function get(api, workspaceDir, params) {
+async function get(api, workspaceDir, params, sessionKey) {
   const path = typeof params.path === "string" ? params.path : "";
   try {
     const workspace = workspaceOf(api, workspaceDir);
@@ -230,6 +237,7 @@ async function get(api, workspaceDir, params) {
       from: params.from ?? 1,
       ...(params.lines ? { lines: params.lines } : {}),
       ...(workspace ? { workspace } : {}),
+      ...asked(sessionKey),
     });
     return jsonResult({ status: "ok", path: read.path, text: read.text, from: read.from, lines: read.lines });
   } catch (error) {
@@ -247,14 +255,21 @@ async function get(api, workspaceDir, params) {
 /** The memories about `prompt` as context for the model, within `budget` characters, or
  * undefined when the memory holds nothing about it (or cannot be asked: a turn is never
  * held up by the memory). */
-export async function recalledContext(memory, prompt, budget, logger) {
+export async function recalledContext(memory, prompt, budget, logger, sessionKey) {
   if (typeof prompt !== "string" || !prompt.trim()) return undefined;
   let found;
   try {
     found = await memory.request(
       "search",
       // What is injected unasked is not a use: only a search the model makes boosts a fact.
-      { query: prompt.slice(0, AUTO_RECALL_QUERY_CHARS), maxResults: AUTO_RECALL_RESULTS, boost: false },
+      // Only what the owner or the agent said is injected, and only what this session may hear.
+      {
+        query: prompt.slice(0, AUTO_RECALL_QUERY_CHARS),
+        maxResults: AUTO_RECALL_RESULTS,
+        boost: false,
+        trustedOnly: true,
+        ...asked(sessionKey),
+      },
       { timeoutMs: AUTO_RECALL_TIMEOUT_MS },
     );
   } catch (error) {
@@ -296,7 +311,7 @@ export default {
           "and what was said in earlier conversations) before answering questions about prior work, decisions, " +
           "dates, people, preferences, or todos. Each result cites its source and line for memory_get.",
         parameters: SEARCH_PARAMETERS,
-        execute: (_toolCallId, params) => search(api, ctx?.workspaceDir, params),
+        execute: (_toolCallId, params) => search(api, ctx?.workspaceDir, params, ctx?.sessionKey),
       }),
       { names: ["memory_search"] },
     );
@@ -309,7 +324,7 @@ export default {
           "memory/<YYYY-MM-DD>.md or USER.md, a session log, the facts), MEMORY.md or a daily summary " +
           "(daily/<YYYY-MM-DD>.md); from is the first line, lines how many.",
         parameters: GET_PARAMETERS,
-        execute: (_toolCallId, params) => get(api, ctx?.workspaceDir, params),
+        execute: (_toolCallId, params) => get(api, ctx?.workspaceDir, params, ctx?.sessionKey),
       }),
       { names: ["memory_get"] },
     );
@@ -334,7 +349,13 @@ export default {
           api.logger.warn?.(`${ID}: auto-recall skipped: ${error.message}`);
           return undefined;
         }
-        const context = await recalledContext(memory, event.currentUserMessage ?? event.prompt, settings(api).recallMaxChars, api.logger);
+        const context = await recalledContext(
+          memory,
+          event.currentUserMessage ?? event.prompt,
+          settings(api).recallMaxChars,
+          api.logger,
+          ctx?.sessionKey,
+        );
         return context ? { prependContext: context } : undefined;
       });
     }

@@ -132,11 +132,13 @@ def test_in_a_group_each_sender_is_their_own_and_the_owner_stays_the_owner():
     direct = placed("j_telegram_dm_and_group", 0)
     assert direct[0][2]["origin"] == "owner"
     group = placed("j_telegram_dm_and_group", 1)
+    # The group, as OpenClaw's session key names it: what a search in it may show.
     assert group[0][2] == {
         "origin": "owner",
         "session": "interactive",
         "chat": "group",
         "channel": "telegram",
+        "group": "telegram:group:-1001234567890",
     }
     assert group[2][2] == {
         "origin": "untrusted",
@@ -144,7 +146,9 @@ def test_in_a_group_each_sender_is_their_own_and_the_owner_stays_the_owner():
         "chat": "group",
         "channel": "telegram",
         "sender": "Alice",
+        "group": "telegram:group:-1001234567890",
     }
+    assert "group" not in direct[0][2]
     assert group[3][2]["origin"] == "untrusted"  # the answer to Alice
 
 

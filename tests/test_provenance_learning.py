@@ -167,6 +167,7 @@ def test_only_the_owners_words_become_the_owners_facts_and_the_rest_are_framed_e
         "chat": "group",
         "channel": "telegram",
         "sender": "Alice",
+        "group": "telegram:group:-100",
     }
     episodes = {episode["text"]: episode for episode in every(data_dir, "episodes")}
     poisoned = next(episode for text, episode in episodes.items() if "4421-9999" in text)

@@ -66,6 +66,7 @@ class Settings:
     exclude_channels: tuple[str, ...] = ()
     exclude_chat_types: tuple[str, ...] = ()
     exclude_hook_sources: tuple[str, ...] = ()
+    share_direct_memories_in_groups: bool = False
 
     def single_valued(self) -> frozenset[str]:
         return frozenset(self.single_valued_predicates)
@@ -202,6 +203,12 @@ def _roots(key: str, value: Any) -> tuple[str, ...]:
     return tuple(value)
 
 
+def _flag(key: str, value: Any) -> bool:
+    if not isinstance(value, bool):
+        raise ConfigError(f"{key} must be true or false, got {value!r}", key=key)
+    return value
+
+
 _NAME = re.compile(r"[\w.:-]{1,64}")
 
 
@@ -254,6 +261,7 @@ CHECKS = {
     "exclude_channels": _names,
     "exclude_chat_types": _names,
     "exclude_hook_sources": _names,
+    "share_direct_memories_in_groups": _flag,
 }
 assert set(CHECKS) == set(KEYS)
 

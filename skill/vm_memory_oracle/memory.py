@@ -27,6 +27,8 @@ from .config import Settings, check_embedding_model, load_settings
 from .storage.layout import Layout, Refusal
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
     from .check import Finding as CheckFinding
     from .consolidate import ConsolidationReport
     from .data_directory import InitReport
@@ -37,6 +39,7 @@ if TYPE_CHECKING:
     from .model.archive import Archived
     from .model.fact import Fact
     from .model.proposal import Proposal
+    from .model.provenance import Provenance
     from .proposals import ProposeReport
     from .recall import Asked, Recalled
     from .steps.health_records import HealthReport
@@ -269,12 +272,21 @@ class Memory:
         return report
 
     def recall(
-        self, queries: Iterable[Asked], *, boost: bool = True, order: str = "relevance"
+        self,
+        queries: Iterable[Asked],
+        *,
+        boost: bool = True,
+        order: str = "relevance",
+        shown: Callable[[Provenance | None], bool] | None = None,
     ) -> Recalled:
-        """Each of `queries` recalled (recall.recall_many); its warnings in `warnings()`."""
+        """Each of `queries` recalled (recall.recall_many); its warnings in `warnings()`.
+        `shown`: which memories may be returned, by who said them (the others are neither
+        returned nor boosted)."""
         from .recall import recall_many
 
-        recalled = recall_many(self.graph(), list(queries), self.now, boost=boost, order=order)
+        recalled = recall_many(
+            self.graph(), list(queries), self.now, boost=boost, order=order, shown=shown
+        )
         self.warn(*recalled.warnings)
         return recalled
 

@@ -14,12 +14,15 @@ message the command line would print. A bad request is answered with an error an
 process goes on; it ends when stdin closes.
 
     search  {"query": TEXT, "maxResults": N (default 6), "minScore": X (default 0),
-             "boost": false (what is injected without being asked for is not a use)}
+             "boost": false (what is injected without being asked for is not a use),
+             "sessionKey": KEY (the session asked in: a group sees its own memories,
+             openclaw/visibility.py), "trustedOnly": true (the owner's and agent's only)}
             -> {"results": [{path, startLine, endLine, score, snippet, source, citation,
                 id, kind, origin (a turn that recorded it)}], "provider", "model",
                 "warnings"}
     get     {"path": "MEMORY.md" | "daily/<day>.md" | "sessions/<log>.jsonl" |
-             "knowledge-graph/facts.jsonl", "from": LINE (default 1), "lines": N}
+             "knowledge-graph/facts.jsonl", "from": LINE (default 1), "lines": N,
+             "sessionKey": KEY}
             -> {"path", "text", "from", "lines", "origin"}
             or {"path": "memory/<name>.md" | "USER.md", "workspace": DIR, ...}: a note of
             the OpenClaw workspace DIR, read as it is now (origin "workspace")
@@ -66,6 +69,7 @@ from .errors import (
 )
 from .model.turn import OPENCLAW_ID
 from .openclaw.notes import is_note_path, note_citations
+from .openclaw.visibility import check_lines, shown_to, viewer_of
 from .recall.results import Found, FoundEpisode, JsonObject, cited_turn
 from .storage import derived
 
@@ -266,7 +270,8 @@ class Service:
         if not isinstance(boost, bool):
             raise InvalidInputError(f"boost must be true or false, got {boost!r}", key="boost")
         memory = self._memory()
-        (result_set,) = memory.recall([Asked(query, k)], boost=boost)
+        shown = shown_to(request, memory.settings)
+        (result_set,) = memory.recall([Asked(query, k)], boost=boost, shown=shown)
         hits = [hit for hit in result_set.hits if hit.score >= floor]
         lines = _fact_lines(memory.layout(), [hit.id for hit in hits if hit.cited is None])
         notes = note_citations(memory.store(), [hit.cited for hit in hits if hit.cited])
@@ -282,9 +287,11 @@ class Service:
             raise InvalidInputError("path must name a file of the memory", key="path")
         first = _count(request, "from", 1, None)
         count = _count(request, "lines", GET_LINES, None)
-        if is_note_path(path.strip()):
-            return _workspace_note(request, path.strip(), first, count)
         memory = self._memory()
+        viewer = viewer_of(request, memory.settings)
+        if is_note_path(path.strip()):  # the owner's notes: in a group only if shared
+            check_lines(viewer, path.strip(), "")
+            return _workspace_note(request, path.strip(), first, count)
         layout = memory.checked_layout()
         relative = _readable(path.strip())
         target = layout.root / relative
@@ -297,6 +304,7 @@ class Service:
             text, origin = _episode_lines(memory, relative, first, count), "episodes"
         else:
             raise InvalidInputError("no such file in the memory", source=relative)
+        check_lines(viewer, relative, text)
         from .extract.redact import redact
 
         return Read(relative, redact(text).text[:GET_CHARS], first, count, origin)

@@ -18,6 +18,7 @@ scaffolding; it is never `owner` by default.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from typing import Any
 
@@ -46,6 +47,7 @@ class Provenance:
     chat: str | None = None  # direct, group, channel: the host's chat type
     channel: str | None = None  # telegram, discord, ...: the host's channel
     sender: str | None = None  # the sender's name or id, when it is not the owner
+    group: str | None = None  # the group or channel chat it was said in (group_of)
 
     def __post_init__(self):
         if self.origin not in ORIGINS:
@@ -65,7 +67,8 @@ class Provenance:
         if not isinstance(record, dict):
             return None
         fields = {
-            key: record.get(key) for key in ("origin", "session", "chat", "channel", "sender")
+            key: record.get(key)
+            for key in ("origin", "session", "chat", "channel", "sender", "group")
         }
         if not all(value is None or isinstance(value, str) for value in fields.values()):
             return None
@@ -84,6 +87,7 @@ class Provenance:
             "chat": self.chat,
             "channel": self.channel,
             "sender": self.sender,
+            "group": self.group,
         }
         return {key: value for key, value in fields.items() if value is not None}
 
@@ -95,6 +99,41 @@ class Provenance:
 
 
 OWNER_SAID = Provenance(OWNER)
+
+# A session key of a group or channel chat: agent:<agent>:<channel>:group:<id> (OpenClaw
+# 2026.9), its conversation part being the chat's identity.
+_GROUP_KEY = re.compile(r"agent:[^:]{1,128}:((?:[^:]{1,64}:)?(?:group|channel):.{1,256})")
+
+
+def group_of(session_key: object) -> str | None:
+    """The group or channel chat a session key names ("telegram:group:-100"), or None for a
+    direct chat, the main session or a key that names none."""
+    if not isinstance(session_key, str):
+        return None
+    match = _GROUP_KEY.fullmatch(session_key)
+    return match.group(1) if match else None
+
+
+@dataclass(frozen=True)
+class Viewer:
+    """Who a search answers: the session it is asked in (its group, None in a direct chat)
+    and whether the owner's direct memories may be shown in a group."""
+
+    group: str | None = None
+    share_direct: bool = False
+
+    def sees(self, provenance: Provenance | None) -> bool:
+        """Whether a memory said as `provenance` says may be shown: everything in a direct
+        chat; in a group, what was said in that group, and what was said in no group only
+        when the owner allows it (another group's never)."""
+        if self.group is None:
+            return True
+        said_in = provenance.group if provenance is not None else None
+        if said_in is not None:
+            return said_in == self.group
+        return self.share_direct
+
+
 AGENT_SAID = Provenance(AGENT)
 
 

@@ -42,6 +42,7 @@ from ..model.provenance import (
     SYSTEM,
     UNTRUSTED,
     Provenance,
+    group_of,
 )
 
 SESSIONS_TABLE = "session_windows"
@@ -194,7 +195,9 @@ class Classifier:
 
     def _placed(self, origin: str, kind: str, *, sender: str | None = None) -> Provenance:
         session = self.session
-        return Provenance(origin, kind, session.chat, session.channel, sender)
+        return Provenance(
+            origin, kind, session.chat, session.channel, sender, group_of(session.key)
+        )
 
     def _wrong(self, name: str) -> Provenance:
         where = self.session.key or "a session"

@@ -10,6 +10,7 @@ from collections.abc import Mapping, Sequence
 from ..graph import KnowledgeGraph
 from ..model.archive import ArchiveById
 from ..model.fact import UNKNOWN_ORIGIN, Fact
+from ..model.provenance import Provenance
 from ..model.text import tokens
 from .fusion import Hit
 from .results import Earlier, Found, FoundEpisode, FoundFact
@@ -74,6 +75,12 @@ class HistoryLookup:
         self._records = records
         self._archived: ArchiveById | None = None
         self._copies: frozenset[str] | None = None
+
+    def provenance_of(self, hit: Hit | EpisodeHit) -> Provenance | None:
+        """Who said a hit's fact or turn, as its result says (found_fact, found_episode)."""
+        if isinstance(hit, Hit):
+            return hit.fact.record.said_by
+        return episode_provenance(hit, self)
 
     def copied_from_openclaw(self, source: str) -> bool:
         """Whether the session log a turn's `source` cites is a copy of OpenClaw's
@@ -183,13 +190,20 @@ def transcript_copies(graph: KnowledgeGraph) -> frozenset[str]:
     )
 
 
-def found_episode(hit: EpisodeHit, text: str, history: HistoryLookup) -> FoundEpisode:
-    """An episode as a result. A turn copied from OpenClaw before copies kept who said it
-    is of unknown origin: it may be a heartbeat or a page the model repeated."""
+def episode_provenance(hit: EpisodeHit, history: HistoryLookup) -> Provenance | None:
+    """Who said an episode's turn: as its record says; a turn copied from OpenClaw before
+    copies kept who said it is of unknown origin (it may be a heartbeat or a page the model
+    repeated); None for a turn of a log that records no origin (the owner's)."""
     episode = hit.episode
-    provenance = episode.provenance
-    if provenance is None and history.copied_from_openclaw(episode.source):
-        provenance = UNKNOWN_ORIGIN
+    if episode.provenance is None and history.copied_from_openclaw(episode.source):
+        return UNKNOWN_ORIGIN
+    return episode.provenance
+
+
+def found_episode(hit: EpisodeHit, text: str, history: HistoryLookup) -> FoundEpisode:
+    """An episode as a result, with who said it (episode_provenance)."""
+    episode = hit.episode
+    provenance = episode_provenance(hit, history)
     return FoundEpisode(
         episode.id,
         text,

@@ -11,12 +11,13 @@ The queries are checked here, before anything is read or written: the library's 
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from datetime import datetime
 
 from ..errors import UsageError
 from ..graph import KnowledgeGraph
 from ..indexes import Indexes, bring_in_step
+from ..model.provenance import Provenance
 from ..semantic.search import nearest_of_each
 from .archive import archived_hits, restore_found
 from .corpus import Corpus
@@ -38,10 +39,14 @@ def recall_many(
     boost: bool = True,
     order: str = "relevance",
     indexes: Indexes | None = None,
+    shown: Callable[[Provenance | None], bool] | None = None,
 ) -> Recalled:
     """Result sets for several queries, ranked on one snapshot, boosted in one locked write.
     `indexes`: the memory's derived indexes in step, else they are brought in step here
-    (indexes.bring_in_step) and their warnings are the recall's first."""
+    (indexes.bring_in_step) and their warnings are the recall's first. `shown`: whether a
+    memory said as a provenance says may be returned (who may hear it,
+    openclaw/visibility.py): the others are left out before k are taken, so neither shown
+    nor boosted."""
     if order not in ORDERS:
         raise UsageError(f"--order must be one of {', '.join(ORDERS)}, got {order!r}")
     for asked in queries:
@@ -60,7 +65,9 @@ def recall_many(
     semantic, said = indexes.semantic, indexes.episodes
     if semantic is None or said is None or not len(said):
         said = None  # no episode to find
-    ks = [asked.k or graph.settings.recall_k for asked in queries]
+    wanted = [asked.k or graph.settings.recall_k for asked in queries]
+    # What may not be shown is left out of a longer ranking, then k are taken.
+    ks = wanted if shown is None else [min(MAX_K, 4 * k) for k in wanted]
     vectors = nearest = None
     if semantic is not None:  # the archive may answer a memory with no active fact
         vectors = semantic.embedder.embed_queries([asked.text for asked in queries])
@@ -84,10 +91,15 @@ def recall_many(
         hits = _facts_found(indexes, query, concerned, now, boost=boost, order=order)
         concerned = concerned or bool(hits)  # a dormant or archived fact answered it
         ranked.append(_with_episodes(query, hits, concerned) if said is not None else hits)
+    history = HistoryLookup(graph, view.records)
+    if shown is not None:
+        ranked = [
+            [hit for hit in hits if shown(history.provenance_of(hit))][:k]
+            for hits, k in zip(ranked, wanted)
+        ]
     if boost:
         warning = _reinforce(graph, ranked, now)
         warnings.extend([warning] if warning else [])
-    history = HistoryLookup(graph, view.records)
     choice = indexes.choice
     sets = tuple(
         ResultSet(

@@ -1,6 +1,6 @@
 # Generated from schemas/archived-fact.schema.json by fastjsonschema; do not edit.
 # Regenerate: python -m vm_memory_oracle.storage.validation
-SCHEMA_SHA256 = 'c93c5fa01e26b241f29ae0edd6f696d1e8d9e7b3961b4554a7cf4036ed189e6e'
+SCHEMA_SHA256 = '7c43b27d96d441af2b8c8a5324cf46cb185c3a63e7b203652ce064be8456ba8e'
 
 VERSION = "2.22.3"
 from decimal import Decimal
@@ -367,6 +367,17 @@ def validate_vm_memory_oracle_archived_fact_schema_json(data, custom_formats={},
                             raise JsonSchemaValueException("" + (name_prefix or "data") + ".provenance.sender must be longer than or equal to 1 characters")
                         if data__provenance__sender_len > 256:
                             raise JsonSchemaValueException("" + (name_prefix or "data") + ".provenance.sender must be shorter than or equal to 256 characters")
+                if "group" in data__provenance_keys:
+                    data__provenance_keys.remove("group")
+                    data__provenance__group = data__provenance["group"]
+                    if not isinstance(data__provenance__group, (str)):
+                        raise JsonSchemaValueException("" + (name_prefix or "data") + ".provenance.group must be string")
+                    if isinstance(data__provenance__group, str):
+                        data__provenance__group_len = len(data__provenance__group)
+                        if data__provenance__group_len < 1:
+                            raise JsonSchemaValueException("" + (name_prefix or "data") + ".provenance.group must be longer than or equal to 1 characters")
+                        if data__provenance__group_len > 512:
+                            raise JsonSchemaValueException("" + (name_prefix or "data") + ".provenance.group must be shorter than or equal to 512 characters")
                 if data__provenance_keys:
                     raise JsonSchemaValueException("" + (name_prefix or "data") + ".provenance must not contain "+str(data__provenance_keys)+" properties")
         if data_keys:

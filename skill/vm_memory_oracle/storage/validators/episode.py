@@ -1,6 +1,6 @@
 # Generated from schemas/episode.schema.json by fastjsonschema; do not edit.
 # Regenerate: python -m vm_memory_oracle.storage.validation
-SCHEMA_SHA256 = 'ec594389700abfadaa9bfb5c7efe61ea66b438bea2d78a2f9e567e143a014cab'
+SCHEMA_SHA256 = '7a43b54b3b5a810f6510a0cab4917f38404a51ef6b278b826aa008d5d14a0d0f'
 
 VERSION = "2.22.3"
 from decimal import Decimal
@@ -173,6 +173,17 @@ def validate_vm_memory_oracle_episode_schema_json(data, custom_formats={}, name_
                             raise JsonSchemaValueException("" + (name_prefix or "data") + ".provenance.sender must be longer than or equal to 1 characters")
                         if data__provenance__sender_len > 256:
                             raise JsonSchemaValueException("" + (name_prefix or "data") + ".provenance.sender must be shorter than or equal to 256 characters")
+                if "group" in data__provenance_keys:
+                    data__provenance_keys.remove("group")
+                    data__provenance__group = data__provenance["group"]
+                    if not isinstance(data__provenance__group, (str)):
+                        raise JsonSchemaValueException("" + (name_prefix or "data") + ".provenance.group must be string")
+                    if isinstance(data__provenance__group, str):
+                        data__provenance__group_len = len(data__provenance__group)
+                        if data__provenance__group_len < 1:
+                            raise JsonSchemaValueException("" + (name_prefix or "data") + ".provenance.group must be longer than or equal to 1 characters")
+                        if data__provenance__group_len > 512:
+                            raise JsonSchemaValueException("" + (name_prefix or "data") + ".provenance.group must be shorter than or equal to 512 characters")
                 if data__provenance_keys:
                     raise JsonSchemaValueException("" + (name_prefix or "data") + ".provenance must not contain "+str(data__provenance_keys)+" properties")
         if data_keys:

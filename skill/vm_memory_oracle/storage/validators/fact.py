@@ -1,6 +1,6 @@
 # Generated from schemas/fact.schema.json by fastjsonschema; do not edit.
 # Regenerate: python -m vm_memory_oracle.storage.validation
-SCHEMA_SHA256 = 'b1b1daad856fc852258718e089cf2023b76add02079d6a1a38932fd6970ba364'
+SCHEMA_SHA256 = 'c6c8273dba4fd10980fb97927ad3555c029c21d51a63d1ed77d2faba4844b6bd'
 
 VERSION = "2.22.3"
 from decimal import Decimal
@@ -301,6 +301,17 @@ def validate_vm_memory_oracle_fact_schema_json(data, custom_formats={}, name_pre
                             raise JsonSchemaValueException("" + (name_prefix or "data") + ".provenance.sender must be longer than or equal to 1 characters")
                         if data__provenance__sender_len > 256:
                             raise JsonSchemaValueException("" + (name_prefix or "data") + ".provenance.sender must be shorter than or equal to 256 characters")
+                if "group" in data__provenance_keys:
+                    data__provenance_keys.remove("group")
+                    data__provenance__group = data__provenance["group"]
+                    if not isinstance(data__provenance__group, (str)):
+                        raise JsonSchemaValueException("" + (name_prefix or "data") + ".provenance.group must be string")
+                    if isinstance(data__provenance__group, str):
+                        data__provenance__group_len = len(data__provenance__group)
+                        if data__provenance__group_len < 1:
+                            raise JsonSchemaValueException("" + (name_prefix or "data") + ".provenance.group must be longer than or equal to 1 characters")
+                        if data__provenance__group_len > 512:
+                            raise JsonSchemaValueException("" + (name_prefix or "data") + ".provenance.group must be shorter than or equal to 512 characters")
                 if data__provenance_keys:
                     raise JsonSchemaValueException("" + (name_prefix or "data") + ".provenance must not contain "+str(data__provenance_keys)+" properties")
         if data_keys:

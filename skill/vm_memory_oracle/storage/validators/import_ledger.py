@@ -1,6 +1,6 @@
 # Generated from schemas/import-ledger.schema.json by fastjsonschema; do not edit.
 # Regenerate: python -m vm_memory_oracle.storage.validation
-SCHEMA_SHA256 = 'd3bef6ba5b74aa0752f69904e87ec4f18c6d8e64ae0e8c66c80948dac0640c64'
+SCHEMA_SHA256 = 'e3c7bcacee40aeee0b8d0d661ed369561de4471c2478fc7a8c40d35e3b65c728'
 
 VERSION = "2.22.3"
 from decimal import Decimal
@@ -211,6 +211,17 @@ def validate_vm_memory_oracle_import_ledger_schema_json(data, custom_formats={},
                                                                                     raise JsonSchemaValueException("" + (name_prefix or "data") + ".sources.{data__sources_key}.sessions.{data__sources_value__sessions_key}.turn.provenance.sender".format(**locals()) + " must be longer than or equal to 1 characters")
                                                                                 if data__sources_value__sessions_value__turn__provenance__sender_len > 256:
                                                                                     raise JsonSchemaValueException("" + (name_prefix or "data") + ".sources.{data__sources_key}.sessions.{data__sources_value__sessions_key}.turn.provenance.sender".format(**locals()) + " must be shorter than or equal to 256 characters")
+                                                                        if "group" in data__sources_value__sessions_value__turn__provenance_keys:
+                                                                            data__sources_value__sessions_value__turn__provenance_keys.remove("group")
+                                                                            data__sources_value__sessions_value__turn__provenance__group = data__sources_value__sessions_value__turn__provenance["group"]
+                                                                            if not isinstance(data__sources_value__sessions_value__turn__provenance__group, (str)):
+                                                                                raise JsonSchemaValueException("" + (name_prefix or "data") + ".sources.{data__sources_key}.sessions.{data__sources_value__sessions_key}.turn.provenance.group".format(**locals()) + " must be string")
+                                                                            if isinstance(data__sources_value__sessions_value__turn__provenance__group, str):
+                                                                                data__sources_value__sessions_value__turn__provenance__group_len = len(data__sources_value__sessions_value__turn__provenance__group)
+                                                                                if data__sources_value__sessions_value__turn__provenance__group_len < 1:
+                                                                                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".sources.{data__sources_key}.sessions.{data__sources_value__sessions_key}.turn.provenance.group".format(**locals()) + " must be longer than or equal to 1 characters")
+                                                                                if data__sources_value__sessions_value__turn__provenance__group_len > 512:
+                                                                                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".sources.{data__sources_key}.sessions.{data__sources_value__sessions_key}.turn.provenance.group".format(**locals()) + " must be shorter than or equal to 512 characters")
                                                                         if data__sources_value__sessions_value__turn__provenance_keys:
                                                                             raise JsonSchemaValueException("" + (name_prefix or "data") + ".sources.{data__sources_key}.sessions.{data__sources_value__sessions_key}.turn.provenance".format(**locals()) + " must not contain "+str(data__sources_value__sessions_value__turn__provenance_keys)+" properties")
                                                                 if "tainted" in data__sources_value__sessions_value__turn_keys:

@@ -1,6 +1,6 @@
 # Generated from schemas/pending-memory.schema.json by fastjsonschema; do not edit.
 # Regenerate: python -m vm_memory_oracle.storage.validation
-SCHEMA_SHA256 = '5e9ce6b50ed44695e3b2007b786d86c183c16bfcc632cf92d2f31b1711a67326'
+SCHEMA_SHA256 = '8061b4574ea5b0b8d84b64f5697ac30ffd423d80a59e2bcc4ea176d6807a612a'
 
 VERSION = "2.22.3"
 from decimal import Decimal
@@ -352,6 +352,17 @@ def validate_vm_memory_oracle_pending_memory_schema_json(data, custom_formats={}
                                     raise JsonSchemaValueException("" + (name_prefix or "data") + ".fact.provenance.sender must be longer than or equal to 1 characters")
                                 if data__fact__provenance__sender_len > 256:
                                     raise JsonSchemaValueException("" + (name_prefix or "data") + ".fact.provenance.sender must be shorter than or equal to 256 characters")
+                        if "group" in data__fact__provenance_keys:
+                            data__fact__provenance_keys.remove("group")
+                            data__fact__provenance__group = data__fact__provenance["group"]
+                            if not isinstance(data__fact__provenance__group, (str)):
+                                raise JsonSchemaValueException("" + (name_prefix or "data") + ".fact.provenance.group must be string")
+                            if isinstance(data__fact__provenance__group, str):
+                                data__fact__provenance__group_len = len(data__fact__provenance__group)
+                                if data__fact__provenance__group_len < 1:
+                                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".fact.provenance.group must be longer than or equal to 1 characters")
+                                if data__fact__provenance__group_len > 512:
+                                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".fact.provenance.group must be shorter than or equal to 512 characters")
                         if data__fact__provenance_keys:
                             raise JsonSchemaValueException("" + (name_prefix or "data") + ".fact.provenance must not contain "+str(data__fact__provenance_keys)+" properties")
                 if data__fact_keys:

@@ -1,0 +1,75 @@
+"""Who may hear a memory: what the recall process shows in the session a request comes from.
+
+The plugin names the session it asks in (`sessionKey`). In a direct chat, or with no
+session named (the command line: the owner at the machine), everything is shown. In a group
+or channel chat (model/provenance.group_of), a memory said in that group is shown; one said
+in no group (the owner's direct chats, a session log of their own, the command line) only
+when `share_direct_memories_in_groups` allows it, off by default as OpenClaw keeps
+MEMORY.md out of groups; another group's never. Auto-recall asks for trusted memories only
+(`trustedOnly`): what the owner or the agent said.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from typing import Any
+
+from ..errors import InvalidInputError
+from ..model.provenance import Provenance, Viewer, group_of
+
+
+def viewer_of(request: dict, settings: Any) -> Viewer:
+    """The viewer a request names (its `sessionKey`), or an error naming the key."""
+    key = request.get("sessionKey")
+    if key is not None and not isinstance(key, str):
+        raise InvalidInputError(f"sessionKey must be a string, got {key!r}", key="sessionKey")
+    return Viewer(group_of(key), settings.share_direct_memories_in_groups)
+
+
+def trusted_only(request: dict) -> bool:
+    value = request.get("trustedOnly", False)
+    if not isinstance(value, bool):
+        raise InvalidInputError(
+            f"trustedOnly must be true or false, got {value!r}", key="trustedOnly"
+        )
+    return value
+
+
+def shown_to(request: dict, settings: Any) -> Callable[[Provenance | None], bool] | None:
+    """Which memories a search request may be answered with, by who said them (None: all):
+    those its session may see, and with `trustedOnly` only what the owner or the agent said
+    (a turn of a log that records no origin is the owner's)."""
+    viewer = viewer_of(request, settings)
+    trusted = trusted_only(request)
+    if viewer.group is None and not trusted:
+        return None
+
+    def shown(provenance: Provenance | None) -> bool:
+        return viewer.sees(provenance) and (not trusted or provenance is None or provenance.trusted)
+
+    return shown
+
+
+def check_lines(viewer: Viewer, path: str, text: str) -> None:
+    """Refuse lines of a file of the memory `viewer` may not see: in a group, a session
+    log's or the facts' lines said elsewhere, and the owner's MEMORY.md and daily summaries
+    unless the owner shares them."""
+    if viewer.group is None:
+        return
+    if path.startswith("sessions/") or path == "knowledge-graph/facts.jsonl":
+        said = [_provenance_of(line) for line in text.splitlines() if line.strip()]
+        if all(viewer.sees(provenance) for provenance in said):
+            return
+    elif viewer.share_direct:
+        return
+    raise InvalidInputError("not shown in this group chat", source=path)
+
+
+def _provenance_of(line: str) -> Provenance | None:
+    try:
+        record = json.loads(line)
+    except ValueError:
+        return None
+    marked = record.get("provenance") if isinstance(record, dict) else None
+    return None if marked is None else Provenance.of(marked)

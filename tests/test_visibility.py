@@ -1,0 +1,170 @@
+"""Who may hear it: in a group chat the recall process shows what was said in that group,
+the owner's direct memories only when the owner allows it, another group's never; a direct
+chat and the command line see everything; auto-recall asks for trusted memories only."""
+
+from __future__ import annotations
+
+import pytest
+import test_openclaw_state
+import test_provenance_learning as learning
+from test_openclaw_state import Transcript
+from test_serve import Served
+
+state = test_openclaw_state.state
+connected = test_openclaw_state.connected
+OWNER = learning.OWNER
+GROUP = "agent:main:telegram:group:-100"
+OTHER_GROUP = "agent:main:telegram:group:-200"
+
+
+@pytest.fixture
+def memory(connected, state, data_dir):
+    transcript = Transcript(state)
+    learning.sessions_table(
+        transcript,
+        [
+            ("main", "agent:main:main", "direct", "telegram", None),
+            ("group", GROUP, "group", "telegram", None),
+            ("other", OTHER_GROUP, "group", "telegram", None),
+        ],
+    )
+    learning.message(transcript, "main", "user", "I am allergic to peanuts.", __openclaw=OWNER)
+    alice = {"senderIsOwner": False, "senderId": "111", "senderName": "Alice"}
+    learning.message(
+        transcript, "group", "user", "@bot I am allergic to shellfish.", __openclaw=alice
+    )
+    bob = {"senderIsOwner": False, "senderId": "222", "senderName": "Bob"}
+    learning.message(transcript, "other", "user", "@bot I am allergic to pollen.", __openclaw=bob)
+    assert connected("--action", "summarize", "--all").code == 0
+    return data_dir
+
+
+@pytest.fixture
+def served(memory):
+    running: list[Served] = []
+
+    def start() -> Served:
+        running.append(Served(memory))
+        return running[-1]
+
+    yield start
+    for service in running:
+        service.close()
+
+
+def found(service: Served, **fields) -> set[str]:
+    answer = service.ask("search", query="allergic", maxResults=6, **fields)
+    assert answer["ok"], answer
+    said = " ".join(hit["snippet"] for hit in answer["result"]["results"])
+    return {word for word in ("peanuts", "shellfish", "pollen") if word in said}
+
+
+def test_a_group_sees_its_own_memories_and_the_owners_only_when_allowed(served, connected, memory):
+    service = served()
+    assert found(service) == {"peanuts", "shellfish", "pollen"}  # no session: everything
+    assert found(service, sessionKey="agent:main:main") == {"peanuts", "shellfish", "pollen"}
+    assert found(service, sessionKey=GROUP) == {"shellfish"}
+    assert found(service, sessionKey=OTHER_GROUP) == {"pollen"}
+    assert found(service, sessionKey="agent:main:telegram:group:-300") == set()
+    # Auto-recall's request: the owner's and the agent's words only.
+    assert found(service, trustedOnly=True) == {"peanuts"}
+    assert found(service, sessionKey=GROUP, trustedOnly=True) == set()
+    refused = service.ask("search", query="allergic", sessionKey=7)
+    assert not refused["ok"] and "sessionKey must be a string" in refused["error"]["message"]
+
+    # What a group may not read is refused by get too.
+    owner_line = next(
+        hit
+        for hit in service.ask("search", query="peanuts")["result"]["results"]
+        if "peanuts" in hit["snippet"] and hit["path"].startswith("sessions/")
+    )
+    opened = {"path": owner_line["path"], "from": owner_line["startLine"]}
+    assert service.ask("get", **opened)["ok"]
+    hidden = service.ask("get", sessionKey=GROUP, **opened)
+    assert not hidden["ok"] and "not shown in this group chat" in hidden["error"]["message"]
+    assert not service.ask("get", path="MEMORY.md", sessionKey=GROUP)["ok"]
+    service.close()
+
+    assert (
+        connected("--action", "config", "--set", "share_direct_memories_in_groups=true").code == 0
+    )
+    service = served()
+    assert found(service, sessionKey=GROUP) == {"peanuts", "shellfish"}
+    assert found(service, sessionKey=OTHER_GROUP) == {"peanuts", "pollen"}
+    assert service.ask("get", sessionKey=GROUP, **opened)["ok"]
+
+
+def test_a_group_still_gets_k_results_when_there_are_enough_it_may_see(served, memory):
+    service = served()
+    answer = service.ask("search", query="allergic", maxResults=1, sessionKey=GROUP)
+    [hit] = answer["result"]["results"]
+    assert "shellfish" in hit["snippet"]
+
+
+def test_the_command_line_sees_everything(connected, memory):
+    result = connected("--action", "recall", "--query", "allergic", "--no-boost")
+    assert result.code == 0
+    for word in ("peanuts", "shellfish", "pollen"):
+        assert word in result.out
+
+
+@pytest.mark.slow
+def test_the_plugin_asks_for_what_its_session_may_hear(memory, connected, tmp_path):
+    """Through the plugin's own code: auto-recall and memory_search in a group session show
+    the group's memories and not the owner's direct ones, unless the owner allows it; in the
+    owner's direct session auto-recall injects the owner's words only."""
+    import json
+    import subprocess
+
+    from conftest import BUNDLE, NOW
+    from openclaw_install import installed_environment
+
+    env = {**installed_environment(), "HOME": str(tmp_path / "home"), "MEMORY_ORACLE_NOW": NOW}
+    config = {"dataPath": str(memory), "bundlePath": str(BUNDLE), "autoRecall": True}
+
+    def steps(session: str) -> list[dict]:
+        done = subprocess.run(
+            [
+                "node",
+                str(BUNDLE / "benchmarks" / "plugin_driver.mjs"),
+                json.dumps(config),
+                json.dumps(
+                    [
+                        {
+                            "hook": "before_prompt_build",
+                            "message": "What am I allergic to?",
+                            "ctx": {"sessionKey": session},
+                        },
+                        {
+                            "tool": "memory_search",
+                            "params": {"query": "allergic"},
+                            "ctx": {"sessionKey": session},
+                        },
+                    ]
+                ),
+            ],
+            capture_output=True,
+            text=True,
+            env=env,
+            timeout=300,
+        )
+        assert done.returncode == 0, done.stderr[-3000:]
+        return [json.loads(line) for line in done.stdout.splitlines()]
+
+    injected, searched = steps(GROUP)
+    context = (injected["hook"] or {}).get("prependContext", "")
+    assert "peanuts" not in context and "shellfish" not in context  # Alice's: never injected
+    snippets = " ".join(hit["snippet"] for hit in searched["details"]["results"])
+    assert "shellfish" in snippets and "peanuts" not in snippets and "pollen" not in snippets
+
+    injected, searched = steps("agent:main:main")
+    assert "peanuts" in injected["hook"]["prependContext"]
+    assert "shellfish" not in injected["hook"]["prependContext"]
+
+    assert (
+        connected("--action", "config", "--set", "share_direct_memories_in_groups=true").code == 0
+    )
+    injected, searched = steps(GROUP)
+    assert "peanuts" in injected["hook"]["prependContext"]
+    snippets = " ".join(hit["snippet"] for hit in searched["details"]["results"])
+    assert "peanuts" in snippets and "shellfish" in snippets and "pollen" not in snippets
