@@ -650,7 +650,9 @@ def test_through_a_gateway_only_the_owners_words_become_the_owners_memory(opencl
     base, data = setup.base, tmp_path / "trust-memory"
     memory = [str(base / "scripts" / "vm-memory-oracle"), "--data-path", str(data)]
     connected = subprocess.run(
-        [str(BUNDLE / "scripts" / "install-openclaw"), "--plugin", "--data-path", str(data)],
+        # An earlier test may have added an agent: the skill goes to the main one's workspace.
+        [str(BUNDLE / "scripts" / "install-openclaw"), "--plugin", "--data-path", str(data),
+         "--agent", "main"],
         env=setup.env, stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=1200,
     )  # fmt: skip
     assert connected.returncode == 0, connected.stdout + connected.stderr[-3000:]
@@ -762,8 +764,11 @@ def test_through_a_gateway_only_the_owners_words_become_the_owners_memory(opencl
     facts = (data / "knowledge-graph" / "facts.jsonl").read_text()
     episodes = "".join(path.read_text() for path in (data / "episodes").glob("*.jsonl"))
     memory_md = (data / "MEMORY.md").read_text() + (setup.workspace / "MEMORY.md").read_text()
+    copies = "".join(path.read_text() for path in (data / "sessions").glob("*.jsonl"))
+    assert "relevant-memories" not in copies  # what auto-recall injected is not the owner's
     for scaffolding in (
         "KETTLE-77", "heartbeat poll", "SYSEVENT", "CRONJOB", "CRONWORD", "unattended",
+        "relevant-memories", "What the memory holds",
     ):  # fmt: skip
         assert scaffolding not in facts and scaffolding not in episodes, scaffolding
         assert scaffolding not in memory_md, scaffolding

@@ -45,6 +45,9 @@ _DATE_STAMP = re.compile(
     r"^\[[A-Z][a-z]{2} \d{4}-\d{2}-\d{2} \d{1,2}:\d{2}(?::\d{2})?"
     r"(?: [A-Za-z0-9+:-]{1,10})?\] "
 )
+# The memory's own auto-recall block (openclaw-plugin/index.js), wherever the host put it in
+# the user's message: what the memory said, never the owner's words.
+_MEMORY_BLOCK = re.compile(r"<relevant-memories>.*?(?:</relevant-memories>|\Z)\s*", re.DOTALL)
 # "Runtime: agent=main | session=... | ..." after the first user message of a session.
 _RUNTIME_LINE = re.compile(r"\n+Runtime: agent=[^\n]*\Z")
 
@@ -273,7 +276,7 @@ def user_words(content) -> str:
     text = content if isinstance(content, str) else _text_parts(content)
     if not isinstance(text, str) or text.lstrip().startswith(INTERNAL_BEGIN):
         return ""
-    text = _INTERNAL_BLOCK.sub("", text)
+    text = _MEMORY_BLOCK.sub("", _INTERNAL_BLOCK.sub("", text))
     text = _RUNTIME_LINE.sub("", _DATE_STAMP.sub("", text.strip()))
     return text.strip()
 
