@@ -107,6 +107,40 @@ def test_a_left_out_session_is_never_read(state):
     assert again.excluded["chat"].events_after(1) == 1
 
 
+def test_two_runs_reading_at_once_count_what_they_left_out_once(cli, state, data_dir):
+    """The nightly run and live learning may read the same database before either takes the
+    lock; the one that copies second counts only the events the first did not read past."""
+    from vm_memory_oracle.openclaw.imports import copy_read_turns, read_openclaw_state
+    from vm_memory_oracle.storage.layout import Layout
+    from vm_memory_oracle.storage.store import Store
+
+    from conftest import NOW
+
+    assert cli("--action", "init").code == 0
+    transcript = Transcript(state)
+    conversations(transcript)
+    store = Store(Layout(data_dir), lock_timeout=5, timestamp=NOW)
+    admission = Admission.of(Settings(exclude_chat_types=("group",)))
+    early = read_openclaw_state(store, str(state), admission=admission)
+    message(transcript, "group", "user", "@bot I'm allergic to kiwis.", __openclaw=ALICE)
+    late = read_openclaw_state(store, str(state), admission=admission)
+    assert copy_read_turns(store, late).excluded["chat type group"].events == 3
+    assert copy_read_turns(store, early).excluded == {}  # already read past
+    assert ledger_sessions(data_dir)["group"] == {
+        "excluded": {"chat type group": 3},
+        "files": {},
+        "seq": 2,
+    }
+    # The other order: the early read copied first, the late one counts what is new.
+    message(transcript, "group", "user", "@bot I'm allergic to figs.", __openclaw=ALICE)
+    early = read_openclaw_state(store, str(state), admission=admission)
+    message(transcript, "group", "user", "@bot I'm allergic to dates.", __openclaw=ALICE)
+    late = read_openclaw_state(store, str(state), admission=admission)
+    assert copy_read_turns(store, early).excluded["chat type group"].events == 1
+    assert copy_read_turns(store, late).excluded["chat type group"].events == 1
+    assert ledger_sessions(data_dir)["group"]["excluded"] == {"chat type group": 5}
+
+
 def test_sessions_the_settings_leave_out_are_never_read_nor_learned(connected, state, data_dir):
     transcript = Transcript(state)
     conversations(transcript)
