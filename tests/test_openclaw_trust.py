@@ -377,7 +377,6 @@ def trust_run(tmp_path_factory) -> TrustRun:  # noqa: PLR0915  (one scenario, in
 
             _wait_for(listening, "the gateway")
             turn("I'm allergic to peanuts, so please keep that in mind.")
-            _wait_for(lambda: _peanut_facts(data), "the peanut allergy, learned live")
 
             assert telegram.polled.wait(120), "the telegram channel never polled"
             telegram.post({"id": ALICE_ID, "first_name": "Alice"}, "I'm allergic to shellfish.")
@@ -403,6 +402,7 @@ def trust_run(tmp_path_factory) -> TrustRun:  # noqa: PLR0915  (one scenario, in
                 "the bot's answer in the group",
             )
             run.notes_read = turn(SUPPLIER_NOTES)
+            _wait_for(lambda: _peanut_facts(data), "the peanut allergy, learned live")
             _wait_for(lambda: _learned(data, "4421-9999"), "the repeated file, learned live")
             # A session of its own: all that the model receives there came from the memory
             # or the workspace, not from this session's history.
