@@ -303,7 +303,7 @@ def _config(model_port: int, telegram_port: int, gateway_port: int, workspace: P
 
 
 @pytest.fixture(scope="module")
-def trust_run(tmp_path_factory) -> TrustRun:  # noqa: PLR0915  (one scenario, in order)
+def trust_run(tmp_path_factory) -> TrustRun:
     openclaw_env = installed_environment()
     root = tmp_path_factory.mktemp("trust")
     home, state, workspace, data = (root / name for name in ("home", "state", "ws", "memory"))
