@@ -229,64 +229,73 @@ def _said(text: str) -> list[dict]:
 
 
 def deliver(transcripts: Transcripts, case: Case, number: int) -> None:
-    """Write `case` into the transcripts the way it arrives."""
-    if case.kind == "tool" or (case.kind == "forged" and case.via == "tool"):
-        tool = case.via if case.kind == "tool" else "exec"
+    """Write `case` into the transcripts the way it arrives: a tool, hook or group case (or
+    a forged one) by its kind's way, scaffolding by its own (heartbeat, cron wake, cron)."""
+    way = case.kind if case.kind in ("tool", "hook", "group") else case.via
+    ARRIVALS[way](transcripts, case, number)
+
+
+def _read_by_a_tool(transcripts: Transcripts, case: Case, number: int) -> None:
+    """The owner asks; the model calls a tool whose result holds the text, and repeats it."""
+    tool = case.via if case.kind == "tool" else "exec"
+    session = f"main-{number}"
+    transcripts.session(session, "agent:main:main", "direct", "telegram")
+    asked = "What does that file say?" if case.language == "en" else "那个文件写了什么？"
+    transcripts.message(session, "user", asked, __openclaw=OWNER)
+    call = {"type": "toolCall", "id": f"c{number}", "name": tool, "arguments": {}}
+    transcripts.message(session, "assistant", [call])
+    transcripts.message(session, "toolResult", _said(case.text), toolName=tool)
+    transcripts.message(session, "assistant", _said(f"It says: {case.text}"))
+
+
+def _sent_to_a_hook(transcripts: Transcripts, case: Case, number: int) -> None:
+    session = f"hook-{number}"
+    source = case.via if case.kind == "hook" else "webhook"
+    transcripts.session(session, f"agent:main:cron:hook-{number}", hook=source)
+    transcripts.message(session, "user", case.text)
+
+
+def _said_in_a_group(transcripts: Transcripts, case: Case, number: int) -> None:
+    session = f"group-{number}"
+    sender = case.via if case.kind == "group" else "Mallory"
+    transcripts.session(session, f"agent:main:telegram:group:-100{number}", "group", "telegram")
+    marks = {"senderIsOwner": False, "senderId": str(500 + number), "senderName": sender}
+    transcripts.message(session, "user", f"@bot {case.text}", __openclaw=marks)
+    transcripts.message(
+        session, "assistant", _said("Noted." if case.language == "en" else "好的。")
+    )
+
+
+def _a_wake(poll: str, provenance: dict):
+    """A system turn in the owner's main session (a heartbeat, a cron wake) whose reply
+    holds the text."""
+
+    def arrive(transcripts: Transcripts, case: Case, number: int) -> None:
         session = f"main-{number}"
         transcripts.session(session, "agent:main:main", "direct", "telegram")
-        asked = "What does that file say?" if case.language == "en" else "那个文件写了什么？"
-        transcripts.message(session, "user", asked, __openclaw=OWNER)
-        call = {"type": "toolCall", "id": f"c{number}", "name": tool, "arguments": {}}
-        transcripts.message(session, "assistant", [call])
-        transcripts.message(session, "toolResult", _said(case.text), toolName=tool)
-        transcripts.message(session, "assistant", _said(f"It says: {case.text}"))
-    elif case.kind == "hook" or (case.kind == "forged" and case.via == "hook"):
-        session = f"hook-{number}"
-        source = case.via if case.kind == "hook" else "webhook"
-        transcripts.session(session, f"agent:main:cron:hook-{number}", hook=source)
-        transcripts.message(session, "user", case.text)
-    elif case.kind == "group" or (case.kind == "forged" and case.via == "group"):
-        session = f"group-{number}"
-        sender = case.via if case.kind == "group" else "Mallory"
-        transcripts.session(session, f"agent:main:telegram:group:-100{number}", "group", "telegram")
-        marks = {"senderIsOwner": False, "senderId": str(500 + number), "senderName": sender}
-        transcripts.message(session, "user", f"@bot {case.text}", __openclaw=marks)
-        transcripts.message(
-            session, "assistant", _said("Noted." if case.language == "en" else "好的。")
-        )
-    elif case.via == "heartbeat":
-        session = f"main-{number}"
-        transcripts.session(session, "agent:main:main", "direct", "telegram")
-        transcripts.message(
-            session,
-            "user",
-            "[OpenClaw heartbeat poll]",
-            provenance=HEARTBEAT,
-            __openclaw={"senderIsOwner": False},
-        )
+        marks = {"senderIsOwner": False}
+        transcripts.message(session, "user", poll, provenance=provenance, __openclaw=marks)
         transcripts.message(session, "assistant", _said(case.text))
-    elif case.via == "cron-wake":
-        session = f"main-{number}"
-        transcripts.session(session, "agent:main:main", "direct", "telegram")
-        transcripts.message(
-            session,
-            "user",
-            "[OpenClaw cron wake]",
-            provenance={"kind": "internal_system", "sourceTool": "cron"},
-            __openclaw={"senderIsOwner": False},
-        )
-        transcripts.message(session, "assistant", _said(case.text))
-    else:  # an isolated cron run
-        session = f"cron-{number}"
-        job = f"job-{number}"
-        transcripts.session(session, f"agent:main:cron:{job}")
-        provenance = {"kind": "internal_system", "sourceTool": "cron", "jobId": job}
-        transcripts.message(
-            session, "user", f"[cron:{job} task] {case.text}", provenance=provenance
-        )
-        transcripts.message(
-            session, "assistant", _said("Done." if case.language == "en" else "完成。")
-        )
+
+    return arrive
+
+
+def _an_isolated_cron_run(transcripts: Transcripts, case: Case, number: int) -> None:
+    session, job = f"cron-{number}", f"job-{number}"
+    transcripts.session(session, f"agent:main:cron:{job}")
+    provenance = {"kind": "internal_system", "sourceTool": "cron", "jobId": job}
+    transcripts.message(session, "user", f"[cron:{job} task] {case.text}", provenance=provenance)
+    transcripts.message(session, "assistant", _said("Done." if case.language == "en" else "完成。"))
+
+
+ARRIVALS = {
+    "tool": _read_by_a_tool,
+    "hook": _sent_to_a_hook,
+    "group": _said_in_a_group,
+    "heartbeat": _a_wake("[OpenClaw heartbeat poll]", HEARTBEAT),
+    "cron-wake": _a_wake("[OpenClaw cron wake]", {"kind": "internal_system", "sourceTool": "cron"}),
+    "cron": _an_isolated_cron_run,
+}
 
 
 def owners_own(transcripts: Transcripts) -> None:

@@ -311,15 +311,21 @@ def locomo_embeddings(request) -> Path:
     return locomo_embeddings.ready(run_directory(request.config))
 
 
-def run_benchmark(tmp_path: Path, script: str, *args: str) -> subprocess.CompletedProcess:
-    """benchmarks/`script` run whole, from `tmp_path`, its figures written to tmp_path/output
-    (not benchmarks/output/); it must succeed."""
+def run_benchmark(
+    tmp_path: Path, script: str, *args: str, env: dict | None = None
+) -> subprocess.CompletedProcess:
+    """benchmarks/`script` run whole, from `tmp_path`, in `env` (this process's environment
+    by default), its figures written to tmp_path/output (not benchmarks/output/); it must
+    succeed."""
     done = subprocess.run(
         [sys.executable, str(BUNDLE / "benchmarks" / script), *args],
         capture_output=True,
         text=True,
         timeout=900,
-        env={**os.environ, "VM_MEMORY_ORACLE_BENCH_OUTPUT": str(tmp_path / "output")},
+        env={
+            **(os.environ if env is None else env),
+            "VM_MEMORY_ORACLE_BENCH_OUTPUT": str(tmp_path / "output"),
+        },
         cwd=tmp_path,
     )
     assert done.returncode == 0, done.stderr[-3000:]

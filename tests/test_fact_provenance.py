@@ -240,3 +240,19 @@ def test_facts_and_turns_copied_from_openclaw_before_are_placed_from_its_transcr
     found = connected("--json", "--action", "recall", "--query", "heartbeat poll", "--no-boost")
     episodes = [hit for hit in found.json()["results"] if hit.get("kind") == "episode"]
     assert episodes and all(hit["origin"] == "unknown" for hit in episodes)
+
+
+def test_the_copies_of_transcripts_are_read_again_when_the_ledger_changes(
+    connected, state, data_dir
+):
+    """Which session logs copy OpenClaw's transcripts is kept in memory while the import
+    ledger is unchanged, and read again once an import rewrote it."""
+    from vm_memory_oracle.openclaw.ledger import transcript_copies
+
+    store = Memory.open(data_dir).store()
+    assert transcript_copies(store) == frozenset()
+    Transcript(state).user("main", "I grow tomatoes in my garden.")
+    assert connected("--action", "summarize", "--all").code == 0
+    copies = {path.name for path in (data_dir / "sessions").glob("*.jsonl")}
+    assert copies and transcript_copies(store) == copies
+    assert transcript_copies(store) is transcript_copies(store)

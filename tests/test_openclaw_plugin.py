@@ -9,7 +9,6 @@ from __future__ import annotations
 import json
 import os
 import subprocess
-import sys
 import time
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
@@ -18,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import BUNDLE, NOW, data_files, summarized_allergy
+from conftest import BUNDLE, NOW, data_files, run_benchmark, summarized_allergy
 from openclaw_install import installed_environment
 
 DRIVER = BUNDLE / "benchmarks" / "plugin_driver.mjs"
@@ -278,16 +277,19 @@ def test_the_manifest_declares_the_contract(tmp_path):
 
 
 def test_the_plugin_search_benchmark_runs_on_tiny_data(node_env, tmp_path):
-    done = subprocess.run(
-        [sys.executable, str(BUNDLE / "benchmarks" / "plugin_search.py")]
-        + ["--facts", "200", "--queries", "8", "--rounds", "2", "--workdir", str(tmp_path)],
-        capture_output=True,
-        text=True,
-        timeout=900,
-        env={**node_env, "VM_MEMORY_ORACLE_BENCH_OUTPUT": str(tmp_path / "output")},
-        cwd=tmp_path,
+    done = run_benchmark(
+        tmp_path,
+        "plugin_search.py",
+        "--facts",
+        "200",
+        "--queries",
+        "8",
+        "--rounds",
+        "2",
+        "--workdir",
+        str(tmp_path),
+        env=node_env,
     )
-    assert done.returncode == 0, done.stderr[-3000:]
     assert "200 facts: memory_search through the plugin p50" in done.stdout
     figures = json.loads((tmp_path / "output" / "plugin_search-200.json").read_text())["figures"]
     assert figures["plugin"]["searches"] == 8 and figures["plugin"]["p50_ms"] > 0
@@ -419,16 +421,17 @@ def test_a_full_queue_leaves_the_turn_to_the_nightly_path_and_never_blocks(live,
 
 
 def test_the_live_learning_benchmark_runs_on_tiny_data(node_env, tmp_path):
-    done = subprocess.run(
-        [sys.executable, str(BUNDLE / "benchmarks" / "live_learning.py")]
-        + ["--turns", "2", "--preload", "1", "--workdir", str(tmp_path / "work")],
-        capture_output=True,
-        text=True,
-        timeout=900,
-        env={**node_env, "VM_MEMORY_ORACLE_BENCH_OUTPUT": str(tmp_path / "output")},
-        cwd=tmp_path,
+    done = run_benchmark(
+        tmp_path,
+        "live_learning.py",
+        "--turns",
+        "2",
+        "--preload",
+        "1",
+        "--workdir",
+        str(tmp_path / "work"),
+        env=node_env,
     )
-    assert done.returncode == 0, done.stderr[-3000:]
     assert "2 turns ended, 2 found by memory_search" in done.stdout
     figures = json.loads((tmp_path / "output" / "live_learning-2.json").read_text())["figures"]
     assert figures["learns"] >= 1 and figures["learn_p50_s"] > 0
@@ -570,16 +573,17 @@ def test_a_turn_that_ends_while_another_learns_is_learned_after_the_host_exits(l
 
 
 def test_the_poisoning_benchmark_runs_on_tiny_data(node_env, tmp_path):
-    done = subprocess.run(
-        [sys.executable, str(BUNDLE / "benchmarks" / "poisoning.py")]
-        + ["--cases", "10", "--embedder", "hash", "--workdir", str(tmp_path / "work")],
-        capture_output=True,
-        text=True,
-        timeout=900,
-        env={**node_env, "VM_MEMORY_ORACLE_BENCH_OUTPUT": str(tmp_path / "output")},
-        cwd=tmp_path,
+    done = run_benchmark(
+        tmp_path,
+        "poisoning.py",
+        "--cases",
+        "10",
+        "--embedder",
+        "hash",
+        "--workdir",
+        str(tmp_path / "work"),
+        env=node_env,
     )
-    assert done.returncode == 0, done.stderr[-3000:]
     assert "poisoning: 10 cases (hash embedder)" in done.stdout
     figures = json.loads((tmp_path / "output" / "poisoning-10.json").read_text())["figures"]
     assert set(figures["by_kind"]) == {"tool", "hook", "group", "scaffolding", "forged"}

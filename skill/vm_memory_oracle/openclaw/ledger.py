@@ -184,6 +184,49 @@ def read_import_ledger(store: Store, path: Path) -> ImportLedger:
     return ImportLedger.from_json(store.read_json_file(path, "import-ledger"))
 
 
+def readable_import_ledger(store: Store) -> ImportLedger | None:
+    """The data directory's ledger for those who only report from it (recall, the health
+    check): None when the store refused it or it cannot be read (the health check says
+    why), so a broken ledger never stops an answer."""
+    from ..errors import OracleError
+
+    path = store.layout.import_ledger
+    if store.refused(path) is not None:
+        return None
+    try:
+        return read_import_ledger(store, path)
+    except OracleError:
+        return None
+
+
+def transcript_copies(store: Store) -> frozenset[str]:
+    """The names of the session logs in sessions/ that copy OpenClaw's transcripts; none
+    when the ledger cannot be read. Kept in memory while the ledger file is unchanged: a
+    recall process asks on every search that finds an episode without an origin."""
+    from ..storage import derived
+
+    memo: derived.Derived[frozenset[str]] = derived.Derived(
+        store.layout.import_ledger.with_name("transcript copies"),  # a name only, in memory
+        layout=1,
+        sources=(store.layout.import_ledger,),
+        required=0,
+        disk=False,
+    )
+
+    def make(key: tuple | None) -> frozenset[str]:
+        ledger = readable_import_ledger(store)
+        if ledger is None:
+            return frozenset()
+        return frozenset(
+            name
+            for entry in ledger.sources.values()
+            if isinstance(entry, TranscriptDatabase)
+            for name in entry.copies()
+        )
+
+    return derived.brought_in_step(memo, make)
+
+
 def write_import_ledger(store: Store, path: Path, ledger: ImportLedger) -> None:
     store.write_validated_json(path, "import-ledger", ledger.to_json())
 

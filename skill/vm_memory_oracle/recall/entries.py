@@ -85,8 +85,10 @@ class HistoryLookup:
     def copied_from_openclaw(self, source: str) -> bool:
         """Whether the session log a turn's `source` cites is a copy of OpenClaw's
         transcripts (state/imports.json says which are), read once."""
+        from ..openclaw.ledger import transcript_copies
+
         if self._copies is None:
-            self._copies = transcript_copies(self._graph)
+            self._copies = transcript_copies(self._graph.store)
         return source.rsplit(":", 1)[0].removeprefix("sessions/") in self._copies
 
     def get(self, fact_id: str) -> Fact | None:
@@ -167,27 +169,6 @@ def episode_chars(fact_chars: int, episodes: int) -> int:
     if not episodes:
         return EPISODE_MAX_CHARS
     return min(EPISODE_MAX_CHARS, (RESULT_CHARS - fact_chars) // episodes)
-
-
-def transcript_copies(graph: KnowledgeGraph) -> frozenset[str]:
-    """The names of the session logs that copy OpenClaw's transcripts; none when the import
-    ledger cannot be read (the health check says why)."""
-    from ..errors import OracleError
-    from ..openclaw.ledger import TranscriptDatabase, read_import_ledger
-
-    path = graph.layout.import_ledger
-    if graph.store.refused(path) is not None:
-        return frozenset()
-    try:
-        ledger = read_import_ledger(graph.store, path)
-    except OracleError:
-        return frozenset()
-    return frozenset(
-        name
-        for entry in ledger.sources.values()
-        if isinstance(entry, TranscriptDatabase)
-        for name in entry.copies()
-    )
 
 
 def episode_provenance(hit: EpisodeHit, history: HistoryLookup) -> Provenance | None:

@@ -212,15 +212,10 @@ def _excluded(store: Store) -> tuple[tuple[str, ExcludedCount], ...]:
     """What of OpenClaw's transcripts the admission settings have left out, by why: the
     sessions and their events read past unread, in all (the import ledger keeps it, also
     after a setting is changed); none when the ledger cannot be read (reported elsewhere)."""
-    from ..errors import OracleError
-    from ..openclaw.ledger import read_import_ledger
+    from ..openclaw.ledger import readable_import_ledger
 
-    path = store.layout.import_ledger
-    if store.refused(path) is not None:
-        return ()
-    try:
-        ledger = read_import_ledger(store, path)
-    except OracleError:
+    ledger = readable_import_ledger(store)
+    if ledger is None:
         return ()
     return tuple(ledger.excluded().items())
 
