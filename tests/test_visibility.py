@@ -101,6 +101,59 @@ def test_a_group_still_gets_k_results_when_there_are_enough_it_may_see(served, m
     assert "shellfish" in hit["snippet"]
 
 
+FOODS = (
+    "almonds cashews walnuts pecans hazelnuts pistachios sesame mustard celery lupin "
+    "soy wheat barley rye oats eggs milk cheese butter yoghurt cod tuna salmon trout "
+    "shrimp crab lobster mussels oysters squid kiwi mango banana avocado strawberries "
+    "tomatoes peppers garlic onions cinnamon"
+).split()
+
+
+def test_a_group_gets_k_of_its_own_behind_many_of_the_owners(connected, state, data_dir):
+    """The owner said forty allergies in their direct chat, the group three: a search of
+    three in the group is answered with the group's three, however far below the owner's
+    they rank, and the owner's (seen in the direct chat) are neither shown nor boosted."""
+    transcript = Transcript(state)
+    learning.sessions_table(
+        transcript,
+        [
+            ("main", "agent:main:main", "direct", "telegram", None),
+            ("topic", f"{GROUP}:topic:7", "group", "telegram", None),
+        ],
+    )
+    for food in FOODS:
+        learning.message(transcript, "main", "user", f"I am allergic to {food}.", __openclaw=OWNER)
+    for food in ("shellfish", "pollen", "dust"):
+        learning.message(
+            transcript, "topic", "user", f"@bot I am allergic to {food}.", __openclaw=OWNER
+        )
+    assert connected("--action", "summarize", "--all").code == 0
+    service = Served(data_dir)
+    try:
+        owners = service.ask("search", query="allergic", maxResults=12, boost=False)
+        assert len(owners["result"]["results"]) == 12
+        assert not any(
+            word in hit["snippet"]
+            for hit in owners["result"]["results"]
+            for word in ("shellfish", "pollen", "dust")
+        )  # the group's rank below a dozen of the owner's
+        # A topic of the group is the group: what was said in it is the group's.
+        answer = service.ask("search", query="allergic", maxResults=3, sessionKey=GROUP)
+        said = sorted(hit["snippet"] for hit in answer["result"]["results"])
+        assert len(said) == 3 and all(
+            any(word in snippet for word in ("shellfish", "pollen", "dust")) for snippet in said
+        ), said
+    finally:
+        service.close()
+    from vm_memory_oracle.memory import Memory
+
+    used = Memory.open(data_dir).store().read_activation()
+    facts = learning.records(data_dir / "knowledge-graph" / "facts.jsonl")
+    groups = {fact["id"]: fact["provenance"].get("group") for fact in facts}
+    boosted = {groups[fact_id] for fact_id, state in used.items() if state.access_count}
+    assert boosted == {"telegram:group:-100"}
+
+
 def test_the_command_line_sees_everything(connected, memory):
     result = connected("--action", "recall", "--query", "allergic", "--no-boost")
     assert result.code == 0

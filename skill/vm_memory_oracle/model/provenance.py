@@ -101,13 +101,19 @@ class Provenance:
 OWNER_SAID = Provenance(OWNER)
 
 # A session key of a group or channel chat: agent:<agent>:<channel>:group:<id> (OpenClaw
-# 2026.9), its conversation part being the chat's identity.
-_GROUP_KEY = re.compile(r"agent:[^:]{1,128}:((?:[^:]{1,64}:)?(?:group|channel):.{1,256})")
+# 2026.9), its conversation part being the chat's identity. A forum topic or a thread of
+# the chat is a session of its own (`:topic:<id>`, `:thread:<id>` after the chat), but its
+# members are the chat's: it is the same group.
+_GROUP_KEY = re.compile(
+    r"agent:[^:]{1,128}:((?:[^:]{1,64}:)?(?:group|channel):.{1,256}?)"
+    r"(?::(?:topic|thread):[^:]{1,128})*"
+)
 
 
 def group_of(session_key: object) -> str | None:
-    """The group or channel chat a session key names ("telegram:group:-100"), or None for a
-    direct chat, the main session or a key that names none."""
+    """The group or channel chat a session key names ("telegram:group:-100", the same for
+    its topics and threads), or None for a direct chat, the main session or a key that
+    names none."""
     if not isinstance(session_key, str):
         return None
     match = _GROUP_KEY.fullmatch(session_key)
