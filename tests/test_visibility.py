@@ -221,3 +221,18 @@ def test_the_plugin_asks_for_what_its_session_may_hear(memory, connected, tmp_pa
     assert "peanuts" in injected["hook"]["prependContext"]
     snippets = " ".join(hit["snippet"] for hit in searched["details"]["results"])
     assert "peanuts" in snippets and "shellfish" in snippets and "pollen" not in snippets
+
+
+def test_what_may_be_another_groups_is_shown_in_no_group():
+    """A turn copied from a group before its group was kept (chat "group", no group), or of
+    unknown origin, may be another group's: a group never sees it, even when the owner
+    shares their direct chats; the owner's direct chat does."""
+    from vm_memory_oracle.model.provenance import Provenance, Viewer
+
+    old = Provenance("owner", "interactive", "group", "telegram")
+    unknown = Provenance("unknown")  # a turn copied before copies kept who said it
+    direct = Provenance("owner", "interactive", "direct", "telegram")
+    sharing = Viewer("telegram:group:-100", share_direct=True)
+    assert not sharing.sees(old) and not sharing.sees(unknown)
+    assert sharing.sees(direct) and sharing.sees(None)  # None: a log of the owner's own
+    assert Viewer().sees(old) and Viewer().sees(unknown)
