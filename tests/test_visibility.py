@@ -52,6 +52,9 @@ def served(memory):
         service.close()
 
 
+WORDS = ("peanuts", "shellfish", "pollen")
+
+
 def found(service: Served, **fields) -> set[str]:
     answer = service.ask("search", query="allergic", maxResults=6, **fields)
     assert answer["ok"], answer
@@ -83,6 +86,16 @@ def test_a_group_sees_its_own_memories_and_the_owners_only_when_allowed(served, 
     hidden = service.ask("get", sessionKey=GROUP, **opened)
     assert not hidden["ok"] and "not shown in this group chat" in hidden["error"]["message"]
     assert not service.ask("get", path="MEMORY.md", sessionKey=GROUP)["ok"]
+    # The facts' file mixes every chat's facts: a group reads its own lines, up to the first
+    # it may not hear, and not one it may not.
+    facts = (memory / "knowledge-graph" / "facts.jsonl").read_text().splitlines()
+    at = {word: n for n, fact in enumerate(facts, 1) for word in WORDS if word in fact}
+    facts_file = {"path": "knowledge-graph/facts.jsonl", "sessionKey": GROUP}
+    read = service.ask("get", **facts_file, **{"from": at["shellfish"]})["result"]
+    assert read["text"].startswith(facts[at["shellfish"] - 1][:40])
+    assert "peanuts" not in read["text"] and "pollen" not in read["text"]
+    hidden = service.ask("get", **facts_file, **{"from": at["peanuts"]})
+    assert not hidden["ok"] and "not shown in this group chat" in hidden["error"]["message"]
     service.close()
 
     assert (

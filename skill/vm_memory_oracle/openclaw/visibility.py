@@ -51,18 +51,23 @@ def shown_to(request: dict, settings: Any) -> Callable[[Provenance | None], bool
     return shown
 
 
-def check_lines(viewer: Viewer, path: str, text: str) -> None:
-    """Refuse lines of a file of the memory `viewer` may not see: in a group, a session
-    log's or the facts' lines said elsewhere, and the owner's MEMORY.md and daily summaries
-    unless the owner shares them."""
+def visible_lines(viewer: Viewer, path: str, text: str) -> str:
+    """The lines of a file of the memory `viewer` may see, read from the first: a session
+    log's or the facts' lines up to the first said where it may not hear (so the line
+    numbers stay those asked for), the owner's MEMORY.md, daily summaries and notes only
+    when the owner shares them. Refused when not even the first line may be seen."""
     if viewer.group is None:
-        return
+        return text
     if path.startswith("sessions/") or path == "knowledge-graph/facts.jsonl":
-        said = [_provenance_of(line) for line in text.splitlines() if line.strip()]
-        if all(viewer.sees(provenance) for provenance in said):
-            return
+        shown: list[str] = []
+        for line in text.split("\n"):
+            if line.strip() and not viewer.sees(_provenance_of(line)):
+                break
+            shown.append(line)
+        if shown or not text:
+            return "\n".join(shown)
     elif viewer.share_direct:
-        return
+        return text
     raise InvalidInputError("not shown in this group chat", source=path)
 
 
