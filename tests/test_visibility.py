@@ -105,6 +105,12 @@ def test_a_group_sees_its_own_memories_and_the_owners_only_when_allowed(served, 
     assert found(service, sessionKey=GROUP) == {"peanuts", "shellfish"}
     assert found(service, sessionKey=OTHER_GROUP) == {"peanuts", "pollen"}
     assert service.ask("get", sessionKey=GROUP, **opened)["ok"]
+    # MEMORY.md and the daily summaries gather every chat's memories, another group's too.
+    day = next((memory / "daily").glob("*.md")).name
+    for gathered in ("MEMORY.md", f"daily/{day}"):
+        assert service.ask("get", path=gathered)["ok"], gathered
+        refused = service.ask("get", path=gathered, sessionKey=GROUP)
+        assert "not shown in this group chat" in refused["error"]["message"]
 
 
 def test_a_group_still_gets_k_results_when_there_are_enough_it_may_see(served, memory):
