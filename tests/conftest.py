@@ -249,6 +249,7 @@ SLOW_PLACES = (
     BUNDLE / "tests" / "test_openclaw.py",
     BUNDLE / "tests" / "test_openclaw_plugin.py",
     BUNDLE / "tests" / "test_openclaw_connect.py",
+    BUNDLE / "tests" / "test_openclaw_trust.py",
     BUNDLE / "tests" / "test_consolidate_crash.py",
 )
 
@@ -259,6 +260,7 @@ SLOW_PLACES = (
 # worker is left running a long file at the end while the other has nothing to do.
 LONGEST_FIRST = (
     BUNDLE / "tests" / "test_openclaw.py",
+    BUNDLE / "tests" / "test_openclaw_trust.py",
     BUNDLE / "tests" / "test_openclaw_connect.py",
     BUNDLE / "tests" / "bench" / "test_recall_latency.py",
     BUNDLE / "tests" / "test_openclaw_plugin.py",
@@ -329,6 +331,7 @@ OPENCLAW_TESTS = (
     BUNDLE / "tests" / "test_openclaw.py",
     BUNDLE / "tests" / "test_openclaw_plugin.py",
     BUNDLE / "tests" / "test_openclaw_connect.py",
+    BUNDLE / "tests" / "test_openclaw_trust.py",
 )
 BENCHMARKS = BUNDLE / "tests" / "bench"
 

@@ -109,6 +109,11 @@ def expect_install() -> None:
     _environ = {**os.environ}
 
 
+def install_expected() -> bool:
+    """Whether this run installs OpenClaw (its OpenClaw tests are selected)."""
+    return _environ is not None
+
+
 def start_install() -> None:
     """Begin the install in a background thread, once, if expect_install() was called."""
     global _installing

@@ -760,6 +760,7 @@ def real_records(tmp_path_factory) -> dict:
     records["health"]["damaged_files"] = [
         {"file": "knowledge-graph/canary-facts.json", "problem": "invalid JSON"}
     ]
+    records["health"]["openclaw"]["excluded"] = {"chat type group": {"sessions": 1, "events": 3}}
     records["health"]["refused"] = [
         {"file": "sessions/x.jsonl", "problem": "is a symlink", "fix": "remove it"}
     ]

@@ -254,8 +254,20 @@ def test_a_note_the_older_import_copied_is_taken_over_and_nothing_is_learned_twi
     assert [fact for fact in facts_of(memory) if fact["id"] in {f["id"] for f in facts}] == facts
 
 
-# OpenClaw 2026.9.6's USER.md as it writes it into a new workspace (its template's body).
+# OpenClaw 2026.9.6's USER.md as it writes it into a new workspace (`openclaw setup`: its
+# template's body, without front matter).
 USER_TEMPLATE = Path(__file__).parent / "fixtures" / "openclaw-2026.9.6-USER.md"
+OWNERS_LINES = "- Prefer tea over coffee in the afternoon.\n- Always answer in French.\n"
+
+
+def cited_copy_lines(data_dir: Path, fact: dict) -> list[str]:
+    """The texts of the session log lines a fact cites (`sessions/<file>:<line>`)."""
+    texts = []
+    for source in fact["source"].split(", "):
+        log, line = source.rsplit(":", 1)
+        lines = (data_dir / log).read_text().splitlines()
+        texts.append(json.loads(lines[int(line) - 1])["text"])
+    return texts
 
 
 def test_openclaws_own_user_md_template_is_never_learned_and_the_owners_lines_are(
@@ -265,41 +277,108 @@ def test_openclaws_own_user_md_template_is_never_learned_and_the_owners_lines_ar
     (workspace / "USER.md").write_text(template)
     service = served()
     learn_notes(service, workspace)
+    assert cli("--action", "summarize", "--all").code == 0
+    assert cli("--action", "consolidate").code == 0
     assert facts_of(memory) == [] and copied_lines(memory) == []
+    memory_md = (memory / "MEMORY.md").read_text()
+    for words in ("directive", "Prefer", "observation date", "4,000-character"):
+        assert words not in memory_md
 
-    owners = "- Prefer tea over coffee in the afternoon.\n- Always answer in French.\n"
-    (workspace / "USER.md").write_text(template + owners)
+    (workspace / "USER.md").write_text(template + OWNERS_LINES)
     learn_notes(service, workspace)
+    assert cli("--action", "summarize", "--all").code == 0
+    assert cli("--action", "consolidate").code == 0
     copied = [line["text"] for line in copied_lines(memory)]
     assert copied == ["Prefer tea over coffee in the afternoon.", "Always answer in French."]
-    learned = " ".join(fact.get("text", fact["object"]) for fact in facts_of(memory))
+    facts = facts_of(memory)
+    assert facts
+    for fact in facts:  # each learned from one of the owner's two lines, as theirs
+        assert set(cited_copy_lines(memory, fact)) <= set(copied), fact
+        assert fact["provenance"]["origin"] == "owner", fact
+    learned = " ".join(fact.get("text", fact["object"]) for fact in facts)
     assert "tea" in learned and "French" in learned
-    for words in ("directive", "observation date", "concise progress", "4,000-character"):
-        assert words not in learned
-    assert cli("--action", "consolidate").code == 0
     memory_md = (memory / "MEMORY.md").read_text()
-    assert "directive" not in memory_md and "Prefer ..." not in memory_md
+    assert "tea" in memory_md or "French" in memory_md
+    for words in ("directive", "observation date", "concise progress", "4,000-character"):
+        assert words not in memory_md and words not in learned
+
+
+def test_front_matter_comments_and_placeholders_of_a_template_say_nothing(
+    served, workspace, memory
+):
+    """A template copied whole (front matter and all), the dev gateway's built-in profile
+    with its empty labels, a comment over several lines: only the owner's lines are copied."""
+    (workspace / "USER.md").write_text(
+        '---\nsummary: "Durable user preference and profile directives"\ntitle: "USER template"\n'
+        "read_when:\n  - Bootstrapping a workspace manually\n---\n\n"
+        + USER_TEMPLATE.read_text()
+        + "\n- Name:\n- **Preferred address:**\n- Notes:\n- Always ...\n- …\n"
+        "<!-- observed: 2026-11-02 | status: active -->\n"
+        "- Prefer tea over coffee. <!-- a note to\nthe agent over two lines -->\n"
+        "<!--\nobserved: 2026-11-01\nstatus: superseded\n-->\n"
+        "- Always answer in French.\n"
+    )
+    (workspace / "memory" / "2026-11-03.md").write_text(
+        "---\n\nThe plumber comes on Friday.\n\n---\n"
+    )  # a rule, then prose: no front matter
+    service = served()
+    learn_notes(service, workspace)
+    copied = sorted(line["text"] for line in copied_lines(memory))
+    assert copied == [
+        "Always answer in French.",
+        "Prefer tea over coffee.",
+        "The plumber comes on Friday.",
+    ]
+    audit = (memory / "state" / "audit.jsonl").read_text()
+    assert "line(s) of OpenClaw's templates left out" in audit
+
+
+def installed_templates() -> Path:
+    """docs/reference/templates of the openclaw package the OpenClaw tests install."""
+    import openclaw_install
+    from openclaw_install import OPENCLAW_VERSION, TEST_CACHE
+
+    package = TEST_CACHE / f"openclaw-{OPENCLAW_VERSION}" / "node_modules" / "openclaw"
+    if not openclaw_install.installed() and not openclaw_install.install_expected():
+        pytest.skip(
+            f"OpenClaw {OPENCLAW_VERSION} is not installed in {TEST_CACHE} (the real-OpenClaw "
+            "tests install it: scripts/test tests/test_openclaw_connect.py)"
+        )
+    openclaw_install.installed_environment()  # this run's install, waited for
+    return package / "docs" / "reference" / "templates"
 
 
 @pytest.mark.slow
-def test_the_template_lines_skipped_are_those_of_the_installed_openclaw():
-    """Every line of text OpenClaw's USER.md templates hold, as a note is read, is one the
-    notes learner knows as template text (the installed package, not a copy)."""
-    import re
+def test_the_shipped_template_lines_are_those_of_the_installed_openclaw():
+    """The lines the notes learner ships (openclaw/user_templates.json) are those of the
+    installed package's USER.md templates, of the version it names; the fixture is the
+    body OpenClaw writes into a workspace."""
+    from vm_memory_oracle.openclaw.templates import shipped_templates, template_lines
+
+    templates = installed_templates()
+    package = json.loads((templates.parents[2] / "package.json").read_text())
+    shipped = shipped_templates()
+    assert shipped.openclaw == package["version"]
+    assert shipped.lines == {
+        f"docs/reference/templates/{name}": tuple(template_lines((templates / name).read_text()))
+        for name in ("USER.md", "USER.dev.md")
+    }
+    body = (templates / "USER.md").read_text().split("\n---\n", 1)[1].lstrip()
+    assert body == USER_TEMPLATE.read_text()
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", ["USER.md", "USER.dev.md"])
+@pytest.mark.parametrize("front_matter", [True, False], ids=["whole", "body"])
+def test_no_line_of_the_installed_templates_is_copied(tmp_path, workspace, name, front_matter):
     from datetime import datetime, timezone
 
-    from vm_memory_oracle.model.note_lines import note_lines
-    from vm_memory_oracle.openclaw.templates import is_template_line
+    from vm_memory_oracle.memory import Memory
 
-    from openclaw_install import OPENCLAW_VERSION, TEST_CACHE, openclaw_environment
-
-    openclaw_environment(dict(os.environ))
-    templates = (
-        TEST_CACHE / f"openclaw-{OPENCLAW_VERSION}" / "node_modules" / "openclaw"
-        / "docs" / "reference" / "templates"
-    )  # fmt: skip
-    for name in ("USER.md", "USER.dev.md"):
-        body = re.sub(r"\A---\n.*?\n---\n", "", (templates / name).read_text(), flags=re.S)
-        read = note_lines(body, datetime(2026, 1, 1, tzinfo=timezone.utc))
-        assert read and all(is_template_line(line.text) for line in read), name
-    assert (templates / "USER.md").read_text().endswith(USER_TEMPLATE.read_text())
+    text = (installed_templates() / name).read_text()
+    (workspace / "USER.md").write_text(
+        text if front_matter else text.split("\n---\n", 1)[1].lstrip()
+    )
+    memory = Memory.open(tmp_path / "memory", now=datetime(2026, 11, 28, tzinfo=timezone.utc))
+    report = memory.learn_notes(workspace)
+    assert report.imported_turns == 0 and copied_lines(tmp_path / "memory") == []

@@ -53,7 +53,10 @@ def action_health_check(args, memory: Memory) -> Output:
     ]
     lines += [f"  warning: {warning}" for warning in report.warnings]
     if measured.openclaw is not None and measured.openclaw.excluded:
-        left_out = ", ".join(f"{why}: {n}" for why, n in measured.openclaw.excluded)
+        left_out = ", ".join(
+            f"{why}: {count.sessions} ({count.events} event(s) unread)"
+            for why, count in measured.openclaw.excluded
+        )
         lines.append(f"  never learned, as the settings ask: OpenClaw sessions of {left_out}")
     stale = measured.stale_references
     lines += [

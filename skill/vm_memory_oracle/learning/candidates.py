@@ -27,11 +27,14 @@ from ..extract.rules import (
     turn_fragments,
 )
 from ..extract.salience import importance_with, with_evidence
-from ..model.fact import INTRINSIC_IMPORTANCE, UNKNOWN_ORIGIN, Fact, new_fact
+from ..model.fact import INTRINSIC_IMPORTANCE, UNKNOWN_ORIGIN, Fact, new_fact, normalise
 from ..model.provenance import INTERACTIVE, UNTRUSTED
 from ..model.turn import Turn
 from ..storage.validation import problem
 from .salience_scorer import SalienceScorer
+
+# The subject the owner's facts have (the rules' "user"; "用户" as said in Chinese).
+OWNER_SUBJECTS = frozenset({"user", "the user", "用户"})
 
 
 @dataclass
@@ -69,6 +72,10 @@ def candidates_of(
             # The copied line's own origin: the fact names the OpenClaw session it was said in.
             fact = fact.changed(sources=(origins[fact.source],))
         fact = fact.changed(provenance=said_by.get(fact.source, UNKNOWN_ORIGIN))
+        if not fact.trusted and normalise(fact.subject) in OWNER_SUBJECTS:
+            # Someone else's words about the owner ("the user wants ...") are never stored
+            # worded as the owner's own: the episode keeps them, as that person's.
+            continue
         fault = problem("fact", fact.to_record())
         if fault:
             found.warnings.append(f"skipped an extracted fact: {fact.source}: {fault}")

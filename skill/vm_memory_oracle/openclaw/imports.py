@@ -4,7 +4,9 @@ OpenClaw 2026.9 (`openclaw_state_dir`): every agent's transcript database
 (transcripts.py), read incrementally by (agent, session, seq). The new turns of a
 session are appended to its copy of that day, each line naming where it came from
 (`"origin": "openclaw:<agent>/<session>#<seq>"`), so a fact learned from it cites both the
-copy's line and the OpenClaw session.
+copy's line and the OpenClaw session. A session the admission settings leave out
+(`exclude_channels`, `exclude_chat_types`, `exclude_hook_sources`) is read past without
+reading its events: its seq moves on, and its ledger entry counts what was left unread.
 
 Older versions, each read only when its directory is configured:
 - session transcripts (<state>/agents/<agentId>/sessions/*.jsonl, and their archived
@@ -38,6 +40,7 @@ from ..storage.store import Store
 from .ledger import (
     NOTE_KEY,
     CopiedFile,
+    ExcludedCount,
     ImportLedger,
     SessionCopies,
     TranscriptDatabase,
@@ -70,8 +73,8 @@ class ImportReport:
     cut: list[str] = field(default_factory=list)  # "origin: how long; what was kept"
     events: int = 0  # OpenClaw transcript events read
     turns: int = 0  # of them, conversation turns copied
-    excluded: dict[str, int] = field(default_factory=dict)  # reason -> sessions left out
-    excluded_events: int = 0  # their events, never read
+    # why sessions were left out (the admission settings) -> how many, and their events
+    excluded: dict[str, ExcludedCount] = field(default_factory=dict)
 
 
 def import_openclaw(
@@ -191,7 +194,12 @@ def copy_read_turns(store: Store, read: StateRead) -> ImportReport:
             sessions = ledger.database(key).sessions
             _copy_new_turns(store, agent_id, transcript, sessions, owned, report)
         store.note(
-            f"imported {report.turns} OpenClaw turn(s) of {report.events} event(s) into sessions/",
+            f"imported {report.turns} OpenClaw turn(s) of {report.events} event(s) into sessions/"
+            + "".join(
+                f"; left out, as the settings ask: {count.sessions} session(s) of {reason} "
+                f"({count.events} event(s) unread)"
+                for reason, count in sorted(report.excluded.items())
+            ),
             redactions=report.redactions,
         )
         write_import_ledger(store, ledger_path, ledger)
@@ -247,9 +255,6 @@ def _read_agents(
                 f"{database}: {read.undecodable} event(s) could not be decoded; skipped"
             )
         report.events += read.events
-        for reason in read.excluded.values():
-            report.excluded[reason] = report.excluded.get(reason, 0) + 1
-        report.excluded_events += read.excluded_rows
         if read.last_seq:
             reads.append((agent.id, key, read))
     return reads
@@ -334,9 +339,18 @@ def _copy_new_turns(
     for session_id, seq in read.last_seq.items():
         known = sessions.setdefault(session_id, SessionCopies())
         if seq > known.seq:
+            exclusion = read.excluded.get(session_id)
+            if exclusion is not None:
+                # Read past for good: turning the setting off later must not bring back
+                # what was said while the owner wanted it left out.
+                events = exclusion.events_after(known.seq)
+                known.read_past(exclusion.reason, events)
+                count = report.excluded.get(exclusion.reason, ExcludedCount(0, 0))
+                report.excluded[exclusion.reason] = ExcludedCount(
+                    count.sessions + 1, count.events + events
+                )
             known.seq = seq
             known.turn = read.states.get(session_id, TurnState())
-            known.excluded = read.excluded.get(session_id)
 
 
 def append_day_copy(

@@ -3,7 +3,9 @@ by source. An entry is one of three kinds, each under a key of its own:
 - an older OpenClaw's file (a session transcript or a dated note, imports.py), under its
   absolute path: copied whole, and again when its size or modification time changed;
 - an agent's transcript database (OpenClaw 2026.9, imports.py), under `sqlite:<path>`: for
-  each session, the last event read and its copy of each day;
+  each session, the last event read and its copy of each day, and how many of its events
+  were read past unread because the admission settings left it out, by why (kept when the
+  settings change: what the health check reports);
 - a workspace note (notes.py), under `note:<absolute path>`: its path in the workspace, its
   size and modification time when last read, its copy of each day, and the lines copied.
 """
@@ -37,6 +39,18 @@ class CopiedFile:
         return {"size": self.size, "mtime_ns": self.mtime_ns, "files": self.files}
 
 
+@dataclass(frozen=True)
+class ExcludedCount:
+    """What the admission settings left out for one reason: how many sessions, and how
+    many of their events were read past without being read."""
+
+    sessions: int
+    events: int
+
+    def to_json(self) -> dict[str, int]:
+        return {"sessions": self.sessions, "events": self.events}
+
+
 @dataclass
 class SessionCopies:
     """One session of a transcript database: the last event read (-1: none) and the copy
@@ -45,7 +59,8 @@ class SessionCopies:
     seq: int = -1
     files: dict[str, str] = field(default_factory=dict)
     turn: TurnState = field(default_factory=TurnState)  # where its reading stopped
-    excluded: str | None = None  # why it is never learned ("channel telegram"), if it is not
+    # why it was left out ("channel telegram") -> its events read past unread, in all
+    excluded: dict[str, int] = field(default_factory=dict)
 
     def to_json(self) -> dict[str, Any]:
         document: dict[str, Any] = {"seq": self.seq, "files": self.files}
@@ -55,6 +70,9 @@ class SessionCopies:
         if self.excluded:
             document["excluded"] = self.excluded
         return document
+
+    def read_past(self, reason: str, events: int) -> None:
+        self.excluded[reason] = self.excluded.get(reason, 0) + events
 
 
 @dataclass
@@ -119,6 +137,18 @@ class ImportLedger:
         """The names of every copy in sessions/ an entry owns."""
         return {name for entry in self.sources.values() for name in entry.copies()}
 
+    def excluded(self) -> dict[str, ExcludedCount]:
+        """What the admission settings have left out of every transcript database, by why."""
+        counts: dict[str, ExcludedCount] = {}
+        for entry in self.sources.values():
+            if not isinstance(entry, TranscriptDatabase):
+                continue
+            for session in entry.sessions.values():
+                for reason, events in session.excluded.items():
+                    count = counts.get(reason, ExcludedCount(0, 0))
+                    counts[reason] = ExcludedCount(count.sessions + 1, count.events + events)
+        return dict(sorted(counts.items()))
+
     def database(self, key: str) -> TranscriptDatabase:
         """The entry of the transcript database `key`, a new one when it has none."""
         entry = self.sources.get(key)
@@ -135,7 +165,7 @@ def _entry(data: dict[str, Any]) -> LedgerEntry:
                     session["seq"],
                     session["files"],
                     TurnState.of(session.get("turn")),
-                    session.get("excluded"),
+                    _excluded(session.get("excluded")),
                 )
                 for key, session in data["sessions"].items()
             }
@@ -156,3 +186,11 @@ def read_import_ledger(store: Store, path: Path) -> ImportLedger:
 
 def write_import_ledger(store: Store, path: Path, ledger: ImportLedger) -> None:
     store.write_validated_json(path, "import-ledger", ledger.to_json())
+
+
+def _excluded(recorded: str | dict[str, int] | None) -> dict[str, int]:
+    """A session's `excluded`: the reason alone, as the first ledgers with admission wrote
+    it (its events uncounted), or reason -> events."""
+    if isinstance(recorded, str):
+        return {recorded: 0}
+    return dict(recorded or {})

@@ -6,6 +6,10 @@ becomes a turn of the note's copy in sessions/, learned from there as every othe
 are (steps/summarize.summarize_notes), so that what the notes say is found by a search and
 cited as the note's own path and line.
 
+A line of OpenClaw's own USER.md templates (what it writes into a new workspace: its
+instructions to the agent, templates.py) or a placeholder left to fill in ("Prefer ...") is
+never copied, so never learned; the owner's lines beside them are.
+
 A note is read again only when its size or modification time changed. The copy is append-only,
 like a transcript's: a line once copied stays, and an edit adds only the lines not copied
 before, so nothing is learned twice and a note saved again unchanged reinforces nothing. Each
@@ -62,8 +66,6 @@ NOTE_PATH = re.compile(r"^(?:USER\.md|memory/[^/\\\x00-\x1f\x7f]{1,251}\.md)$")
 NOTE_ORIGIN = re.compile(r"note:(USER\.md|memory/[^/\\\x00-\x1f\x7f]{1,251}\.md)#L(\d{1,9})")
 DATED = re.compile(r"^(\d{4}-\d{2}-\d{2})(?:-[\w.-]+)?\.md$")
 
-_INLINE_COMMENT = re.compile(r"<!--.*?-->")
-
 
 @dataclass(frozen=True)
 class _Read:
@@ -76,6 +78,7 @@ class _Read:
     mtime_ns: int
     dated: bool
     lines: tuple[tuple[NoteLine, str], ...]
+    template_lines: int  # lines left out as OpenClaw's template text
 
 
 def import_workspace_notes(store: Store, workspace: str | Path, now: datetime) -> ImportReport:
@@ -99,8 +102,10 @@ def import_workspace_notes(store: Store, workspace: str | Path, now: datetime) -
         owned = ledger.copies()
         for read in reads:
             _copy_new_lines(store, read, ledger, owned, now, report)
+        left_out = sum(read.template_lines for read in reads)
         store.note(
-            f"copied {report.turns} line(s) of {report.sources} workspace note(s) into sessions/",
+            f"copied {report.turns} line(s) of {report.sources} workspace note(s) into sessions/"
+            + (f" ({left_out} line(s) of OpenClaw's templates left out)" if left_out else ""),
             redactions=report.redactions,
         )
         write_import_ledger(store, ledger_path, ledger)
@@ -166,16 +171,25 @@ def _read_note(root: Path, path: Path, ledger: ImportLedger, report: ImportRepor
     dated = DATED.match(path.name) if relative.startswith(f"{NOTES_DIR}/") else None
     day = _day_of(dated.group(1)) if dated else None
     lines = []
+    template_lines = 0
     for said in note_lines(text, day or datetime(1970, 1, 1, tzinfo=timezone.utc)):
-        cleaned = _INLINE_COMMENT.sub("", said.text).strip()
-        if not cleaned or is_template_line(cleaned):
-            continue  # nothing said, or OpenClaw's own template words
-        redacted = redact(cleaned)
+        if is_template_line(said.text):
+            template_lines += 1  # OpenClaw's words to the agent, never the owner's
+            continue
+        redacted = redact(said.text)
         report.redactions += redacted.count
         kept = redacted.text[:MAX_TURN_CHARS]
         said = NoteLine(said.line, said.ts, said.role, kept)
         lines.append((said, _digest(f"{said.role}\n{kept}")))
-    return _Read(relative, key, found.st_size, found.st_mtime_ns, day is not None, tuple(lines))
+    return _Read(
+        relative,
+        key,
+        found.st_size,
+        found.st_mtime_ns,
+        day is not None,
+        tuple(lines),
+        template_lines,
+    )
 
 
 def _day_of(named: str) -> datetime | None:

@@ -23,6 +23,7 @@ import json
 import re
 import sqlite3
 import time
+from bisect import bisect_right
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
@@ -45,6 +46,9 @@ _DATE_STAMP = re.compile(
     r"^\[[A-Z][a-z]{2} \d{4}-\d{2}-\d{2} \d{1,2}:\d{2}(?::\d{2})?"
     r"(?: [A-Za-z0-9+:-]{1,10})?\] "
 )
+# The memory's own auto-recall block (openclaw-plugin/index.js), wherever the host put it in
+# the user's message: what the memory said, never the owner's words.
+_MEMORY_BLOCK = re.compile(r"<relevant-memories>.*?(?:</relevant-memories>|\Z)\s*", re.DOTALL)
 # "Runtime: agent=main | session=... | ..." after the first user message of a session.
 _RUNTIME_LINE = re.compile(r"\n+Runtime: agent=[^\n]*\Z")
 
@@ -68,9 +72,20 @@ class TranscriptRead:
     problem: str | None = None  # why the database was not read; one line, naming it
     states: dict[str, TurnState] = field(default_factory=dict)  # session -> where it stopped
     misplaced: list[str] = field(default_factory=list)  # marks of the wrong type, per message
-    # session -> why it is left out (Admission): its rows are not read, only counted
-    excluded: dict[str, str] = field(default_factory=dict)
-    excluded_rows: int = 0
+    excluded: dict[str, Exclusion] = field(default_factory=dict)  # session -> left out
+
+
+@dataclass(frozen=True)
+class Exclusion:
+    """A session the admission settings leave out, as one read found it: why ("channel
+    telegram"), and the seq of each of its rows after those seen; their events are never
+    read. The seqs, not a count: a run that took the lock first may have read past some."""
+
+    reason: str
+    seqs: tuple[int, ...]
+
+    def events_after(self, seq: int) -> int:
+        return len(self.seqs) - bisect_right(self.seqs, seq)
 
 
 def read_new_turns(
@@ -84,7 +99,7 @@ def read_new_turns(
 ) -> TranscriptRead:
     """The turns of `database` after `seen` (session -> last seq read), each session's
     placed on from `states` (where its last reading stopped). A session `admission` leaves
-    out is not read: its rows are counted, and it is read up to its last."""
+    out is not read: only the seqs of its rows are, and it is read past up to its last."""
     last_error = None
     for attempt in range(attempts):
         try:
@@ -171,12 +186,13 @@ def _read(
             info = known.get(session_id, SessionInfo())
             refusal = admission.refusal(info)
             if refusal is not None:  # never read: the owner left it out
-                (count,) = connection.execute(
-                    f"SELECT COUNT(*) FROM {TABLE} WHERE session_id = ? AND seq > ?",
+                seqs = connection.execute(
+                    f"SELECT seq FROM {TABLE} WHERE session_id = ? AND seq > ? ORDER BY seq",
                     (session_id, after),
-                ).fetchone()
-                result.excluded[session_id] = refusal
-                result.excluded_rows += count
+                )
+                result.excluded[session_id] = Exclusion(
+                    refusal, tuple(seq for (seq,) in seqs if isinstance(seq, int))
+                )
                 result.last_seq[session_id] = newest
                 continue
             rows = connection.execute(
@@ -273,7 +289,7 @@ def user_words(content) -> str:
     text = content if isinstance(content, str) else _text_parts(content)
     if not isinstance(text, str) or text.lstrip().startswith(INTERNAL_BEGIN):
         return ""
-    text = _INTERNAL_BLOCK.sub("", text)
+    text = _MEMORY_BLOCK.sub("", _INTERNAL_BLOCK.sub("", text))
     text = _RUNTIME_LINE.sub("", _DATE_STAMP.sub("", text.strip()))
     return text.strip()
 

@@ -46,6 +46,7 @@ from .memory_md.workspaces import OpenClawHealth
 
 if TYPE_CHECKING:
     from ..check import Finding as CheckFinding
+    from ..openclaw.ledger import ExcludedCount
 
 RECENT_REPAIRS_SHOWN = 20  # repairs health.json lists, the latest
 
@@ -207,11 +208,12 @@ def _openclaw(settings: Settings, store: Store) -> OpenClawHealth | None:
     )
 
 
-def _excluded(store: Store) -> tuple[tuple[str, int], ...]:
-    """How many sessions of OpenClaw's transcripts are never learned, by why (the import
-    ledger records it of each); none when the ledger cannot be read (reported elsewhere)."""
+def _excluded(store: Store) -> tuple[tuple[str, ExcludedCount], ...]:
+    """What of OpenClaw's transcripts the admission settings have left out, by why: the
+    sessions and their events read past unread, in all (the import ledger keeps it, also
+    after a setting is changed); none when the ledger cannot be read (reported elsewhere)."""
     from ..errors import OracleError
-    from ..openclaw.ledger import TranscriptDatabase, read_import_ledger
+    from ..openclaw.ledger import read_import_ledger
 
     path = store.layout.import_ledger
     if store.refused(path) is not None:
@@ -220,13 +222,7 @@ def _excluded(store: Store) -> tuple[tuple[str, int], ...]:
         ledger = read_import_ledger(store, path)
     except OracleError:
         return ()
-    counts: dict[str, int] = {}
-    for entry in ledger.sources.values():
-        if isinstance(entry, TranscriptDatabase):
-            for session in entry.sessions.values():
-                if session.excluded:
-                    counts[session.excluded] = counts.get(session.excluded, 0) + 1
-    return tuple(sorted(counts.items()))
+    return tuple(ledger.excluded().items())
 
 
 def _refused(store: Store) -> list[RefusedFile]:

@@ -27,6 +27,7 @@ from typing import Any
 
 from ...errors import ChangedMeanwhile
 from ...graph import KnowledgeGraph
+from ...openclaw.ledger import ExcludedCount
 from ...openclaw.state import BOOTSTRAP_FILES, OpenClawSetup, SetupFinding, read_setup
 from ...storage import files
 from .block import Candidate, chars, reconcile
@@ -82,8 +83,8 @@ class OpenClawHealth:
     agents: tuple[AgentHealth, ...]
     problems: tuple[str, ...]
     plugin_setup: tuple[SetupFinding, ...] | None = None
-    # why sessions are never learned (a setting leaves them out) -> how many
-    excluded: tuple[tuple[str, int], ...] = ()
+    # why sessions were left out (the admission settings) -> how many, and their events
+    excluded: tuple[tuple[str, ExcludedCount], ...] = ()
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -95,7 +96,7 @@ class OpenClawHealth:
             "plugin_setup": None
             if self.plugin_setup is None
             else [finding.to_json() for finding in self.plugin_setup],
-            "excluded": dict(self.excluded),
+            "excluded": {why: count.to_json() for why, count in self.excluded},
         }
 
 

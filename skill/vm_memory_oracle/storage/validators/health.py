@@ -1,6 +1,6 @@
 # Generated from schemas/health.schema.json by fastjsonschema; do not edit.
 # Regenerate: python -m vm_memory_oracle.storage.validation
-SCHEMA_SHA256 = '37f0a85315fd1944dd50152155dd63aee95e80bed8c86a8c5e529ab41bac204c'
+SCHEMA_SHA256 = 'b3230a380678792868ed1f77d32f157856b300b8e2a4c0950b706f49cd64c8bc'
 
 VERSION = "2.22.3"
 from decimal import Decimal
@@ -536,11 +536,32 @@ def validate_vm_memory_oracle_health_schema_json(data, custom_formats={}, name_p
                         for data__openclaw__excluded_key in data__openclaw__excluded_keys:
                             if data__openclaw__excluded_key not in []:
                                 data__openclaw__excluded_value = data__openclaw__excluded.get(data__openclaw__excluded_key)
-                                if not isinstance(data__openclaw__excluded_value, (int)) and not (isinstance(data__openclaw__excluded_value, float) and data__openclaw__excluded_value.is_integer()) or isinstance(data__openclaw__excluded_value, bool):
-                                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".openclaw.excluded.{data__openclaw__excluded_key}".format(**locals()) + " must be integer")
-                                if isinstance(data__openclaw__excluded_value, (int, float, Decimal)) and not isinstance(data__openclaw__excluded_value, bool):
-                                    if data__openclaw__excluded_value < 1:
-                                        raise JsonSchemaValueException("" + (name_prefix or "data") + ".openclaw.excluded.{data__openclaw__excluded_key}".format(**locals()) + " must be bigger than or equal to 1")
+                                if not isinstance(data__openclaw__excluded_value, (dict)):
+                                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".openclaw.excluded.{data__openclaw__excluded_key}".format(**locals()) + " must be object")
+                                data__openclaw__excluded_value_is_dict = isinstance(data__openclaw__excluded_value, dict)
+                                if data__openclaw__excluded_value_is_dict:
+                                    data__openclaw__excluded_value__missing_keys = set(['sessions', 'events']) - data__openclaw__excluded_value.keys()
+                                    if data__openclaw__excluded_value__missing_keys:
+                                        raise JsonSchemaValueException("" + (name_prefix or "data") + ".openclaw.excluded.{data__openclaw__excluded_key}".format(**locals()) + " must contain ")
+                                    data__openclaw__excluded_value_keys = set(data__openclaw__excluded_value.keys())
+                                    if "sessions" in data__openclaw__excluded_value_keys:
+                                        data__openclaw__excluded_value_keys.remove("sessions")
+                                        data__openclaw__excluded_value__sessions = data__openclaw__excluded_value["sessions"]
+                                        if not isinstance(data__openclaw__excluded_value__sessions, (int)) and not (isinstance(data__openclaw__excluded_value__sessions, float) and data__openclaw__excluded_value__sessions.is_integer()) or isinstance(data__openclaw__excluded_value__sessions, bool):
+                                            raise JsonSchemaValueException("" + (name_prefix or "data") + ".openclaw.excluded.{data__openclaw__excluded_key}.sessions".format(**locals()) + " must be integer")
+                                        if isinstance(data__openclaw__excluded_value__sessions, (int, float, Decimal)) and not isinstance(data__openclaw__excluded_value__sessions, bool):
+                                            if data__openclaw__excluded_value__sessions < 1:
+                                                raise JsonSchemaValueException("" + (name_prefix or "data") + ".openclaw.excluded.{data__openclaw__excluded_key}.sessions".format(**locals()) + " must be bigger than or equal to 1")
+                                    if "events" in data__openclaw__excluded_value_keys:
+                                        data__openclaw__excluded_value_keys.remove("events")
+                                        data__openclaw__excluded_value__events = data__openclaw__excluded_value["events"]
+                                        if not isinstance(data__openclaw__excluded_value__events, (int)) and not (isinstance(data__openclaw__excluded_value__events, float) and data__openclaw__excluded_value__events.is_integer()) or isinstance(data__openclaw__excluded_value__events, bool):
+                                            raise JsonSchemaValueException("" + (name_prefix or "data") + ".openclaw.excluded.{data__openclaw__excluded_key}.events".format(**locals()) + " must be integer")
+                                        if isinstance(data__openclaw__excluded_value__events, (int, float, Decimal)) and not isinstance(data__openclaw__excluded_value__events, bool):
+                                            if data__openclaw__excluded_value__events < 0:
+                                                raise JsonSchemaValueException("" + (name_prefix or "data") + ".openclaw.excluded.{data__openclaw__excluded_key}.events".format(**locals()) + " must be bigger than or equal to 0")
+                                    if data__openclaw__excluded_value_keys:
+                                        raise JsonSchemaValueException("" + (name_prefix or "data") + ".openclaw.excluded.{data__openclaw__excluded_key}".format(**locals()) + " must not contain "+str(data__openclaw__excluded_value_keys)+" properties")
         if "refused" in data_keys:
             data_keys.remove("refused")
             data__refused = data["refused"]

@@ -1,6 +1,6 @@
 # Generated from schemas/import-ledger.schema.json by fastjsonschema; do not edit.
 # Regenerate: python -m vm_memory_oracle.storage.validation
-SCHEMA_SHA256 = 'e3c7bcacee40aeee0b8d0d661ed369561de4471c2478fc7a8c40d35e3b65c728'
+SCHEMA_SHA256 = '9b4d548f679acc01937d9fe309635a4a4f0f5c9abe13665533d5c1163a2e27b2'
 
 VERSION = "2.22.3"
 from decimal import Decimal
@@ -234,14 +234,40 @@ def validate_vm_memory_oracle_import_ledger_schema_json(data, custom_formats={},
                                                         if "excluded" in data__sources_value__sessions_value_keys:
                                                             data__sources_value__sessions_value_keys.remove("excluded")
                                                             data__sources_value__sessions_value__excluded = data__sources_value__sessions_value["excluded"]
-                                                            if not isinstance(data__sources_value__sessions_value__excluded, (str)):
-                                                                raise JsonSchemaValueException("" + (name_prefix or "data") + ".sources.{data__sources_key}.sessions.{data__sources_value__sessions_key}.excluded".format(**locals()) + " must be string")
+                                                            if not isinstance(data__sources_value__sessions_value__excluded, (dict, str)):
+                                                                raise JsonSchemaValueException("" + (name_prefix or "data") + ".sources.{data__sources_key}.sessions.{data__sources_value__sessions_key}.excluded".format(**locals()) + " must be object or string")
                                                             if isinstance(data__sources_value__sessions_value__excluded, str):
                                                                 data__sources_value__sessions_value__excluded_len = len(data__sources_value__sessions_value__excluded)
                                                                 if data__sources_value__sessions_value__excluded_len < 1:
                                                                     raise JsonSchemaValueException("" + (name_prefix or "data") + ".sources.{data__sources_key}.sessions.{data__sources_value__sessions_key}.excluded".format(**locals()) + " must be longer than or equal to 1 characters")
                                                                 if data__sources_value__sessions_value__excluded_len > 128:
                                                                     raise JsonSchemaValueException("" + (name_prefix or "data") + ".sources.{data__sources_key}.sessions.{data__sources_value__sessions_key}.excluded".format(**locals()) + " must be shorter than or equal to 128 characters")
+                                                            data__sources_value__sessions_value__excluded_is_dict = isinstance(data__sources_value__sessions_value__excluded, dict)
+                                                            if data__sources_value__sessions_value__excluded_is_dict:
+                                                                data__sources_value__sessions_value__excluded_keys = set(data__sources_value__sessions_value__excluded.keys())
+                                                                for data__sources_value__sessions_value__excluded_key in data__sources_value__sessions_value__excluded_keys:
+                                                                    if data__sources_value__sessions_value__excluded_key not in []:
+                                                                        data__sources_value__sessions_value__excluded_value = data__sources_value__sessions_value__excluded.get(data__sources_value__sessions_value__excluded_key)
+                                                                        if not isinstance(data__sources_value__sessions_value__excluded_value, (int)) and not (isinstance(data__sources_value__sessions_value__excluded_value, float) and data__sources_value__sessions_value__excluded_value.is_integer()) or isinstance(data__sources_value__sessions_value__excluded_value, bool):
+                                                                            raise JsonSchemaValueException("" + (name_prefix or "data") + ".sources.{data__sources_key}.sessions.{data__sources_value__sessions_key}.excluded.{data__sources_value__sessions_value__excluded_key}".format(**locals()) + " must be integer")
+                                                                        if isinstance(data__sources_value__sessions_value__excluded_value, (int, float, Decimal)) and not isinstance(data__sources_value__sessions_value__excluded_value, bool):
+                                                                            if data__sources_value__sessions_value__excluded_value < 0:
+                                                                                raise JsonSchemaValueException("" + (name_prefix or "data") + ".sources.{data__sources_key}.sessions.{data__sources_value__sessions_key}.excluded.{data__sources_value__sessions_value__excluded_key}".format(**locals()) + " must be bigger than or equal to 0")
+                                                                data__sources_value__sessions_value__excluded_len = len(data__sources_value__sessions_value__excluded)
+                                                                if data__sources_value__sessions_value__excluded_len != 0:
+                                                                    data__sources_value__sessions_value__excluded_property_names = True
+                                                                    for data__sources_value__sessions_value__excluded_key in data__sources_value__sessions_value__excluded:
+                                                                        try:
+                                                                            if isinstance(data__sources_value__sessions_value__excluded_key, str):
+                                                                                data__sources_value__sessions_value__excluded_key_len = len(data__sources_value__sessions_value__excluded_key)
+                                                                                if data__sources_value__sessions_value__excluded_key_len < 1:
+                                                                                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".sources.{data__sources_key}.sessions.{data__sources_value__sessions_key}.excluded".format(**locals()) + " must be longer than or equal to 1 characters")
+                                                                                if data__sources_value__sessions_value__excluded_key_len > 128:
+                                                                                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".sources.{data__sources_key}.sessions.{data__sources_value__sessions_key}.excluded".format(**locals()) + " must be shorter than or equal to 128 characters")
+                                                                        except (JsonSchemaValueException, JsonSchemaValuesException):
+                                                                            data__sources_value__sessions_value__excluded_property_names = False
+                                                                    if not data__sources_value__sessions_value__excluded_property_names:
+                                                                        raise JsonSchemaValueException("" + (name_prefix or "data") + ".sources.{data__sources_key}.sessions.{data__sources_value__sessions_key}.excluded".format(**locals()) + " must be named by propertyName definition")
                                                         if data__sources_value__sessions_value_keys:
                                                             raise JsonSchemaValueException("" + (name_prefix or "data") + ".sources.{data__sources_key}.sessions.{data__sources_value__sessions_key}".format(**locals()) + " must not contain "+str(data__sources_value__sessions_value_keys)+" properties")
                                     if data__sources_value_keys:
