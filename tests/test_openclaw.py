@@ -662,8 +662,10 @@ def test_in_a_group_session_the_real_agent_hears_only_what_the_group_may(opencla
              "--accept-capabilities")  # fmt: skip
     configure(
         setup,
-        # An earlier test here uninstalled the plugin, which leaves its entry disabled.
+        # An earlier test here uninstalled the plugin, which leaves its entry disabled and
+        # gives the memory slot back to memory-core.
         ("plugins.entries.vm-memory-oracle.enabled", True),
+        ("plugins.slots.memory", "vm-memory-oracle"),
         (
             "plugins.entries.vm-memory-oracle.config",
             {"dataPath": str(data), "autoRecall": True, "liveLearning": False},
