@@ -613,3 +613,90 @@ def test_agentskills_validate_passes_on_the_bundle(tmp_path):
     )
     assert result.returncode == 0, result.stdout + result.stderr
     assert result.stdout.startswith("Valid skill")
+
+
+def relevant_memories(request: dict) -> str:
+    """The block auto-recall put in a model request for its turn (the last one: the
+    session's history may hold earlier turns' blocks), or "" when it put none."""
+    asked = json.dumps(request["messages"])
+    if "<relevant-memories>" not in asked:
+        return ""
+    start = asked.rindex("<relevant-memories>")
+    return asked[start : asked.index("</relevant-memories>", start)]
+
+
+@pytest.mark.openclaw_agent
+def test_in_a_group_session_the_real_agent_hears_only_what_the_group_may(openclaw_home, tmp_path):
+    """The real agent in a Telegram group's session (OpenClaw's key
+    agent:main:telegram:group:-100): auto-recall injects what the owner said in that group,
+    not what they said in their direct chat, until share_direct_memories_in_groups allows
+    it; the agent's memory_search there finds the group's allergy and not the owner's; in a
+    session of the owner's own auto-recall brings both."""
+    setup = openclaw_home
+    base, data = setup.base, tmp_path / "group-memory"
+    memory = [str(base / "scripts" / "vm-memory-oracle"), "--data-path", str(data)]
+    assert subprocess.run(memory + ["--action", "init"], capture_output=True).returncode == 0
+    in_the_group = {
+        "origin": "owner",
+        "session": "interactive",
+        "chat": "group",
+        "channel": "telegram",
+        "group": "telegram:group:-100",
+    }
+    lines = [
+        {"ts": "2026-05-14T09:00:00Z", "role": "user", "text": "I'm allergic to peanuts."},
+        {
+            "ts": "2026-05-14T10:00:00Z",
+            "role": "user",
+            "text": "I'm allergic to shellfish.",
+            "provenance": in_the_group,
+        },
+    ]
+    (data / "sessions" / "2026-05-14-090000.jsonl").write_text(
+        "".join(json.dumps(line) + "\n" for line in lines)
+    )
+    summarized = subprocess.run(memory + ["--action", "summarize", "--all"], capture_output=True)
+    assert summarized.returncode == 0, summarized.stderr
+
+    openclaw(setup, "plugins", "install", str(BUNDLE / "openclaw-plugin"), "--force",
+             "--accept-capabilities")  # fmt: skip
+    configure(
+        setup,
+        # An earlier test here uninstalled the plugin, which leaves its entry disabled and
+        # gives the memory slot back to memory-core.
+        ("plugins.entries.vm-memory-oracle.enabled", True),
+        ("plugins.slots.memory", "vm-memory-oracle"),
+        (
+            "plugins.entries.vm-memory-oracle.config",
+            {"dataPath": str(data), "autoRecall": True, "liveLearning": False},
+        ),
+        ("plugins.entries.vm-memory-oracle.hooks.allowConversationAccess", True),
+        ("plugins.entries.memory-core.enabled", False),
+        ("tools.toolSearch", False),
+    )
+    group = "telegram:group:-100"
+    try:
+        question = "List my allergies, please (group search)"
+        setup.script[question] = ("memory_search", {"query": "allergic"})
+        before = len(setup.model.requests)
+        agent_turn(setup, question, session=group)
+        injected = relevant_memories(setup.model.requests[before])
+        assert "shellfish" in injected and "peanuts" not in injected, injected
+        (found,) = tool_results(setup.model.requests[before:], question)
+        snippets = " ".join(hit["snippet"] for hit in json.loads(found)["results"])
+        assert "shellfish" in snippets and "peanuts" not in snippets, found[:2000]
+
+        before = len(setup.model.requests)
+        agent_turn(setup, "List my allergies, please (direct)", session="visibility-direct")
+        injected = relevant_memories(setup.model.requests[before])
+        assert "shellfish" in injected and "peanuts" in injected, injected
+
+        shared = memory + ["--action", "config", "--set", "share_direct_memories_in_groups=true"]
+        assert subprocess.run(shared, capture_output=True).returncode == 0
+        before = len(setup.model.requests)
+        agent_turn(setup, "List my allergies, please (group, shared)", session=group)
+        injected = relevant_memories(setup.model.requests[before])
+        assert "shellfish" in injected and "peanuts" in injected, injected
+    finally:
+        openclaw(setup, "plugins", "uninstall", "vm-memory-oracle", "--force")
+        openclaw(setup, "plugins", "enable", "memory-core")

@@ -52,6 +52,9 @@ def served(memory):
         service.close()
 
 
+WORDS = ("peanuts", "shellfish", "pollen")
+
+
 def found(service: Served, **fields) -> set[str]:
     answer = service.ask("search", query="allergic", maxResults=6, **fields)
     assert answer["ok"], answer
@@ -83,6 +86,16 @@ def test_a_group_sees_its_own_memories_and_the_owners_only_when_allowed(served, 
     hidden = service.ask("get", sessionKey=GROUP, **opened)
     assert not hidden["ok"] and "not shown in this group chat" in hidden["error"]["message"]
     assert not service.ask("get", path="MEMORY.md", sessionKey=GROUP)["ok"]
+    # The facts' file mixes every chat's facts: a group reads its own lines, up to the first
+    # it may not hear, and not one it may not.
+    facts = (memory / "knowledge-graph" / "facts.jsonl").read_text().splitlines()
+    at = {word: n for n, fact in enumerate(facts, 1) for word in WORDS if word in fact}
+    facts_file = {"path": "knowledge-graph/facts.jsonl", "sessionKey": GROUP}
+    read = service.ask("get", **facts_file, **{"from": at["shellfish"]})["result"]
+    assert read["text"].startswith(facts[at["shellfish"] - 1][:40])
+    assert "peanuts" not in read["text"] and "pollen" not in read["text"]
+    hidden = service.ask("get", **facts_file, **{"from": at["peanuts"]})
+    assert not hidden["ok"] and "not shown in this group chat" in hidden["error"]["message"]
     service.close()
 
     assert (
@@ -92,6 +105,12 @@ def test_a_group_sees_its_own_memories_and_the_owners_only_when_allowed(served, 
     assert found(service, sessionKey=GROUP) == {"peanuts", "shellfish"}
     assert found(service, sessionKey=OTHER_GROUP) == {"peanuts", "pollen"}
     assert service.ask("get", sessionKey=GROUP, **opened)["ok"]
+    # MEMORY.md and the daily summaries gather every chat's memories, another group's too.
+    day = next((memory / "daily").glob("*.md")).name
+    for gathered in ("MEMORY.md", f"daily/{day}"):
+        assert service.ask("get", path=gathered)["ok"], gathered
+        refused = service.ask("get", path=gathered, sessionKey=GROUP)
+        assert "not shown in this group chat" in refused["error"]["message"]
 
 
 def test_a_group_still_gets_k_results_when_there_are_enough_it_may_see(served, memory):
@@ -99,6 +118,59 @@ def test_a_group_still_gets_k_results_when_there_are_enough_it_may_see(served, m
     answer = service.ask("search", query="allergic", maxResults=1, sessionKey=GROUP)
     [hit] = answer["result"]["results"]
     assert "shellfish" in hit["snippet"]
+
+
+FOODS = (
+    "almonds cashews walnuts pecans hazelnuts pistachios sesame mustard celery lupin "
+    "soy wheat barley rye oats eggs milk cheese butter yoghurt cod tuna salmon trout "
+    "shrimp crab lobster mussels oysters squid kiwi mango banana avocado strawberries "
+    "tomatoes peppers garlic onions cinnamon"
+).split()
+
+
+def test_a_group_gets_k_of_its_own_behind_many_of_the_owners(connected, state, data_dir):
+    """The owner said forty allergies in their direct chat, the group three: a search of
+    three in the group is answered with the group's three, however far below the owner's
+    they rank, and the owner's (seen in the direct chat) are neither shown nor boosted."""
+    transcript = Transcript(state)
+    learning.sessions_table(
+        transcript,
+        [
+            ("main", "agent:main:main", "direct", "telegram", None),
+            ("topic", f"{GROUP}:topic:7", "group", "telegram", None),
+        ],
+    )
+    for food in FOODS:
+        learning.message(transcript, "main", "user", f"I am allergic to {food}.", __openclaw=OWNER)
+    for food in ("shellfish", "pollen", "dust"):
+        learning.message(
+            transcript, "topic", "user", f"@bot I am allergic to {food}.", __openclaw=OWNER
+        )
+    assert connected("--action", "summarize", "--all").code == 0
+    service = Served(data_dir)
+    try:
+        owners = service.ask("search", query="allergic", maxResults=12, boost=False)
+        assert len(owners["result"]["results"]) == 12
+        assert not any(
+            word in hit["snippet"]
+            for hit in owners["result"]["results"]
+            for word in ("shellfish", "pollen", "dust")
+        )  # the group's rank below a dozen of the owner's
+        # A topic of the group is the group: what was said in it is the group's.
+        answer = service.ask("search", query="allergic", maxResults=3, sessionKey=GROUP)
+        said = sorted(hit["snippet"] for hit in answer["result"]["results"])
+        assert len(said) == 3 and all(
+            any(word in snippet for word in ("shellfish", "pollen", "dust")) for snippet in said
+        ), said
+    finally:
+        service.close()
+    from vm_memory_oracle.memory import Memory
+
+    used = Memory.open(data_dir).store().read_activation()
+    facts = learning.records(data_dir / "knowledge-graph" / "facts.jsonl")
+    groups = {fact["id"]: fact["provenance"].get("group") for fact in facts}
+    boosted = {groups[fact_id] for fact_id, state in used.items() if state.access_count}
+    assert boosted == {"telegram:group:-100"}
 
 
 def test_the_command_line_sees_everything(connected, memory):
@@ -168,3 +240,18 @@ def test_the_plugin_asks_for_what_its_session_may_hear(memory, connected, tmp_pa
     assert "peanuts" in injected["hook"]["prependContext"]
     snippets = " ".join(hit["snippet"] for hit in searched["details"]["results"])
     assert "peanuts" in snippets and "shellfish" in snippets and "pollen" not in snippets
+
+
+def test_what_may_be_another_groups_is_shown_in_no_group():
+    """A turn copied from a group before its group was kept (chat "group", no group), or of
+    unknown origin, may be another group's: a group never sees it, even when the owner
+    shares their direct chats; the owner's direct chat does."""
+    from vm_memory_oracle.model.provenance import Provenance, Viewer
+
+    old = Provenance("owner", "interactive", "group", "telegram")
+    unknown = Provenance("unknown")  # a turn copied before copies kept who said it
+    direct = Provenance("owner", "interactive", "direct", "telegram")
+    sharing = Viewer("telegram:group:-100", share_direct=True)
+    assert not sharing.sees(old) and not sharing.sees(unknown)
+    assert sharing.sees(direct) and sharing.sees(None)  # None: a log of the owner's own
+    assert Viewer().sees(old) and Viewer().sees(unknown)

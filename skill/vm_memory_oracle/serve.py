@@ -22,7 +22,7 @@ process goes on; it ends when stdin closes.
                 "warnings"}
     get     {"path": "MEMORY.md" | "daily/<day>.md" | "sessions/<log>.jsonl" |
              "knowledge-graph/facts.jsonl", "from": LINE (default 1), "lines": N,
-             "sessionKey": KEY}
+             "sessionKey": KEY (in a group, the lines up to the first it may not hear)}
             -> {"path", "text", "from", "lines", "origin"}
             or {"path": "memory/<name>.md" | "USER.md", "workspace": DIR, ...}: a note of
             the OpenClaw workspace DIR, read as it is now (origin "workspace")
@@ -69,7 +69,7 @@ from .errors import (
 )
 from .model.turn import OPENCLAW_ID
 from .openclaw.notes import is_note_path, note_citations
-from .openclaw.visibility import check_lines, shown_to, viewer_of
+from .openclaw.visibility import shown_to, viewer_of, visible_lines
 from .recall.results import Found, FoundEpisode, JsonObject, cited_turn
 from .storage import derived
 
@@ -290,7 +290,7 @@ class Service:
         memory = self._memory()
         viewer = viewer_of(request, memory.settings)
         if is_note_path(path.strip()):  # the owner's notes: in a group only if shared
-            check_lines(viewer, path.strip(), "")
+            visible_lines(viewer, path.strip(), "")
             return _workspace_note(request, path.strip(), first, count)
         layout = memory.checked_layout()
         relative = _readable(path.strip())
@@ -304,7 +304,9 @@ class Service:
             text, origin = _episode_lines(memory, relative, first, count), "episodes"
         else:
             raise InvalidInputError("no such file in the memory", source=relative)
-        check_lines(viewer, relative, text)
+        shown = visible_lines(viewer, relative, text)
+        if shown != text:  # cut before a line this session may not hear
+            text, count = shown, shown.count("\n") + 1
         from .extract.redact import redact
 
         return Read(relative, redact(text).text[:GET_CHARS], first, count, origin)

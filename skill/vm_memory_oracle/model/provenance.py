@@ -100,14 +100,22 @@ class Provenance:
 
 OWNER_SAID = Provenance(OWNER)
 
+GROUP_CHATS = frozenset(("group", "channel"))  # the host's chat types of a shared chat
+
 # A session key of a group or channel chat: agent:<agent>:<channel>:group:<id> (OpenClaw
-# 2026.9), its conversation part being the chat's identity.
-_GROUP_KEY = re.compile(r"agent:[^:]{1,128}:((?:[^:]{1,64}:)?(?:group|channel):.{1,256})")
+# 2026.9), its conversation part being the chat's identity. A forum topic or a thread of
+# the chat is a session of its own (`:topic:<id>`, `:thread:<id>` after the chat), but its
+# members are the chat's: it is the same group.
+_GROUP_KEY = re.compile(
+    r"agent:[^:]{1,128}:((?:[^:]{1,64}:)?(?:group|channel):.{1,256}?)"
+    r"(?::(?:topic|thread):[^:]{1,128})*"
+)
 
 
 def group_of(session_key: object) -> str | None:
-    """The group or channel chat a session key names ("telegram:group:-100"), or None for a
-    direct chat, the main session or a key that names none."""
+    """The group or channel chat a session key names ("telegram:group:-100", the same for
+    its topics and threads), or None for a direct chat, the main session or a key that
+    names none."""
     if not isinstance(session_key, str):
         return None
     match = _GROUP_KEY.fullmatch(session_key)
@@ -125,12 +133,18 @@ class Viewer:
     def sees(self, provenance: Provenance | None) -> bool:
         """Whether a memory said as `provenance` says may be shown: everything in a direct
         chat; in a group, what was said in that group, and what was said in no group only
-        when the owner allows it (another group's never)."""
+        when the owner allows it (another group's never, nor what may be another group's)."""
         if self.group is None:
             return True
         said_in = provenance.group if provenance is not None else None
         if said_in is not None:
             return said_in == self.group
+        if provenance is not None and (
+            provenance.chat in GROUP_CHATS or provenance.origin == UNKNOWN
+        ):
+            # A group's placed before the group was kept, or said where nobody knows: it may
+            # be another group's.
+            return False
         return self.share_direct
 
 

@@ -5,8 +5,9 @@ session named (the command line: the owner at the machine), everything is shown.
 or channel chat (model/provenance.group_of), a memory said in that group is shown; one said
 in no group (the owner's direct chats, a session log of their own, the command line) only
 when `share_direct_memories_in_groups` allows it, off by default as OpenClaw keeps
-MEMORY.md out of groups; another group's never. Auto-recall asks for trusted memories only
-(`trustedOnly`): what the owner or the agent said.
+MEMORY.md out of groups; another group's never, nor MEMORY.md and the daily summaries,
+which gather every chat's. Auto-recall asks for trusted memories only (`trustedOnly`): what
+the owner or the agent said.
 """
 
 from __future__ import annotations
@@ -51,19 +52,30 @@ def shown_to(request: dict, settings: Any) -> Callable[[Provenance | None], bool
     return shown
 
 
-def check_lines(viewer: Viewer, path: str, text: str) -> None:
-    """Refuse lines of a file of the memory `viewer` may not see: in a group, a session
-    log's or the facts' lines said elsewhere, and the owner's MEMORY.md and daily summaries
-    unless the owner shares them."""
+def visible_lines(viewer: Viewer, path: str, text: str) -> str:
+    """The lines of a file of the memory `viewer` may see, read from the first: a session
+    log's or the facts' lines up to the first said where it may not hear (so the line
+    numbers stay those asked for), the owner's notes only when the owner shares them, and
+    MEMORY.md and the daily summaries never in a group: they gather every chat's memories,
+    other groups' among them. Refused when not even the first line may be seen."""
     if viewer.group is None:
-        return
+        return text
     if path.startswith("sessions/") or path == "knowledge-graph/facts.jsonl":
-        said = [_provenance_of(line) for line in text.splitlines() if line.strip()]
-        if all(viewer.sees(provenance) for provenance in said):
-            return
-    elif viewer.share_direct:
-        return
+        shown: list[str] = []
+        for line in text.split("\n"):
+            if line.strip() and not viewer.sees(_provenance_of(line)):
+                break
+            shown.append(line)
+        if shown or not text:
+            return "\n".join(shown)
+    elif viewer.share_direct and not _gathered(path):
+        return text
     raise InvalidInputError("not shown in this group chat", source=path)
+
+
+def _gathered(path: str) -> bool:
+    """Whether a file of the memory is written from every chat's memories."""
+    return path == "MEMORY.md" or path.startswith("daily/")
 
 
 def _provenance_of(line: str) -> Provenance | None:

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from datetime import datetime
+from typing import TYPE_CHECKING
 
 from ..errors import UsageError
 from ..graph import KnowledgeGraph
@@ -29,6 +30,11 @@ from .query import MAX_K, Asked, Query, check_query
 from .results import Recalled, ResultSet
 from .sources import SOURCES, episodes
 from .sources.episodes import EpisodeHit
+
+if TYPE_CHECKING:
+    import numpy as np
+
+    from ..episodes.index import EpisodeIndex
 
 
 def recall_many(
@@ -66,37 +72,18 @@ def recall_many(
     if semantic is None or said is None or not len(said):
         said = None  # no episode to find
     wanted = [asked.k or graph.settings.recall_k for asked in queries]
-    # What may not be shown is left out of a longer ranking, then k are taken.
-    ks = wanted if shown is None else [min(MAX_K, 4 * k) for k in wanted]
-    vectors = nearest = None
+    vectors = None
     if semantic is not None:  # the archive may answer a memory with no active fact
         vectors = semantic.embedder.embed_queries([asked.text for asked in queries])
-        if view.records:
-            nearest = nearest_of_each(semantic, vectors, ks)
-    read: list[Query] = []
-    ranked: list[Sequence[Hit | EpisodeHit]] = []
-    for position, asked in enumerate(queries):
-        query = Query(
-            asked.text,
-            corpus,
-            k=ks[position],
-            today=now.date(),
-            vector=vectors[position] if vectors is not None else None,
-            semantic=semantic,
-            nearest=nearest[position] if nearest is not None else None,
-            episodes=said,
-        )
-        read.append(query)
-        concerned = concerns_the_memory(query)
-        hits = _facts_found(indexes, query, concerned, now, boost=boost, order=order)
-        concerned = concerned or bool(hits)  # a dormant or archived fact answered it
-        ranked.append(_with_episodes(query, hits, concerned) if said is not None else hits)
     history = HistoryLookup(graph, view.records)
-    if shown is not None:
-        ranked = [
-            [hit for hit in hits if shown(history.provenance_of(hit))][:k]
-            for hits, k in zip(ranked, wanted)
-        ]
+    ranking = _Ranking(indexes, corpus, vectors, said, now, order)
+    if shown is None:
+        read, ranked = ranking.ranked(queries, wanted, restore=boost)
+    else:
+        read, ranked = _visible(ranking, queries, wanted, shown, history)
+        if boost:  # an archived fact is restored only when it is returned
+            for hits in ranked:
+                restore_found(graph, [h for h in hits if isinstance(h, Hit)], indexes.archive, now)
     if boost:
         warning = _reinforce(graph, ranked, now)
         warnings.extend([warning] if warning else [])
@@ -113,19 +100,94 @@ def recall_many(
     return Recalled(sets, tuple(warnings))
 
 
+class _Ranking:
+    """The rankings of queries on one snapshot, for any k (the vectors are embedded once)."""
+
+    def __init__(
+        self,
+        indexes: Indexes,
+        corpus: Corpus,
+        vectors: np.ndarray | None,
+        said: EpisodeIndex | None,
+        now: datetime,
+        order: str,
+    ):
+        self.indexes, self.corpus, self.vectors = indexes, corpus, vectors
+        self.said, self.now, self.order = said, now, order
+
+    def ranked(
+        self, queries: Sequence[Asked], ks: Sequence[int], *, restore: bool
+    ) -> tuple[list[Query], list[Sequence[Hit | EpisodeHit]]]:
+        """Each query read and ranked, at most ks[i] hits for queries[i]; `restore`: the
+        archived facts returned are made active again (archive.restore_found)."""
+        semantic, vectors = self.indexes.semantic, self.vectors
+        nearest = None
+        if semantic is not None and vectors is not None and self.corpus.view.records:
+            nearest = nearest_of_each(semantic, vectors, list(ks))
+        read: list[Query] = []
+        ranked: list[Sequence[Hit | EpisodeHit]] = []
+        for position, asked in enumerate(queries):
+            query = Query(
+                asked.text,
+                self.corpus,
+                k=ks[position],
+                today=self.now.date(),
+                vector=vectors[position] if vectors is not None else None,
+                semantic=semantic,
+                nearest=nearest[position] if nearest is not None else None,
+                episodes=self.said,
+            )
+            read.append(query)
+            concerned = concerns_the_memory(query)
+            hits = _facts_found(
+                self.indexes, query, concerned, self.now, restore=restore, order=self.order
+            )
+            concerned = concerned or bool(hits)  # a dormant or archived fact answered it
+            found = _with_episodes(query, hits, concerned) if self.said is not None else hits
+            ranked.append(found)
+        return read, ranked
+
+
+def _visible(
+    ranking: _Ranking,
+    queries: Sequence[Asked],
+    wanted: Sequence[int],
+    shown: Callable[[Provenance | None], bool],
+    history: HistoryLookup,
+) -> tuple[list[Query], list[Sequence[Hit | EpisodeHit]]]:
+    """The first wanted[i] hits of each query that `shown` allows: the hidden ones are left
+    out of a longer ranking, made longer again (up to MAX_K) while a query has fewer than it
+    wants and its ranking was cut short rather than run out."""
+    ks = [min(MAX_K, 4 * k) for k in wanted]
+    while True:
+        read, ranked = ranking.ranked(queries, ks, restore=False)
+        visible = [[hit for hit in hits if shown(history.provenance_of(hit))] for hits in ranked]
+        short = [
+            position
+            for position, hits in enumerate(ranked)
+            if len(visible[position]) < wanted[position]
+            and len(hits) >= ks[position]
+            and ks[position] < MAX_K
+        ]
+        if not short:
+            return read, [hits[:k] for hits, k in zip(visible, wanted)]
+        for position in short:
+            ks[position] = min(MAX_K, 4 * ks[position])
+
+
 def _facts_found(
     indexes: Indexes,
     query: Query,
     concerned: bool,
     now: datetime,
     *,
-    boost: bool,
+    restore: bool,
     order: str,
 ) -> list[Hit]:
     """The facts ranked for `query`, none when it does not concern the memory. When the
     active facts do not answer (dormant.answered), the dormant facts under the threshold
     (dormant.py) and the pruned facts of the archive (archive.py) are ranked with them by
-    relevance, and those returned are made active again when boosting: an archived one
+    relevance, and those returned are made active again when `restore`: an archived one
     restored here, a dormant one by _reinforce."""
     hits = rank(query, SOURCES, order) if concerned else []
     if answered(hits, query.k):
@@ -138,7 +200,7 @@ def _facts_found(
     vectors = vectors_of(query, hits + found, archive_index)
     hits = one_per_turn_first(ranked_together(query, hits, found, vectors, now), query.k)
     hits = in_order(hits, order)
-    return restore_found(indexes.graph, hits, tier, now) if boost else hits
+    return restore_found(indexes.graph, hits, tier, now) if restore else hits
 
 
 def _with_episodes(query: Query, hits: list[Hit], concerned: bool) -> Sequence[Hit | EpisodeHit]:

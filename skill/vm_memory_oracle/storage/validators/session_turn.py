@@ -1,6 +1,6 @@
 # Generated from schemas/session-turn.schema.json by fastjsonschema; do not edit.
 # Regenerate: python -m vm_memory_oracle.storage.validation
-SCHEMA_SHA256 = 'c0e106856908f21155c3936ad35f779b802f9cd281819dc1df416e5230e8269b'
+SCHEMA_SHA256 = 'aa78db83be17bf53f789c69f5386469fb89454277eac4100beceb98e3b2be485'
 
 VERSION = "2.22.3"
 from decimal import Decimal
