@@ -7,6 +7,8 @@ from __future__ import annotations
 import json
 import os
 import subprocess
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -52,19 +54,29 @@ def allergy_memory(cli, data_dir):
     return log
 
 
-@pytest.fixture
-def served(data_dir):
+@contextmanager
+def services(data: Path) -> Iterator[Callable[..., Served]]:
+    """Starts serve processes, on `data` unless told another directory (more arguments go
+    to the command line); each one still running at the end is stopped."""
     running: list[Served] = []
 
-    def start(data: Path = data_dir, *extra: str) -> Served:
-        running.append(Served(data, *extra))
+    def start(on: Path = data, *extra: str) -> Served:
+        running.append(Served(on, *extra))
         return running[-1]
 
-    yield start
-    for service in running:
-        if service.process.poll() is None:
-            service.process.kill()
-            service.process.wait()
+    try:
+        yield start
+    finally:
+        for service in running:
+            if service.process.poll() is None:
+                service.process.kill()
+                service.process.wait()
+
+
+@pytest.fixture
+def served(data_dir):
+    with services(data_dir) as start:
+        yield start
 
 
 def test_a_search_answers_as_recall_does_citing_the_line_get_opens(allergy_memory, served):

@@ -8,7 +8,7 @@ import pytest
 import test_openclaw_state
 import test_provenance_learning as learning
 from test_openclaw_state import Transcript
-from test_serve import Served
+from test_serve import Served, services
 
 state = test_openclaw_state.state
 connected = test_openclaw_state.connected
@@ -41,15 +41,8 @@ def memory(connected, state, data_dir):
 
 @pytest.fixture
 def served(memory):
-    running: list[Served] = []
-
-    def start() -> Served:
-        running.append(Served(memory))
-        return running[-1]
-
-    yield start
-    for service in running:
-        service.close()
+    with services(memory) as start:
+        yield start
 
 
 WORDS = ("peanuts", "shellfish", "pollen")

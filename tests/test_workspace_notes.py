@@ -12,7 +12,7 @@ import os
 from pathlib import Path
 
 import pytest
-from test_serve import Served
+from test_serve import Served, services
 from vm_memory_oracle.openclaw.notes import MAX_NOTE_BYTES
 
 from conftest import data_files
@@ -34,17 +34,8 @@ def memory(cli, data_dir):
 
 @pytest.fixture
 def served(memory):
-    running: list[Served] = []
-
-    def start() -> Served:
-        running.append(Served(memory))
-        return running[-1]
-
-    yield start
-    for service in running:
-        if service.process.poll() is None:
-            service.process.kill()
-            service.process.wait()
+    with services(memory) as start:
+        yield start
 
 
 def learn_notes(service: Served, workspace: Path) -> dict:
