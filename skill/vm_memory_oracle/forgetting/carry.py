@@ -85,10 +85,10 @@ def forget(
     with store.locked("forget"):
         earlier = finish_pending(graph, now)
         selection = select(graph, selector, purge=purge)
+        if selection.empty and earlier is not None:
+            return _finished(graph, earlier, selector)  # the forget run again, finished
         if selection.empty:
-            done = _described(None, selection, [])
-            done.finished_earlier = earlier
-            return done
+            return _described(None, selection, [])
         ident = forget_id(selector, now)
         journal: dict[str, Any] = {
             "forget": ident,
@@ -111,13 +111,31 @@ def forget(
         done.at = at
         done.reason = ArchiveCause("forgotten", journal.get("reason", "")).prose
         done.warnings += _carry(graph, journal, now)
-        done.finished_earlier = earlier
+        done.finished_earlier = earlier and earlier["forget"]
     return done
 
 
-def finish_pending(graph, now: datetime) -> str | None:
+def _finished(graph, journal: dict[str, Any], selector: Selector) -> Forgot:
+    """A forget that a killed run began and this one finished, as its journal and the
+    archive tell it (the words of its episodes are gone by now)."""
+    archived = {record.fact.id: record for record in graph.archived_facts()}
+    facts = [archived[fact_id].fact for fact_id in journal["facts"] if fact_id in archived]
+    return Forgot(
+        journal["forget"],
+        selector,
+        at=journal["at"],
+        reason=ArchiveCause("forgotten", journal.get("reason", "")).prose,
+        facts=[{"id": f.id, "text": f.sentence, "source": f.source} for f in facts],
+        archived=list(journal["archived"]),
+        turns=list(journal["turns"]),
+        purged=list(journal["purge"]),
+        finished_earlier=journal["forget"],
+    )
+
+
+def finish_pending(graph, now: datetime) -> dict[str, Any] | None:
     """Finish the forget a killed run left in state/forgetting.json (under the caller's
-    lock); its id, or None when there was none."""
+    lock); its journal, or None when there was none."""
     store = graph.store
     path = store.layout.forget_journal
     if not path.exists():
@@ -136,7 +154,7 @@ def finish_pending(graph, now: datetime) -> str | None:
         ],
     )
     _carry(graph, journal, now)
-    return journal["forget"]
+    return journal
 
 
 def _carry(graph, journal: dict[str, Any], now: datetime) -> list[str]:
@@ -206,14 +224,15 @@ def _facts(graph, journal, forgotten: set[str], snippets: list[str], cause, now)
         if changes:
             amend[fact.id] = changes
     chosen = {fact.id: cause for fact in graph.facts() if fact.id in leaving}
-    if chosen:
-        graph.archive(chosen, now, note=f"forgot {len(chosen)} fact(s)", amend=amend)
-    elif amend:
-        with graph.store.locked("forget: sources"):
-            graph.store.rewrite_facts(
-                fact.changed(**amend[fact.id]) if fact.id in amend else fact
-                for fact in graph.facts()
-            )
+    if amend and not chosen:
+        graph.store.rewrite_facts(
+            fact.changed(**amend[fact.id]) if fact.id in amend else fact for fact in graph.facts()
+        )
+    # Also when no fact is left to archive (a run killed after facts.jsonl was rewritten):
+    # entities.jsonl and relations.jsonl are then brought in step with the facts.
+    graph.archive(
+        chosen, now, note=f"forgot {len(chosen)} fact(s)", amend=amend if chosen else None
+    )
 
 
 def _archive(graph, journal: dict[str, Any], cause: ArchiveCause) -> None:
@@ -375,12 +394,13 @@ def _described(ident: str | None, selection: Selection, changed: list[str]) -> F
 
 def _files(graph, selection: Selection) -> list[str]:
     """The files a forget of `selection` changes (data directory relative)."""
-    from ..steps.memory_md.block import block_fact_ids
+    from ..steps.memory_md.block import fact_line
+    from ..steps.memory_md.data_file import candidate
     from .selection import preview_files
 
     layout = graph.layout
-    memory_md = layout.memory_md.read_text("utf-8") if layout.memory_md.exists() else None
-    shown = set(block_fact_ids(memory_md, ())) if memory_md else set()
+    memory_md = layout.memory_md.read_text("utf-8") if layout.memory_md.exists() else ""
+    shown = {fact.id for fact in selection.facts if fact_line(candidate(fact, 0.0)) in memory_md}
     changed = preview_files(selection, layout, shown)
     sources = selection.sources
     ids = {fact.id for fact in selection.facts} | {a.fact.id for a in selection.archived}

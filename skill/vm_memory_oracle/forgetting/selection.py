@@ -64,7 +64,8 @@ class Selector:
         if ids and (named or since or until):
             raise UsageError("--id forgets those facts: give no other selector with it")
         if len(named) > 1:
-            raise UsageError(f"give one of --query, --session, --sender, not {' and '.join(named)}")
+            both = " and ".join(f"--{name}" for name in named)
+            raise UsageError(f"give one of --query, --session, --sender, not {both}")
         if not ids and not named and since is None and until is None:
             raise UsageError(
                 "forget needs a selector: --id FACT_ID, --query TEXT, --session NAME, "
@@ -259,10 +260,12 @@ def select(graph, selector: Selector, *, purge: bool = False) -> Selection:
         for turn in _turns_selected(memory, selector, graph.settings):
             turns.setdefault(turn.source, turn)
         for fact in memory.facts():
-            if _fact_selected(fact, selector):
+            if _fact_selected(fact, selector, memory):
                 chosen[fact.id] = fact
         for archived in memory.archived():
-            if archived.cause.code != "forgotten" and _fact_selected(archived.fact, selector):
+            if archived.cause.code != "forgotten" and _fact_selected(
+                archived.fact, selector, memory
+            ):
                 chosen_archived[archived.fact.id] = archived
         if selector.query is not None:
             wanted = set(tokens(selector.query))
@@ -315,7 +318,7 @@ def _forgotten_before(
         for archived in memory.archived()
         if archived.cause.code == "forgotten" and not archived.purged
     ]
-    named = [archived for archived in earlier if _fact_selected(archived.fact, selector)]
+    named = [archived for archived in earlier if _fact_selected(archived.fact, selector, memory)]
     turns = forgotten | {source for archived in named for source in session_sources(archived.fact)}
     taken = {archived.fact.id for archived in selection.purge}
     return [
@@ -335,9 +338,10 @@ def _without(fact: Fact, forgotten: set[str]) -> Fact:
     return fact.changed(source=remaining[0], sources=tuple(remaining[1:]), context=None)
 
 
-def _fact_selected(fact: Fact, selector: Selector) -> bool:
-    """Whether the selector itself names `fact` (by its words, who said it, when learned)."""
-    if selector.timed and not selector.within(parse_iso(fact.created)):
+def _fact_selected(fact: Fact, selector: Selector, memory: Memory) -> bool:
+    """Whether the selector itself names `fact`: by its words, who said it, and when it was
+    said (a fact of no turn, remembered or proposed: when it was learned)."""
+    if selector.timed and not _said_within(fact, selector, memory):
         return False
     if selector.query is not None:
         return set(tokens(selector.query)) <= set(tokens(f"{fact.sentence} {fact.object}"))
@@ -345,7 +349,15 @@ def _fact_selected(fact: Fact, selector: Selector) -> bool:
         return _is(fact.said_by.sender, selector.sender)
     if selector.session is not None:
         return False  # a session's facts are those of its turns
-    return selector.timed
+    return selector.timed and not session_sources(fact)  # a turn's facts come with it
+
+
+def _said_within(fact: Fact, selector: Selector, memory: Memory) -> bool:
+    sources = session_sources(fact)
+    if not sources:
+        return selector.within(parse_iso(fact.created))
+    turns = [memory.turn(source) for source in sources]
+    return any(turn is not None and selector.within(turn.ts) for turn in turns)
 
 
 def _turns_selected(memory: Memory, selector: Selector, settings) -> list[Turn]:
