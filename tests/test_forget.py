@@ -294,9 +294,7 @@ def test_a_forget_stopped_halfway_is_finished_by_the_next_consolidate(cli, salar
     assert holding(salary) == {ARCHIVE, ARCHIVE_CACHE}
 
 
-def test_the_recall_process_finds_nothing_forgotten_and_get_says_a_line_was_forgotten(
-    cli, salary
-):
+def test_the_recall_process_finds_nothing_forgotten_and_get_says_a_line_was_forgotten(cli, salary):
     from test_serve import services
 
     with services(salary) as start:

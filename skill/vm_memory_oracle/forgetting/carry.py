@@ -111,7 +111,7 @@ def forget(
         done.at = at
         done.reason = ArchiveCause("forgotten", journal.get("reason", "")).prose
         done.warnings += _carry(graph, journal, now)
-        done.finished_earlier = earlier and earlier["forget"]
+        done.finished_earlier = None if earlier is None else earlier["forget"]
     return done
 
 
