@@ -128,6 +128,7 @@ def consolidate(
             )
         quarantine_invalid_lines(store)
         place_origins(graph)  # facts made before facts kept an origin (its audit line says)
+        _finish_forget(graph, now, report)
         run = _Run(graph, now, started, monotonic, progress)
         for number, name in enumerate(STEPS):
             if name in checkpoint.completed:
@@ -433,3 +434,14 @@ def _write_report(store: Store, report: ConsolidationReport) -> str:
         store.make_directory(path.parent)
         store.write_text(path, text)
     return store.layout.relative(path)
+
+
+def _finish_forget(graph: KnowledgeGraph, now: datetime, report: ConsolidationReport) -> None:
+    """A forget a killed run began (state/forgetting.json), finished before any step reads
+    what it was taking away."""
+    from .forgetting.carry import finish_pending
+
+    with graph.store.locked("consolidate: forget"):
+        finished = finish_pending(graph, now)
+    if finished is not None:
+        report.warnings.append(f"finished the forget {finished['forget']}, which was interrupted")

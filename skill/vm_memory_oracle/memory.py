@@ -32,11 +32,12 @@ if TYPE_CHECKING:
     from .check import Finding as CheckFinding
     from .consolidate import ConsolidationReport
     from .data_directory import InitReport
+    from .forgetting.carry import Forgot
+    from .forgetting.selection import Selector
     from .graph import KnowledgeGraph
     from .graph.facts import RememberReport
     from .indexes import Indexes
     from .learning.learn import LearnReport, Progress
-    from .model.archive import Archived
     from .model.fact import Fact
     from .model.proposal import Proposal
     from .model.provenance import Provenance
@@ -290,9 +291,21 @@ class Memory:
         self.warn(*recalled.warnings)
         return recalled
 
-    def forget(self, fact_id: str, reason: str | None = None) -> Archived:
-        """The fact `fact_id` forgotten (moved to the archive), as the archive keeps it."""
-        return self.graph().forget(fact_id, reason, self.now)
+    def forget(
+        self,
+        selector: Selector,
+        *,
+        reason: str | None = None,
+        purge: bool = False,
+        dry_run: bool = False,
+    ) -> Forgot:
+        """What `selector` reaches forgotten (forgetting/): its facts, episodes and session
+        lines gone from every answer, never learned again; with `dry_run`, what would be."""
+        from .forgetting.carry import forget, preview
+
+        if dry_run:
+            return preview(self.graph(), selector, purge=purge)
+        return forget(self.graph(), selector, self.now, reason=reason, purge=purge)
 
     def pin(self, fact_id: str, pinned: bool = True) -> tuple[Fact, bool]:
         """The fact pinned (or unpinned), and whether that changed anything."""

@@ -307,6 +307,8 @@ class Service:
         shown = visible_lines(viewer, relative, text)
         if shown != text:  # cut before a line this session may not hear
             text, count = shown, shown.count("\n") + 1
+        if relative.startswith("sessions/"):
+            text = _said_forgotten(text)
         from .extract.redact import redact
 
         return Read(relative, redact(text).text[:GET_CHARS], first, count, origin)
@@ -341,6 +343,20 @@ class Service:
 def _refusal(ident, exit_code: int, message: str) -> JsonObject:
     error = {"code": CODES.get(exit_code, "failure"), "exit_code": exit_code, "message": message}
     return {"id": ident, "ok": False, "error": error}
+
+
+FORGOTTEN_LINE = "[forgotten: the owner asked the memory to forget what was said here]"
+
+
+def _said_forgotten(text: str) -> str:
+    """A session log's lines as get reads them, a forgotten one (forgetting/) saying so."""
+    from .forgetting.marks import FORGOTTEN_TEXT
+
+    marked = f'"text":"{FORGOTTEN_TEXT}"'
+    return "\n".join(
+        FORGOTTEN_LINE if marked in line.replace(" ", "") and '"forgotten"' in line else line
+        for line in text.split("\n")
+    )
 
 
 def _name(request: dict, key: str) -> str:

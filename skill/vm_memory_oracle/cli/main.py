@@ -18,9 +18,9 @@ from ..errors import (
     os_failure,
 )
 from .context import open_memory
+from .forgetting import action_forget
 from .memory import (
     action_config,
-    action_forget,
     action_init,
     action_pin,
     action_propose,

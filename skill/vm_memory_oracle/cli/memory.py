@@ -313,21 +313,6 @@ def _summarize_agent(memory: Memory, agent: str):
     return memory.learn_agent(agent, state_dir)
 
 
-def action_forget(args, memory: Memory) -> Output:
-    archived = memory.forget(args.fact_id, args.reason)
-    layout = memory.layout()
-    payload = {
-        "forgotten": archived.fact.id,
-        "archived_at": archived.archived_at,
-        "archive_reason": archived.reason,
-    }
-    lines = [
-        f"Forgot {archived.fact.id}: {archived.fact.sentence} "
-        f"(kept in {layout.relative(layout.archive)})"
-    ]
-    return Output(payload, lines)
-
-
 def action_pin(args, memory: Memory) -> Output:
     pinned = args.action == "pin"
     fact, changed = memory.pin(args.fact_id, pinned)

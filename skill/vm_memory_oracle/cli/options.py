@@ -15,7 +15,9 @@ ACTIONS = {
     "summarize": "extract facts from a day's session logs (--date, default today; or --all; "
     "or --agent ID: what is new of an OpenClaw agent) and write daily/YYYY-MM-DD.md",
     "recall": "find facts for --query TEXT (or JSONL --queries FILE) and boost them",
-    "forget": "move the fact --id FACT_ID to the archive",
+    "forget": "forget the facts --id FACT_ID (at once), or what --query, --session, --sender "
+    "or --since/--until reach (previewed until --yes): gone from every answer, never learned "
+    "again",
     "pin": "put the fact --id FACT_ID in the vault: it never decays, is never pruned, and "
     "comes first in MEMORY.md as far as its budget allows",
     "unpin": "take the fact --id FACT_ID out of the vault: it decays like any other again",
@@ -175,8 +177,35 @@ def _recall_options(group) -> None:
 
 
 def _forget_options(group) -> None:
-    group.add_argument("--id", dest="fact_id", required=True, metavar="FACT_ID")
+    group.add_argument(
+        "--id",
+        dest="fact_ids",
+        action="append",
+        metavar="FACT_ID",
+        help="a fact to forget, with the turns it was learned from (repeatable)",
+    )
+    group.add_argument("--query", help="forget the facts and episodes holding all its words")
+    group.add_argument(
+        "--session",
+        metavar="NAME",
+        help="forget a conversation: a session log (YYYY-MM-DD-HHMMSS.jsonl) or an OpenClaw "
+        "session id or key",
+    )
+    group.add_argument("--sender", metavar="NAME", help="forget what this person said")
+    group.add_argument("--since", metavar="ISO-8601", help="forget what was said from then on")
+    group.add_argument("--until", metavar="ISO-8601", help="... and before then")
     group.add_argument("--reason", help="why, kept in the archive")
+    group.add_argument(
+        "--dry-run", action="store_true", help="list what would be forgotten; change nothing"
+    )
+    group.add_argument(
+        "--yes", action="store_true", help="forget what --query, --session, ... reach"
+    )
+    group.add_argument(
+        "--purge",
+        action="store_true",
+        help="also erase the forgotten facts' text from the archive (a tombstone stays)",
+    )
 
 
 def _fact_id_option(group) -> None:

@@ -33,6 +33,7 @@ from ..config import Settings
 from ..episodes import Episode, append_episodes, episodes_of
 from ..extract.redact import redact
 from ..extract.rules import in_context, section_of
+from ..forgetting.marks import read_forgotten
 from ..graph import KnowledgeGraph
 from ..model.characters import without_unsafe
 from ..model.fact import Fact
@@ -157,7 +158,20 @@ def learn(
         if report.read_further and stop_if_read_further:
             report.stopped = True
             return report
-        unread = {turn.source for turn in turns if not learned_before(turn, valid)}
+        # What a forget took is never learned again, nor summarized: read under the lock,
+        # so a forget that ran while these turns were read is seen.
+        forgotten = read_forgotten(store)
+        gone = {turn.source for turn in turns if forgotten.covers(turn)}
+        unread = {
+            turn.source
+            for turn in turns
+            if turn.source not in gone and not learned_before(turn, valid)
+        }
+        if gone:
+            report.facts = {
+                day: [fact for fact in facts if fact.source not in gone]
+                for day, facts in report.facts.items()
+            }
         scorer.save()
         fresh = [fact for facts in report.facts.values() for fact in facts if fact.source in unread]
         if fresh:

@@ -46,6 +46,9 @@ def learn_logs(
         return _with_imports(LearnReport(days=list(logs)), imported)
     store = graph.store
     redactions = redact_logs(store, paths)
+    from ..forgetting.lines import forget_again
+
+    forget_again(store, paths)  # a forgotten turn copied back, or repeated by another
     scorer = SalienceScorer(graph, graph.settings)
     for attempt in range(1, READ_ATTEMPTS + 1):
         read = read_logs(store, paths)

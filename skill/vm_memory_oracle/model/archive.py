@@ -76,6 +76,7 @@ class Archived:
     merged_into: str | None = None
     # Whether the record stores archive_cause (older records have the prose alone).
     cause_stored: bool = True
+    purged: bool = False  # its text erased by forget --purge: a tombstone
 
     @classmethod
     def of(cls, record: Mapping[str, Any]) -> Archived:
@@ -90,6 +91,7 @@ class Archived:
             record.get("final_activation"),
             record.get("merged_into"),
             "archive_cause" in record,
+            bool(record.get("purged", False)),
         )
 
     @classmethod
@@ -115,6 +117,8 @@ class Archived:
             record["final_activation"] = self.final_activation
         if self.merged_into is not None:
             record["merged_into"] = self.merged_into
+        if self.purged:
+            record["purged"] = True
         return record
 
 

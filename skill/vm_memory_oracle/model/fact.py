@@ -133,7 +133,7 @@ UNKNOWN_ORIGIN = Provenance(UNKNOWN)
 
 # What an archive record adds to the fact it holds (archived-fact.schema.json).
 ARCHIVE_KEYS = frozenset(
-    ("archived_at", "archive_reason", "archive_cause", "final_activation", "merged_into")
+    ("archived_at", "archive_reason", "archive_cause", "final_activation", "merged_into", "purged")
 )
 
 

@@ -32,6 +32,7 @@ from pathlib import Path
 from ..clock import format_iso
 from ..errors import DataDirError
 from ..extract.redact import redact
+from ..forgetting.marks import Forgotten, read_forgotten
 from ..model.note_lines import note_lines
 from ..model.provenance import INTERACTIVE, OWNER, SYSTEM
 from ..storage import files, strict_json
@@ -190,9 +191,10 @@ def copy_read_turns(store: Store, read: StateRead) -> ImportReport:
     with store.locked("import openclaw"):
         ledger = read_import_ledger(store, ledger_path)
         owned = ledger.copies()
+        forgotten = read_forgotten(store)
         for agent_id, key, transcript in read.reads:
             sessions = ledger.database(key).sessions
-            _copy_new_turns(store, agent_id, transcript, sessions, owned, report)
+            _copy_new_turns(store, agent_id, transcript, sessions, owned, report, forgotten)
         store.note(
             f"imported {report.turns} OpenClaw turn(s) of {report.events} event(s) into sessions/"
             + "".join(
@@ -292,16 +294,25 @@ def _copy_new_turns(
     sessions: dict[str, SessionCopies],
     owned: set[str],
     report: ImportReport,
+    forgotten: Forgotten,
 ) -> None:
     """Append one agent's turns that the ledger's `sessions` has not seen to their copies
     (one per session and day), each with its provenance, then move each session's seen seq
     on to what was read. Scaffolding (a heartbeat, a cron run, a sub-agent's own session) is
-    not copied: it is no one's words, and never memory."""
+    not copied: it is no one's words, and never memory; nor is a turn forgotten (a row read
+    again, or another's repeating a forgotten turn's words)."""
     fresh = [
         turn
         for turn in read.turns
         if (turn.session_id not in sessions or turn.seq > sessions[turn.session_id].seq)
         and turn.provenance.origin != SYSTEM
+        and not forgotten.covers_row(
+            f"openclaw:{agent_id}/{turn.session_id}#{turn.seq}",
+            turn.ts,
+            turn.role,
+            turn.text,
+            turn.provenance.origin == OWNER,
+        )
     ]
     groups: dict[tuple[str, str], list] = {}
     for turn in fresh:

@@ -136,6 +136,27 @@ def check_database(database: Path, *, busy_timeout: float = 1.0) -> str | None:
         return f"{database}: not a readable SQLite database ({exc})"
 
 
+def session_ids_of_key(state_dir: Path, key: str) -> set[str]:
+    """The ids of the sessions whose key is `key`, in the transcript database of each agent
+    of the OpenClaw set-up at `state_dir` (a database that cannot be read adds none)."""
+    from .state import read_setup
+
+    found: set[str] = set()
+    for agent in read_setup(state_dir).agents:
+        if not agent.database.is_file():
+            continue
+        try:
+            connection = _connect(agent.database, 1.0)
+            try:
+                sessions = read_sessions(connection)
+            finally:
+                connection.close()
+        except sqlite3.Error:
+            continue
+        found |= {session_id for session_id, info in sessions.items() if info.key == key}
+    return found
+
+
 def _connect(database: Path, busy_timeout: float) -> sqlite3.Connection:
     uri = f"{database.absolute().as_uri()}?mode=ro"
     return sqlite3.connect(uri, uri=True, timeout=busy_timeout)

@@ -76,6 +76,8 @@ FILES: dict[str, FileKind] = {
     "canaries": FileKind("knowledge-graph/canary-facts.json", "canary-facts", sign=True),
     "summarize_ledger": FileKind("state/summarized.json", "summarize-ledger", core=True),
     "import_ledger": FileKind("state/imports.json", "import-ledger", core=True),
+    "forgotten": FileKind("state/forgotten.jsonl", "forgotten-turn", core=True),
+    "forget_journal": FileKind("state/forgetting.json", "forget-journal", core=True),
     "checkpoint": FileKind(
         "state/consolidation.json", "consolidation-checkpoint", audited=False, core=True, sign=True
     ),
@@ -159,6 +161,8 @@ class Layout:
     pending_memories = _File()
     summarize_ledger = _File()
     import_ledger = _File()
+    forgotten = _File()
+    forget_journal = _File()
     sessions_quarantine = _File()
     index_built = _File()
 

@@ -37,6 +37,8 @@ SCHEMA_NAMES = (
     "health",
     "pending-memory",
     "episode",
+    "forgotten-turn",
+    "forget-journal",
 )
 
 

@@ -1,6 +1,6 @@
 # Generated from schemas/archived-fact.schema.json by fastjsonschema; do not edit.
 # Regenerate: python -m vm_memory_oracle.storage.validation
-SCHEMA_SHA256 = '7c43b27d96d441af2b8c8a5324cf46cb185c3a63e7b203652ce064be8456ba8e'
+SCHEMA_SHA256 = 'd9c103def0378f186e1044bb02f9b42c7866c58b8ae2326e95f9e06ae0d63e2b'
 
 VERSION = "2.22.3"
 from decimal import Decimal
@@ -380,6 +380,11 @@ def validate_vm_memory_oracle_archived_fact_schema_json(data, custom_formats={},
                             raise JsonSchemaValueException("" + (name_prefix or "data") + ".provenance.group must be shorter than or equal to 512 characters")
                 if data__provenance_keys:
                     raise JsonSchemaValueException("" + (name_prefix or "data") + ".provenance must not contain "+str(data__provenance_keys)+" properties")
+        if "purged" in data_keys:
+            data_keys.remove("purged")
+            data__purged = data["purged"]
+            if not isinstance(data__purged, (bool)):
+                raise JsonSchemaValueException("" + (name_prefix or "data") + ".purged must be boolean")
         if data_keys:
             raise JsonSchemaValueException("" + (name_prefix or "data") + " must not contain "+str(data_keys)+" properties")
     return data

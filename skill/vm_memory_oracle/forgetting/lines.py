@@ -1,0 +1,97 @@
+"""Forgotten lines of the session logs: their text replaced in place, the line kept (facts
+cite the lines after it by number), the summarize ledger kept describing the log; and a log
+that holds a turn forgotten before (copied back into sessions/, or another's repeating it)
+forgotten the same way before it is read."""
+
+from __future__ import annotations
+
+import hashlib
+from pathlib import Path
+
+from ..errors import ChangedMeanwhile, DataDirError
+from ..learning.ledger import LedgerEntry, read_ledger, write_ledger
+from ..storage import files, strict_json
+from .marks import FORGOTTEN_TEXT, read_forgotten
+
+ATTEMPTS = 5  # reads of a log the agent keeps appending to, at most
+
+
+def forget_again(store, paths: list[Path]) -> int:
+    """The lines of the logs `paths` that hold a forgotten turn (Forgotten.which), forgotten
+    in place (under the lock) before the logs are read; how many."""
+    from ..model.turn import Turn
+    from ..storage.sessions import read_session
+
+    total = 0
+    with store.locked("summarize: forgotten"):
+        forgotten = read_forgotten(store)
+        if not forgotten:
+            return 0
+        for path in paths:
+            _, contents = read_session(path)
+            relative = f"sessions/{path.name}"
+            found: dict[str, set[int]] = {}
+            for record, number in zip(contents.records, contents.line_numbers):
+                if record.get("text") == FORGOTTEN_TEXT:
+                    continue
+                ident = forgotten.which(Turn.of_record(relative, number, record))
+                if ident is not None:
+                    found.setdefault(ident, set()).add(number)
+            for ident, numbers in found.items():
+                total += forget_lines(store, path.name, numbers, ident)
+    return total
+
+
+def forget_lines(store, name: str, lines: set[int], ident: str) -> int:
+    """The lines `lines` of sessions/`name`, their text replaced in place (the line keeps
+    its place, its time, role, origin and who said it); the summarize ledger's entry of the
+    log, when it described the log as it was, describes it as it is now."""
+    path = store.layout.sessions_dir / name
+    if not path.exists() or not store.usable(path):
+        return 0
+    for _ in range(ATTEMPTS):
+        before = path.stat()
+        data = path.read_bytes()
+        forgotten, count = _forgotten_lines(data, lines, ident)
+        if not count:
+            return 0
+        ledger = read_ledger(store)
+        entry = ledger.get(name)
+        described = entry is not None and entry.prefix_unchanged(path)
+        try:
+            store.replace_if_unchanged(
+                path, forgotten, size=before.st_size, mtime_ns=before.st_mtime_ns
+            )
+        except ChangedMeanwhile:
+            continue
+        if described and entry is not None:
+            whole = b"".join(path.read_bytes().splitlines(keepends=True)[: entry.lines])
+            ledger[name] = LedgerEntry(
+                entry.lines,
+                len(whole),
+                hashlib.sha256(whole).hexdigest(),
+                entry.summarized_at,
+            )
+            write_ledger(store, ledger)
+        return count
+    raise DataDirError(path, f"kept changing while lines were being forgotten ({ATTEMPTS} tries)")
+
+
+def _forgotten_lines(data: bytes, lines: set[int], ident: str) -> tuple[bytes, int]:
+    raw_lines = data.split(b"\n")
+    count = 0
+    for number in lines:
+        index = number - 1
+        if index >= len(raw_lines) or not raw_lines[index].strip():
+            continue
+        try:
+            record = strict_json.loads(raw_lines[index].decode("utf-8"))
+        except (UnicodeDecodeError, strict_json.JsonRefused):
+            continue
+        if not isinstance(record, dict) or record.get("text") == FORGOTTEN_TEXT:
+            continue
+        kept = {key: record[key] for key in ("ts", "role", "origin", "provenance") if key in record}
+        kept.update(text=FORGOTTEN_TEXT, forgotten=ident)
+        raw_lines[index] = files.dumps_record(kept).encode("utf-8")
+        count += 1
+    return b"\n".join(raw_lines), count
