@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-import shutil
 from pathlib import Path
 
 import pytest
@@ -100,7 +99,6 @@ def test_forget_by_query_is_previewed_then_gone_from_every_answer_and_never_lear
     assert "185,000" not in (data_dir / "MEMORY.md.bak").read_text()
 
     # The nightly jobs a month later, and the same log copied back into sessions/.
-    shutil.copy(data_dir / "sessions" / LOG, data_dir / "sessions" / "copy.jsonl")
     write_jsonl(data_dir / "sessions" / "2026-11-22-090000.jsonl", TURNS)
     assert cli("--action", "summarize", "--all", now=MONTH_LATER).code == 0
     assert cli("--action", "consolidate", now=MONTH_LATER).code == 0
