@@ -554,7 +554,7 @@ def test_files_are_0600_and_directories_0700_whatever_the_umask(tmp_path):
     run("--action", "quality-probe")
     with open(data / "knowledge-graph" / "facts.jsonl", "a") as facts:
         facts.write("not json\n")
-    run("--action", "recall", "--query", "tea")  # quarantines the line
+    run("--action", "recall", "--query", "Lisbon")  # quarantines the line
     assert (data / "knowledge-graph" / "facts.quarantine.jsonl").exists()
     entries = [data] + list(data.rglob("*"))
     assert len(entries) > 25
@@ -677,6 +677,16 @@ HAND_WRITTEN = {
         "reports": {"summarize": {"counts": {}}},
     },
     "canary-facts": [{"query": "q", "expected_contains": "a"}],
+    "forget-journal": {
+        "forget": "fg-0123456789abcdef",
+        "at": NOW,
+        "selector": "query",
+        "reason": "private",
+        "facts": ["fact-00000000-0000-5000-8000-000000000001"],
+        "archived": ["fact-00000000-0000-5000-8000-000000000002"],
+        "turns": ["sessions/2026-05-14-120000.jsonl:1"],
+        "purge": ["fact-00000000-0000-5000-8000-000000000001"],
+    },
 }
 FROM_FILES = {
     "fact": "knowledge-graph/facts.jsonl",
@@ -694,6 +704,7 @@ FROM_FILES = {
     "health": "health.json",
     "pending-memory": "state/pending-memories.jsonl",
     "episode": "episodes/2026-05-15.jsonl",
+    "forgotten-turn": "state/forgotten.jsonl",
 }
 
 
@@ -733,19 +744,21 @@ def real_records(tmp_path_factory) -> dict:
             }
         ],
     )
+    # A turn to forget by query (state/forgotten.jsonl), in a log of its own.
+    write_jsonl(
+        data / "sessions" / "2026-05-14-120000.jsonl",
+        [{"ts": "2026-05-14T12:00:00Z", "role": "user", "text": "My locker code hint is blue."}],
+    )
     run("--action", "summarize", "--all")
     run(*REMEMBER, "--object", "tea", "--category", "preference")
     run("--action", "consolidate")
-    run(
-        "--action",
-        "forget",
-        "--id",
-        json.loads((data / "knowledge-graph/facts.jsonl").read_text().splitlines()[0])["id"],
-    )
+    tea = [json.loads(line) for line in (data / "knowledge-graph/facts.jsonl").open()]
+    run("--action", "forget", "--id", next(f["id"] for f in tea if f["object"] == "tea"))
+    run("--action", "forget", "--query", "locker", "--yes")
     (data / "notes").mkdir()
     (data / "notes" / "kept.md").write_text("kept")
     run(*REMEMBER, "--object", f"{data}/notes/kept.md and {data}/notes/gone.md")  # stale_references
-    run("--action", "recall", "--query", "tea")
+    run("--action", "recall", "--query", "Lisbon")
     with open(data / "knowledge-graph/facts.jsonl", "a") as facts:
         facts.write("not json\n")
     (data / "knowledge-graph/canary-facts.json").write_text(
