@@ -5,7 +5,9 @@
 // OpenClaw).
 //
 //   node plugin_driver.mjs '<config JSON>' '<steps JSON>'|@FILE ['<OpenClaw config JSON>']
-// A step: {"tool": "memory_search"|"memory_get", "params": {...}, "ctx": {sessionKey, ...}}
+// A step: {"tool": "memory_search"|"memory_get"|"memory_forget", "params": {...},
+//          "ctx": {sessionKey, senderIsOwner, revoked, ...}}  ({"available": false}: the tool
+//          is not made for that context)
 //         {"hook": "before_prompt_build", "message": TEXT}
 //         {"hook": "agent_end"|"before_compaction"|"session_end", "ctx": {agentId, sessionId}}
 //         {"idle": true}  (wait until live learning is done: its answers, and the warnings)
@@ -73,6 +75,18 @@ function appendTranscript({ db, session, events }) {
   }
 }
 
+/** The tool a factory makes for a run's context. A versioned one (contextVersion 2) also
+ * gets the host's check that the invocation is current: it throws when the context says
+ * "revoked" (the turn ended, or its sender is no longer the owner). */
+function made(factory, ctx) {
+  if (typeof factory === "function") return factory(ctx);
+  const { revoked, ...given } = ctx;
+  const assertInvocationCurrent = () => {
+    if (revoked) throw new Error("this invocation is no longer current");
+  };
+  return factory.create({ ...given, assertInvocationCurrent });
+}
+
 async function run(step) {
   if (step.transcript) return appendTranscript(step.transcript);
   if (step.parallel) return Promise.all(step.parallel.map(run));
@@ -124,7 +138,9 @@ async function run(step) {
       const event = { prompt: step.message, messages: [], success: true };
       return { hook: (await handler(event, step.ctx ?? {})) ?? null };
     }
-    const result = await tools.get(step.tool)(step.ctx ?? {}).execute("call", step.params ?? {});
+    const tool = made(tools.get(step.tool), step.ctx ?? {});
+    if (!tool) return { available: false };
+    const result = await tool.execute("call", step.params ?? {});
     return { details: result.details, text: result.content[0].text };
   } catch (error) {
     return { thrown: error.message };

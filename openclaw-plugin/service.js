@@ -73,7 +73,8 @@ export class RecallProcess {
   /** The result of one request, or a MemoryError. `timeoutMs`: wait at most this long
    * (auto-recall, which must not hold up a turn). A request the process died under is sent
    * once more, to a new process: a read changes nothing, and a search asked twice at most
-   * boosts its facts twice (current activation plus the boost, capped at 1). */
+   * boosts its facts twice (current activation plus the boost, capped at 1), and a forget
+   * sent again finishes the one killed under it first (its journal). */
   async request(op, fields = {}, options = {}) {
     try {
       return await this.send(op, fields, options);
@@ -84,7 +85,10 @@ export class RecallProcess {
     }
   }
 
-  send(op, fields, { timeoutMs } = {}) {
+  /** `guard`: called right before the request is written, in the same synchronous step; what
+   * it throws is this request's failure, and nothing is sent. */
+  send(op, fields, { timeoutMs, guard } = {}) {
+    guard?.();
     const child = this.child ?? this.start();
     const id = ++this.nextId;
     const waiting = timeoutMs ?? (this.ready ? this.requestTimeoutMs : this.startTimeoutMs);

@@ -189,7 +189,7 @@ def test_one_command_connects_the_plugin_says_what_it_changed_and_how_to_undo_it
     assert inspected.returncode == 0, inspected.stderr[-3000:]
     plugin = json.loads(inspected.stdout)["plugin"]
     assert plugin["status"] == "loaded" and plugin["memorySlotSelected"] is True
-    assert plugin["toolNames"] == ["memory_search", "memory_get"]
+    assert plugin["toolNames"] == ["memory_search", "memory_get", "memory_forget"]
     skill = machine.workspace / "skills" / PLUGIN_ID
     entrypoint = str(skill / "scripts" / "vm-memory-oracle")
     health = machine.run(entrypoint, "--data-path", str(machine.data), "--json",

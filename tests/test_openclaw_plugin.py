@@ -266,7 +266,7 @@ def test_get_refuses_paths_outside_the_memory(plugin, memory):
 def test_the_manifest_declares_the_contract(tmp_path):
     manifest = json.loads((BUNDLE / "openclaw-plugin" / "openclaw.plugin.json").read_text())
     assert manifest["id"] == "vm-memory-oracle" and manifest["kind"] == "memory"
-    assert manifest["contracts"]["tools"] == ["memory_search", "memory_get"]
+    assert manifest["contracts"]["tools"] == ["memory_search", "memory_get", "memory_forget"]
     properties = manifest["configSchema"]["properties"]
     assert properties["dataPath"]["type"] == "string"
     assert properties["autoRecall"]["type"] == "boolean"
@@ -274,6 +274,81 @@ def test_the_manifest_declares_the_contract(tmp_path):
     assert package["openclaw"]["extensions"] == ["./index.js"]
     assert os.access(BUNDLE / "scripts" / "vm-memory-oracle", os.X_OK)
     assert Path(BUNDLE / "openclaw-plugin" / "index.js").is_file()
+
+
+OWNER = {"sessionKey": "agent:main:main", "senderIsOwner": True}
+
+
+def said(data_dir: Path) -> dict[str, bytes]:
+    """The files a forget changes: the facts, the session logs, the episodes, the summaries
+    (a search changes others: it boosts what it finds)."""
+    return {
+        name: content
+        for name, content in data_files(data_dir).items()
+        if name.split("/")[0] in ("knowledge-graph", "sessions", "episodes", "daily", "MEMORY.md")
+    }
+
+
+def forget(ctx: dict | None = None, **params) -> dict:
+    return {"tool": "memory_forget", "params": params, "ctx": OWNER if ctx is None else ctx}
+
+
+def test_forget_previews_then_forgets_and_search_then_finds_nothing_of_it(plugin, memory, data_dir):
+    before = data_files(data_dir)
+    [preview] = plugin(memory, [forget(query="peanuts")])
+    details = preview["details"]
+    assert details["preview"] is True and details["forgotten"] is False, preview
+    assert any("peanuts" in fact["text"] for fact in details["facts"])
+    assert any("peanuts" in episode["text"] for episode in details["episodes"])
+    assert "sessions/2026-05-14-090000.jsonl:1" in details["sessionLines"]
+    assert "sessions/2026-05-14-090000.jsonl:3" not in details["sessionLines"]  # Maya's
+    assert "confirm: true" in details["action"]
+    assert data_files(data_dir) == before  # a preview changes nothing
+
+    found_before, done, found_after, porto = plugin(
+        memory,
+        [
+            search("What am I allergic to? peanuts"),
+            forget(query="peanuts", confirm=True),
+            search("What am I allergic to? peanuts"),
+            search("Where does Maya live?"),
+        ],
+    )
+    assert any("peanuts" in hit["snippet"] for hit in hits(found_before))
+    assert done["details"]["forgotten"] is True and done["details"]["forget"].startswith("fg-")
+    assert [fact["id"] for fact in done["details"]["facts"]] == [
+        fact["id"] for fact in details["facts"]
+    ]
+    assert not any("peanut" in hit["snippet"] for hit in hits(found_after)), found_after
+    assert any("Porto" in hit["snippet"] for hit in hits(porto))  # the rest stays
+
+
+def test_forget_is_not_offered_to_a_non_owner_and_a_stale_owner_turn_is_refused(
+    plugin, memory, data_dir
+):
+    before = said(data_dir)
+    group = {"sessionKey": "agent:main:telegram:group:-1001234567890", "senderIsOwner": False}
+    member, unknown, stale, found = plugin(
+        memory,
+        [
+            forget(group, query="peanuts", confirm=True),
+            forget({"sessionKey": "agent:main:main"}, query="peanuts", confirm=True),
+            forget({**OWNER, "revoked": True}, query="peanuts", confirm=True),
+            search("What am I allergic to? peanuts"),
+        ],
+    )
+    assert member == {"available": False} and unknown == {"available": False}
+    assert "only in the owner's own turn" in stale["thrown"], stale
+    assert "nothing was forgotten" in stale["thrown"]
+    assert any("peanuts" in hit["snippet"] for hit in hits(found))
+    # An owner's tool asked in a group chat (a host that calls it owner there) is refused by
+    # the memory itself.
+    [in_group] = plugin(
+        memory, [forget({**group, "senderIsOwner": True}, query="peanuts", confirm=True)]
+    )
+    assert "group chat" in in_group["thrown"] and "nothing was forgotten" in in_group["thrown"]
+    assert said(data_dir) == before
+    assert not (data_dir / "state" / "forgotten.jsonl").exists()
 
 
 def test_the_plugin_search_benchmark_runs_on_tiny_data(node_env, tmp_path):

@@ -217,3 +217,60 @@ def test_a_bad_start_option_stops_the_process_with_its_exit_code(data_dir):
         timeout=120,
     )
     assert started.returncode == 2 and "--now" in started.stderr
+
+
+def test_a_forget_is_previewed_then_done_and_refused_outside_the_owners_chat(
+    allergy_memory, served, data_dir
+):
+    before = data_files(data_dir)
+    service = served()
+    group = "agent:main:telegram:group:-1001234567890"
+    refused = {
+        "group": service.ask("forget", query="peanuts", confirm=True, sessionKey=group),
+        "not the owner": service.ask(
+            "forget", query="peanuts", confirm=True, sessionKey="agent:main:main",
+            senderIsOwner=False,
+        ),
+        "no owner signal": service.ask(
+            "forget", query="peanuts", confirm=True, sessionKey="agent:main:main"
+        ),
+        "confirm not bool": service.ask("forget", query="peanuts", confirm="yes"),
+        "ids not a list": service.ask("forget", ids="fact-1", confirm=True),
+        "no selector": service.ask("forget", confirm=True),
+        "two selectors": service.ask("forget", query="peanuts", sender="Maya", confirm=True),
+    }  # fmt: skip
+    named = {
+        "group": "sessionKey",
+        "not the owner": "senderIsOwner",
+        "no owner signal": "senderIsOwner",
+        "confirm not bool": "confirm",
+        "ids not a list": "ids",
+        "no selector": "selector",
+        "two selectors": "--sender",
+    }
+    for name, answer in refused.items():
+        assert not answer["ok"], name
+        assert answer["error"]["code"] in ("invalid_input", "usage"), (name, answer)
+        assert named[name] in answer["error"]["message"], (name, answer)
+        assert "\n" not in answer["error"]["message"]
+    preview = service.ask(
+        "forget", query="peanuts", sessionKey="agent:main:main", senderIsOwner=True
+    )
+    assert preview["ok"] and preview["result"]["dry_run"] is True, preview
+    assert any("peanuts" in fact["text"] for fact in preview["result"]["facts"])
+    assert preview["result"]["forget"] is None
+    assert data_files(data_dir) == before  # refusals and a preview change nothing
+
+    done = service.ask(
+        "forget", query="peanuts", confirm=True, sessionKey="agent:main:main", senderIsOwner=True
+    )
+    assert done["ok"] and done["result"]["dry_run"] is False, done
+    assert done["result"]["forget"].startswith("fg-")
+    assert [fact["id"] for fact in done["result"]["facts"]] == [
+        fact["id"] for fact in preview["result"]["facts"]
+    ]
+    found = service.ask("search", query="What am I allergic to? peanuts")["result"]["results"]
+    assert not any("peanut" in hit["snippet"] for hit in found), found
+    stays = service.ask("search", query="Where does Maya live?")["result"]["results"]
+    assert any("Porto" in hit["snippet"] for hit in stays)  # what was not asked for stays
+    assert service.close() == 0

@@ -7,8 +7,8 @@ Python, importing numpy and faiss and loading the model each time. What it parse
 in memory while the files it came from are unchanged (storage/snapshot.py), so a search
 after summarize or remember sees their facts.
 
-A request is one line, `{"id": ..., "op": "search" | "get" | "ping", ...}`; its answer is
-one line with the same id, `{"id": ..., "ok": true, "result": {...}}` or
+A request is one line, `{"id": ..., "op": "search" | "get" | "learn" | "forget" | "ping",
+...}`; its answer is one line with the same id, `{"id": ..., "ok": true, "result": {...}}` or
 `{"id": ..., "ok": false, "error": {"code": ..., "exit_code": N, "message": ...}}`, the
 message the command line would print. A bad request is answered with an error and the
 process goes on; it ends when stdin closes.
@@ -33,6 +33,11 @@ process goes on; it ends when stdin closes.
             or {"notes": DIR (an OpenClaw workspace)}
             -> {"notes", "importedLines", "turns", "added", "reinforced", "episodes",
                 "days", "warnings"}
+    forget  {"ids": [FACT_ID, ...] | "query" | "session" | "sender" | "since"/"until": TEXT,
+             "confirm": false (a preview: nothing changes) | true, "reason": TEXT,
+             "sessionKey": KEY, "senderIsOwner": true (asked in a chat: the owner's only)}
+            -> what `forget --json` prints (forgetting/asked.py); refused in a group chat,
+               or for a sender not the owner
     ping    {} -> {"pid", "dataPath"}
 
 learn is the live path (the plugin sends it when an OpenClaw turn ends, and when a note of
@@ -206,12 +211,25 @@ class Learned:
 
 
 @dataclass(frozen=True)
+class Forgetting:
+    """A forget's answer: what `forget --json` prints (forgetting/asked.py)."""
+
+    answer: JsonObject
+
+    def to_json(self) -> JsonObject:
+        return self.answer
+
+
+@dataclass(frozen=True)
 class Pong:
     pid: int
     data_path: str
 
     def to_json(self) -> JsonObject:
         return {"pid": self.pid, "dataPath": self.data_path}
+
+
+Answer = Searched | Read | Learned | Forgetting | Pong
 
 
 class Service:
@@ -234,15 +252,16 @@ class Service:
                 raise InvalidInputError("request must be a JSON object")
             ident = request.get("id")
             op = request.get("op")
-            handlers: dict[str, Callable[[JsonObject], Searched | Read | Learned | Pong]] = {
+            handlers: dict[str, Callable[[JsonObject], Answer]] = {
                 "search": self.search,
                 "get": self.get,
                 "learn": self.learn,
+                "forget": self.forget,
                 "ping": self.ping,
             }
             handler = handlers.get(op) if isinstance(op, str) else None
             if handler is None:
-                raise UsageError(f"op must be search, get, learn or ping, got {op!r}")
+                raise UsageError(f"op must be search, get, learn, forget or ping, got {op!r}")
             return {"id": ident, "ok": True, "result": handler(request).to_json()}
         except OracleError as exc:
             return _refusal(ident, exc.exit_code, str(exc))
@@ -333,6 +352,12 @@ class Service:
         memory = self._memory("summarize")
         report = memory.learn_notes(workspace)
         return Learned(report, tuple(memory.warnings()), workspace=str(workspace))
+
+    def forget(self, request: JsonObject) -> Forgetting:
+        from .forgetting.asked import forget_asked
+
+        memory = self._memory("forget")
+        return Forgetting(forget_asked(memory, request))
 
     def _memory(self, action: str = "recall") -> Memory:
         memory = self.open_memory()

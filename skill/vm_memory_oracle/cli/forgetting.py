@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from ..forgetting.asked import payload as _payload
 from ..forgetting.carry import Forgot
 from ..forgetting.selection import Selector
 from ..memory import Memory
@@ -71,27 +72,3 @@ def _headline(done: Forgot, previewing: bool) -> str:
 
 def _opening(text: str) -> str:
     return text if len(text) <= SHOWN_CHARS else text[: SHOWN_CHARS - 1] + "…"
-
-
-def _payload(done: Forgot, previewing: bool) -> dict:
-    payload = {
-        "selector": done.selector.describe(),
-        "dry_run": previewing,
-        "forget": done.forget,
-        "facts": done.facts,
-        "archived": done.archived,
-        "kept": done.kept,
-        "turns": done.turns,
-        "episodes": done.episodes,
-        "purged": done.purged,
-        "files": done.files,
-        "warnings": done.warnings,
-    }
-    if done.finished_earlier:
-        payload["finished_earlier"] = done.finished_earlier
-    if len(done.selector.ids) == 1 and not previewing and done.at:
-        # as forget --id has always said it
-        payload.update(
-            forgotten=done.selector.ids[0], archived_at=done.at, archive_reason=done.reason
-        )
-    return payload

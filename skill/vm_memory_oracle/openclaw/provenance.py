@@ -48,7 +48,7 @@ from ..model.provenance import (
 SESSIONS_TABLE = "session_windows"
 SESSION_COLUMNS = ("session_id", "session_key", "chat_type", "channel")
 # The memory's own tools: what they return is the memory's, not the outside's.
-OWN_TOOLS = frozenset({"memory_search", "memory_get"})
+OWN_TOOLS = frozenset({"memory_search", "memory_get", "memory_forget"})
 # The run id of an assistant message that answers a sub-agent's announced result.
 ANNOUNCE_RUN = "announce:"
 _CONTROL = re.compile(r"[\x00-\x1f\x7f]+")
