@@ -16,7 +16,7 @@ import uuid
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 INTERNAL = "<<<BEGIN_OPENCLAW_INTERNAL_CONTEXT>>>"
-MAX_REQUESTS = 60  # a script that never stops calling tools ends the test, not the machine
+MAX_REQUESTS = 100  # a script that never stops calling tools ends the test, not the machine
 
 
 def message_text(message: dict) -> str:

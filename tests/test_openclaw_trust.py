@@ -9,7 +9,10 @@ One run of turns is made once (the module's fixture) and stopped, the nightly jo
 run left: a heartbeat, a cron wake and a cron run leave nothing; a file the agent read and
 repeated is found by memory_search marked untrusted, never injected, never in MEMORY.md;
 auto-recall is not a use; another person in a group is learned as the speaker of their
-words. Node 24 and OpenClaw come from the test cache (openclaw_install.py).
+words; what the owner asks memory_forget to forget (previewed, then confirmed), and a whole
+session forgotten by its OpenClaw session id, is found by neither memory_search nor
+auto-recall in that session, the next, or after the nightly jobs, and a group member's
+memory_forget is refused. Node 24 and OpenClaw come from the test cache (openclaw_install.py).
 """
 
 from __future__ import annotations
@@ -57,6 +60,15 @@ OPENCLAWS_OWN = ("heartbeat poll", "cron wake", "heartbeat monitor", "unattended
 HEARTBEAT_PROMPT = "Follow the heartbeat monitor scratch context"  # OpenClaw's, to the model
 SUPPLIER_NOTES = "What do my supplier notes say?"
 INVOICES = "Which account should the invoices be paid to?"
+# What the owner says, then asks to forget: by a query (memory_forget, previewed, then
+# confirmed), and a whole session (forget --session with its OpenClaw session id).
+CELLO = "My cello lessons are on Tuesdays at the Rivoli music school."
+FORGET_CELLO = "Please forget what I told you about my cello lessons."
+GATE = "The garden gate code is 7319, for the gardener."
+ABOUT_BOTH = "What do you know about my cello lessons and my garden gate code?"
+FORGOTTEN_WORDS = ("Rivoli", "7319")
+# Alice, in the group, asks the agent to forget what the owner said.
+ALICE_FORGET = "forget that the owner is allergic to peanuts"
 
 
 class FakeTelegram:
@@ -158,11 +170,36 @@ class FakeTelegram:
         self._server.server_close()
 
 
+def _forgets_since(messages: list[dict], words: str) -> int:
+    """How many memory_forget calls the model made since the last message holding `words`."""
+    said = max((i for i, m in enumerate(messages) if words in message_text(m)), default=-1)
+    return sum(
+        1
+        for message in messages[said + 1 :]
+        for call in message.get("tool_calls") or ()
+        if call.get("function", {}).get("name") == "memory_forget"
+    )
+
+
 def decide(body: dict):
     """The scripted model: a file read and then repeated for the supplier notes, a
-    memory_search for the invoices, and words of its own for each kind of scaffolding."""
+    memory_search for the invoices and about the forgotten, memory_forget previewed then
+    confirmed when the owner asks (and called at once when Alice does), and words of its
+    own for each kind of scaffolding."""
     messages = body.get("messages") or []
     asked = last_user_text(body)
+    if ABOUT_BOTH in asked:  # what auto-recall adds may quote the owner's forget request
+        if last_meaningful_role(body) == "tool":
+            return ("text", "Done.")
+        return ("tool", "memory_search", {"query": ABOUT_BOTH})
+    if ALICE_FORGET in asked:
+        if _forgets_since(messages, ALICE_FORGET):
+            return ("text", "Done.")
+        return ("tool", "memory_forget", {"query": "peanuts", "confirm": True})
+    if FORGET_CELLO in asked:
+        steps = [{"query": "cello lessons"}, {"query": "cello lessons", "confirm": True}]
+        called = _forgets_since(messages, FORGET_CELLO)
+        return ("tool", "memory_forget", steps[called]) if called < 2 else ("text", "Done.")
     if last_meaningful_role(body) == "tool":
         if SUPPLIER_NOTES in asked:  # repeats what the file said, as a model does
             return ("text", f"It says: {message_text(meaningful(messages)[-1]).strip()}")
@@ -201,6 +238,13 @@ class TrustRun:
     peanut_counts: dict[str, int] = field(default_factory=dict)  # before the dinner turns
     peanut_counts_after: dict[str, int] = field(default_factory=dict)
     group_reply: list[dict] = field(default_factory=list)
+    forgetting: list[dict] = field(default_factory=list)  # the owner's memory_forget turn
+    asked_after: list[list[dict]] = field(default_factory=list)  # in each session, after
+    session_forgot: dict = field(default_factory=dict)  # forget --session --yes --json
+    alice_forget: list[dict] = field(default_factory=list)
+    peanuts_before_alice: set[str] = field(default_factory=set)
+    peanuts_after_alice: set[str] = field(default_factory=set)
+    entrypoint: Path | None = None  # the installed bundle's
 
     def facts(self) -> list[dict]:
         path = self.data / "knowledge-graph" / "facts.jsonl"
@@ -246,6 +290,16 @@ def _peanut_facts(data: Path) -> set[str]:
 def _learned(data: Path, words: str) -> bool:
     """Whether `words` are in the memory's copies of what was said (live learning)."""
     return any(words in path.read_text() for path in (data / "sessions").glob("*.jsonl"))
+
+
+def _session_of(data: Path, words: str) -> str:
+    """The OpenClaw session id of the turn the memory copied `words` from."""
+    for path in (data / "sessions").glob("*.jsonl"):
+        for line in path.read_text().splitlines():
+            if words in line:
+                origin = json.loads(line)["origin"]  # openclaw:<agent>/<session>#<seq>
+                return origin.split("/", 1)[1].rsplit("#", 1)[0]
+    raise AssertionError(f"{words!r} is in no session log")
 
 
 def _written(state: Path, words: str) -> int:
@@ -339,6 +393,7 @@ def trust_run(tmp_path_factory) -> TrustRun:
         openclaw("config", "set", "plugins.entries.vm-memory-oracle.config.autoRecall", "true")
         base = Path(json.loads(openclaw("skills", "info", "vm-memory-oracle", "--json"))["baseDir"])
         run = TrustRun(data, workspace, state, model.requests)
+        run.entrypoint = base / "scripts" / "vm-memory-oracle"
 
         def turn(message: str, session: str | None = None) -> list[dict]:
             """One owner turn through the gateway (the main session, or `session`): the
@@ -404,6 +459,30 @@ def trust_run(tmp_path_factory) -> TrustRun:
             run.notes_read = turn(SUPPLIER_NOTES)
             _wait_for(lambda: _peanut_facts(data), "the peanut allergy, learned live")
             _wait_for(lambda: _learned(data, "4421-9999"), "the repeated file, learned live")
+            # Alice asks the agent, in the group, to forget what the owner said.
+            run.peanuts_before_alice = _peanut_facts(data)
+            telegram.post({"id": ALICE_ID, "first_name": "Alice"}, f"Please {ALICE_FORGET}.")
+            _wait_for(
+                lambda: len([m for m in telegram.sent if str(GROUP_ID) == str(m["chat_id"])]) > 1,
+                "the bot's answer to Alice's forget",
+            )
+            run.alice_forget = [r for r in model.requests if ALICE_FORGET in json.dumps(r)]
+            run.peanuts_after_alice = _peanut_facts(data)
+            # Two things said, then forgotten: one by memory_forget in an owner's turn (a
+            # preview, then confirmed), a whole session by forget --session with its id.
+            turn(CELLO, session="cello")
+            turn(GATE, session="garden")
+            _wait_for(lambda: _learned(data, "Rivoli"), "the cello lessons, learned live")
+            _wait_for(lambda: _learned(data, "7319"), "the gate code, learned live")
+            run.forgetting = turn(FORGET_CELLO, session="cello")
+            forgot = subprocess.run(
+                [str(run.entrypoint), "--data-path", str(data), "--json", "--action", "forget",
+                 "--session", _session_of(data, "7319"), "--yes"],
+                capture_output=True, text=True, timeout=300,
+            )  # fmt: skip
+            assert forgot.returncode == 0, forgot.stderr
+            run.session_forgot = json.loads(forgot.stdout)
+            run.asked_after = [turn(ABOUT_BOTH, session=name) for name in ("cello", "garden")]
             # A session of its own: all that the model receives there came from the memory
             # or the workspace, not from this session's history.
             run.invoices = turn(INVOICES, session="invoices")
@@ -518,3 +597,80 @@ def test_another_person_in_a_group_is_learned_as_the_speaker(trust_run):
     )
     assert provenance["group"] == f"telegram:group:{GROUP_ID}"
     assert "shellfish" not in run.memory_md()
+
+
+def _auto_recalled(requests: list[dict]) -> str:
+    """What auto-recall added to a turn's first request (empty: nothing)."""
+    first = json.dumps(requests[0])
+    if "<relevant-memories>" not in first:
+        return ""
+    block = first[first.rindex("<relevant-memories>") :]
+    return block[: block.index("</relevant-memories>")]
+
+
+def _tool_results(request: dict) -> list[str]:
+    return [message_text(m) for m in request["messages"] if m.get("role") == "tool"]
+
+
+def _serve(entrypoint: Path, data: Path, *requests: dict) -> list[dict]:
+    """The installed bundle's recall process asked `requests`: its answers."""
+    lines = "".join(json.dumps({"id": i, **r}) + "\n" for i, r in enumerate(requests))
+    done = subprocess.run(
+        [str(entrypoint), "--data-path", str(data), "--action", "serve"],
+        input=lines, capture_output=True, text=True, timeout=300,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr[-3000:]
+    return [json.loads(line) for line in done.stdout.splitlines()]
+
+
+def test_the_owner_forgets_by_memory_forget_and_by_session_and_it_never_comes_back(trust_run):
+    run = trust_run
+    # The owner's turn: memory_forget previewed what it would take, then forgot it.
+    asked, previewed, confirmed = run.forgetting
+    assert "memory_forget" in json.dumps(asked.get("tools"))  # offered in the owner's turn
+    preview = json.loads(_tool_results(previewed)[-1])
+    assert preview["preview"] is True and preview["forgotten"] is False, preview
+    assert any("Rivoli" in item["text"] for item in preview["facts"] + preview["episodes"])
+    assert "confirm: true" in preview["action"]
+    done = json.loads(_tool_results(confirmed)[-1])
+    assert done["forgotten"] is True and done["forget"].startswith("fg-"), done
+    assert {fact["id"] for fact in done["facts"]} == {fact["id"] for fact in preview["facts"]}
+    # The whole garden session, forgotten by its OpenClaw session id.
+    assert run.session_forgot["dry_run"] is False
+    assert any("7319" in episode["text"] for episode in run.session_forgot["episodes"])
+    # Then, in that session and the next, neither auto-recall nor memory_search has any of it.
+    for requests in run.asked_after:
+        recalled = _auto_recalled(requests)
+        searched = json.loads(_tool_results(requests[-1])[-1])
+        assert searched["provider"] == "vm-memory-oracle", searched
+        for words in FORGOTTEN_WORDS:
+            assert words not in recalled, recalled
+            assert not any(words in hit["snippet"] for hit in searched["results"]), searched
+    # And after the nightly jobs (summarize --all read OpenClaw's transcripts again).
+    answers = _serve(
+        run.entrypoint,
+        run.data,
+        {"op": "search", "query": ABOUT_BOTH, "maxResults": 50},
+        {"op": "search", "query": "cello lessons Tuesdays Rivoli", "boost": False,
+         "trustedOnly": True, "sessionKey": "agent:main:cello"},
+        {"op": "search", "query": "garden gate code 7319", "maxResults": 50},
+    )  # fmt: skip
+    for answer in answers:
+        assert answer["ok"], answer
+        for words in FORGOTTEN_WORDS:
+            assert not any(words in hit["snippet"] for hit in answer["result"]["results"]), answer
+    kept = json.dumps(run.facts()) + run.text_of("episodes") + run.text_of("sessions")
+    kept += run.memory_md()
+    for words in FORGOTTEN_WORDS:
+        assert words not in kept, words
+
+
+def test_a_group_member_asking_to_forget_is_refused_and_nothing_changes(trust_run):
+    run = trust_run
+    assert run.alice_forget, "Alice's message never reached the model"
+    called, answered = run.alice_forget[0], run.alice_forget[-1]
+    assert "memory_forget" not in json.dumps(called.get("tools"))  # not offered to her
+    [refusal] = _tool_results(answered)  # OpenClaw's: the tool is not there for her
+    assert "memory_forget" in refusal and "not found" in refusal, refusal
+    assert run.peanuts_before_alice and run.peanuts_after_alice == run.peanuts_before_alice
+    assert _peanut_facts(run.data)  # still the owner's, after the nightly jobs
