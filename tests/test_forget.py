@@ -307,3 +307,22 @@ def test_the_recall_process_finds_nothing_forgotten_and_get_says_a_line_was_forg
         first, second = opened["result"]["text"].split("\n")[:2]
         assert first.startswith("[forgotten:") and "185,000" not in opened["result"]["text"]
         assert "Noted" in second
+
+
+def test_each_forget_leaves_an_audit_line_of_when_why_what_and_how_many_never_the_words(
+    cli, salary
+):
+    done = cli(
+        "--json", "--action", "forget", "--query", "salary", "--yes", "--reason", "private",
+        now=LATER,
+    )  # fmt: skip
+    assert done.code == 0, done.err
+    audit = [json.loads(line) for line in (salary / "state" / "audit.jsonl").open()]
+    (line,) = [entry for entry in audit if entry["action"] == "forget"]
+    assert line["at"] == LATER
+    assert line["change"].startswith(
+        "forgot by --query; why: private: 2 fact(s), 0 archived fact(s) made forgotten, "
+        "1 session line(s), 0 purged; "
+    )
+    assert set(line["ids"]) == {fact["id"] for fact in done.json()["facts"]}
+    assert not any(word in json.dumps(audit) for word in WORDS)
