@@ -12,8 +12,14 @@ import json
 from pathlib import Path
 
 import pytest
+import test_openclaw_state
+from test_openclaw_state import Transcript
 
 from conftest import hash_embedder, recall_results, write_jsonl
+
+# The fixtures of the transcript tests: an OpenClaw state directory, and a memory reading it.
+state = test_openclaw_state.state
+connected = test_openclaw_state.connected
 
 SALARY = "My salary is 185,000 dollars a year, and my bank PIN hint is my dog's birthday."
 SAID = "2026-11-20T10:00:00Z"
@@ -37,6 +43,7 @@ MONTH_LATER = "2026-12-22T12:00:00Z"
 WORDS = ("185,000", "PIN hint", "salary")
 ARCHIVE = "knowledge-graph/archived-facts.jsonl"
 ARCHIVE_CACHE = "state/cache/knowledge-graph__archived-facts.jsonl.marshal"
+TRANSCRIPT_NOW = "2026-05-16T12:00:00Z"  # the day after the transcript's turns
 
 
 @pytest.fixture
@@ -326,3 +333,29 @@ def test_each_forget_leaves_an_audit_line_of_when_why_what_and_how_many_never_th
     )
     assert set(line["ids"]) == {fact["id"] for fact in done.json()["facts"]}
     assert not any(word in json.dumps(audit) for word in WORDS)
+
+
+def test_an_openclaw_session_forgotten_is_never_copied_nor_learned_again(
+    cli, connected, state, data_dir
+):
+    """Forget by OpenClaw session id: the copies of its rows are forgotten in place; read
+    again from the transcript (its import ledger gone), no row of it is copied back."""
+    transcript = Transcript(state)
+    transcript.user("s-private", "My salary is 185,000 dollars a year.", minute=1)
+    transcript.user("s-garden", "I grow tomatoes in my garden.", minute=2)
+    assert connected("--action", "summarize", "--all").code == 0
+    assert "185,000" in said(cli, "what is my salary", TRANSCRIPT_NOW)
+
+    preview = connected("--json", "--action", "forget", "--session", "s-private")
+    assert preview.code == 0 and len(preview.json()["turns"]) == 1
+    assert connected("--action", "forget", "--session", "s-private", "--yes").code == 0
+    assert "185,000" not in said(cli, "what is my salary", TRANSCRIPT_NOW)
+
+    (data_dir / "state" / "imports.json").unlink()  # every row read again
+    assert connected("--action", "summarize", "--all").code == 0
+    assert "185,000" not in said(cli, "what is my salary", TRANSCRIPT_NOW)
+    assert "tomatoes" in said(cli, "what do I grow", TRANSCRIPT_NOW)
+    assert holding(data_dir) <= {ARCHIVE, ARCHIVE_CACHE}
+    # the row was not copied again: the one line of it is the first copy's, forgotten
+    copies = [line for path in (data_dir / "sessions").glob("*.jsonl") for line in path.open()]
+    assert sum("[forgotten]" in line for line in copies) == 1
