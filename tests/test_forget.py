@@ -333,7 +333,7 @@ def test_a_forget_run_while_summarize_reads_its_logs_leaves_no_line_and_no_stale
                 "text": f"Bob heard: {SALARY}",
                 "speaker": "Bob",
                 "provenance": bob,
-            },  # fmt: skip
+            },
             {"ts": "2026-11-21T09:01:00Z", "role": "user", "text": "I play the cello."},
         ],
     )
