@@ -44,10 +44,10 @@ def forget_again(store, paths: list[Path]) -> int:
 
 
 def forget_read(store, turns, forgotten: Forgotten) -> int:
-    """The lines of session logs holding `turns` that `forgotten` covers, forgotten in place
-    (under the caller's lock); how many. A learn calls it once it holds the lock: a forget
-    that ran after its logs were read found such a turn unlearned and left its line, which
-    no later read of the log (already learned to its end) would forget."""
+    """The lines of session logs holding `turns` (turns `forgotten` covers), forgotten in
+    place (under the caller's lock); how many. A learn calls it once it holds the lock: a
+    forget that ran after its logs were read found such a turn unlearned and left its line,
+    which no later read of the log (learned to its end by then) would forget."""
     found: dict[tuple[str, str], set[int]] = {}
     for turn in turns:
         path = PurePath(turn.source_file)

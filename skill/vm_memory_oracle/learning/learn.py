@@ -153,10 +153,11 @@ def learn(
         # so a forget that ran while these turns were read is seen. The lines of such turns
         # are forgotten in place now, and how far each log was read is told as it now reads.
         forgotten = read_forgotten(store)
+        covered = [turn for turn in turns if forgotten.covers(turn)]
         if forgotten:
             from ..forgetting.lines import as_now, forget_read
 
-            forget_read(store, turns, forgotten)
+            forget_read(store, covered, forgotten)
             read = {path: as_now(path, logs[path], entry) for path, entry in read.items()}
         ledger = read_ledger(store)
         valid = still_valid(ledger, list(read))
@@ -168,7 +169,7 @@ def learn(
         if report.read_further and stop_if_read_further:
             report.stopped = True
             return report
-        gone = {turn.source for turn in turns if forgotten.covers(turn)}
+        gone = {turn.source for turn in covered}
         unread = {
             turn.source
             for turn in turns
