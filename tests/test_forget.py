@@ -359,3 +359,49 @@ def test_an_openclaw_session_forgotten_is_never_copied_nor_learned_again(
     # the row was not copied again: the one line of it is the first copy's, forgotten
     copies = [line for path in (data_dir / "sessions").glob("*.jsonl") for line in path.open()]
     assert sum("[forgotten]" in line for line in copies) == 1
+
+
+def test_a_forget_run_while_summarize_reads_its_logs_leaves_no_line_and_no_stale_ledger(
+    cli, salary, monkeypatch
+):
+    """A forget that runs after a summarize read the logs and before it learns them: the
+    lines that summarize leaves out as forgotten (another repeating the salary, not learned
+    when the forget ran) are forgotten in place by it, and the summarize ledger describes the
+    logs as the forget left them, so the next run learns (and boosts) nothing again."""
+    from vm_memory_oracle.cli import main
+    from vm_memory_oracle.learning import logs
+
+    data_dir = salary
+    with (data_dir / "sessions" / LOG).open("a") as handle:
+        line = {"ts": "2026-11-20T10:02:00Z", "role": "user", "text": "I keep three beehives."}
+        handle.write(json.dumps(line) + "\n")
+    bob = {"origin": "untrusted", "chat": "group", "sender": "Bob"}
+    write_jsonl(
+        data_dir / "sessions" / "2026-11-21-090000.jsonl",
+        [
+            {
+                "ts": "2026-11-21T09:00:00Z",
+                "role": "user",
+                "text": f"Bob heard: {SALARY}",
+                "speaker": "Bob",
+                "provenance": bob,
+            },
+            {"ts": "2026-11-21T09:01:00Z", "role": "user", "text": "I play the cello."},
+        ],
+    )
+    read = logs.read_logs
+
+    def read_then_forget(store, paths):
+        found = read(store, paths)
+        monkeypatch.setattr(logs, "read_logs", read)
+        forget = ["--data-path", str(data_dir), "--now", LATER, "--action", "forget"]
+        assert main([*forget, "--query", "salary", "--yes"]) == 0
+        return found
+
+    monkeypatch.setattr(logs, "read_logs", read_then_forget)
+    assert cli("--action", "summarize", "--all", now=LATER).code == 0
+    assert holding(data_dir) == {ARCHIVE, ARCHIVE_CACHE}
+    assert "beehives" in said(cli, "beehives") and "cello" in said(cli, "cello")
+    again = cli("--json", "--action", "summarize", "--all", now=MONTH_LATER)
+    assert again.code == 0, again.err
+    assert again.json()["turns"] == 0 and again.json()["reinforced"] == 0
