@@ -57,6 +57,10 @@ OPENCLAWS_OWN = ("heartbeat poll", "cron wake", "heartbeat monitor", "unattended
 HEARTBEAT_PROMPT = "Follow the heartbeat monitor scratch context"  # OpenClaw's, to the model
 SUPPLIER_NOTES = "What do my supplier notes say?"
 INVOICES = "Which account should the invoices be paid to?"
+# Asked in the group's own session, before and after the owner shares their direct chat's
+# memories with groups.
+IN_THE_GROUP = "Which allergies does the family group know about?"
+SHARED = "Can I bring peanut cookies to the family group?"
 
 
 class FakeTelegram:
@@ -175,6 +179,8 @@ def decide(body: dict):
         return ("tool", "exec", {"command": "cat supplier-notes.txt"})
     if INVOICES in asked:
         return ("tool", "memory_search", {"query": INVOICES})  # what auto-recall asked
+    if IN_THE_GROUP in asked:
+        return ("tool", "memory_search", {"query": "allergic to peanuts or shellfish"})
     if "CRONWAKE" in fresh:  # a system event rides a heartbeat turn, in its context
         return ("text", "Cron wake: WAKEWORD, the user's plants are watered.")
     if "CRONJOB" in asked:
@@ -201,6 +207,8 @@ class TrustRun:
     peanut_counts: dict[str, int] = field(default_factory=dict)  # before the dinner turns
     peanut_counts_after: dict[str, int] = field(default_factory=dict)
     group_reply: list[dict] = field(default_factory=list)
+    in_the_group: list[dict] = field(default_factory=list)  # the owner in the group's session
+    shared: list[dict] = field(default_factory=list)  # ... once direct memories are shared
 
     def facts(self) -> list[dict]:
         path = self.data / "knowledge-graph" / "facts.jsonl"
@@ -416,6 +424,17 @@ def trust_run(tmp_path_factory) -> TrustRun:
                 turn(f"Can I eat peanuts at dinner {number}?", session="dinner")
                 for number in range(5)
             ]
+            # The owner in the session of the group Alice spoke in: what may be heard there.
+            group = f"telegram:group:{GROUP_ID}"
+            run.in_the_group = turn(IN_THE_GROUP, session=group)
+            share = "share_direct_memories_in_groups=true"
+            shared = subprocess.run(
+                [str(base / "scripts" / "vm-memory-oracle"), "--data-path", str(data),
+                 "--action", "config", "--set", share],
+                capture_output=True, text=True, timeout=120,
+            )  # fmt: skip
+            assert shared.returncode == 0, shared.stderr
+            run.shared = turn(SHARED, session=group)
         finally:
             gateway.terminate()
             try:
@@ -518,3 +537,31 @@ def test_another_person_in_a_group_is_learned_as_the_speaker(trust_run):
     )
     assert provenance["group"] == f"telegram:group:{GROUP_ID}"
     assert "shellfish" not in run.memory_md()
+
+
+def _injected(request: dict) -> str:
+    """The block auto-recall put in a request's last turn, or "" when it put none."""
+    asked = json.dumps(request["messages"])
+    if "<relevant-memories>" not in asked:
+        return ""
+    start = asked.rindex("<relevant-memories>")
+    return asked[start : asked.index("</relevant-memories>", start)]
+
+
+def test_in_a_group_the_owners_direct_memories_are_heard_only_once_shared(trust_run):
+    """In the group's session: auto-recall injects nothing of the owner's direct chat (the
+    peanut allergy) and nothing of Alice's (not trusted); the agent's memory_search there
+    finds the group's own memory (Alice's shellfish) and not the owner's peanuts; once the
+    owner shares their direct memories with groups, auto-recall there brings the peanuts."""
+    run = trust_run
+    asked, *then = run.in_the_group
+    assert "peanuts" not in _injected(asked) and "shellfish" not in _injected(asked)
+    results = [
+        json.loads(message_text(message))
+        for message in then[-1]["messages"]
+        if message.get("role") == "tool"
+    ]
+    assert results and results[-1]["provider"] == "vm-memory-oracle"
+    snippets = " ".join(hit["snippet"] for hit in results[-1]["results"])
+    assert "shellfish" in snippets and "peanuts" not in snippets, snippets
+    assert "peanuts" in _injected(run.shared[0])
