@@ -481,7 +481,7 @@ def test_every_mutation_leaves_an_audit_line_naming_its_actor(cli, data_dir):
     actions = [(entry["actor"], entry["action"]) for entry in audit]
     assert ("cli", "forget") in actions and ("cli", "recall") in actions
     [forgot] = [entry for entry in audit if entry["action"] == "forget"]
-    assert forgot["ids"] == [fact] and forgot["change"].startswith("forgot 1 fact")
+    assert forgot["ids"] == [fact] and forgot["change"].startswith("forgot by --id: 1 fact(s)")
 
 
 def test_consolidate_of_a_missing_data_directory_exits_5_and_creates_nothing(cli, data_dir):

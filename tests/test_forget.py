@@ -12,8 +12,14 @@ import json
 from pathlib import Path
 
 import pytest
+import test_openclaw_state
+from test_openclaw_state import Transcript
 
 from conftest import hash_embedder, recall_results, write_jsonl
+
+# The fixtures of the transcript tests: an OpenClaw state directory, and a memory reading it.
+state = test_openclaw_state.state
+connected = test_openclaw_state.connected
 
 SALARY = "My salary is 185,000 dollars a year, and my bank PIN hint is my dog's birthday."
 SAID = "2026-11-20T10:00:00Z"
@@ -37,6 +43,7 @@ MONTH_LATER = "2026-12-22T12:00:00Z"
 WORDS = ("185,000", "PIN hint", "salary")
 ARCHIVE = "knowledge-graph/archived-facts.jsonl"
 ARCHIVE_CACHE = "state/cache/knowledge-graph__archived-facts.jsonl.marshal"
+TRANSCRIPT_NOW = "2026-05-16T12:00:00Z"  # the day after the transcript's turns
 
 
 @pytest.fixture
@@ -307,3 +314,94 @@ def test_the_recall_process_finds_nothing_forgotten_and_get_says_a_line_was_forg
         first, second = opened["result"]["text"].split("\n")[:2]
         assert first.startswith("[forgotten:") and "185,000" not in opened["result"]["text"]
         assert "Noted" in second
+
+
+def test_each_forget_leaves_an_audit_line_of_when_why_what_and_how_many_never_the_words(
+    cli, salary
+):
+    done = cli(
+        "--json", "--action", "forget", "--query", "salary", "--yes", "--reason", "private",
+        now=LATER,
+    )  # fmt: skip
+    assert done.code == 0, done.err
+    audit = [json.loads(line) for line in (salary / "state" / "audit.jsonl").open()]
+    (line,) = [entry for entry in audit if entry["action"] == "forget"]
+    assert line["at"] == LATER
+    assert line["change"].startswith(
+        "forgot by --query; why: private: 2 fact(s), 0 archived fact(s) made forgotten, "
+        "1 session line(s), 0 purged; "
+    )
+    assert set(line["ids"]) == {fact["id"] for fact in done.json()["facts"]}
+    assert not any(word in json.dumps(audit) for word in WORDS)
+
+
+def test_an_openclaw_session_forgotten_is_never_copied_nor_learned_again(
+    cli, connected, state, data_dir
+):
+    """Forget by OpenClaw session id: the copies of its rows are forgotten in place; read
+    again from the transcript (its import ledger gone), no row of it is copied back."""
+    transcript = Transcript(state)
+    transcript.user("s-private", "My salary is 185,000 dollars a year.", minute=1)
+    transcript.user("s-garden", "I grow tomatoes in my garden.", minute=2)
+    assert connected("--action", "summarize", "--all").code == 0
+    assert "185,000" in said(cli, "what is my salary", TRANSCRIPT_NOW)
+
+    preview = connected("--json", "--action", "forget", "--session", "s-private")
+    assert preview.code == 0 and len(preview.json()["turns"]) == 1
+    assert connected("--action", "forget", "--session", "s-private", "--yes").code == 0
+    assert "185,000" not in said(cli, "what is my salary", TRANSCRIPT_NOW)
+
+    (data_dir / "state" / "imports.json").unlink()  # every row read again
+    assert connected("--action", "summarize", "--all").code == 0
+    assert "185,000" not in said(cli, "what is my salary", TRANSCRIPT_NOW)
+    assert "tomatoes" in said(cli, "what do I grow", TRANSCRIPT_NOW)
+    assert holding(data_dir) <= {ARCHIVE, ARCHIVE_CACHE}
+    # the row was not copied again: the one line of it is the first copy's, forgotten
+    copies = [line for path in (data_dir / "sessions").glob("*.jsonl") for line in path.open()]
+    assert sum("[forgotten]" in line for line in copies) == 1
+
+
+def test_a_forget_run_while_summarize_reads_its_logs_leaves_no_line_and_no_stale_ledger(
+    cli, salary, monkeypatch
+):
+    """A forget that runs after a summarize read the logs and before it learns them: the
+    lines that summarize leaves out as forgotten (another repeating the salary, not learned
+    when the forget ran) are forgotten in place by it, and the summarize ledger describes the
+    logs as the forget left them, so the next run learns (and boosts) nothing again."""
+    from vm_memory_oracle.cli import main
+    from vm_memory_oracle.learning import logs
+
+    data_dir = salary
+    with (data_dir / "sessions" / LOG).open("a") as handle:
+        line = {"ts": "2026-11-20T10:02:00Z", "role": "user", "text": "I keep three beehives."}
+        handle.write(json.dumps(line) + "\n")
+    bob = {"origin": "untrusted", "chat": "group", "sender": "Bob"}
+    write_jsonl(
+        data_dir / "sessions" / "2026-11-21-090000.jsonl",
+        [
+            {
+                "ts": "2026-11-21T09:00:00Z",
+                "role": "user",
+                "text": f"Bob heard: {SALARY}",
+                "speaker": "Bob",
+                "provenance": bob,
+            },
+            {"ts": "2026-11-21T09:01:00Z", "role": "user", "text": "I play the cello."},
+        ],
+    )
+    read = logs.read_logs
+
+    def read_then_forget(store, paths):
+        found = read(store, paths)
+        monkeypatch.setattr(logs, "read_logs", read)
+        forget = ["--data-path", str(data_dir), "--now", LATER, "--action", "forget"]
+        assert main([*forget, "--query", "salary", "--yes"]) == 0
+        return found
+
+    monkeypatch.setattr(logs, "read_logs", read_then_forget)
+    assert cli("--action", "summarize", "--all", now=LATER).code == 0
+    assert holding(data_dir) == {ARCHIVE, ARCHIVE_CACHE}
+    assert "beehives" in said(cli, "beehives") and "cello" in said(cli, "cello")
+    again = cli("--json", "--action", "summarize", "--all", now=MONTH_LATER)
+    assert again.code == 0, again.err
+    assert again.json()["turns"] == 0 and again.json()["reinforced"] == 0

@@ -681,6 +681,7 @@ HAND_WRITTEN = {
         "forget": "fg-0123456789abcdef",
         "at": NOW,
         "selector": "query",
+        "named": "--query",
         "reason": "private",
         "facts": ["fact-00000000-0000-5000-8000-000000000001"],
         "archived": ["fact-00000000-0000-5000-8000-000000000002"],

@@ -136,9 +136,12 @@ def test_a_group_gets_k_of_its_own_behind_many_of_the_owners(connected, state, d
     for food in FOODS:
         learning.message(transcript, "main", "user", f"I am allergic to {food}.", __openclaw=OWNER)
     for food in ("shellfish", "pollen", "dust"):
-        learning.message(
-            transcript, "topic", "user", f"@bot I am allergic to {food}.", __openclaw=OWNER
+        # said in passing, in many more words: it ranks below the owner's forty
+        aside = (
+            f"@bot among the things that bother me when we travel together, {food} is one I "
+            "am a little allergic to, though only in large amounts and mostly in spring."
         )
+        learning.message(transcript, "topic", "user", aside, __openclaw=OWNER)
     assert connected("--action", "summarize", "--all").code == 0
     service = Served(data_dir)
     try:

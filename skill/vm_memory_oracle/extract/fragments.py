@@ -74,13 +74,18 @@ class Fragment:
     kind: str  # statement, question, command or chatter
 
 
+# Whom a message in a group chat is addressed to ("@bot I am allergic to shellfish."): not
+# part of what is said.
+_MENTIONS = re.compile(r"^(?:@[\w.-]{1,64}[\s,:，：]*)+")
+
+
 def split_turn(text: str, *, max_chars: int = MAX_FRAGMENT_CHARS) -> list[str]:
     pieces: list[str] = []
     for sentence in sentences(text):
         for clause in _ZH_CLAUSE.split(sentence):
             for part in _ZH_CONNECTIVE.split(clause):
                 pieces.extend(_EN_CONNECTIVE.split(part))
-    pieces = [piece.strip(" \t,，、") for piece in pieces]
+    pieces = [_MENTIONS.sub("", piece.strip(" \t,，、")) for piece in pieces]
     pieces = [piece for piece in pieces if piece]
     merged: list[str] = []
     carry = ""

@@ -94,6 +94,7 @@ def forget(
             "forget": ident,
             "at": format_iso(now),
             "selector": selector.kind(),
+            "named": selector.audited(),
             "facts": [fact.id for fact in selection.facts],
             "archived": [archived.fact.id for archived in selection.archived],
             "turns": sorted(selection.sources),
@@ -164,11 +165,20 @@ def _carry(graph, journal: dict[str, Any], now: datetime) -> list[str]:
     snippets = _snippets(graph, journal)
     ident = journal["forget"]
     cause = ArchiveCause("forgotten", journal.get("reason", ""))
+    fact_ids = {*journal["facts"], *journal["archived"]}
+    # The forget's audit line (one for its whole locked block) begins with what it was.
+    why = f"; why: {journal['reason']}" if journal.get("reason") else ""
+    store.note(
+        f"forgot by {journal.get('named') or journal['selector']}{why}: "
+        f"{len(journal['facts'])} fact(s), "
+        f"{len(journal['archived'])} archived fact(s) made forgotten, "
+        f"{len(forgotten_sources)} session line(s), {len(journal['purge'])} purged",
+        sorted(fact_ids | set(journal["purge"])),
+    )
     _facts(graph, journal, forgotten_sources, snippets, cause, now)
     _archive(graph, journal, cause)
     for name, lines in _by_log(forgotten_sources).items():
         forget_lines(store, name, lines, ident)
-    fact_ids = {*journal["facts"], *journal["archived"]}
     _episodes(store, forgotten_sources, snippets)
     needles = [*fact_ids, *(f"{source})" for source in forgotten_sources)]
     needles += [f"{source};" for source in forgotten_sources]
@@ -178,12 +188,6 @@ def _carry(graph, journal: dict[str, Any], now: datetime) -> list[str]:
         _scrub_lines(store, path, needles, snippets, daily=False)
     warnings = _memory_md(graph, now)
     warnings += _indexes(graph)
-    store.note(
-        f"forgot by {journal['selector']}: {len(journal['facts'])} fact(s), "
-        f"{len(journal['archived'])} archived fact(s) made forgotten, "
-        f"{len(forgotten_sources)} session line(s), {len(journal['purge'])} purged",
-        sorted(fact_ids | set(journal["purge"])),
-    )
     store.delete(store.layout.forget_journal)
     return warnings
 

@@ -1,17 +1,18 @@
 """Forgotten lines of the session logs: their text replaced in place, the line kept (facts
 cite the lines after it by number), the summarize ledger kept describing the log; and a log
 that holds a turn forgotten before (copied back into sessions/, or another's repeating it)
-forgotten the same way before it is read."""
+forgotten the same way before it is read, and again when a learn finds, under the lock,
+that a forget ran while it read (forget_read)."""
 
 from __future__ import annotations
 
 import hashlib
-from pathlib import Path
+from pathlib import Path, PurePath
 
 from ..errors import ChangedMeanwhile, DataDirError
 from ..learning.ledger import LedgerEntry, read_ledger, write_ledger
 from ..storage import files, strict_json
-from .marks import FORGOTTEN_TEXT, read_forgotten
+from .marks import FORGOTTEN_TEXT, Forgotten, read_forgotten
 
 ATTEMPTS = 5  # reads of a log the agent keeps appending to, at most
 
@@ -40,6 +41,51 @@ def forget_again(store, paths: list[Path]) -> int:
             for ident, numbers in found.items():
                 total += forget_lines(store, path.name, numbers, ident)
     return total
+
+
+def forget_read(store, turns, forgotten: Forgotten) -> int:
+    """The lines of session logs holding `turns` (turns `forgotten` covers), forgotten in
+    place (under the caller's lock); how many. A learn calls it once it holds the lock: a
+    forget that ran after its logs were read found such a turn unlearned and left its line,
+    which no later read of the log (learned to its end by then) would forget."""
+    found: dict[tuple[str, str], set[int]] = {}
+    for turn in turns:
+        path = PurePath(turn.source_file)
+        if path.parent.name != "sessions" or turn.text == FORGOTTEN_TEXT:
+            continue
+        ident = forgotten.which(turn)
+        if ident is not None:
+            found.setdefault((path.name, ident), set()).add(turn.line)
+    return sum(forget_lines(store, name, lines, ident) for (name, ident), lines in found.items())
+
+
+def as_now(path: Path, data: bytes, entry: LedgerEntry) -> LedgerEntry:
+    """How far the log at `path` was read (`entry`, of the bytes read, `data`) as the log
+    reads now: when lines of it were forgotten in place since (by a forget, or forget_read),
+    the same lines as they now are, so that the ledger keeps describing the log; otherwise
+    `entry`."""
+    if entry.prefix_unchanged(path):
+        return entry
+    was = data[: entry.bytes].splitlines(keepends=True)
+    now = path.read_bytes().splitlines(keepends=True)[: len(was)]
+    if len(now) < len(was) or not all(
+        old == new or _forgotten_line(new) for old, new in zip(was, now)
+    ):
+        return entry
+    whole = b"".join(now)
+    return LedgerEntry(
+        entry.lines, len(whole), hashlib.sha256(whole).hexdigest(), entry.summarized_at
+    )
+
+
+def _forgotten_line(raw: bytes) -> bool:
+    if not raw.endswith(b"\n"):
+        return False
+    try:
+        record = strict_json.loads(raw.decode("utf-8"))
+    except (UnicodeDecodeError, strict_json.JsonRefused):
+        return False
+    return isinstance(record, dict) and record.get("text") == FORGOTTEN_TEXT
 
 
 def forget_lines(store, name: str, lines: set[int], ident: str) -> int:

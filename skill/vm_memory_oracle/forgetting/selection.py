@@ -101,6 +101,23 @@ class Selector:
         parts += [f"--until {format_iso(self.until)}"] if self.until else []
         return " ".join(parts)
 
+    def audited(self) -> str:
+        """The selector as the audit line keeps it: the session, sender or span given, never
+        a query's words (they may be what is forgotten)."""
+        if self.query is not None:
+            named = "--query"
+        elif self.ids:
+            named = "--id"
+        else:
+            named = " ".join(
+                f"--{name} {value}"
+                for name, value in _named(None, self.session, self.sender)
+                if value
+            )
+        span = [f"--since {format_iso(self.since)}"] if self.since else []
+        span += [f"--until {format_iso(self.until)}"] if self.until else []
+        return " ".join([named, *span]).strip()[:512]
+
     def kind(self) -> str:
         """Which selector, for the audit log (never the query's words)."""
         if self.ids:

@@ -146,8 +146,19 @@ def learn(
     episodes = _read_days(_said_by_day(turns, report), settings, created, scorer, report, progress)
     # How far each log was read: by the bytes read, not the log as it is now, since the
     # agent may have appended to it meanwhile.
-    read = {path: LedgerEntry.of(data, created) for path, data in (logs or {}).items()}
+    logs = dict(logs or {})
+    read = {path: LedgerEntry.of(data, created) for path, data in logs.items()}
     with store.locked("learn"):
+        # What a forget took is never learned again, nor summarized: read under the lock,
+        # so a forget that ran while these turns were read is seen. The lines of such turns
+        # are forgotten in place now, and how far each log was read is told as it now reads.
+        forgotten = read_forgotten(store)
+        covered = [turn for turn in turns if forgotten.covers(turn)]
+        if forgotten:
+            from ..forgetting.lines import as_now, forget_read
+
+            forget_read(store, covered, forgotten)
+            read = {path: as_now(path, logs[path], entry) for path, entry in read.items()}
         ledger = read_ledger(store)
         valid = still_valid(ledger, list(read))
         report.read_further = [
@@ -158,10 +169,7 @@ def learn(
         if report.read_further and stop_if_read_further:
             report.stopped = True
             return report
-        # What a forget took is never learned again, nor summarized: read under the lock,
-        # so a forget that ran while these turns were read is seen.
-        forgotten = read_forgotten(store)
-        gone = {turn.source for turn in turns if forgotten.covers(turn)}
+        gone = {turn.source for turn in covered}
         unread = {
             turn.source
             for turn in turns

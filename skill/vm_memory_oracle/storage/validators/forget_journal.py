@@ -1,6 +1,6 @@
 # Generated from schemas/forget-journal.schema.json by fastjsonschema; do not edit.
 # Regenerate: python -m vm_memory_oracle.storage.validation
-SCHEMA_SHA256 = '561dd08a34cdbf7221b7f3f3f934050a43f9a36fc0462b5c8b445b71d6bef572'
+SCHEMA_SHA256 = '877bbe2c878cd9b317f650d18bd04152b0e11be2e4af5f5b760a4c915e9b028e'
 
 VERSION = "2.22.3"
 from decimal import Decimal
@@ -117,6 +117,15 @@ def validate_vm_memory_oracle_forget_journal_schema_json(data, custom_formats={}
                     if isinstance(data__purge_item, str):
                         if not REGEX_PATTERNS['^fact-[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$'].search(data__purge_item):
                             raise JsonSchemaValueException("" + (name_prefix or "data") + ".purge[{data__purge_x}]".format(**locals()) + " must match pattern ^fact-[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$")
+        if "named" in data_keys:
+            data_keys.remove("named")
+            data__named = data["named"]
+            if not isinstance(data__named, (str)):
+                raise JsonSchemaValueException("" + (name_prefix or "data") + ".named must be string")
+            if isinstance(data__named, str):
+                data__named_len = len(data__named)
+                if data__named_len > 512:
+                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".named must be shorter than or equal to 512 characters")
         if data_keys:
             raise JsonSchemaValueException("" + (name_prefix or "data") + " must not contain "+str(data_keys)+" properties")
     return data
