@@ -405,3 +405,28 @@ def test_a_forget_run_while_summarize_reads_its_logs_leaves_no_line_and_no_stale
     again = cli("--json", "--action", "summarize", "--all", now=MONTH_LATER)
     assert again.code == 0, again.err
     assert again.json()["turns"] == 0 and again.json()["reinforced"] == 0
+
+
+def test_an_openclaw_session_is_forgotten_by_its_key_too(cli, connected, state, data_dir):
+    """--session names an OpenClaw session by its key as well: the sessions the transcript
+    database gives that key are the ones forgotten."""
+    from test_provenance_learning import sessions_table
+
+    transcript = Transcript(state)
+    sessions_table(
+        transcript,
+        [
+            ("s-private", "agent:main:telegram:direct:42", "direct", "telegram", None),
+            ("s-garden", "agent:main:main", "direct", "telegram", None),
+        ],
+    )
+    transcript.user("s-private", "My salary is 185,000 dollars a year.", minute=1)
+    transcript.user("s-garden", "I grow tomatoes in my garden.", minute=2)
+    assert connected("--action", "summarize", "--all").code == 0
+    key = "agent:main:telegram:direct:42"
+    done = connected("--json", "--action", "forget", "--session", key, "--yes")
+    assert done.code == 0, done.err
+    (turn,) = done.json()["turns"]
+    assert "185,000" not in said(cli, "what is my salary", TRANSCRIPT_NOW)
+    assert "tomatoes" in said(cli, "what do I grow", TRANSCRIPT_NOW)
+    assert holding(data_dir) <= {ARCHIVE, ARCHIVE_CACHE}
