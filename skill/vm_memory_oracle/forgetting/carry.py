@@ -34,7 +34,7 @@ from ..model.archive import ArchiveCause, Archived
 from ..model.fact import normalise
 from .lines import forget_lines
 from .marks import FORGOTTEN_TEXT, ForgottenTurn, append_forgotten
-from .selection import SESSION_LINE, Memory, Selection, Selector, select, session_sources
+from .selection import SESSION_LINE, Selection, Selector, WhatWasSaid, select, session_sources
 
 JOURNAL_KIND = "forget-journal"
 SNIPPET_CHARS = 60  # a forgotten turn is known in another record by this much of its words
@@ -144,7 +144,7 @@ def finish_pending(graph, now: datetime) -> dict[str, Any] | None:
     journal = store.read_json_file(path, JOURNAL_KIND)
     # Its turns not in the ledger yet (killed while it was written) are read from the logs,
     # which are changed only after it.
-    memory = Memory(graph)
+    memory = WhatWasSaid(graph)
     turns = [memory.turn(source) for source in journal["turns"]]
     append_forgotten(
         store,
@@ -196,7 +196,7 @@ def _snippets(graph, journal: dict[str, Any]) -> list[str]:
     """How each forgotten turn is known inside another record (a question quoted, a
     context): the opening of its words, normalised. Read before the logs are changed;
     after, from what the episodes still hold."""
-    memory = Memory(graph)
+    memory = WhatWasSaid(graph)
     found = []
     for source in journal["turns"]:
         turn = memory.turn(source)

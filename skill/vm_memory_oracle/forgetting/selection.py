@@ -171,8 +171,9 @@ class Selection:
         return not (self.facts or self.archived or self.turns or self.episodes or self.purge)
 
 
-class Memory:
-    """The memory as a selection reads it, each part read once."""
+class WhatWasSaid:
+    """The memory's facts, archive, episodes and session logs as a selection reads them,
+    each read once."""
 
     def __init__(self, graph: KnowledgeGraph):
         self.graph = graph
@@ -249,7 +250,7 @@ def session_sources(fact: Fact) -> list[str]:
 
 def select(graph, selector: Selector, *, purge: bool = False) -> Selection:
     """Everything `selector` reaches in `graph`'s memory (read, never written)."""
-    memory = Memory(graph)
+    memory = WhatWasSaid(graph)
     chosen: dict[str, Fact] = {}
     chosen_archived: dict[str, Archived] = {}
     turns: dict[str, Turn] = {}
@@ -323,7 +324,7 @@ def select(graph, selector: Selector, *, purge: bool = False) -> Selection:
 
 
 def _forgotten_before(
-    memory: Memory, selector: Selector, forgotten: set[str], selection: Selection
+    memory: WhatWasSaid, selector: Selector, forgotten: set[str], selection: Selection
 ) -> list[Archived]:
     """The facts forgotten before that a --purge reaches: those the selector names, those
     of the turns it takes, and those said in the same turns as either (a turn forgotten
@@ -355,7 +356,7 @@ def _without(fact: Fact, forgotten: set[str]) -> Fact:
     return fact.changed(source=remaining[0], sources=tuple(remaining[1:]), context=None)
 
 
-def _fact_selected(fact: Fact, selector: Selector, memory: Memory) -> bool:
+def _fact_selected(fact: Fact, selector: Selector, memory: WhatWasSaid) -> bool:
     """Whether the selector itself names `fact`: by its words, who said it, and when it was
     said (a fact of no turn, remembered or proposed: when it was learned)."""
     if selector.timed and not _said_within(fact, selector, memory):
@@ -369,7 +370,7 @@ def _fact_selected(fact: Fact, selector: Selector, memory: Memory) -> bool:
     return selector.timed and not session_sources(fact)  # a turn's facts come with it
 
 
-def _said_within(fact: Fact, selector: Selector, memory: Memory) -> bool:
+def _said_within(fact: Fact, selector: Selector, memory: WhatWasSaid) -> bool:
     sources = session_sources(fact)
     if not sources:
         return selector.within(parse_iso(fact.created))
@@ -377,7 +378,7 @@ def _said_within(fact: Fact, selector: Selector, memory: Memory) -> bool:
     return any(turn is not None and selector.within(turn.ts) for turn in turns)
 
 
-def _turns_selected(memory: Memory, selector: Selector, settings) -> list[Turn]:
+def _turns_selected(memory: WhatWasSaid, selector: Selector, settings) -> list[Turn]:
     """The turns a session, sender or span of time names (a query names facts and
     episodes, which name their turns)."""
     if selector.query is not None:
