@@ -32,9 +32,10 @@ from ..clock import format_iso
 from ..episodes import EPISODE_KIND, Episode, episode_files
 from ..model.archive import ArchiveCause, Archived
 from ..model.fact import normalise
+from ..model.turn import Turn
 from .lines import forget_lines
 from .marks import FORGOTTEN_TEXT, ForgottenTurn, append_forgotten
-from .selection import SESSION_LINE, Selection, Selector, WhatWasSaid, select, session_sources
+from .selection import SESSION_LINE, Selection, Selector, WhatWasSaid, cut_sources, select
 
 JOURNAL_KIND = "forget-journal"
 SNIPPET_CHARS = 60  # a forgotten turn is known in another record by this much of its words
@@ -111,7 +112,7 @@ def forget(
         done = _described(ident, selection, changed)
         done.at = at
         done.reason = ArchiveCause("forgotten", journal.get("reason", "")).prose
-        done.warnings += _carry(graph, journal, now)
+        done.warnings += _carry(graph, journal, now, selection.turns)
         done.finished_earlier = None if earlier is None else earlier["forget"]
     return done
 
@@ -145,24 +146,21 @@ def finish_pending(graph, now: datetime) -> dict[str, Any] | None:
     # Its turns not in the ledger yet (killed while it was written) are read from the logs,
     # which are changed only after it.
     memory = WhatWasSaid(graph)
-    turns = [memory.turn(source) for source in journal["turns"]]
+    read = [memory.turn(source) for source in journal["turns"]]
+    turns = [turn for turn in read if turn is not None]
     append_forgotten(
-        store,
-        [
-            ForgottenTurn.of_turn(journal["forget"], journal["at"], turn)
-            for turn in turns
-            if turn is not None
-        ],
+        store, [ForgottenTurn.of_turn(journal["forget"], journal["at"], turn) for turn in turns]
     )
-    _carry(graph, journal, now)
+    _carry(graph, journal, now, turns)
     return journal
 
 
-def _carry(graph, journal: dict[str, Any], now: datetime) -> list[str]:
-    """Steps 3 to 7 of a forget, from its journal; each skips what is done already."""
+def _carry(graph, journal: dict[str, Any], now: datetime, turns: list[Turn]) -> list[str]:
+    """Steps 3 to 7 of a forget, from its journal and its `turns` as they were read (those
+    still readable); each step skips what is done already."""
     store = graph.store
     forgotten_sources = set(journal["turns"])
-    snippets = _snippets(graph, journal)
+    snippets = _snippets(turns)
     ident = journal["forget"]
     cause = ArchiveCause("forgotten", journal.get("reason", ""))
     fact_ids = {*journal["facts"], *journal["archived"]}
@@ -192,18 +190,15 @@ def _carry(graph, journal: dict[str, Any], now: datetime) -> list[str]:
     return warnings
 
 
-def _snippets(graph, journal: dict[str, Any]) -> list[str]:
+def _snippets(turns: list[Turn]) -> list[str]:
     """How each forgotten turn is known inside another record (a question quoted, a
-    context): the opening of its words, normalised. Read before the logs are changed;
-    after, from what the episodes still hold."""
-    memory = WhatWasSaid(graph)
+    context): the opening of its words, normalised (the turns are read before their lines
+    are forgotten; after, from what their episodes still hold)."""
     found = []
-    for source in journal["turns"]:
-        turn = memory.turn(source)
-        if turn is not None:
-            words = normalise(turn.text)
-            if len(words) >= 12:
-                found.append(words[:SNIPPET_CHARS])
+    for turn in turns:
+        words = normalise(turn.text)
+        if len(words) >= 12:
+            found.append(words[:SNIPPET_CHARS])
     return found
 
 
@@ -215,14 +210,7 @@ def _facts(graph, journal, forgotten: set[str], snippets: list[str], cause, now)
     for fact in graph.facts():
         if fact.id in leaving:
             continue
-        sources = session_sources(fact)
-        changes: dict[str, Any] = {}
-        if set(sources) & forgotten:
-            remaining = [s for s in (fact.source, *fact.sources) if s not in forgotten]
-            if remaining:
-                changes["sources"] = tuple(remaining[1:])
-                if fact.source in forgotten:
-                    changes.update(source=remaining[0], context=None)
+        changes = cut_sources(fact, forgotten)
         if fact.context and _quotes(fact.context, snippets):
             changes["context"] = None
         if changes:

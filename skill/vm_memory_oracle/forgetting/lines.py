@@ -72,7 +72,12 @@ def as_now(path: Path, data: bytes, entry: LedgerEntry) -> LedgerEntry:
         old == new or _forgotten_line(new) for old, new in zip(was, now)
     ):
         return entry
-    whole = b"".join(now)
+    return _reading(now, entry)
+
+
+def _reading(lines: list[bytes], entry: LedgerEntry) -> LedgerEntry:
+    """`entry`, of a log read as far as `lines` (the same lines as it now reads them)."""
+    whole = b"".join(lines)
     return LedgerEntry(
         entry.lines, len(whole), hashlib.sha256(whole).hexdigest(), entry.summarized_at
     )
@@ -111,13 +116,7 @@ def forget_lines(store, name: str, lines: set[int], ident: str) -> int:
         except ChangedMeanwhile:
             continue
         if described and entry is not None:
-            whole = b"".join(path.read_bytes().splitlines(keepends=True)[: entry.lines])
-            ledger[name] = LedgerEntry(
-                entry.lines,
-                len(whole),
-                hashlib.sha256(whole).hexdigest(),
-                entry.summarized_at,
-            )
+            ledger[name] = _reading(forgotten.splitlines(keepends=True)[: entry.lines], entry)
             write_ledger(store, ledger)
         return count
     raise DataDirError(path, f"kept changing while lines were being forgotten ({ATTEMPTS} tries)")

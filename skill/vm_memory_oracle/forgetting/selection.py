@@ -16,7 +16,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path, PurePath
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from ..clock import format_iso, parse_iso
 from ..episodes import Episode, read_episodes
@@ -157,7 +157,7 @@ class Selection:
     selector: Selector
     facts: list[Fact] = field(default_factory=list)  # active facts, forgotten
     archived: list[Archived] = field(default_factory=list)  # archived ones, made forgotten
-    kept: dict[str, Fact] = field(default_factory=dict)  # facts that stay, their sources cut
+    kept: set[str] = field(default_factory=set)  # facts that stay, their sources cut
     turns: list[Turn] = field(default_factory=list)  # the lines of session logs forgotten
     episodes: list[Episode] = field(default_factory=list)
     purge: list[Archived] = field(default_factory=list)  # forgotten before, --purge asked
@@ -305,7 +305,7 @@ def select(graph, selector: Selector, *, purge: bool = False) -> Selection:
         if len(cut) == len(sources) and fact.source in forgotten_sources:
             chosen[fact.id] = fact
         else:
-            selection.kept[fact.id] = _without(fact, forgotten_sources)
+            selection.kept.add(fact.id)
     for archived in memory.archived():
         sources = session_sources(archived.fact)
         if (
@@ -347,13 +347,17 @@ def _forgotten_before(
     ]
 
 
-def _without(fact: Fact, forgotten: set[str]) -> Fact:
-    """`fact`, said in other turns too, with the forgotten ones left out of its sources
-    (the first that stays becomes its source; the context, the forgotten turn's words, goes)."""
-    remaining = [source for source in (fact.source, *fact.sources) if source not in forgotten]
+def cut_sources(fact: Fact, forgotten: set[str]) -> dict[str, Any]:
+    """How `fact`, said in other turns too, changes (Fact.changed arguments) when the turns
+    `forgotten` are left out of its sources: the first that stays becomes its source, and
+    the context, the forgotten turn's words, goes; nothing when none of them is its."""
+    sources = (fact.source, *fact.sources)
+    remaining = [source for source in sources if source not in forgotten]
+    if not remaining or len(remaining) == len(sources):
+        return {}
     if fact.source not in forgotten:
-        return fact.changed(sources=tuple(remaining[1:]))
-    return fact.changed(source=remaining[0], sources=tuple(remaining[1:]), context=None)
+        return {"sources": tuple(remaining[1:])}
+    return {"source": remaining[0], "sources": tuple(remaining[1:]), "context": None}
 
 
 def _fact_selected(fact: Fact, selector: Selector, memory: WhatWasSaid) -> bool:
