@@ -375,13 +375,9 @@ FORGOTTEN_LINE = "[forgotten: the owner asked the memory to forget what was said
 
 def _said_forgotten(text: str) -> str:
     """A session log's lines as get reads them, a forgotten one (forgetting/) saying so."""
-    from .forgetting.marks import FORGOTTEN_TEXT
+    from .forgetting.marks import forgotten_line
 
-    marked = f'"text":"{FORGOTTEN_TEXT}"'
-    return "\n".join(
-        FORGOTTEN_LINE if marked in line.replace(" ", "") and '"forgotten"' in line else line
-        for line in text.split("\n")
-    )
+    return "\n".join(FORGOTTEN_LINE if forgotten_line(line) else line for line in text.split("\n"))
 
 
 def _name(request: dict, key: str) -> str:

@@ -12,7 +12,7 @@ from pathlib import Path, PurePath
 from ..errors import ChangedMeanwhile, DataDirError
 from ..learning.ledger import LedgerEntry, read_ledger, write_ledger
 from ..storage import files, strict_json
-from .marks import FORGOTTEN_TEXT, Forgotten, read_forgotten
+from .marks import FORGOTTEN_TEXT, Forgotten, forgotten_line, read_forgotten
 
 ATTEMPTS = 5  # reads of a log the agent keeps appending to, at most
 
@@ -84,13 +84,8 @@ def _reading(lines: list[bytes], entry: LedgerEntry) -> LedgerEntry:
 
 
 def _forgotten_line(raw: bytes) -> bool:
-    if not raw.endswith(b"\n"):
-        return False
-    try:
-        record = strict_json.loads(raw.decode("utf-8"))
-    except (UnicodeDecodeError, strict_json.JsonRefused):
-        return False
-    return isinstance(record, dict) and record.get("text") == FORGOTTEN_TEXT
+    """A whole line (its newline written) that a forget replaced."""
+    return raw.endswith(b"\n") and forgotten_line(raw)
 
 
 def forget_lines(store, name: str, lines: set[int], ident: str) -> int:

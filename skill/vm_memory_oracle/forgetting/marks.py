@@ -36,6 +36,19 @@ SHINGLE_WORDS = 8  # a run of this many words of a forgotten turn is its words a
 MAX_SHINGLES = 400  # of one turn, at most (its opening: a long page is known by it)
 
 
+def forgotten_line(line: str | bytes) -> bool:
+    """Whether a session log's line (as read, without its newline or with it) is one a
+    forget replaced: a record whose text is FORGOTTEN_TEXT."""
+    from ..storage import strict_json
+
+    try:
+        raw = line.decode("utf-8") if isinstance(line, bytes) else line
+        record = strict_json.loads(raw)
+    except (UnicodeDecodeError, strict_json.JsonRefused):
+        return False
+    return isinstance(record, dict) and record.get("text") == FORGOTTEN_TEXT
+
+
 def words_of(text: str) -> list[str]:
     """The words a turn is compared by: its secrets redacted as they are before anything
     keeps them, stop words dropped, case and word forms folded (model.text.tokens), each
