@@ -23,6 +23,10 @@ def forget_again(store, paths: list[Path]) -> int:
     from ..model.turn import Turn
     from ..storage.sessions import read_session
 
+    # Nothing ever forgotten: no lock to take (a forget that runs from now on is seen by
+    # the learn itself, under its lock: forget_read).
+    if not store.layout.forgotten.exists():
+        return 0
     total = 0
     with store.locked("summarize: forgotten"):
         forgotten = read_forgotten(store)
