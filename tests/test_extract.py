@@ -553,3 +553,55 @@ def test_a_line_holding_a_secret_teaches_the_same_before_and_after_it_is_redacte
     redacted = "My api key for the billing bot is [REDACTED:openai-key] by the way."
     assert facts_of(raw) == facts_of(redacted) == []
     assert facts_of("My api key for the billing bot expires in June by the way.") != []
+
+
+@pytest.mark.parametrize(
+    "said, statement",
+    [
+        (
+            "The play I attended was actually Hamilton, have you heard of it?",
+            "The play I attended was actually Hamilton.",
+        ),
+        (
+            "My new car is a Subaru Outback, do you know if it's reliable?",
+            "My new car is a Subaru Outback.",
+        ),
+        (
+            "I adopted a puppy named Biscuit - what do you think of the name?",
+            "I adopted a puppy named Biscuit.",
+        ),
+        ("My sister moved to Lisbon in March, right?", "My sister moved to Lisbon in March."),
+        ("我上周看的电影是《流浪地球》，你看过吗？", "我上周看的电影是《流浪地球》。"),
+        ("我上周看的电影是《流浪地球》你看过吗？", "我上周看的电影是《流浪地球》。"),
+        ("我的新车是比亚迪汉，你知道它可靠吗？", "我的新车是比亚迪汉。"),
+    ],
+)
+def test_a_statement_ending_in_a_question_to_the_listener_is_learned_as_a_statement(
+    said, statement
+):
+    """A declarative clause, then a question clause addressed to the listener: the statement
+    is learned as it is when it ends in a full stop (the question dropped)."""
+
+    def read(text: str) -> list[tuple[str, str, str]]:
+        return [(f.predicate, f.object.rstrip("。."), f.text.rstrip("。.")) for f in facts_of(text)]
+
+    learned = read(said)
+    assert learned == read(statement)
+    assert len(learned) == 1 and "?" not in learned[0][2] and "？" not in learned[0][2]
+
+
+@pytest.mark.parametrize(
+    "asked",
+    [
+        "Have you heard of Hamilton?",
+        "Is my new car a Subaru, do you know?",
+        "I was wondering, have you heard of Hamilton?",
+        "What play did I attend, do you remember?",
+        "你看过《流浪地球》吗？",
+        "我想问你喜欢吃什么？",
+        "我觉得你说得对吗？",
+    ],
+)
+def test_a_question_that_states_nothing_stays_a_question(asked):
+    assert facts_of(asked) == []
+    assert all(fragment.kind != STATEMENT for fragment in fragments(asked))

@@ -84,7 +84,8 @@ def split_turn(text: str, *, max_chars: int = MAX_FRAGMENT_CHARS) -> list[str]:
     for sentence in sentences(text):
         for clause in _ZH_CLAUSE.split(sentence):
             for part in _ZH_CONNECTIVE.split(clause):
-                pieces.extend(_EN_CONNECTIVE.split(part))
+                for piece in _EN_CONNECTIVE.split(part):
+                    pieces.extend(stated_then_asked(piece))
     pieces = [_MENTIONS.sub("", piece.strip(" \t,，、")) for piece in pieces]
     pieces = [piece for piece in pieces if piece]
     merged: list[str] = []
@@ -105,6 +106,51 @@ def split_turn(text: str, *, max_chars: int = MAX_FRAGMENT_CHARS) -> list[str]:
     for piece in merged:
         result.extend(_cap_length(piece, max_chars))
     return result
+
+
+# A question clause that ends a sentence and is addressed to the listener: an auxiliary and
+# "you" ("have you heard of it?", "do you know if ...?"), a question word with "you" or
+# "your" in the clause ("what do you think?"), or a tag ("right?", "isn't it?"). A clause of
+# its own: after a comma, a colon or a dash.
+_TRAILING_QUESTION = re.compile(
+    r"(?:\s*[,:;—–]\s*|\s+[-—–]\s+)"
+    r"(?=(?:(?:and|so|but)\s+)?"
+    r"(?:(?:have|has|had|do|does|did|can|could|would|will|are|were|is|was|should|shall|may|might)"
+    r"(?:n't)?\s+(?:you|u|y'all)\b"
+    r"|(?:what|how|which|where|who|when|why)\b[^,?]*\b(?:you|your|u)\b"
+    r"|(?:right|no|eh|isn't it|aren't they|don't you think|wouldn't you say)(?=\s*\?))"
+    r"[^,:;?]*\?\s*$)",
+    re.IGNORECASE,
+)
+# The Chinese one said without a comma before it ("...是《Z》你看过吗？"): a clause from 你 or
+# 您 to the question's end (at a comma the sentence is split already).
+_TRAILING_QUESTION_ZH = re.compile(r"(?<=[^\s，,])(?=(?:你|您)[^，,。？?]{0,20}[？?]\s*$)")
+# What only leads into a question, stating nothing ("I was wondering, have you ...?").
+_LEAD_IN = re.compile(
+    r"^(?:i(?:'m| am| was)?\s+(?:just\s+)?(?:wondering|curious|thinking|asking)|just curious|"
+    r"(?:a |one |quick )?(?:quick )?question|i (?:have|had|got) a question|i wanted to ask|"
+    r"one more thing|out of curiosity|anyway|anyways|so|well|also|now)\b[^,]{0,20}$",
+    re.IGNORECASE,
+)
+_LEAD_IN_ZH = re.compile(r"(?:想|觉得|认为|知道|问|说|请问)$")
+
+
+def stated_then_asked(piece: str) -> list[str]:
+    """`piece` as [the statement, the question] when it is a declarative clause followed by
+    a question clause addressed to the listener ("The play I attended was actually X, have
+    you heard of it?"): the statement is learned as one ending in a full stop would be, the
+    question dropped. Otherwise [piece], so a question that states nothing ("Have you heard
+    of X?", "Is it a Y, do you know?") stays one."""
+    if not piece.rstrip().endswith(("?", "？")):
+        return [piece]
+    for found in [*_TRAILING_QUESTION.finditer(piece), *_TRAILING_QUESTION_ZH.finditer(piece)]:
+        head, tail = piece[: found.start()].strip(), piece[found.end() :].strip()
+        lead = _without_signal_prefix(head)
+        if not head or _LEAD_IN.match(lead) or _LEAD_IN_ZH.search(lead):
+            continue
+        if classify(_without_signal_prefix(head)) == STATEMENT:
+            return [head, tail]
+    return [piece]
 
 
 def sentences(text: str) -> list[str]:

@@ -8,8 +8,10 @@ facts do not answer a query (fewer than k of them hold its words), the current f
 the threshold are searched as the active ones are, by every source (exact, words, meaning,
 names, time, graph) and behind the same gate (gate.py: a query about nothing the memory
 holds still gets nothing), as are the archive's pruned facts (archive.py). The faded facts
-found are then placed among the active ones by one measure (ranked_together), lowered by
-their age: a fact said a year ago or more keeps 1 - AGE_SHARE of it, one said today all.
+found are then placed among the active ones by one measure (ranked_together: meaning,
+the time the query names and the kind of value it asks for, as recall ranks the active
+ones), lowered by their age: a fact said a year ago or more keeps 1 - AGE_SHARE of it,
+one said today all.
 
 A dormant fact that recall returns is the memory's again: recall (when it boosts) sets its
 activation to RESTORED_ACTIVATION (0.3) from now, as a fact restored from the archive is,
@@ -25,6 +27,7 @@ import numpy as np
 
 from ..clock import parse_iso
 from ..lexical.index import document_text
+from ..model.answer_kind import asked_kind
 from ..model.fact import vector_id
 from ..model.text import evidence_terms
 from ..semantic.index import SemanticIndex
@@ -34,7 +37,9 @@ from .corpus import Corpus
 from .fusion import Hit, rank
 from .gate import concerns_the_memory
 from .query import Query
-from .sources import SOURCES, exact, lexical, semantic
+from .sources import SOURCES, answer, exact, lexical, semantic, time
+from .sources.answer import holds_value
+from .sources.time import of_the_time
 
 ARCHIVE = "archive"  # in an archived fact's `matched` (archive.py)
 
@@ -59,10 +64,11 @@ def ranked_together(
     facts `found` (each tier ranked on its own) as one list. A tier's scores come from
     places in its own lists, so two tiers' would interleave by place, not relevance; so all
     of them are measured alike (_measure): by meaning, each fact's vector (`vectors` by fact
-    id) against the query's, an exact match leading. A faded fact's measure is lowered by
-    its age (age_weight). The faded facts are ordered by it, and placed among the active
-    ones (whose order stays recall's) where it falls, an active fact first on a tie; each
-    hit's score is the measure, never above the one before."""
+    id) against the query's, with the re-ranking lists recall fuses for the active facts (the
+    time the query names, the kind of value it asks for), an exact match leading. A faded
+    fact's measure is lowered by its age (age_weight). The faded facts are ordered by it,
+    and placed among the active ones (whose order stays recall's) where it falls, an active
+    fact first on a tie; each hit's score is the measure, never above the one before."""
     if not found:
         return active
     every = active + found
@@ -120,9 +126,35 @@ def _measure(query: Query, hits: list[Hit], vectors: dict[str, np.ndarray]) -> n
         )
         fused += np.where(shares > 0, reciprocal(lexical.WEIGHT, _places(shares)), 0.0)
         weights += lexical.WEIGHT
+    reranked, more = _reranked(query, hits, fused)
+    fused += reranked
+    weights += more
     lead = np.array([exact.LEAD if "exact" in hit.matched else 0.0 for hit in hits])
     top = (reciprocal(weights, 1) if weights else 0.0) + (exact.LEAD if lead.any() else 0.0)
     return (fused + lead) / top if top else np.ones(len(hits))
+
+
+def _reranked(query: Query, hits: list[Hit], fused: np.ndarray) -> tuple[np.ndarray, float]:
+    """What the re-ranking lists recall fuses for the active facts add to each hit, and
+    their weights: the hits of the time the query names (sources/time.py) and those holding
+    the kind of value it asks for (sources/answer.py), each list in the order measured so
+    far, and counted only when it holds some of the hits but not all (else it changes no
+    order). So a faded fact that answers is placed as an active one that answers is."""
+    lists = []
+    if query.periods:
+        lists.append((time.WEIGHT, [of_the_time(hit.fact.record, query.periods) for hit in hits]))
+    kind = asked_kind(query.text)
+    if kind is not None:
+        lists.append((answer.WEIGHT, [holds_value(hit.fact.record, kind) for hit in hits]))
+    added = np.zeros(len(hits))
+    weights = 0.0
+    order = np.argsort(-fused, kind="stable")
+    for weight, held in lists:
+        chosen = order[np.array(held, dtype=np.bool_)[order]]
+        if 0 < len(chosen) < len(hits):
+            added[chosen] += reciprocal(weight, np.arange(1, len(chosen) + 1))
+            weights += weight
+    return added, weights
 
 
 def _places(values: np.ndarray) -> np.ndarray:

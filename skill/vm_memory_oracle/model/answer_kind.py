@@ -1,0 +1,141 @@
+"""What kind of value a question asks for, and whether a fact's sentence holds one: an
+amount ("How much did the visit cost?", 花了多少钱), a number (how many, how long, how old),
+a time (when, what date, 什么时候), a place (where, which city, 在哪里), a person (who, 谁)
+or a name (which ..., what is ... called).
+
+A question that asks for a value is answered by the fact that holds a value of that kind
+about what is asked, before the facts that only name the topic ("Lola had her check-up at
+the vet" against "I paid $120 for the visit"). The kinds are read from the forms of the
+text alone: a currency sign or unit beside a number, a date or period (model/periods.py),
+a capitalised word inside a sentence, a title in quotes. Pure functions.
+"""
+
+from __future__ import annotations
+
+import re
+from datetime import date
+from functools import lru_cache
+
+from .periods import named_periods
+
+AMOUNT, NUMBER, TIME, PLACE, PERSON, NAME = "amount", "number", "time", "place", "person", "name"
+
+_ASKS = (
+    (
+        AMOUNT,
+        re.compile(
+            r"\bhow much\b[^?]*\b(?:cost|costs|pay|paid|spend|spent|price|charge|charged|worth|"
+            r"budget|fee|earn|earned|save|saved|owe|raise|raised|donate|donated)\b"
+            r"|\bwhat (?:was|is|were|are) the (?:price|cost|total|fee|budget)\b"
+            r"|多少钱|花了多少|价格是?多少|多少块",
+            re.IGNORECASE,
+        ),
+    ),
+    (
+        NUMBER,
+        re.compile(
+            r"\bhow (?:much|many|long|old|far|often|big|tall|heavy)\b|\bwhat (?:number|percentage)"
+            r"|多少|几[个次本只天年岁位]|多久|多长时间|多大",
+            re.IGNORECASE,
+        ),
+    ),
+    (
+        TIME,
+        re.compile(
+            r"^\W*when\b|\bwhen (?:did|do|does|was|were|is|are|will|had|have|has)\b"
+            r"|\bwhat (?:date|day|year|month|time)\b|\bwhich (?:date|day|year|month)\b"
+            r"|什么时候|哪天|哪一天|几号|哪一?年|几月|几点",
+            re.IGNORECASE,
+        ),
+    ),
+    (
+        PLACE,
+        re.compile(
+            r"\bwhere\b|\bwhich (?:city|country|state|town|place|restaurant|store|shop|hotel|"
+            r"venue|park|school|university|college|neighbou?rhood|island)\b"
+            r"|\bwhat (?:city|country|state|town|place|restaurant|store|shop|hotel|venue)\b"
+            r"|哪里|哪儿|在哪|哪个(?:城市|国家|地方|餐厅|商店)",
+            re.IGNORECASE,
+        ),
+    ),
+    (PERSON, re.compile(r"\bwho(?:m|se)?\b|谁", re.IGNORECASE)),
+    (
+        NAME,
+        re.compile(
+            r"\bwhich\b|\bwhat (?:is|was|'s) (?:the |their |his |her |my )?name\b|"
+            r"\bwhat (?:\w+ )?(?:is|was) (?:it |they |he |she )?called\b"
+            r"|叫什么|哪个|哪部|哪本|哪家",
+            re.IGNORECASE,
+        ),
+    ),
+)
+
+_CURRENCY = re.compile(
+    r"[$€£¥₹]\s?\d|\d[\d,.]*\s?(?:k\b)?\s?(?:dollars?|bucks|usd|eur|euros?|pounds?|gbp|yuan|rmb|"
+    r"yen|cents?|rupees?)\b|\d[\d,.]*\s*(?:元|块|美元|欧元|英镑|万元)",
+    re.IGNORECASE,
+)
+_NUMBER = re.compile(
+    r"\d|\b(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|twenty|"
+    r"thirty|forty|fifty|hundred|thousand|dozen|couple|half)\b"
+    r"|[一二两三四五六七八九十百千万]+\s*(?:个|次|本|只|天|周|月|年|岁|位|小时|分钟|公里|元|块)",
+    re.IGNORECASE,
+)
+_DATE_DIGITS = re.compile(r"\d{4}-\d{2}(?:-\d{2})?|\d{4}年|\d{1,2}月|\d{1,2}[日号]")
+_CLOCK = re.compile(
+    r"\b\d{1,2}(?::\d\d)?\s?(?:am|pm|a\.m\.|p\.m\.)|\b(?:monday|tuesday|wednesday|thursday|"
+    r"friday|saturday|sunday|yesterday|today|tonight|tomorrow)\b|[上下]午|星期|周[一二三四五六日末]",
+    re.IGNORECASE,
+)
+# A capitalised word after a word of place ("in Lisbon", "at Café Luna", "moved to Oslo").
+_PLACE = re.compile(
+    r"\b(?:in|at|to|from|near|visited|visiting|around|across)\s+(?:the\s+)?(?:[A-Z][\w'’.&-]+)"
+    r"|(?:在|去了?|到|来自|住在|搬到)[\u4e00-\u9fff]{2,}",
+)
+_TITLE = re.compile(r"《[^》]+》|“[^”]+”|\"[^\"]+\"|'[A-Z][^']+'")
+# What opens a learned sentence before the words said ("user said: ", "Caroline: ").
+_SPEAKER = re.compile(r"^[^:：]{1,40}(?:said)?[:：]\s*")
+_CAPITALISED = re.compile(r"(?<![.!?。！？]\s)(?<!^)\b[A-Z][a-z][\w'’-]*")
+_NOT_NAMES = frozenset(
+    """I I'm I've I'll I'd The A An My Our This That These Those It It's We He She They You
+    Mr Mrs Ms Dr Monday Tuesday Wednesday Thursday Friday Saturday Sunday January February
+    March April May June July August September October November December""".split()
+)
+_RELATION = re.compile(
+    r"\bmy (?:friend|sister|brother|mom|mother|dad|father|wife|husband|partner|boyfriend|"
+    r"girlfriend|son|daughter|boss|colleague|coworker|manager|neighbou?r|cousin|aunt|uncle|"
+    r"grandma|grandmother|grandpa|grandfather|roommate|teacher|doctor|coach)\b"
+    r"|(?:朋友|姐姐|妹妹|哥哥|弟弟|妈妈|爸爸|老婆|老公|同事|老板|邻居)",
+    re.IGNORECASE,
+)
+
+
+def asked_kind(question: str) -> str | None:
+    """The kind of value `question` asks for, the first that reads it; None when it asks
+    for none (a yes/no question, "what do I like", a statement)."""
+    for kind, pattern in _ASKS:
+        if pattern.search(question):
+            return kind
+    return None
+
+
+def holds(sentence: str, kind: str, said: date) -> bool:
+    """Whether `sentence` (a fact's, said on `said`) holds a value of `kind`."""
+    return _holds(sentence, kind, said)
+
+
+@lru_cache(maxsize=8192)
+def _holds(sentence: str, kind: str, said: date) -> bool:
+    if kind == AMOUNT:
+        return bool(_CURRENCY.search(sentence))
+    if kind == NUMBER:  # a count or measure, not the digits of a date
+        return bool(_NUMBER.search(_DATE_DIGITS.sub(" ", sentence)))
+    if kind == TIME:
+        return bool(_CLOCK.search(sentence)) or bool(named_periods(sentence, said))
+    if kind == PLACE:
+        return bool(_PLACE.search(sentence))
+    words = _SPEAKER.sub("", sentence, count=1)
+    named = any(word not in _NOT_NAMES for word in _CAPITALISED.findall(words))
+    if kind == PERSON:
+        return named or bool(_RELATION.search(words))
+    return named or bool(_TITLE.search(words))

@@ -1,0 +1,120 @@
+"""The fact that answers outranks the one that only names the topic: a question asking how
+much, how many, when, where, who or which is answered first by a fact holding a value of
+that kind (model/answer_kind.py, recall/sources/answer.py), active or faded alike."""
+
+from __future__ import annotations
+
+from datetime import date, datetime, timedelta, timezone
+
+import pytest
+from vm_memory_oracle.model.answer_kind import (
+    AMOUNT,
+    NAME,
+    NUMBER,
+    PERSON,
+    PLACE,
+    TIME,
+    asked_kind,
+    holds,
+)
+
+from conftest import log_turns
+
+DAY0 = datetime(2026, 1, 1, tzinfo=timezone.utc)
+SAID = date(2026, 1, 1)
+
+
+def stamp(days: float) -> str:
+    return (DAY0 + timedelta(days=days)).strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+@pytest.mark.parametrize(
+    "question, kind",
+    [
+        ("How much did Lola's vet visit cost?", AMOUNT),
+        ("我的新车花了多少钱？", AMOUNT),
+        ("How many books did I read last month?", NUMBER),
+        ("我去过几次日本？", NUMBER),
+        ("When did I start learning Portuguese?", TIME),
+        ("我什么时候搬的家？", TIME),
+        ("Where did I buy my bike?", PLACE),
+        ("我在哪里买的自行车？", PLACE),
+        ("Who gave me the cookbook?", PERSON),
+        ("谁送我的书？", PERSON),
+        ("Which play did I attend last week?", NAME),
+        ("我上周看的是哪部电影？", NAME),
+        ("What do I like to eat?", None),
+        ("Do I have a dog?", None),
+    ],
+)
+def test_the_kind_of_value_a_question_asks_for(question, kind):
+    assert asked_kind(question) == kind
+
+
+@pytest.mark.parametrize(
+    "sentence, kinds",
+    [
+        ("user said: I paid $120 for the visit, vaccines included.", {AMOUNT, NUMBER}),
+        ("用户的新车花了25万元", {AMOUNT, NUMBER}),
+        ("user said: Lola had her check-up at the vet", set()),
+        ("user said: I read three novels", {NUMBER}),
+        ("user started learning Portuguese last month (2025-12)", {TIME, NAME, PERSON}),
+        ("user bought a bike at Cycle Hub", {PLACE, NAME, PERSON}),
+        ("user said: my sister gave me the cookbook", {PERSON}),
+        ("用户上周看的电影是《流浪地球》", {TIME, NAME}),
+    ],
+)
+def test_the_kinds_of_value_a_fact_holds(sentence, kinds):
+    held = {
+        kind for kind in (AMOUNT, NUMBER, TIME, PLACE, PERSON, NAME) if holds(sentence, kind, SAID)
+    }
+    assert held == kinds
+
+
+VISIT = [
+    ("user", "Lola had her check-up at the vet today."),
+    ("assistant", "I hope Lola is doing well!"),
+    ("user", "I paid $120 for the visit, vaccines included."),
+    ("assistant", "That's a fair price for a check-up with vaccines."),
+]
+QUESTION = "How much did Lola's vet visit cost?"
+
+
+def recalled(cli, query: str, now: str) -> list[dict]:
+    result = cli(
+        "--json", "--action", "recall", "--query", query, "--no-boost", "--k", "5", now=now
+    )
+    assert result.code == 0, result.err
+    return result.json()["results"]
+
+
+def test_an_active_fact_holding_the_amount_asked_for_comes_before_the_topic(cli, data_dir):
+    assert cli("--action", "init").code == 0
+    log_turns(data_dir, VISIT, "2026-01-01-090000.jsonl")
+    assert cli("--action", "summarize", "--all", now=stamp(0.5)).code == 0
+    found = recalled(cli, QUESTION, now=stamp(1))
+    assert "$120" in found[0]["text"], found
+    assert "answer" in found[0]["matched"]
+    assert any("check-up" in hit["text"] for hit in found[1:]), found
+    # A question that asks for no value keeps the order by meaning and words alone.
+    plain = recalled(cli, "Lola's check-up at the vet", now=stamp(1))
+    assert all("answer" not in hit["matched"] for hit in plain)
+
+
+@pytest.mark.slow
+def test_a_faded_fact_holding_the_amount_comes_before_an_active_one_naming_the_topic(cli, data_dir):
+    """The amount was said once, 200 days ago, and faded; the visit is named again today.
+    The faded fact is placed among the active ones by the measure recall ranks them by."""
+    assert cli("--action", "init").code == 0
+    log_turns(data_dir, VISIT, "2026-01-01-090000.jsonl")
+    assert cli("--action", "summarize", "--all", now=stamp(0.5)).code == 0
+    for day in range(10, 201, 10):
+        assert cli("--action", "consolidate", now=stamp(day)).code == 0
+    again = [("user", "Lola had her yearly check-up at the vet again today.")]
+    log_turns(data_dir, again, "2026-07-20-090000.jsonl")
+    assert cli("--action", "summarize", "--all", now=stamp(200.5)).code == 0
+    found = recalled(cli, QUESTION, now=stamp(201))
+    assert "$120" in found[0]["text"], found
+    assert {"archive", "dormant"} & set(found[0]["matched"]), found
+    active = [hit for hit in found if not {"archive", "dormant"} & set(hit["matched"])]
+    assert any("yearly check-up" in hit["text"] for hit in active), found
