@@ -109,16 +109,16 @@ def split_turn(text: str, *, max_chars: int = MAX_FRAGMENT_CHARS) -> list[str]:
 
 
 # A question clause that ends a sentence and is addressed to the listener: an auxiliary and
-# "you" ("have you heard of it?", "do you know if ...?"), a question word with "you" or
-# "your" in the clause ("what do you think?"), or a tag ("right?", "isn't it?"). A clause of
-# its own: after a comma, a colon or a dash.
+# "you" ("have you heard of it?", "do you know if ...?"), or a question word with "you" or
+# "your" in the clause ("what do you think?"). A clause of its own: after a comma, a colon
+# or a dash. A tag ("..., right?") asks only to be agreed with: what it follows is most
+# often an opinion of the moment ("Music's amazing, isn't it?"), and stays a question.
 _TRAILING_QUESTION = re.compile(
     r"(?:\s*[,:;—–]\s*|\s+[-—–]\s+)"
     r"(?=(?:(?:and|so|but)\s+)?"
     r"(?:(?:have|has|had|do|does|did|can|could|would|will|are|were|is|was|should|shall|may|might)"
     r"(?:n't)?\s+(?:you|u|y'all)\b"
-    r"|(?:what|how|which|where|who|when|why)\b[^,?]*\b(?:you|your|u)\b"
-    r"|(?:right|no|eh|isn't it|aren't they|don't you think|wouldn't you say)(?=\s*\?))"
+    r"|(?:what|how|which|where|who|when|why)\b[^,?]*\b(?:you|your|u)\b)"
     r"[^,:;?]*\?\s*$)",
     re.IGNORECASE,
 )
@@ -146,8 +146,10 @@ def stated_then_asked(piece: str) -> list[str]:
     for found in [*_TRAILING_QUESTION.finditer(piece), *_TRAILING_QUESTION_ZH.finditer(piece)]:
         head, tail = piece[: found.start()].strip(), piece[found.end() :].strip()
         lead = _without_signal_prefix(head)
-        if not head or _LEAD_IN.match(lead) or _LEAD_IN_ZH.search(lead):
+        if SIGNAL_ONLY.match(head) or _LEAD_IN.match(lead) or _LEAD_IN_ZH.search(lead):
             continue
+        if len(_WORD.findall(lead)) < 3 and len(re.findall(r"[\u4e00-\u9fff]", lead)) < 3:
+            continue  # too short to state anything ("Cute, did you ...?")
         if classify(_without_signal_prefix(head)) == STATEMENT:
             return [head, tail]
     return [piece]

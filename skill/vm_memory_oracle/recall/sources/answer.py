@@ -10,7 +10,7 @@ from __future__ import annotations
 import numpy as np
 
 from ...clock import parse_iso
-from ...model.answer_kind import asked_kind, holds
+from ...model.answer_kind import asked_kind, asked_words, holds
 from ...model.fact import Fact
 from ..candidates import Candidates
 from ..corpus import MIN_RELATIVE_SCORE
@@ -29,8 +29,9 @@ def rank(query: Query, candidates: Candidates) -> np.ndarray | None:
     if kind is None:
         return None
     ordered = candidates.ordered()
+    asked = asked_words(query.text)
     holding = np.array(
-        [holds_value(candidates.fact(int(number)), kind) for number in ordered.tolist()],
+        [holds_value(candidates.fact(int(number)), kind, asked) for number in ordered.tolist()],
         dtype=np.bool_,
     )
     if holding.any():
@@ -38,11 +39,12 @@ def rank(query: Query, candidates: Candidates) -> np.ndarray | None:
     return ordered[holding] if 0 < holding.sum() < len(holding) else None
 
 
-def holds_value(fact: Fact | None, kind: str) -> bool:
-    """Whether `fact` holds a value of `kind` (None: a fact no longer active holds none)."""
+def holds_value(fact: Fact | None, kind: str, asked: frozenset[str]) -> bool:
+    """Whether `fact` holds a value of `kind` other than the `asked` words (None: a fact no
+    longer active holds none)."""
     if fact is None:
         return False
-    return holds(fact.sentence, kind, parse_iso(fact.valid_from or fact.created).date())
+    return holds(fact.sentence, kind, parse_iso(fact.valid_from or fact.created).date(), asked)
 
 
 def _about_the_question(query: Query, numbers: np.ndarray, by_meaning: np.ndarray) -> np.ndarray:
