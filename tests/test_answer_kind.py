@@ -36,6 +36,8 @@ def stamp(days: float) -> str:
         ("我的新车花了多少钱？", AMOUNT),
         ("How many books did I read last month?", NUMBER),
         ("我去过几次日本？", NUMBER),
+        # A duration is no count: a fact naming any number is no answer to it.
+        ("How long did I wait for the decision?", None),
         ("When did I start learning Portuguese?", TIME),
         ("我什么时候搬的家？", TIME),
         ("Where did I buy my bike?", PLACE),
