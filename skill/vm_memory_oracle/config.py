@@ -312,7 +312,6 @@ def _yaml():
 
 
 def _read_document(path: Path):
-    from ruamel.yaml.error import YAMLError
 
     try:
         with open(path, "rb") as handle:
@@ -328,6 +327,23 @@ def _read_document(path: Path):
         raise ConfigError("config file does not exist", source=str(path)) from None
     except (OSError, UnicodeDecodeError) as exc:
         raise ConfigError(f"cannot read config file ({exc})", source=str(path)) from None
+    return _parse_document(text, path)
+
+
+def check_config_text(data: bytes, source: str) -> Settings:
+    """The settings a config file holding `data` sets, or ConfigError naming `source`:
+    a config read from elsewhere than a file (a backup archive's)."""
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise ConfigError(f"cannot read config file ({exc})", source=source) from None
+    document = _parse_document(text, Path(source))
+    return settings_from_mapping(dict(document.get(SECTION) or {}), source=source)
+
+
+def _parse_document(text: str, path: Path):
+    from ruamel.yaml.error import YAMLError
+
     try:
         document = _yaml().load(text)
     except YAMLError as exc:
