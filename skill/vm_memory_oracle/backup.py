@@ -35,7 +35,7 @@ from . import __version__
 from .errors import ArchiveError, InvalidInputError
 from .storage import locks, strict_json
 from .storage.files import FILE_MODE, fsync_directory
-from .storage.layout import FileKind, Layout, kind_of
+from .storage.layout import FILES, FileKind, Layout, kind_of
 from .storage.validation import SCHEMA_DIR, SCHEMA_NAMES, problem
 
 FORMAT = 1
@@ -106,7 +106,7 @@ def schema_digests() -> dict[str, str]:
 def check_contents(relative: str, kind: FileKind, data: bytes, source: str) -> None:
     """Raise ArchiveError, naming `source` and the line, when a record of the file does not
     follow its schema (or the config is not a valid config)."""
-    if relative == "config.yaml":
+    if kind == FILES["config"]:
         from .config import check_config_text
 
         try:
