@@ -443,3 +443,23 @@ def test_a_restore_killed_midway_leaves_the_target_absent_or_empty(cli, data_dir
         "restored",
         "whole",
     ]
+
+
+def test_a_backup_into_a_directory_keeps_the_newest_backup_keep(cli, data_dir, tmp_path):
+    build(cli, data_dir)
+    assert cli("--action", "config", "--set", "backup_keep=2").code == 0
+    backups = tmp_path / "memory-backups"
+    backups.mkdir()
+    (backups / "notes.txt").write_text("the user's own file\n")
+    for day in ("2026-05-16", "2026-05-17", "2026-05-18"):
+        result = cli("--action", "backup", "--to", str(backups), now=f"{day}T01:45:00Z")
+        assert result.code == 0, result.err
+        assert f"to {backups / f'memory-{day}T01-45-00Z.tar.gz'}" in result.out
+    assert "Deleted 1 older archive(s), keeping the newest 2: " in result.out
+    assert sorted(path.name for path in backups.iterdir()) == [
+        "memory-2026-05-17T01-45-00Z.tar.gz",
+        "memory-2026-05-18T01-45-00Z.tar.gz",
+        "notes.txt",
+    ]
+    again = cli("--action", "backup", "--to", str(backups), now="2026-05-18T01:45:00Z")
+    assert again.code == 3 and "already exists" in again.err

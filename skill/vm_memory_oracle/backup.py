@@ -25,6 +25,7 @@ from __future__ import annotations
 import hashlib
 import io
 import os
+import re
 import tarfile
 import time
 from collections.abc import Callable
@@ -84,6 +85,7 @@ class BackupReport:
     bytes: int  # of the files carried, before compression
     archive_bytes: int
     reads: int  # how many times the files were read (more than once: one changed in place)
+    deleted: tuple[str, ...] = ()  # older archives of the directory, beyond backup_keep
 
     def to_json(self) -> dict[str, object]:
         return {
@@ -92,6 +94,7 @@ class BackupReport:
             "bytes": self.bytes,
             "archive_bytes": self.archive_bytes,
             "reads": self.reads,
+            "deleted": list(self.deleted),
         }
 
 
@@ -138,10 +141,36 @@ def _check_record(raw: bytes, schema: str, source: str, line: int | None) -> Non
         raise ArchiveError(f"not a valid {schema} record: {wrong}", source=source, line=line)
 
 
-def destination_for(layout: Layout, destination: Path) -> Path:
-    """The archive's path, absolute, or InvalidInputError: it exists (never overwritten),
-    its directory does not, or it lies inside the data directory."""
+ARCHIVE_NAME = re.compile(r"memory-\d{4}-\d\d-\d\dT\d\d-\d\d-\d\dZ\.tar\.gz")
+
+
+def archive_name(created: str) -> str:
+    """The name of an archive written into a directory: memory-<time>.tar.gz, which sorts
+    by time."""
+    return f"memory-{created.replace(':', '-')}.tar.gz"
+
+
+def rotate(directory: Path, keep: int) -> list[str]:
+    """Delete all but the `keep` newest archives named by archive_name in `directory`;
+    the names deleted. Other files there are left alone."""
+    archives = sorted(
+        entry.name for entry in directory.iterdir() if ARCHIVE_NAME.fullmatch(entry.name)
+    )
+    gone = archives[: max(len(archives) - keep, 0)]
+    for name in gone:
+        os.unlink(directory / name)
+    if gone:
+        fsync_directory(directory)
+    return gone
+
+
+def destination_for(layout: Layout, destination: Path, created: str) -> Path:
+    """The archive's path, absolute (in a directory given: archive_name), or
+    InvalidInputError: it exists (never overwritten), its directory does not, or it lies
+    inside the data directory."""
     path = destination.expanduser().absolute()
+    if path.is_dir() and not path.is_symlink():
+        path = path / archive_name(created)
     if os.path.lexists(path):
         raise InvalidInputError(
             "already exists; a backup never overwrites a file: give a new name", source=str(path)
@@ -164,12 +193,15 @@ def backup(
     *,
     created: str,
     lock_timeout: float,
+    keep: int = 7,
     progress: Progress | None = None,
 ) -> BackupReport:
-    """The archive of the memory at `layout`, written to `destination`."""
+    """The archive of the memory at `layout`, written to `destination`: a new file, or in
+    a directory as archive_name, where only the `keep` newest such archives are kept."""
     from .errors import DataDirError
 
-    path = destination_for(layout, destination)
+    path = destination_for(layout, destination, created)
+    into_directory = destination.expanduser().absolute() if path.name != destination.name else None
     if not layout.state_dir.is_dir():
         raise DataDirError(layout.root, "not initialized (run --action init)")
     temporary = path.with_name(f".{path.name}.{os.getpid()}.partial")
@@ -206,6 +238,7 @@ def backup(
                 source=str(path),
             ) from None
         fsync_directory(path.parent)
+        rotated = rotate(path.parent, keep) if path.parent == into_directory else []
     finally:
         try:
             os.unlink(temporary)
@@ -217,6 +250,7 @@ def backup(
         sum(entry.size for entry in carried),
         archive_bytes,
         reads,
+        tuple(rotated),
     )
 
 

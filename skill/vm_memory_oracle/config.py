@@ -51,6 +51,7 @@ class Settings:
     merge_similarity: float | None = None
     recall_k: int = 10
     lock_timeout_seconds: float = 30.0
+    backup_keep: int = 7
     single_valued_predicates: tuple[str, ...] = DEFAULT_SINGLE_VALUED
     extract_threshold: float = 0.35
     extract_roles: tuple[str, ...] = ("user",)
@@ -246,6 +247,7 @@ CHECKS = {
     "merge_similarity": _optional_number(0, 1),
     "recall_k": _integer(1, 1000),
     "lock_timeout_seconds": _number(0, 3600, low_open=True),
+    "backup_keep": _integer(1, 10_000),
     "single_valued_predicates": _predicates,
     "extract_threshold": _number(0, 1),
     "extract_roles": _roles,

@@ -348,6 +348,7 @@ class Memory:
             Path(destination),
             created=format_iso(self.now),
             lock_timeout=self.settings.lock_timeout_seconds,
+            keep=self.settings.backup_keep,
             progress=progress,
         )
 

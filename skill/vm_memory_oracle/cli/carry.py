@@ -10,10 +10,13 @@ from .context import Output
 def action_backup(args, memory: Memory) -> Output:
     with progress_bar() as bar:
         report = memory.backup(args.to, progress=bar)
-    return Output(
-        report.to_json(),
-        [f"Backed up {report.files} files ({report.bytes} bytes) to {report.archive}"],
-    )
+    lines = [f"Backed up {report.files} files ({report.bytes} bytes) to {report.archive}"]
+    if report.deleted:
+        lines.append(
+            f"Deleted {len(report.deleted)} older archive(s), keeping the newest "
+            f"{memory.settings.backup_keep}: {', '.join(report.deleted)}"
+        )
+    return Output(report.to_json(), lines)
 
 
 def action_restore(args, memory: Memory) -> Output:

@@ -264,8 +264,8 @@ def _backup_options(group) -> None:
         "--to",
         required=True,
         metavar="PATH",
-        help="the archive to write (a new file, outside the data directory), e.g. "
-        "memory-2026-07-01.tar.gz",
+        help="the archive to write (a new file, outside the data directory), or a directory "
+        "to write memory-<time>.tar.gz into, keeping the newest backup_keep there",
     )
 
 
