@@ -200,8 +200,9 @@ def backup(
     a directory as archive_name, where only the `keep` newest such archives are kept."""
     from .errors import DataDirError
 
+    given = destination.expanduser().absolute()
+    into_directory = given if given.is_dir() and not given.is_symlink() else None
     path = destination_for(layout, destination, created)
-    into_directory = destination.expanduser().absolute() if path.name != destination.name else None
     if not layout.state_dir.is_dir():
         raise DataDirError(layout.root, "not initialized (run --action init)")
     temporary = path.with_name(f".{path.name}.{os.getpid()}.partial")
