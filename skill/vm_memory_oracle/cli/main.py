@@ -17,6 +17,7 @@ from ..errors import (
     OracleError,
     os_failure,
 )
+from .carry import action_backup, action_restore
 from .context import open_memory
 from .forgetting import action_forget
 from .memory import (
@@ -51,6 +52,8 @@ HANDLERS = {
     "consolidate": action_consolidate,
     "health-check": action_health_check,
     "quality-probe": action_quality_probe,
+    "backup": action_backup,
+    "restore": action_restore,
 }
 
 

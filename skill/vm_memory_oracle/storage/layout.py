@@ -113,6 +113,25 @@ _DERIVED_IN_FOLDERS = tuple(
 )
 
 
+def kind_of(relative: str) -> FileKind | None:
+    """What the file at `relative` (its path inside the data directory, "/" between names)
+    is, from the table: its own entry, else the most particular pattern of FOLDERS it
+    matches (episodes/x.quarantine.jsonl is a quarantine, not an episode file); None for a
+    file the memory does not know (a temporary file, a lock's holder)."""
+    for kind in FILES.values():
+        if kind.path == relative:
+            return kind
+    folder, _, name = relative.rpartition("/")
+    if name.startswith("."):  # a temporary file being written, never the memory itself
+        return None
+    matches = [
+        kind
+        for kind in FOLDERS
+        if kind.path.rsplit("/", 1)[0] == folder and fnmatchcase(name, kind.path.rsplit("/", 1)[1])
+    ]
+    return max(matches, key=lambda kind: len(kind.path), default=None)
+
+
 def _core_files(layout: Layout) -> frozenset[Path]:
     # A quarantine is core (is_core), but only the write that sets a line aside needs it:
     # it is not among the files every locked block requires.
@@ -327,6 +346,22 @@ class Layout:
             self.sessions_dir,
             self.state_dir,
         ]
+
+    def durable_files(self) -> list[str]:
+        """The durable files now in the data directory (FileKind.durable), by their paths
+        inside it, in order: what a backup carries. Links are not followed."""
+        found = []
+        for folder, directories, names in os.walk(self.root):
+            directories[:] = [
+                name for name in directories if not os.path.islink(os.path.join(folder, name))
+            ]
+            for name in names:
+                path = os.path.join(folder, name)
+                relative = os.path.relpath(path, self.root).replace(os.sep, "/")
+                kind = kind_of(relative)
+                if kind is not None and kind.durable and not os.path.islink(path):
+                    found.append(relative)
+        return sorted(found)
 
     def known_files(self) -> list[Path]:
         """The files of fixed name whose presence says the directory holds a memory."""
