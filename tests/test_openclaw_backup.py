@@ -44,9 +44,11 @@ def test_openclaw_backup_carries_and_restores_a_memory_under_its_state_directory
         )
 
     data = state / "vm-memory-oracle"  # where the manifest's backupResources point
+    # The plugin installed as OpenClaw installs any: its manifest is what the backup reads.
     installed = run(
-        str(BUNDLE / "scripts" / "install-openclaw"), "--plugin", "--data-path", str(data)
-    )
+        "openclaw", "plugins", "install", str(BUNDLE / "openclaw-plugin"), "--force",
+        "--accept-capabilities",
+    )  # fmt: skip
     assert installed.returncode == 0, installed.stderr
     assert cli("--action", "init", data=data).code == 0
     assert cli("--action", "config", "--set", "embedding_model=hash", data=data).code == 0
