@@ -20,8 +20,6 @@ import json
 import os
 import re
 import shutil
-import signal
-import socket
 import sqlite3
 import stat
 import subprocess
@@ -33,6 +31,7 @@ from pathlib import Path
 import pytest
 
 from conftest import BUNDLE
+from openclaw_gateway import free_port, start_gateway, stop_gateway, wait_for
 from openclaw_install import installed_environment
 from scripted_model import (
     ScriptedModel,
@@ -84,12 +83,6 @@ def staged_bundle(target: Path) -> Path:
 
 
 GATEWAY_TOKEN = "openclaw-test-token"
-
-
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
 
 
 @dataclass
@@ -473,25 +466,7 @@ class PluginGateway:
         if self.process is None:
             return
         gateway, self.process = self.process, None
-        gateway.terminate()
-        try:
-            gateway.wait(timeout=60)
-        except subprocess.TimeoutExpired:
-            gateway.kill()
-            gateway.wait()
-        try:
-            os.killpg(gateway.pid, signal.SIGKILL)  # whatever of the gateway outlived it
-        except ProcessLookupError:
-            pass
-        settled(self.data)
-
-
-def wait_for(check, what: str, timeout: float = 180):
-    deadline = time.monotonic() + timeout
-    while not (found := check()):
-        assert time.monotonic() < deadline, f"timed out waiting for {what}"
-        time.sleep(0.2)
-    return found
+        stop_gateway(gateway, lambda: settled(self.data))
 
 
 @pytest.fixture(scope="module")
@@ -529,22 +504,11 @@ def plugin_gateway(openclaw_home):
         ("agents.entries.live", {}),
     )
     inspected = openclaw(setup, "plugins", "inspect", "vm-memory-oracle", "--runtime", "--json")
-    with (setup.root / "gateway.log").open("wb") as log_file:  # what a failure shows
-        gateway = subprocess.Popen(
-            ["openclaw", "gateway", "run", "--bind", "loopback", "--auth", "token", "--token",
-             GATEWAY_TOKEN, "--port", str(setup.gateway_port)],
-            env=setup.env, stdin=subprocess.DEVNULL, stdout=log_file, stderr=subprocess.STDOUT,
-            start_new_session=True,
-        )  # fmt: skip
+    gateway = start_gateway(
+        setup.env, setup.gateway_port, GATEWAY_TOKEN, log=setup.root / "gateway.log"
+    )
     running = PluginGateway(setup, data, log, inspected, gateway)
     try:
-
-        def listening() -> bool:
-            assert gateway.poll() is None, "the gateway ended"
-            with socket.socket() as probe:
-                return probe.connect_ex(("127.0.0.1", setup.gateway_port)) == 0
-
-        wait_for(listening, "the gateway")
         yield running
     finally:
         running.stop()
