@@ -46,6 +46,7 @@ if TYPE_CHECKING:
     from .steps.health_records import HealthReport
     from .steps.probe import ProbeResult
     from .storage.store import Store
+    from .view.records import ViewData
 
 
 @dataclass
@@ -306,6 +307,14 @@ class Memory:
         if dry_run:
             return preview(self.graph(), selector, purge=purge)
         return forget(self.graph(), selector, self.now, reason=reason, purge=purge)
+
+    def view_data(self) -> ViewData:
+        """What the memory page shows (view/records.py): nothing forgotten."""
+        from .view.records import view_data
+
+        data = view_data(self.graph(), self.now)
+        self.warn(*data.warnings)
+        return data
 
     def pin(self, fact_id: str, pinned: bool = True) -> tuple[Fact, bool]:
         """The fact pinned (or unpinned), and whether that changed anything."""
