@@ -109,6 +109,8 @@ def test_changes_and_health_come_from_the_audit_log_and_health_json(fixture_memo
         ("restore", "restore", "restored 1 fact(s)", "restored"),
         ("summarize", "summarize", "remembered 3 new fact(s)", "learned"),
         ("config", "config", "set half_life_days", "other"),
+        ("consolidate", "consolidate: MEMORY.md", "MEMORY.md: 5 added, 0 removed", "memory-md"),
+        ("consolidate", "consolidate: index", "vector index: 5 added, 0 removed", "other"),
     ],
 )
 def test_change_kinds(action, step, change, kind):
@@ -129,3 +131,75 @@ def _days_later(moment, days: float):
 
 def owner_only(path: Path) -> bool:
     return stat.S_IMODE(path.stat().st_mode) & 0o077 == 0
+
+
+def page_data(html: str) -> dict:
+    """The memory's record the page carries."""
+    start = html.index('<script type="application/json" id="memory-data">') + len(
+        '<script type="application/json" id="memory-data">'
+    )
+    return json.loads(html[start : html.index("</script>", start)])
+
+
+def test_view_writes_one_private_self_contained_page(cli, fixture_memory):
+    result = cli("--json", "--action", "view", now=CONSOLIDATED)
+    assert result.code == 0, result.err
+    page = fixture_memory / "view.html"
+    assert result.json() == {"path": str(page), "bytes": page.stat().st_size, "facts": 4}
+    assert owner_only(page)
+    html = page.read_text(encoding="utf-8")
+    assert not [word for word in SECRET if word in html]
+    # Nothing is loaded from anywhere: no src or stylesheet, and the policy forbids any.
+    assert "src=" not in html and "<link" not in html and "@import" not in html
+    assert "default-src 'none'" in html and "script-src 'sha256-" in html
+    assert page_data(html)["made"] == CONSOLIDATED
+    assert "user is allergic to peanuts" in html and "用户喜欢喝绿茶" in html
+
+
+def test_the_page_says_when_it_was_made_and_a_forget_takes_a_fact_out(cli, fixture_memory):
+    assert cli("--action", "view", now=CONSOLIDATED).code == 0
+    page = fixture_memory / "view.html"
+    peanuts = next(
+        f
+        for f in page_data(page.read_text(encoding="utf-8"))["subjects"][0]["facts"]
+        if "peanuts" in f["sentence"]
+    )
+    later = "2026-05-17T09:00:00Z"
+    assert cli("--action", "forget", "--id", peanuts["id"], now=later).code == 0
+    assert cli("--action", "view", now=later).code == 0
+    html = page.read_text(encoding="utf-8")
+    assert page_data(html)["made"] == later
+    assert "peanuts" not in html
+
+
+def test_memory_text_cannot_end_the_data_script(cli, data_dir, tmp_path):
+    hash_embedder(cli)
+    said = "</script><script>alert(1)</script><!--"
+    remembered = cli(
+        "--action", "remember", "--subject", "user", "--predicate", "likes", "--object", said
+    )
+    assert remembered.code == 0, remembered.err
+    assert cli("--action", "view", "--to", str(tmp_path / "a page.html"), now=FIRST_DAY).code == 0
+    html = (tmp_path / "a page.html").read_text(encoding="utf-8")
+    assert html.count("</script>") == 2  # the data's and the page's own
+    assert "<!--" not in html
+    assert [f["sentence"] for f in page_data(html)["subjects"][0]["facts"]] == [
+        f"user likes {said}"
+    ]
+
+
+@pytest.mark.parametrize("where", ["missing/page.html", "."])
+def test_a_page_that_cannot_be_written_there_is_an_error_naming_it(cli, fixture_memory, where):
+    target = fixture_memory / where
+    before = sorted(p.name for p in fixture_memory.iterdir())
+    result = cli("--action", "view", "--to", str(target), now=CONSOLIDATED)
+    assert result.code == 3
+    assert result.err.startswith(f"Error: --to: {target.absolute()}")
+    assert sorted(p.name for p in fixture_memory.iterdir()) == before
+
+
+def test_view_of_no_memory_is_an_error(cli, data_dir):
+    result = cli("--action", "view")
+    assert result.code == 5
+    assert result.err == f"Error: {data_dir}: data directory does not exist (run --action init)\n"
+    assert not data_dir.exists()

@@ -31,6 +31,7 @@ from .memory import (
 from .options import parse_arguments
 from .retrieval import action_query, action_recall, action_reindex
 from .upkeep import action_consolidate, action_health_check, action_quality_probe
+from .view import action_view
 
 _SURROGATE = re.compile("[\ud800-\udfff]")
 
@@ -51,6 +52,7 @@ HANDLERS = {
     "consolidate": action_consolidate,
     "health-check": action_health_check,
     "quality-probe": action_quality_probe,
+    "view": action_view,
 }
 
 

@@ -33,6 +33,8 @@ ACTIONS = {
     "7 if unhealthy)",
     "quality-probe": "ask recall each canary of knowledge-graph/canary-facts.json, log the "
     "accuracy, update health.json",
+    "view": "write one self-contained HTML page of what the memory knows, from where, and "
+    "what changed (--to FILE, default DATA/view.html; owner only, no network)",
     "config": "show the settings in force, or change one with --set KEY=VALUE",
     "serve": "answer recall and reads as JSON lines on stdin until it closes (the process "
     "the OpenClaw plugin keeps up; see references/openclaw.md)",
@@ -252,6 +254,14 @@ def _config_options(group) -> None:
     )
 
 
+def _view_options(group) -> None:
+    group.add_argument(
+        "--to",
+        metavar="FILE",
+        help="where to write the page (default: view.html in the data directory)",
+    )
+
+
 # Each action's own options (the others have none).
 ACTION_OPTIONS = {
     "remember": _remember_options,
@@ -266,6 +276,7 @@ ACTION_OPTIONS = {
     "consolidate": _consolidate_options,
     "health-check": _health_check_options,
     "config": _config_options,
+    "view": _view_options,
 }
 
 

@@ -37,7 +37,7 @@ _KINDS = (
     ("restored", re.compile(r"\brestor")),
     ("merged", re.compile(r"\bmerg")),
     ("archived", re.compile(r"\barchiv|\bpruned?\b|\bstale\b")),
-    ("learned", re.compile(r"\badded\b|\bnew\b|\blearn|\bremember|\bsupersed|\breinforc")),
+    ("learned", re.compile(r"\blearn|\bremember|\bsupersed|\breinforc|\baccept")),
 )
 
 
@@ -93,7 +93,7 @@ class Change:
     """One line of the audit log, as a change."""
 
     at: str
-    kind: str  # learned, merged, archived, restored, forgotten, other
+    kind: str  # learned, merged, archived, restored, forgotten, memory-md, other
     action: str
     step: str
     change: str
@@ -272,10 +272,13 @@ def _turns(root: Path, facts: list[Fact], forgotten: frozenset[str]) -> dict[str
 
 
 def change_kind(action: str, step: str, change: str) -> str:
-    """learned, merged, archived, restored, forgotten or other, by the audit line's words."""
+    """learned, merged, archived, restored, forgotten, memory-md (MEMORY.md written) or
+    other, by the audit line's words."""
     words = f"{action} {step} {change}".lower()
     if action == "forget":
         return "forgotten"
+    if "MEMORY.md" in step or change.startswith("MEMORY.md"):
+        return "memory-md"  # the strongest facts written to MEMORY.md, or taken out of it
     for kind, pattern in _KINDS:
         if pattern.search(words):
             return kind
