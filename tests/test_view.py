@@ -109,6 +109,12 @@ def test_changes_and_health_come_from_the_audit_log_and_health_json(fixture_memo
         ("restore", "restore", "restored 1 fact(s)", "restored"),
         ("summarize", "summarize", "remembered 3 new fact(s)", "learned"),
         ("config", "config", "set half_life_days", "other"),
+        (
+            "init",
+            "init",
+            "created memory/, knowledge-graph/archived-facts.jsonl, MEMORY.md",
+            "other",
+        ),
         ("consolidate", "consolidate: MEMORY.md", "MEMORY.md: 5 added, 0 removed", "memory-md"),
         ("consolidate", "consolidate: index", "vector index: 5 added, 0 removed", "other"),
     ],

@@ -183,7 +183,7 @@
     const width = 480, height = 180, pad = 28;
     const svg = svgEl("svg", { viewBox: "0 0 " + width + " " + height, width: "100%", role: "img", id: "curve-chart" });
     axes(svg, width, height, pad, "1.0");
-    const x = function (d) { return pad + (width - pad - 12) * d / CURVE_DAYS; };
+    const x = function (d) { return pad + (width - pad - 24) * d / CURVE_DAYS; };
     const y = function (a) { return height - pad - (height - 2 * pad) * a; };
     [["search", data.search_threshold], ["prune", data.prune_threshold]].forEach(function (t) {
       svg.appendChild(svgEl("line", { x1: pad, x2: width - 8, y1: y(t[1]), y2: y(t[1]), stroke: "#e0a080", "stroke-dasharray": "4 3" }));
@@ -198,7 +198,7 @@
     }
     svg.appendChild(svgEl("polyline", { points: points.join(" "), fill: "none", stroke: "#3a7bd5", "stroke-width": 2, class: "curve" }));
     [0, 30, 60, 90, 120, 150, 180].forEach(function (d) {
-      svg.appendChild(svgEl("text", { x: x(d) - 6, y: height - 10 }, d + "d"));
+      svg.appendChild(svgEl("text", { x: x(d), y: height - 10, "text-anchor": "middle" }, d + "d"));
     });
     holder.appendChild(svg);
     caption.textContent = "Activation of “" + selected.sentence + "” over the next six months" +

@@ -31,6 +31,7 @@ PERSON_NAMES = frozenset((PERSON, "用户"))
 MAX_CHANGES = 500  # the audit log's latest lines shown
 MAX_TURN_CHARS = 2000  # of a turn's words shown beside its fact
 _LINE_SOURCE = re.compile(r"^(sessions/[^/:]+\.jsonl):(\d+)$")
+_FILES = re.compile(r"\S*(?:/|\.(?:jsonl|json|md|bak|bin|npz|yaml|marshal))(?=[\s,;)]|$)")
 # The kind of change an audit line records, by the words of its change.
 _KINDS = (
     ("forgotten", re.compile(r"\bforg(?:ot|otten|et)\b")),
@@ -274,7 +275,8 @@ def _turns(root: Path, facts: list[Fact], forgotten: frozenset[str]) -> dict[str
 def change_kind(action: str, step: str, change: str) -> str:
     """learned, merged, archived, restored, forgotten, memory-md (MEMORY.md written) or
     other, by the audit line's words."""
-    words = f"{action} {step} {change}".lower()
+    # The files a line names are no change of their own ("archived-facts.jsonl", "state/").
+    words = _FILES.sub(" ", f"{action} {step} {change}").lower()
     if action == "forget":
         return "forgotten"
     if "MEMORY.md" in step or change.startswith("MEMORY.md"):
