@@ -278,5 +278,6 @@
   curveChart();
   changes();
   health();
+  document.body.setAttribute("data-ready-ms", Math.round(performance.now()));
   document.body.setAttribute("data-ready", "yes");
 })();
