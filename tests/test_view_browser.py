@@ -156,6 +156,9 @@ def test_facts_beyond_the_first_screens_come_as_the_reader_scrolls(
     ]
     remember_records(cli, tmp_path / "facts.jsonl", records, now=CONSOLIDATED)
     opened_page(cli, browser, tmp_path / "view.html", CONSOLIDATED)
+    # A fact remembered from a file links to that file.
+    links = browser.evaluate("[...document.querySelectorAll('#facts a.source')].map(a => a.href)")
+    assert set(links) == {(tmp_path / "facts.jsonl").as_uri()}
     first = len(shown(browser))
     assert 0 < first < 1200
     for _ in range(40):

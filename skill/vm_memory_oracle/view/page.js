@@ -33,9 +33,21 @@
   }
   function day(stamp) { return stamp ? stamp.slice(0, 10) : ""; }
   function folded(text) { return String(text || "").normalize("NFKC").toLocaleLowerCase(); }
+  // The file a source names, as a link: a session log of the data directory, or the file
+  // an import read ("import:/path"); null for a source that names no file.
   function sourceUrl(source) {
-    const file = source.replace(/:\d+$/, "").replace(/ via proposal-.*$/, "");
-    return "file://" + encodeURI(data.data_path.replace(/\/$/, "") + "/" + file);
+    const file = source.replace(/ via proposal-.*$/, "").replace(/:\d+$/, "");
+    if (/^(sessions|daily|episodes)\//.test(file)) {
+      return "file://" + encodeURI(data.data_path.replace(/\/$/, "") + "/" + file);
+    }
+    if (/^import:\//.test(file)) return "file://" + encodeURI(file.slice("import:".length));
+    return null;
+  }
+  function sourceNode(source, attrs) {
+    const url = sourceUrl(source);
+    if (url === null) return el("span", attrs, source);
+    attrs.href = url;
+    return el("a", attrs, source);
   }
   function haystack(fact) {
     if (fact._words === undefined) {
@@ -66,7 +78,7 @@
       "activation " + fact.activation.toFixed(2) + " · learned " + day(fact.learned) +
       " · said by " + fact.origin + (fact.sender ? " (" + fact.sender + ")" : "") +
       ", " + fact.session + (fact.channel ? " on " + fact.channel : "") + " · "));
-    meta.appendChild(el("a", { href: sourceUrl(fact.source), class: "source" }, fact.source));
+    meta.appendChild(sourceNode(fact.source, { class: "source" }));
     if (fact.category) meta.appendChild(document.createTextNode(" · " + fact.category));
     node.appendChild(meta);
     if (fact.turn) {
@@ -82,7 +94,7 @@
         item.appendChild(el("s", {}, former.sentence));
         item.appendChild(document.createTextNode(
           " · learned " + day(former.learned) + ", replaced " + day(former.replaced_at) + " · "));
-        item.appendChild(el("a", { href: sourceUrl(former.source) }, former.source));
+        item.appendChild(sourceNode(former.source, {}));
         history.appendChild(item);
       });
       node.appendChild(history);
