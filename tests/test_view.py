@@ -171,7 +171,9 @@ def test_the_page_says_when_it_was_made_and_a_forget_takes_a_fact_out(cli, fixtu
         if "peanuts" in f["sentence"]
     )
     later = "2026-05-17T09:00:00Z"
-    assert cli("--action", "forget", "--id", peanuts["id"], now=later).code == 0
+    forgot = cli("--action", "forget", "--id", peanuts["id"], now=later)
+    assert forgot.code == 0 and "view.html" in forgot.out
+    assert not page.exists()  # the page that showed it went with it
     assert cli("--action", "view", now=later).code == 0
     html = page.read_text(encoding="utf-8")
     assert page_data(html)["made"] == later
