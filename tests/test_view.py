@@ -211,3 +211,29 @@ def test_view_of_no_memory_is_an_error(cli, data_dir):
     assert result.code == 5
     assert result.err == f"Error: {data_dir}: data directory does not exist (run --action init)\n"
     assert not data_dir.exists()
+
+
+def test_what_came_from_outside_is_flagged(cli, fixture_memory):
+    import io
+
+    from vm_memory_oracle.intake import facts_from_jsonl
+    from vm_memory_oracle.model.provenance import UNTRUSTED, Provenance
+
+    said = b'{"subject": "user", "predicate": "uses", "object": "a password manager"}\n'
+    outside = Provenance(UNTRUSTED, chat="group", channel="telegram", sender="Bob")
+    memory = Memory.open(fixture_memory, now=_at("2026-05-17T09:00:00Z"))
+    memory.remember(
+        facts_from_jsonl(io.BytesIO(said), "group", created=CONSOLIDATED, provenance=outside).facts
+    )
+    data = Memory.open(fixture_memory, now=_at("2026-05-17T09:00:00Z")).view_data()
+    [fact] = [f for f in data.facts if f.origin == UNTRUSTED]
+    assert (fact.sentence, fact.sender, fact.channel, fact.trusted) == (
+        "user uses a password manager",
+        "Bob",
+        "telegram",
+        False,
+    )
+    assert all(f.trusted for f in data.facts if f is not fact)
+    latest = data.changes[0]
+    assert (latest.kind, latest.ids, latest.untrusted) == ("learned", 1, 1)
+    assert all(change.untrusted == 0 for change in data.changes[1:])
