@@ -14,6 +14,10 @@ import pytest
 import test_view
 from browser import Browser, chromium
 from test_view import CONSOLIDATED, SECRET
+from vm_memory_oracle.clock import parse_iso
+from vm_memory_oracle.intake import facts_from_jsonl
+from vm_memory_oracle.memory import Memory
+from vm_memory_oracle.model.provenance import UNTRUSTED, Provenance
 
 from conftest import hash_embedder, remember_records
 
@@ -169,3 +173,24 @@ def test_facts_beyond_the_first_screens_come_as_the_reader_scrolls(
     assert len(shown(browser)) == 1200
     type_in_search(browser, "tool 0777")
     assert shown(browser) == ["project 0777 uses tool 0777"]
+
+
+def test_what_came_from_outside_is_flagged_on_the_page(cli, fixture_memory, browser, tmp_path):
+    said = {"subject": "user", "predicate": "uses", "object": "a password manager"}
+    path = tmp_path / "from Bob.jsonl"
+    path.write_text(json.dumps(said) + "\n", encoding="utf-8")
+    memory = Memory.open(fixture_memory, now=parse_iso(CONSOLIDATED))
+    outside = Provenance(UNTRUSTED, chat="group", channel="telegram", sender="Bob")
+    with path.open("rb") as stream:
+        facts = facts_from_jsonl(stream, str(path), created=CONSOLIDATED, provenance=outside)
+    memory.remember(facts.facts)
+    opened_page(cli, browser, tmp_path / "view.html", CONSOLIDATED)
+    flagged = browser.evaluate(
+        "[...document.querySelectorAll('.fact')].filter(n => n.querySelector('.badge.untrusted'))"
+        ".map(n => n.querySelector('.sentence').textContent)"
+    )
+    assert flagged == ["user uses a password manager"]
+    assert browser.evaluate("document.querySelectorAll('#changes .flag').length") == 1
+    assert "said by untrusted (Bob), interactive on telegram" in browser.evaluate(
+        "document.body.innerText"
+    )
