@@ -48,6 +48,8 @@ if TYPE_CHECKING:
     from .steps.health_records import HealthReport
     from .steps.probe import ProbeResult
     from .storage.store import Store
+    from .view.page import Page
+    from .view.records import ViewData
 
 
 @dataclass
@@ -308,6 +310,25 @@ class Memory:
         if dry_run:
             return preview(self.graph(), selector, purge=purge)
         return forget(self.graph(), selector, self.now, reason=reason, purge=purge)
+
+    def view_data(self) -> ViewData:
+        """What the memory page shows (view/records.py): nothing forgotten."""
+        from .view.records import view_data
+
+        data = view_data(self.graph(), self.now)
+        self.warn(*data.warnings)
+        return data
+
+    def page(self, to: str | Path | None = None) -> Page:
+        """The memory page written to `to` (default view.html in the data directory)."""
+        from .errors import DataDirError
+        from .view.page import write_page
+
+        layout = self.checked_layout()
+        if not layout.graph_dir.is_dir():
+            raise DataDirError(layout.root, "not initialized (run --action init)")
+        path = Path(to).expanduser().absolute() if to else layout.view_page
+        return write_page(self.view_data(), path)
 
     def pin(self, fact_id: str, pinned: bool = True) -> tuple[Fact, bool]:
         """The fact pinned (or unpinned), and whether that changed anything."""

@@ -32,6 +32,7 @@ from .memory import (
 from .options import parse_arguments
 from .retrieval import action_query, action_recall, action_reindex
 from .upkeep import action_consolidate, action_health_check, action_quality_probe
+from .view import action_view
 
 _SURROGATE = re.compile("[\ud800-\udfff]")
 
@@ -54,6 +55,7 @@ HANDLERS = {
     "quality-probe": action_quality_probe,
     "backup": action_backup,
     "restore": action_restore,
+    "view": action_view,
 }
 
 

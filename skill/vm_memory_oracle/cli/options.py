@@ -33,6 +33,8 @@ ACTIONS = {
     "7 if unhealthy)",
     "quality-probe": "ask recall each canary of knowledge-graph/canary-facts.json, log the "
     "accuracy, update health.json",
+    "view": "write one self-contained HTML page of what the memory knows, from where, and "
+    "what changed (--to FILE, default DATA/view.html; owner only, no network)",
     "config": "show the settings in force, or change one with --set KEY=VALUE",
     "backup": "write one archive (gzip tar with a manifest) of the memory's durable files "
     "to --to PATH, a new file outside the data directory, consistent while others write",
@@ -278,6 +280,14 @@ def _restore_options(group) -> None:
     )
 
 
+def _view_options(group) -> None:
+    group.add_argument(
+        "--to",
+        metavar="FILE",
+        help="where to write the page (default: view.html in the data directory)",
+    )
+
+
 # Each action's own options (the others have none).
 ACTION_OPTIONS = {
     "remember": _remember_options,
@@ -294,6 +304,7 @@ ACTION_OPTIONS = {
     "config": _config_options,
     "backup": _backup_options,
     "restore": _restore_options,
+    "view": _view_options,
 }
 
 

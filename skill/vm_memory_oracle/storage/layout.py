@@ -88,6 +88,7 @@ FILES: dict[str, FileKind] = {
     "write_lock": FileKind("state/memory.lock", durable=False, core=True),
     "consolidation_lock": FileKind("state/consolidate.lock", durable=False, core=True),
     "index_built": FileKind("state/index-built", durable=False, audited=False),
+    "view_page": FileKind("view.html", durable=False, audited=False),
 }
 FOLDERS: tuple[FileKind, ...] = (
     FileKind("sessions/*.jsonl", "session-turn"),
@@ -184,6 +185,7 @@ class Layout:
     forget_journal = _File()
     sessions_quarantine = _File()
     index_built = _File()
+    view_page = _File()
 
     @cached_property
     def graph_dir(self) -> Path:
