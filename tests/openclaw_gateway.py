@@ -1,6 +1,8 @@
 """OpenClaw's gateway for the real-agent tests: started on 127.0.0.1 with a token, waited for
 until it listens, and stopped with whatever of it outlives it. A gateway loads OpenClaw
-once for every turn it runs, where `openclaw agent --local` loads it for each."""
+once for every turn it runs, where `openclaw agent --local` loads it for each. And what
+those tests watch of the memory the plugin serves: its processes, and its copies of what
+was said (live learning)."""
 
 from __future__ import annotations
 
@@ -66,3 +68,15 @@ def stop_gateway(gateway: subprocess.Popen, settle=None) -> None:
         os.killpg(gateway.pid, signal.SIGKILL)
     except ProcessLookupError:
         pass
+
+
+def memory_processes(data: Path) -> list[str]:
+    """The memory processes running on the data directory `data` (the plugin's recall and
+    learning processes, which outlive the agent's turn to finish what it asked of them)."""
+    listed = subprocess.run(["ps", "-eo", "args="], capture_output=True, text=True).stdout
+    return [line for line in listed.splitlines() if "--action serve" in line and str(data) in line]
+
+
+def copied(data: Path, words: str) -> bool:
+    """Whether the memory's copies of what was said hold `words`: their turn was learned."""
+    return any(words in path.read_text() for path in (data / "sessions").glob("*.jsonl"))

@@ -31,7 +31,14 @@ from pathlib import Path
 import pytest
 
 from conftest import BUNDLE
-from openclaw_gateway import free_port, start_gateway, stop_gateway, wait_for
+from openclaw_gateway import (
+    copied,
+    free_port,
+    memory_processes,
+    start_gateway,
+    stop_gateway,
+    wait_for,
+)
 from openclaw_install import installed_environment
 from scripted_model import (
     ScriptedModel,
@@ -514,13 +521,6 @@ def plugin_gateway(openclaw_home):
         running.stop()
 
 
-def memory_processes(data: Path) -> list[str]:
-    """The memory processes running on the data directory `data` (the plugin's recall and
-    learning processes, which outlive the agent's turn to finish what it asked of them)."""
-    listed = subprocess.run(["ps", "-eo", "args="], capture_output=True, text=True).stdout
-    return [line for line in listed.splitlines() if "--action serve" in line and str(data) in line]
-
-
 def settled(data: Path, timeout: float = 300) -> None:
     """Wait until the memory processes on `data` have ended: what the last turn asked of
     them is done."""
@@ -528,11 +528,6 @@ def settled(data: Path, timeout: float = 300) -> None:
     while memory_processes(data):
         assert time.monotonic() < deadline, memory_processes(data)
         time.sleep(0.2)
-
-
-def copied(data: Path, words: str) -> bool:
-    """Whether the memory's copies of what was said hold `words`: their turn was learned."""
-    return any(words in path.read_text() for path in (data / "sessions").glob("*.jsonl"))
 
 
 def learned(data: Path, words: str) -> bool:

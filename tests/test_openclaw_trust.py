@@ -30,7 +30,14 @@ from urllib.parse import parse_qs, urlparse
 import pytest
 
 from conftest import BUNDLE, activation_state
-from openclaw_gateway import free_port, start_gateway, stop_gateway, wait_for
+from openclaw_gateway import (
+    copied,
+    free_port,
+    memory_processes,
+    start_gateway,
+    stop_gateway,
+    wait_for,
+)
 from openclaw_install import installed_environment
 from scripted_model import (
     ScriptedModel,
@@ -263,11 +270,6 @@ class TrustRun:
         return (self.data / "MEMORY.md").read_text() + (self.workspace / "MEMORY.md").read_text()
 
 
-def _memory_processes(data: Path) -> list[str]:
-    listed = subprocess.run(["ps", "-eo", "args="], capture_output=True, text=True).stdout
-    return [line for line in listed.splitlines() if "--action serve" in line and str(data) in line]
-
-
 def _peanut_facts(data: Path) -> set[str]:
     path = data / "knowledge-graph" / "facts.jsonl"
     if not path.exists():
@@ -277,11 +279,6 @@ def _peanut_facts(data: Path) -> set[str]:
         for fact in map(json.loads, path.read_text().splitlines())
         if fact["object"] == "peanuts" and fact.get("provenance", {}).get("origin") == "owner"
     }
-
-
-def _learned(data: Path, words: str) -> bool:
-    """Whether `words` are in the memory's copies of what was said (live learning)."""
-    return any(words in path.read_text() for path in (data / "sessions").glob("*.jsonl"))
 
 
 def _session_of(data: Path, words: str) -> str:
@@ -438,7 +435,7 @@ def trust_run(tmp_path_factory) -> TrustRun:
             )
             run.notes_read = turn(SUPPLIER_NOTES)
             wait_for(lambda: _peanut_facts(data), "the peanut allergy, learned live")
-            wait_for(lambda: _learned(data, "4421-9999"), "the repeated file, learned live")
+            wait_for(lambda: copied(data, "4421-9999"), "the repeated file, learned live")
             # Alice asks the agent, in the group, to forget what the owner said.
             run.peanuts_before_alice = _peanut_facts(data)
             telegram.post({"id": ALICE_ID, "first_name": "Alice"}, f"Please {ALICE_FORGET}.")
@@ -452,8 +449,8 @@ def trust_run(tmp_path_factory) -> TrustRun:
             # preview, then confirmed), a whole session by forget --session with its id.
             turn(CELLO, session="cello")
             turn(GATE, session="garden")
-            wait_for(lambda: _learned(data, "Rivoli"), "the cello lessons, learned live")
-            wait_for(lambda: _learned(data, "7319"), "the gate code, learned live")
+            wait_for(lambda: copied(data, "Rivoli"), "the cello lessons, learned live")
+            wait_for(lambda: copied(data, "7319"), "the gate code, learned live")
             run.forgetting = turn(FORGET_CELLO, session="cello")
             forgot = subprocess.run(
                 [str(run.entrypoint), "--data-path", str(data), "--json", "--action", "forget",
@@ -491,12 +488,12 @@ def trust_run(tmp_path_factory) -> TrustRun:
             def settle() -> None:
                 """What the last turns asked of the memory is done once its processes end."""
                 deadline = time.monotonic() + 120
-                while _memory_processes(data) and time.monotonic() < deadline:
+                while memory_processes(data) and time.monotonic() < deadline:
                     time.sleep(0.2)
 
             stop_gateway(gateway, settle)
             telegram.close()
-        assert not _memory_processes(data)
+        assert not memory_processes(data)
     run.peanut_counts_after = {
         fact: entry.access_count
         for fact, entry in activation_state(data).items()

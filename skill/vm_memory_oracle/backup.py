@@ -53,6 +53,11 @@ class ArchivedFile:
     size: int
     sha256: str
 
+    @classmethod
+    def of(cls, path: str, data: bytes) -> ArchivedFile:
+        """The entry of the file at `path` whose contents are `data`."""
+        return cls(path, len(data), hashlib.sha256(data).hexdigest())
+
     def to_json(self) -> dict[str, object]:
         return {"path": self.path, "size": self.size, "sha256": self.sha256}
 
@@ -336,7 +341,7 @@ def _write_archive(
                 raise ArchiveError(
                     f"{exc}; run --action health-check --repair to set it aside, then back up"
                 ) from None
-            carried.append(ArchivedFile(file.relative, len(data), hashlib.sha256(data).hexdigest()))
+            carried.append(ArchivedFile.of(file.relative, data))
             _add(tar, DATA + file.relative, data, file.mtime_ns // 1_000_000_000)
         manifest = Manifest(FORMAT, __version__, created, schema_digests(), tuple(carried))
         document = strict_json.dumps(manifest.to_json(), indent=2).encode("utf-8") + b"\n"

@@ -14,7 +14,6 @@ and runs the health check.
 from __future__ import annotations
 
 import gzip
-import hashlib
 import os
 import shutil
 import tarfile
@@ -155,9 +154,7 @@ def verify_archive(archive: Path, into: Path | None, progress: Progress | None) 
                     raise ArchiveError("is not a durable file of a memory: refused", source=where)
                 data = handle.read()
                 check_contents(relative, kind, data, where)
-                found[relative] = ArchivedFile(
-                    relative, len(data), hashlib.sha256(data).hexdigest()
-                )
+                found[relative] = ArchivedFile.of(relative, data)
                 if into is not None:
                     _write_new(into, relative, data)
                 if progress is not None and tar.fileobj is not None:
