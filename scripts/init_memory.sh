@@ -9,9 +9,10 @@
 # there already. With --openclaw, connects the memory to OpenClaw: sets openclaw_state_dir
 # to STATE_DIR, else $OPENCLAW_STATE_DIR, else ~/.openclaw (summarize then learns from every
 # agent's conversations, consolidate writes each workspace's MEMORY.md). With
-# --install-cron, adds the four schedules of crontab.example to the user's crontab (summarize
-# of what is new every hour, consolidate nightly), each once: a second run adds nothing and
-# no other line is touched. Needs no root; CRONTAB
+# --install-cron, adds the five schedules of crontab.example to the user's crontab (summarize
+# of what is new every hour, consolidate nightly, a nightly backup into DATA_DIR-backups/
+# keeping the newest backup_keep), each once: a second run adds nothing and no other line
+# is touched. Needs no root; CRONTAB
 # names another crontab(1) command if needed.
 set -euo pipefail
 
@@ -85,6 +86,7 @@ schedules=(
   "30 0 * * * $entrypoint --action consolidate"
   "0 */6 * * * $entrypoint --action health-check"
   "0 3 * * 0 $entrypoint --action quality-probe"
+  "45 1 * * * $entrypoint --action backup --to '$data-backups'"
 )
 
 # The table as it is; "no crontab for <user>" is an empty one, any other failure stops us
@@ -106,9 +108,11 @@ for line in "${schedules[@]}"; do
   fi
 done
 if [ "${#added[@]}" -eq 0 ]; then
-  echo "The crontab already has the four vm-memory-oracle schedules for $data."
+  echo "The crontab already has the five vm-memory-oracle schedules for $data."
   exit 0
 fi
+# The nightly backup's directory, beside the data directory (a backup inside it is refused).
+mkdir -p -m 700 -- "$data-backups"
 {
   if [ -n "$current" ]; then printf '%s\n' "$current"; fi
   printf '%s\n' "${added[@]}"

@@ -1,4 +1,4 @@
-"""scripts/init_memory.sh: the workspace, and the four schedules added to the crontab once."""
+"""scripts/init_memory.sh: the workspace, and the five schedules added to the crontab once."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ from conftest import BUNDLE
 
 SCRIPT = BUNDLE / "scripts" / "init_memory.sh"
 STAND_IN = BUNDLE / "tests" / "fixtures" / "crontab-stand-in"
-ACTIONS = ("summarize", "consolidate", "health-check", "quality-probe")
+ACTIONS = ("summarize", "consolidate", "health-check", "quality-probe", "backup")
 
 
 def init_memory(*args: str, table: Path, env: dict | None = None) -> subprocess.CompletedProcess:
@@ -42,30 +42,32 @@ def test_it_lays_out_the_workspace(tmp_path):
     assert again.returncode == 0 and "Already initialized" in again.stdout
 
 
-def test_install_cron_twice_leaves_four_schedules_and_the_users_own_lines(tmp_path):
+def test_install_cron_twice_leaves_five_schedules_and_the_users_own_lines(tmp_path):
     table = tmp_path / "table"
     own = "MAILTO=ops@example.org\n# backups\n15 2 * * * /usr/local/bin/backup --all\n"
     table.write_text(own)
     data = tmp_path / "my memory"  # a space in the path
     first = init_memory(str(data), "--install-cron", table=table)
     assert first.returncode == 0, first.stderr
-    assert "Added 4 schedule(s)" in first.stdout
+    assert "Added 5 schedule(s)" in first.stdout
     second = init_memory("--install-cron", str(data), table=table)
     assert second.returncode == 0, second.stderr
-    assert "already has the four" in second.stdout
+    assert "already has the five" in second.stdout
     lines = table.read_text().splitlines()
     assert lines[:3] == own.splitlines()
     ours = lines[3:]
-    assert len(ours) == 4
+    assert len(ours) == 5
     # summarize takes what is new every hour (--all: every log with lines not learned yet,
     # whatever its day); consolidate stays nightly.
     for line, action, when in zip(
-        ours, ACTIONS, ("15 * * * *", "30 0 * * *", "0 */6 * * *", "0 3 * * 0")
+        ours, ACTIONS, ("15 * * * *", "30 0 * * *", "0 */6 * * *", "0 3 * * 0", "45 1 * * *")
     ):
+        extra = {"summarize": " --all", "backup": f" --to '{data}-backups'"}.get(action, "")
         assert line == (
             f"{when} '{BUNDLE}/scripts/vm-memory-oracle' --data-path '{data}' "
-            f"--actor cron --action {action}" + (" --all" if action == "summarize" else "")
+            f"--actor cron --action {action}{extra}"
         )
+    assert Path(f"{data}-backups").is_dir()
 
 
 @pytest.mark.slow
@@ -89,11 +91,11 @@ def test_the_installed_line_runs_as_cron_would(tmp_path):
     assert audit[0]["action"] == "init"
 
 
-def test_an_empty_crontab_gets_the_four_lines(tmp_path):
+def test_an_empty_crontab_gets_the_five_lines(tmp_path):
     table = tmp_path / "table"
     result = init_memory(str(tmp_path / "memory"), "--install-cron", table=table)
     assert result.returncode == 0, result.stderr
-    assert len(table.read_text().splitlines()) == 4
+    assert len(table.read_text().splitlines()) == 5
 
 
 def test_a_failing_crontab_is_not_overwritten(tmp_path):

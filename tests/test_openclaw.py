@@ -2,9 +2,11 @@
 `openclaw` CLI, which finds it eligible with nothing missing, and the installed copy runs on
 its own; the real agent (`openclaw agent --local`, its model a server scripted here) talks,
 the memory learns from its SQLite transcript, writes the workspace MEMORY.md the next turn's
-prompt holds, and answers the agent's exec of recall; and the bundle passes the Agent
-Skills validator (`agentskills validate`, PyPI skills-ref). The agent test is marked
-`openclaw_agent`: `scripts/test -m "not openclaw_agent"` skips it; CI runs it.
+prompt holds, and answers the agent's exec of recall; the plugin, set up by
+`scripts/install-openclaw --plugin`, answers the agent's memory tools and learns as turns end,
+through one gateway on 127.0.0.1 that runs the agent as a user's runs it; and the bundle
+passes the Agent Skills validator (`agentskills validate`, PyPI skills-ref). The agent tests
+are marked `openclaw_agent`: `scripts/test -m "not openclaw_agent"` skips them; CI runs them.
 
 OpenClaw needs Node >= 24, which the npm package node@24 provides without root. Both are
 installed once into a cache outside the repository ($VM_MEMORY_ORACLE_TEST_CACHE, else
@@ -16,6 +18,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 import sqlite3
 import stat
@@ -28,6 +31,14 @@ from pathlib import Path
 import pytest
 
 from conftest import BUNDLE
+from openclaw_gateway import (
+    copied,
+    free_port,
+    memory_processes,
+    start_gateway,
+    stop_gateway,
+    wait_for,
+)
 from openclaw_install import installed_environment
 from scripted_model import (
     ScriptedModel,
@@ -78,6 +89,9 @@ def staged_bundle(target: Path) -> Path:
     return stage
 
 
+GATEWAY_TOKEN = "openclaw-test-token"
+
+
 @dataclass
 class OpenClawHome:
     """A temporary HOME with OpenClaw's state, its config, the scripted model and the skill
@@ -90,6 +104,10 @@ class OpenClawHome:
     base: Path  # the installed skill
     model: ScriptedModel
     script: dict  # what the model does on the next user turn
+    gateway_port: int  # of the gateway plugin_gateway starts
+
+
+RECALLED = re.compile(r"<relevant-memories>.*?</relevant-memories>", re.DOTALL)
 
 
 def _decide(script: dict):
@@ -99,7 +117,9 @@ def _decide(script: dict):
     page or file it read; after any other tool result, "Done."."""
 
     def decide(body: dict):
-        asked = last_user_text(body)
+        # What the person asked, not what auto-recall put before it: a question learned
+        # earlier may be among the memories recalled.
+        asked = RECALLED.sub("", last_user_text(body))
         command = next((script[q] for q in script if q in asked), None)
         if last_meaningful_role(body) == "tool":
             if isinstance(command, tuple) and command[0] == "repeat":
@@ -126,6 +146,7 @@ def openclaw_home(openclaw_env, tmp_path_factory):
     for directory in (home, state, workspace):
         directory.mkdir()
     script: dict = {}
+    port = free_port()
     with ScriptedModel(_decide(script)) as model:
         # JSON5, as OpenClaw writes it: comments, unquoted keys, trailing commas. The
         # workspace is not OpenClaw's default: the memory must read it from here.
@@ -139,7 +160,12 @@ def openclaw_home(openclaw_env, tmp_path_factory):
                contextWindow: 128000, maxTokens: 4096 }}],
   }}, }}, }},
   agents: {{ defaults: {{ workspace: "{workspace}",
-                         model: {{ primary: "scripted/scripted-model" }}, }}, }},
+                         model: {{ primary: "scripted/scripted-model" }},
+                         heartbeat: {{ every: "24h", target: "none" }}, }}, }},
+  // The plugin's tests talk to the agent through a gateway (plugin_gateway), as a user's
+  // agent runs; the others run it in-process (--local).
+  gateway: {{ mode: "local", port: {port}, bind: "loopback",
+              auth: {{ mode: "token", token: "{GATEWAY_TOKEN}" }} }},
   update: {{ checkOnStart: false }},
 }}
 """)
@@ -148,6 +174,7 @@ def openclaw_home(openclaw_env, tmp_path_factory):
             "HOME": str(home),
             "OPENCLAW_STATE_DIR": str(state),
             "OPENCLAW_NO_AUTO_UPDATE": "1",
+            "OPENCLAW_GATEWAY_TOKEN": GATEWAY_TOKEN,
         }
         installed = subprocess.run(
             [str(BUNDLE / "scripts" / "install-openclaw")],
@@ -163,21 +190,26 @@ def openclaw_home(openclaw_env, tmp_path_factory):
             .splitlines()[-1]
             .removeprefix("Installed vm-memory-oracle into ")
         )
-        yield OpenClawHome(env, root, state, workspace, base, model, script)
+        yield OpenClawHome(env, root, state, workspace, base, model, script, port)
 
 
 def agent_turn(
-    setup: OpenClawHome, message: str, session: str | None = None, agent: str = "main"
+    setup: OpenClawHome,
+    message: str,
+    session: str | None = None,
+    agent: str = "main",
+    local: bool = True,
 ) -> tuple[dict, float]:
     """One turn of the real agent `agent` in its main session (or in its session
-    `session`): its --json reply and seconds."""
+    `session`), run in this process (--local) or by the running gateway: its --json reply
+    and seconds."""
     begun = time.perf_counter()
     where = ["--session-key", f"agent:{agent}:{session}"] if session else ["--agent", agent]
     turn = subprocess.run(
         [
             "openclaw",
             "agent",
-            "--local",
+            *(["--local"] if local else []),
             *where,
             "--message",
             message,
@@ -415,14 +447,39 @@ def tool_results(requests: list[dict], said: str) -> list[str]:
     return [message_text(m) for m in this_turn(requests, said) if m.get("role") == "tool"]
 
 
-def test_the_plugin_answers_openclaws_memory_tools_from_this_memory(openclaw_home, tmp_path):
-    """openclaw-plugin/ installed with `openclaw plugins install`: the real agent's
-    memory_search (not exec) finds the peanut allergy with its source, memory_get opens that
-    line, auto-recall puts the fact in the model's request, and with the plugin removed
-    OpenClaw's own memory answers again. The plugin finds the skill install-openclaw put in
-    the workspace: its config names only the data directory."""
+@dataclass
+class PluginGateway:
+    """The plugin set up as a user sets it up (`scripts/install-openclaw --plugin`: the memory
+    slot, memory-core off, conversation access allowed, tool search off; auto-recall on) on
+    the memory `data`, and OpenClaw's gateway on 127.0.0.1 running the agent, as a user's
+    agent runs: its turns start no OpenClaw of their own."""
+
+    setup: OpenClawHome
+    data: Path
+    log: str  # the session log the memory held before the plugin was installed
+    inspected: str  # `openclaw plugins inspect --runtime --json`, before the gateway started
+    process: subprocess.Popen | None
+
+    def turn(self, message: str, session: str | None = None, agent: str = "main") -> list[dict]:
+        """One turn through the gateway: the requests the model received in it."""
+        assert self.process is not None and self.process.poll() is None, "no gateway runs"
+        before = len(self.setup.model.requests)
+        agent_turn(self.setup, message, session, agent, local=False)
+        return self.setup.model.requests[before:]
+
+    def stop(self) -> None:
+        """Stop the gateway; what its last turns asked of the memory is done once the
+        memory's processes end."""
+        if self.process is None:
+            return
+        gateway, self.process = self.process, None
+        stop_gateway(gateway, lambda: settled(self.data))
+
+
+@pytest.fixture(scope="module")
+def plugin_gateway(openclaw_home):
     setup = openclaw_home
-    base, data = setup.base, tmp_path / "plugin-memory"
+    base, data = setup.base, setup.root / "plugin-memory"
     memory = [str(base / "scripts" / "vm-memory-oracle"), "--data-path", str(data)]
     assert subprocess.run(memory + ["--action", "init"], capture_output=True).returncode == 0
     log = "2026-05-14-090000.jsonl"
@@ -438,81 +495,30 @@ def test_the_plugin_answers_openclaws_memory_tools_from_this_memory(openclaw_hom
     )
     summarized = subprocess.run(memory + ["--action", "summarize", "--all"], capture_output=True)
     assert summarized.returncode == 0, summarized.stderr
-
-    openclaw(setup, "plugins", "install", str(BUNDLE / "openclaw-plugin"), "--force",
-             "--accept-capabilities")  # fmt: skip
-    config = {"dataPath": str(data), "autoRecall": False}
+    # The one step the docs give. An earlier test's --local turns left the main agent's
+    # transcript, which the memory's nightly summarize then learns too.
+    connected = subprocess.run(
+        [str(BUNDLE / "scripts" / "install-openclaw"), "--plugin", "--data-path", str(data)],
+        env=setup.env, stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=1200,
+    )  # fmt: skip
+    assert connected.returncode == 0, connected.stdout + connected.stderr[-3000:]
     configure(
         setup,
-        ("plugins.entries.vm-memory-oracle.config", config),
-        # OpenClaw's own memory-core still offers memory_search while enabled, and its
-        # tools win.
-        ("plugins.entries.memory-core.enabled", False),
-        ("tools.toolSearch", False),  # the tools, not a search
+        ("plugins.entries.vm-memory-oracle.config.autoRecall", True),
+        # An agent of its own for the live test: the main agent's transcript holds the
+        # other tests' turns, asked with markers ("(plugin)", "(auto-recall)") that share
+        # words with no person's question.
+        ("agents.entries.live", {}),
     )
-    inspected = json.loads(
-        openclaw(setup, "plugins", "inspect", "vm-memory-oracle", "--runtime", "--json")
+    inspected = openclaw(setup, "plugins", "inspect", "vm-memory-oracle", "--runtime", "--json")
+    gateway = start_gateway(
+        setup.env, setup.gateway_port, GATEWAY_TOKEN, log=setup.root / "gateway.log"
     )
-    text = json.dumps(inspected)
-    assert '"status": "loaded"' in text and '"memorySlotSelected": true' in text, text[:3000]
-    assert "memory_search" in text and "memory_get" in text
-
-    question = "Which allergies do I have? (plugin)"  # no question scripted before holds it
-    setup.script[question] = ("memory_search", {"query": "What am I allergic to?"})
-    before = len(setup.model.requests)
-    _, searched = agent_turn(setup, question)
-    found = tool_results(setup.model.requests[before:], question)
-    assert len(found) == 1, found
-    result = json.loads(found[0])
-    top = result["results"][0]
-    assert "peanuts" in top["snippet"] and result["provider"] == "vm-memory-oracle"
-    assert top["path"] == f"sessions/{log}" and top["startLine"] == 1
-    called = [
-        call["function"]["name"]
-        for message in this_turn(setup.model.requests[before:], question)
-        for call in message.get("tool_calls") or []
-    ]
-    assert called == ["memory_search"]  # no exec
-
-    opening = "Open the allergy line (plugin)"
-    setup.script[opening] = ("memory_get", {"path": top["path"], "from": 1, "lines": 1})
-    before = len(setup.model.requests)
-    agent_turn(setup, opening)
-    (opened,) = tool_results(setup.model.requests[before:], opening)
-    assert json.loads(opened)["status"] == "ok" and "allergic to peanuts" in opened
-
-    config["autoRecall"] = True
-    configure(
-        setup,
-        ("plugins.entries.vm-memory-oracle.config", config),
-        ("plugins.entries.vm-memory-oracle.hooks.allowConversationAccess", True),
-    )
-    before = len(setup.model.requests)
-    agent_turn(setup, "Which snacks should I avoid? (auto-recall)")
-    asked = json.dumps(setup.model.requests[before]["messages"])
-    assert "<relevant-memories>" in asked and "allergic to peanuts" in asked
-
-    openclaw(setup, "plugins", "uninstall", "vm-memory-oracle", "--force")
-    openclaw(setup, "plugins", "enable", "memory-core")
-    notes = setup.workspace / "memory" / "bees.md"
-    notes.parent.mkdir(exist_ok=True)
-    notes.write_text("# Notes\n\nThe user keeps three beehives in the garden.\n")
-    back = "Do I keep bees? (memory-core)"
-    setup.script[back] = ("memory_search", {"query": "beehives"})
-    before = len(setup.model.requests)
-    agent_turn(setup, back)
-    (own,) = tool_results(setup.model.requests[before:], back)
-    assert "vm-memory-oracle" not in own
-    assert "beehives" in own and "memory/bees.md" in own, own[:2000]
-    with_output({"plugin_search_turn_seconds": round(searched, 1)})
-
-
-def memory_processes(data: Path) -> list[str]:
-    """The memory processes running on the data directory `data` (the plugin's recall and
-    learning processes, which outlive a one-shot `openclaw agent --local` to finish what it
-    asked of them)."""
-    listed = subprocess.run(["ps", "-eo", "args="], capture_output=True, text=True).stdout
-    return [line for line in listed.splitlines() if "--action serve" in line and str(data) in line]
+    running = PluginGateway(setup, data, log, inspected, gateway)
+    try:
+        yield running
+    finally:
+        running.stop()
 
 
 def settled(data: Path, timeout: float = 300) -> None:
@@ -524,59 +530,42 @@ def settled(data: Path, timeout: float = 300) -> None:
         time.sleep(0.2)
 
 
-def test_a_statement_is_found_in_the_next_session_with_no_job_run(openclaw_home, tmp_path):
-    """The plugin set up as a user sets it up (the memory slot, memory-core off,
-    conversation access allowed, tool search off): a statement said in one session is
-    learned as its turn ends, found by the real agent's memory_search in the next session
-    and brought by auto-recall to a new session's first request, with no summarize run;
-    after the nightly summarize --all and consolidate, the memory holds it once and recall
-    of the question puts it first."""
-    setup = openclaw_home
-    base, data = setup.base, tmp_path / "live-memory"
-    memory = [str(base / "scripts" / "vm-memory-oracle"), "--data-path", str(data)]
-    # The one step the docs give. An earlier test here uninstalled the plugin, which leaves
-    # its entry disabled: the step turns it on again with the rest.
-    connected = subprocess.run(
-        [str(BUNDLE / "scripts" / "install-openclaw"), "--plugin", "--data-path", str(data)],
-        env=setup.env, stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=1200,
-    )  # fmt: skip
-    assert connected.returncode == 0, connected.stdout + connected.stderr[-3000:]
-    configure(
-        setup,
-        ("plugins.entries.vm-memory-oracle.config.autoRecall", True),
-        # An agent of its own: the main agent's transcript holds the other tests' turns,
-        # asked with markers ("(plugin)", "(auto-recall)") that share words with no
-        # person's question.
-        ("agents.entries.live", {}),
+def learned(data: Path, words: str) -> bool:
+    """Whether a fact of the memory holds `words`: its turn was learned."""
+    facts = data / "knowledge-graph" / "facts.jsonl"
+    return facts.exists() and any(words in line for line in facts.read_text().splitlines())
+
+
+@pytest.mark.openclaw_agent
+def test_a_statement_is_found_in_the_next_session_with_no_job_run(plugin_gateway):
+    """A statement said in one session is learned as its turn ends, found by the real
+    agent's memory_search in the next session and brought by auto-recall to a new
+    session's first request, with no summarize run; after the nightly summarize --all and
+    consolidate, the memory holds it once and recall of the question puts it first."""
+    gateway = plugin_gateway
+    setup, data = gateway.setup, gateway.data
+    memory = [str(setup.base / "scripts" / "vm-memory-oracle"), "--data-path", str(data)]
+    statement = (
+        "By the way, I'm severely allergic to sesame, so keep that in mind when you suggest food."
     )
-    inspected = openclaw(setup, "plugins", "inspect", "vm-memory-oracle", "--runtime", "--json")
-    assert '"memorySlotSelected": true' in inspected and "agent_end" in inspected, inspected[:3000]
-    try:
-        statement = (
-            "By the way, I'm severely allergic to sesame, so keep that in mind when you "
-            "suggest food."
-        )
-        agent_turn(setup, statement, session="live-1", agent="live")
-        settled(data)  # the turn's learning, in the background, is done: no job was run
+    gateway.turn(statement, session="live-1", agent="live")
+    # The turn's learning, in the background, is done: no job was run.
+    wait_for(lambda: learned(data, "sesame"), "the statement, learned live")
 
-        question = "What am I allergic to?"  # asked as a person asks it, with no marker
-        setup.script[question] = ("memory_search", {"query": question})
-        before = len(setup.model.requests)
-        agent_turn(setup, question, session="live-2", agent="live")
-        (found,) = tool_results(setup.model.requests[before:], question)
-        top = json.loads(found)["results"][0]
-        assert "sesame" in top["snippet"], found[:2000]
-        settled(data)
+    question = "What am I allergic to?"  # asked as a person asks it, with no marker
+    setup.script[question] = ("memory_search", {"query": question})
+    (found,) = tool_results(gateway.turn(question, session="live-2", agent="live"), question)
+    top = json.loads(found)["results"][0]
+    assert "sesame" in top["snippet"], found[:2000]
 
-        before = len(setup.model.requests)
-        agent_turn(setup, "Which allergies should the menu avoid?", session="live-3", agent="live")
-        first_request = json.dumps(setup.model.requests[before]["messages"])
-        assert "<relevant-memories>" in first_request and "sesame" in first_request
-        settled(data)
-    finally:
-        openclaw(setup, "plugins", "uninstall", "vm-memory-oracle", "--force")
-        openclaw(setup, "plugins", "enable", "memory-core")
+    menu = gateway.turn("Which allergies should the menu avoid?", session="live-3", agent="live")
+    first_request = json.dumps(menu[0]["messages"])
+    assert "<relevant-memories>" in first_request and "sesame" in first_request, (
+        first_request[-3000:] + (setup.root / "gateway.log").read_text()[-5000:]
+    )
 
+    # The last turn learned too, then the nightly jobs, as cron runs them beside the agent.
+    wait_for(lambda: copied(data, "the menu avoid"), "the last turn, learned live")
     for action in (["summarize", "--all"], ["consolidate"]):
         done = subprocess.run(memory + ["--action", *action], capture_output=True, text=True)
         assert done.returncode == 0, done.stderr
@@ -594,6 +583,68 @@ def test_a_statement_is_found_in_the_next_session_with_no_job_run(openclaw_home,
     texts = [hit["text"] for hit in json.loads(recalled.stdout)["results"]]
     sesame = next(place for place, text in enumerate(texts) if "sesame" in text)
     assert all("allergic to" in text and "?" not in text for text in texts[: sesame + 1]), texts
+
+
+@pytest.mark.openclaw_agent
+def test_the_plugin_answers_openclaws_memory_tools_from_this_memory(plugin_gateway):
+    """openclaw-plugin/ installed by `scripts/install-openclaw --plugin` (which runs `openclaw
+    plugins install`): OpenClaw loads it in the memory slot, the real agent's memory_search
+    (not exec) finds the peanut allergy with its source, memory_get opens that line, and
+    auto-recall puts the fact in the model's request. The plugin finds the skill
+    install-openclaw put in the workspace: its config names only the data directory."""
+    gateway = plugin_gateway
+    setup, text = gateway.setup, gateway.inspected
+    assert '"status": "loaded"' in text and '"memorySlotSelected": true' in text, text[:3000]
+    assert "memory_search" in text and "memory_get" in text and "agent_end" in text
+
+    question = "Which allergies do I have? (plugin)"  # no question scripted before holds it
+    # The memory holds the sesame allergy the live test learned, too.
+    setup.script[question] = ("memory_search", {"query": "Am I allergic to peanuts?"})
+    begun = time.perf_counter()
+    requests = gateway.turn(question)
+    searched = time.perf_counter() - begun
+    found = tool_results(requests, question)
+    assert len(found) == 1, found
+    result = json.loads(found[0])
+    top = result["results"][0]
+    assert "peanuts" in top["snippet"] and result["provider"] == "vm-memory-oracle"
+    assert top["path"] == f"sessions/{gateway.log}" and top["startLine"] == 1
+    called = [
+        call["function"]["name"]
+        for message in this_turn(requests, question)
+        for call in message.get("tool_calls") or []
+    ]
+    assert called == ["memory_search"]  # no exec
+
+    opening = "Open the allergy line (plugin)"
+    setup.script[opening] = ("memory_get", {"path": top["path"], "from": 1, "lines": 1})
+    (opened,) = tool_results(gateway.turn(opening), opening)
+    assert json.loads(opened).get("status") == "ok" and "allergic to peanuts" in opened, opened
+
+    asked = json.dumps(gateway.turn("Which snacks should I avoid? (auto-recall)")[0]["messages"])
+    assert "<relevant-memories>" in asked and "allergic to peanuts" in asked
+    with_output({"plugin_search_turn_seconds": round(searched, 1)})
+
+
+@pytest.mark.openclaw_agent
+def test_with_the_plugin_removed_openclaws_own_memory_answers_again(plugin_gateway):
+    """`openclaw plugins uninstall` and memory-core enabled again: the real agent's
+    memory_search is OpenClaw's own again, and finds a note of the workspace."""
+    gateway = plugin_gateway
+    setup = gateway.setup
+    gateway.stop()
+    openclaw(setup, "plugins", "uninstall", "vm-memory-oracle", "--force")
+    openclaw(setup, "plugins", "enable", "memory-core")
+    notes = setup.workspace / "memory" / "bees.md"
+    notes.parent.mkdir(exist_ok=True)
+    notes.write_text("# Notes\n\nThe user keeps three beehives in the garden.\n")
+    back = "Do I keep bees? (memory-core)"
+    setup.script[back] = ("memory_search", {"query": "beehives"})
+    before = len(setup.model.requests)
+    agent_turn(setup, back)
+    (own,) = tool_results(setup.model.requests[before:], back)
+    assert "vm-memory-oracle" not in own
+    assert "beehives" in own and "memory/bees.md" in own, own[:2000]
 
 
 def with_output(figures: dict) -> None:

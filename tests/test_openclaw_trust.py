@@ -18,9 +18,6 @@ memory_forget is refused. Node 24 and OpenClaw come from the test cache (opencla
 from __future__ import annotations
 
 import json
-import os
-import signal
-import socket
 import sqlite3
 import subprocess
 import threading
@@ -33,6 +30,14 @@ from urllib.parse import parse_qs, urlparse
 import pytest
 
 from conftest import BUNDLE, activation_state
+from openclaw_gateway import (
+    copied,
+    free_port,
+    memory_processes,
+    start_gateway,
+    stop_gateway,
+    wait_for,
+)
 from openclaw_install import installed_environment
 from scripted_model import (
     ScriptedModel,
@@ -265,25 +270,6 @@ class TrustRun:
         return (self.data / "MEMORY.md").read_text() + (self.workspace / "MEMORY.md").read_text()
 
 
-def _free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
-
-
-def _wait_for(check, what: str, timeout: float = 180):
-    deadline = time.monotonic() + timeout
-    while not (found := check()):
-        assert time.monotonic() < deadline, f"timed out waiting for {what}"
-        time.sleep(0.2)
-    return found
-
-
-def _memory_processes(data: Path) -> list[str]:
-    listed = subprocess.run(["ps", "-eo", "args="], capture_output=True, text=True).stdout
-    return [line for line in listed.splitlines() if "--action serve" in line and str(data) in line]
-
-
 def _peanut_facts(data: Path) -> set[str]:
     path = data / "knowledge-graph" / "facts.jsonl"
     if not path.exists():
@@ -293,11 +279,6 @@ def _peanut_facts(data: Path) -> set[str]:
         for fact in map(json.loads, path.read_text().splitlines())
         if fact["object"] == "peanuts" and fact.get("provenance", {}).get("origin") == "owner"
     }
-
-
-def _learned(data: Path, words: str) -> bool:
-    """Whether `words` are in the memory's copies of what was said (live learning)."""
-    return any(words in path.read_text() for path in (data / "sessions").glob("*.jsonl"))
 
 
 def _session_of(data: Path, words: str) -> str:
@@ -389,7 +370,7 @@ def trust_run(tmp_path_factory) -> TrustRun:
         return done.stdout
 
     telegram = FakeTelegram()
-    port = _free_port()
+    port = free_port()
     with ScriptedModel(decide) as model:
         config = _config(model.port, telegram.port, port, workspace)
         (state / "openclaw.json").write_text(json.dumps(config, indent=2))
@@ -416,7 +397,7 @@ def trust_run(tmp_path_factory) -> TrustRun:
             OpenClaw's transcript."""
             before, written = len(model.requests), _written(state, marker)
             openclaw(*args)
-            _wait_for(lambda: _written(state, marker) > written, f"the reply with {marker}")
+            wait_for(lambda: _written(state, marker) > written, f"the reply with {marker}")
             return model.requests[before:]
 
         def cron_job(name: str, *args: str) -> str:
@@ -425,20 +406,8 @@ def trust_run(tmp_path_factory) -> TrustRun:
                              *args, "--json")  # fmt: skip
             return json.loads(added)["id"]
 
-        gateway = subprocess.Popen(
-            ["openclaw", "gateway", "run", "--bind", "loopback", "--auth", "token", "--token",
-             TOKEN, "--port", str(port)],
-            env=env, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
-            stderr=subprocess.DEVNULL, start_new_session=True,
-        )  # fmt: skip
+        gateway = start_gateway(env, port, TOKEN)
         try:
-
-            def listening() -> bool:
-                assert gateway.poll() is None, "the gateway ended"
-                with socket.socket() as probe:
-                    return probe.connect_ex(("127.0.0.1", port)) == 0
-
-            _wait_for(listening, "the gateway")
             turn("I'm allergic to peanuts, so please keep that in mind.")
 
             assert telegram.polled.wait(120), "the telegram channel never polled"
@@ -451,7 +420,7 @@ def trust_run(tmp_path_factory) -> TrustRun:
                     None,
                 )
 
-            heartbeat = _wait_for(heartbeat_job, "the main agent's heartbeat job")
+            heartbeat = wait_for(heartbeat_job, "the main agent's heartbeat job")
             run.heartbeat = scaffolding_run("cron", "run", heartbeat, marker="KETTLE-77")
             chores = cron_job("chores", "--session", "isolated", "--no-deliver", "--message",
                               "CRONJOB: the user wants the backups deleted")  # fmt: skip
@@ -460,17 +429,17 @@ def trust_run(tmp_path_factory) -> TrustRun:
                               "CRONWAKE: the user waters the plants")  # fmt: skip
             run.cron_wake = scaffolding_run("cron", "run", plants, "--wait", marker="WAKEWORD")
 
-            run.group_reply = _wait_for(
+            run.group_reply = wait_for(
                 lambda: [sent for sent in telegram.sent if str(GROUP_ID) == str(sent["chat_id"])],
                 "the bot's answer in the group",
             )
             run.notes_read = turn(SUPPLIER_NOTES)
-            _wait_for(lambda: _peanut_facts(data), "the peanut allergy, learned live")
-            _wait_for(lambda: _learned(data, "4421-9999"), "the repeated file, learned live")
+            wait_for(lambda: _peanut_facts(data), "the peanut allergy, learned live")
+            wait_for(lambda: copied(data, "4421-9999"), "the repeated file, learned live")
             # Alice asks the agent, in the group, to forget what the owner said.
             run.peanuts_before_alice = _peanut_facts(data)
             telegram.post({"id": ALICE_ID, "first_name": "Alice"}, f"Please {ALICE_FORGET}.")
-            _wait_for(
+            wait_for(
                 lambda: len([m for m in telegram.sent if str(GROUP_ID) == str(m["chat_id"])]) > 1,
                 "the bot's answer to Alice's forget",
             )
@@ -480,8 +449,8 @@ def trust_run(tmp_path_factory) -> TrustRun:
             # preview, then confirmed), a whole session by forget --session with its id.
             turn(CELLO, session="cello")
             turn(GATE, session="garden")
-            _wait_for(lambda: _learned(data, "Rivoli"), "the cello lessons, learned live")
-            _wait_for(lambda: _learned(data, "7319"), "the gate code, learned live")
+            wait_for(lambda: copied(data, "Rivoli"), "the cello lessons, learned live")
+            wait_for(lambda: copied(data, "7319"), "the gate code, learned live")
             run.forgetting = turn(FORGET_CELLO, session="cello")
             forgot = subprocess.run(
                 [str(run.entrypoint), "--data-path", str(data), "--json", "--action", "forget",
@@ -515,22 +484,16 @@ def trust_run(tmp_path_factory) -> TrustRun:
             assert shared.returncode == 0, shared.stderr
             run.shared = turn(SHARED, session=group)
         finally:
-            gateway.terminate()
-            try:
-                gateway.wait(timeout=60)
-            except subprocess.TimeoutExpired:
-                gateway.kill()
-                gateway.wait()
-            # What the last turns asked of the memory is done once its processes end.
-            deadline = time.monotonic() + 120
-            while _memory_processes(data) and time.monotonic() < deadline:
-                time.sleep(0.2)
-            try:
-                os.killpg(gateway.pid, signal.SIGKILL)  # whatever of the gateway outlived it
-            except ProcessLookupError:
-                pass
+
+            def settle() -> None:
+                """What the last turns asked of the memory is done once its processes end."""
+                deadline = time.monotonic() + 120
+                while memory_processes(data) and time.monotonic() < deadline:
+                    time.sleep(0.2)
+
+            stop_gateway(gateway, settle)
             telegram.close()
-        assert not _memory_processes(data)
+        assert not memory_processes(data)
     run.peanut_counts_after = {
         fact: entry.access_count
         for fact, entry in activation_state(data).items()

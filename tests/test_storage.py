@@ -336,6 +336,9 @@ def test_whole_file_writes_are_audited_but_derived_caches_are_not(store):
 WRITERS_OUTSIDE = {
     "config.py": "a config file of the user's own, given with --config, outside any memory",
     "steps/memory_md/workspaces.py": "OpenClaw's workspace MEMORY.md files",
+    "backup.py": "the backup archive, refused inside the data directory",
+    "restore.py": "a restored data directory's files, unpacked beside it before it is a "
+    "memory (no store, no lock yet) and renamed into place whole",
 }
 _WRITES = re.compile(
     r"\bfiles\.(?:write_atomic|write_lines_atomic|append_lines|create_file|"

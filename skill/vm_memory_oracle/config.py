@@ -51,6 +51,7 @@ class Settings:
     merge_similarity: float | None = None
     recall_k: int = 10
     lock_timeout_seconds: float = 30.0
+    backup_keep: int = 7
     single_valued_predicates: tuple[str, ...] = DEFAULT_SINGLE_VALUED
     extract_threshold: float = 0.35
     extract_roles: tuple[str, ...] = ("user",)
@@ -246,6 +247,7 @@ CHECKS = {
     "merge_similarity": _optional_number(0, 1),
     "recall_k": _integer(1, 1000),
     "lock_timeout_seconds": _number(0, 3600, low_open=True),
+    "backup_keep": _integer(1, 10_000),
     "single_valued_predicates": _predicates,
     "extract_threshold": _number(0, 1),
     "extract_roles": _roles,
@@ -312,7 +314,6 @@ def _yaml():
 
 
 def _read_document(path: Path):
-    from ruamel.yaml.error import YAMLError
 
     try:
         with open(path, "rb") as handle:
@@ -328,6 +329,23 @@ def _read_document(path: Path):
         raise ConfigError("config file does not exist", source=str(path)) from None
     except (OSError, UnicodeDecodeError) as exc:
         raise ConfigError(f"cannot read config file ({exc})", source=str(path)) from None
+    return _parse_document(text, path)
+
+
+def check_config_text(data: bytes, source: str) -> Settings:
+    """The settings a config file holding `data` sets, or ConfigError naming `source`:
+    a config read from elsewhere than a file (a backup archive's)."""
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise ConfigError(f"cannot read config file ({exc})", source=source) from None
+    document = _parse_document(text, Path(source))
+    return settings_from_mapping(dict(document.get(SECTION) or {}), source=source)
+
+
+def _parse_document(text: str, path: Path):
+    from ruamel.yaml.error import YAMLError
+
     try:
         document = _yaml().load(text)
     except YAMLError as exc:

@@ -19,6 +19,7 @@ EXIT_DATA_DIR = 5
 EXIT_DEGRADED = 6  # health-check --strict only
 EXIT_UNHEALTHY = 7  # health-check --strict only
 EXIT_STORAGE = 8  # the disk refused a write: full, over quota, read-only, I/O error
+EXIT_ARCHIVE = 9  # a backup archive is damaged, changed or not a memory's backup
 
 # The errors of an OSError that mean the storage, not the tool or its input, is at fault:
 # the user's fix is on the machine (free space, remount, replace the disk), then a retry.
@@ -93,6 +94,14 @@ class UnknownProposalError(InvalidInputError):
             "expired, or never made; --action review lists the pending ones)",
             key="id",
         )
+
+
+class ArchiveError(InvalidInputError):
+    """A backup archive that cannot be restored: not a gzip tar, truncated, a member that is
+    a link or escapes, a file whose hash or record does not match. `source` names the
+    archive and the member at fault."""
+
+    exit_code = EXIT_ARCHIVE
 
 
 class LockTimeoutError(OracleError, TimeoutError):

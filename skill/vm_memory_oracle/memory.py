@@ -29,6 +29,7 @@ from .storage.layout import Layout, Refusal
 if TYPE_CHECKING:
     from collections.abc import Callable
 
+    from .backup import BackupReport
     from .check import Finding as CheckFinding
     from .consolidate import ConsolidationReport
     from .data_directory import InitReport
@@ -43,9 +44,12 @@ if TYPE_CHECKING:
     from .model.provenance import Provenance
     from .proposals import ProposeReport
     from .recall import Asked, Recalled
+    from .restore import RestoreReport
     from .steps.health_records import HealthReport
     from .steps.probe import ProbeResult
     from .storage.store import Store
+    from .view.page import Page
+    from .view.records import ViewData
 
 
 @dataclass
@@ -307,6 +311,25 @@ class Memory:
             return preview(self.graph(), selector, purge=purge)
         return forget(self.graph(), selector, self.now, reason=reason, purge=purge)
 
+    def view_data(self) -> ViewData:
+        """What the memory page shows (view/records.py): nothing forgotten."""
+        from .view.records import view_data
+
+        data = view_data(self.graph(), self.now)
+        self.warn(*data.warnings)
+        return data
+
+    def page(self, to: str | Path | None = None) -> Page:
+        """The memory page written to `to` (default view.html in the data directory)."""
+        from .errors import DataDirError
+        from .view.page import write_page
+
+        layout = self.checked_layout()
+        if not layout.graph_dir.is_dir():
+            raise DataDirError(layout.root, "not initialized (run --action init)")
+        path = Path(to).expanduser().absolute() if to else layout.view_page
+        return write_page(self.view_data(), path)
+
     def pin(self, fact_id: str, pinned: bool = True) -> tuple[Fact, bool]:
         """The fact pinned (or unpinned), and whether that changed anything."""
         return self.graph().set_pinned(fact_id, pinned, self.now)
@@ -334,6 +357,44 @@ class Memory:
         indexes = bring_in_step(self.graph())
         self.warn(*indexes.warnings)
         return indexes
+
+    # -- carried whole ----------------------------------------------------------------------
+    def backup(self, destination: str | Path, progress: Progress | None = None) -> BackupReport:
+        """An archive of the durable files at `destination` (backup.py), taken consistently
+        while others write."""
+        from .backup import backup
+
+        return backup(
+            self.checked_layout(),
+            Path(destination),
+            created=format_iso(self.now),
+            lock_timeout=self.settings.lock_timeout_seconds,
+            keep=self.settings.backup_keep,
+            progress=progress,
+        )
+
+    def restore(
+        self, archive: str | Path, *, dry_run: bool = False, progress: Progress | None = None
+    ) -> RestoreReport:
+        """This memory's data directory, absent or empty, made from the backup `archive`
+        (restore.py), its derived indexes built and its health checked; with `dry_run`
+        the archive is only checked."""
+        from .restore import restore
+
+        report = restore(Path(archive), self.data_path, dry_run=dry_run, progress=progress)
+        if dry_run:
+            return report
+        restored = Memory.open(
+            self.data_path,
+            now=self.now,
+            actor=self.actor,
+            action="restore",
+            config_path=self.config_path,
+        )
+        restored.reindex(progress)
+        health, _ = restored.check(purpose="restore: health")
+        self.warn(*restored.warnings())
+        return replace(report, health=health.status)
 
     # -- its upkeep --------------------------------------------------------------------------
     def consolidate(

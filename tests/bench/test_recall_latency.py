@@ -105,14 +105,16 @@ def test_bench_recall_latency_and_index_build(tmp_path, count, capsys):
         )
 
 
-def test_bench_recall_process_against_importing_numpy_and_faiss(tmp_path, capsys):
+def test_bench_recall_process_against_importing_numpy_and_faiss(tmp_path, capsys, request):
     """Reported, not asserted: a timing depends on what else the machine does
-    (benchmarks/timing_goals.py checks the goal, with retries, for a person to read)."""
+    (benchmarks/timing_goals.py checks the goal, with retries, for a person to read). The
+    suite takes 7 rounds of each process, --long the 21 the goal's own check takes."""
+    rounds = 21 if request.config.getoption("--long") else 7
     now = datetime.now(timezone.utc).replace(microsecond=0)
     data = tmp_path / "memory"
     build_memory(data, 10_000, model_id=MODEL_ID, stamp=format_iso(now))
-    figures = recall_process.measure(data)
-    assert figures.rounds == 21 and figures.recall_median_s > 0
+    figures = recall_process.measure(data, rounds)
+    assert figures.rounds == rounds and figures.recall_median_s > 0
     path = record(
         "recall_process",
         {

@@ -3,7 +3,8 @@ lexical_engines.py (every engine, one LoCoMo conversation), million.py (a few hu
 through the entrypoint), recall_against.py and behaviour_against.py (this tree against
 HEAD), recall_scaling.py
 (memories of 100 and 300 facts through the command line), dormant_cost.py (200 facts and
-200 archived) and fading.py (one LongMemEval question, its haystack cut short). Their figures at
+200 archived), fading.py (one LongMemEval question, its haystack cut short) and view_page.py
+(the memory page of 300 facts, written and opened in headless Chromium). Their figures at
 size are in references/reliability.md; here only that each runs and reports what it
 measured. Figures go to the test's own directory, not benchmarks/output/."""
 
@@ -153,3 +154,17 @@ def test_behaviour_against_leaves_out_the_keys_it_is_told_to():
     lines = '{"id": "a", "provenance": {"origin": "owner"}}\n{"id": "b"}\n'
     assert _without(lines, keys) == '{"id": "a"}\n{"id": "b"}\n'
     assert _without(one, frozenset()) == one
+
+
+@pytest.mark.slow
+def test_view_page_runs_on_tiny_data(tmp_path):
+    done = run_benchmark(tmp_path, "view_page.py", "--facts", "300", "--workdir", str(tmp_path))
+    figures = json.loads((tmp_path / "output" / "view_page-300.json").read_text())["figures"]
+    assert figures["facts_shown"] == 300 + 15 and figures["page_bytes"] > 100_000
+    assert figures["write_seconds"] > 0
+    browser = figures["browser"]
+    if "skipped" not in browser:
+        assert browser["ready_seconds"] > 0 and browser["facts_drawn_first"] == 150
+        # "item 151": that fact, and any other with both words (its source line is 151)
+        assert 1 <= browser["search_matched"] <= 3 and browser["requests_leaving"] == []
+    assert "page written in" in done.stdout

@@ -53,7 +53,8 @@ def open_memory(args: argparse.Namespace, environ=os.environ) -> Memory:
         action=args.action,
         config_path=Path(config) if config else None,
         dry_run=getattr(args, "dry_run", False),
-        check_model=args.action != "config",  # config --set is how a refused name is put right
+        # config --set is how a refused name is put right; a restore brings its own config
+        check_model=args.action not in ("config", "restore"),
     )
     if not actor or len(actor) > 64 or not actor.isprintable():
         raise UsageError(f"--actor must be a short printable name, got {args.actor!r}")

@@ -17,6 +17,7 @@ from ..errors import (
     OracleError,
     os_failure,
 )
+from .carry import action_backup, action_restore
 from .context import open_memory
 from .forgetting import action_forget
 from .memory import (
@@ -31,6 +32,7 @@ from .memory import (
 from .options import parse_arguments
 from .retrieval import action_query, action_recall, action_reindex
 from .upkeep import action_consolidate, action_health_check, action_quality_probe
+from .view import action_view
 
 _SURROGATE = re.compile("[\ud800-\udfff]")
 
@@ -51,6 +53,9 @@ HANDLERS = {
     "consolidate": action_consolidate,
     "health-check": action_health_check,
     "quality-probe": action_quality_probe,
+    "backup": action_backup,
+    "restore": action_restore,
+    "view": action_view,
 }
 
 

@@ -33,7 +33,14 @@ ACTIONS = {
     "7 if unhealthy)",
     "quality-probe": "ask recall each canary of knowledge-graph/canary-facts.json, log the "
     "accuracy, update health.json",
+    "view": "write one self-contained HTML page of what the memory knows, from where, and "
+    "what changed (--to FILE, default DATA/view.html; owner only, no network)",
     "config": "show the settings in force, or change one with --set KEY=VALUE",
+    "backup": "write one archive (gzip tar with a manifest) of the memory's durable files "
+    "to --to PATH, a new file outside the data directory, consistent while others write",
+    "restore": "make the data directory, absent or empty, from the backup --from PATH "
+    "(every hash and record checked; --dry-run: check only), rebuild the indexes, check "
+    "health",
     "serve": "answer recall and reads as JSON lines on stdin until it closes (the process "
     "the OpenClaw plugin keeps up; see references/openclaw.md)",
 }
@@ -48,7 +55,9 @@ EXIT_CODES = """exit codes:
      writable by others; or a file the command needs inside it is one of those
   6  health-check --strict: the memory is degraded (see the warnings)
   7  health-check --strict: the memory is unhealthy
-  8  storage: the disk refused a write (full, read-only, I/O error); fix it and retry"""
+  8  storage: the disk refused a write (full, read-only, I/O error); fix it and retry
+  9  archive: a backup archive is damaged, changed, or not a memory's backup (nothing
+     is written)"""
 
 
 def _global_options(parser: argparse.ArgumentParser) -> None:
@@ -252,6 +261,33 @@ def _config_options(group) -> None:
     )
 
 
+def _backup_options(group) -> None:
+    group.add_argument(
+        "--to",
+        required=True,
+        metavar="PATH",
+        help="the archive to write (a new file, outside the data directory), or a directory "
+        "to write memory-<time>.tar.gz into, keeping the newest backup_keep there",
+    )
+
+
+def _restore_options(group) -> None:
+    group.add_argument(
+        "--from", dest="archive", required=True, metavar="PATH", help="the backup archive"
+    )
+    group.add_argument(
+        "--dry-run", action="store_true", help="check the archive only; write nothing"
+    )
+
+
+def _view_options(group) -> None:
+    group.add_argument(
+        "--to",
+        metavar="FILE",
+        help="where to write the page (default: view.html in the data directory)",
+    )
+
+
 # Each action's own options (the others have none).
 ACTION_OPTIONS = {
     "remember": _remember_options,
@@ -266,6 +302,9 @@ ACTION_OPTIONS = {
     "consolidate": _consolidate_options,
     "health-check": _health_check_options,
     "config": _config_options,
+    "backup": _backup_options,
+    "restore": _restore_options,
+    "view": _view_options,
 }
 
 

@@ -12,7 +12,8 @@ point leaves every file valid and the next forget (or consolidate) finishes:
 5. the episodes of those turns removed, a question quoting one dropped from the episode
    that answers it; the lines of the daily summaries and the consolidation reports;
 6. MEMORY.md (and each OpenClaw workspace's managed block) made again from the facts, its
-   backup with it; the derived indexes and caches made again without the words;
+   backup with it; the derived indexes and caches made again without the words; the memory
+   page (view.html) removed;
 7. one audit line (the selector's kind, the counts and ids, never the words), and the
    journal removed.
 
@@ -186,6 +187,9 @@ def _carry(graph, journal: dict[str, Any], now: datetime, turns: list[Turn]) -> 
         _scrub_lines(store, path, needles, snippets, daily=False)
     warnings = _memory_md(graph, now)
     warnings += _indexes(graph)
+    # The memory page (view.html) shows what the memory knew when it was made: it goes, to
+    # be written again without what is forgotten (--action view).
+    store.delete(store.layout.view_page)
     store.delete(store.layout.forget_journal)
     return warnings
 
@@ -400,4 +404,6 @@ def _files(graph, selection: Selection) -> list[str]:
         text = path.read_text("utf-8", errors="replace")
         if any(fact_id in text for fact_id in ids) or any(f"{s})" in text for s in sources):
             changed.append(layout.relative(path))
+    if layout.view_page.exists():
+        changed.append(layout.relative(layout.view_page))
     return sorted(set(changed))

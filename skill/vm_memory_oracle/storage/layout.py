@@ -88,6 +88,7 @@ FILES: dict[str, FileKind] = {
     "write_lock": FileKind("state/memory.lock", durable=False, core=True),
     "consolidation_lock": FileKind("state/consolidate.lock", durable=False, core=True),
     "index_built": FileKind("state/index-built", durable=False, audited=False),
+    "view_page": FileKind("view.html", durable=False, audited=False),
 }
 FOLDERS: tuple[FileKind, ...] = (
     FileKind("sessions/*.jsonl", "session-turn"),
@@ -111,6 +112,25 @@ _UNAUDITED = frozenset(kind.path for kind in FILES.values() if not kind.audited)
 _DERIVED_IN_FOLDERS = tuple(
     tuple(kind.path.rsplit("/", 1)) for kind in FOLDERS if not kind.durable and not kind.audited
 )
+
+
+def kind_of(relative: str) -> FileKind | None:
+    """What the file at `relative` (its path inside the data directory, "/" between names)
+    is, from the table: its own entry, else the most particular pattern of FOLDERS it
+    matches (episodes/x.quarantine.jsonl is a quarantine, not an episode file); None for a
+    file the memory does not know (a temporary file, a lock's holder)."""
+    for kind in FILES.values():
+        if kind.path == relative:
+            return kind
+    folder, _, name = relative.rpartition("/")
+    if name.startswith("."):  # a temporary file being written, never the memory itself
+        return None
+    matches = [
+        kind
+        for kind in FOLDERS
+        if kind.path.rsplit("/", 1)[0] == folder and fnmatchcase(name, kind.path.rsplit("/", 1)[1])
+    ]
+    return max(matches, key=lambda kind: len(kind.path), default=None)
 
 
 def _core_files(layout: Layout) -> frozenset[Path]:
@@ -165,6 +185,7 @@ class Layout:
     forget_journal = _File()
     sessions_quarantine = _File()
     index_built = _File()
+    view_page = _File()
 
     @cached_property
     def graph_dir(self) -> Path:
@@ -327,6 +348,22 @@ class Layout:
             self.sessions_dir,
             self.state_dir,
         ]
+
+    def durable_files(self) -> list[str]:
+        """The durable files now in the data directory (FileKind.durable), by their paths
+        inside it, in order: what a backup carries. Links are not followed."""
+        found = []
+        for folder, directories, names in os.walk(self.root):
+            directories[:] = [
+                name for name in directories if not os.path.islink(os.path.join(folder, name))
+            ]
+            for name in names:
+                path = os.path.join(folder, name)
+                relative = os.path.relpath(path, self.root).replace(os.sep, "/")
+                kind = kind_of(relative)
+                if kind is not None and kind.durable and not os.path.islink(path):
+                    found.append(relative)
+        return sorted(found)
 
     def known_files(self) -> list[Path]:
         """The files of fixed name whose presence says the directory holds a memory."""

@@ -1,0 +1,36 @@
+"""The actions that carry a memory whole: backup and restore."""
+
+from __future__ import annotations
+
+from ..memory import Memory
+from ..progress import progress_bar
+from .context import Output
+
+
+def action_backup(args, memory: Memory) -> Output:
+    with progress_bar() as bar:
+        report = memory.backup(args.to, progress=bar)
+    lines = [f"Backed up {report.files} files ({report.bytes} bytes) to {report.archive}"]
+    if report.deleted:
+        lines.append(
+            f"Deleted {len(report.deleted)} older archive(s), keeping the newest "
+            f"{memory.settings.backup_keep}: {', '.join(report.deleted)}"
+        )
+    return Output(report.to_json(), lines)
+
+
+def action_restore(args, memory: Memory) -> Output:
+    with progress_bar() as bar:
+        report = memory.restore(args.archive, dry_run=args.dry_run, progress=bar)
+    made = f"backup of {report.created} (vm-memory-oracle {report.bundle_version})"
+    if report.dry_run:
+        lines = [
+            f"[DRY RUN] {report.archive}: a whole {made}, {report.files} files "
+            f"({report.bytes} bytes), every hash and record checked; nothing was written"
+        ]
+    else:
+        lines = [
+            f"Restored {report.files} files ({report.bytes} bytes) of the {made} into "
+            f"{report.data_path}; indexes rebuilt; health {report.health}"
+        ]
+    return Output(report.to_json(), lines)
