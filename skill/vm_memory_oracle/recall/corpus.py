@@ -138,12 +138,28 @@ class Corpus:
         order = np.lexsort((self.tables.id_order[numbers], -shares))[:depth]
         return numbers[order], shares[order]
 
+    @cached_property
     def below_threshold(self) -> Corpus:
         """The same facts' dormant tier: the current facts fading took under the threshold,
-        searched as these are (recall/dormant.py)."""
-        return Corpus(
+        searched as these are (recall/dormant.py); made once, for every query of a recall."""
+        below = Corpus(
             self.view, self.threshold, self.index, self.activation, self.text, dormant=True
         )
+        below.unindexed = self.unindexed
+        return below
+
+    @cached_property
+    def unindexed(self) -> list[str]:
+        """The ids of the view's facts the snapshot does not hold (no longer current, or
+        changed since it was made), in the view's order: found once, not per query."""
+        position = self.tables.position
+        return [fact_id for fact_id in self.view.records if fact_id not in position]
+
+    @cached_property
+    def unindexed_searchable(self) -> bool:
+        """Whether one of the facts the snapshot does not hold is searchable here: such a
+        fact is read one by one, outside the mask."""
+        return any(self.searchable(fact_id) for fact_id in self.unindexed)
 
     def searchable(self, fact_id: str) -> bool:
         number = self.tables.position.get(fact_id)

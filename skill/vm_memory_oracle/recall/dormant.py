@@ -175,8 +175,8 @@ def dormant_hits(query: Query) -> list[Hit]:
     """The dormant facts that answer `query` (a Query over the active facts), best first in
     their tier, marked DORMANT; none when there is none or the query concerns none of
     them."""
-    corpus = query.corpus.below_threshold()
-    if not corpus.mask.any() and not _changed_below(corpus):
+    corpus = query.corpus.below_threshold
+    if not corpus.mask.any() and not corpus.unindexed_searchable:
         return []
     nearest = None
     if query.semantic is not None and query.vector is not None:
@@ -234,12 +234,3 @@ def age_weight(said: str, now: datetime) -> float:
     """What share of its relevance a fact said at `said` (ISO time) keeps at `now`."""
     days = max(0.0, (now - parse_iso(said)).total_seconds() / 86400.0)
     return 1.0 - AGE_SHARE * min(1.0, days / DAYS_FOR_FULL_AGE)
-
-
-def _changed_below(corpus) -> bool:
-    """Whether a fact changed since the lexical snapshot was made lies under the threshold
-    (such facts are read one by one, outside the snapshot's mask)."""
-    indexed = corpus.tables.position
-    return any(
-        corpus.searchable(fact_id) for fact_id in corpus.view.records if fact_id not in indexed
-    )

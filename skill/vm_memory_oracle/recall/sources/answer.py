@@ -30,12 +30,10 @@ def rank(query: Query, candidates: Candidates) -> np.ndarray | None:
         return None
     ordered = candidates.ordered()
     asked = asked_words(query.text)
-    holding = np.array(
-        [holds_value(candidates.fact(int(number)), kind, asked) for number in ordered.tolist()],
-        dtype=np.bool_,
-    )
-    if holding.any():
-        holding &= _about_the_question(query, ordered, candidates.found_by("semantic"))
+    # Only a candidate about the question can count, so only those are read for a value.
+    holding = _about_the_question(query, ordered, candidates.found_by("semantic"))
+    for place in np.flatnonzero(holding).tolist():
+        holding[place] = holds_value(candidates.fact(int(ordered[place])), kind, asked)
     return ordered[holding] if 0 < holding.sum() < len(holding) else None
 
 
@@ -51,7 +49,7 @@ def _about_the_question(query: Query, numbers: np.ndarray, by_meaning: np.ndarra
     """Whether each candidate (by number) is about what is asked: found by meaning, or
     holding the query's words at least MIN_RELATIVE_SCORE as much as the best."""
     corpus = query.corpus
-    shares_of = corpus.word_shares(query.terms)
+    shares_of = query.coverage.shares  # the share of the query's terms, by fact number
     indexed = numbers < len(corpus.ids)
     shares = np.zeros(len(numbers), dtype=np.float64)
     shares[indexed] = shares_of[numbers[indexed]]
