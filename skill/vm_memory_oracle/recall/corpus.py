@@ -54,35 +54,46 @@ GRAPH_HUB = 20
 class Coverage(Mapping):
     """Searchable fact id -> the share of the query's evidence terms it holds (see
     Corpus.word_coverage), over arrays: recall asks for the best share, for membership and
-    for the facts holding the most, never for the whole mapping."""
+    for the facts holding the most, never for the whole mapping. Only the facts holding a
+    share are kept (a recall keeps every query's coverage until it returns: one share per
+    fact of the memory, for each query, would grow with the memory)."""
 
     def __init__(self, tables: Tables, shares: np.ndarray):
         self._tables = tables
-        self.shares = shares  # by fact number; 0 where not held or not searchable
+        self.numbers = np.flatnonzero(shares)  # the facts holding a share, by number
+        self.shares_held = shares[self.numbers]  # their shares, in that order
 
-    @cached_property
-    def numbers(self) -> np.ndarray:
-        """The numbers of the facts holding a share."""
-        return np.flatnonzero(self.shares)
+    def shares_of(self, numbers: np.ndarray) -> np.ndarray:
+        """The share each fact (by number) holds; 0 for one holding none, or not
+        searchable, or outside the snapshot."""
+        if not len(self.numbers):
+            return np.zeros(len(numbers), dtype=np.float64)
+        places = np.minimum(np.searchsorted(self.numbers, numbers), len(self.numbers) - 1)
+        return np.where(self.numbers[places] == numbers, self.shares_held[places], 0.0)
 
     def best(self) -> float:
-        return float(self.shares.max()) if len(self.shares) else 0.0
+        return float(self.shares_held.max()) if len(self.shares_held) else 0.0
 
     def top(self, count: int) -> list[str]:
         """The ids of the `count` facts holding the largest shares (ties by id)."""
         numbers = self.numbers
-        order = np.lexsort((self._tables.id_order[numbers], -self.shares[numbers]))[:count]
+        order = np.lexsort((self._tables.id_order[numbers], -self.shares_held))[:count]
         return [self._tables.ids[number] for number in numbers[order]]
 
+    def _share(self, fact_id: object) -> float:
+        number = self._tables.position.get(fact_id) if isinstance(fact_id, str) else None
+        if number is None:
+            return 0.0
+        return float(self.shares_of(np.array([number], dtype=np.intp))[0])
+
     def __getitem__(self, fact_id: str) -> float:
-        number = self._tables.position.get(fact_id)
-        if number is None or not self.shares[number]:
+        share = self._share(fact_id)
+        if not share:
             raise KeyError(fact_id)
-        return float(self.shares[number])
+        return share
 
     def __contains__(self, fact_id: object) -> bool:
-        number = self._tables.position.get(fact_id) if isinstance(fact_id, str) else None
-        return number is not None and bool(self.shares[number])
+        return bool(self._share(fact_id))
 
     def __iter__(self) -> Iterator[str]:
         return (self._tables.ids[number] for number in self.numbers)
@@ -131,8 +142,7 @@ class Corpus:
     def _coverage_ranking(self, coverage: Coverage, depth: int) -> tuple[np.ndarray, np.ndarray]:
         """lexical_ranking without a full-text index: the facts holding at least
         MIN_WORD_SHARE of the query's evidence terms (weighted by rarity), most first."""
-        numbers = coverage.numbers
-        shares = coverage.shares[numbers]
+        numbers, shares = coverage.numbers, coverage.shares_held
         kept = shares >= MIN_WORD_SHARE
         numbers, shares = numbers[kept], shares[kept]
         order = np.lexsort((self.tables.id_order[numbers], -shares))[:depth]
@@ -336,14 +346,14 @@ class Corpus:
             return self._coverage_ranking(coverage, depth)
         if self.text is None or not terms:
             return empty
-        held = coverage.shares > 0  # an evidence term, current and searchable
-        wanted = min(depth, int(held.sum()))
+        # A hit holds an evidence term, and is current and searchable: it has a share.
+        wanted = min(depth, len(coverage.numbers))
         limit = 4 * wanted
         while True:
             vids, raw = self.text.search(terms, limit)
             numbers = self.tables.numbers_of(vids)
             keep = numbers >= 0
-            keep[keep] = held[numbers[keep]]
+            keep[keep] = coverage.shares_of(numbers[keep]) > 0
             if keep.sum() >= wanted or len(vids) < limit:
                 break
             limit *= 4

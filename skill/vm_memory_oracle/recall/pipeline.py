@@ -90,12 +90,12 @@ def recall_many(
     choice = indexes.choice
     sets = tuple(
         ResultSet(
-            query.text,
-            found(query.words, hits, history),
+            asked.text,
+            found(words, hits, history),
             choice.embedder.model_id if choice is not None else None,
             choice.note if choice is not None else None,
         )
-        for query, hits in zip(read, ranked)
+        for asked, words, hits in zip(queries, read, ranked)
     )
     return Recalled(sets, tuple(warnings))
 
@@ -117,14 +117,17 @@ class _Ranking:
 
     def ranked(
         self, queries: Sequence[Asked], ks: Sequence[int], *, restore: bool
-    ) -> tuple[list[Query], list[Sequence[Hit | EpisodeHit]]]:
-        """Each query read and ranked, at most ks[i] hits for queries[i]; `restore`: the
-        archived facts returned are made active again (archive.restore_found)."""
+    ) -> tuple[list[frozenset[str]], list[Sequence[Hit | EpisodeHit]]]:
+        """Each query read and ranked, at most ks[i] hits for queries[i], with its words
+        (Query.words, what the results are shown with); `restore`: the archived facts
+        returned are made active again (archive.restore_found). A Query is let go once
+        ranked: what it worked out grows with the memory (the share of its words each fact
+        holds), and a recall may have many queries."""
         semantic, vectors = self.indexes.semantic, self.vectors
         nearest = None
         if semantic is not None and vectors is not None and self.corpus.view.records:
             nearest = nearest_of_each(semantic, vectors, list(ks))
-        read: list[Query] = []
+        read: list[frozenset[str]] = []
         ranked: list[Sequence[Hit | EpisodeHit]] = []
         for position, asked in enumerate(queries):
             query = Query(
@@ -137,7 +140,7 @@ class _Ranking:
                 nearest=nearest[position] if nearest is not None else None,
                 episodes=self.said,
             )
-            read.append(query)
+            read.append(query.words)
             concerned = concerns_the_memory(query)
             hits = _facts_found(
                 self.indexes, query, concerned, self.now, restore=restore, order=self.order
@@ -154,7 +157,7 @@ def _visible(
     wanted: Sequence[int],
     shown: Callable[[Provenance | None], bool],
     history: HistoryLookup,
-) -> tuple[list[Query], list[Sequence[Hit | EpisodeHit]]]:
+) -> tuple[list[frozenset[str]], list[Sequence[Hit | EpisodeHit]]]:
     """The first wanted[i] hits of each query that `shown` allows: the hidden ones are left
     out of a longer ranking, made longer again (up to MAX_K) while a query has fewer than it
     wants and its ranking was cut short rather than run out."""

@@ -48,10 +48,6 @@ def holds_value(fact: Fact | None, kind: str, asked: frozenset[str]) -> bool:
 def _about_the_question(query: Query, numbers: np.ndarray, by_meaning: np.ndarray) -> np.ndarray:
     """Whether each candidate (by number) is about what is asked: found by meaning, or
     holding the query's words at least MIN_RELATIVE_SCORE as much as the best."""
-    corpus = query.corpus
-    shares_of = query.coverage.shares  # the share of the query's terms, by fact number
-    indexed = numbers < len(corpus.ids)
-    shares = np.zeros(len(numbers), dtype=np.float64)
-    shares[indexed] = shares_of[numbers[indexed]]
+    shares = query.coverage.shares_of(numbers)  # 0 for a fact outside the snapshot
     best = shares.max() if len(shares) else 0.0
     return by_meaning[numbers] | ((shares > 0) & (shares >= MIN_RELATIVE_SCORE * best))
