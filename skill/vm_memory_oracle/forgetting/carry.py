@@ -360,7 +360,8 @@ def _indexes(graph) -> list[str]:
     from ..indexes import EPISODES, TEXT, bring_in_step
 
     layout, store = graph.layout, graph.store
-    for cache in (layout.lexical_cache, layout.archive_tier_cache, layout.merge_search_cache):
+    caches = (layout.lexical_cache, layout.archive_tier_cache, layout.archive_tier_index)
+    for cache in (*caches, layout.merge_search_cache):
         if cache.exists():
             store.delete(cache)
     indexes = bring_in_step(graph, rebuild={EPISODES, TEXT})

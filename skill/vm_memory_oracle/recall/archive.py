@@ -13,7 +13,7 @@ are never in the tier, so never found here.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator, Mapping, Set
 from dataclasses import replace
 from datetime import datetime
 from typing import TYPE_CHECKING
@@ -27,26 +27,41 @@ from .query import Query
 
 if TYPE_CHECKING:
     from ..archive_tier import ArchiveTier
+    from ..semantic.index import SemanticIndex
 
 
 def archived_hits(query: Query, tier: ArchiveTier) -> list[Hit]:
     """The pruned facts of `tier`, not active now, that answer `query` (a Query over the
     active facts), best first in their tier, marked ARCHIVE; none when there is none or the
     query concerns none of them."""
-    active = query.corpus.view.records
-    again = [fact_id for fact_id in tier.records if fact_id in active]  # remembered again
-    wanted = tier.records
-    if again:
-        wanted = {fact_id: record for fact_id, record in wanted.items() if fact_id not in active}
-    if not wanted:
+    searched = _searched(query.corpus, tier)
+    if searched is None:
         return []
-    corpus = Corpus(_ArchiveView(wanted), 0.0, tier.snapshot, ranked_by_coverage=True)
-    if again:
-        corpus.mask[[corpus.tables.position[fact_id] for fact_id in again]] = False
+    corpus, index = searched
     semantic = None
-    if query.semantic is not None and query.vector is not None and tier.vectors is not None:
-        semantic = replace(query.semantic, index=tier.vector_index)
+    if query.semantic is not None and query.vector is not None and index is not None:
+        semantic = replace(query.semantic, index=index)
     return searched_tier(query, corpus, semantic, ARCHIVE)
+
+
+def _searched(active: Corpus, tier: ArchiveTier) -> tuple[Corpus, SemanticIndex | None] | None:
+    """The archive's corpus as the queries of one recall over `active` search it (made
+    once for them all: which of its facts are active again is found once), with its vector
+    index; None when none of its facts can be found."""
+    held = active.archive
+    if held is not None and held[0] is tier:
+        return held[1]
+    view = active.view.records
+    # The facts remembered again since they were archived: active, so not searched here.
+    again = tier.position.keys() & view.keys()
+    searched: tuple[Corpus, SemanticIndex | None] | None = None
+    if len(again) < len(tier):
+        corpus = Corpus(_ArchiveView(tier, again), 0.0, tier.snapshot, ranked_by_coverage=True)
+        if again:
+            corpus.mask[[tier.position[fact_id] for fact_id in again]] = False
+        searched = corpus, tier.vector_index if tier.vectors is not None else None
+    active.archive = (tier, searched)
+    return searched
 
 
 def restore_found(
@@ -64,17 +79,18 @@ def restore_found(
 
 
 class _ArchiveView:
-    """Archived facts seen as a corpus: all of them searchable, none with activation. A
-    record is read as a Fact only when recall looks at it (an archive may hold 100,000)."""
+    """Archived facts seen as a corpus: all of them searchable but those active again
+    (`again`), none with activation. A record is read, and made a Fact, only when recall
+    looks at it (an archive may hold 100,000)."""
 
-    def __init__(self, archived: dict[str, dict]):
-        self.records = _Facts(archived)
+    def __init__(self, tier: ArchiveTier, again: Set[str]):
+        self.records = _Facts(tier, again)
 
     def __contains__(self, fact_id: str) -> bool:
         return fact_id in self.records
 
     def __getitem__(self, fact_id: str) -> LiveFact:
-        archived_at = self.records.archived[fact_id]["archived_at"]
+        archived_at = self.records.tier.record(fact_id)["archived_at"]
         return LiveFact(self.records[fact_id], 0.0, archived_at, 0)
 
     def searchable(self, fact_id: str, threshold: float) -> bool:
@@ -82,23 +98,22 @@ class _ArchiveView:
 
 
 class _Facts(Mapping):
-    """Archive records by fact id, each read as a Fact on first use."""
+    """The tier's facts by id, but those active again, each read as a Fact on first use."""
 
-    def __init__(self, archived: dict[str, dict]):
-        self.archived = archived
-        self._read: dict[str, Fact] = {}
+    def __init__(self, tier: ArchiveTier, again: Set[str]):
+        self.tier = tier
+        self.again = again
 
     def __getitem__(self, fact_id: str) -> Fact:
-        fact = self._read.get(fact_id)
-        if fact is None:
-            fact = self._read[fact_id] = Fact.from_archived(self.archived[fact_id])
-        return fact
+        if fact_id not in self:
+            raise KeyError(fact_id)
+        return self.tier.fact(fact_id)
 
     def __contains__(self, fact_id: object) -> bool:
-        return fact_id in self.archived
+        return fact_id in self.tier and fact_id not in self.again
 
     def __iter__(self) -> Iterator[str]:
-        return iter(self.archived)
+        return (fact_id for fact_id in self.tier.ids if fact_id not in self.again)
 
     def __len__(self) -> int:
-        return len(self.archived)
+        return len(self.tier) - len(self.again)

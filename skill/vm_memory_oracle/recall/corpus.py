@@ -138,6 +138,9 @@ class Corpus:
             else np.ones(len(self.ids), dtype=np.bool_)
         )
         self.mask = ~reach if dormant else reach
+        # The archive tier's corpus, as this recall's queries search it (recall/archive.py):
+        # (the tier, its corpus and vector index), made by the first query that needs it.
+        self.archive: tuple | None = None
 
     def _coverage_ranking(self, coverage: Coverage, depth: int) -> tuple[np.ndarray, np.ndarray]:
         """lexical_ranking without a full-text index: the facts holding at least

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import re
 import sys
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
@@ -74,7 +74,7 @@ class SemanticIndex:
     """What recall needs: the index and which fact each vector stands for."""
 
     index: VectorIndex
-    fact_of_vector: dict[int, str] = field(default_factory=dict)
+    fact_of_vector: Mapping[int, str] = field(default_factory=dict)
 
 
 def index_kind(count: int, approximate_min_facts: int) -> str:

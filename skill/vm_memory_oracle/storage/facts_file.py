@@ -6,7 +6,7 @@ next read makes no Fact again."""
 from __future__ import annotations
 
 import sys
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Iterable, Iterator, KeysView, Mapping
 from functools import cache
 
 from ..model import fact as fact_module
@@ -52,6 +52,10 @@ class FactsById(Mapping[str, Fact]):
 
     def __iter__(self) -> Iterator[str]:
         return iter(self._position)
+
+    def keys(self) -> KeysView[str]:
+        """The ids, as a set-like view a set operation reads without a Python loop."""
+        return self._position.keys()
 
     def __len__(self) -> int:
         return len(self._position)

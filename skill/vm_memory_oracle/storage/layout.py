@@ -267,6 +267,11 @@ class Layout:
         return self.cache_dir / "archive-tier.marshal"
 
     @cached_property
+    def archive_tier_index(self) -> Path:
+        """The pruned facts' vectors, a FAISS index mapped as searched (archive_tier.py)."""
+        return self.cache_dir / "archive-tier.index"
+
+    @cached_property
     def text_index_dir(self) -> Path:
         """The full-text (BM25) index: tantivy's own files (storage/text_index.py)."""
         return self.cache_dir / "text-index"
