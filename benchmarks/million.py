@@ -4,10 +4,14 @@ Synthetic facts (benchmarks/synthetic.py) with the hashing embedder, through the
 entrypoint: `remember --from` of them all, the first `recall` (which embeds every fact,
 builds the vector index, the full-text index and the lexical snapshot), then recall
 processes on the built memory (wall time and peak RSS, median of --processes), a first
-`consolidate` and a second with nothing new, the first recall after them, the
-in-process p50 of recall in a warm process (query embedding included: the hashing embedder
-is cheap), and the disk the memory takes, part by part. Run:
+`consolidate` and a second with nothing new, the nightly `consolidate` after a day of
+--turns new turns (a session log it summarizes: what it learns is indexed, decayed, merged
+and pruned with the rest), the first recall after them, the in-process p50 of recall in a
+warm process (query embedding included: the hashing embedder is cheap), and the disk the
+memory takes, part by part. Each command's wall time and peak RSS are reported; the goals
+of a million facts: each under 1 GB, the nightly consolidate under 10 minutes. Run:
     .venv/bin/python benchmarks/million.py [--count 1000000] [--workdir /tmp/million]
+        [--turns 500]
 With --count 100000 it measures the 100,000-fact goals (remember --from under 20 s, a
 consolidate with nothing new under 15 s, a recall process under 500 MB).
 Figures go to benchmarks/output/million.json (million-<count>.json for another count);
@@ -17,6 +21,7 @@ the references keep the last run's.
 from __future__ import annotations
 
 import argparse
+import calendar
 import json
 import shutil
 import statistics
@@ -78,11 +83,45 @@ def disk_mb(path: Path) -> float:
     return round(sum(p.stat().st_size for p in path.rglob("*") if p.is_file()) / 2**20, 1)
 
 
+# A day's conversation: what the user says (each turn a statement the summarizer can learn
+# from) and the assistant's answer.
+SAID = (
+    "I started taking violin lessons with {name}, my teacher number {n}.",
+    "My colleague {name} moved to the Porto office in week {n}.",
+    "I prefer oolong tea in the afternoon, at least {n} cups.",
+    "We decided to migrate database shard {n} to the new cluster.",
+    "{name} reviewed the quarterly report draft {n} yesterday.",
+)
+NAMES = ("Anna", "Bruno", "Chen", "Dana", "Emeka", "Farah", "Goran", "Hana")
+
+
+def day_of_turns(data: Path, day: time.struct_time, count: int) -> Path:
+    """A session log of `count` turns said on `day`, the user's and the assistant's taking
+    turns, a few seconds apart from 08:00."""
+    stamp = time.strftime("%Y-%m-%d", day)
+    path = data / "sessions" / f"{stamp}-080000.jsonl"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    lines = []
+    for number in range(count):
+        seconds = 8 * 3600 + 20 * number
+        moment = f"{stamp}T{seconds // 3600:02d}:{seconds // 60 % 60:02d}:{seconds % 60:02d}Z"
+        if number % 2 == 0:
+            said = SAID[(number // 2) % len(SAID)].format(
+                name=NAMES[(number // 2) % len(NAMES)], n=number // 2
+            )
+            lines.append({"ts": moment, "role": "user", "text": said})
+        else:
+            lines.append({"ts": moment, "role": "assistant", "text": "Noted, thank you."})
+    path.write_text("".join(json.dumps(line) + "\n" for line in lines), encoding="utf-8")
+    return path
+
+
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--count", type=int, default=1_000_000)
     parser.add_argument("--workdir", type=Path, default=Path("/tmp/million"))
     parser.add_argument("--processes", type=int, default=3)
+    parser.add_argument("--turns", type=int, default=500, help="the day's turns consolidated")
     args = parser.parse_args(argv)
     shutil.rmtree(args.workdir, ignore_errors=True)
     args.workdir.mkdir(parents=True)
@@ -112,11 +151,22 @@ def main(argv: list[str] | None = None) -> None:
         "processes": len(runs),
     }
     print(f"recall process: {figures['recall_process']}", flush=True)
-    now = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
+    today = time.gmtime()
+    now = time.strftime("%Y-%m-%dT%H:%M:%SZ", today)
     for name in ("consolidate", "consolidate_again"):  # the second has nothing new to do
         seconds, rss, _ = timed(*base, "--json", "--now", now, "--action", "consolidate")
         figures[name] = {"seconds": round(seconds, 1), "rss_mb": rss}
         print(f"{name}: {seconds:.1f} s, {rss} MB", flush=True)
+    # The next night: the day's turns are summarized, and the memory consolidated with them.
+    day_of_turns(data, today, args.turns)
+    night = time.strftime("%Y-%m-%dT02:00:00Z", time.gmtime(calendar.timegm(today) + 86400))
+    seconds, rss, _ = timed(*base, "--json", "--now", night, "--action", "consolidate")
+    figures["consolidate_after_a_day"] = {
+        "seconds": round(seconds, 1),
+        "rss_mb": rss,
+        "turns": args.turns,
+    }
+    print(f"consolidate after a day of {args.turns} turns: {seconds:.1f} s, {rss} MB", flush=True)
     seconds, rss, _ = timed(*base, "--json", "--action", "recall", "--query", QUERIES[1])
     figures["recall_after_consolidate"] = {"seconds": round(seconds, 1), "rss_mb": rss}
     print(f"recall after consolidate: {seconds:.1f} s, {rss} MB", flush=True)

@@ -53,12 +53,17 @@ def test_million_runs_on_tiny_data(tmp_path):
         tmp_path,
         "million.py",
         *("--count", "300", "--workdir", str(tmp_path / "million"), "--processes", "1"),
+        *("--turns", "20"),
     )
     assert "recall process:" in done.stdout
     figures = json.loads((tmp_path / "output" / "million-300.json").read_text())["figures"]
     assert figures["facts"] == 300
     assert figures["remember_from"]["seconds"] > 0 and figures["first_recall"]["rss_mb"] > 0
     assert figures["in_process"]["p50_ms"] > 0 and figures["in_process"]["rounds"] == 10
+    nightly = figures["consolidate_after_a_day"]
+    assert nightly["turns"] == 20 and nightly["seconds"] > 0 and nightly["rss_mb"] > 0
+    facts = tmp_path / "million" / "memory" / "knowledge-graph" / "facts.jsonl"
+    assert len(facts.read_text().splitlines()) > 300  # the day's turns were learned from
     assert figures["disk_mb"]["total"] > 0
 
 
