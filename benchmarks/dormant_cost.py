@@ -57,7 +57,8 @@ def build(directory: Path, facts: int) -> Memory:
     store = made.store()
     every = made.graph().facts()
     archived = [fact for fact in every if fact.object.rsplit(" item ", 1)[0] in ARCHIVED_TOPICS]
-    others = [fact for fact in every if fact not in archived]
+    on_topic = {fact.id for fact in archived}  # a set: 200,000 facts against 27,000
+    others = [fact for fact in every if fact.id not in on_topic]
     archived = (archived + others[: max(0, facts - len(archived))])[:facts]
     gone = {fact.id for fact in archived}
     kept = [fact for fact in every if fact.id not in gone]
