@@ -73,9 +73,14 @@ class KnowledgeGraph:
 
     def live_view(self, now: datetime) -> LiveView:
         """Activation computed only for the facts asked about, and a Fact made only of those
-        (recall looks at a few)."""
+        (recall looks at a few), each read from its line (storage/facts_places.py): the
+        records are not held. A file with a line to set aside is read whole, which
+        quarantines the line."""
+        from ..storage.facts_places import facts_at
+
+        records = facts_at(self.store)
         return LiveView(
-            self.store.facts_by_id(),
+            records if records is not None else self.store.facts_by_id(),
             self.store.activation_view(),
             now,
             half_life_days=self.settings.half_life_days,

@@ -339,7 +339,7 @@ class Tables:
         self.id_order = np.frombuffer(index.id_order, dtype=np.uint32)
         vids = np.frombuffer(index.vids, dtype=np.uint64)
         self._vid_order = np.argsort(vids, kind="stable")
-        self._sorted_vids = vids[self._vid_order]
+        self.sorted_vids = vids[self._vid_order]
         self.packed: dict[str, bytes] = index.postings
         # Made once per snapshot: five keys a fact, 4 MB to copy at 100,000 facts.
         self.exact_hashes = array("Q", index.exact_hashes)
@@ -373,10 +373,10 @@ class Tables:
 
     def numbers_of(self, vids: np.ndarray) -> np.ndarray:
         """The fact number of each vector id, -1 for one this snapshot does not hold."""
-        if not len(self._sorted_vids):
+        if not len(self.sorted_vids):
             return np.full(len(vids), -1, dtype=np.intp)
-        places = np.minimum(np.searchsorted(self._sorted_vids, vids), len(self._sorted_vids) - 1)
-        found = self._sorted_vids[places] == vids
+        places = np.minimum(np.searchsorted(self.sorted_vids, vids), len(self.sorted_vids) - 1)
+        found = self.sorted_vids[places] == vids
         return np.where(found, self._vid_order[places], -1).astype(np.intp)
 
 

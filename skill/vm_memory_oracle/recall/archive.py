@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING
 
 from ..graph import KnowledgeGraph, LiveFact
 from ..model.fact import Fact
+from ..storage.facts_places import FactsAt
 from .corpus import Corpus
 from .dormant import ARCHIVE, searched_tier
 from .fusion import Hit
@@ -53,7 +54,11 @@ def _searched(active: Corpus, tier: ArchiveTier) -> tuple[Corpus, SemanticIndex 
         return held[1]
     view = active.view.records
     # The facts remembered again since they were archived: active, so not searched here.
-    again = tier.position.keys() & view.keys()
+    again = (
+        view.held(tier.position)
+        if isinstance(view, FactsAt)
+        else tier.position.keys() & view.keys()
+    )
     searched: tuple[Corpus, SemanticIndex | None] | None = None
     if len(again) < len(tier):
         corpus = Corpus(_ArchiveView(tier, again), 0.0, tier.snapshot, ranked_by_coverage=True)

@@ -30,6 +30,7 @@ from ..lexical.snapshot import (
 )
 from ..model.fact import Fact, normalise
 from ..model.text import FIRST_PERSON, adjacent_pairs, evidence_terms
+from ..storage.facts_places import FactsAt
 
 # A lexical hit scoring under this share of the query's best hit matched only on words that
 # nearly every fact has ("user", "topic"); it is noise, not an answer.
@@ -163,10 +164,16 @@ class Corpus:
 
     @cached_property
     def unindexed(self) -> list[str]:
-        """The ids of the view's facts the snapshot does not hold (no longer current, or
-        changed since it was made), in the view's order: found once, not per query."""
+        """The ids of the view's current facts the snapshot does not hold (changed since it
+        was made), in the view's order: found once, not per query. A fact no longer current
+        is searchable in no tier, and is left out."""
+        records = self.view.records
+        if isinstance(records, FactsAt):  # by the vector ids, reading none of the others
+            return records.current_outside(self.tables.sorted_vids)
         position = self.tables.position
-        return [fact_id for fact_id in self.view.records if fact_id not in position]
+        return [
+            fact_id for fact_id in records if fact_id not in position and records[fact_id].current
+        ]
 
     @cached_property
     def unindexed_searchable(self) -> bool:

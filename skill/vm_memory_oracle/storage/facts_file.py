@@ -11,7 +11,7 @@ from functools import cache
 
 from ..model import fact as fact_module
 from ..model.fact import Fact
-from . import derived, snapshot
+from . import derived, facts_places, snapshot
 from .jsonl import checked_line, line
 from .layout import Layout
 from .writer import Writer
@@ -105,9 +105,9 @@ def facts_of(store: Writer, records: list[dict]) -> list[Fact]:
 def rewrite_facts(store: Writer, facts: Iterable[Fact]) -> None:
     facts = list(facts)
     records = [fact.to_record() for fact in facts]
-    store.rewrite_records(
-        store.layout.facts, "fact", records, lines=_fact_lines(store, facts, records)
-    )
+    lines = _fact_lines(store, facts, records)
+    store.rewrite_records(store.layout.facts, "fact", records, lines=lines)
+    facts_places.rewritten(store, lines, facts)
     _hold_facts(store, [], facts)
 
 
@@ -118,7 +118,10 @@ def append_facts(store: Writer, facts: Iterable[Fact]) -> None:
     held = memo.held(memo.key())
     before = snapshot.load(store.layout.snapshot_for(path), snapshot.file_key(path), disk=False)
     records = [fact.to_record() for fact in facts]
-    store.append_records(path, "fact", records, lines=_fact_lines(store, facts, records))
+    lines = _fact_lines(store, facts, records)
+    key_before = snapshot.file_key(path)
+    store.append_records(path, "fact", records, lines=lines)
+    facts_places.appended(store, key_before, lines, facts)
     if held is not None and before is not None and held.made_of(before):
         _hold_facts(store, held.made, facts)
 

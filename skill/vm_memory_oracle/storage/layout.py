@@ -262,6 +262,11 @@ class Layout:
         return self.cache_dir / "lexical-index.marshal"
 
     @cached_property
+    def facts_places_cache(self) -> Path:
+        """Where each record of facts.jsonl is in the file (storage/facts_places.py)."""
+        return self.cache_dir / "facts-places.marshal"
+
+    @cached_property
     def archive_tier_cache(self) -> Path:
         """The pruned facts' lexical snapshot and vectors (archive_tier.py)."""
         return self.cache_dir / "archive-tier.marshal"

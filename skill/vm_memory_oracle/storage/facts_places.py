@@ -1,0 +1,280 @@
+"""facts.jsonl read at the places of its records: a fact's line is found by its id and read
+with os.pread when it is asked for, so that a recall, which looks at a few facts of a
+million, does not hold every record.
+
+The places of one snapshot of the file (each record's byte offset and length, its vector
+id, which is its id's top 63 bits, and whether it is current) are a derived state of the
+file, kept in state/cache/ while it is unchanged (storage/derived). They are made by reading
+the file once, line by line, each record checked as read_records checks it (the schema, one
+record an id), holding none of them; a file with a line read_records would set aside is
+left to read_records (which quarantines it) and read again. The store's writes of facts.jsonl
+keep them in step (facts_file.py): an append adds the lines written, a rewrite gives the
+places of its lines.
+
+The file is read through a descriptor opened before its key was taken, so that a file
+replaced meanwhile (a rewrite renames a new file in its place) is read as it was: the
+places and the bytes are of one snapshot.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+import weakref
+from collections.abc import Iterable, Iterator, Mapping
+from dataclasses import dataclass
+from functools import cache
+
+import numpy as np
+
+from ..model import fact as fact_module
+from ..model.fact import Fact, vector_id
+from . import derived, strict_json
+from .validation import problem
+from .writer import Writer
+
+
+@dataclass(frozen=True)
+class Places:
+    """Where the records of one snapshot of facts.jsonl are, in file order, as packed
+    arrays: each line's byte offset (int64) and length without its newline (uint32), the
+    record's vector id (uint64) and whether it is current (bool); and the file's size."""
+
+    offsets: bytes
+    lengths: bytes
+    vids: bytes
+    current: bytes
+    size: int
+
+    def plain(self) -> list:
+        return [self.offsets, self.lengths, self.vids, self.current, self.size]
+
+    @classmethod
+    def from_plain(cls, values: list) -> Places:
+        return cls(*values)
+
+
+def places_of_lines(lines: Iterable[tuple[int, bytes, Fact | dict]], size: int) -> Places:
+    """The places of (offset, line, its Fact or record) in file order, of a file of `size`."""
+    offsets, lengths, vids, current = [], [], [], []
+    for offset, line, fact in lines:
+        fact_id = fact.id if isinstance(fact, Fact) else fact["id"]
+        replaced = fact.superseded_by if isinstance(fact, Fact) else fact.get("superseded_by")
+        offsets.append(offset)
+        lengths.append(len(line))
+        vids.append(vector_id(fact_id))
+        current.append(replaced is None)
+    return Places(
+        np.array(offsets, dtype=np.int64).tobytes(),
+        np.array(lengths, dtype=np.uint32).tobytes(),
+        np.array(vids, dtype=np.uint64).tobytes(),
+        np.array(current, dtype=np.bool_).tobytes(),
+        size,
+    )
+
+
+def read_places(fd: int) -> Places | None:
+    """The places of the file open at `fd`, each line checked as read_records checks it;
+    None when a line would be set aside (not JSON, not a fact, an id seen before, a torn
+    last line): read_records then quarantines it."""
+    size = os.fstat(fd).st_size
+    found: list[tuple[int, bytes, dict]] = []
+    seen: set[int] = set()
+    offset = 0
+    with os.fdopen(os.dup(fd), "rb") as handle:
+        handle.seek(0)
+        for raw in handle:
+            start, offset = offset, offset + len(raw)
+            line = raw.rstrip(b"\n")
+            if not line.strip():
+                continue
+            try:
+                record = strict_json.loads(line.decode("utf-8"))
+            except (UnicodeDecodeError, strict_json.JsonRefused):
+                return None
+            if problem("fact", record):
+                return None
+            vid = vector_id(record["id"])
+            if vid in seen:  # the same id again (or two ids alike in their top 63 bits)
+                return None
+            seen.add(vid)
+            # Only what places_of_lines reads is kept: the whole record is let go.
+            kept = {"id": record["id"], "superseded_by": record.get("superseded_by")}
+            found.append((start, line, kept))
+    return places_of_lines(found, size)
+
+
+class FactsAt(Mapping[str, Fact]):
+    """The facts of one snapshot of facts.jsonl by id, each read from its line when first
+    looked up (and kept): the Mapping that FactsById is, holding the places of the records
+    instead of the records."""
+
+    def __init__(self, fd: int, places: Places):
+        self._fd = fd
+        weakref.finalize(self, os.close, fd)
+        self.offsets = np.frombuffer(places.offsets, dtype=np.int64)
+        self.lengths = np.frombuffer(places.lengths, dtype=np.uint32)
+        self.vids = np.frombuffer(places.vids, dtype=np.uint64)
+        self.current = np.frombuffer(places.current, dtype=np.bool_)
+        self._order = np.argsort(self.vids, kind="stable")
+        self._sorted = self.vids[self._order]
+        self._made: dict[int, Fact] = {}
+
+    def fact(self, number: int) -> Fact:
+        """The fact of the file's `number`th record."""
+        made = self._made.get(number)
+        if made is None:
+            line = os.pread(self._fd, int(self.lengths[number]), int(self.offsets[number]))
+            record = strict_json.loads(line.decode("utf-8"))
+            made = self._made[number] = Fact.from_record(record, checked=True)
+        return made
+
+    def number(self, fact_id: str) -> int | None:
+        """The number of the record of `fact_id`, None when the file has none."""
+        try:
+            vid = vector_id(fact_id)
+        except ValueError:  # not a fact's id
+            return None
+        place = int(np.searchsorted(self._sorted, np.uint64(vid)))
+        while place < len(self._sorted) and int(self._sorted[place]) == vid:
+            number = int(self._order[place])
+            if self.fact(number).id == fact_id:
+                return number
+            place += 1
+        return None
+
+    def numbers_of(self, vids: np.ndarray) -> np.ndarray:
+        """The record number of each vector id, -1 for one the file does not hold (a match
+        is of the id's top 63 bits: the caller reads the fact to be sure)."""
+        if not len(self._sorted):
+            return np.full(len(vids), -1, dtype=np.intp)
+        places = np.minimum(np.searchsorted(self._sorted, vids), len(self._sorted) - 1)
+        found = self._sorted[places] == vids
+        return np.where(found, self._order[places], -1).astype(np.intp)
+
+    def held(self, fact_ids: Iterable[str]) -> set[str]:
+        """Those of `fact_ids` the file holds, found together."""
+        fact_ids = list(fact_ids)
+        vids = np.array([vector_id(fact_id) for fact_id in fact_ids], dtype=np.uint64)
+        numbers = self.numbers_of(vids)
+        return {
+            fact_id
+            for fact_id, number in zip(fact_ids, numbers.tolist())
+            if number >= 0 and self.number(fact_id) is not None
+        }
+
+    def current_outside(self, vids: np.ndarray) -> list[str]:
+        """The ids of the current facts whose vector ids are not among `vids` (sorted), in
+        file order: those a snapshot of other facts does not hold."""
+        numbers = np.flatnonzero(self.current)
+        mine = self.vids[numbers]
+        if len(vids):
+            places = np.minimum(np.searchsorted(vids, mine), len(vids) - 1)
+            numbers = numbers[vids[places] != mine]
+        return [self.fact(number).id for number in numbers.tolist()]
+
+    def all(self) -> list[Fact]:
+        """Every fact, in the order of the file (each read)."""
+        return [self.fact(number) for number in range(len(self.offsets))]
+
+    def __getitem__(self, fact_id: str) -> Fact:
+        number = self.number(fact_id) if isinstance(fact_id, str) else None
+        if number is None:
+            raise KeyError(fact_id)
+        return self.fact(number)
+
+    def __contains__(self, fact_id: object) -> bool:
+        return isinstance(fact_id, str) and self.number(fact_id) is not None
+
+    def __iter__(self) -> Iterator[str]:
+        return (self.fact(number).id for number in range(len(self.offsets)))
+
+    def __len__(self) -> int:
+        return len(self.offsets)
+
+
+def _kept(store: Writer) -> derived.Derived[Places]:
+    cache_path = store.layout.facts_places_cache
+    return derived.Derived(
+        cache_path,
+        layout=_layout(),
+        sources=(store.layout.facts,),
+        disk=store.cache_usable(cache_path),
+        encode=Places.plain,
+        decode=Places.from_plain,
+    )
+
+
+def facts_at(store: Writer) -> FactsAt | None:
+    """The facts of facts.jsonl as it is now, read at their places; None when there is no
+    file, or a line of it would be set aside (the caller reads it with read_records, which
+    quarantines the line)."""
+    path = store.layout.facts
+    if not store.usable(path):
+        return None
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW)
+    except FileNotFoundError:
+        return None
+    try:
+        stat = os.fstat(fd)
+        key_of_fd = (stat.st_ino, stat.st_size, stat.st_mtime_ns, stat.st_ctime_ns)
+        kept = _kept(store)
+        key = kept.key()
+        places = kept.held(key) if key is not None and key[-1] == key_of_fd else None
+        if places is None:
+            places = read_places(fd)
+            if places is None:
+                os.close(fd)
+                return None
+            if key is not None and key[-1] == key_of_fd:
+                kept.keep(key, places)
+    except BaseException:
+        os.close(fd)
+        raise
+    return FactsAt(fd, places)
+
+
+def appended(store: Writer, key_before: tuple | None, lines: list[str], facts: list[Fact]) -> None:
+    """Keep the places in step with an append of `lines` (the lines of `facts`) to the file
+    whose key was `key_before` (taken under the write lock), when the places of that file
+    are held and the file grew by exactly those lines."""
+    kept = _kept(store)
+    earlier = kept.earlier()
+    if key_before is None or earlier is None or tuple(earlier[0][-1] or ()) != key_before:
+        return
+    encoded = [line.encode("utf-8") for line in lines]
+    size = key_before[1] + sum(len(line) + 1 for line in encoded)
+    key = kept.key()
+    if key is None or key[-1][0] != key_before[0] or key[-1][1] != size:
+        return
+    starts = np.cumsum([key_before[1]] + [len(line) + 1 for line in encoded])[:-1]
+    part = places_of_lines(zip(starts.tolist(), encoded, facts), size)
+    held = earlier[1]
+    kept.keep(
+        key,
+        Places(
+            held.offsets + part.offsets,
+            held.lengths + part.lengths,
+            held.vids + part.vids,
+            held.current + part.current,
+            size,
+        ),
+    )
+
+
+def rewritten(store: Writer, lines: list[str], facts: list[Fact]) -> None:
+    """Keep the places of the file just written whole with `lines` (those of `facts`)."""
+    kept = _kept(store)
+    key = kept.key()
+    encoded = [line.encode("utf-8") for line in lines]
+    size = sum(len(line) + 1 for line in encoded)
+    if key is None or key[-1][1] != size:
+        return
+    starts = np.cumsum([0] + [len(line) + 1 for line in encoded])[:-1]
+    kept.keep(key, places_of_lines(zip(starts.tolist(), encoded, facts), size))
+
+
+@cache
+def _layout() -> int:
+    return derived.layout_of(Places, (sys.modules[__name__], fact_module))

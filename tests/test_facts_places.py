@@ -1,0 +1,171 @@
+"""facts.jsonl read at the places of its records: recall's view holds where each record is,
+not the records, and reads a fact from its line when asked; the places are kept in step by
+the store's appends and rewrites, made again by a read of the file otherwise, and a file
+with a line to set aside is read whole (which quarantines the line)."""
+
+from __future__ import annotations
+
+import json
+import os
+from datetime import datetime, timezone
+from pathlib import Path
+
+import numpy as np
+import pytest
+from vm_memory_oracle.config import Settings
+from vm_memory_oracle.memory import Memory
+from vm_memory_oracle.storage import derived, snapshot
+from vm_memory_oracle.storage.facts_file import FactsById
+from vm_memory_oracle.storage.facts_places import FactsAt, _kept, facts_at
+
+from conftest import hash_embedder
+
+NOW = datetime(2026, 5, 15, 14, 30, tzinfo=timezone.utc)  # the cli fixture's
+
+
+def opened(data_dir: Path) -> Memory:
+    """The memory opened anew, as the next process would."""
+    snapshot.forget_memory()
+    return Memory.open(data_dir, Settings(embedding_model="hash"), now=NOW)
+
+
+def remembered(cli, *triples: tuple[str, str, str]) -> None:
+    for subject, predicate, said in triples:
+        done = cli(
+            "--json", "--action", "remember",
+            "--subject", subject, "--predicate", predicate, "--object", said,
+        )  # fmt: skip
+        assert done.code == 0, done.err
+
+
+def same_as_the_file(memory: Memory) -> FactsAt:
+    """The view's facts, checked fact by fact against the file read whole."""
+    store = memory.graph().store
+    at = facts_at(store)
+    assert isinstance(at, FactsAt)
+    whole = store.facts_by_id()
+    assert isinstance(whole, FactsById)
+    assert len(at) == len(whole)
+    assert list(at) == list(whole)
+    for fact_id in whole:
+        assert at[fact_id] == whole[fact_id]
+    return at
+
+
+def places_held(memory: Memory) -> bool:
+    kept = _kept(memory.graph().store)
+    return kept.held(kept.key()) is not None
+
+
+@pytest.fixture
+def memory_of_facts(cli, data_dir: Path) -> Path:
+    hash_embedder(cli)
+    remembered(
+        cli,
+        ("user", "prefers", "oolong tea in the afternoon"),
+        ("Bruno", "moved to", "the Porto office"),
+        ("team", "decided", "to migrate the billing database to Postgres"),
+    )
+    return data_dir
+
+
+def test_recall_reads_the_facts_at_their_places_and_holds_no_record(cli, memory_of_facts):
+    done = cli("--json", "--action", "recall", "--query", "oolong tea", "--no-boost")
+    assert done.code == 0, done.err
+    assert "oolong" in done.json()["results"][0]["text"]
+    memory = opened(memory_of_facts)
+    view = memory.graph().live_view(NOW)
+    assert isinstance(view.records, FactsAt)
+    # Nothing of the records is read by making the view: the snapshot of records of the
+    # file is not loaded, and no fact is made until one is asked for.
+    assert (
+        snapshot.load(
+            memory.layout().snapshot_for(memory.layout().facts),
+            snapshot.file_key(memory.layout().facts),
+            disk=False,
+        )
+        is None
+    )
+    assert not view.records._made
+    at = same_as_the_file(memory)
+    assert "fact-00000000-0000-5000-8000-000000000000" not in at
+    assert "not a fact id" not in at
+    with pytest.raises(KeyError):
+        at["fact-00000000-0000-5000-8000-000000000000"]
+
+
+def test_an_append_and_a_rewrite_keep_the_places_in_step_without_a_read(cli, memory_of_facts):
+    assert cli("--action", "recall", "--query", "tea", "--no-boost").code == 0
+    memory = opened(memory_of_facts)
+    assert places_held(memory)
+    remembered(cli, ("Dana", "lives in", "Lisbon"))  # an append
+    memory = opened(memory_of_facts)
+    assert places_held(memory)  # kept by the append itself, not made by a read
+    at = same_as_the_file(memory)
+    assert any(fact.object == "Lisbon" for fact in at.all())
+    tea = next(fact for fact in at.all() if "oolong" in fact.object)
+    assert cli("--json", "--action", "pin", "--id", tea.id).code == 0  # a rewrite
+    memory = opened(memory_of_facts)
+    assert places_held(memory)
+    assert same_as_the_file(memory)[tea.id].pinned
+
+
+def test_a_file_changed_by_hand_has_its_places_made_again(cli, memory_of_facts):
+    assert cli("--action", "recall", "--query", "tea", "--no-boost").code == 0
+    path = memory_of_facts / "knowledge-graph" / "facts.jsonl"
+    lines = path.read_text(encoding="utf-8").splitlines()
+    path.write_text("\n\n".join(reversed(lines)) + "\n", encoding="utf-8")  # blank lines too
+    memory = opened(memory_of_facts)
+    assert not places_held(memory)
+    same_as_the_file(memory)
+    assert places_held(memory)
+
+
+def test_a_line_to_set_aside_is_quarantined_by_the_whole_read(cli, memory_of_facts):
+    path = memory_of_facts / "knowledge-graph" / "facts.jsonl"
+    first = json.loads(path.read_text(encoding="utf-8").splitlines()[0])
+    with path.open("a", encoding="utf-8") as handle:
+        handle.write(json.dumps(first) + "\n")  # the same id twice
+        handle.write('{"id": "fact-torn\n')
+    memory = opened(memory_of_facts)
+    assert facts_at(memory.graph().store) is None
+    done = cli("--json", "--action", "recall", "--query", "oolong tea", "--no-boost")
+    assert done.code == 0, done.err
+    assert "oolong" in done.json()["results"][0]["text"]
+    assert len(path.read_text(encoding="utf-8").splitlines()) == 3  # both lines set aside
+    memory = opened(memory_of_facts)
+    assert isinstance(memory.graph().live_view(NOW).records, FactsAt)
+    same_as_the_file(memory)
+
+
+def test_a_view_reads_the_file_it_was_made_of_when_it_is_replaced(cli, memory_of_facts):
+    memory = opened(memory_of_facts)
+    at = facts_at(memory.graph().store)
+    assert isinstance(at, FactsAt)
+    before = {fact_id: at.fact(at.number(fact_id)).object for fact_id in list(at)}
+    at._made.clear()
+    path = memory_of_facts / "knowledge-graph" / "facts.jsonl"
+    replacement = path.with_name("facts.jsonl.new")
+    replacement.write_text(path.read_text(encoding="utf-8").replace("Porto", "Braga"))
+    os.replace(replacement, path)
+    assert {fact_id: at[fact_id].object for fact_id in before} == before
+    assert any("Braga" in fact.object for fact in opened(memory_of_facts).graph().facts())
+
+
+def test_the_current_facts_a_snapshot_does_not_hold_are_found_by_vector_id(cli, memory_of_facts):
+    memory = opened(memory_of_facts)
+    at = facts_at(memory.graph().store)
+    assert isinstance(at, FactsAt)
+    ids = list(at)
+    assert at.current_outside(np.sort(at.vids)) == []
+    held = np.sort(at.vids[1:])
+    assert at.current_outside(held) == [ids[0]]
+    assert at.current_outside(np.zeros(0, dtype=np.uint64)) == ids
+    assert at.held([ids[2], "fact-00000000-0000-5000-8000-000000000000"]) == {ids[2]}
+
+
+def test_the_places_are_a_derived_state_of_their_own_layout(cli, memory_of_facts):
+    memory = opened(memory_of_facts)
+    kept = _kept(memory.graph().store)
+    assert kept.cache == memory.layout().facts_places_cache
+    assert isinstance(kept, derived.Derived)
