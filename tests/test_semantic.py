@@ -3,10 +3,14 @@
 from __future__ import annotations
 
 import json
+import marshal
 import shutil
 
 import numpy as np
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+from vm_memory_oracle.semantic.index import FactOfVector
 
 from conftest import write_jsonl
 
@@ -372,3 +376,23 @@ def _vectors(indexes):
     """The facts' vector index and its report, of indexes brought in step."""
     assert indexes.semantic is not None
     return indexes.semantic, indexes.report.vectors
+
+
+@given(
+    st.dictionaries(
+        st.integers(min_value=0, max_value=2**63 - 1),
+        st.text(min_size=1, max_size=50),
+        max_size=40,
+    ),
+    st.integers(min_value=-(2**64), max_value=2**64),
+)
+def test_the_packed_map_of_vectors_to_facts_answers_as_a_dictionary(pairs, other):
+    packed = FactOfVector.of(pairs.items())
+    again = FactOfVector.from_plain(marshal.loads(marshal.dumps(packed.plain())))
+    for mapping in (packed, again):
+        assert dict(mapping) == pairs
+        assert len(mapping) == len(pairs)
+        assert list(mapping) == sorted(pairs)
+        assert (other in mapping) == (other in pairs)
+        assert mapping.get(other) == pairs.get(other)
+        assert "fact" not in mapping
