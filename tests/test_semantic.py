@@ -395,4 +395,6 @@ def test_the_packed_map_of_vectors_to_facts_answers_as_a_dictionary(pairs, other
         assert list(mapping) == sorted(pairs)
         assert (other in mapping) == (other in pairs)
         assert mapping.get(other) == pairs.get(other)
-        assert "fact" not in mapping
+        assert "fact" not in mapping and True not in mapping and False not in mapping
+        for key, fact_id in pairs.items():  # as the index's searches give them, too
+            assert mapping[np.int64(key)] == fact_id == mapping.get(key)

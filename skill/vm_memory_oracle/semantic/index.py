@@ -205,6 +205,7 @@ class FactOfVector(Mapping[int, str]):
         self._vids = np.frombuffer(vids, dtype=np.uint64)
         self._ids = ids
         self._ends = np.frombuffer(ends, dtype=np.uint32)
+        self._seen: dict[object, str] = {}  # the vector ids looked up and found
 
     @classmethod
     def of(cls, pairs: Iterable[tuple[int, str]]) -> FactOfVector:
@@ -223,23 +224,36 @@ class FactOfVector(Mapping[int, str]):
     def from_plain(cls, values: list) -> FactOfVector:
         return cls(*values)
 
-    def _number(self, key: object) -> int:
-        if not isinstance(key, int) or isinstance(key, bool) or not 0 <= key < 2**64:
+    def _number(self, key: int) -> int:
+        if not 0 <= key < 2**64:
             return -1
         place = int(np.searchsorted(self._vids, np.uint64(key)))
         if place == len(self._vids) or int(self._vids[place]) != key:
             return -1
         return place
 
+    def get(self, key: object, default: str | None = None) -> str | None:  # type: ignore[override]
+        if isinstance(key, bool):
+            return default
+        fact_id = self._seen.get(key)
+        if fact_id is None:
+            if not isinstance(key, (int, np.integer)):
+                return default
+            number = self._number(int(key))
+            if number < 0:
+                return default
+            start = int(self._ends[number - 1]) if number else 0
+            fact_id = self._seen[key] = self._ids[start : int(self._ends[number])]
+        return fact_id
+
     def __getitem__(self, key: int) -> str:
-        number = self._number(key)
-        if number < 0:
+        fact_id = self.get(key)
+        if fact_id is None:
             raise KeyError(key)
-        start = int(self._ends[number - 1]) if number else 0
-        return self._ids[start : int(self._ends[number])]
+        return fact_id
 
     def __contains__(self, key: object) -> bool:
-        return self._number(key) >= 0
+        return self.get(key) is not None
 
     def __iter__(self) -> Iterator[int]:
         return iter(self._vids.tolist())

@@ -119,6 +119,8 @@ class FactsAt(Mapping[str, Fact]):
         self._order = np.argsort(self.vids, kind="stable")
         self._sorted = self.vids[self._order]
         self._made: dict[int, Fact] = {}
+        self._found: dict[str, int] = {}  # the number of each id looked up and found
+        self._by_id: dict[str, Fact] = {}  # the facts looked up by id: read again at dict speed
 
     def fact(self, number: int) -> Fact:
         """The fact of the file's `number`th record."""
@@ -131,6 +133,9 @@ class FactsAt(Mapping[str, Fact]):
 
     def number(self, fact_id: str) -> int | None:
         """The number of the record of `fact_id`, None when the file has none."""
+        found = self._found.get(fact_id)
+        if found is not None:
+            return found
         try:
             vid = vector_id(fact_id)
         except ValueError:  # not a fact's id
@@ -139,6 +144,7 @@ class FactsAt(Mapping[str, Fact]):
         while place < len(self._sorted) and int(self._sorted[place]) == vid:
             number = int(self._order[place])
             if self.fact(number).id == fact_id:
+                self._found[fact_id] = number
                 return number
             place += 1
         return None
@@ -177,14 +183,25 @@ class FactsAt(Mapping[str, Fact]):
         """Every fact, in the order of the file (each read)."""
         return [self.fact(number) for number in range(len(self.offsets))]
 
-    def __getitem__(self, fact_id: str) -> Fact:
+    def _looked_up(self, fact_id: object) -> Fact | None:
+        """The fact of `fact_id` first looked up: read, and kept by id."""
         number = self.number(fact_id) if isinstance(fact_id, str) else None
         if number is None:
+            return None
+        fact = self._by_id[fact_id] = self.fact(number)  # type: ignore[index]
+        return fact
+
+    def __getitem__(self, fact_id: str) -> Fact:
+        fact = self._by_id.get(fact_id) or self._looked_up(fact_id)
+        if fact is None:
             raise KeyError(fact_id)
-        return self.fact(number)
+        return fact
+
+    def get(self, fact_id: str, default: Fact | None = None) -> Fact | None:  # type: ignore[override]
+        return self._by_id.get(fact_id) or self._looked_up(fact_id) or default
 
     def __contains__(self, fact_id: object) -> bool:
-        return isinstance(fact_id, str) and self.number(fact_id) is not None
+        return fact_id in self._by_id or self._looked_up(fact_id) is not None
 
     def __iter__(self) -> Iterator[str]:
         return (self.fact(number).id for number in range(len(self.offsets)))
