@@ -116,8 +116,10 @@ def asked_words(question: str) -> frozenset[str]:
 
 def holds(sentence: str, kind: str, said: date, asked: frozenset[str] = frozenset()) -> bool:
     """Whether `sentence` (a fact's, said on `said`) holds a value of `kind`, a place other
-    than the `asked` words (asked_words of the question)."""
-    return _holds(sentence, kind, said, asked)
+    than the `asked` words (asked_words of the question). Only a place depends on the
+    asked words: the other kinds are kept without them, so that a fact read again for
+    another question of a recall is not read again."""
+    return _holds(sentence, kind, said, asked if kind == PLACE else frozenset())
 
 
 @lru_cache(maxsize=8192)
