@@ -21,6 +21,7 @@ from __future__ import annotations
 import os
 import sys
 import weakref
+from array import array
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from functools import cache
@@ -54,23 +55,36 @@ class Places:
         return cls(*values)
 
 
-def places_of_lines(lines: Iterable[tuple[int, bytes, Fact | dict]], size: int) -> Places:
-    """The places of (offset, line, its Fact or record) in file order, of a file of `size`."""
-    offsets, lengths, vids, current = [], [], [], []
+def places_of_lines(lines: Iterable[tuple[int, bytes, Fact]], size: int) -> Places:
+    """The places of (offset, line, its Fact) in file order, of a file of `size`."""
+    found = _Found()
     for offset, line, fact in lines:
-        fact_id = fact.id if isinstance(fact, Fact) else fact["id"]
-        replaced = fact.superseded_by if isinstance(fact, Fact) else fact.get("superseded_by")
-        offsets.append(offset)
-        lengths.append(len(line))
-        vids.append(vector_id(fact_id))
-        current.append(replaced is None)
-    return Places(
-        np.array(offsets, dtype=np.int64).tobytes(),
-        np.array(lengths, dtype=np.uint32).tobytes(),
-        np.array(vids, dtype=np.uint64).tobytes(),
-        np.array(current, dtype=np.bool_).tobytes(),
-        size,
-    )
+        found.add(offset, len(line), fact.id, fact.superseded_by is None)
+    return found.places(size)
+
+
+class _Found:
+    """Places as they are found, packed as they come (a million lines' places, not their
+    records)."""
+
+    def __init__(self) -> None:
+        self.offsets, self.lengths = array("q"), array("I")
+        self.vids, self.current = array("Q"), bytearray()
+
+    def add(self, offset: int, length: int, fact_id: str, current: bool) -> None:
+        self.offsets.append(offset)
+        self.lengths.append(length)
+        self.vids.append(vector_id(fact_id))
+        self.current.append(current)
+
+    def places(self, size: int) -> Places:
+        return Places(
+            self.offsets.tobytes(),
+            self.lengths.tobytes(),
+            self.vids.tobytes(),
+            bytes(self.current),
+            size,
+        )
 
 
 def read_places(fd: int) -> Places | None:
@@ -78,7 +92,7 @@ def read_places(fd: int) -> Places | None:
     None when a line would be set aside (not JSON, not a fact, an id seen before, a torn
     last line): read_records then quarantines it."""
     size = os.fstat(fd).st_size
-    found: list[tuple[int, bytes, dict]] = []
+    found = _Found()
     seen: set[int] = set()
     offset = 0
     with os.fdopen(os.dup(fd), "rb") as handle:
@@ -98,10 +112,8 @@ def read_places(fd: int) -> Places | None:
             if vid in seen:  # the same id again (or two ids alike in their top 63 bits)
                 return None
             seen.add(vid)
-            # Only what places_of_lines reads is kept: the whole record is let go.
-            kept = {"id": record["id"], "superseded_by": record.get("superseded_by")}
-            found.append((start, line, kept))
-    return places_of_lines(found, size)
+            found.add(start, len(line), record["id"], record.get("superseded_by") is None)
+    return found.places(size)
 
 
 class FactsAt(Mapping[str, Fact]):
