@@ -14,6 +14,7 @@ import numpy as np
 import pytest
 from vm_memory_oracle.config import Settings
 from vm_memory_oracle.memory import Memory
+from vm_memory_oracle.model.fact import vector_id
 from vm_memory_oracle.storage import derived, snapshot
 from vm_memory_oracle.storage.facts_file import FactsById
 from vm_memory_oracle.storage.facts_places import FactsAt, _kept, facts_at
@@ -161,7 +162,11 @@ def test_the_current_facts_a_snapshot_does_not_hold_are_found_by_vector_id(cli, 
     held = np.sort(at.vids[1:])
     assert at.current_outside(held) == [ids[0]]
     assert at.current_outside(np.zeros(0, dtype=np.uint64)) == ids
-    assert at.held([ids[2], "fact-00000000-0000-5000-8000-000000000000"]) == {ids[2]}
+    asked = [ids[2], "fact-00000000-0000-5000-8000-000000000000"]
+    vids = np.array([vector_id(fact_id) for fact_id in asked], dtype=np.uint64)
+    assert at.held(asked, vids) == {ids[2]}
+    # A vector id matching a fact of the file is not enough: the id must be the fact's.
+    assert at.held(["fact-00000000-0000-5000-8000-000000000000"], vids[:1]) == set()
 
 
 def test_the_places_are_a_derived_state_of_their_own_layout(cli, memory_of_facts):

@@ -18,7 +18,10 @@ from dataclasses import replace
 from datetime import datetime
 from typing import TYPE_CHECKING
 
+import numpy as np
+
 from ..graph import KnowledgeGraph, LiveFact
+from ..lexical.snapshot import tables_of
 from ..model.fact import Fact
 from ..storage.facts_places import FactsAt
 from .corpus import Corpus
@@ -54,11 +57,11 @@ def _searched(active: Corpus, tier: ArchiveTier) -> tuple[Corpus, SemanticIndex 
         return held[1]
     view = active.view.records
     # The facts remembered again since they were archived: active, so not searched here.
-    again = (
-        view.held(tier.position)
-        if isinstance(view, FactsAt)
-        else tier.position.keys() & view.keys()
-    )
+    if isinstance(view, FactsAt):  # by their vector ids, reading only the facts that match
+        tables = tables_of(tier.snapshot)
+        again = view.held(tables.ids, np.frombuffer(tier.snapshot.vids, dtype=np.uint64))
+    else:
+        again = tier.position.keys() & view.keys()
     searched: tuple[Corpus, SemanticIndex | None] | None = None
     if len(again) < len(tier):
         corpus = Corpus(_ArchiveView(tier, again), 0.0, tier.snapshot, ranked_by_coverage=True)

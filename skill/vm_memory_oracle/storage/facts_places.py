@@ -170,15 +170,14 @@ class FactsAt(Mapping[str, Fact]):
         found = self._sorted[places] == vids
         return np.where(found, self._order[places], -1).astype(np.intp)
 
-    def held(self, fact_ids: Iterable[str]) -> set[str]:
-        """Those of `fact_ids` the file holds, found together."""
-        fact_ids = list(fact_ids)
-        vids = np.array([vector_id(fact_id) for fact_id in fact_ids], dtype=np.uint64)
+    def held(self, fact_ids: list[str], vids: np.ndarray) -> set[str]:
+        """Those of `fact_ids` the file holds, found together by their vector ids (`vids`,
+        in the same order), each match read to be sure."""
         numbers = self.numbers_of(vids)
         return {
-            fact_id
-            for fact_id, number in zip(fact_ids, numbers.tolist())
-            if number >= 0 and self.number(fact_id) is not None
+            fact_ids[place]
+            for place in np.flatnonzero(numbers >= 0).tolist()
+            if self.fact(int(numbers[place])).id == fact_ids[place]
         }
 
     def current_outside(self, vids: np.ndarray) -> list[str]:
