@@ -208,7 +208,9 @@ class FactsAt(Mapping[str, Fact]):
             raise KeyError(fact_id)
         return fact
 
-    def get(self, fact_id: str, default: Fact | None = None) -> Fact | None:  # type: ignore[override]
+    def get(  # type: ignore[override]
+        self, fact_id: str, default: Fact | None = None
+    ) -> Fact | None:
         return self._by_id.get(fact_id) or self._looked_up(fact_id) or default
 
     def __contains__(self, fact_id: object) -> bool:
