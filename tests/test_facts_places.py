@@ -174,3 +174,18 @@ def test_the_places_are_a_derived_state_of_their_own_layout(cli, memory_of_facts
     kept = _kept(memory.graph().store)
     assert kept.cache == memory.layout().facts_places_cache
     assert isinstance(kept, derived.Derived)
+
+
+def test_a_process_keeps_one_view_of_a_file_while_it_is_unchanged(cli, memory_of_facts):
+    memory = opened(memory_of_facts)
+    store = memory.graph().store
+    first = facts_at(store)
+    assert isinstance(first, FactsAt)
+    tea = next(fact for fact in first.all() if "oolong" in fact.object)
+    assert facts_at(store) is first  # the facts it read are read again from it
+    remembered(cli, ("Dana", "lives in", "Lisbon"))
+    later = facts_at(store)
+    assert isinstance(later, FactsAt) and later is not first
+    assert later[tea.id] == tea
+    assert any(fact.object == "Lisbon" for fact in later.all())
+    assert not any(fact.object == "Lisbon" for fact in first.all())  # as it was opened

@@ -30,7 +30,7 @@ import numpy as np
 
 from ..model import fact as fact_module
 from ..model.fact import Fact, vector_id
-from . import derived, strict_json
+from . import derived, snapshot, strict_json
 from .validation import problem
 from .writer import Writer
 
@@ -251,18 +251,29 @@ def facts_at(store: Writer) -> FactsAt | None:
         key_of_fd = (stat.st_ino, stat.st_size, stat.st_mtime_ns, stat.st_ctime_ns)
         kept = _kept(store)
         key = kept.key()
-        places = kept.held(key) if key is not None and key[-1] == key_of_fd else None
+        if key is None or key[-1] != key_of_fd:  # replaced meanwhile: read as it was opened
+            key = None
+        # The view of this snapshot made earlier in this process, with the facts it read.
+        opened = kept.cache.with_name(f"{kept.cache.name} opened")  # a name only
+        held = snapshot.decoded(opened) if key is not None else None
+        if held is not None and held[0] == key:
+            os.close(fd)
+            return held[1]  # type: ignore[return-value]
+        places = kept.held(key) if key is not None else None
         if places is None:
             places = read_places(fd)
             if places is None:
                 os.close(fd)
                 return None
-            if key is not None and key[-1] == key_of_fd:
+            if key is not None:
                 kept.keep(key, places)
     except BaseException:
         os.close(fd)
         raise
-    return FactsAt(fd, places)
+    facts = FactsAt(fd, places)
+    if key is not None:
+        snapshot.hold_decoded(opened, key, facts)
+    return facts
 
 
 def appended(store: Writer, key_before: tuple | None, lines: list[str], facts: list[Fact]) -> None:
