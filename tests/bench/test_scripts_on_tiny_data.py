@@ -113,11 +113,13 @@ def test_dormant_cost_runs_on_tiny_data(tmp_path):
 @pytest.mark.slow
 @pytest.mark.skipif(not longmemeval_path().exists(), reason="LongMemEval data not found")
 def test_fading_runs_on_tiny_data(tmp_path):
+    kept = tmp_path / "kept embeddings"
+    tiny = ("--questions", "1", "--others", "2", "--horizons", "30,60")
     done = run_benchmark(
         tmp_path,
         "fading.py",
-        *("--questions", "1", "--others", "2", "--horizons", "30,60"),
-        *("--workdir", str(tmp_path / "work")),
+        *tiny,
+        *("--workdir", str(tmp_path / "work"), "--kept-embeddings", str(kept)),
     )
     assert "goal met:" in done.stdout
     figures = json.loads((tmp_path / "output" / "fading.json").read_text())["figures"]
@@ -125,6 +127,19 @@ def test_fading_runs_on_tiny_data(tmp_path):
     assert entry["questions"] == 1 and figures["horizons"] == [30, 60]
     for at in ("0", "30", "60"):
         assert 0 <= entry[f"turn@10@{at}"] <= 1 and entry[f"nothing@{at}"] in (0, 1)
+    caches = sorted(path.name for path in kept.glob("*/cache-*.npz"))
+    assert caches  # the question's texts, kept for the next run
+    # a second run with the texts kept (and the questions the other way) scores the same
+    again = run_benchmark(
+        tmp_path,
+        "fading.py",
+        *tiny,
+        *("--workdir", str(tmp_path / "again"), "--kept-embeddings", str(kept), "--reverse"),
+    )
+    assert "goal met:" in again.stdout
+    second = json.loads((tmp_path / "output" / "fading.json").read_text())["figures"]
+    assert second["table"] == figures["table"]
+    assert sorted(path.name for path in kept.glob("*/cache-*.npz")) == caches
 
 
 @pytest.mark.slow
