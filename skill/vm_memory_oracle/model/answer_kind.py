@@ -1,5 +1,5 @@
 """What kind of value a question asks for, and whether a fact's sentence holds one: an
-amount ("How much did the visit cost?", 花了多少钱), a number (how many, 几个),
+amount ("How much did the visit cost?", 花了多少钱), a number (how much, what percentage),
 a time (when, what date, 什么时候), a place (where, which city, 在哪里), a person (who, 谁)
 or a name (which ..., what is ... called).
 
@@ -38,7 +38,10 @@ _ASKS = (
     (
         NUMBER,
         re.compile(
-            r"\bhow (?:much|many)\b|\bwhat (?:number|percentage)|多少|几[个次本只位]",
+            # A count ("how many", 几个, 几次) is no value one fact holds: it is counted over
+            # many turns, or worked out from two dates, and a fact naming any number is
+            # no answer to it.
+            r"\bhow much\b|\bwhat (?:number|percentage)|多少(?![个次本只位天周])",
             re.IGNORECASE,
         ),
     ),
