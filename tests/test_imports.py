@@ -334,3 +334,83 @@ def test_a_large_export_is_parsed_a_chunk_at_a_time(tmp_path, monkeypatch):
     assert chunked == whole and len(chunked) == 80
     assert reading.done == path.stat().st_size
     assert [len(found.turns) for found in chunked[:2]] == [4, 2]
+
+
+def test_an_import_commits_a_batch_at_a_time_and_a_stopped_one_goes_on_where_it_stopped(
+    cli, data_dir, histories, monkeypatch
+):
+    from vm_memory_oracle.imports import history
+
+    hash_embedder(cli)
+    monkeypatch.setattr(history, "BATCH_TURNS", 3)  # the first conversation, then the second
+    learn_batch, calls = history._learn_batch, []
+
+    def stopped_at_the_second(*args, **kwargs):
+        calls.append(args[3][0].key)
+        if len(calls) == 2:
+            raise KeyboardInterrupt
+        return learn_batch(*args, **kwargs)
+
+    monkeypatch.setattr(history, "_learn_batch", stopped_at_the_second)
+    assert (
+        cli("--action", "import", "--from", str(histories / "chatgpt"), "--format", "chatgpt").code
+        == 130
+    )
+    monkeypatch.setattr(history, "_learn_batch", learn_batch)
+    left = imported(cli, histories, "chatgpt", "--dry-run")
+    assert (left["conversations"], left["turns"], left["days"]) == (1, 2, 1)
+    report = imported(cli, histories, "chatgpt")
+    assert (report["conversations"], report["turns"], report["commits"]) == (1, 2, 1)
+    audit = [
+        json.loads(line)
+        for line in (data_dir / "state" / "audit.jsonl").read_text(encoding="utf-8").splitlines()
+    ]
+    assert [
+        entry["change"].split(";")[0] for entry in audit if entry["step"] == "import chatgpt"
+    ] == [
+        "imported 4 turn(s) of 1 chatgpt conversation(s) into sessions/",
+        "imported 2 turn(s) of 1 chatgpt conversation(s) into sessions/",
+    ]
+    assert len(session_lines(data_dir)) == 6
+
+
+def test_a_forgotten_turn_is_not_brought_back_by_an_import(cli, data_dir, histories):
+    hash_embedder(cli)
+    imported(cli, histories, "claude-code")
+    forgot = cli("--action", "forget", "--query", "Helix Rust parser", "--yes")
+    assert forgot.code == 0, forgot.err
+    (data_dir / "state" / "imports.json").unlink()  # as if the ledger were lost
+    again = imported(cli, histories, "claude-code")
+    assert again["turns"] == 5 and again["copied"] < 5
+    texts = [line["text"] for line in session_lines(data_dir)]
+    assert texts.count("My daughter Ines starts school in September.") == 2  # copied again
+    assert not any("tide parser in Rust" in text for text in texts)
+    assert not any(
+        "Helix" in (result.get("text") or "")
+        for result in recall_results(cli, "favourite editor Helix")
+    )
+
+
+@pytest.mark.parametrize("terminal", [True, False])
+def test_a_progress_bar_is_drawn_on_a_terminal_only(tmp_path, histories, terminal):
+    from test_progress import run
+
+    code, out, err = run(
+        [
+            "--data-path",
+            str(tmp_path / "memory"),
+            "--now",
+            NOW,
+            "--action",
+            "import",
+            "--from",
+            str(histories / "codex"),
+            "--format",
+            "codex",
+            "--dry-run",
+        ],
+        terminal=terminal,
+    )
+    assert code == 0 and out.startswith("[DRY RUN] ")
+    assert ("read codex" in err and "\r" in err) is terminal
+    assert (err == "") is not terminal

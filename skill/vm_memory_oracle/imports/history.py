@@ -37,6 +37,7 @@ from ..forgetting.marks import read_forgotten
 from ..model.provenance import AGENT, OWNER, UNTRUSTED, Provenance
 from ..openclaw.imports import ImportReport, append_day_copy, copied_line
 from ..openclaw.ledger import ImportLedger, read_import_ledger, write_import_ledger
+from ..storage import snapshot
 from . import chatgpt, claude_code, codex
 from .said import USER, Conversation, Reading, files_of
 
@@ -162,6 +163,10 @@ def import_history(
         if held >= BATCH_TURNS:
             done += _learn_batch(graph, now, form, batch, report)
             batch, held = [], 0
+            # What the batch parsed (its days' logs and episodes, the facts as they were)
+            # is held by the process for the next read of the same files; a history's days
+            # are seldom read again, and holding them all would grow with the history.
+            snapshot.forget_memory()
             if progress is not None:
                 progress(f"learn {form}", done, report.turns)
     if batch:
