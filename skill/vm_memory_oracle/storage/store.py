@@ -208,7 +208,7 @@ class Store:
             "action": self.action or purpose,
             "step": purpose,
             "files": touched,
-            "change": _change(notes) or "wrote " + ", ".join(touched)[:AUDIT_MAX_CHANGE - 6],
+            "change": _change(notes) or "wrote " + ", ".join(touched)[: AUDIT_MAX_CHANGE - 6],
         }
         if ids:
             entry["ids"] = ids[:AUDIT_MAX_IDS]
@@ -501,7 +501,6 @@ class Store:
         if fault:
             raise InvalidInputError(fault, source=name)
         return document
-
 
 
 def _change(notes: list[str]) -> str:
