@@ -185,4 +185,5 @@ def test_import_scale_runs_on_tiny_data(tmp_path):
     learned = figures["learn"]
     assert learned["turns"] == figures["turns"] and learned["commits"] == 1
     assert learned["facts_added"] > 0 and learned["peak_rss_mb"] > 0
+    assert learned["recall_peak_rss_mb"] > 0
     assert not workdir.exists()  # the export and the memory deleted afterwards

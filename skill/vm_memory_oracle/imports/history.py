@@ -19,6 +19,8 @@ An import reads the history twice, a conversation at a time, never whole:
    same exchange, which is untrusted), the ledger moves on, and the days of those copies
    are learned whole (learning/live.learn_copied). A second import of the same history
    learns nothing; one of a later export learns only what was said since.
+3. The derived indexes are brought in step once, after the last batch, so that the next
+   search finds it all (a search meanwhile brings them in step itself).
 
 The facts learned are made now (the memory's clock never runs backwards); their turns,
 episodes and daily summaries keep the day they were said.
@@ -173,6 +175,11 @@ def import_history(
         done += _learn_batch(graph, now, form, batch, report)
     if progress is not None:
         progress(f"learn {form}", done, report.turns)
+    if report.commits:
+        from ..indexes import bring_in_step
+
+        with graph.store.locked(f"import {form}: indexes"):
+            report.warnings += bring_in_step(graph).warnings
     return report
 
 
@@ -226,7 +233,9 @@ def _learn_batch(
             )
         write_import_ledger(store, store.layout.import_ledger, ledger)
         left = not_learned(store, earlier)
-        report.learned(learn_copied(graph, now, copied, f"{form} import", left))
+        # The indexes are brought in step once, after the last batch: each batch's would
+        # rewrite them whole, a cost that grows with every batch learned before it.
+        report.learned(learn_copied(graph, now, copied, f"{form} import", left, in_step=False))
     return new
 
 

@@ -60,14 +60,16 @@ def learn_copied(
     imported: ImportReport,
     what: str,
     left: Collection[Path] = (),
+    *,
+    in_step: bool = True,
 ) -> LearnReport:
     """The days of the copies an import wrote, and of those an earlier learn `left` (cut
-    short), learned whole, the indexes brought in step."""
+    short), learned whole; with `in_step`, the indexes brought in step in the same commit."""
     store = graph.store
     copies = {store.layout.root / name for name in imported.files_written} | set(left)
     days = sorted({session_day(path) for path in copies})
     logs = {day: found for day in days if (found := store.session_files(day))}
-    return learn_logs(graph, now, logs, imported=[(imported, what)], in_step=True)
+    return learn_logs(graph, now, logs, imported=[(imported, what)], in_step=in_step)
 
 
 def not_learned(store, names: list[str]) -> set[Path]:
