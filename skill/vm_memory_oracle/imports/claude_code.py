@@ -24,6 +24,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+from .codex import ENVELOPES
 from .said import (
     ASSISTANT,
     USER,
@@ -40,8 +41,6 @@ from .said import (
 NAME = "claude-code"
 EXPECTED = "a Claude Code session transcript (JSON lines with a type and a message)"
 PATTERN = "*.jsonl"
-# The types of line Codex writes: a Codex file given as Claude Code's is refused.
-_CODEX_TYPES = frozenset({"session_meta", "response_item", "event_msg", "turn_context"})
 _COMMAND_ECHO = ("<command-name>", "<command-message>", "<local-command-", "<command-args>")
 
 
@@ -49,8 +48,8 @@ def check(path: Path) -> None:
     """Refuse a file that is not a Claude Code transcript, by its first JSON line."""
     line = first_line(path, EXPECTED)
     kind = line.record.get("type")
-    if not isinstance(kind, str) or kind in _CODEX_TYPES or "payload" in line.record:
-        found = "its lines are Codex's" if kind in _CODEX_TYPES else "its first line has no type"
+    if not isinstance(kind, str) or kind in ENVELOPES or "payload" in line.record:
+        found = "its lines are Codex's" if kind in ENVELOPES else "its first line has no type"
         raise refused(path, EXPECTED, found)
 
 

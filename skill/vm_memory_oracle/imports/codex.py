@@ -39,7 +39,8 @@ from .said import (
 NAME = "codex"
 EXPECTED = "a Codex session rollout (JSON lines starting with the session's meta)"
 PATTERN = "rollout-*.jsonl"
-_ENVELOPES = frozenset({"session_meta", "response_item", "event_msg", "turn_context"})
+# The types of a Codex line: a file of them given as another format is refused.
+ENVELOPES = frozenset({"session_meta", "response_item", "event_msg", "turn_context"})
 _TOOL_OUTPUTS = frozenset(
     {"function_call_output", "custom_tool_call_output", "local_shell_call", "web_search_call"}
 )
@@ -51,7 +52,7 @@ def check(path: Path) -> dict[str, Any]:
     """The session's meta, from the rollout's first JSON line; a file whose first line is
     no such meta is refused."""
     record = first_line(path, EXPECTED).record
-    if record.get("type") in _ENVELOPES and isinstance(record.get("payload"), dict):
+    if record.get("type") in ENVELOPES and isinstance(record.get("payload"), dict):
         return record["payload"] if record["type"] == "session_meta" else {}
     if "type" not in record and "id" in record and "timestamp" in record:
         return record  # an older rollout's bare meta
@@ -75,7 +76,7 @@ def conversation(path: Path, reading: Reading) -> Iterator[Conversation]:
         record = line.record
         when = moment(record.get("timestamp")) or when
         kind = record.get("type")
-        if kind in _ENVELOPES:
+        if kind in ENVELOPES:
             payload = record.get("payload") if kind == "response_item" else None
         else:
             payload = record  # an older rollout's bare item (or its state line)
