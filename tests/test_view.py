@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 from vm_memory_oracle.memory import Memory
+from vm_memory_oracle.model.provenance import UNTRUSTED, Provenance
 from vm_memory_oracle.view.records import change_kind
 
 from conftest import hash_embedder, log_turns
@@ -214,18 +215,31 @@ def test_view_of_no_memory_is_an_error(cli, data_dir):
     assert not data_dir.exists()
 
 
-def test_what_came_from_outside_is_flagged(cli, fixture_memory):
+def remember_from_bob(data_dir: Path, now: str) -> None:
+    """Bob, a stranger in a Telegram group, says the user uses a password manager."""
     import io
 
     from vm_memory_oracle.intake import facts_from_jsonl
-    from vm_memory_oracle.model.provenance import UNTRUSTED, Provenance
 
     said = b'{"subject": "user", "predicate": "uses", "object": "a password manager"}\n'
     outside = Provenance(UNTRUSTED, chat="group", channel="telegram", sender="Bob")
-    memory = Memory.open(fixture_memory, now=_at("2026-05-17T09:00:00Z"))
-    memory.remember(
+    Memory.open(data_dir, now=_at(now)).remember(
         facts_from_jsonl(io.BytesIO(said), "group", created=CONSOLIDATED, provenance=outside).facts
     )
+
+
+def half_set_up(cli, tmp_path: Path) -> None:
+    """The memory pointed at an OpenClaw state where the plugin is only installed."""
+    from test_openclaw_setup import FIXTURES
+
+    state = tmp_path / "openclaw-state"
+    (state / "workspace").mkdir(parents=True)
+    (state / "openclaw.json").write_text((FIXTURES / "plugins-install-only.json5").read_text())
+    assert cli("--action", "config", "--set", f"openclaw_state_dir={state}").code == 0
+
+
+def test_what_came_from_outside_is_flagged(cli, fixture_memory):
+    remember_from_bob(fixture_memory, "2026-05-17T09:00:00Z")
     data = Memory.open(fixture_memory, now=_at("2026-05-17T09:00:00Z")).view_data()
     [fact] = [f for f in data.facts if f.origin == UNTRUSTED]
     assert (fact.sentence, fact.sender, fact.channel, fact.trusted) == (
@@ -262,17 +276,7 @@ def test_the_consolidations_list_each_change_with_who_said_the_fact(cli, fixture
 
 
 def test_a_consolidations_change_to_what_came_from_outside_is_flagged(cli, fixture_memory):
-    import io
-
-    from vm_memory_oracle.intake import facts_from_jsonl
-    from vm_memory_oracle.model.provenance import UNTRUSTED, Provenance
-
-    said = b'{"subject": "user", "predicate": "uses", "object": "a password manager"}\n'
-    outside = Provenance(UNTRUSTED, chat="group", channel="telegram", sender="Bob")
-    memory = Memory.open(fixture_memory, now=_at("2026-05-17T09:00:00Z"))
-    memory.remember(
-        facts_from_jsonl(io.BytesIO(said), "group", created=CONSOLIDATED, provenance=outside).facts
-    )
+    remember_from_bob(fixture_memory, "2026-05-17T09:00:00Z")
     assert cli("--action", "consolidate", now="2027-06-01T03:00:00Z").code == 0
     latest = Memory.open(fixture_memory).view_data().consolidations[0]
     assert latest.started_at == "2027-06-01T03:00:00Z"
@@ -284,12 +288,7 @@ def test_a_consolidations_change_to_what_came_from_outside_is_flagged(cli, fixtu
 
 
 def test_a_half_done_set_up_is_named_as_the_health_check_names_it(cli, fixture_memory, tmp_path):
-    from test_openclaw_setup import FIXTURES
-
-    state = tmp_path / "openclaw-state"
-    (state / "workspace").mkdir(parents=True)
-    (state / "openclaw.json").write_text((FIXTURES / "plugins-install-only.json5").read_text())
-    assert cli("--action", "config", "--set", f"openclaw_state_dir={state}").code == 0
+    half_set_up(cli, tmp_path)
     checked = cli("--json", "--action", "health-check", now="2026-05-17T09:00:00Z")
     named = [f["message"] for f in checked.json()["findings"] if f["code"] == "openclaw_setup"]
     assert len(named) == 3 and all("half set up" in message for message in named)

@@ -14,11 +14,7 @@ from pathlib import Path
 import pytest
 import test_view
 from browser import Browser, chromium
-from test_view import CONSOLIDATED, SECRET
-from vm_memory_oracle.clock import parse_iso
-from vm_memory_oracle.intake import facts_from_jsonl
-from vm_memory_oracle.memory import Memory
-from vm_memory_oracle.model.provenance import UNTRUSTED, Provenance
+from test_view import CONSOLIDATED, SECRET, half_set_up, remember_from_bob
 
 from conftest import hash_embedder, remember_records
 
@@ -177,14 +173,7 @@ def test_facts_beyond_the_first_screens_come_as_the_reader_scrolls(
 
 
 def test_what_came_from_outside_is_flagged_on_the_page(cli, fixture_memory, browser, tmp_path):
-    said = {"subject": "user", "predicate": "uses", "object": "a password manager"}
-    path = tmp_path / "from Bob.jsonl"
-    path.write_text(json.dumps(said) + "\n", encoding="utf-8")
-    memory = Memory.open(fixture_memory, now=parse_iso(CONSOLIDATED))
-    outside = Provenance(UNTRUSTED, chat="group", channel="telegram", sender="Bob")
-    with path.open("rb") as stream:
-        facts = facts_from_jsonl(stream, str(path), created=CONSOLIDATED, provenance=outside)
-    memory.remember(facts.facts)
+    remember_from_bob(fixture_memory, CONSOLIDATED)
     opened_page(cli, browser, tmp_path / "view.html", CONSOLIDATED)
     flagged = browser.evaluate(
         "[...document.querySelectorAll('.fact')].filter(n => n.querySelector('.badge.untrusted'))"
@@ -200,20 +189,8 @@ def test_what_came_from_outside_is_flagged_on_the_page(cli, fixture_memory, brow
 def test_the_page_names_a_half_done_set_up_and_who_said_what_a_consolidation_changed(
     cli, fixture_memory, browser, tmp_path
 ):
-    from test_openclaw_setup import FIXTURES
-
-    said = {"subject": "user", "predicate": "uses", "object": "a password manager"}
-    path = tmp_path / "from Bob.jsonl"
-    path.write_text(json.dumps(said) + "\n", encoding="utf-8")
-    memory = Memory.open(fixture_memory, now=parse_iso(CONSOLIDATED))
-    outside = Provenance(UNTRUSTED, chat="group", channel="telegram", sender="Bob")
-    with path.open("rb") as stream:
-        facts = facts_from_jsonl(stream, str(path), created=CONSOLIDATED, provenance=outside)
-    memory.remember(facts.facts)
-    state = tmp_path / "openclaw-state"
-    (state / "workspace").mkdir(parents=True)
-    (state / "openclaw.json").write_text((FIXTURES / "plugins-install-only.json5").read_text())
-    assert cli("--action", "config", "--set", f"openclaw_state_dir={state}").code == 0
+    remember_from_bob(fixture_memory, CONSOLIDATED)
+    half_set_up(cli, tmp_path)
     later = "2027-06-01T03:00:00Z"
     assert cli("--action", "consolidate", now=later).code == 0  # prunes, and checks health
     opened_page(cli, browser, tmp_path / "view.html", later)

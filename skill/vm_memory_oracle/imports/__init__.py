@@ -1,0 +1,3 @@
+"""Other assistants' histories brought into the memory: a reader per format (chatgpt.py,
+claude_code.py, codex.py), each giving the same conversations of turns (said.py), and the
+import that learns them (history.py)."""
