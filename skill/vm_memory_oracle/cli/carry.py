@@ -17,6 +17,11 @@ def action_backup(args, memory: Memory) -> Output:
             f"Deleted {len(report.deleted)} older archive(s), keeping the newest "
             f"{memory.settings.backup_keep}: {', '.join(report.deleted)}"
         )
+    if report.cleared:
+        lines.append(
+            f"Deleted {len(report.cleared)} partial file(s) of backups killed before they "
+            f"finished: {', '.join(report.cleared)}"
+        )
     return Output(report.to_json(), lines)
 
 
