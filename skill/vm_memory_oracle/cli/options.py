@@ -6,6 +6,7 @@ import argparse
 import math
 
 from .. import __version__
+from ..imports import FORMATS
 from ..model.fact import CATEGORIES
 from .context import CONFIG_ENV, DATA_PATH_ENV, NOW_ENV
 
@@ -297,7 +298,7 @@ def _import_options(group) -> None:
         "--format",
         dest="history_format",
         required=True,
-        choices=("chatgpt", "claude-code", "codex"),
+        choices=FORMATS,
         help="whose history it is",
     )
     group.add_argument(

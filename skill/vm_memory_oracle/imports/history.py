@@ -50,7 +50,6 @@ if TYPE_CHECKING:
     from ..learning.learn import LearnReport, Progress
     from ..storage.store import Store
 
-FORMATS = ("chatgpt", "claude-code", "codex")
 # The turns learned in one commit: a batch's conversations are held in memory meanwhile.
 BATCH_TURNS = 2000
 
