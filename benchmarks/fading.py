@@ -14,7 +14,13 @@ questions got no result at all though they found evidence at their date. Goals: 
 365 days, turn recall@10 at least that at the date minus 0.05 on every type, and no
 question answered with nothing.
 
+Embedding the haystacks is most of a run's time: with --kept-embeddings DIR, each
+question's embedding caches are put back before it is learned and kept after it is asked,
+so texts an earlier run embedded are not embedded again. Two runs (a change and its base)
+sharing DIR, one with --reverse (the questions last to first), embed each text once.
+
     .venv/bin/python benchmarks/fading.py [--questions N] [--memories DIR] [--workdir DIR]
+        [--kept-embeddings DIR] [--reverse]
 """
 
 from __future__ import annotations
@@ -36,6 +42,7 @@ from vm_memory_oracle.recall import Asked  # noqa: E402
 from vm_memory_oracle.storage.layout import Layout  # noqa: E402
 
 import longmemeval as lme  # noqa: E402
+from locomo_retrieval import keep_embeddings, restore_embeddings  # noqa: E402
 from results import record  # noqa: E402
 
 HORIZONS = (90, 180, 365)
@@ -63,16 +70,24 @@ def asked(root: Path, question: dict, haystack: lme.Haystack, now) -> dict:
 
 
 def learned(
-    question: dict, sessions: dict, root: Path, kept: Path | None, others: int | None
+    question: dict,
+    sessions: dict,
+    root: Path,
+    kept: Path | None,
+    others: int | None,
+    embeddings: Path | None = None,
 ) -> lme.Haystack:
     """The question's memory at `root`: a copy of the kept one, else its haystack learned
-    (its answer sessions and `others` of the rest, all without `others`)."""
+    (its answer sessions and `others` of the rest, all without `others`), with the
+    embedding caches kept in `embeddings` put back first."""
     if kept is not None and (kept / "done").exists():
         shutil.copytree(kept, root, ignore=shutil.ignore_patterns("question.json", "done"))
         with tempfile.TemporaryDirectory() as scratch:
             return lme.write_haystack(question, sessions, Path(scratch))
     layout = Layout(root)
     Memory.open(root, Settings()).init()
+    if embeddings is not None:
+        restore_embeddings(root.parent, embeddings, samples=(root.name,))
     haystack = lme.write_haystack(question, sessions, layout.sessions_dir, others)
     now = lme.parse_date(question["question_date"])
     memory_at(root, now).summarize(all_pending=True)
@@ -80,15 +95,23 @@ def learned(
 
 
 def run_question(
-    question: dict, sessions: dict, workdir: Path, kept: Path | None, horizons, others=None
+    question: dict,
+    sessions: dict,
+    workdir: Path,
+    kept: Path | None,
+    horizons,
+    others=None,
+    embeddings: Path | None = None,
 ) -> dict:
     root = workdir / question["question_id"]
     if root.exists():
         shutil.rmtree(root)
-    haystack = learned(question, sessions, root, kept, others)
+    haystack = learned(question, sessions, root, kept, others, embeddings)
     date = lme.parse_date(question["question_date"])
     row = {"id": question["question_id"], "type": question["question_type"]}
-    row["0"] = asked(root, question, haystack, date)
+    row["0"] = asked(root, question, haystack, date)  # the first recall embeds the haystack
+    if embeddings is not None:
+        keep_embeddings(workdir, embeddings)
     day = 0
     for horizon in sorted(horizons):
         while day < horizon:
@@ -157,10 +180,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--others", type=int, help="sessions besides the answer's (all)")
     parser.add_argument("--workdir", type=Path, help="where rows.jsonl is kept")
     parser.add_argument("--path", type=Path, help="the LongMemEval dev file")
+    parser.add_argument("--kept-embeddings", type=Path, help="embedding caches kept between runs")
+    parser.add_argument("--reverse", action="store_true", help="the questions last to first")
     args = parser.parse_args(argv)
     horizons = tuple(int(value) for value in args.horizons.split(","))
     data = lme.load_dataset(args.path)
     questions = lme.sampled(data["questions"], args.questions)
+    order = list(reversed(questions)) if args.reverse else questions
     with tempfile.TemporaryDirectory() as scratch:
         workdir = args.workdir or Path(scratch)
         workdir.mkdir(parents=True, exist_ok=True)
@@ -169,12 +195,18 @@ def main(argv: list[str] | None = None) -> int:
         if rows_file.exists():
             done = {row["id"]: row for row in map(json.loads, rows_file.read_text().splitlines())}
         rows = []
-        for number, question in enumerate(questions, 1):
+        for number, question in enumerate(order, 1):
             row = done.get(question["question_id"])
             if row is None:
                 kept = args.memories / question["question_id"] if args.memories else None
                 row = run_question(
-                    question, data["sessions"], workdir / "memories", kept, horizons, args.others
+                    question,
+                    data["sessions"],
+                    workdir / "memories",
+                    kept,
+                    horizons,
+                    args.others,
+                    args.kept_embeddings,
                 )
                 with rows_file.open("a", encoding="utf-8") as out:
                     out.write(json.dumps(row) + "\n")

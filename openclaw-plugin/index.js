@@ -362,6 +362,8 @@ export async function recalledContext(memory, prompt, budget, logger, sessionKey
         maxResults: AUTO_RECALL_RESULTS,
         boost: false,
         trustedOnly: true,
+        // A turn that only asked something tells the model nothing of the answer.
+        injected: true,
         ...asked(sessionKey),
       },
       { timeoutMs: AUTO_RECALL_TIMEOUT_MS },

@@ -9,10 +9,12 @@ from datetime import date, datetime, timedelta, timezone
 import pytest
 from vm_memory_oracle.model.answer_kind import (
     AMOUNT,
+    KINDS,
     NAME,
     NUMBER,
     PERSON,
     PLACE,
+    SPAN,
     TIME,
     asked_kind,
     asked_words,
@@ -34,8 +36,22 @@ def stamp(days: float) -> str:
     [
         ("How much did Lola's vet visit cost?", AMOUNT),
         ("我的新车花了多少钱？", AMOUNT),
-        ("How many books did I read last month?", NUMBER),
-        ("我去过几次日本？", NUMBER),
+        ("How much weight did I lose?", NUMBER),
+        ("我减了多少公斤？", NUMBER),
+        ("How much time do I spend on guitar practice each day?", SPAN),
+        ("我每天花多长时间练琴？", SPAN),
+        # A difference is worked out from two values: a fact naming any number is no answer
+        # to it, but each of two amounts is told by its currency.
+        ("How much earlier do I wake up on Fridays than on other days?", None),
+        ("How much longer is my new commute?", None),
+        ("我周五比平时早起多少？", None),
+        ("How much more did the new bike cost than the old one?", AMOUNT),
+        ("新车比旧车贵了多少钱？", AMOUNT),
+        # A count is worked out over many turns: a fact naming any number is no answer to it.
+        ("How many books did I read last month?", None),
+        ("How many days passed between the workshop and the meeting?", None),
+        ("我去过几次日本？", None),
+        ("我养了多少只猫？", None),
         # A duration is no count: a fact naming any number is no answer to it.
         ("How long did I wait for the decision?", None),
         ("When did I start learning Portuguese?", TIME),
@@ -61,6 +77,12 @@ def test_the_kind_of_value_a_question_asks_for(question, kind):
         ("用户的新车花了25万元", {AMOUNT, NUMBER}),
         ("user said: Lola had her check-up at the vet", set()),
         ("user said: I read three novels", {NUMBER}),
+        ("user has been practising for about an hour each day", {SPAN}),
+        ("user said: I practise guitar for 30 minutes every day", {SPAN, NUMBER}),
+        ("用户每天练琴一个半小时", {SPAN, NUMBER}),
+        # A rate ("twice a week") is no span of time; a number of things is none either.
+        ("user goes climbing twice a week", set()),
+        ("user thinks they can fit in 2-3 tasks", {NUMBER}),
         ("user started learning Portuguese last month (2025-12)", {TIME}),
         ("user bought a bike at Cycle Hub", {PLACE}),
         # A person or a name is asked for, but no fact is held to hold one (the names of
@@ -70,9 +92,7 @@ def test_the_kind_of_value_a_question_asks_for(question, kind):
     ],
 )
 def test_the_kinds_of_value_a_fact_holds(sentence, kinds):
-    held = {
-        kind for kind in (AMOUNT, NUMBER, TIME, PLACE, PERSON, NAME) if holds(sentence, kind, SAID)
-    }
+    held = {kind for kind in KINDS if holds(sentence, kind, SAID)}
     assert held == kinds
 
 

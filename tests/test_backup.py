@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import io
 import json
+import os
 import signal
 import subprocess
 import sys
@@ -402,6 +403,14 @@ def test_a_backup_killed_midway_leaves_no_archive(cli, data_dir, tmp_path):
         assert {path.name for path in archive.parent.iterdir() if path.name[0] != "."} <= {
             f"killed at {calls}.tar.gz"
         }
+    # What the killed backups left, the next backup of each name deletes.
+    left = {path.name for path in archive.parent.iterdir() if path.name[0] == "."}
+    assert left
+    again = cli("--json", "--action", "backup", "--to", str(archive.parent / "killed at 1.tar.gz"))
+    assert again.code == 0, again.err
+    cleared = again.json()["cleared"]
+    assert cleared == [name for name in sorted(left) if name.startswith(".killed at 1.tar.gz.")]
+    assert cleared and not {path.name for path in archive.parent.iterdir()} & set(cleared)
     again = tmp_path / "backups" / "again.tar.gz"
     assert cli("--action", "backup", "--to", str(again)).code == 0
     assert (
@@ -463,3 +472,40 @@ def test_a_backup_into_a_directory_keeps_the_newest_backup_keep(cli, data_dir, t
     ]
     again = cli("--action", "backup", "--to", str(backups), now="2026-05-18T01:45:00Z")
     assert again.code == 3 and "already exists" in again.err
+
+
+def gone_pid() -> int:
+    """The process id of a process that has exited."""
+    child = subprocess.Popen([sys.executable, "-c", "pass"])
+    child.wait()
+    return child.pid
+
+
+def test_the_partial_files_of_killed_backups_are_deleted_by_the_next(cli, data_dir, tmp_path):
+    build(cli, data_dir)
+    backups = tmp_path / "memory-backups"
+    backups.mkdir()
+    dead, alive = gone_pid(), os.getpid()
+    killed = f".memory-2026-05-16T01-45-00Z.tar.gz.{dead}.partial"
+    running = f".memory-2026-05-17T01-45-00Z.tar.gz.{alive}.partial"
+    others = f".notes.txt.{dead}.partial"  # not an archive's: the user's own
+    for name in (killed, running, others):
+        (backups / name).write_bytes(b"\x1f\x8b cut short")
+    result = cli("--json", "--action", "backup", "--to", str(backups), now="2026-05-18T01:45:00Z")
+    assert result.code == 0, result.err
+    assert result.json()["cleared"] == [killed]
+    assert sorted(path.name for path in backups.iterdir()) == sorted(
+        [running, others, "memory-2026-05-18T01-45-00Z.tar.gz"]
+    )
+    # A backup to a file name clears only what a killed backup of that name left.
+    named = tmp_path / "memory.tar.gz"
+    left = [tmp_path / f".memory.tar.gz.{dead}.partial", tmp_path / f".other.tar.gz.{dead}.partial"]
+    for path in left:
+        path.write_bytes(b"cut short")
+    result = cli("--action", "backup", "--to", str(named))
+    assert result.code == 0, result.err
+    assert (
+        f"Deleted 1 partial file(s) of backups killed before they finished: {left[0].name}"
+        in result.out
+    )
+    assert not left[0].exists() and left[1].exists() and named.exists()

@@ -560,3 +560,32 @@ def test_a_step_report_is_typed_and_reads_the_checkpoints_of_earlier_runs():
     assert [change.to_json() for change in changes([health, prune])] == [
         {"step": "prune", "change": "archived", "target": "fact-1", "reason": "pruned: low"}
     ]
+
+
+def test_a_reports_changes_read_back_from_its_table_are_the_changes_it_rendered():
+    from vm_memory_oracle.consolidate import ConsolidationReport
+    from vm_memory_oracle.steps.report import StepReport, changes, render, written_changes
+
+    merge = StepReport(
+        "merge",
+        changes=[
+            {
+                "fact": "fact-2",
+                "change": "merged",
+                "reason": "into fact-1: a | b",
+                "origin": "owner",
+            },
+            {"fact": "fact-3", "change": "merged", "reason": "ends in a \\", "origin": "untrusted"},
+        ],
+    )
+    clean = StepReport(
+        "clean", changes=[{"file": "sessions/old.jsonl", "change": "deleted", "reason": "old"}]
+    )
+    report = ConsolidationReport("2026-05-16T13:00:00Z", [merge, clean], resumed_from="merge")
+    text = "\n".join(render(report)) + "\n"
+    assert written_changes(text) == ("2026-05-16T13:00:00Z", changes([merge, clean]))
+    cut = "\n".join(render(report, max_changes=1, more="all in the file"))
+    assert written_changes(cut) == ("2026-05-16T13:00:00Z", changes([merge])[:1])
+    nothing = "\n".join(render(ConsolidationReport("2026-05-17T13:00:00Z", [])))
+    assert written_changes(nothing) == ("2026-05-17T13:00:00Z", [])
+    assert written_changes("") == (None, [])

@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import BUNDLE, NOW, data_files, run_benchmark, summarized_allergy
+from conftest import BUNDLE, NOW, data_files, log_turns, run_benchmark, summarized_allergy
 from openclaw_install import installed_environment
 
 DRIVER = BUNDLE / "benchmarks" / "plugin_driver.mjs"
@@ -144,6 +144,36 @@ def test_what_came_from_outside_is_found_when_searched_framed_and_never_injected
     assert not any(hit["snippet"].startswith("[untrusted") for hit in others)
     context = (injected["hook"] or {}).get("prependContext", "")
     assert "Fridays" in context and "4421" not in context
+
+
+def test_auto_recall_injects_the_statement_not_the_owners_earlier_questions(plugin, cli, data_dir):
+    """Earlier askings of the same topic share its words; they tell the model nothing of
+    the answer, and auto-recall leaves them out for the statement."""
+    assert cli("--action", "init").code == 0
+    asked = [
+        "Which allergies do I have?",
+        "Which allergies should I mention to the new restaurant?",
+        "Do my allergies matter for the menu?",
+    ]
+    turns = [("user", asked[0]), ("assistant", "I don't have a record of that yet."),
+             ("user", asked[1]), ("assistant", "Tell them about any food you react to."),
+             ("user", "By the way, I'm allergic to sesame."), ("assistant", "Noted!"),
+             ("user", asked[2])]  # fmt: skip
+    log_turns(data_dir, turns, "2026-05-14-090000.jsonl")
+    assert cli("--action", "summarize", "--all").code == 0
+    config = {"dataPath": str(data_dir), "bundlePath": str(BUNDLE), "autoRecall": True}
+    [injected] = plugin(
+        config,
+        [
+            {
+                "hook": "before_prompt_build",
+                "message": "Plan a dinner menu that avoids my allergies.",
+            }
+        ],
+    )
+    context = (injected["hook"] or {}).get("prependContext", "")
+    assert "sesame" in context, injected
+    assert not any(question in context for question in asked), context
 
 
 def test_what_auto_recall_injects_is_not_a_use_and_only_a_search_boosts(plugin, memory, data_dir):

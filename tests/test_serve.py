@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import ENTRYPOINT, NOW, data_files, hash_embedder, summarized_allergy
+from conftest import ENTRYPOINT, NOW, data_files, hash_embedder, log_turns, summarized_allergy
 
 
 class Served:
@@ -96,6 +96,46 @@ def test_a_search_answers_as_recall_does_citing_the_line_get_opens(allergy_memor
     assert "allergic to peanuts" in opened["result"]["text"]
     assert "Porto" not in opened["result"]["text"]  # one line, as asked
     assert service.close() == 0
+
+
+ASKED_BEFORE = [
+    ("user", "Which allergies do I have?"),
+    ("assistant", "I don't have a record of that yet."),
+    ("user", "Which allergies should I mention to the new restaurant?"),
+    ("assistant", "Tell them about any food you react to."),
+    ("user", "By the way, I'm allergic to sesame."),
+    ("assistant", "Noted!"),
+    ("user", "Do my allergies matter for the menu?"),
+]
+
+
+def test_what_auto_recall_injects_leaves_out_the_turns_that_only_ask(cli, data_dir, served):
+    """The owner's earlier questions share the topic and words of a new one, but tell the
+    model nothing of the answer: a search for what goes into the prompt unasked (the plugin's
+    auto-recall) leaves them out, and the statement takes their place."""
+    hash_embedder(cli)
+    log_turns(data_dir, ASKED_BEFORE, "2026-06-01-090000.jsonl")
+    assert cli("--action", "summarize", "--all").code == 0
+    service = served()
+    question = "Which allergies should the menu avoid?"
+    asked_only = {text for role, text in ASKED_BEFORE if role == "user" and "sesame" not in text}
+
+    def found(**fields) -> list[str]:
+        answer = service.ask("search", query=question, maxResults=3, **fields)
+        assert answer["ok"], answer
+        return [hit["snippet"] for hit in answer["result"]["results"]]
+
+    def asks(snippets: list[str]) -> list[str]:
+        return [snippet for snippet in snippets if any(text in snippet for text in asked_only)]
+
+    # Asked for (memory_search), the earlier questions are found, as what was said.
+    searched = found()
+    assert len(asks(searched)) == 2, searched
+    injected = found(injected=True, trustedOnly=True, boost=False)
+    assert asks(injected) == [], injected
+    assert any("sesame" in snippet for snippet in injected), injected
+    refused = service.ask("search", query=question, injected="yes")
+    assert not refused["ok"] and "injected must be true or false" in refused["error"]["message"]
 
 
 def test_a_log_clean_removed_is_opened_from_its_turns_episodes(allergy_memory, served):

@@ -5,10 +5,12 @@ from __future__ import annotations
 
 import json
 import stat
+from dataclasses import asdict
 from pathlib import Path
 
 import pytest
 from vm_memory_oracle.memory import Memory
+from vm_memory_oracle.model.provenance import UNTRUSTED, Provenance
 from vm_memory_oracle.view.records import change_kind
 
 from conftest import hash_embedder, log_turns
@@ -213,18 +215,31 @@ def test_view_of_no_memory_is_an_error(cli, data_dir):
     assert not data_dir.exists()
 
 
-def test_what_came_from_outside_is_flagged(cli, fixture_memory):
+def remember_from_bob(data_dir: Path, now: str) -> None:
+    """Bob, a stranger in a Telegram group, says the user uses a password manager."""
     import io
 
     from vm_memory_oracle.intake import facts_from_jsonl
-    from vm_memory_oracle.model.provenance import UNTRUSTED, Provenance
 
     said = b'{"subject": "user", "predicate": "uses", "object": "a password manager"}\n'
     outside = Provenance(UNTRUSTED, chat="group", channel="telegram", sender="Bob")
-    memory = Memory.open(fixture_memory, now=_at("2026-05-17T09:00:00Z"))
-    memory.remember(
+    Memory.open(data_dir, now=_at(now)).remember(
         facts_from_jsonl(io.BytesIO(said), "group", created=CONSOLIDATED, provenance=outside).facts
     )
+
+
+def half_set_up(cli, tmp_path: Path) -> None:
+    """The memory pointed at an OpenClaw state where the plugin is only installed."""
+    from test_openclaw_setup import FIXTURES
+
+    state = tmp_path / "openclaw-state"
+    (state / "workspace").mkdir(parents=True)
+    (state / "openclaw.json").write_text((FIXTURES / "plugins-install-only.json5").read_text())
+    assert cli("--action", "config", "--set", f"openclaw_state_dir={state}").code == 0
+
+
+def test_what_came_from_outside_is_flagged(cli, fixture_memory):
+    remember_from_bob(fixture_memory, "2026-05-17T09:00:00Z")
     data = Memory.open(fixture_memory, now=_at("2026-05-17T09:00:00Z")).view_data()
     [fact] = [f for f in data.facts if f.origin == UNTRUSTED]
     assert (fact.sentence, fact.sender, fact.channel, fact.trusted) == (
@@ -237,3 +252,46 @@ def test_what_came_from_outside_is_flagged(cli, fixture_memory):
     latest = data.changes[0]
     assert (latest.kind, latest.ids, latest.untrusted) == ("learned", 1, 1)
     assert all(change.untrusted == 0 for change in data.changes[1:])
+
+
+def test_the_consolidations_list_each_change_with_who_said_the_fact(cli, fixture_memory):
+    data = Memory.open(fixture_memory).view_data()
+    [run] = data.consolidations
+    assert (run.started_at, run.report, run.more) == (
+        CONSOLIDATED,
+        "state/reports/2026-05-16T13-00-00Z.md",
+        0,
+    )
+    lisbon = next(change for change in run.changes if change.sentence == "user lives in Lisbon")
+    assert (lisbon.step, lisbon.change, lisbon.said_by, lisbon.untrusted) == (
+        "prune",
+        "archived",
+        "owner",
+        False,
+    )
+    assert {change.said_by for change in run.changes} == {"owner"}
+    # the forgotten salary's line went with it, and no change is left without its fact
+    assert all(change.sentence for change in run.changes)
+    assert not any(SECRET[1] in json.dumps(asdict(change)) for change in run.changes)
+
+
+def test_a_consolidations_change_to_what_came_from_outside_is_flagged(cli, fixture_memory):
+    remember_from_bob(fixture_memory, "2026-05-17T09:00:00Z")
+    assert cli("--action", "consolidate", now="2027-06-01T03:00:00Z").code == 0
+    latest = Memory.open(fixture_memory).view_data().consolidations[0]
+    assert latest.started_at == "2027-06-01T03:00:00Z"
+    flagged = [change for change in latest.changes if change.untrusted]
+    assert [(c.sentence, c.said_by) for c in flagged] == [
+        ("user uses a password manager", UNTRUSTED)
+    ]
+    assert any(change.said_by == "owner" and not change.untrusted for change in latest.changes)
+
+
+def test_a_half_done_set_up_is_named_as_the_health_check_names_it(cli, fixture_memory, tmp_path):
+    half_set_up(cli, tmp_path)
+    checked = cli("--json", "--action", "health-check", now="2026-05-17T09:00:00Z")
+    named = [f["message"] for f in checked.json()["findings"] if f["code"] == "openclaw_setup"]
+    assert len(named) == 3 and all("half set up" in message for message in named)
+    health = Memory.open(fixture_memory).view_data().health
+    assert health.status == "degraded"
+    assert [finding for finding in health.findings if "half set up" in finding] == named

@@ -1,7 +1,8 @@
 """The memory page in a real headless Chromium (Debian's package), scripts on, loaded from
 the disk: the fixture memory's facts are there with their sources, the search box narrows
 them, the charts are drawn, a forgotten fact is absent, facts beyond the first screens come
-as the reader scrolls, and no request leaves the page. One browser for the module; the
+as the reader scrolls, a set-up half done and a consolidation's change to what came from
+outside are shown, and no request leaves the page. One browser for the module; the
 screenshot is kept as an artifact (its path is printed)."""
 
 from __future__ import annotations
@@ -13,11 +14,7 @@ from pathlib import Path
 import pytest
 import test_view
 from browser import Browser, chromium
-from test_view import CONSOLIDATED, SECRET
-from vm_memory_oracle.clock import parse_iso
-from vm_memory_oracle.intake import facts_from_jsonl
-from vm_memory_oracle.memory import Memory
-from vm_memory_oracle.model.provenance import UNTRUSTED, Provenance
+from test_view import CONSOLIDATED, SECRET, half_set_up, remember_from_bob
 
 from conftest import hash_embedder, remember_records
 
@@ -176,14 +173,7 @@ def test_facts_beyond_the_first_screens_come_as_the_reader_scrolls(
 
 
 def test_what_came_from_outside_is_flagged_on_the_page(cli, fixture_memory, browser, tmp_path):
-    said = {"subject": "user", "predicate": "uses", "object": "a password manager"}
-    path = tmp_path / "from Bob.jsonl"
-    path.write_text(json.dumps(said) + "\n", encoding="utf-8")
-    memory = Memory.open(fixture_memory, now=parse_iso(CONSOLIDATED))
-    outside = Provenance(UNTRUSTED, chat="group", channel="telegram", sender="Bob")
-    with path.open("rb") as stream:
-        facts = facts_from_jsonl(stream, str(path), created=CONSOLIDATED, provenance=outside)
-    memory.remember(facts.facts)
+    remember_from_bob(fixture_memory, CONSOLIDATED)
     opened_page(cli, browser, tmp_path / "view.html", CONSOLIDATED)
     flagged = browser.evaluate(
         "[...document.querySelectorAll('.fact')].filter(n => n.querySelector('.badge.untrusted'))"
@@ -194,3 +184,35 @@ def test_what_came_from_outside_is_flagged_on_the_page(cli, fixture_memory, brow
     assert "said by untrusted (Bob), interactive on telegram" in browser.evaluate(
         "document.body.innerText"
     )
+
+
+def test_the_page_names_a_half_done_set_up_and_who_said_what_a_consolidation_changed(
+    cli, fixture_memory, browser, tmp_path
+):
+    remember_from_bob(fixture_memory, CONSOLIDATED)
+    half_set_up(cli, tmp_path)
+    later = "2027-06-01T03:00:00Z"
+    assert cli("--action", "consolidate", now=later).code == 0  # prunes, and checks health
+    opened_page(cli, browser, tmp_path / "view.html", later)
+    findings = browser.evaluate(
+        "[...document.querySelectorAll('#health-body li')].map(n => n.textContent)"
+    )
+    half = [line for line in findings if line.startswith("OpenClaw's plugin is half set up: ")]
+    assert [line.split(": ")[1].split(" is ")[0] for line in half] == [
+        "plugins.entries.memory-core.enabled",
+        "plugins.entries.vm-memory-oracle.hooks.allowConversationAccess",
+        "tools.toolSearch",
+    ]
+    assert browser.evaluate("document.querySelector('#health-body p').textContent") == (
+        "Status: degraded"
+    )
+    flagged = browser.evaluate(
+        "[...document.querySelectorAll('#consolidations .reported-change.untrusted')]"
+        ".map(n => [n.cells[2].textContent, n.cells[3].textContent])"
+    )
+    assert flagged == [["user uses a password manager", "untrustedfrom outside (untrusted)"]]
+    heads = browser.evaluate(
+        "[...document.querySelectorAll('#consolidations h3')].map(n => n.textContent)"
+    )
+    # the clean step took the year-old report away
+    assert heads == [f"Consolidation of {later} (state/reports/2027-06-01T03-00-00Z.md)"]

@@ -91,6 +91,7 @@ class BackupReport:
     archive_bytes: int
     reads: int  # how many times the files were read (more than once: one changed in place)
     deleted: tuple[str, ...] = ()  # older archives of the directory, beyond backup_keep
+    cleared: tuple[str, ...] = ()  # partial files of backups killed before they were named
 
     def to_json(self) -> dict[str, object]:
         return {
@@ -100,6 +101,7 @@ class BackupReport:
             "archive_bytes": self.archive_bytes,
             "reads": self.reads,
             "deleted": list(self.deleted),
+            "cleared": list(self.cleared),
         }
 
 
@@ -169,6 +171,42 @@ def rotate(directory: Path, keep: int) -> list[str]:
     return gone
 
 
+def _partial_name(name: str, pid: int) -> str:
+    return f".{name}.{pid}.partial"
+
+
+_PARTIAL = re.compile(r"\.(?P<name>.+)\.(?P<pid>\d+)\.partial")
+
+
+def _running(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:  # another user's process
+        return True
+    return True
+
+
+def clear_partials(directory: Path, named: Callable[[str], bool]) -> list[str]:
+    """Delete the partial files in `directory` of the archives `named` accepts whose backup
+    was killed before it gave the archive its name (its process is gone); the names deleted.
+    A partial file of a backup still running is left to it."""
+    cleared = []
+    for entry in sorted(directory.iterdir(), key=lambda entry: entry.name):
+        found = _PARTIAL.fullmatch(entry.name)
+        if found is None or not named(found["name"]) or _running(int(found["pid"])):
+            continue
+        try:
+            os.unlink(entry)
+        except FileNotFoundError:  # another backup cleared it meanwhile
+            continue
+        cleared.append(entry.name)
+    if cleared:
+        fsync_directory(directory)
+    return cleared
+
+
 def destination_for(layout: Layout, destination: Path, created: str) -> Path:
     """The archive's path, absolute (in a directory given: archive_name), or
     InvalidInputError: it exists (never overwritten), its directory does not, or it lies
@@ -210,7 +248,7 @@ def backup(
     path = destination_for(layout, destination, created)
     if not layout.state_dir.is_dir():
         raise DataDirError(layout.root, "not initialized (run --action init)")
-    temporary = path.with_name(f".{path.name}.{os.getpid()}.partial")
+    temporary = path.with_name(_partial_name(path.name, os.getpid()))
     fd = os.open(temporary, os.O_RDWR | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, FILE_MODE)
     try:
         with os.fdopen(fd, "w+b") as handle:
@@ -245,6 +283,11 @@ def backup(
             ) from None
         fsync_directory(path.parent)
         rotated = rotate(path.parent, keep) if path.parent == into_directory else []
+        # What killed backups left: of any archive of the directory's, or of this name.
+        if path.parent == into_directory:
+            cleared = clear_partials(path.parent, lambda name: bool(ARCHIVE_NAME.fullmatch(name)))
+        else:
+            cleared = clear_partials(path.parent, lambda name: name == path.name)
     finally:
         try:
             os.unlink(temporary)
@@ -257,6 +300,7 @@ def backup(
         archive_bytes,
         reads,
         tuple(rotated),
+        tuple(cleared),
     )
 
 

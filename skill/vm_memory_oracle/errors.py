@@ -20,6 +20,7 @@ EXIT_DEGRADED = 6  # health-check --strict only
 EXIT_UNHEALTHY = 7  # health-check --strict only
 EXIT_STORAGE = 8  # the disk refused a write: full, over quota, read-only, I/O error
 EXIT_ARCHIVE = 9  # a backup archive is damaged, changed or not a memory's backup
+EXIT_FORMAT = 10  # import: a history file that is not of the format given
 
 # The errors of an OSError that mean the storage, not the tool or its input, is at fault:
 # the user's fix is on the machine (free space, remount, replace the disk), then a retry.
@@ -102,6 +103,14 @@ class ArchiveError(InvalidInputError):
     archive and the member at fault."""
 
     exit_code = EXIT_ARCHIVE
+
+
+class ImportFormatError(InvalidInputError):
+    """A history given to import that is not of the format named (a Codex file given as a
+    ChatGPT export, a JSON document that is no export, a binary file): `source` names the
+    file."""
+
+    exit_code = EXIT_FORMAT
 
 
 class LockTimeoutError(OracleError, TimeoutError):

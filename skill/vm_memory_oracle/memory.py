@@ -37,6 +37,7 @@ if TYPE_CHECKING:
     from .forgetting.selection import Selector
     from .graph import KnowledgeGraph
     from .graph.facts import RememberReport
+    from .imports.history import HistoryReport
     from .indexes import Indexes
     from .learning.learn import LearnReport, Progress
     from .model.fact import Fact
@@ -273,6 +274,28 @@ class Memory:
         from .learning.live import learn_notes
 
         report = learn_notes(self._placed(self.graph(create=True)), self.now, workspace=workspace)
+        self.warn(*report.warnings)
+        return report
+
+    def import_history(
+        self,
+        source: str | Path,
+        form: str,
+        *,
+        dry_run: bool = False,
+        progress: Progress | None = None,
+    ) -> HistoryReport:
+        """Another assistant's history (`form`: chatgpt, claude-code or codex) at `source`
+        learned, what the memory has not learned of it only, a batch of conversations a
+        commit (imports/history.py); with `dry_run`, only counted, nothing written."""
+        from .imports.history import import_history, plan_import
+
+        if dry_run:
+            store = self.store() if self.layout().import_ledger.exists() else None
+            report = plan_import(store, form, source, progress=progress)
+        else:
+            graph = self._placed(self.graph(create=True))
+            report = import_history(graph, self.now, form, source, progress=progress)
         self.warn(*report.warnings)
         return report
 

@@ -16,7 +16,8 @@ process goes on; it ends when stdin closes.
     search  {"query": TEXT, "maxResults": N (default 6), "minScore": X (default 0),
              "boost": false (what is injected without being asked for is not a use),
              "sessionKey": KEY (the session asked in: a group sees its own memories,
-             openclaw/visibility.py), "trustedOnly": true (the owner's and agent's only)}
+             openclaw/visibility.py), "trustedOnly": true (the owner's and agent's only),
+             "injected": true (put into a prompt unasked: no turn that only asks)}
             -> {"results": [{path, startLine, endLine, score, snippet, source, citation,
                 id, kind, origin (a turn that recorded it)}], "provider", "model",
                 "warnings"}
@@ -288,9 +289,16 @@ class Service:
         boost = request.get("boost", True)
         if not isinstance(boost, bool):
             raise InvalidInputError(f"boost must be true or false, got {boost!r}", key="boost")
+        injected = request.get("injected", False)
+        if not isinstance(injected, bool):
+            raise InvalidInputError(
+                f"injected must be true or false, got {injected!r}", key="injected"
+            )
         memory = self._memory()
         shown = shown_to(request, memory.settings)
-        (result_set,) = memory.recall([Asked(query, k)], boost=boost, shown=shown)
+        (result_set,) = memory.recall(
+            [Asked(query, k, injected=injected)], boost=boost, shown=shown
+        )
         hits = [hit for hit in result_set.hits if hit.score >= floor]
         lines = _fact_lines(memory.layout(), [hit.id for hit in hits if hit.cited is None])
         notes = note_citations(memory.store(), [hit.cited for hit in hits if hit.cited])

@@ -3,8 +3,9 @@ lexical_engines.py (every engine, one LoCoMo conversation), million.py (a few hu
 through the entrypoint), recall_against.py and behaviour_against.py (this tree against
 HEAD), recall_scaling.py
 (memories of 100 and 300 facts through the command line), dormant_cost.py (200 facts and
-200 archived), fading.py (one LongMemEval question, its haystack cut short) and view_page.py
-(the memory page of 300 facts, written and opened in headless Chromium). Their figures at
+200 archived), fading.py (one LongMemEval question, its haystack cut short), view_page.py
+(the memory page of 300 facts, written and opened in headless Chromium) and import_scale.py
+(a ChatGPT export of 50 kB, counted and learned). Their figures at
 size are in references/reliability.md; here only that each runs and reports what it
 measured. Figures go to the test's own directory, not benchmarks/output/."""
 
@@ -118,11 +119,13 @@ def test_dormant_cost_runs_on_tiny_data(tmp_path):
 @pytest.mark.slow
 @pytest.mark.skipif(not longmemeval_path().exists(), reason="LongMemEval data not found")
 def test_fading_runs_on_tiny_data(tmp_path):
+    kept = tmp_path / "kept embeddings"
+    tiny = ("--questions", "1", "--others", "2", "--horizons", "30,60")
     done = run_benchmark(
         tmp_path,
         "fading.py",
-        *("--questions", "1", "--others", "2", "--horizons", "30,60"),
-        *("--workdir", str(tmp_path / "work")),
+        *tiny,
+        *("--workdir", str(tmp_path / "work"), "--kept-embeddings", str(kept)),
     )
     assert "goal met:" in done.stdout
     figures = json.loads((tmp_path / "output" / "fading.json").read_text())["figures"]
@@ -130,6 +133,19 @@ def test_fading_runs_on_tiny_data(tmp_path):
     assert entry["questions"] == 1 and figures["horizons"] == [30, 60]
     for at in ("0", "30", "60"):
         assert 0 <= entry[f"turn@10@{at}"] <= 1 and entry[f"nothing@{at}"] in (0, 1)
+    caches = sorted(path.name for path in kept.glob("*/cache-*.npz"))
+    assert caches  # the question's texts, kept for the next run
+    # a second run with the texts kept (and the questions the other way) scores the same
+    again = run_benchmark(
+        tmp_path,
+        "fading.py",
+        *tiny,
+        *("--workdir", str(tmp_path / "again"), "--kept-embeddings", str(kept), "--reverse"),
+    )
+    assert "goal met:" in again.stdout
+    second = json.loads((tmp_path / "output" / "fading.json").read_text())["figures"]
+    assert second["table"] == figures["table"]
+    assert sorted(path.name for path in kept.glob("*/cache-*.npz")) == caches
 
 
 @pytest.mark.slow
@@ -173,3 +189,21 @@ def test_view_page_runs_on_tiny_data(tmp_path):
         # "item 151": that fact, and any other with both words (its source line is 151)
         assert 1 <= browser["search_matched"] <= 3 and browser["requests_leaving"] == []
     assert "page written in" in done.stdout
+
+
+@pytest.mark.slow
+def test_import_scale_runs_on_tiny_data(tmp_path):
+    workdir = tmp_path / "import scale"
+    done = run_benchmark(
+        tmp_path, "import_scale.py", "--size-mb", "0.05", "--learn", "--workdir", str(workdir)
+    )
+    assert "dry run:" in done.stdout and "learn:" in done.stdout
+    figures = json.loads((tmp_path / "output" / "import_scale-0.05mb.json").read_text())["figures"]
+    assert figures["size_mb"] >= 0.05 and figures["conversations"] > 1
+    assert figures["turns"] > figures["conversations"] and figures["days"] > 0
+    assert figures["dry_run"]["peak_rss_mb"] > 0 and figures["floor_peak_rss_mb"] > 0
+    learned = figures["learn"]
+    assert learned["turns"] == figures["turns"] and learned["commits"] == 1
+    assert learned["facts_added"] > 0 and learned["peak_rss_mb"] > 0
+    assert learned["recall_peak_rss_mb"] > 0
+    assert not workdir.exists()  # the export and the memory deleted afterwards

@@ -17,7 +17,7 @@ from ..errors import (
     OracleError,
     os_failure,
 )
-from .carry import action_backup, action_restore
+from .carry import action_backup, action_import, action_restore
 from .context import open_memory
 from .forgetting import action_forget
 from .memory import (
@@ -55,6 +55,7 @@ HANDLERS = {
     "quality-probe": action_quality_probe,
     "backup": action_backup,
     "restore": action_restore,
+    "import": action_import,
     "view": action_view,
 }
 

@@ -6,6 +6,7 @@ import argparse
 import math
 
 from .. import __version__
+from ..imports import FORMATS
 from ..model.fact import CATEGORIES
 from .context import CONFIG_ENV, DATA_PATH_ENV, NOW_ENV
 
@@ -41,6 +42,10 @@ ACTIONS = {
     "restore": "make the data directory, absent or empty, from the backup --from PATH "
     "(every hash and record checked; --dry-run: check only), rebuild the indexes, check "
     "health",
+    "import": "learn another assistant's history --from PATH: --format chatgpt (an "
+    "export's conversations.json), claude-code (~/.claude/projects) or codex "
+    "(~/.codex/sessions); what was learned before is not learned again (--dry-run: count "
+    "only)",
     "serve": "answer recall and reads as JSON lines on stdin until it closes (the process "
     "the OpenClaw plugin keeps up; see references/openclaw.md)",
 }
@@ -57,7 +62,8 @@ EXIT_CODES = """exit codes:
   7  health-check --strict: the memory is unhealthy
   8  storage: the disk refused a write (full, read-only, I/O error); fix it and retry
   9  archive: a backup archive is damaged, changed, or not a memory's backup (nothing
-     is written)"""
+     is written)
+ 10  import: a history that is not of the --format given (nothing is written)"""
 
 
 def _global_options(parser: argparse.ArgumentParser) -> None:
@@ -280,6 +286,28 @@ def _restore_options(group) -> None:
     )
 
 
+def _import_options(group) -> None:
+    group.add_argument(
+        "--from",
+        dest="source",
+        required=True,
+        metavar="PATH",
+        help="the history: a file, or a directory to read every transcript under",
+    )
+    group.add_argument(
+        "--format",
+        dest="history_format",
+        required=True,
+        choices=FORMATS,
+        help="whose history it is",
+    )
+    group.add_argument(
+        "--dry-run",
+        action="store_true",
+        help="count the conversations, turns and days it would learn; write nothing",
+    )
+
+
 def _view_options(group) -> None:
     group.add_argument(
         "--to",
@@ -304,6 +332,7 @@ ACTION_OPTIONS = {
     "config": _config_options,
     "backup": _backup_options,
     "restore": _restore_options,
+    "import": _import_options,
     "view": _view_options,
 }
 

@@ -42,8 +42,8 @@ def learn_agent(graph: KnowledgeGraph, now: datetime, *, agent: str, state_dir: 
     )
     with store.locked("learn"):
         imported = copy_read_turns(store, read)
-        left = _not_learned(store, agent_copies(store, state_dir, agent))
-        return _learn_copied(graph, now, imported, "openclaw import", left)
+        left = not_learned(store, agent_copies(store, state_dir, agent))
+        return learn_copied(graph, now, imported, "openclaw import", left)
 
 
 def learn_notes(graph: KnowledgeGraph, now: datetime, *, workspace: str | Path) -> LearnReport:
@@ -51,26 +51,28 @@ def learn_notes(graph: KnowledgeGraph, now: datetime, *, workspace: str | Path) 
     learned in one commit."""
     with graph.store.locked("learn"):
         imported = import_workspace_notes(graph.store, workspace, now)
-        return _learn_copied(graph, now, imported, "workspace notes")
+        return learn_copied(graph, now, imported, "workspace notes")
 
 
-def _learn_copied(
+def learn_copied(
     graph: KnowledgeGraph,
     now: datetime,
     imported: ImportReport,
     what: str,
     left: Collection[Path] = (),
+    *,
+    in_step: bool = True,
 ) -> LearnReport:
     """The days of the copies an import wrote, and of those an earlier learn `left` (cut
-    short), learned whole, the indexes brought in step."""
+    short), learned whole; with `in_step`, the indexes brought in step in the same commit."""
     store = graph.store
     copies = {store.layout.root / name for name in imported.files_written} | set(left)
     days = sorted({session_day(path) for path in copies})
     logs = {day: found for day in days if (found := store.session_files(day))}
-    return learn_logs(graph, now, logs, imported=[(imported, what)], in_step=True)
+    return learn_logs(graph, now, logs, imported=[(imported, what)], in_step=in_step)
 
 
-def _not_learned(store, names: list[str]) -> set[Path]:
+def not_learned(store, names: list[str]) -> set[Path]:
     """The copies of `names` with lines not learned yet: a learn cut short after the copy
     was written (an import only appends to a copy, so its size tells)."""
     ledger = read_ledger(store)

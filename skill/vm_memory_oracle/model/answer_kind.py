@@ -1,7 +1,8 @@
 """What kind of value a question asks for, and whether a fact's sentence holds one: an
-amount ("How much did the visit cost?", 花了多少钱), a number (how many, 几个),
-a time (when, what date, 什么时候), a place (where, which city, 在哪里), a person (who, 谁)
-or a name (which ..., what is ... called).
+amount ("How much did the visit cost?", 花了多少钱), a span of time ("How much time do I
+spend on it?", 多长时间), a number (how much, what percentage), a time (when, what date,
+什么时候), a place (where, which city, 在哪里), a person (who, 谁) or a name (which ...,
+what is ... called).
 
 A question that asks for a value is answered by the fact that holds a value of that kind
 about what is asked, before the facts that only name the topic ("Lola had her check-up at
@@ -22,9 +23,19 @@ from functools import lru_cache
 
 from .periods import named_periods
 
-AMOUNT, NUMBER, TIME, PLACE, PERSON, NAME = "amount", "number", "time", "place", "person", "name"
+AMOUNT, SPAN, NUMBER, TIME = "amount", "span", "number", "time"
+PLACE, PERSON, NAME = "place", "person", "name"
+KINDS = (AMOUNT, SPAN, NUMBER, TIME, PLACE, PERSON, NAME)
+
+# The comparatives that make "how much" ask for a difference.
+_COMPARED = (
+    "earlier|later|sooner|longer|shorter|more|less|fewer|older|younger|faster|slower|"
+    "further|farther|bigger|smaller|larger|higher|lower|heavier|lighter|cheaper|dearer"
+)
 
 _ASKS = (
+    # Before an amount: time is spent too ("How much time do I spend on it?").
+    (SPAN, re.compile(r"\bhow much time\b|多长时间|多少时间", re.IGNORECASE)),
     (
         AMOUNT,
         re.compile(
@@ -35,11 +46,22 @@ _ASKS = (
             re.IGNORECASE,
         ),
     ),
+    # A count ("how many", 几个, 几次) is no value one fact holds: it is counted over many
+    # turns, or worked out from two dates. Nor is a difference ("how much earlier", 比…早多少):
+    # it is worked out from two values. A fact naming any number is no answer to either (a
+    # difference of amounts is asked as an amount above: each of its two values is told by
+    # its currency).
+    (
+        None,
+        re.compile(
+            rf"\bhow much (?:{_COMPARED})\b|比[^，,。？?]+多少",
+            re.IGNORECASE,
+        ),
+    ),
     (
         NUMBER,
         re.compile(
-            r"\bhow (?:much|many)\b|\bwhat (?:number|percentage)|多少|几[个次本只位]",
-            re.IGNORECASE,
+            r"\bhow much\b|\bwhat (?:number|percentage)|多少(?![个次本只位天周])", re.IGNORECASE
         ),
     ),
     (
@@ -84,6 +106,16 @@ _NUMBER = re.compile(
     r"|[一二两三四五六七八九十百千万]+\s*(?:个|次|本|只|天|周|月|年|岁|位|小时|分钟|公里|元|块)",
     re.IGNORECASE,
 )
+# A span of time: a count (or "an", "half an", "a few") of a unit of time, or 一个半小时.
+_SPAN = re.compile(
+    r"(?:\d[\d.,]*|(?<!times )(?<!twice )(?<!once )\ban?|\bhalf an?|\ba few|\bseveral"
+    r"|\bcouple of|\b(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|"
+    r"fifteen|twenty|thirty|forty|fifty|sixty|ninety)\b)"
+    r"(?:\s*(?:-|to|or)\s*\w+)?\s*(?:hours?|hrs?|minutes?|mins?|seconds?|days?|weeks?|"
+    r"months?|years?)\b"
+    r"|[\d一二两三四五六七八九十半]+\s*个?半?(?:小时|分钟|钟头|天|周|星期|个月|年)",
+    re.IGNORECASE,
+)
 _WORDS = re.compile(r"[^\W_]+(?:['’][^\W_]+)?", re.UNICODE)
 _DATE_DIGITS = re.compile(r"\d{4}-\d{2}(?:-\d{2})?|\d{4}年|\d{1,2}月|\d{1,2}[日号]")
 _CLOCK = re.compile(
@@ -101,7 +133,7 @@ _TITLE = re.compile(r"《[^》]+》|“[^”]+”|\"[^\"]+\"|'[A-Z][^']+'")
 
 def asked_kind(question: str) -> str | None:
     """The kind of value `question` asks for, the first that reads it; None when it asks
-    for none (a yes/no question, "what do I like", a statement)."""
+    for none (a yes/no question, "what do I like", a statement, a count, a difference)."""
     for kind, pattern in _ASKS:
         if pattern.search(question):
             return kind
@@ -126,6 +158,8 @@ def holds(sentence: str, kind: str, said: date, asked: frozenset[str] = frozense
 def _holds(sentence: str, kind: str, said: date, asked: frozenset[str]) -> bool:
     if kind == AMOUNT:
         return bool(_CURRENCY.search(sentence))
+    if kind == SPAN:
+        return bool(_SPAN.search(sentence))
     if kind == NUMBER:  # a count or measure, not the digits of a date
         return bool(_NUMBER.search(_DATE_DIGITS.sub(" ", sentence)))
     if kind == TIME:

@@ -24,11 +24,13 @@ from datetime import datetime
 from ..clock import parse_iso
 from .provenance import SYSTEM, UNTRUSTED, Provenance, by_role
 
-# The origin a copied line names: "openclaw:<agent>/<session>#<seq>" (openclaw/imports.py) or
-# "note:<path in the workspace>#L<line>" (openclaw/notes.py).
+# The origin a copied line names: "openclaw:<agent>/<session>#<seq>" (openclaw/imports.py),
+# "note:<path in the workspace>#L<line>" (openclaw/notes.py) or "<format>:<conversation>#<turn>"
+# (imports/history.py: a ChatGPT, Claude Code or Codex history).
 ORIGIN = re.compile(
     r"openclaw:[^\s/#]{1,128}/[^\s#]{1,256}#\d{1,12}"
     r"|note:(?:USER\.md|memory/[^/\\\x00-\x1f\x7f]{1,251}\.md)#L\d{1,9}"
+    r"|(?:chatgpt|claude-code|codex):[\w.:-]{1,128}#\d{1,9}"
 )
 # An OpenClaw agent or session id as a caller names it (the live path's learn).
 OPENCLAW_ID = re.compile(r"[\w.:-]{1,128}")

@@ -33,8 +33,9 @@ from ..clock import format_iso
 from ..errors import DataDirError
 from ..extract.redact import redact
 from ..forgetting.marks import Forgotten, read_forgotten
+from ..imports.said import block_text
 from ..model.note_lines import note_lines
-from ..model.provenance import INTERACTIVE, OWNER, SYSTEM
+from ..model.provenance import INTERACTIVE, OWNER, SYSTEM, Provenance
 from ..storage import files, strict_json
 from ..storage.sessions import MAX_TURN_CHARS
 from ..storage.store import Store
@@ -322,27 +323,14 @@ def _copy_new_turns(
         lines = []
         for turn in turns:
             origin = f"openclaw:{agent_id}/{session_id}#{turn.seq}"
-            cleaned = redact(turn.text)
-            report.redactions += cleaned.count
-            text = cleaned.text
-            if len(text) > MAX_TURN_CHARS:  # a pasted file: its opening, as a log holds it
-                report.cut.append(
-                    f"{origin}: {len(text):,} characters, the first {MAX_TURN_CHARS:,} kept"
-                )
-                text = text[:MAX_TURN_CHARS]
-            record = {
-                "ts": turn.ts,
-                "role": turn.role,
-                "text": text,
-                "origin": origin,
-                "provenance": turn.provenance.to_json(),
-            }
+            speaker = None
             if turn.role == "user" and turn.provenance.origin != OWNER:
                 # another person in a group: their words, not the owner's
-                speaker = turn.provenance.sender
-                if speaker and turn.provenance.session == INTERACTIVE:
-                    record["speaker"] = speaker
-            lines.append(files.dumps_record(record))
+                if turn.provenance.sender and turn.provenance.session == INTERACTIVE:
+                    speaker = turn.provenance.sender
+            lines.append(
+                copied_line(origin, turn.ts, turn.role, turn.text, turn.provenance, report, speaker)
+            )
         name = append_day_copy(store, known.files, day, turns[0].ts, lines, owned)
         report.turns += len(turns)
         if f"sessions/{name}" not in report.files_written:
@@ -362,6 +350,36 @@ def _copy_new_turns(
                 )
             known.seq = seq
             known.turn = read.states.get(session_id, TurnState())
+
+
+def copied_line(
+    origin: str,
+    ts: str,
+    role: str,
+    text: str,
+    provenance: Provenance,
+    report: ImportReport,
+    speaker: str | None = None,
+) -> str:
+    """The line of a copy in sessions/ of a turn said elsewhere: its secrets redacted, cut
+    to MAX_TURN_CHARS (a pasted file: its opening, as a log holds it), naming where it was
+    said (`origin`) and who said it."""
+    cleaned = redact(text)
+    report.redactions += cleaned.count
+    text = cleaned.text
+    if len(text) > MAX_TURN_CHARS:
+        report.cut.append(f"{origin}: {len(text):,} characters, the first {MAX_TURN_CHARS:,} kept")
+        text = text[:MAX_TURN_CHARS]
+    record = {
+        "ts": ts,
+        "role": role,
+        "text": text,
+        "origin": origin,
+        "provenance": provenance.to_json(),
+    }
+    if speaker:
+        record["speaker"] = speaker
+    return files.dumps_record(record)
 
 
 def append_day_copy(
@@ -409,24 +427,11 @@ def _transcript_turns(path: Path) -> list[_CopiedTurn]:
             message = entry.get("message")
             if not isinstance(message, dict) or message.get("role") not in ("user", "assistant"):
                 continue
-            text = _message_text(message.get("content"))
+            text = block_text(message.get("content"))
             moment = _moment(entry.get("timestamp"), message.get("timestamp"))
             if text and moment is not None:
                 turns.append(_CopiedTurn(format_iso(moment), message["role"], text))
     return turns
-
-
-def _message_text(content) -> str:
-    if isinstance(content, str):
-        return content.strip()
-    if isinstance(content, list):
-        parts = [
-            part.get("text", "")
-            for part in content
-            if isinstance(part, dict) and part.get("type") == "text"
-        ]
-        return "\n".join(part.strip() for part in parts if isinstance(part, str) and part.strip())
-    return ""
 
 
 def _moment(iso_value, epoch_ms) -> datetime | None:

@@ -7,7 +7,10 @@ by source. An entry is one of three kinds, each under a key of its own:
   were read past unread because the admission settings left it out, by why (kept when the
   settings change: what the health check reports);
 - a workspace note (notes.py), under `note:<absolute path>`: its path in the workspace, its
-  size and modification time when last read, its copy of each day, and the lines copied.
+  size and modification time when last read, its copy of each day, and the lines copied;
+- a conversation of another assistant's history (imports/history.py), under
+  `<format>:<conversation id>` (chatgpt, claude-code, codex): how many of its turns were
+  read, and its copy of each day.
 """
 
 from __future__ import annotations
@@ -22,6 +25,7 @@ from .provenance import TurnState
 TRANSCRIPTS = "openclaw-transcripts"
 NOTES = "workspace-note"  # a workspace note's entry (notes.py)
 NOTE_KEY = "note:"  # ... keyed note:<absolute path>
+HISTORY = "history"  # a conversation of another assistant's history (imports/history.py)
 
 
 @dataclass
@@ -117,7 +121,23 @@ class WorkspaceNote:
         }
 
 
-LedgerEntry = CopiedFile | TranscriptDatabase | WorkspaceNote
+@dataclass
+class HistoryConversation:
+    """A conversation of another assistant's history: how many of its turns were read
+    (those after are new), and the copy in sessions/ of each day (YYYY-MM-DD) its turns go
+    to."""
+
+    turns: int = 0
+    files: dict[str, str] = field(default_factory=dict)
+
+    def copies(self) -> list[str]:
+        return list(self.files.values())
+
+    def to_json(self) -> dict[str, Any]:
+        return {"kind": HISTORY, "turns": self.turns, "files": self.files}
+
+
+LedgerEntry = CopiedFile | TranscriptDatabase | WorkspaceNote | HistoryConversation
 
 
 @dataclass
@@ -149,6 +169,18 @@ class ImportLedger:
                     counts[reason] = ExcludedCount(count.sessions + 1, count.events + events)
         return dict(sorted(counts.items()))
 
+    def conversation(self, key: str) -> HistoryConversation:
+        """The entry of the imported conversation `key`, a new one when it has none."""
+        entry = self.sources.get(key)
+        if not isinstance(entry, HistoryConversation):
+            entry = self.sources[key] = HistoryConversation()
+        return entry
+
+    def turns_read(self, key: str) -> int:
+        """How many turns of the imported conversation `key` were read (0: none)."""
+        entry = self.sources.get(key)
+        return entry.turns if isinstance(entry, HistoryConversation) else 0
+
     def database(self, key: str) -> TranscriptDatabase:
         """The entry of the transcript database `key`, a new one when it has none."""
         entry = self.sources.get(key)
@@ -170,6 +202,8 @@ def _entry(data: dict[str, Any]) -> LedgerEntry:
                 for key, session in data["sessions"].items()
             }
         )
+    if data.get("kind") == HISTORY:
+        return HistoryConversation(data["turns"], data["files"])
     if data.get("kind") == NOTES:
         return WorkspaceNote(
             data["path"], data["size"], data["mtime_ns"], data["files"], data["copied"]

@@ -30,6 +30,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
 
+from ..imports.said import block_text
 from ..model.provenance import Provenance
 from .provenance import Admission, Classifier, SessionInfo, TurnState, read_sessions
 
@@ -295,7 +296,7 @@ def _turn(
         text = user_words(message.get("content"))
     else:
         provenance = placing.assistant(message)
-        text = _text_parts(message.get("content"))
+        text = block_text(message.get("content"))
     if not text:
         return None
     moment = _iso(event.timestamp) or _epoch(message.get("timestamp")) or _epoch(created_at)
@@ -307,25 +308,12 @@ def _turn(
 
 def user_words(content) -> str:
     """What the user said, without what OpenClaw wrapped around it or injected."""
-    text = content if isinstance(content, str) else _text_parts(content)
+    text = content if isinstance(content, str) else block_text(content)
     if not isinstance(text, str) or text.lstrip().startswith(INTERNAL_BEGIN):
         return ""
     text = _MEMORY_BLOCK.sub("", _INTERNAL_BLOCK.sub("", text))
     text = _RUNTIME_LINE.sub("", _DATE_STAMP.sub("", text.strip()))
     return text.strip()
-
-
-def _text_parts(content) -> str:
-    if isinstance(content, str):
-        return content.strip()
-    if not isinstance(content, list):
-        return ""
-    parts = [
-        part.get("text")
-        for part in content
-        if isinstance(part, dict) and part.get("type") == "text"
-    ]
-    return "\n".join(part.strip() for part in parts if isinstance(part, str) and part.strip())
 
 
 def _iso(value) -> datetime | None:

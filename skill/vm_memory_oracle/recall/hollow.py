@@ -14,6 +14,11 @@ split into sentences and clauses, each classified) states anything: each is one 
   A person saying "I don't have a car" or "I hope to move to Porto" states their life, so
   this holds for the assistant's turns only.
 
+What goes into a prompt without being asked for (the plugin's auto-recall, Asked.injected)
+leaves out every turn that only asks, whatever its words: "Which allergies do I have?"
+holds "have", which "Which allergies should the menu avoid?" does not, yet tells the model
+nothing of the answer, and it would take one of the few places the statement needs.
+
 Such a turn shares the query's words and meaning (it repeats the question, or echoes the
 person's statement) and so ranks high in the episodes' lists, above the statement that
 answers. Recall keeps it, since it is what was said, and it stays in episodes/ and the
@@ -102,16 +107,17 @@ _PLEASANTRY = re.compile(
 )
 
 
-def hollow(episode: Episode, query_terms: set[str]) -> bool:
+def hollow(episode: Episode, query_terms: set[str], *, any_question: bool = False) -> bool:
     """Whether `episode` is no evidence of the answer to a query of evidence terms
     `query_terms` (Query.terms): every fragment of it chatter, a question or request the
-    query already asks, or, said by the assistant, that it does not know or a pleasantry.
-    A text with no fragment at all is not hollow (nothing was read of it). The fragments
-    are read in order until one states something: most turns are evidence by their first."""
+    query already asks (with `any_question`, any question or request), or, said by the
+    assistant, that it does not know or a pleasantry. A text with no fragment at all is not
+    hollow (nothing was read of it). The fragments are read in order until one states
+    something: most turns are evidence by their first."""
     pieces = _pieces(episode.text)
     return bool(pieces) and all(
         fragment.chatter
-        or (fragment.asks and fragment.terms <= query_terms)
+        or (fragment.asks and (any_question or fragment.terms <= query_terms))
         or (episode.speaker == ASSISTANT and fragment.of_the_talk)
         for fragment in map(_Fragment.of, pieces)
     )

@@ -139,6 +139,7 @@ class _Ranking:
                 semantic=semantic,
                 nearest=nearest[position] if nearest is not None else None,
                 episodes=self.said,
+                injected=asked.injected,
             )
             read.append(query.words)
             concerned = concerns_the_memory(query)

@@ -38,11 +38,14 @@ _POSSESSIVE = re.compile(r"[\w-]+['’]s\b|[\u4e00-\u9fff]{1,4}的")
 
 @dataclass(frozen=True)
 class Asked:
-    """A query as a caller asks it: its text, and how many results it wants (None: the
-    settings' recall_k)."""
+    """A query as a caller asks it: its text, how many results it wants (None: the
+    settings' recall_k), and whether what is found goes into a prompt without being asked
+    for (`injected`: a turn that only asks something is then left out, whatever its words,
+    recall/hollow.py)."""
 
     text: str
     k: int | None = None
+    injected: bool = False
 
 
 def check_query(query: str) -> None:
@@ -83,8 +86,10 @@ class Query:
         semantic: Semantic | None = None,
         nearest: list[tuple[int, float]] | None = None,
         episodes: EpisodeIndex | None = None,
+        injected: bool = False,
     ):
         self.text = text
+        self.injected = injected
         self.corpus = corpus
         self.k = k
         self.today = today

@@ -8,6 +8,7 @@ real run list the same changes.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -30,6 +31,9 @@ SUMMARY = (
 )
 ARCHIVED_BY = (("merge", "merged"), ("stale", "stale"), ("prune", "archived"))
 TARGETS = ("fact", "file", "proposal")
+CHANGES_HEAD = "| Step | Change | Fact or file | Said by | Reason |"
+_HEADING = re.compile(r"^# (?:Would consolidate|Consolidated) (\S+)")
+_CELL_EDGE = re.compile(r"(?<!\\)\|")  # a cell's edge: a bar the table did not escape
 _KNOWN = ("counts", "changes", "warnings", "done_before")
 
 
@@ -136,7 +140,7 @@ def render(report, *, max_changes: int | None = None, more: str = "") -> list[st
     lines += ["", f"## Changes ({len(rows)})", ""]
     if rows:
         lines += [
-            "| Step | Change | Fact or file | Said by | Reason |",
+            CHANGES_HEAD,
             "|---|---|---|---|---|",
         ]
         shown = rows if max_changes is None else rows[:max_changes]
@@ -171,3 +175,25 @@ def render(report, *, max_changes: int | None = None, more: str = "") -> list[st
 def _cell(text: str) -> str:
     """Text safe inside a markdown table cell."""
     return str(text).replace("|", "\\|")
+
+
+def written_changes(text: str) -> tuple[str | None, list[Change]]:
+    """The start time and the changes of a report as `render` wrote it, read back from its
+    table (the page of the memory shows them); a row that is not five cells is skipped,
+    and so is the row that says how many more were cut."""
+    lines = text.splitlines()
+    heading = _HEADING.match(lines[0]) if lines else None
+    rows: list[Change] = []
+    try:
+        start = lines.index(CHANGES_HEAD) + 2  # past the head and its rule
+    except ValueError:
+        return (heading.group(1) if heading else None), rows
+    for line in lines[start:]:
+        if not line.startswith("|"):
+            break
+        cells = [cell.strip().replace("\\|", "|") for cell in _CELL_EDGE.split(line)[1:-1]]
+        if len(cells) != 5 or cells[0] == "...":
+            continue
+        step, change, target, origin, reason = cells
+        rows.append(Change(step, change, target, reason, origin))
+    return (heading.group(1) if heading else None), rows

@@ -90,7 +90,8 @@ def save(cache_path: Path, key: tuple | None, payload, *, disk: bool = True) -> 
 
 
 def forget_memory() -> None:
-    """Drop what this process holds (tests simulating a new process)."""
+    """Drop what this process holds: for tests, as a new process; for an import of a long
+    history, between its batches, so that what it holds does not grow with the history."""
     _memory.clear()
     _decoded.clear()
 

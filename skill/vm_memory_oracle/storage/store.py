@@ -27,6 +27,9 @@ from .layout import Layout, Refusal
 from .validation import problem
 
 AUDIT_MAX_IDS = 50
+# The audit-entry schema's most characters of a change: a block that said more (a learn of
+# a hundred days, each with its summary written) keeps what fits and counts the rest.
+AUDIT_MAX_CHANGE = 4000
 
 
 class Store:
@@ -205,7 +208,7 @@ class Store:
             "action": self.action or purpose,
             "step": purpose,
             "files": touched,
-            "change": "; ".join(notes) or "wrote " + ", ".join(touched),
+            "change": _change(notes) or "wrote " + ", ".join(touched)[: AUDIT_MAX_CHANGE - 6],
         }
         if ids:
             entry["ids"] = ids[:AUDIT_MAX_IDS]
@@ -498,3 +501,21 @@ class Store:
         if fault:
             raise InvalidInputError(fault, source=name)
         return document
+
+
+def _change(notes: list[str]) -> str:
+    """The notes of a block, one after another, as many as fit the audit line, the others
+    counted ("; and 12 more change(s)")."""
+    whole = "; ".join(notes)
+    if len(whole) <= AUDIT_MAX_CHANGE:
+        return whole
+    length = 0
+    for number, note in enumerate(notes):
+        rest = f"; and {len(notes) - number} more change(s)"
+        if length + len(note) + len(rest) > AUDIT_MAX_CHANGE:
+            if number == 0:  # one note longer than the line: its opening
+                rest = f" ...; and {len(notes) - 1} more change(s)" if len(notes) > 1 else " ..."
+                return note[: AUDIT_MAX_CHANGE - len(rest)] + rest
+            return "; ".join(notes[:number]) + rest
+        length += len(note) + 2
+    return whole[:AUDIT_MAX_CHANGE]

@@ -243,6 +243,39 @@
     });
   }
 
+  function consolidations() {
+    const holder = document.getElementById("consolidations");
+    data.consolidations.forEach(function (run) {
+      const block = el("div", { class: "consolidation" });
+      block.appendChild(el("h3", {}, "Consolidation of " + run.started_at + " (" + run.report + ")"));
+      if (!run.changes.length) {
+        block.appendChild(el("p", {}, "No change."));
+        holder.appendChild(block);
+        return;
+      }
+      const table = el("table", { class: "reported" });
+      const head = el("tr");
+      ["Step", "Change", "Fact or file", "Said by", "Reason"].forEach(function (name) {
+        head.appendChild(el("th", {}, name));
+      });
+      table.appendChild(head);
+      run.changes.forEach(function (change) {
+        const row = el("tr", { class: "reported-change" + (change.untrusted ? " untrusted" : "") });
+        row.appendChild(el("td", {}, change.step));
+        row.appendChild(el("td", {}, change.change));
+        row.appendChild(el("td", { title: change.target }, change.sentence || change.target));
+        const said = el("td", {}, change.said_by);
+        if (change.untrusted) said.appendChild(el("span", { class: "badge flag" }, "from outside (untrusted)"));
+        row.appendChild(said);
+        row.appendChild(el("td", {}, change.reason));
+        table.appendChild(row);
+      });
+      block.appendChild(table);
+      if (run.more) block.appendChild(el("p", {}, run.more + " more changes in " + run.report));
+      holder.appendChild(block);
+    });
+  }
+
   function health() {
     const holder = document.getElementById("health-body");
     const h = data.health;
@@ -289,6 +322,7 @@
   perDayChart();
   curveChart();
   changes();
+  consolidations();
   health();
   document.body.setAttribute("data-ready-ms", Math.round(performance.now()));
   document.body.setAttribute("data-ready", "yes");

@@ -1,8 +1,8 @@
 """What the memory page shows, as records: the facts by subject (the person first), each
 with its sentence, when it was learned, who said it and where, its activation now and the
 inputs of its decay, whether it is pinned or in MEMORY.md, and the facts it replaced; the
-facts learned per day; the audit log's changes; the health report and the probe's last
-result.
+facts learned per day; the audit log's changes and the last consolidations' changes with who
+said each fact they touched (their reports); the health report and the probe's last result.
 
 Nothing forgotten is in it: a fact archived as forgotten is left out, and so is any fact,
 superseded fact or turn whose source line the forgotten ledger names or a forget blanked.
@@ -29,6 +29,8 @@ if TYPE_CHECKING:
 PERSON = "user"  # the subject the rules give the person the memory belongs to
 PERSON_NAMES = frozenset((PERSON, "用户"))
 MAX_CHANGES = 500  # the audit log's latest lines shown
+MAX_REPORTS = 10  # the latest consolidations' reports shown
+MAX_REPORT_ROWS = 200  # of each report's changes
 MAX_TURN_CHARS = 2000  # of a turn's words shown beside its fact
 _LINE_SOURCE = re.compile(r"^(sessions/[^/:]+\.jsonl):(\d+)$")
 _FILES = re.compile(r"\S*(?:/|\.(?:jsonl|json|md|bak|bin|npz|yaml|marshal))(?=[\s,;)]|$)")
@@ -103,6 +105,30 @@ class Change:
 
 
 @dataclass(frozen=True)
+class ReportedChange:
+    """One change a consolidation's report lists: the step, what it did, to which fact (its
+    sentence, while the memory holds it) or file, who said that fact, and why."""
+
+    step: str
+    change: str
+    target: str
+    sentence: str | None
+    said_by: str
+    reason: str
+    untrusted: bool  # said by someone outside (neither the owner nor the agent)
+
+
+@dataclass(frozen=True)
+class Consolidation:
+    """A consolidation's changes, as its report (state/reports/) lists them."""
+
+    started_at: str
+    report: str  # the report's file, relative to the data directory
+    changes: tuple[ReportedChange, ...]
+    more: int  # changes beyond those shown
+
+
+@dataclass(frozen=True)
 class Health:
     status: str | None
     figures: dict[str, Any]
@@ -122,6 +148,7 @@ class ViewData:
     subjects: tuple[Subject, ...]
     per_day: tuple[tuple[str, int], ...]
     changes: tuple[Change, ...]
+    consolidations: tuple[Consolidation, ...]
     health: Health
     warnings: tuple[str, ...] = field(default=())
 
@@ -135,7 +162,7 @@ class ViewData:
         record = {
             name.name: getattr(self, name.name)
             for name in fields(self)
-            if name.name not in ("subjects", "changes", "health", "per_day")
+            if name.name not in ("subjects", "changes", "consolidations", "health", "per_day")
         }
         record["subjects"] = [
             {
@@ -147,6 +174,7 @@ class ViewData:
         ]
         record["per_day"] = [list(day) for day in self.per_day]
         record["changes"] = [asdict(change) for change in self.changes]
+        record["consolidations"] = [asdict(run) for run in self.consolidations]
         record["health"] = asdict(self.health)
         return record
 
@@ -244,6 +272,7 @@ def view_data(graph: KnowledgeGraph, now: datetime) -> ViewData:
         subjects=tuple(subjects),
         per_day=tuple(sorted(days.items())),
         changes=tuple(_changes(graph, origins)),
+        consolidations=tuple(_consolidations(graph, [*facts, *archived])),
         health=_health(graph),
         warnings=tuple(graph.store.warnings),
     )
@@ -337,6 +366,44 @@ def _changes(graph: KnowledgeGraph, origins: dict[str, str]) -> list[Change]:
     return changes
 
 
+def _consolidations(graph: KnowledgeGraph, known: list[Fact]) -> list[Consolidation]:
+    """The latest consolidations' reports, the latest first, each change with the sentence
+    of the fact it touched where `known` (the facts shown and their history) has it. A
+    forget takes out of the reports every line that names what it forgot."""
+    from ..steps.report import written_changes
+
+    layout = graph.layout
+    sentences = {fact.id: fact.sentence for fact in known}
+    runs = []
+    for path in sorted(layout.reports_dir.glob("*.md"), reverse=True)[:MAX_REPORTS]:
+        try:
+            started, rows = written_changes(path.read_text(encoding="utf-8"))
+        except (OSError, UnicodeDecodeError) as exc:
+            graph.store.warnings.append(f"{layout.relative(path)}: not read ({exc})")
+            continue
+        shown = tuple(
+            ReportedChange(
+                step=row.step,
+                change=row.change,
+                target=row.target,
+                sentence=sentences.get(row.target),
+                said_by=row.origin,
+                reason=row.reason,
+                untrusted=row.origin not in TRUSTED | {UNKNOWN, ""},
+            )
+            for row in rows[:MAX_REPORT_ROWS]
+        )
+        runs.append(
+            Consolidation(
+                started_at=started or path.stem,
+                report=layout.relative(path),
+                changes=shown,
+                more=len(rows) - len(shown),
+            )
+        )
+    return runs
+
+
 def _health(graph: KnowledgeGraph) -> Health:
     layout = graph.layout
     try:
@@ -351,12 +418,14 @@ def _health(graph: KnowledgeGraph) -> Health:
         for key, value in report.items()
         if isinstance(value, int | float | str) and not isinstance(value, bool)
     }
+    findings = tuple(_finding(f) for f in report.get("findings") or ())
     return Health(
         status=report.get("status"),
         figures=figures,
-        warnings=tuple(str(w) for w in report.get("warnings") or ()),
+        # health.json lists each finding's message among its warnings too: shown once
+        warnings=tuple(str(w) for w in report.get("warnings") or () if str(w) not in findings),
         problems=tuple(str(p) for p in report.get("problems") or ()),
-        findings=tuple(_finding(f) for f in report.get("findings") or ()),
+        findings=findings,
         probe=dict(probes[-1]) if probes else None,
     )
 

@@ -22,6 +22,8 @@ facts' list already weighs the words of what was learned from each turn.
 An episode that is hollow for the query (recall/hollow.py: an earlier asking of the same
 question, the assistant saying it does not know, a pleasantry) is marked so and does not
 count towards the k episodes found: the fusion lists it after everything that is evidence.
+For a query whose results go into a prompt unasked (Query.injected), a turn that only asks
+is hollow whatever its words, and is left out.
 """
 
 from __future__ import annotations
@@ -106,10 +108,10 @@ def find(query: Query, *, concerned: bool) -> list[EpisodeHit]:
     for hit in hits:
         if hit.episode.source not in seen:
             seen.add(hit.episode.source)
-            hit.hollow = hollow(hit.episode, query.terms)
+            hit.hollow = hollow(hit.episode, query.terms, any_question=query.injected)
             if not hit.hollow:
                 first.append(hit)
-            elif len(empty) < query.k:
+            elif len(empty) < query.k and not query.injected:
                 empty.append(hit)
         if len(first) == query.k:
             break

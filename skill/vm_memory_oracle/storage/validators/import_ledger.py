@@ -1,6 +1,6 @@
 # Generated from schemas/import-ledger.schema.json by fastjsonschema; do not edit.
 # Regenerate: python -m vm_memory_oracle.storage.validation
-SCHEMA_SHA256 = '9b4d548f679acc01937d9fe309635a4a4f0f5c9abe13665533d5c1163a2e27b2'
+SCHEMA_SHA256 = '23e561fc08bfe0fa90b9139384596f17e03db7a162afa143b1e497d478dcc781'
 
 VERSION = "2.22.3"
 from decimal import Decimal
@@ -352,6 +352,61 @@ def validate_vm_memory_oracle_import_ledger_schema_json(data, custom_formats={},
                                                 if isinstance(data__sources_value__copied_item, str):
                                                     if not REGEX_PATTERNS['^[0-9a-f]{16}$'].search(data__sources_value__copied_item):
                                                         raise JsonSchemaValueException("" + (name_prefix or "data") + ".sources.{data__sources_key}.copied[{data__sources_value__copied_x}]".format(**locals()) + " must match pattern ^[0-9a-f]{16}$")
+                                    if data__sources_value_keys:
+                                        raise JsonSchemaValueException("" + (name_prefix or "data") + ".sources.{data__sources_key}".format(**locals()) + " must not contain "+str(data__sources_value_keys)+" properties")
+                                data__sources_value_one_of_count1 += 1
+                            except (JsonSchemaValueException, JsonSchemaValuesException): pass
+                        if data__sources_value_one_of_count1 < 2:
+                            try:
+                                if not isinstance(data__sources_value, (dict)):
+                                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".sources.{data__sources_key}".format(**locals()) + " must be object")
+                                data__sources_value_is_dict = isinstance(data__sources_value, dict)
+                                if data__sources_value_is_dict:
+                                    data__sources_value__missing_keys = set(['kind', 'turns', 'files']) - data__sources_value.keys()
+                                    if data__sources_value__missing_keys:
+                                        raise JsonSchemaValueException("" + (name_prefix or "data") + ".sources.{data__sources_key}".format(**locals()) + " must contain ")
+                                    data__sources_value_keys = set(data__sources_value.keys())
+                                    if "kind" in data__sources_value_keys:
+                                        data__sources_value_keys.remove("kind")
+                                        data__sources_value__kind = data__sources_value["kind"]
+                                        if not (isinstance(data__sources_value__kind, str) and data__sources_value__kind == 'history'):
+                                            raise JsonSchemaValueException("" + (name_prefix or "data") + ".sources.{data__sources_key}.kind".format(**locals()) + " must be one of ['history']")
+                                    if "turns" in data__sources_value_keys:
+                                        data__sources_value_keys.remove("turns")
+                                        data__sources_value__turns = data__sources_value["turns"]
+                                        if not isinstance(data__sources_value__turns, (int)) and not (isinstance(data__sources_value__turns, float) and data__sources_value__turns.is_integer()) or isinstance(data__sources_value__turns, bool):
+                                            raise JsonSchemaValueException("" + (name_prefix or "data") + ".sources.{data__sources_key}.turns".format(**locals()) + " must be integer")
+                                        if isinstance(data__sources_value__turns, (int, float, Decimal)) and not isinstance(data__sources_value__turns, bool):
+                                            if data__sources_value__turns < 0:
+                                                raise JsonSchemaValueException("" + (name_prefix or "data") + ".sources.{data__sources_key}.turns".format(**locals()) + " must be bigger than or equal to 0")
+                                    if "files" in data__sources_value_keys:
+                                        data__sources_value_keys.remove("files")
+                                        data__sources_value__files = data__sources_value["files"]
+                                        if not isinstance(data__sources_value__files, (dict)):
+                                            raise JsonSchemaValueException("" + (name_prefix or "data") + ".sources.{data__sources_key}.files".format(**locals()) + " must be object")
+                                        data__sources_value__files_is_dict = isinstance(data__sources_value__files, dict)
+                                        if data__sources_value__files_is_dict:
+                                            data__sources_value__files_keys = set(data__sources_value__files.keys())
+                                            for data__sources_value__files_key in data__sources_value__files_keys:
+                                                if data__sources_value__files_key not in []:
+                                                    data__sources_value__files_value = data__sources_value__files.get(data__sources_value__files_key)
+                                                    if not isinstance(data__sources_value__files_value, (str)):
+                                                        raise JsonSchemaValueException("" + (name_prefix or "data") + ".sources.{data__sources_key}.files.{data__sources_value__files_key}".format(**locals()) + " must be string")
+                                                    if isinstance(data__sources_value__files_value, str):
+                                                        if not REGEX_PATTERNS['^[0-9]{4}-[0-9]{2}-[0-9]{2}-[0-9]{6}\\.jsonl$'].search(data__sources_value__files_value):
+                                                            raise JsonSchemaValueException("" + (name_prefix or "data") + ".sources.{data__sources_key}.files.{data__sources_value__files_key}".format(**locals()) + " must match pattern ^[0-9]{4}-[0-9]{2}-[0-9]{2}-[0-9]{6}\\.jsonl$")
+                                            data__sources_value__files_len = len(data__sources_value__files)
+                                            if data__sources_value__files_len != 0:
+                                                data__sources_value__files_property_names = True
+                                                for data__sources_value__files_key in data__sources_value__files:
+                                                    try:
+                                                        if isinstance(data__sources_value__files_key, str):
+                                                            if not REGEX_PATTERNS['^[0-9]{4}-[0-9]{2}-[0-9]{2}$'].search(data__sources_value__files_key):
+                                                                raise JsonSchemaValueException("" + (name_prefix or "data") + ".sources.{data__sources_key}.files".format(**locals()) + " must match pattern ^[0-9]{4}-[0-9]{2}-[0-9]{2}$")
+                                                    except (JsonSchemaValueException, JsonSchemaValuesException):
+                                                        data__sources_value__files_property_names = False
+                                                if not data__sources_value__files_property_names:
+                                                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".sources.{data__sources_key}.files".format(**locals()) + " must be named by propertyName definition")
                                     if data__sources_value_keys:
                                         raise JsonSchemaValueException("" + (name_prefix or "data") + ".sources.{data__sources_key}".format(**locals()) + " must not contain "+str(data__sources_value_keys)+" properties")
                                 data__sources_value_one_of_count1 += 1

@@ -1,6 +1,6 @@
 # Generated from schemas/session-turn.schema.json by fastjsonschema; do not edit.
 # Regenerate: python -m vm_memory_oracle.storage.validation
-SCHEMA_SHA256 = 'aa78db83be17bf53f789c69f5386469fb89454277eac4100beceb98e3b2be485'
+SCHEMA_SHA256 = 'e06a1f65658ff9c5c0ac0e2fd1cdad6587de39b4775bc01106ca54a8b922f0d1'
 
 VERSION = "2.22.3"
 from decimal import Decimal
