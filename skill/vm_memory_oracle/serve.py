@@ -286,14 +286,8 @@ class Service:
         floor = request.get("minScore", 0)
         if isinstance(floor, bool) or not isinstance(floor, (int, float)) or not 0 <= floor <= 1:
             raise InvalidInputError(f"minScore must be from 0 to 1, got {floor!r}", key="minScore")
-        boost = request.get("boost", True)
-        if not isinstance(boost, bool):
-            raise InvalidInputError(f"boost must be true or false, got {boost!r}", key="boost")
-        injected = request.get("injected", False)
-        if not isinstance(injected, bool):
-            raise InvalidInputError(
-                f"injected must be true or false, got {injected!r}", key="injected"
-            )
+        boost = _flag(request, "boost", True)
+        injected = _flag(request, "injected", False)
         memory = self._memory()
         shown = shown_to(request, memory.settings)
         (result_set,) = memory.recall(
@@ -398,6 +392,13 @@ def _name(request: dict, key: str) -> str:
             f"at most 128), got {str(value)[:80]!r}",
             key=key,
         )
+    return value
+
+
+def _flag(request: dict, key: str, default: bool) -> bool:
+    value = request.get(key, default)
+    if not isinstance(value, bool):
+        raise InvalidInputError(f"{key} must be true or false, got {value!r}", key=key)
     return value
 
 

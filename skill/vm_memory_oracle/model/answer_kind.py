@@ -128,7 +128,6 @@ _PLACE = re.compile(
     r"\b(?:in|at|to|from|near|visited|visiting|around|across)\s+(?:the\s+)?([A-Z][\w'’.&-]+)"
     r"|(?:在|去了?|到|来自|住在|搬到)([\u4e00-\u9fff]{2,})",
 )
-_TITLE = re.compile(r"《[^》]+》|“[^”]+”|\"[^\"]+\"|'[A-Z][^']+'")
 
 
 def asked_kind(question: str) -> str | None:
