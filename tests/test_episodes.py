@@ -165,7 +165,7 @@ def test_a_lost_or_damaged_episode_index_is_built_again_and_says_so(cli, data_di
     first = recalled(cli, "which museum needs tickets ahead")
     assert first
     cache = data_dir / "state" / "cache"
-    (cache / "episodes.bin").write_bytes(b"damaged")
+    (cache / "episode-vectors" / "000001.bin").write_bytes(b"damaged")
     again = recalled(cli, "which museum needs tickets ahead")
     assert [hit["id"] for hit in again] == [hit["id"] for hit in first]
     audit = (data_dir / "state" / "audit.jsonl").read_text().splitlines()
@@ -227,7 +227,7 @@ def test_recall_of_a_memory_without_episodes_is_unchanged(cli, data_dir):
     assert not (data_dir / "episodes").exists()
     results = recalled(cli, "Volvo")
     assert [hit["text"] for hit in results] == ["user drives a blue Volvo"]
-    assert not (data_dir / "state" / "cache" / "episodes.bin").exists()
+    assert not (data_dir / "state" / "cache" / "episode-vectors").exists()
 
 
 @pytest.mark.parametrize("notes, episodes_shown", [(7, 5), (12, 1)])
@@ -514,3 +514,45 @@ def test_indexes_made_by_other_code_are_built_again_without_a_repair(cli, data_d
         note.startswith("full-text index: ") and "made by another version" in note for note in notes
     ), notes
     assert not [repair for line in lines for repair in line.get("repairs", [])]
+
+
+def test_many_episodes_are_indexed_a_chunk_at_a_time_into_segments(cli, data_dir, monkeypatch):
+    """An index of many episodes is made a few at a time (CHUNK) into segments of SEGMENT
+    vectors each: recall finds the same as from one segment, and a turn learned later
+    rewrites the last segment alone."""
+    from vm_memory_oracle.episodes import index as module
+    from vm_memory_oracle.episodes import vectors as segments
+
+    hash_embedder(cli)
+    turns = [
+        ("user", f"My neighbour number {n} keeps {n + 2} {animal} in the garden shed.")
+        for n, animal in enumerate(["rabbits", "hens", "goats", "bees", "ducks"] * 5)
+    ]
+    log(data_dir, turns)
+    summarize(cli)
+    queries = ["who keeps bees in the shed", "neighbour number 7", "how many ducks"]
+    whole = [[hit["id"] for hit in recalled(cli, query, "--k", "8")] for query in queries]
+    vectors_dir = data_dir / "state" / "cache" / "episode-vectors"
+    assert sorted(path.name for path in vectors_dir.iterdir()) == ["000001.bin"]
+
+    monkeypatch.setattr(segments, "SEGMENT", 4)
+    monkeypatch.setattr(module, "CHUNK", 3)
+    rebuilt = cli("--json", "--action", "reindex", now=LATER)
+    assert rebuilt.code == 0, rebuilt.err
+    assert rebuilt.json()["episodes"] == 25
+    names = sorted(path.name for path in vectors_dir.iterdir())
+    assert names == [f"{number:06d}.bin" for number in range(1, 8)]  # 25 = 6 x 4 + 1
+    split = [[hit["id"] for hit in recalled(cli, query, "--k", "8")] for query in queries]
+    assert split == whole
+
+    stamps = {name: (vectors_dir / name).stat().st_mtime_ns for name in names}
+    log(
+        data_dir, [("user", "My neighbour number 99 keeps llamas.")], name="2026-05-11-090000.jsonl"
+    )
+    assert cli("--action", "summarize", "--all", now=LATER).code == 0
+    found = recalled(cli, "who keeps llamas")
+    assert any("llamas" in hit["text"] for hit in found)
+    assert {name: (vectors_dir / name).stat().st_mtime_ns for name in names[:-1]} == {
+        name: stamps[name] for name in names[:-1]
+    }
+    assert (vectors_dir / names[-1]).stat().st_mtime_ns != stamps[names[-1]]

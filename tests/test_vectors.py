@@ -190,12 +190,16 @@ def test_the_embedding_cache_writes_few_new_vectors_beside_the_whole_file(tmp_pa
     assert all(module.content_hash(text) in again for text in [*first, "one more"])
     assert np.array_equal(again.vector(module.content_hash("text 7")), made[7])
 
-    more = [f"later {n}" for n in range(300)]  # 301 > max(256, 3000 // 10): written whole
-    again.add(more, vectors(more))
+    more = [f"later {n}" for n in range(300)]  # 301 > max(256, 3000 // 10): a part
+    again_made = vectors(more)
+    again.add(more, again_made)
     again.save(store)
-    assert not recent.exists() and whole.read_bytes() != whole_bytes
+    parts = module.part_paths(whole)
+    assert not recent.exists() and whole.read_bytes() == whole_bytes
+    assert [part.name for part in parts] == ["cache-m.part-1.npz"]
     read = EmbeddingCache.load(whole, 4, recent)
     assert all(module.content_hash(text) in read for text in [*first, *more, "one more"])
+    assert np.array_equal(read.vector(module.content_hash("later 7")), again_made[7])
 
     read.add(["last"], vectors(["last"]))
     read.save(store)
@@ -205,8 +209,62 @@ def test_the_embedding_cache_writes_few_new_vectors_beside_the_whole_file(tmp_pa
     assert module.content_hash("later 3") in damaged  # the whole file still serves
     damaged.add(["last"], vectors(["last"]))
     damaged.save(store)  # a damaged file is mended by writing everything whole
-    assert not recent.exists()
-    assert EmbeddingCache.load(whole, 4, recent).problem is None
+    assert not recent.exists() and not module.part_paths(whole)
+    mended = EmbeddingCache.load(whole, 4, recent)
+    assert mended.problem is None
+    assert all(module.content_hash(text) in mended for text in [*first, *more, "last"])
+    assert np.array_equal(mended.vector(module.content_hash("later 7")), again_made[7])
+    assert np.array_equal(mended.vector(module.content_hash("text 7")), made[7])
+
+
+def test_a_build_s_vectors_go_to_parts_as_it_goes_and_many_parts_are_written_whole(tmp_path):
+    """flush() writes what was added as a part and holds it no more; past PART_MAX parts
+    everything is written again as one whole file, read back the same; keep() drops the
+    vectors it leaves out when that happens; a file replaced by another process after
+    this one read its digests is read as it was."""
+    from vm_memory_oracle.data_directory import initialize
+    from vm_memory_oracle.semantic import cache as module
+    from vm_memory_oracle.semantic.cache import EmbeddingCache, content_hash
+    from vm_memory_oracle.storage.layout import Layout
+    from vm_memory_oracle.storage.store import Store
+
+    layout = Layout(tmp_path / "memory")
+    initialize(layout)
+    store = Store(layout, lock_timeout=5, timestamp="2026-05-15T00:00:00Z")
+    whole, recent = layout.embedding_cache("m"), layout.recent_embeddings("m")
+    rng = np.random.default_rng(1)
+    made: dict[str, np.ndarray] = {}
+    cache = EmbeddingCache.load(whole, 6, recent)
+    for batch in range(module.PART_MAX + 3):
+        texts = [f"turn {batch}-{n}" for n in range(50)]
+        matrix = rng.normal(size=(50, 6)).astype(np.float32)
+        made.update(zip(texts, matrix))
+        cache.add(texts, matrix)
+        cache.flush(store)
+        assert not cache._added  # written, no longer held
+        if batch == 0:
+            assert whole.exists() and not module.part_paths(whole)
+        elif batch <= module.PART_MAX:
+            assert len(module.part_paths(whole)) == batch
+    assert len(module.part_paths(whole)) == 1  # merged into the whole file once, then one
+    read = EmbeddingCache.load(whole, 6, recent)
+    texts = list(made)
+    assert np.array_equal(
+        read.vectors([content_hash(t) for t in texts]), np.vstack(list(made.values()))
+    )
+    opened = EmbeddingCache.load(whole, 6, recent)
+    kept = texts[::2]
+    read.keep({content_hash(t) for t in kept})
+    assert content_hash(texts[1]) not in read and content_hash(texts[0]) in read
+    read._write_whole(store)
+    assert not module.part_paths(whole)
+    after = EmbeddingCache.load(whole, 6, recent)
+    assert all(content_hash(t) in after for t in kept)
+    assert not any(content_hash(t) in after for t in texts[1::2])
+    assert np.array_equal(after.vector(content_hash(kept[5])), made[kept[5]])
+    # read before the rewrite, its files since replaced or deleted: read as they were
+    assert np.array_equal(opened.vector(content_hash(texts[1])), made[texts[1]])
+    assert np.array_equal(opened.vector(content_hash(texts[-1])), made[texts[-1]])
 
 
 @pytest.mark.parametrize("kind, count", [(FLAT, 3000), (IVF, 5000), (FLAT, 0)])

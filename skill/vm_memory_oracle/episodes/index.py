@@ -7,19 +7,23 @@ model they were made with, how far each file was read and where each episode's l
 That record is kept through storage/derived.Derived: its key is the episodes files, the
 index's own files and the model, and its layout a digest of the code that makes it, so a
 record made by other code is never read as this code's.
-state/cache/episodes.bin holds the vectors of the turns' openings (a flat FAISS index: one
-for each turn's first passage, Episode.embedded), state/cache/episode-text/ the terms of
-every passage (tantivy, BM25). Every file here is derived: when one is missing or unreadable,
-when a recorded file shrank or disappeared, or when the model changed, both indexes are
-built again from episodes/ (a repair, noted in the audit log, when it was not a first
+state/cache/episode-vectors/ holds the vectors of the turns' openings, in segments (one
+for each turn's first passage, Episode.embedded: episodes/vectors.py), state/cache/episode-text/
+the terms of every passage (tantivy, BM25). Every file here is derived: when one is missing
+or unreadable, when a recorded file shrank or disappeared, or when the model changed, both
+indexes are built again from episodes/ (a repair, noted in the audit log, when it was not a first
 build). Texts are embedded outside the lock, reusing the embedding cache (a short turn's
-text is a fact's context, embedded once); the indexes are written under it.
+text is a fact's context, embedded once); the indexes are written under it. Episodes are
+read, embedded and indexed CHUNK at a time, the vectors embedded written to the cache as
+they are made (under the lock, a moment each time): an import of half a million turns
+holds a chunk of them, never all.
 """
 
 from __future__ import annotations
 
 import os
 import sys
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
@@ -30,11 +34,11 @@ import numpy as np
 from ..errors import IndexCorrupt, TextIndexCorrupt
 from ..model.text import tokens
 from ..semantic.cache import EmbeddingCache, content_hash
-from ..semantic.vectors import VectorIndex
 from ..storage import derived, strict_json
 from ..storage.text_index import TextIndex
 from ..storage.validation import problem
 from . import EPISODE_KIND, Episode, episode_files
+from .vectors import EpisodeVectors, remove_segments
 
 FIRST_BUILD = "no episode index yet"
 FORCED = "a rebuild was asked for"
@@ -43,6 +47,10 @@ OTHER_CODE = "the episode index was made by another version"
 # The record is written last: indexes without one are a write cut short (or state/cache/
 # cleared, which is allowed at any time), not damage.
 INTERRUPTED = "its record is missing: its last write was cut short or state/cache/ was cleared"
+# Episodes read, embedded and indexed at a time; the vectors the cache holds past it are
+# written to its files.
+CHUNK = 4096
+READ_BLOCK = 1 << 22
 
 
 class _NoText:
@@ -63,7 +71,6 @@ class EpisodeIndexReport:
     rebuilt: str | None = None
     skipped: list[str] = field(default_factory=list)  # bad lines: file:line and why
     warnings: list[str] = field(default_factory=list)  # for the command's output
-    fresh: dict = field(default_factory=dict, repr=False)  # text -> vector, embedded now
 
     @property
     def repaired(self) -> bool:
@@ -74,7 +81,7 @@ class EpisodeIndexReport:
 class EpisodeIndex:
     """The episodes' indexes as one command reads them."""
 
-    vectors: VectorIndex
+    vectors: EpisodeVectors
     text: TextIndex | _NoText
     place_of: dict[int, tuple[str, int]]  # vector id -> (episodes file name, byte offset)
     directory: Path
@@ -106,46 +113,75 @@ def document_body(episode: Episode) -> str:
     return " ".join(tokens(episode.text))
 
 
-@dataclass
-class _Read:
-    """Episodes read from the files, past the offsets the indexes were brought to."""
+class _Reader:
+    """Episodes read from the files, past the offsets the indexes were brought to, a chunk
+    at a time; what it read to (each file's bytes), the lines it skipped and the files
+    that end in a part of a line, once it has gone through."""
 
-    episodes: list[tuple[Episode, str, int]] = field(default_factory=list)  # (ep, file, offset)
-    reached: dict[str, int] = field(default_factory=dict)  # file name -> bytes read
-    skipped: list[str] = field(default_factory=list)
-    torn: list[str] = field(default_factory=list)  # files ending in a part of a line
+    def __init__(self, layout, start: dict[str, int]):
+        self.layout = layout
+        self.start = start
+        self.reached: dict[str, int] = {}  # file name -> bytes read
+        self.skipped: list[str] = []
+        self.torn: list[str] = []  # files ending in a part of a line
 
+    def chunks(self, size: int = CHUNK) -> Iterator[list[tuple[Episode, str, int]]]:
+        """Lists of (episode, file name, byte offset), at most `size` in each."""
+        chunk: list[tuple[Episode, str, int]] = []
+        for path in episode_files(self.layout):
+            for found in self._read(path):
+                chunk.append(found)
+                if len(chunk) >= size:
+                    yield chunk
+                    chunk = []
+        if chunk:
+            yield chunk
 
-def _read_from(layout, start: dict[str, int]) -> _Read:
-    read = _Read()
-    for path in episode_files(layout):
-        offset = start.get(path.name, 0)
+    def _read(self, path: Path) -> Iterator[tuple[Episode, str, int]]:
+        layout, name = self.layout, path.name
+        position = self.start.get(name, 0)
+        self.reached[name] = position
         try:
-            with open(path, "rb") as handle:
-                handle.seek(offset)
-                data = handle.read()
+            handle = open(path, "rb")  # noqa: SIM115  # closed below, read a block at a time
         except OSError as exc:
-            read.skipped.append(f"{layout.relative(path)}: {exc.strerror or exc}")
-            read.reached[path.name] = offset
-            continue
-        if data and not data.endswith(b"\n"):
-            # episodes are appended whole under the lock: a part of a line is a torn one
-            read.torn.append(path.name)
-        data = data[: data.rfind(b"\n") + 1]
-        position = offset
-        for raw in data.splitlines(keepends=True):
+            self.skipped.append(f"{layout.relative(path)}: {exc.strerror or exc}")
+            return
+        with handle:
             try:
-                record = strict_json.loads(raw.decode("utf-8"))
-                why = problem(EPISODE_KIND, record)
-            except (UnicodeDecodeError, strict_json.JsonRefused) as exc:
-                why = str(exc) or "not JSON"
-            if why is None:
-                read.episodes.append((Episode.from_record(record), path.name, position))
-            else:
-                read.skipped.append(f"{layout.relative(path)} at byte {position}: {why}")
-            position += len(raw)
-        read.reached[path.name] = position
-    return read
+                # as long as it was when opened: what is appended meanwhile is read next time
+                end = os.fstat(handle.fileno()).st_size
+                handle.seek(position)
+            except OSError as exc:
+                self.skipped.append(f"{layout.relative(path)}: {exc.strerror or exc}")
+                return
+            rest = b""
+            while position + len(rest) < end:
+                block = handle.read(min(READ_BLOCK, end - position - len(rest)))
+                if not block:
+                    break
+                data = rest + block
+                cut = data.rfind(b"\n") + 1
+                rest = data[cut:]
+                for raw in data[:cut].splitlines(keepends=True):
+                    found = self._episode(path, raw, position)
+                    if found is not None:
+                        yield found
+                    position += len(raw)
+                    self.reached[name] = position
+            if rest:
+                # episodes are appended whole under the lock: a part of a line is a torn one
+                self.torn.append(name)
+
+    def _episode(self, path: Path, raw: bytes, position: int):
+        try:
+            record = strict_json.loads(raw.decode("utf-8"))
+            why = problem(EPISODE_KIND, record)
+        except (UnicodeDecodeError, strict_json.JsonRefused) as exc:
+            why = str(exc) or "not JSON"
+        if why is None:
+            return Episode.from_record(record), path.name, position
+        self.skipped.append(f"{self.layout.relative(path)} at byte {position}: {why}")
+        return None
 
 
 def _file_sizes(layout) -> dict[str, int]:
@@ -162,15 +198,16 @@ def _kept_state(store, model: str) -> derived.Derived[dict[str, Any]]:
     """The record of the indexes (model, how far each file was read, the episodes' places,
     the digests of the texts embedded), for the episodes files and the index's own files
     as they are now. Its key: (layout, model, the full-text index's file stamps, the vector
-    file's key, each episodes file's key)."""
+    segments' stamps, each episodes file's key)."""
     layout = store.layout
     return derived.Derived(
         layout.episode_index_state,
         layout=_layout(),
-        sources=(layout.episode_vectors, *episode_files(layout)),
+        sources=episode_files(layout),
         made_with=(
             model,
-            tuple(sorted((name, tuple(stamp)) for name, stamp in _text_files(layout).items())),
+            _stamps(layout.episode_text_dir, text=True),
+            _stamps(layout.episode_vectors),
         ),
         required=0,
         disk=store.cache_usable(layout.episode_index_state),
@@ -193,20 +230,23 @@ def _index_files_key(key: tuple) -> tuple:
     return key[2:4]
 
 
-def _text_files(layout) -> dict[str, list[int]]:
+def _stamps(directory: Path, *, text: bool = False) -> tuple:
+    """Each file of an index directory with its [size, mtime], as a key."""
     from ..storage.text_index import file_stamps
 
-    directory = layout.episode_text_dir
     try:
-        return file_stamps(directory) if directory.is_dir() else {}
+        stamps = file_stamps(directory) if directory.is_dir() else {}
     except OSError:  # a writer replacing its files right now: not the files written
-        return {"": [-1, -1]}
+        stamps = {"": [-1, -1]}
+    if not text:
+        stamps = {name: stamp for name, stamp in stamps.items() if name.endswith(".bin")}
+    return tuple(sorted((name, tuple(stamp)) for name, stamp in stamps.items()))
 
 
-def _open(layout, dimension: int) -> tuple[VectorIndex, TextIndex] | None:
+def _open(layout, dimension: int) -> tuple[EpisodeVectors, TextIndex] | None:
     try:
         return (
-            VectorIndex.load(layout.episode_vectors, dimension),
+            EpisodeVectors.open(layout.episode_vectors, dimension),
             TextIndex.open(layout.episode_text_dir),
         )
     except (IndexCorrupt, TextIndexCorrupt, OSError):
@@ -232,9 +272,10 @@ def update_episode_index(
             if len(held_vectors) == len(state["digests"]):
                 return _made(layout, held_vectors, held_text, state), _counted(report, state)
     other = held is None and not force and kept.other_layout()  # made by other code
-    if not sizes and held is None and not other and not layout.episode_vectors.exists():
+    if not sizes and held is None and not other and not _stamps(layout.episode_vectors):
         # No episode yet (a memory of remembered facts only): nothing to index or write.
         return _empty(layout, embedder), report
+    cache = EmbeddingCache.of(graph, embedder)
     lock = store.refused(layout.write_lock)
     if lock is not None:  # a memory that cannot be locked: indexes for this command only
         report.warnings.append(
@@ -242,33 +283,24 @@ def update_episode_index(
             f"for this command only ({lock.fix})"
         )
         base, _ = _base(store, model, None, sizes)
-        read = _read_from(layout, {})
-        vectors = _embedded(graph, embedder, [episode for episode, _, _ in read.episodes], report)
-        return _written(graph, embedder, base, read, vectors, report, write=False)
+        return _written(graph, embedder, base, cache, report, write=False)
     base, reason = _base(store, model, held, sizes, other=other)
     if force:
         reason = FORCED
-    read = _read_from(layout, base.reached)
+    read = _embedded(graph, embedder, cache, base.reached, report)
     if read.skipped or read.torn:
         # Bad lines go to the file's quarantine (the store's way with every JSONL file), and
         # the files, rewritten without them, are indexed again.
         for path in episode_files(layout):
             store.read_records(path, EPISODE_KIND, copy=False)
-        sizes = _file_sizes(layout)
-        base, reason = _base(store, model, held, sizes, other=other)
-        read = _read_from(layout, base.reached)
-    vectors = _embedded(graph, embedder, [episode for episode, _, _ in read.episodes], report)
+        base, reason = _base(store, model, held, _file_sizes(layout), other=other)
     try:
         with store.locked("episode index"):
             again = _kept_state(store, model).written()
             if again != held and not force:  # another process brought them in step meanwhile
                 base, reason = _base(store, model, again, _file_sizes(layout))
-                read = _read_from(layout, base.reached)
-                vectors = _embedded(
-                    graph, embedder, [episode for episode, _, _ in read.episodes], report, vectors
-                )
             report.rebuilt = reason
-            return _written(graph, embedder, base, read, vectors, report, write=True)
+            return _written(graph, embedder, base, cache, report, write=True)
     except TextIndexCorrupt as exc:  # tantivy could not write (a full disk, for one)
         report.warnings.append(
             f"episode recall is off for this command: the episode index could not be "
@@ -278,7 +310,8 @@ def update_episode_index(
 
 
 def _empty(layout, embedder) -> EpisodeIndex:
-    return EpisodeIndex(VectorIndex(embedder.dimension), _NO_TEXT, {}, layout.episodes_dir)
+    vectors = EpisodeVectors(layout.episode_vectors, embedder.dimension)
+    return EpisodeIndex(vectors, _NO_TEXT, {}, layout.episodes_dir)
 
 
 def _counted(report: EpisodeIndexReport, state: dict) -> EpisodeIndexReport:
@@ -330,29 +363,28 @@ def _base(
     ), None
 
 
-def _embedded(
-    graph, embedder, episodes: list[Episode], report, known=None
-) -> dict[str, np.ndarray]:
-    """text -> vector of every episode of `episodes`: from `known`, the embedding cache, or
-    the model (outside the lock). What the model embedded is also kept in report.fresh,
-    for the cache."""
-    known = dict(known or {})
-    texts = sorted(
-        {episode.embedded for episode in episodes if episode.embedded is not None} - set(known)
-    )
-    if not texts:
-        return known
-    cache = EmbeddingCache.of(graph, embedder)
-    missing = sorted(set(cache.unreadable(texts)))
+def _embedded(graph, embedder, cache: EmbeddingCache, reached, report) -> _Reader:
+    """Embed the texts of the episodes past `reached` that `cache` lacks, outside the lock,
+    a chunk at a time; what the cache holds past a chunk is written to its files under the
+    lock, a moment each time. Returns the reader (the lines it skipped, the files torn)."""
+    read = _Reader(graph.layout, reached)
+    for chunk in read.chunks():
+        _embed(embedder, cache, [episode for episode, _, _ in chunk], report)
+        if cache.held >= CHUNK:
+            with graph.store.locked("episode vectors"):
+                cache.save(graph.store)
+    return read
+
+
+def _embed(embedder, cache: EmbeddingCache, episodes: list[Episode], report) -> list[str]:
+    """The texts of `episodes` to embed, each once, embedded into `cache` when it lacks
+    them (or its file of them turns out damaged); returns the texts."""
+    texts = [episode.embedded for episode in episodes if episode.embedded is not None]
+    missing = cache.unreadable(texts)
     if missing:
-        vectors = embedder.embed_passages(missing)
-        known.update(zip(missing, vectors))
-        report.fresh.update(zip(missing, vectors))
+        cache.add(missing, embedder.embed_passages(missing))
         report.embedded += len(missing)
-    for text in texts:
-        if text not in known:
-            known[text] = cache.vector(content_hash(text))
-    return known
+    return texts
 
 
 def episode_digests(graph) -> frozenset[str]:
@@ -370,53 +402,63 @@ def episode_digests(graph) -> frozenset[str]:
     return frozenset(held[1].get("digests", ()))
 
 
-def _written(graph, embedder, base, read: _Read, vectors, report, *, write: bool):
+def _written(graph, embedder, base, cache: EmbeddingCache, report, *, write: bool):
+    """The indexes brought from `base` to the episodes files' ends, a chunk at a time:
+    places and digests recorded, vectors (from `cache`, or embedded now) added to the
+    segments, terms to the full-text index; with `write`, each written as it goes and the
+    record last, else all held for this command."""
     layout, store = graph.layout, graph.store
     places = dict(base.places)
     digests = list(base.digests)
-    fresh = []
-    for episode, name, offset in read.episodes:
-        vid = episode.vector_id
-        if vid not in places:
-            places[vid] = (name, offset)
-            fresh.append(episode)
-            if episode.embedded is not None:
-                digests.append(content_hash(episode.embedded))
-    report.skipped = read.skipped
-    report.warnings.extend(f"episode skipped: {line}" for line in read.skipped)
-    reached = {**base.reached, **read.reached}
     if base.fresh:
-        index = VectorIndex(embedder.dimension)
+        if write:
+            remove_segments(store, layout.episode_vectors)
+            store.delete(layout.cache_dir / "episodes.bin")  # the one file of an older layout
+        index = EpisodeVectors(layout.episode_vectors, embedder.dimension)
         text = store.new_text_index(layout.episode_text_dir) if write else TextIndex.create(None)
     else:
         opened = _open(layout, embedder.dimension)
         assert opened is not None  # checked by _base through the files' stamps
         index, text = opened
-    embedded = [episode for episode in fresh if episode.embedded is not None]
-    if embedded:
-        ids = np.array([episode.vector_id for episode in embedded], dtype=np.int64)
-        index.add(ids, np.vstack([vectors[episode.embedded] for episode in embedded]))
-    if fresh:
-        added = [(episode.vector_id, document_body(episode)) for episode in fresh]
-        if write:
-            store.write_text_index(text, [], added)
-        else:
-            text.write([], added)
-    report.added, report.episodes = len(fresh), len(places)
+    read = _Reader(layout, base.reached)
+    added = 0
+    for chunk in read.chunks():
+        fresh = []
+        for episode, name, offset in chunk:
+            if episode.vector_id not in places:
+                places[episode.vector_id] = (name, offset)
+                fresh.append(episode)
+        embedded = [episode for episode in fresh if episode.embedded is not None]
+        texts = _embed(embedder, cache, embedded, report)
+        if embedded:
+            digested = [content_hash(text) for text in texts]
+            digests += digested
+            ids = np.array([episode.vector_id for episode in embedded], dtype=np.int64)
+            index.add(ids, cache.vectors(digested), store if write else None)
+        if fresh:
+            bodies = [(episode.vector_id, document_body(episode)) for episode in fresh]
+            if write:
+                store.write_text_index(text, [], bodies)
+            else:
+                text.write([], bodies)
+        added += len(fresh)
+        if write and cache.held >= CHUNK:
+            cache.save(store)
+    report.skipped = read.skipped
+    report.warnings.extend(f"episode skipped: {line}" for line in read.skipped)
+    reached = {**base.reached, **read.reached}
+    report.added, report.episodes = added, len(places)
     state = {"model": base.model, "reached": reached, "places": places, "digests": digests}
-    if write and report.fresh:
-        cache = EmbeddingCache.of(graph, embedder)
-        cache.add(list(report.fresh), np.vstack(list(report.fresh.values())))
+    if write and (cache.held or cache.problem is not None):
         cache.save(store)
         store.touched(cache.path)
         cache.note_mended(store)
-    if write and (fresh or base.fresh or reached != base.reached):
-        store.make_directory(layout.cache_dir)
-        store.write_bytes(layout.episode_vectors, index.write_to)
+    if write and (added or base.fresh or reached != base.reached):
+        index.save(store)
         kept = _kept_state(store, base.model)
         kept.keep(kept.key(), state)
     return _made(layout, index, text, state), report
 
 
-def _made(layout, vectors: VectorIndex, text: TextIndex, state: dict) -> EpisodeIndex:
+def _made(layout, vectors: EpisodeVectors, text: TextIndex, state: dict) -> EpisodeIndex:
     return EpisodeIndex(vectors, text, dict(state["places"]), layout.episodes_dir)

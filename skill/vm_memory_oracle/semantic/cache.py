@@ -2,42 +2,80 @@
 the index (embeddings/cache-<model>.npz). Derived state: a lost or damaged cache costs only
 the embedding again.
 
-Vectors added since the file was last written whole go to a small file beside it
-(cache-<model>.recent.npz) while they are few: a remember at 100,000 facts then writes a few
-vectors, not 150 MB. When they grow past a tenth of the cache, the whole file is written
-again with them and the recent file is removed.
+Its vectors lie in files that are read where they lie, never held whole: the whole file,
+parts written beside it (cache-<model>.part-<n>.npz) and a small recent file
+(cache-<model>.recent.npz). A remember at 100,000 facts writes its few vectors to the
+recent file, not 150 MB; an import or a first build that embeds hundreds of thousands of
+texts writes them as parts while it goes (flush), so that it holds a part's vectors at a
+time, not all of them. When the recent file would grow past a tenth of the cache (or
+RECENT_MAX), its vectors become a part; when the parts pass PART_MAX, everything is
+written again as one whole file, a block at a time.
 """
 
 from __future__ import annotations
 
 import hashlib
 import io
+import os
+import re
+import struct
 import zipfile
 import zlib
 from collections.abc import Iterable
+from dataclasses import dataclass
 from pathlib import Path
+from typing import BinaryIO
 
 import numpy as np
 
 from ..embed.base import Embedder
+from ..storage import files
 
 
 def content_hash(text: str) -> str:
     return hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]
 
 
-# The recent file holds at most this share of the cache's vectors (or RECENT_MIN of them).
+# The recent file holds at most this share of the cache's vectors (or RECENT_MIN of them),
+# and never more than RECENT_MAX: past that, its vectors are written as a part.
 RECENT_SHARE = 10
 RECENT_MIN = 256
+RECENT_MAX = 4096
+# Parts beside the whole file before all of them are written again as one.
+PART_MAX = 16
+# Vectors read or written at a time when the whole file is written again.
+BLOCK = 16_384
+_HEX = re.compile(r"[0-9a-f]{16}")
+_LOCAL_HEADER = struct.Struct("<4s2B4HL2L2H")  # a zip member's local header
+
+
+@dataclass
+class _Filed:
+    """One cache file (the whole file or a part): its digests as sorted 64-bit keys, and
+    where its vectors lie, read by row when asked for (never the whole matrix). The file
+    stays open from when its digests were read, so the vectors read are those of the
+    digests read even if another process replaced the file meanwhile."""
+
+    path: Path
+    handle: BinaryIO
+    keys: np.ndarray  # uint64, sorted
+    rows: np.ndarray  # int64: the file's row of each key
+    kept: np.ndarray  # bool: False for a key `keep` left out
+    member: zipfile.ZipInfo  # the vectors' member
+    start: int  # byte offset of the member's data (its .npy header first)
+    data: int  # byte offset of the vectors themselves
+    count: int
+    checked: bool = False  # the member's CRC was compared with the zip's
 
 
 class EmbeddingCache:
     """Vectors by content hash for one model, kept beside the index (derived, rebuildable).
 
-    The whole file's digests are read at once, its vectors only when one of them is asked
-    for: after a remember, the index embeds a few new texts and needs none of the 100,000
-    vectors (200 MB) the file holds. The file stays open until then, so the vectors read
-    are those of the digests read even if another process replaced the file meanwhile.
+    Each file's digests are read at once, its vectors only when one of them is asked for,
+    a row at a time from where it lies: after a remember, the index embeds a few new texts
+    and needs none of the 100,000 vectors (200 MB) the files hold. A file is checked against
+    its zip CRC before its first vector is used; one that turns out damaged counts as
+    holding nothing, and its texts are embedded again.
     """
 
     def __init__(
@@ -54,58 +92,52 @@ class EmbeddingCache:
         self._added = vectors  # the recent file's vectors and those added since
         self.problem = problem  # why a cache file that exists could not be read
         self.recent_path = recent_path  # None: every save writes the whole file
-        self._rows: dict[str, int] = {}  # digest -> its row in the whole file
-        self._whole: frozenset[str] = frozenset()  # the digests the whole file holds
-        self._opened = None  # the whole file (numpy's NpzFile), until its vectors are read
-        self._matrix: np.ndarray | None = None
+        self._filed: list[_Filed] = []  # the whole file first, then the parts
+        self._recent_read: frozenset[str] = frozenset()  # the digests the recent file holds
 
     @classmethod
     def load(cls, path: Path, dimension: int, recent_path: Path | None = None) -> EmbeddingCache:
         cache = cls(path, dimension, {}, None, recent_path=recent_path)
-        cache._open_whole()
+        for filed in (path, *part_paths(path)):
+            cache._open(filed)
         if recent_path is not None:
             recent, recent_problem = _read(recent_path, dimension)
             cache._added = recent
+            cache._recent_read = frozenset(recent)
             cache.problem = cache.problem or recent_problem
         return cache
 
-    def _open_whole(self) -> None:
+    def _open(self, path: Path) -> None:
+        """Read the digests of one file and where its vectors lie; a file of another
+        model's dimension is left out (embedded again), a damaged one noted."""
         try:
-            opened = np.load(self.path, allow_pickle=False)
+            handle = open(path, "rb")  # noqa: SIM115  # held open: see _Filed
         except FileNotFoundError:
             return  # no cache yet, or deleted: everything is embedded again
-        except _DAMAGE as exc:
-            self.problem = _problem(exc)
+        except OSError as exc:
+            self.problem = self.problem or _problem(exc)
             return
         try:
-            hashes = opened["hashes"]
-            shape, _, _ = _member_shape(opened, "vectors")
+            with np.load(handle, allow_pickle=False) as opened:
+                hashes = opened["hashes"]
+                member = opened.zip.getinfo("vectors.npy")
+            shape, fortran, dtype, start, data = _member_layout(handle, member)
         except (*_DAMAGE, KeyError) as exc:
-            opened.close()
-            self.problem = _problem(exc)
+            handle.close()
+            self.problem = self.problem or _problem(exc)
             return
+        keys = _keys(hashes)
         if len(shape) != 2 or shape[1] != self.dimension or shape[0] != len(hashes):
-            opened.close()
+            handle.close()
             return  # another model's cache under this name: embedded again
-        self._rows = {str(digest): row for row, digest in enumerate(hashes)}
-        self._whole = frozenset(self._rows)
-        self._opened = opened
-
-    def _whole_matrix(self) -> np.ndarray:
-        if self._matrix is None:
-            opened, self._opened = self._opened, None
-            try:
-                matrix = opened["vectors"] if opened is not None else None
-            except _DAMAGE as exc:
-                self.problem, matrix = _problem(exc), None
-            finally:
-                if opened is not None:
-                    opened.close()
-            if matrix is None:  # damaged past its header: its vectors are embedded again
-                self._rows = {}
-                matrix = np.zeros((0, self.dimension), dtype=np.float32)
-            self._matrix = matrix
-        return self._matrix
+        if fortran or dtype != np.dtype("<f4") or data < 0 or keys is None:
+            handle.close()
+            self.problem = self.problem or f"{path.name}: not a cache file as this code writes"
+            return
+        order = np.argsort(keys, kind="stable")
+        kept = np.ones(len(keys), dtype=bool)
+        filed = _Filed(path, handle, keys[order], order, kept, member, start, data, len(keys))
+        self._filed.append(filed)
 
     @classmethod
     def of(cls, graph, embedder: Embedder) -> EmbeddingCache:
@@ -116,33 +148,88 @@ class EmbeddingCache:
         recent = graph.layout.recent_embeddings(embedder.model_id)
         return cls.load(path, embedder.dimension, recent if graph.store.usable(recent) else None)
 
+    def _place(self, digest: str) -> tuple[_Filed, int] | None:
+        """(file, row) of a digest the files hold, or None."""
+        if not self._filed or not _HEX.fullmatch(digest):
+            return None
+        key = np.uint64(int(digest, 16))
+        for filed in self._filed:
+            at = int(np.searchsorted(filed.keys, key))
+            if at < len(filed.keys) and filed.keys[at] == key and filed.kept[at]:
+                return filed, int(filed.rows[at])
+        return None
+
     def __contains__(self, digest: str) -> bool:
-        return digest in self._added or digest in self._rows
+        return digest in self._added or self._place(digest) is not None
 
     def vector(self, digest: str) -> np.ndarray:
         held = self._added.get(digest)
         if held is not None:
             return held
-        row = self._rows[digest]
-        matrix = self._whole_matrix()
-        if digest not in self._rows:  # the file's vectors turned out unreadable
-            raise KeyError(digest)
-        return matrix[row]
+        return self.vectors([digest])[0]
+
+    def vectors(self, digests: list[str]) -> np.ndarray:
+        """The vectors of `digests` (each cached: see unreadable) as the rows of one
+        matrix, read from where they lie, file by file; KeyError for one not cached."""
+        matrix = np.zeros((len(digests), self.dimension), dtype=np.float32)
+        wanted: dict[int, list[tuple[int, int]]] = {}
+        for number, digest in enumerate(digests):
+            held = self._added.get(digest)
+            if held is not None:
+                matrix[number] = held
+                continue
+            place = self._place(digest)
+            if place is None:
+                raise KeyError(digest)
+            wanted.setdefault(id(place[0]), []).append((number, place[1]))
+        for filed in list(self._filed):
+            asked = wanted.get(id(filed))
+            if not asked:
+                continue
+            if not self._checked(filed):
+                raise KeyError(digests[asked[0][0]])  # damaged: no longer counted as cached
+            numbers, rows = (np.array(column, dtype=np.int64) for column in zip(*asked))
+            matrix[numbers] = _rows_of(filed, self.dimension, rows)
+        return matrix
+
+    def _checked(self, filed: _Filed) -> bool:
+        """Whether the file's vectors match its zip CRC (compared once, reading the file a
+        block at a time); a file that does not is left out and the problem noted."""
+        if filed.checked:
+            return True
+        try:
+            crc, at, end = 0, filed.start, filed.start + filed.member.file_size
+            while at < end:
+                block = os.pread(filed.handle.fileno(), min(end - at, 1 << 20), at)
+                if not block:
+                    raise EOFError(f"{filed.path.name} ends inside its vectors")
+                crc = zlib.crc32(block, crc)
+                at += len(block)
+            if crc != filed.member.CRC:
+                raise zipfile.BadZipFile(f"Bad CRC-32 for file {filed.member.filename!r}")
+        except _DAMAGE as exc:
+            self.problem = _problem(exc)
+            self._filed.remove(filed)
+            filed.handle.close()
+            return False
+        filed.checked = True
+        return True
 
     def missing(self, wanted: dict) -> list[str]:
         """The texts of `wanted` (see _wanted) that have no cached vector, each once (a
-        vector the whole file lists counts as cached before it is read: see unreadable)."""
+        vector a file lists counts as cached before it is read: see unreadable)."""
         texts = dict.fromkeys(text for _, _, parts in wanted.values() for text in parts)
         return [text for text in texts if content_hash(text) not in self]
 
     def unreadable(self, texts: Iterable[str]) -> list[str]:
-        """The texts (each once) whose vector cannot be read: none is cached, or the whole
-        file that lists it turns out damaged when its vectors are read, which happens here
+        """The texts (each once) whose vector cannot be read: none is cached, or the file
+        that lists it turns out damaged when its vectors are checked, which happens here
         when one of them is there (the caller is about to use them)."""
         texts = list(dict.fromkeys(texts))
         digests = [content_hash(text) for text in texts]
-        if any(digest not in self._added and digest in self._rows for digest in digests):
-            self._whole_matrix()  # clears the rows when the vectors are unreadable
+        for digest in digests:
+            if digest not in self._added and (place := self._place(digest)) is not None:
+                self._checked(place[0])
         return [text for text, digest in zip(texts, digests) if digest not in self]
 
     def combined(self, texts: tuple[str, ...]) -> np.ndarray:
@@ -157,45 +244,107 @@ class EmbeddingCache:
         matrix, equal to it float for float."""
         if not groups:
             return np.zeros((0, self.dimension), dtype=np.float32)
-        vector, digest = self.vector, content_hash
-        rows = np.vstack([vector(digest(group[0])) for group in groups]).astype(np.float32)
+        digest = content_hash
+        rows = self.vectors([digest(group[0]) for group in groups])
         pairs = [number for number, group in enumerate(groups) if len(group) == 2]
         if pairs:
-            second = np.vstack([vector(digest(groups[number][1])) for number in pairs])
-            rows[pairs] = (rows[pairs] + second.astype(np.float32)) / np.float32(2)
+            second = self.vectors([digest(groups[number][1]) for number in pairs])
+            rows[pairs] = (rows[pairs] + second) / np.float32(2)
         for number, group in enumerate(groups):
             if len(group) > 2:
                 rows[number] = self.combined(group)
         return rows
 
+    @property
+    def held(self) -> int:
+        """How many vectors this process holds that no file but the recent one has."""
+        return len(self._added) - len(self._recent_read & self._added.keys())
+
     def add(self, texts: list[str], vectors: np.ndarray) -> None:
         for text, vector in zip(texts, vectors):
             self._added[content_hash(text)] = vector
 
-    def keep(self, digests: set[str]) -> None:
+    def keep(self, digests: set[str] | frozenset[str]) -> None:
+        """Leave out every vector but those of `digests` (dropped from the files when they
+        are next written whole)."""
         self._added = {digest: v for digest, v in self._added.items() if digest in digests}
-        self._rows = {digest: row for digest, row in self._rows.items() if digest in digests}
+        if self._filed:
+            keys = _keys(np.array([d for d in digests if _HEX.fullmatch(d)], dtype="U16"))
+            assert keys is not None  # only digests of sixteen hex digits are converted
+            for filed in self._filed:
+                filed.kept &= np.isin(filed.keys, keys)
+
+    def _new(self) -> list[str]:
+        """The digests added that no file but the recent one holds."""
+        return sorted(d for d in self._added if self._place(d) is None)
+
+    def flush(self, store) -> None:
+        """Write the vectors added that no file holds as a part (under the store's lock),
+        and stop holding them: a build that embeds many texts calls it as it goes, and
+        holds a part at a time."""
+        new = self._new()
+        if not new or not store.usable(self.path):
+            return
+        store.make_directory(self.path.parent)
+        if self._filed and self._filed[0].path == self.path and len(self._filed) <= PART_MAX:
+            self._write_part(store, new)
+        else:
+            self._write_whole(store)
 
     def save(self, store) -> None:
-        """Write the cache (through `store`, the data directory's): the vectors the whole
-        file lacks to the recent file while they are few, else the whole file."""
-        store.make_directory(self.path.parent)
-        recent = sorted(digest for digest in self._added if digest not in self._whole)
-        if (
-            self.recent_path is not None
-            and self._whole
-            and self.problem is None
-            and len(recent) <= max(RECENT_MIN, len(self._whole) // RECENT_SHARE)
-        ):
-            store.write_bytes(self.recent_path, self._npz(recent))
+        """Write the cache (through `store`, the data directory's, under its lock): the
+        vectors no file holds to the recent file while they are few, else as a part, else
+        (too many parts, a damaged file, or no whole file yet) everything written whole."""
+        if not store.usable(self.path):
             return
-        if self._rows:
-            self._whole_matrix()  # before the whole file is replaced
-        digests = sorted(self._rows.keys() | self._added.keys())
-        store.write_bytes(self.path, self._npz(digests))
-        self._whole = frozenset(digests)
+        store.make_directory(self.path.parent)
+        new = self._new()
+        whole = bool(self._filed) and self._filed[0].path == self.path
+        if self.recent_path is not None and whole and self.problem is None:
+            share = max(RECENT_MIN, sum(f.count for f in self._filed) // RECENT_SHARE)
+            if len(new) <= min(share, RECENT_MAX):
+                store.write_bytes(self.recent_path, _npz(new, self.vectors(new)))
+                return
+            if len(self._filed) <= PART_MAX:
+                self._write_part(store, new)
+                return
+        self._write_whole(store)
+
+    def _write_part(self, store, digests: list[str]) -> None:
+        """`digests`' vectors written as the next part; the recent file (whose vectors
+        they include) removed."""
+        taken = [int(path.name.rsplit("-", 1)[1][:-4]) for path in part_paths(self.path)]
+        path = self.path.with_name(f"{self.path.stem}.part-{max(taken, default=0) + 1}.npz")
+        store.write_bytes(path, _npz(digests, self.vectors(digests)))
         if self.recent_path is not None and self.recent_path.exists():
             store.delete(self.recent_path)
+        self._added, self._recent_read = {}, frozenset()
+        self._open(path)
+
+    def _write_whole(self, store) -> None:
+        """Every vector kept, written as one whole file a block at a time (read from where
+        each lies), the parts and the recent file removed after it."""
+        for filed in list(self._filed):
+            self._checked(filed)  # a damaged file's vectors are left out, embedded again
+        filed_keys = (filed.keys[filed.kept].tolist() for filed in self._filed)
+        digests = sorted({*self._added, *(f"{key:016x}" for keys in filed_keys for key in keys)})
+
+        def blocks():
+            for start in range(0, len(digests), BLOCK):
+                yield self.vectors(digests[start : start + BLOCK])
+
+        hashes = {"hashes": np.array(digests, dtype="U16")}
+        shape = (len(digests), self.dimension)
+        write = files.npz_producer(hashes, "vectors", shape, blocks)
+        store.write_bytes(self.path, write)
+        for path in part_paths(self.path):
+            store.delete(path)
+        if self.recent_path is not None and self.recent_path.exists():
+            store.delete(self.recent_path)
+        for filed in self._filed:
+            filed.handle.close()
+        self._added, self._filed, self._recent_read = {}, [], frozenset()
+        self._open(self.path)
 
     def note_mended(self, store) -> None:
         """Tell the audit log (a repair, so health.json lists it) that a cache file which
@@ -210,16 +359,77 @@ class EmbeddingCache:
             repair=True,
         )
 
-    def _npz(self, digests: list[str]) -> memoryview:
-        hashes = np.array(digests, dtype="U16")
-        matrix = (
-            np.vstack([self.vector(digest) for digest in digests]).astype(np.float32)
-            if digests
-            else np.zeros((0, self.dimension), dtype=np.float32)
-        )
-        buffer = io.BytesIO()
-        np.savez(buffer, hashes=hashes, vectors=matrix)
-        return buffer.getbuffer()  # not getvalue(): a copy of 150 MB at 100,000 facts
+
+def part_paths(path: Path) -> list[Path]:
+    """The parts written beside the whole cache file `path`, oldest first."""
+    found = []
+    for candidate in path.parent.glob(f"{path.stem}.part-*.npz"):
+        number = candidate.name[len(path.stem) + len(".part-") : -len(".npz")]
+        if number.isdigit():
+            found.append((int(number), candidate))
+    return [candidate for _, candidate in sorted(found)]
+
+
+def cache_files(layout, model_id: str) -> list[Path]:
+    """Every file of a model's embedding cache: the whole, its parts, the recent one."""
+    whole = layout.embedding_cache(model_id)
+    return [whole, *part_paths(whole), layout.recent_embeddings(model_id)]
+
+
+def _npz(digests: list[str], matrix: np.ndarray) -> memoryview:
+    hashes = np.array(digests, dtype="U16")
+    buffer = io.BytesIO()
+    np.savez(buffer, hashes=hashes, vectors=np.asarray(matrix, dtype=np.float32))
+    return buffer.getbuffer()  # not getvalue(): a copy of the whole
+
+
+def _keys(hashes: np.ndarray) -> np.ndarray | None:
+    """Sixteen-hex-digit digests as 64-bit keys (None if one is not such a digest)."""
+    if not len(hashes):
+        return np.zeros(0, dtype=np.uint64)
+    raw = np.frombuffer(np.asarray(hashes).astype("S16").tobytes(), dtype=np.uint8)
+    raw = raw.reshape(-1, 16)
+    nibbles = np.full(256, 255, dtype=np.uint8)
+    nibbles[np.frombuffer(b"0123456789", np.uint8)] = np.arange(10)
+    nibbles[np.frombuffer(b"abcdef", np.uint8)] = np.arange(10, 16)
+    values = nibbles[raw]
+    if (values == 255).any():
+        return None
+    keys = np.zeros(len(raw), dtype=np.uint64)
+    for column in range(16):
+        keys = (keys << np.uint64(4)) | values[:, column].astype(np.uint64)
+    return keys
+
+
+def _member_layout(handle: BinaryIO, member: zipfile.ZipInfo) -> tuple:
+    """(shape, fortran order, dtype, byte offset of the member's data, byte offset of its
+    array's data) of a stored .npz member, from its headers; the last is -1 for a
+    compressed member."""
+    from numpy.lib import format as npy
+
+    handle.seek(member.header_offset)
+    fields = _LOCAL_HEADER.unpack(handle.read(_LOCAL_HEADER.size))
+    if fields[0] != b"PK\x03\x04":
+        raise zipfile.BadZipFile(f"{member.filename}: no local header")
+    start = handle.seek(fields[10] + fields[11], os.SEEK_CUR)  # past its name and extra field
+    major, _ = npy.read_magic(handle)
+    if major == 1:
+        shape, fortran, dtype = npy.read_array_header_1_0(handle)
+    else:
+        shape, fortran, dtype = npy.read_array_header_2_0(handle)
+    data = handle.tell() if member.compress_type == zipfile.ZIP_STORED else -1
+    return shape, fortran, dtype, start, data
+
+
+def _rows_of(filed: _Filed, dimension: int, rows: np.ndarray) -> np.ndarray:
+    """The file's vectors at `rows`, read through a mapping dropped after (the pages it
+    read are no longer counted as the process's once it is gone)."""
+    mapped = np.memmap(
+        filed.handle, dtype="<f4", mode="r", offset=filed.data, shape=(filed.count, dimension)
+    )
+    chosen = np.array(mapped[rows], dtype=np.float32)  # a copy: fancy indexing
+    del mapped  # unmapped here: nothing else refers to it
+    return chosen
 
 
 # How a damaged cache file fails to read (a truncated .npz is no zip at all).
@@ -228,17 +438,6 @@ _DAMAGE = (OSError, ValueError, EOFError, zipfile.BadZipFile, zlib.error)
 
 def _problem(exc: BaseException) -> str:
     return f"{type(exc).__name__}: {str(exc)[:120]}"
-
-
-def _member_shape(opened, name: str) -> tuple:
-    """(shape, fortran order, dtype) of an .npz member, read from its header alone."""
-    from numpy.lib import format as npy
-
-    with opened.zip.open(f"{name}.npy") as member:
-        major, _ = npy.read_magic(member)
-        if major == 1:
-            return npy.read_array_header_1_0(member)
-        return npy.read_array_header_2_0(member)
 
 
 def _read(path: Path, dimension: int) -> tuple[dict[str, np.ndarray], str | None]:

@@ -94,6 +94,8 @@ def index_model_id(embedder: Embedder) -> str:
 
 
 EMBED_BATCH = 64
+# Vectors embedded and held before they are written to the embedding cache's files.
+HELD_MAX = 8192
 
 
 def update_index(
@@ -123,7 +125,7 @@ def update_index(
     wanted = _wanted(graph)
     cache = EmbeddingCache.of(graph, embedder)
     missing = cache.missing(wanted)
-    report.embedded += _embed(cache, embedder, missing, progress)
+    report.embedded += _embed(graph, cache, embedder, missing, progress)
     lock = graph.store.refused(graph.layout.write_lock)
     if lock is not None:  # a memory that cannot be locked is read, never written
         report.warnings.append(
@@ -153,13 +155,21 @@ def update_index(
     return SemanticIndex(index, mapping), report
 
 
-def _embed(cache: EmbeddingCache, embedder: Embedder, texts: list[str], progress) -> int:
-    """Embed `texts` into `cache`, EMBED_BATCH at a time; returns how many."""
+def _embed(
+    graph: KnowledgeGraph, cache: EmbeddingCache, embedder: Embedder, texts: list[str], progress
+) -> int:
+    """Embed `texts` into `cache`, EMBED_BATCH at a time, its vectors written to the cache's
+    files (under the lock, a moment each time) once it holds HELD_MAX of them; returns how
+    many."""
+    writable = graph.store.refused(graph.layout.write_lock) is None
     for start in range(0, len(texts), EMBED_BATCH):
         if progress is not None:
             progress("embedding", start, len(texts))
         batch = texts[start : start + EMBED_BATCH]
         cache.add(batch, embedder.embed_passages(batch))
+        if writable and cache.held >= HELD_MAX:
+            with graph.store.locked("embedding cache"):
+                cache.save(graph.store)
     if texts and progress is not None:
         progress("embedding", len(texts), len(texts))
     return len(texts)
@@ -473,9 +483,8 @@ def cached_sentence_vectors(graph: KnowledgeGraph, embedder: Embedder):
 
     def vectors(sentences: list[str]) -> list[np.ndarray | None]:
         readable = set(sentences) - set(cache.unreadable(sentences))
-        return [
-            cache.vector(content_hash(sentence)) if sentence in readable else None
-            for sentence in sentences
-        ]
+        found = [sentence for sentence in sentences if sentence in readable]
+        rows = dict(zip(found, cache.vectors([content_hash(sentence) for sentence in found])))
+        return [rows.get(sentence) for sentence in sentences]
 
     return vectors

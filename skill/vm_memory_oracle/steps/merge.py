@@ -154,14 +154,15 @@ def merge_duplicates(
     file, the threshold, the model and its embedding cache): the same search is not made
     again while they are unchanged (a night with nothing new spent most of its time here
     at 100,000 facts)."""
+    from ..semantic.cache import cache_files
     from ..storage import derived
 
     layout = graph.layout
-    embeddings = (layout.embedding_cache(model_id), layout.recent_embeddings(model_id))
+    embeddings = cache_files(layout, model_id) if model_id else []
     memo: derived.Derived[str] = derived.Derived(
         layout.merge_search_cache,
         layout=_memo_layout(),
-        sources=(layout.facts, *(embeddings if model_id else ())),
+        sources=(layout.facts, *embeddings),
         made_with=(threshold, model_id),
         disk=graph.store.cache_usable(layout.merge_search_cache),
     )

@@ -139,6 +139,38 @@ def append_lines(path: Path, lines: Iterable[str], *, durable: bool = True) -> N
 Producer = Callable[[Callable[[bytes | memoryview], None]], None]
 
 
+def npz_producer(whole: dict[str, Any], name: str, shape: tuple[int, int], blocks) -> Producer:
+    """A Producer of an uncompressed .npz (as numpy.savez writes it, read by numpy.load):
+    the arrays of `whole`, and under `name` a float32 array of `shape` whose rows `blocks()`
+    gives a block at a time, so that it is never held whole."""
+
+    def produce(write: Callable[[bytes | memoryview], None]) -> None:
+        import io
+        import zipfile
+
+        import numpy as np
+
+        class Sink(io.RawIOBase):  # zipfile writes it without seeking, sizes after each member
+            def writable(self) -> bool:
+                return True
+
+            def write(self, data) -> int:
+                write(bytes(data))
+                return len(data)
+
+        with zipfile.ZipFile(Sink(), "w", zipfile.ZIP_STORED, allowZip64=True) as zipped:
+            for member, array in whole.items():
+                with zipped.open(f"{member}.npy", "w", force_zip64=True) as out:
+                    np.lib.format.write_array(out, array)
+            with zipped.open(f"{name}.npy", "w", force_zip64=True) as out:
+                header = {"descr": "<f4", "fortran_order": False, "shape": shape}
+                np.lib.format.write_array_header_2_0(out, header)
+                for block in blocks():
+                    out.write(np.ascontiguousarray(block, dtype="<f4").tobytes())
+
+    return produce
+
+
 def write_atomic(
     path: Path,
     data: bytes | memoryview | Producer,

@@ -221,8 +221,9 @@ class Layout:
 
     @cached_property
     def episode_vectors(self) -> Path:
-        """The episodes' vector index (episodes/index.py), derived from episodes/."""
-        return self.cache_dir / "episodes.bin"
+        """The episodes' vector index, in segments (episodes/vectors.py), derived from
+        episodes/."""
+        return self.cache_dir / "episode-vectors"
 
     @cached_property
     def episode_text_dir(self) -> Path:
