@@ -107,10 +107,13 @@ def bring_in_step(
         the model and the vector indexes alone, where they were never built (a prune of a memory
         never indexed). `progress(label, done, total)` is told how the embedding goes; `choice`:
     the embedder chosen already (semantic.configured_embedder), else it is chosen here."""
+    import numpy as np
+
     from .archive_tier import archive_digests
     from .episodes.index import episode_digests, update_episode_index
     from .lexical import update_text_index
     from .semantic import configured_embedder, semantic_of, update_index
+    from .semantic.cache import digest_keys
 
     rebuild = frozenset(rebuild)
     unknown = rebuild - ALL
@@ -135,7 +138,9 @@ def bring_in_step(
             force=VECTORS in rebuild,
             approximate_min_facts=settings.approximate_min_facts,
             progress=progress,
-            also_cached=lambda: episode_digests(graph) | archive_digests(graph),
+            also_cached=lambda: np.concatenate(
+                [episode_digests(graph), digest_keys(archive_digests(graph))]
+            ),
         )
         semantic = semantic_of(graph, choice.embedder, index)
         report.warnings += report.episodes.warnings + report.vectors.warnings

@@ -33,11 +33,12 @@ import numpy as np
 
 from ..errors import IndexCorrupt, TextIndexCorrupt
 from ..model.text import tokens
-from ..semantic.cache import EmbeddingCache, content_hash
+from ..semantic.cache import EmbeddingCache, content_hash, digest_keys
 from ..storage import derived, strict_json
 from ..storage.text_index import TextIndex
 from ..storage.validation import problem
 from . import EPISODE_KIND, Episode, episode_files
+from .places import Growing, Places
 from .vectors import EpisodeVectors, remove_segments
 
 FIRST_BUILD = "no episode index yet"
@@ -83,7 +84,7 @@ class EpisodeIndex:
 
     vectors: EpisodeVectors
     text: TextIndex | _NoText
-    place_of: dict[int, tuple[str, int]]  # vector id -> (episodes file name, byte offset)
+    place_of: Places  # vector id -> (episodes file name, byte offset)
     directory: Path
 
     def __len__(self) -> int:
@@ -269,7 +270,7 @@ def update_episode_index(
         opened = _open(layout, embedder.dimension)
         if isinstance(state, dict) and opened is not None:
             held_vectors, held_text = opened
-            if len(held_vectors) == len(state["digests"]):
+            if len(held_vectors) == len(state["digests"]) // 8:
                 return _made(layout, held_vectors, held_text, state), _counted(report, state)
     other = held is None and not force and kept.other_layout()  # made by other code
     if not sizes and held is None and not other and not _stamps(layout.episode_vectors):
@@ -311,11 +312,11 @@ def update_episode_index(
 
 def _empty(layout, embedder) -> EpisodeIndex:
     vectors = EpisodeVectors(layout.episode_vectors, embedder.dimension)
-    return EpisodeIndex(vectors, _NO_TEXT, {}, layout.episodes_dir)
+    return EpisodeIndex(vectors, _NO_TEXT, Places.empty(), layout.episodes_dir)
 
 
 def _counted(report: EpisodeIndexReport, state: dict) -> EpisodeIndexReport:
-    report.episodes = len(state["places"])
+    report.episodes = len(Places.from_plain(state["places"]))
     return report
 
 
@@ -327,8 +328,8 @@ class _Base:
 
     model: str
     reached: dict[str, int]
-    places: dict[int, tuple[str, int]]
-    digests: tuple[str, ...] = ()
+    places: Places
+    digests: np.ndarray  # uint64: the keys of the texts' content hashes (digest_keys)
     fresh: bool = True
 
 
@@ -338,7 +339,7 @@ def _base(
     """What the indexes on disk hold, to extend, or an empty start and why it is one
     (`held`: the record kept, (key, state); `other`: the record was made by other code)."""
     layout = store.layout
-    empty = _Base(model, {}, {})
+    empty = _Base(model, {}, Places.empty(), np.zeros(0, dtype=np.uint64))
     if held is None:
         if other:
             return empty, OTHER_CODE
@@ -357,8 +358,8 @@ def _base(
     return _Base(
         state["model"],
         state["reached"],
-        state["places"],
-        tuple(state.get("digests", ())),
+        Places.from_plain(state["places"]),
+        np.frombuffer(state["digests"], dtype=np.uint64),
         fresh=False,
     ), None
 
@@ -387,7 +388,7 @@ def _embed(embedder, cache: EmbeddingCache, episodes: list[Episode], report) -> 
     return texts
 
 
-def episode_digests(graph) -> frozenset[str]:
+def episode_digests(graph) -> np.ndarray:
     """The content hashes of the texts the episodes' index holds: the embedding cache keeps
     their vectors beside the facts' (semantic/index.py), so a rebuild embeds nothing."""
     held: tuple[tuple, dict] | None = derived.Derived(
@@ -398,8 +399,8 @@ def episode_digests(graph) -> frozenset[str]:
         disk=graph.store.cache_usable(graph.layout.episode_index_state),
     ).earlier()
     if held is None or not isinstance(held[1], dict):
-        return frozenset()
-    return frozenset(held[1].get("digests", ()))
+        return np.zeros(0, dtype=np.uint64)
+    return np.frombuffer(held[1]["digests"], dtype=np.uint64)
 
 
 def _written(graph, embedder, base, cache: EmbeddingCache, report, *, write: bool):
@@ -408,8 +409,8 @@ def _written(graph, embedder, base, cache: EmbeddingCache, report, *, write: boo
     segments, terms to the full-text index; with `write`, each written as it goes and the
     record last, else all held for this command."""
     layout, store = graph.layout, graph.store
-    places = dict(base.places)
-    digests = list(base.digests)
+    places = Growing(base.places)
+    digests = [base.digests]
     if base.fresh:
         if write:
             remove_segments(store, layout.episode_vectors)
@@ -423,16 +424,13 @@ def _written(graph, embedder, base, cache: EmbeddingCache, report, *, write: boo
     read = _Reader(layout, base.reached)
     added = 0
     for chunk in read.chunks():
-        fresh = []
-        for episode, name, offset in chunk:
-            if episode.vector_id not in places:
-                places[episode.vector_id] = (name, offset)
-                fresh.append(episode)
+        new = places.new((episode.vector_id, name, offset) for episode, name, offset in chunk)
+        fresh = [episode for (episode, _, _), is_new in zip(chunk, new) if is_new]
         embedded = [episode for episode in fresh if episode.embedded is not None]
         texts = _embed(embedder, cache, embedded, report)
         if embedded:
             digested = [content_hash(text) for text in texts]
-            digests += digested
+            digests.append(digest_keys(digested))
             ids = np.array([episode.vector_id for episode in embedded], dtype=np.int64)
             index.add(ids, cache.vectors(digested), store if write else None)
         if fresh:
@@ -447,8 +445,14 @@ def _written(graph, embedder, base, cache: EmbeddingCache, report, *, write: boo
     report.skipped = read.skipped
     report.warnings.extend(f"episode skipped: {line}" for line in read.skipped)
     reached = {**base.reached, **read.reached}
-    report.added, report.episodes = added, len(places)
-    state = {"model": base.model, "reached": reached, "places": places, "digests": digests}
+    held = places.places()
+    report.added, report.episodes = added, len(held)
+    state = {
+        "model": base.model,
+        "reached": reached,
+        "places": held.plain(),
+        "digests": np.concatenate(digests).tobytes(),
+    }
     if write and (cache.held or cache.problem is not None):
         cache.save(store)
         store.touched(cache.path)
@@ -461,4 +465,4 @@ def _written(graph, embedder, base, cache: EmbeddingCache, report, *, write: boo
 
 
 def _made(layout, vectors: EpisodeVectors, text: TextIndex, state: dict) -> EpisodeIndex:
-    return EpisodeIndex(vectors, text, dict(state["places"]), layout.episodes_dir)
+    return EpisodeIndex(vectors, text, Places.from_plain(state["places"]), layout.episodes_dir)

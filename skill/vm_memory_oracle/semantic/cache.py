@@ -264,15 +264,20 @@ class EmbeddingCache:
         for text, vector in zip(texts, vectors):
             self._added[content_hash(text)] = vector
 
-    def keep(self, digests: set[str] | frozenset[str]) -> None:
-        """Leave out every vector but those of `digests` (dropped from the files when they
-        are next written whole)."""
-        self._added = {digest: v for digest, v in self._added.items() if digest in digests}
-        if self._filed:
-            keys = _keys(np.array([d for d in digests if _HEX.fullmatch(d)], dtype="U16"))
-            assert keys is not None  # only digests of sixteen hex digits are converted
-            for filed in self._filed:
-                filed.kept &= np.isin(filed.keys, keys)
+    def keep(self, digests: Iterable[str], keys: np.ndarray | None = None) -> None:
+        """Leave out every vector but those of `digests` and of `keys` (digest_keys of
+        more of them): dropped from the files when they are next written whole."""
+        kept = digest_keys(digests)
+        if keys is not None:
+            kept = np.concatenate([kept, keys.astype(np.uint64)])
+        kept = np.unique(kept)
+        self._added = {
+            digest: vector
+            for digest, vector in self._added.items()
+            if _HEX.fullmatch(digest) and np.isin(np.uint64(int(digest, 16)), kept)
+        }
+        for filed in self._filed:
+            filed.kept &= np.isin(filed.keys, kept)
 
     def _new(self) -> list[str]:
         """The digests added that no file but the recent one holds."""
@@ -381,6 +386,14 @@ def _npz(digests: list[str], matrix: np.ndarray) -> memoryview:
     buffer = io.BytesIO()
     np.savez(buffer, hashes=hashes, vectors=np.asarray(matrix, dtype=np.float32))
     return buffer.getbuffer()  # not getvalue(): a copy of the whole
+
+
+def digest_keys(digests: Iterable[str]) -> np.ndarray:
+    """Content hashes (content_hash) as 64-bit keys: 8 bytes each where a str takes 65.
+    What is not such a hash has no key and is left out."""
+    keys = _keys(np.array([d for d in digests if _HEX.fullmatch(d)], dtype="U16"))
+    assert keys is not None  # only digests of sixteen hex digits are given to it
+    return keys
 
 
 def _keys(hashes: np.ndarray) -> np.ndarray | None:

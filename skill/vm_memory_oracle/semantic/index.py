@@ -105,13 +105,13 @@ def update_index(
     force: bool = False,
     approximate_min_facts: int = DEFAULT_APPROXIMATE_MIN_FACTS,
     progress=None,
-    also_cached: Callable[[], Iterable[str]] = frozenset,
+    also_cached: Callable[[], np.ndarray] | None = None,
 ) -> tuple[SemanticIndex, IndexReport]:
     """Bring the index in step with the facts; slow embedding happens outside the lock.
 
     `progress(label, done, total)`, when given, is told how the embedding goes.
-    `also_cached()`: the content hashes of other texts whose vectors the embedding cache
-    keeps beside the facts' (the episodes'), asked for only when the cache is written.
+    `also_cached()`: the keys (cache.digest_keys) of other texts whose vectors the embedding
+    cache keeps beside the facts' (the episodes'), asked for only when the cache is written.
     The audit log's line of what changed is the caller's (indexes.py).
     """
     report = IndexReport(embedder.model_id)
@@ -146,7 +146,7 @@ def update_index(
             _save(graph, embedder, index, wanted)
         if missing or late or reason is not None or cache.problem is not None:
             facts = {content_hash(text) for _, _, texts in wanted.values() for text in texts}
-            cache.keep(facts | frozenset(also_cached()))
+            cache.keep(facts, also_cached() if also_cached is not None else None)
             cache.save(graph.store)
         cache.note_mended(graph.store)
         mapping = _mapping(wanted)
