@@ -414,3 +414,31 @@ def test_a_progress_bar_is_drawn_on_a_terminal_only(tmp_path, histories, termina
     assert code == 0 and out.startswith("[DRY RUN] ")
     assert ("read codex" in err and "\r" in err) is terminal
     assert (err == "") is not terminal
+
+
+def test_an_import_s_bar_follows_the_episodes_embedded_and_indexed(tmp_path, histories):
+    """After the turns are learned, the indexes are built over every episode made: the bar
+    follows that too, in MB of the episodes files, so a long build is not silent."""
+    from test_progress import run
+
+    memory = str(tmp_path / "memory")
+    for args in (["--action", "init"], ["--action", "config", "--set", "embedding_model=hash"]):
+        assert run(["--data-path", memory, *args], terminal=False)[0] == 0
+    code, _, err = run(
+        [
+            "--data-path",
+            memory,
+            "--now",
+            NOW,
+            "--action",
+            "import",
+            "--from",
+            str(histories / "codex"),
+            "--format",
+            "codex",
+        ],
+        terminal=True,
+    )
+    assert code == 0, err
+    assert "learn codex" in err
+    assert "embedding episodes, MB" in err and "indexing episodes, MB" in err

@@ -130,7 +130,7 @@ def bring_in_step(
             report.warnings.append(choice.note)
         # The episodes first: a fact's context that is a turn's text is then in the cache.
         episodes, report.episodes = update_episode_index(
-            graph, choice.embedder, force=EPISODES in rebuild
+            graph, choice.embedder, force=EPISODES in rebuild, progress=progress
         )
         index, report.vectors = update_index(
             graph,

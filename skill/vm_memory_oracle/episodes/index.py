@@ -119,9 +119,11 @@ class _Reader:
     at a time; what it read to (each file's bytes), the lines it skipped and the files
     that end in a part of a line, once it has gone through."""
 
-    def __init__(self, layout, start: dict[str, int]):
+    def __init__(self, layout, start: dict[str, int], progress=None, label: str = ""):
         self.layout = layout
         self.start = start
+        self.progress = progress  # told (label, MB read, MB to read) after each chunk
+        self.label = label
         self.reached: dict[str, int] = {}  # file name -> bytes read
         self.skipped: list[str] = []
         self.torn: list[str] = []  # files ending in a part of a line
@@ -129,14 +131,26 @@ class _Reader:
     def chunks(self, size: int = CHUNK) -> Iterator[list[tuple[Episode, str, int]]]:
         """Lists of (episode, file name, byte offset), at most `size` in each."""
         chunk: list[tuple[Episode, str, int]] = []
-        for path in episode_files(self.layout):
+        paths = episode_files(self.layout)
+        sizes = _file_sizes(self.layout)
+        total = sum(max(0, sizes.get(p.name, 0) - self.start.get(p.name, 0)) for p in paths)
+        done = 0
+        for path in paths:
             for found in self._read(path):
                 chunk.append(found)
                 if len(chunk) >= size:
                     yield chunk
                     chunk = []
+                    self._told(done + self.reached[path.name] - self.start.get(path.name, 0), total)
+            done += self.reached.get(path.name, 0) - self.start.get(path.name, 0)
         if chunk:
             yield chunk
+        if total:
+            self._told(total, total)
+
+    def _told(self, done: int, total: int) -> None:
+        if self.progress is not None:
+            self.progress(self.label, done // 1_000_000, max(1, total // 1_000_000))
 
     def _read(self, path: Path) -> Iterator[tuple[Episode, str, int]]:
         layout, name = self.layout, path.name
@@ -255,10 +269,11 @@ def _open(layout, dimension: int) -> tuple[EpisodeVectors, TextIndex] | None:
 
 
 def update_episode_index(
-    graph, embedder, *, force: bool = False
+    graph, embedder, *, force: bool = False, progress=None
 ) -> tuple[EpisodeIndex, EpisodeIndexReport]:
     """The episodes' indexes in step with episodes/ for `embedder`; `force` builds them
-    again from episodes/ (their vectors from the embedding cache)."""
+    again from episodes/ (their vectors from the embedding cache). `progress(label, done,
+    total)` is told, in MB of the episodes files, how the embedding and the indexing go."""
     layout, store = graph.layout, graph.store
     model = f"{embedder.model_id}/{embedder.dimension}"
     report = EpisodeIndexReport()
@@ -284,11 +299,11 @@ def update_episode_index(
             f"for this command only ({lock.fix})"
         )
         base, _ = _base(store, model, None, sizes)
-        return _written(graph, embedder, base, cache, report, write=False)
+        return _written(graph, embedder, base, cache, report, write=False, progress=progress)
     base, reason = _base(store, model, held, sizes, other=other)
     if force:
         reason = FORCED
-    read = _embedded(graph, embedder, cache, base.reached, report)
+    read = _embedded(graph, embedder, cache, base.reached, report, progress)
     if read.skipped or read.torn:
         # Bad lines go to the file's quarantine (the store's way with every JSONL file), and
         # the files, rewritten without them, are indexed again.
@@ -301,7 +316,7 @@ def update_episode_index(
             if again != held and not force:  # another process brought them in step meanwhile
                 base, reason = _base(store, model, again, _file_sizes(layout))
             report.rebuilt = reason
-            return _written(graph, embedder, base, cache, report, write=True)
+            return _written(graph, embedder, base, cache, report, write=True, progress=progress)
     except TextIndexCorrupt as exc:  # tantivy could not write (a full disk, for one)
         report.warnings.append(
             f"episode recall is off for this command: the episode index could not be "
@@ -364,11 +379,11 @@ def _base(
     ), None
 
 
-def _embedded(graph, embedder, cache: EmbeddingCache, reached, report) -> _Reader:
+def _embedded(graph, embedder, cache: EmbeddingCache, reached, report, progress) -> _Reader:
     """Embed the texts of the episodes past `reached` that `cache` lacks, outside the lock,
     a chunk at a time; what the cache holds past a chunk is written to its files under the
     lock, a moment each time. Returns the reader (the lines it skipped, the files torn)."""
-    read = _Reader(graph.layout, reached)
+    read = _Reader(graph.layout, reached, progress, "embedding episodes, MB")
     for chunk in read.chunks():
         _embed(embedder, cache, [episode for episode, _, _ in chunk], report)
         if cache.held >= CHUNK:
@@ -403,7 +418,7 @@ def episode_digests(graph) -> np.ndarray:
     return np.frombuffer(held[1]["digests"], dtype=np.uint64)
 
 
-def _written(graph, embedder, base, cache: EmbeddingCache, report, *, write: bool):
+def _written(graph, embedder, base, cache: EmbeddingCache, report, *, write: bool, progress=None):
     """The indexes brought from `base` to the episodes files' ends, a chunk at a time:
     places and digests recorded, vectors (from `cache`, or embedded now) added to the
     segments, terms to the full-text index; with `write`, each written as it goes and the
@@ -421,7 +436,7 @@ def _written(graph, embedder, base, cache: EmbeddingCache, report, *, write: boo
         opened = _open(layout, embedder.dimension)
         assert opened is not None  # checked by _base through the files' stamps
         index, text = opened
-    read = _Reader(layout, base.reached)
+    read = _Reader(layout, base.reached, progress, "indexing episodes, MB")
     added = 0
     for chunk in read.chunks():
         new = places.new((episode.vector_id, name, offset) for episode, name, offset in chunk)

@@ -178,7 +178,7 @@ def import_history(
         from ..indexes import bring_in_step
 
         with graph.store.locked(f"import {form}: indexes"):
-            report.warnings += bring_in_step(graph).warnings
+            report.warnings += bring_in_step(graph, progress=progress).warnings
     return report
 
 
