@@ -89,6 +89,32 @@ def test_the_ivf_index_is_calibrated_to_agree_with_exact_search():
     assert np.mean(agree) >= 0.98
 
 
+@pytest.mark.parametrize("kind", [FLAT, IVF])
+def test_an_index_added_a_block_at_a_time_is_the_index_added_whole(kind, monkeypatch):
+    """add_rows asks for the rows a block at a time (never all at once: the IVF training
+    sample and each calibration block are fewer) and makes the same index as add() of them
+    all: the same IVF centroids, nprobe and calibration, the same hits."""
+    from vm_memory_oracle.semantic import vectors as module
+
+    monkeypatch.setattr(module, "CALIBRATION_BLOCK", 1000)
+    ids, vectors = _vectors(5000)
+    whole = VectorIndex(384, kind=kind)
+    whole.add(ids, vectors)
+    asked: list[int] = []
+
+    def rows(numbers):
+        asked.append(len(numbers))
+        return vectors[numbers]
+
+    blocks = VectorIndex(384, kind=kind)
+    blocks.add_rows(ids, rows, block=700)
+    assert max(asked) < 5000 and asked.count(700) == 5000 // 700
+    assert blocks.nprobe == whole.nprobe and blocks.measured_recall == whole.measured_recall
+    queries = vectors[:40] + vectors[40:80]
+    assert blocks.search_many(queries, 10) == whole.search_many(queries, 10)
+    assert bytes(blocks.to_bytes()) == bytes(whole.to_bytes())
+
+
 def test_an_empty_ivf_index_saves_as_an_empty_flat_one(tmp_path):
     (tmp_path / "index.bin").write_bytes(bytes(VectorIndex(384, kind=IVF).to_bytes()))
     assert len(VectorIndex.load(tmp_path / "index.bin", 384)) == 0

@@ -189,9 +189,9 @@ def _bring_in_step(
         report.embedded += len(late)
     index.remove(np.array(stale, dtype=np.int64))
     if fresh:
-        index.add(
+        index.add_rows(
             np.array(fresh, dtype=np.int64),
-            cache.combined_rows([wanted[vid].texts for vid in fresh]),
+            lambda numbers: cache.combined_rows([wanted[fresh[n]].texts for n in numbers]),
         )
     fresh_texts = {text for vid in fresh for text in wanted[vid].texts}
     report.from_cache = max(0, len(fresh_texts) - report.embedded)

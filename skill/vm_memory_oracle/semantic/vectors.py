@@ -15,6 +15,7 @@ TARGET_RECALL of sample queries drawn from the index's own vectors.
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -33,6 +34,7 @@ CALIBRATION_BLOCK = 65_536
 TRAINING_PER_CENTROID = 40
 MIN_CENTROIDS = 16
 SHARED_SEARCH = 8  # queries searched at once from which every thread takes a share
+ADD_BLOCK = 65_536  # vectors added at a time by add_rows
 
 
 class VectorIndex:
@@ -86,16 +88,29 @@ class VectorIndex:
                 f"vectors of dimension {vectors.shape[-1]} given to an index of "
                 f"dimension {self.dimension}"
             )
-        if not len(ids):
+        self.add_rows(ids, lambda numbers: vectors[numbers], block=max(1, len(ids)))
+
+    def add_rows(
+        self, ids: np.ndarray, rows: Callable[[np.ndarray], np.ndarray], *, block: int = ADD_BLOCK
+    ) -> None:
+        """add() of len(ids) vectors, given by `rows(numbers)` (rows 0 to len(ids) - 1 by
+        number), `block` at a time: a build of a million vectors holds a block of them
+        besides the index, not a second copy of all. An IVF index made so is trained and
+        calibrated on the same vectors as add() of them all, so it is the same index."""
+        count = len(ids)
+        if not count:
             return
         self._changeable()
         ids = np.ascontiguousarray(ids, dtype=np.int64)
-        if self._index is None:
-            self._index = _trained_ivf(vectors, self.dimension)
-            self._index.add_with_ids(vectors, ids)
-            self.measured_recall = _calibrate(self._index, vectors)
-            return
-        self._index.add_with_ids(vectors, ids)
+        made = self._index is None
+        if made:
+            self._index = _trained_ivf(rows, count, self.dimension)
+        for start in range(0, count, block):
+            numbers = np.arange(start, min(count, start + block))
+            vectors = np.ascontiguousarray(rows(numbers), dtype=np.float32)
+            self._index.add_with_ids(vectors, ids[start : start + block])
+        if made:
+            self.measured_recall = _calibrate(self._index, rows, count)
 
     def remove(self, ids: np.ndarray) -> None:
         """Remove vectors by id, in place (both kinds can)."""
@@ -238,36 +253,37 @@ def centroid_count(vectors: int) -> int:
     return max(1, min(vectors, max(MIN_CENTROIDS, int(math.sqrt(vectors)))))
 
 
-def _trained_ivf(vectors: np.ndarray, dimension: int):
-    """An empty IVF index with its centroids learnt from (a sample of) `vectors`."""
+def _trained_ivf(rows: Callable[[np.ndarray], np.ndarray], total: int, dimension: int):
+    """An empty IVF index with its centroids learnt from a sample of the `total` vectors
+    `rows(numbers)` gives."""
     import faiss
 
-    count = centroid_count(len(vectors))
+    count = centroid_count(total)
     quantizer = faiss.IndexFlatIP(dimension)
     index = faiss.IndexIVFFlat(quantizer, dimension, count, faiss.METRIC_INNER_PRODUCT)
     index.cp.min_points_per_centroid = 1  # small samples train too, without a warning
-    sample = min(len(vectors), TRAINING_PER_CENTROID * count)
-    chosen = np.random.default_rng(0).choice(len(vectors), sample, replace=False)
-    index.train(vectors[np.sort(chosen)])
+    sample = min(total, TRAINING_PER_CENTROID * count)
+    chosen = np.random.default_rng(0).choice(total, sample, replace=False)
+    index.train(np.ascontiguousarray(rows(np.sort(chosen)), dtype=np.float32))
     # Vectors are found again by id (recall reads them back, removal finds them).
     index.set_direct_map_type(_hashtable())
     return index
 
 
-def _calibrate(index, vectors: np.ndarray) -> float:
+def _calibrate(index, rows: Callable[[np.ndarray], np.ndarray], total: int) -> float:
     """Raise the index's nprobe until its top 10 agree with exact search on TARGET_RECALL of
     sample queries (the normalised midpoint of two indexed vectors: a query between
     facts, neither of them itself); returns the recall measured at that nprobe. A hit
     counts when its exact score reaches the exact tenth best, so ties are not misses."""
     rng = np.random.default_rng(0)
-    pairs = rng.integers(0, len(vectors), size=(CALIBRATION_QUERIES, 2))
-    queries = vectors[pairs[:, 0]] + vectors[pairs[:, 1]]
+    pairs = rng.integers(0, total, size=(CALIBRATION_QUERIES, 2))
+    queries = rows(pairs[:, 0]) + rows(pairs[:, 1])
     norms = np.linalg.norm(queries, axis=1, keepdims=True)
     queries = np.ascontiguousarray(queries / np.where(norms == 0, 1, norms), dtype=np.float32)
-    k = min(CALIBRATION_K, len(vectors))
+    k = min(CALIBRATION_K, total)
     best = np.full((len(queries), k), -np.inf, dtype=np.float32)
-    for start in range(0, len(vectors), CALIBRATION_BLOCK):  # bounded memory at 1M vectors
-        block = queries @ vectors[start : start + CALIBRATION_BLOCK].T
+    for start in range(0, total, CALIBRATION_BLOCK):  # bounded memory at 1M vectors
+        block = queries @ rows(np.arange(start, min(total, start + CALIBRATION_BLOCK))).T
         best = np.partition(np.hstack([best, block]), -k, axis=1)[:, -k:]
     tenth = best.min(axis=1)
     index.nprobe = max(1, index.nlist // 64)
