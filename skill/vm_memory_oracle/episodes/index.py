@@ -472,8 +472,8 @@ def _written(graph, embedder, base, cache: EmbeddingCache, report, *, write: boo
         cache.save(store)
         store.touched(cache.path)
         cache.note_mended(store)
+    index.save(store if write else None)
     if write and (added or base.fresh or reached != base.reached):
-        index.save(store)
         kept = _kept_state(store, base.model)
         kept.keep(kept.key(), state)
     return _made(layout, index, text, state), report

@@ -17,18 +17,22 @@ import numpy as np
 from ..errors import IndexCorrupt
 from ..semantic.vectors import VectorIndex
 
-SEGMENT = 32_768
+SEGMENT = 16_384
 
 
 class EpisodeVectors:
     """The segments as one exact index of the episodes' vectors: searched segment by
-    segment, their hits merged by score."""
+    segment, their hits merged by score. The segment being filled is held as one array of
+    SEGMENT rows, made an index once, when it is full or saved (an index added to a chunk
+    at a time would grow its storage by doubling, holding up to three times a segment)."""
 
     def __init__(self, directory: Path, dimension: int):
         self.directory = directory
         self.dimension = dimension
         self._segments: list[VectorIndex] = []
-        self._changed = False  # the last segment holds vectors its file does not
+        self._ids: np.ndarray | None = None  # the segment being filled: its ids,
+        self._rows: np.ndarray | None = None  # its vectors,
+        self._filled = 0  # and how many it holds
 
     @classmethod
     def open(cls, directory: Path, dimension: int) -> EpisodeVectors:
@@ -43,15 +47,17 @@ class EpisodeVectors:
         return vectors
 
     def __len__(self) -> int:
-        return sum(len(segment) for segment in self._segments)
+        return sum(len(segment) for segment in self._segments) + self._filled
 
     def search(self, query: np.ndarray, k: int) -> list[tuple[int, float]]:
         """(id, inner product) of the `k` nearest vectors of all segments, best first."""
+        self._seal(None)
         hits = [hit for segment in self._segments for hit in segment.search(query, k)]
         return sorted(hits, key=lambda hit: -hit[1])[:k]
 
     def vectors(self, ids: np.ndarray) -> np.ndarray:
         """The vectors of `ids`, each from the segment that holds it."""
+        self._seal(None)
         rows = np.zeros((len(ids), self.dimension), dtype=np.float32)
         for number, vector_id in enumerate(ids):
             for segment in self._segments:
@@ -65,39 +71,52 @@ class EpisodeVectors:
         return rows
 
     def add(self, ids: np.ndarray, vectors: np.ndarray, store=None) -> None:
-        """Add vectors, filling the last segment then new ones; with `store`, each segment
-        that fills is written through it and read mapped from then on."""
+        """Add vectors to the segment being filled (the last one on disk taken up again
+        when it is not full); with `store`, each segment that fills is written through it
+        and read mapped from then on."""
         start = 0
         while start < len(ids):
-            last = self._open_last()
-            take = SEGMENT - len(last)
-            last.add(ids[start : start + take], vectors[start : start + take])
-            self._changed = True
+            if self._rows is None:
+                self._take_up()
+            assert self._rows is not None and self._ids is not None
+            take = min(SEGMENT - self._filled, len(ids) - start)
+            self._rows[self._filled : self._filled + take] = vectors[start : start + take]
+            self._ids[self._filled : self._filled + take] = ids[start : start + take]
+            self._filled += take
             start += take
-            if len(last) >= SEGMENT and store is not None:
-                self._write_last(store)
+            if self._filled == SEGMENT and store is not None:
+                self._seal(store)
 
     def save(self, store) -> None:
-        """Write the last segment if it changed."""
-        if self._changed:
-            self._write_last(store)
+        """Write the segment being filled (`store` None: made an index in memory alone)."""
+        self._seal(store)
 
-    def _open_last(self) -> VectorIndex:
-        """The segment to add to: the last unless full, read into memory if mapped."""
-        if not self._segments or len(self._segments[-1]) >= SEGMENT:
-            self._segments.append(VectorIndex(self.dimension))
-        elif self._segments[-1].mapped:
-            path = self.directory / _name(len(self._segments))
-            self._segments[-1] = VectorIndex.load(path, self.dimension)
-        return self._segments[-1]
+    def _take_up(self) -> None:
+        self._rows = np.empty((SEGMENT, self.dimension), dtype=np.float32)
+        self._ids = np.empty(SEGMENT, dtype=np.int64)
+        self._filled = 0
+        if self._segments and len(self._segments[-1]) < SEGMENT:
+            last = self._segments.pop()
+            ids = last.ids()
+            self._ids[: len(ids)] = ids
+            self._rows[: len(ids)] = last.vectors(ids)
+            self._filled = len(ids)
 
-    def _write_last(self, store) -> None:
-        path = self.directory / _name(len(self._segments))
-        store.make_directory(self.directory)
-        store.write_bytes(path, self._segments[-1].write_to)
-        if path.exists():  # written (a store that may not write leaves it in memory)
-            self._segments[-1] = VectorIndex.load(path, self.dimension, mapped=True)
-        self._changed = False
+    def _seal(self, store) -> None:
+        """The segment being filled made an index, written with `store` and read mapped."""
+        if self._rows is None or self._ids is None:
+            return
+        segment = VectorIndex(self.dimension)
+        segment.add(self._ids[: self._filled], self._rows[: self._filled])
+        self._rows = self._ids = None
+        self._filled = 0
+        if store is not None:
+            path = self.directory / _name(len(self._segments) + 1)
+            store.make_directory(self.directory)
+            store.write_bytes(path, segment.write_to)
+            if path.exists():  # written (a store that may not write leaves it in memory)
+                segment = VectorIndex.load(path, self.dimension, mapped=True)
+        self._segments.append(segment)
 
 
 def segment_names(directory: Path) -> list[str]:

@@ -440,7 +440,8 @@ def _rows_of(filed: _Filed, dimension: int, rows: np.ndarray) -> np.ndarray:
     mapped = np.memmap(
         filed.handle, dtype="<f4", mode="r", offset=filed.data, shape=(filed.count, dimension)
     )
-    chosen = np.array(mapped[rows], dtype=np.float32)  # a copy: fancy indexing
+    chosen = np.empty((len(rows), dimension), dtype=np.float32)
+    np.take(mapped, rows, axis=0, out=chosen)
     del mapped  # unmapped here: nothing else refers to it
     return chosen
 

@@ -88,7 +88,14 @@ class VectorIndex:
                 f"vectors of dimension {vectors.shape[-1]} given to an index of "
                 f"dimension {self.dimension}"
             )
-        self.add_rows(ids, lambda numbers: vectors[numbers], block=max(1, len(ids)))
+
+        def rows(numbers: np.ndarray) -> np.ndarray:
+            # all of them in order (the one block): the array itself, not a copy of it
+            count = len(vectors)
+            whole = len(numbers) == count and np.array_equal(numbers, np.arange(count))
+            return vectors if whole else vectors[numbers]
+
+        self.add_rows(ids, rows, block=max(1, len(ids)))
 
     def add_rows(
         self, ids: np.ndarray, rows: Callable[[np.ndarray], np.ndarray], *, block: int = ADD_BLOCK
