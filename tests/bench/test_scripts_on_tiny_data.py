@@ -206,4 +206,6 @@ def test_import_scale_runs_on_tiny_data(tmp_path):
     assert learned["turns"] == figures["turns"] and learned["commits"] == 1
     assert learned["facts_added"] > 0 and learned["peak_rss_mb"] > 0
     assert learned["recall_peak_rss_mb"] > 0
+    assert learned["reindex"]["peak_rss_mb"] > 0 and learned["reindex"]["seconds"] > 0
+    assert "a reindex of the memory it made (the build alone)" in done.stdout
     assert not workdir.exists()  # the export and the memory deleted afterwards
