@@ -522,6 +522,7 @@ def test_many_episodes_are_indexed_a_chunk_at_a_time_into_segments(cli, data_dir
     rewrites the last segment alone."""
     from vm_memory_oracle.episodes import index as module
     from vm_memory_oracle.episodes import vectors as segments
+    from vm_memory_oracle.semantic.vectors import FLAT, IVF, VectorIndex
 
     hash_embedder(cli)
     turns = [
@@ -542,6 +543,8 @@ def test_many_episodes_are_indexed_a_chunk_at_a_time_into_segments(cli, data_dir
     assert rebuilt.json()["episodes"] == 25
     names = sorted(path.name for path in vectors_dir.iterdir())
     assert names == [f"{number:06d}.bin" for number in range(1, 8)]  # 25 = 6 x 4 + 1
+    kinds = [VectorIndex.load(vectors_dir / name, 512).kind for name in names]
+    assert kinds == [IVF] * 6 + [FLAT]  # full segments search the nearest groups only
     split = [[hit["id"] for hit in recalled(cli, query, "--k", "8")] for query in queries]
     assert split == whole
 

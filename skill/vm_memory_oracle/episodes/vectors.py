@@ -1,5 +1,6 @@
-"""The episodes' vectors, in segments: flat FAISS indexes of at most SEGMENT vectors each,
-the files of state/cache/episode-vectors/ (derived, numbered from 1).
+"""The episodes' vectors, in segments: FAISS indexes of at most SEGMENT vectors each, the
+files of state/cache/episode-vectors/ (derived, numbered from 1): the last one flat (exact),
+each full one IVF.
 
 A segment that is full is never written again, and is read mapped from its file: a recall
 holds none of them, and bringing the index in step after a turn rewrites the last segment
@@ -15,7 +16,7 @@ from pathlib import Path
 import numpy as np
 
 from ..errors import IndexCorrupt
-from ..semantic.vectors import VectorIndex
+from ..semantic.vectors import FLAT, IVF, VectorIndex
 
 SEGMENT = 16_384
 
@@ -106,7 +107,10 @@ class EpisodeVectors:
         """The segment being filled made an index, written with `store` and read mapped."""
         if self._rows is None or self._ids is None:
             return
-        segment = VectorIndex(self.dimension)
+        # A full segment is never changed again: an IVF index, whose search reads the groups
+        # nearest to the query (calibrated to agree with exact search, semantic/vectors.py),
+        # so that a recall of half a million turns does not read every vector of them.
+        segment = VectorIndex(self.dimension, kind=IVF if self._filled == SEGMENT else FLAT)
         segment.add(self._ids[: self._filled], self._rows[: self._filled])
         self._rows = self._ids = None
         self._filled = 0
