@@ -2,7 +2,9 @@ import os
 import sys
 
 from .cli import main
+from .heap import return_large_blocks
 
+return_large_blocks()
 code = main()
 # Every write was made durable before main returned, and its locks released; what is left
 # is tearing down tens of thousands of objects, which takes a recall longer than its
