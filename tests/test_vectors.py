@@ -243,8 +243,10 @@ def test_the_embedding_cache_writes_few_new_vectors_beside_the_whole_file(tmp_pa
     assert np.array_equal(mended.vector(module.content_hash("text 7")), made[7])
 
 
-def test_a_build_s_vectors_go_to_parts_as_it_goes_and_many_parts_are_written_whole(tmp_path):
-    """flush() writes what was added as a part and holds it no more; past PART_MAX parts
+def test_a_build_s_vectors_go_to_parts_as_it_goes_and_many_parts_are_written_whole(
+    tmp_path, monkeypatch
+):
+    """save() of many new vectors writes them as a part and holds them no more; past PART_MAX parts
     everything is written again as one whole file, read back the same; keep() drops the
     vectors it leaves out when that happens; a file replaced by another process after
     this one read its digests is read as it was."""
@@ -258,6 +260,7 @@ def test_a_build_s_vectors_go_to_parts_as_it_goes_and_many_parts_are_written_who
     initialize(layout)
     store = Store(layout, lock_timeout=5, timestamp="2026-05-15T00:00:00Z")
     whole, recent = layout.embedding_cache("m"), layout.recent_embeddings("m")
+    monkeypatch.setattr(module, "RECENT_MAX", 10)  # 50 new vectors are many
     rng = np.random.default_rng(1)
     made: dict[str, np.ndarray] = {}
     cache = EmbeddingCache.load(whole, 6, recent)
@@ -266,7 +269,7 @@ def test_a_build_s_vectors_go_to_parts_as_it_goes_and_many_parts_are_written_who
         matrix = rng.normal(size=(50, 6)).astype(np.float32)
         made.update(zip(texts, matrix))
         cache.add(texts, matrix)
-        cache.flush(store)
+        cache.save(store)
         assert not cache._added  # written, no longer held
         if batch == 0:
             assert whole.exists() and not module.part_paths(whole)

@@ -6,8 +6,8 @@ Its vectors lie in files that are read where they lie, never held whole: the who
 parts written beside it (cache-<model>.part-<n>.npz) and a small recent file
 (cache-<model>.recent.npz). A remember at 100,000 facts writes its few vectors to the
 recent file, not 150 MB; an import or a first build that embeds hundreds of thousands of
-texts writes them as parts while it goes (flush), so that it holds a part's vectors at a
-time, not all of them. When the recent file would grow past a tenth of the cache (or
+texts saves them while it goes, as parts, so that it holds a part's vectors at a time, not
+all of them. When the recent file would grow past a tenth of the cache (or
 RECENT_MAX), its vectors become a part; when the parts pass PART_MAX, everything is
 written again as one whole file, a block at a time.
 """
@@ -271,30 +271,15 @@ class EmbeddingCache:
         if keys is not None:
             kept = np.concatenate([kept, keys.astype(np.uint64)])
         kept = np.unique(kept)
-        self._added = {
-            digest: vector
-            for digest, vector in self._added.items()
-            if _HEX.fullmatch(digest) and np.isin(np.uint64(int(digest, 16)), kept)
-        }
+        added = [digest for digest in self._added if _HEX.fullmatch(digest)]
+        chosen = np.isin(digest_keys(added), kept)
+        self._added = {digest: self._added[digest] for digest, ok in zip(added, chosen) if ok}
         for filed in self._filed:
             filed.kept &= np.isin(filed.keys, kept)
 
     def _new(self) -> list[str]:
         """The digests added that no file but the recent one holds."""
         return sorted(d for d in self._added if self._place(d) is None)
-
-    def flush(self, store) -> None:
-        """Write the vectors added that no file holds as a part (under the store's lock),
-        and stop holding them: a build that embeds many texts calls it as it goes, and
-        holds a part at a time."""
-        new = self._new()
-        if not new or not store.usable(self.path):
-            return
-        store.make_directory(self.path.parent)
-        if self._filed and self._filed[0].path == self.path and len(self._filed) <= PART_MAX:
-            self._write_part(store, new)
-        else:
-            self._write_whole(store)
 
     def save(self, store) -> None:
         """Write the cache (through `store`, the data directory's, under its lock): the
@@ -318,7 +303,7 @@ class EmbeddingCache:
     def _write_part(self, store, digests: list[str]) -> None:
         """`digests`' vectors written as the next part; the recent file (whose vectors
         they include) removed."""
-        taken = [int(path.name.rsplit("-", 1)[1][:-4]) for path in part_paths(self.path)]
+        taken = [_part_number(self.path, path) for path in part_paths(self.path)]
         path = self.path.with_name(f"{self.path.stem}.part-{max(taken, default=0) + 1}.npz")
         store.write_bytes(path, _npz(digests, self.vectors(digests)))
         if self.recent_path is not None and self.recent_path.exists():
@@ -367,12 +352,16 @@ class EmbeddingCache:
 
 def part_paths(path: Path) -> list[Path]:
     """The parts written beside the whole cache file `path`, oldest first."""
-    found = []
-    for candidate in path.parent.glob(f"{path.stem}.part-*.npz"):
-        number = candidate.name[len(path.stem) + len(".part-") : -len(".npz")]
-        if number.isdigit():
-            found.append((int(number), candidate))
-    return [candidate for _, candidate in sorted(found)]
+    found = [
+        (_part_number(path, part), part) for part in path.parent.glob(f"{path.stem}.part-*.npz")
+    ]
+    return [part for number, part in sorted(found) if number > 0]
+
+
+def _part_number(path: Path, part: Path) -> int:
+    """The number of a part of the cache file `path` (0: not a part's name)."""
+    number = part.name[len(path.stem) + len(".part-") : -len(".npz")]
+    return int(number) if number.isdigit() else 0
 
 
 def cache_files(layout, model_id: str) -> list[Path]:
