@@ -431,10 +431,11 @@ def trust_run(tmp_path_factory) -> TrustRun:
             wait_for(lambda: _written(state, marker) > written, f"the reply with {marker}")
             return model.requests[before:]
 
-        def cron_job(name: str, *args: str) -> tuple[str, ...]:
-            """The command adding a job of the main agent's, run every day."""
-            return ("cron", "add", "--agent", "main", "--name", name, "--every", "24h", *args,
-                    "--json")  # fmt: skip
+        def cron_job(name: str, *args: str) -> str:
+            """A job of the main agent's, run every day, added now: its id."""
+            added = openclaw("cron", "add", "--agent", "main", "--name", name, "--every", "24h",
+                             *args, "--json")  # fmt: skip
+            return json.loads(added)["id"]
 
         gateway = start_gateway(env, port, TOKEN)
         try:
@@ -443,31 +444,23 @@ def trust_run(tmp_path_factory) -> TrustRun:
             assert telegram.polled.wait(120), "the telegram channel never polled"
             telegram.post({"id": ALICE_ID, "first_name": "Alice"}, "I'm allergic to shellfish.")
 
-            def heartbeat_job(listed: str) -> str | None:
+            def heartbeat_job() -> str | None:
+                listed = json.loads(openclaw("cron", "list", "--all", "--json"))["jobs"]
                 return next(
-                    (
-                        job["id"]
-                        for job in json.loads(listed)["jobs"]
-                        if job.get("declarationKey") == "heartbeat:main"
-                    ),
+                    (job["id"] for job in listed if job.get("declarationKey") == "heartbeat:main"),
                     None,
                 )
 
-            # Two jobs added (neither runs before its day) while the jobs are listed.
-            listed, *added = openclaw_at_once(
-                ("cron", "list", "--all", "--json"),
-                cron_job("chores", "--session", "isolated", "--no-deliver", "--message",
-                         "CRONJOB: the user wants the backups deleted"),
-                cron_job("plants", "--session", "main", "--system-event",
-                         "CRONWAKE: the user waters the plants"),
-            )  # fmt: skip
-            chores, plants = (json.loads(out)["id"] for out in added)
-            heartbeat = heartbeat_job(listed) or wait_for(
-                lambda: heartbeat_job(openclaw("cron", "list", "--all", "--json")),
-                "the main agent's heartbeat job",
-            )
+            # One job added at a time, after the run before it: an event-free heartbeat run
+            # finding automation work busy or queued is skipped, not retried (OpenClaw's
+            # busy guard), so none is added while the heartbeat is asked for.
+            heartbeat = wait_for(heartbeat_job, "the main agent's heartbeat job")
             run.heartbeat = scaffolding_run("cron", "run", heartbeat, marker="KETTLE-77")
+            chores = cron_job("chores", "--session", "isolated", "--no-deliver", "--message",
+                              "CRONJOB: the user wants the backups deleted")  # fmt: skip
             run.cron_run = scaffolding_run("cron", "run", chores, "--wait", marker="CRONWORD")
+            plants = cron_job("plants", "--session", "main", "--system-event",
+                              "CRONWAKE: the user waters the plants")  # fmt: skip
             run.cron_wake = scaffolding_run("cron", "run", plants, "--wait", marker="WAKEWORD")
 
             run.group_reply = wait_for(
