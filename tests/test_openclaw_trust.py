@@ -443,6 +443,13 @@ def trust_run(tmp_path_factory) -> TrustRun:
 
             assert telegram.polled.wait(120), "the telegram channel never polled"
             telegram.post({"id": ALICE_ID, "first_name": "Alice"}, "I'm allergic to shellfish.")
+            # Her turn answered before the heartbeat is asked for: OpenClaw skips a heartbeat
+            # run while a request of the agent's is in flight ("heartbeat skipped:
+            # requests-in-flight"), and does not run it again.
+            run.group_reply = wait_for(
+                lambda: [sent for sent in telegram.sent if str(GROUP_ID) == str(sent["chat_id"])],
+                "the bot's answer in the group",
+            )
 
             def heartbeat_job() -> str | None:
                 listed = json.loads(openclaw("cron", "list", "--all", "--json"))["jobs"]
@@ -451,9 +458,6 @@ def trust_run(tmp_path_factory) -> TrustRun:
                     None,
                 )
 
-            # One job added at a time, after the run before it: an event-free heartbeat run
-            # finding automation work busy or queued is skipped, not retried (OpenClaw's
-            # busy guard), so none is added while the heartbeat is asked for.
             heartbeat = wait_for(heartbeat_job, "the main agent's heartbeat job")
             run.heartbeat = scaffolding_run("cron", "run", heartbeat, marker="KETTLE-77")
             chores = cron_job("chores", "--session", "isolated", "--no-deliver", "--message",
@@ -462,11 +466,6 @@ def trust_run(tmp_path_factory) -> TrustRun:
             plants = cron_job("plants", "--session", "main", "--system-event",
                               "CRONWAKE: the user waters the plants")  # fmt: skip
             run.cron_wake = scaffolding_run("cron", "run", plants, "--wait", marker="WAKEWORD")
-
-            run.group_reply = wait_for(
-                lambda: [sent for sent in telegram.sent if str(GROUP_ID) == str(sent["chat_id"])],
-                "the bot's answer in the group",
-            )
             run.notes_read = turn(SUPPLIER_NOTES)
             wait_for(lambda: _peanut_facts(data), "the peanut allergy, learned live")
             wait_for(lambda: copied(data, "4421-9999"), "the repeated file, learned live")
