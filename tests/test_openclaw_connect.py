@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import json
 import subprocess
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -122,6 +123,12 @@ class Machine:
             timeout=timeout,
         )
 
+    def run_at_once(self, *commands: tuple[str, ...]) -> list[subprocess.CompletedProcess]:
+        """Each of `commands` run, all at once: each call of the openclaw CLI starts Node and
+        loads OpenClaw, and what only reads need not wait on another."""
+        with ThreadPoolExecutor(len(commands)) as pool:
+            return list(pool.map(lambda command: self.run(*command), commands))
+
     def install(self, *args: str) -> subprocess.CompletedProcess:
         return self.run(str(INSTALL), "--plugin", "--data-path", str(self.data), *args)
 
@@ -185,15 +192,16 @@ def test_one_command_connects_the_plugin_says_what_it_changed_and_how_to_undo_it
     assert setup_findings(config) == []
 
     # OpenClaw loads it as its memory, and neither it nor the health check finds anything undone.
-    inspected = machine.run("openclaw", "plugins", "inspect", PLUGIN_ID, "--runtime", "--json")
+    skill = machine.workspace / "skills" / PLUGIN_ID
+    entrypoint = str(skill / "scripts" / "vm-memory-oracle")
+    inspected, health = machine.run_at_once(
+        ("openclaw", "plugins", "inspect", PLUGIN_ID, "--runtime", "--json"),
+        (entrypoint, "--data-path", str(machine.data), "--json", "--action", "health-check"),
+    )
     assert inspected.returncode == 0, inspected.stderr[-3000:]
     plugin = json.loads(inspected.stdout)["plugin"]
     assert plugin["status"] == "loaded" and plugin["memorySlotSelected"] is True
     assert plugin["toolNames"] == ["memory_search", "memory_get", "memory_forget"]
-    skill = machine.workspace / "skills" / PLUGIN_ID
-    entrypoint = str(skill / "scripts" / "vm-memory-oracle")
-    health = machine.run(entrypoint, "--data-path", str(machine.data), "--json",
-                         "--action", "health-check")  # fmt: skip
     assert health.returncode == 0, health.stderr
     assert json.loads(health.stdout)["openclaw"]["plugin_setup"] == []
 
@@ -209,17 +217,18 @@ def test_one_command_connects_the_plugin_says_what_it_changed_and_how_to_undo_it
     turned = machine.run("openclaw", "config", "set", "plugins.entries.memory-core.enabled", "true")
     assert turned.returncode == 0, turned.stderr
     (finding,) = setup_findings(machine.config())
-    shown = machine.run("openclaw", "plugins", "inspect", PLUGIN_ID, "--runtime")
+    shown, health = machine.run_at_once(
+        ("openclaw", "plugins", "inspect", PLUGIN_ID, "--runtime"),
+        (entrypoint, "--data-path", str(machine.data), "--action", "health-check"),
+    )
     assert shown.returncode == 0, shown.stderr[-3000:]
     assert f"{PLUGIN_ID}: {finding.message}" in shown.stderr, shown.stderr[-3000:]
-    health = machine.run(entrypoint, "--data-path", str(machine.data), "--action", "health-check")
     assert f"  warning: OpenClaw's plugin is half set up: {finding.message}" in health.stdout
     fixed = machine.install()
     assert fixed.returncode == 0, fixed.stderr[-3000:]
     assert "  plugins.entries.memory-core.enabled: true -> false" in fixed.stdout
-    assert "  openclaw config set plugins.entries.memory-core.enabled true --strict-json" in (
-        fixed.stdout
-    )
+    restore = '{"plugins": {"entries": {"memory-core": {"enabled": true}}}}'
+    assert f"  printf '%s\\n' '{restore}' | openclaw config patch --stdin" in fixed.stdout
     assert setup_findings(machine.config()) == []
 
     # The first run's undo commands, run as printed, give the configuration back.

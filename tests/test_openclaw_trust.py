@@ -362,12 +362,35 @@ def trust_run(tmp_path_factory) -> TrustRun:
     }
 
     def openclaw(*args: str, timeout: float = 300) -> str:
-        done = subprocess.run(
-            ["openclaw", *args], env=env, stdin=subprocess.DEVNULL, capture_output=True,
-            text=True, timeout=timeout,
-        )  # fmt: skip
-        assert done.returncode == 0, f"openclaw {args}: {done.stdout[-2000:]}{done.stderr[-3000:]}"
-        return done.stdout
+        (out,) = openclaw_at_once(args, timeout=timeout)
+        return out
+
+    def openclaw_at_once(*commands: tuple[str, ...], timeout: float = 300) -> list[str]:
+        """The output of each `openclaw` command, all started at once (each call of the CLI
+        starts Node and loads OpenClaw: independent ones need not wait on each other)."""
+        started = [
+            subprocess.Popen(
+                ["openclaw", *args],
+                env=env,
+                stdin=subprocess.DEVNULL,
+                stdout=subprocess.PIPE,
+                stderr=subprocess.PIPE,
+                text=True,
+            )
+            for args in commands
+        ]
+        outs = []
+        try:
+            for args, process in zip(commands, started):
+                out, err = process.communicate(timeout=timeout)
+                assert process.returncode == 0, f"openclaw {args}: {out[-2000:]}{err[-3000:]}"
+                outs.append(out)
+        finally:
+            for process in started:
+                if process.poll() is None:
+                    process.kill()
+                    process.wait()
+        return outs
 
     telegram = FakeTelegram()
     port = free_port()
@@ -380,16 +403,24 @@ def trust_run(tmp_path_factory) -> TrustRun:
         )  # fmt: skip
         assert connected.returncode == 0, connected.stdout + connected.stderr[-3000:]
         openclaw("config", "set", "plugins.entries.vm-memory-oracle.config.autoRecall", "true")
-        base = Path(json.loads(openclaw("skills", "info", "vm-memory-oracle", "--json"))["baseDir"])
+        (base,) = (
+            Path(line.removeprefix("  skill: installed into "))
+            for line in connected.stdout.splitlines()
+            if line.startswith("  skill: installed into ")
+        )
         run = TrustRun(data, workspace, state, model.requests)
         run.entrypoint = base / "scripts" / "vm-memory-oracle"
 
-        def turn(message: str, session: str | None = None) -> list[dict]:
-            """One owner turn through the gateway (the main session, or `session`): the
-            requests the model received in it."""
+        def asking(message: str, session: str | None) -> tuple[str, ...]:
+            """The `openclaw agent` command of one owner turn through the gateway (the main
+            session, or `session`)."""
             where = ["--session-key", f"agent:main:{session}"] if session else ["--agent", "main"]
+            return ("agent", *where, "--message", message, "--thinking", "off", "--json")
+
+        def turn(message: str, session: str | None = None) -> list[dict]:
+            """One owner turn: the requests the model received in it."""
             before = len(model.requests)
-            openclaw("agent", *where, "--message", message, "--thinking", "off", "--json")
+            openclaw(*asking(message, session))
             return model.requests[before:]
 
         def scaffolding_run(*args: str, marker: str) -> list[dict]:
@@ -412,6 +443,13 @@ def trust_run(tmp_path_factory) -> TrustRun:
 
             assert telegram.polled.wait(120), "the telegram channel never polled"
             telegram.post({"id": ALICE_ID, "first_name": "Alice"}, "I'm allergic to shellfish.")
+            # Her turn answered before the heartbeat is asked for: OpenClaw skips a heartbeat
+            # run while a request of the agent's is in flight ("heartbeat skipped:
+            # requests-in-flight"), and does not run it again.
+            run.group_reply = wait_for(
+                lambda: [sent for sent in telegram.sent if str(GROUP_ID) == str(sent["chat_id"])],
+                "the bot's answer in the group",
+            )
 
             def heartbeat_job() -> str | None:
                 listed = json.loads(openclaw("cron", "list", "--all", "--json"))["jobs"]
@@ -428,11 +466,6 @@ def trust_run(tmp_path_factory) -> TrustRun:
             plants = cron_job("plants", "--session", "main", "--system-event",
                               "CRONWAKE: the user waters the plants")  # fmt: skip
             run.cron_wake = scaffolding_run("cron", "run", plants, "--wait", marker="WAKEWORD")
-
-            run.group_reply = wait_for(
-                lambda: [sent for sent in telegram.sent if str(GROUP_ID) == str(sent["chat_id"])],
-                "the bot's answer in the group",
-            )
             run.notes_read = turn(SUPPLIER_NOTES)
             wait_for(lambda: _peanut_facts(data), "the peanut allergy, learned live")
             wait_for(lambda: copied(data, "4421-9999"), "the repeated file, learned live")
@@ -447,8 +480,7 @@ def trust_run(tmp_path_factory) -> TrustRun:
             run.peanuts_after_alice = _peanut_facts(data)
             # Two things said, then forgotten: one by memory_forget in an owner's turn (a
             # preview, then confirmed), a whole session by forget --session with its id.
-            turn(CELLO, session="cello")
-            turn(GATE, session="garden")
+            openclaw_at_once(asking(CELLO, "cello"), asking(GATE, "garden"))  # two sessions
             wait_for(lambda: copied(data, "Rivoli"), "the cello lessons, learned live")
             wait_for(lambda: copied(data, "7319"), "the gate code, learned live")
             run.forgetting = turn(FORGET_CELLO, session="cello")
