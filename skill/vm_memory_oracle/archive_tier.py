@@ -40,6 +40,7 @@ from typing import IO, TYPE_CHECKING, Any
 import numpy as np
 
 from .errors import IndexCorrupt
+from .lexical.packed import Numbers, Texts
 from .lexical.snapshot import LexicalSnapshot, build_lexical_index, tables_of
 from .model.archive import Archived, cause_of
 from .model.fact import Fact, vector_id
@@ -79,11 +80,11 @@ class ArchiveTier:
         return len(self.snapshot.ids)
 
     @property
-    def ids(self) -> list[str]:
+    def ids(self) -> Texts:
         return self.snapshot.ids
 
     @property
-    def position(self) -> dict[str, int]:
+    def position(self) -> Numbers:
         """Each fact's number in the snapshot, by id."""
         return tables_of(self.snapshot).position
 

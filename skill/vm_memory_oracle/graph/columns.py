@@ -21,6 +21,7 @@ from functools import cache
 import numpy as np
 
 from ..clock import SECONDS_PER_DAY, parse_iso
+from ..lexical.packed import Numbers
 from ..model.activation import ActivationEntries
 from ..model.fact import Fact
 
@@ -69,9 +70,9 @@ class ActivationColumns:
         passed over."""
         parsed: dict[str, int] = {}  # many facts share a stamp (one batch, one recall)
         changed: list[int] = []
-        for fact_id, a0, stamp in entries.decay_starts():
-            number = self.position.get(fact_id)
-            if number is None:
+        starts = list(entries.decay_starts())
+        for number, (_, a0, stamp) in zip(self._numbers([start[0] for start in starts]), starts):
+            if number < 0:
                 continue
             if stamp not in parsed:
                 parsed[stamp] = microseconds(stamp)
@@ -83,6 +84,13 @@ class ActivationColumns:
             for (_, half_life_days, threshold), deadline in self._deadlines.items():
                 assert self._facts is not None  # set with the deadlines
                 deadline[numbers] = self._deadline(self._facts, half_life_days, threshold, numbers)
+
+    def _numbers(self, fact_ids: list[str]) -> list[int]:
+        """The number of each fact, -1 for one without: found together where the numbering
+        is packed (the lexical snapshot's), one by one in a dictionary."""
+        if isinstance(self.position, Numbers):
+            return self.position.many(fact_ids).tolist()
+        return [self.position.get(fact_id, -1) for fact_id in fact_ids]
 
     def activation(
         self,
