@@ -7,11 +7,11 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from vm_memory_oracle.lexical import packed
 from vm_memory_oracle.lexical import snapshot as lexical
 from vm_memory_oracle.lexical.index import document_text
-from vm_memory_oracle.lexical.packed import Numbers, Texts, numbers_by_hash, pack_texts
 from vm_memory_oracle.model.text import tokens
+from vm_memory_oracle.storage import packed
+from vm_memory_oracle.storage.packed import Numbers, Texts, numbers_by_hash, pack_texts
 
 from conftest import fact_of
 

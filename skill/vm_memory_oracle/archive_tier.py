@@ -40,7 +40,6 @@ from typing import IO, TYPE_CHECKING, Any
 import numpy as np
 
 from .errors import IndexCorrupt
-from .lexical.packed import Numbers, Texts
 from .lexical.snapshot import LexicalSnapshot, build_lexical_index, tables_of
 from .model.archive import Archived, cause_of
 from .model.fact import Fact, vector_id
@@ -48,6 +47,7 @@ from .semantic.cache import EmbeddingCache, content_hash
 from .semantic.index import SemanticIndex, index_kind, indexed_texts
 from .semantic.vectors import VectorIndex
 from .storage import derived, snapshot
+from .storage.packed import Numbers, Texts
 
 if TYPE_CHECKING:
     from .embed.base import Embedder

@@ -5,8 +5,9 @@ call per fact.
 The columns follow an ordering of facts given by the caller (recall's lexical index). The
 fact's own inputs (importance, pinned, its creation activation and time) come with that
 ordering; the activation state (a0 and last access, which every recall changes) is read
-into columns once per version of activation-metadata.json, and the journal of recalls
-since is applied over them. Times are whole microseconds since the epoch, so the elapsed
+into columns once per version of activation-metadata.json, from its packed copy
+(storage/activation_packed.py) with every fact found by its vector id at once, and the
+journal of recalls since is applied over them. Times are whole microseconds since the epoch, so the elapsed
 time is exact and the value equals the scalar formula's.
 """
 
@@ -21,9 +22,10 @@ from functools import cache
 import numpy as np
 
 from ..clock import SECONDS_PER_DAY, parse_iso
-from ..lexical.packed import Numbers
 from ..model.activation import ActivationEntries
 from ..model.fact import Fact
+from ..storage.activation_packed import ActivationRecords
+from ..storage.packed import Numbers
 
 _EPOCH = datetime(1970, 1, 1, tzinfo=timezone.utc)
 _MICROSECOND = timedelta(microseconds=1)
@@ -63,6 +65,19 @@ class ActivationColumns:
     ) -> ActivationColumns:
         columns = cls(position, facts.initial.copy(), facts.created.copy())
         columns.apply(state)
+        return columns
+
+    @classmethod
+    def of_records(
+        cls, position: Numbers, facts: FactColumns, records: ActivationRecords
+    ) -> ActivationColumns:
+        """The columns of the activation file's packed records (storage/activation_packed),
+        each fact found by its vector id together with the others: what `of` gives."""
+        columns = cls(position, facts.initial.copy(), facts.created.copy())
+        numbers = position.many_packed(records.ids, records.vids)
+        found = numbers >= 0
+        columns.a0[numbers[found]] = records.a0[found]
+        columns.last[numbers[found]] = records.last[found]
         return columns
 
     def apply(self, entries: ActivationEntries) -> None:
@@ -233,7 +248,10 @@ def state_columns(store, position: Mapping[str, int], facts: FactColumns) -> Act
 
     def make(key: tuple | None) -> _Applied:
         journal, length = store.activation_journal_since()
-        columns = ActivationColumns.of(position, facts, store.read_activation_file())
+        if isinstance(position, Numbers):  # the lexical snapshot's numbering, packed
+            columns = ActivationColumns.of_records(position, facts, store.activation_records())
+        else:
+            columns = ActivationColumns.of(position, facts, store.read_activation_file())
         columns.apply(journal)
         return _Applied(columns, length)
 

@@ -6,7 +6,7 @@ lexical document (postings: which facts hold a term; a query's word coverage is 
 over them, while BM25 ranking is the full-text index's), the names its subject and object
 are, the subjects' evidence terms and the aliases of each subject (a name it is known by),
 and its own activation inputs (graph.columns). Numbers are packed as bytes and texts (ids,
-names, terms) as one text with the end of each (lexical.packed), so a snapshot of 10,000
+names, terms) as one text with the end of each (storage/packed.py), so a snapshot of 10,000
 facts loads in a few milliseconds and a recall process holds about 270 bytes a fact of it
 (benchmarks/million.py's facts), not the 650 that lists of ids and names, a dictionary of
 ids and one of postings by term took; it is
@@ -29,11 +29,17 @@ from ..graph import KnowledgeGraph
 from ..graph.columns import FactColumns, fact_columns
 from ..model.fact import NAME_PREDICATES, Fact, normalise, stable_hash, vector_id
 from ..model.text import evidence_terms, tokens
-from ..storage import derived, files
+from ..storage import derived, files, packed
+from ..storage.packed import (
+    Texts,
+    joined_texts,
+    numbers_by_hash,
+    pack_texts,
+    text_hash,
+    text_hashes,
+)
 from . import index as lexical_documents
-from . import packed
 from .index import document_text
-from .packed import Texts, joined_texts, numbers_by_hash, pack_texts, text_hash, text_hashes
 
 # In subject_name and object_name: an end that names nothing (an object too long to be a
 # name, or a text with no evidence term).
@@ -56,7 +62,7 @@ class FactsPrefix:
 @dataclass
 class LexicalSnapshot:
     """The lexical snapshot of the current facts (see build_lexical_index), and the facts
-    file it was made of (`made_of`, set when it is kept). Texts are packed (lexical.packed):
+    file it was made of (`made_of`, set when it is kept). Texts are packed (storage/packed.py):
     the ids, the names and the terms each as one UTF-8 text with the end of each."""
 
     id_text: bytes
@@ -120,7 +126,7 @@ def build_lexical_index(facts: list[Fact]) -> LexicalSnapshot:
     object and the turn it came from); the postings say which facts hold a term (the word
     coverage of a query is counted over them; BM25 ranking is the full-text index's). Facts
     are numbered in `ids`, and `vids` holds each one's vector id. Numbers are stored packed
-    as bytes and texts as one text with the end of each (lexical.packed): the terms are in
+    as bytes and texts as one text with the end of each (storage/packed.py): the terms are in
     the order of their hashes (then of themselves), a term's posting the sorted fact
     numbers (uint32) between its end and the one before; the exact keys are
     a sorted array of 63-bit key hashes with the fact number of each; `id_order` is each
@@ -396,6 +402,7 @@ def lexical_index(graph: KnowledgeGraph) -> LexicalSnapshot:
         layout=_layout(),
         sources=(path,),
         disk=graph.store.cache_usable(cache),
+        streamed=True,
         encode=LexicalSnapshot.plain,
         decode=LexicalSnapshot.from_plain,
     )

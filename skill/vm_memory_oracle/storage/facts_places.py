@@ -230,6 +230,7 @@ def _kept(store: Writer) -> derived.Derived[Places]:
         layout=_layout(),
         sources=(store.layout.facts,),
         disk=store.cache_usable(cache_path),
+        streamed=True,
         encode=Places.plain,
         decode=Places.from_plain,
     )
