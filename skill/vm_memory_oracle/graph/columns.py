@@ -7,8 +7,8 @@ fact's own inputs (importance, pinned, its creation activation and time) come wi
 ordering; the activation state (a0 and last access, which every recall changes) is read
 into columns once per version of activation-metadata.json, from its packed copy
 (storage/activation_packed.py) with every fact found by its vector id at once, and the
-journal of recalls since is applied over them. Times are whole microseconds since the epoch, so the elapsed
-time is exact and the value equals the scalar formula's.
+journal of recalls since is applied over them. Times are whole microseconds since the
+epoch, so the elapsed time is exact and the value equals the scalar formula's.
 """
 
 from __future__ import annotations

@@ -45,12 +45,14 @@ def joined_texts(first: tuple[bytes, bytes], second: tuple[bytes, bytes]) -> tup
 
 
 class Texts(Sequence[str]):
-    """Texts packed by pack_texts, each made a string when it is read."""
+    """Texts packed by pack_texts, each made a string when it is read, and kept (up to
+    KEPT_LOOKUPS of them): a recall reads the ids of the same candidates many times."""
 
     def __init__(self, blob: bytes, ends: bytes):
         self.blob = blob
         self.ends = ends
         self._ends = memoryview(ends).cast("B").cast("I")
+        self._made: dict[int, str] = {}
 
     def __len__(self) -> int:
         return len(self._ends)
@@ -65,12 +67,19 @@ class Texts(Sequence[str]):
         if isinstance(number, slice):
             return [self[one] for one in range(*number.indices(len(self)))]
         number = index(number)
+        made = self._made.get(number)
+        if made is not None:
+            return made
         if number < 0:
             number += len(self)
         if not 0 <= number < len(self):
             raise IndexError(number)
         start = self._ends[number - 1] if number else 0
-        return self.blob[start : self._ends[number]].decode("utf-8")
+        made = self.blob[start : self._ends[number]].decode("utf-8")
+        if len(self._made) >= KEPT_LOOKUPS:
+            self._made.clear()
+        self._made[number] = made
+        return made
 
     def __iter__(self) -> Iterator[str]:
         return (self[number] for number in range(len(self)))
