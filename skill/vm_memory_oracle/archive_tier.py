@@ -47,6 +47,7 @@ from .semantic.cache import EmbeddingCache, content_hash
 from .semantic.index import SemanticIndex, index_kind, indexed_texts
 from .semantic.vectors import VectorIndex
 from .storage import derived, snapshot
+from .storage.packed import Numbers, Texts
 
 if TYPE_CHECKING:
     from .embed.base import Embedder
@@ -79,11 +80,11 @@ class ArchiveTier:
         return len(self.snapshot.ids)
 
     @property
-    def ids(self) -> list[str]:
+    def ids(self) -> Texts:
         return self.snapshot.ids
 
     @property
-    def position(self) -> dict[str, int]:
+    def position(self) -> Numbers:
         """Each fact's number in the snapshot, by id."""
         return tables_of(self.snapshot).position
 

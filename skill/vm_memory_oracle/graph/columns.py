@@ -5,9 +5,10 @@ call per fact.
 The columns follow an ordering of facts given by the caller (recall's lexical index). The
 fact's own inputs (importance, pinned, its creation activation and time) come with that
 ordering; the activation state (a0 and last access, which every recall changes) is read
-into columns once per version of activation-metadata.json, and the journal of recalls
-since is applied over them. Times are whole microseconds since the epoch, so the elapsed
-time is exact and the value equals the scalar formula's.
+into columns once per version of activation-metadata.json, from its packed copy
+(storage/activation_packed.py) with every fact found by its vector id at once, and the
+journal of recalls since is applied over them. Times are whole microseconds since the
+epoch, so the elapsed time is exact and the value equals the scalar formula's.
 """
 
 from __future__ import annotations
@@ -23,6 +24,8 @@ import numpy as np
 from ..clock import SECONDS_PER_DAY, parse_iso
 from ..model.activation import ActivationEntries
 from ..model.fact import Fact
+from ..storage.activation_packed import ActivationRecords
+from ..storage.packed import Numbers
 
 _EPOCH = datetime(1970, 1, 1, tzinfo=timezone.utc)
 _MICROSECOND = timedelta(microseconds=1)
@@ -64,14 +67,27 @@ class ActivationColumns:
         columns.apply(state)
         return columns
 
+    @classmethod
+    def of_records(
+        cls, position: Numbers, facts: FactColumns, records: ActivationRecords
+    ) -> ActivationColumns:
+        """The columns of the activation file's packed records (storage/activation_packed),
+        each fact found by its vector id together with the others: what `of` gives."""
+        columns = cls(position, facts.initial.copy(), facts.created.copy())
+        numbers = position.many_packed(records.ids, records.vids)
+        found = numbers >= 0
+        columns.a0[numbers[found]] = records.a0[found]
+        columns.last[numbers[found]] = records.last[found]
+        return columns
+
     def apply(self, entries: ActivationEntries) -> None:
         """Set the state of the facts of `entries`; entries of facts without a number are
         passed over."""
         parsed: dict[str, int] = {}  # many facts share a stamp (one batch, one recall)
         changed: list[int] = []
-        for fact_id, a0, stamp in entries.decay_starts():
-            number = self.position.get(fact_id)
-            if number is None:
+        starts = list(entries.decay_starts())
+        for number, (_, a0, stamp) in zip(self._numbers([start[0] for start in starts]), starts):
+            if number < 0:
                 continue
             if stamp not in parsed:
                 parsed[stamp] = microseconds(stamp)
@@ -83,6 +99,13 @@ class ActivationColumns:
             for (_, half_life_days, threshold), deadline in self._deadlines.items():
                 assert self._facts is not None  # set with the deadlines
                 deadline[numbers] = self._deadline(self._facts, half_life_days, threshold, numbers)
+
+    def _numbers(self, fact_ids: list[str]) -> list[int]:
+        """The number of each fact, -1 for one without: found together where the numbering
+        is packed (the lexical snapshot's), one by one in a dictionary."""
+        if isinstance(self.position, Numbers):
+            return self.position.many(fact_ids).tolist()
+        return [self.position.get(fact_id, -1) for fact_id in fact_ids]
 
     def activation(
         self,
@@ -225,7 +248,10 @@ def state_columns(store, position: Mapping[str, int], facts: FactColumns) -> Act
 
     def make(key: tuple | None) -> _Applied:
         journal, length = store.activation_journal_since()
-        columns = ActivationColumns.of(position, facts, store.read_activation_file())
+        if isinstance(position, Numbers):  # the lexical snapshot's numbering, packed
+            columns = ActivationColumns.of_records(position, facts, store.activation_records())
+        else:
+            columns = ActivationColumns.of(position, facts, store.read_activation_file())
         columns.apply(journal)
         return _Applied(columns, length)
 

@@ -82,12 +82,18 @@ def document_digest(fact: Fact) -> int:
 
 @dataclass
 class _Record:
-    """What text-index.npz says the index holds."""
+    """What text-index.npz says the index holds: each document's vector id and content
+    hash as arrays (a recall that finds the index in step reads no more of them)."""
 
-    documents: dict[int, int]  # vector id -> content hash
+    vids: np.ndarray  # uint64
+    digests: np.ndarray  # uint64, in the same order
     facts_key: list | None
     facts_hash: str
     files: dict[str, list[int]]
+
+    def documents(self) -> dict[int, int]:
+        """Vector id -> content hash, made when the index is brought in step."""
+        return dict(zip(self.vids.tolist(), self.digests.tolist()))
 
 
 @cache
@@ -120,7 +126,8 @@ def _read_record(store: Store) -> _Record | None:
         if head.get("layout") != _text_layout() or len(vids) != len(digests):
             return None
         return _Record(
-            dict(zip(vids.tolist(), digests.tolist())),
+            vids,
+            digests,
             head["facts_key"],
             head["facts_hash"],
             head["files"],
@@ -140,8 +147,8 @@ def _record_bytes(record: _Record) -> bytes:
     np.savez(
         out,
         head=np.frombuffer(json.dumps(head).encode("utf-8"), dtype=np.uint8),
-        vids=np.array(list(record.documents), dtype=np.uint64),
-        digests=np.array(list(record.documents.values()), dtype=np.uint64),
+        vids=record.vids.astype(np.uint64),
+        digests=record.digests.astype(np.uint64),
     )
     return out.getvalue()
 
@@ -206,11 +213,11 @@ def _examine(store: Store) -> tuple[TextIndex | None, _Record | None, str | None
         index = TextIndex.open(directory)
     except TextIndexCorrupt as exc:
         return None, record, f"{name} could not be read ({exc})"
-    if len(index) != len(record.documents):
+    if len(index) != len(record.vids):
         return (
             None,
             record,
-            f"{name} holds {len(index)} documents where {len(record.documents)} were written",
+            f"{name} holds {len(index)} documents where {len(record.vids)} were written",
         )
     return index, record, None
 
@@ -311,7 +318,7 @@ def _bring_in_step(
     facts_hash = _facts_hash(layout.facts)
     wanted = _wanted(graph.facts())
     index, record, reason = _load(graph, force)
-    known = record.documents if record is not None else {}
+    known = record.documents() if record is not None else {}
     report.rebuilt = reason
     removed, added = derived.changes(known, wanted, lambda want: want[1])
     report.added, report.removed = len(added), len(removed)
@@ -330,10 +337,11 @@ def _bring_in_step(
         store.write_text_index(
             index, removed, [(vid, document_body(wanted[vid][0])) for vid in added]
         )
-        documents = {vid: digest for vid, (_, digest) in wanted.items()}
+        vids = np.array(list(wanted), dtype=np.uint64)
+        digests = np.array([digest for _, digest in wanted.values()], dtype=np.uint64)
         store.write_bytes(
             layout.text_index_state,
-            _record_bytes(_Record(documents, facts_key, facts_hash, index.files())),
+            _record_bytes(_Record(vids, digests, facts_key, facts_hash, index.files())),
         )
     report.documents = len(index)
     return index, report
@@ -364,6 +372,6 @@ def text_index_state(store: Store) -> TextIndexState:
         return TextIndexState(0, f"{layout.relative(directory)} is refused")
     _, record, reason = _examine(store)
     return TextIndexState(
-        len(record.documents) if record is not None else 0,
+        len(record.vids) if record is not None else 0,
         None if reason in (FIRST_BUILD, INTERRUPTED) else reason,
     )

@@ -5,17 +5,21 @@ keys (exact_keys, as 63-bit hashes sorted with the fact number of each), the ter
 lexical document (postings: which facts hold a term; a query's word coverage is counted
 over them, while BM25 ranking is the full-text index's), the names its subject and object
 are, the subjects' evidence terms and the aliases of each subject (a name it is known by),
-and its own activation inputs (graph.columns). Numbers are packed as bytes, so a snapshot
-of 10,000 facts loads in a few milliseconds; it is kept in state/cache/ (storage/snapshot)
-while facts.jsonl is unchanged, and extended by the facts appended since when nothing else
-changed (a remember). Tables decodes it once per process for the arrays recall reads.
+and its own activation inputs (graph.columns). Numbers are packed as bytes and texts (ids,
+names, terms) as one text with the end of each (storage/packed.py), so a snapshot of 10,000
+facts loads in a few milliseconds and a recall process holds about 270 bytes a fact of it
+(benchmarks/million.py's facts), not the 650 that lists of ids and names, a dictionary of
+ids and one of postings by term took; it is
+kept in state/cache/ (storage/snapshot) while facts.jsonl is unchanged, and extended by
+the facts appended since when nothing else changed (a remember). Tables reads it where it
+lies, once per process: a fact's number by id and a term's posting found by their hashes.
 """
 
 from __future__ import annotations
 
 import sys
 from array import array
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, fields, replace
 from functools import cache, cached_property
 
@@ -25,7 +29,15 @@ from ..graph import KnowledgeGraph
 from ..graph.columns import FactColumns, fact_columns
 from ..model.fact import NAME_PREDICATES, Fact, normalise, stable_hash, vector_id
 from ..model.text import evidence_terms, tokens
-from ..storage import derived, files
+from ..storage import derived, files, packed
+from ..storage.packed import (
+    Texts,
+    joined_texts,
+    numbers_by_hash,
+    pack_texts,
+    text_hash,
+    text_hashes,
+)
 from . import index as lexical_documents
 from .index import document_text
 
@@ -50,9 +62,11 @@ class FactsPrefix:
 @dataclass
 class LexicalSnapshot:
     """The lexical snapshot of the current facts (see build_lexical_index), and the facts
-    file it was made of (`made_of`, set when it is kept)."""
+    file it was made of (`made_of`, set when it is kept). Texts are packed (storage/packed.py):
+    the ids, the names and the terms each as one UTF-8 text with the end of each."""
 
-    ids: list[str]
+    id_text: bytes
+    id_ends: bytes
     vids: bytes
     id_order: bytes
     importance: bytes
@@ -61,13 +75,29 @@ class LexicalSnapshot:
     pinned: bytes
     subjects: dict[str, list[list[str]]]
     aliases: list[list[list[str]]]
-    names: list[str]
+    name_text: bytes
+    name_ends: bytes
+    name_hashes: bytes
     subject_name: bytes
     object_name: bytes
-    postings: dict[str, bytes]
+    term_text: bytes
+    term_ends: bytes
+    term_hashes: bytes
+    posting_ends: bytes
+    posting_numbers: bytes
     exact_hashes: bytes
     exact_numbers: bytes
     made_of: FactsPrefix | None = None
+
+    @cached_property
+    def ids(self) -> Texts:
+        """Each fact's id, by its number."""
+        return Texts(self.id_text, self.id_ends)
+
+    @cached_property
+    def names(self) -> Texts:
+        """Each name (name_key) by its number in subject_name and object_name."""
+        return Texts(self.name_text, self.name_ends)
 
     @cached_property
     def tables(self) -> Tables:
@@ -96,8 +126,9 @@ def build_lexical_index(facts: list[Fact]) -> LexicalSnapshot:
     object and the turn it came from); the postings say which facts hold a term (the word
     coverage of a query is counted over them; BM25 ranking is the full-text index's). Facts
     are numbered in `ids`, and `vids` holds each one's vector id. Numbers are stored packed
-    as bytes (a snapshot of 10,000 facts then loads in a few milliseconds): a posting is
-    the sorted fact numbers as uint32; the exact keys are
+    as bytes and texts as one text with the end of each (storage/packed.py): the terms are in
+    the order of their hashes (then of themselves), a term's posting the sorted fact
+    numbers (uint32) between its end and the one before; the exact keys are
     a sorted array of 63-bit key hashes with the fact number of each; `id_order` is each
     fact's place when ids are sorted (ties in a ranking are broken by id). The facts' own
     activation inputs (importance, pinned, creation activation and time) come along, as
@@ -120,8 +151,18 @@ def build_lexical_index(facts: list[Fact]) -> LexicalSnapshot:
             postings.setdefault(term, array("I")).append(number)
     exact.sort()
     columns = fact_columns(facts)
+    terms = sorted((text_hash(term), term) for term in postings)
+    numbers = array("I")
+    ends = array("I")
+    for _, term in terms:
+        numbers.extend(postings[term])
+        ends.append(len(numbers))
+    id_text, id_ends = pack_texts(ids)
+    name_text, name_ends = pack_texts(names)
+    term_text, term_ends = pack_texts(term for _, term in terms)
     return LexicalSnapshot(
-        ids=ids,
+        id_text=id_text,
+        id_ends=id_ends,
         vids=vids.tobytes(),
         id_order=_id_order(ids),
         importance=columns.importance.tobytes(),
@@ -130,10 +171,16 @@ def build_lexical_index(facts: list[Fact]) -> LexicalSnapshot:
         pinned=columns.pinned.tobytes(),
         subjects=_subjects(facts),
         aliases=_aliases(facts),
-        names=list(names),
+        name_text=name_text,
+        name_ends=name_ends,
+        name_hashes=text_hashes(names),
         subject_name=subject_name.tobytes(),
         object_name=object_name.tobytes(),
-        postings={term: posting.tobytes() for term, posting in postings.items()},
+        term_text=term_text,
+        term_ends=term_ends,
+        term_hashes=array("Q", [hashed for hashed, _ in terms]).tobytes(),
+        posting_ends=ends.tobytes(),
+        posting_numbers=numbers.tobytes(),
         exact_hashes=array("Q", [hashed for hashed, _ in exact]).tobytes(),
         exact_numbers=array("I", [number for _, number in exact]).tobytes(),
     )
@@ -149,43 +196,130 @@ def extend_lexical_index(index: LexicalSnapshot, facts: list[Fact]) -> LexicalSn
     def shifted(packed: bytes) -> bytes:
         return (np.frombuffer(packed, dtype=np.uint32) + np.uint32(held)).tobytes()
 
-    postings = dict(index.postings)
-    for term, packed in part.postings.items():
-        postings[term] = postings.get(term, b"") + shifted(packed)
     hashes = np.frombuffer(index.exact_hashes + part.exact_hashes, dtype=np.uint64)
     numbers = np.frombuffer(index.exact_numbers + shifted(part.exact_numbers), dtype=np.uint32)
     order = np.lexsort((numbers, hashes))
-    ids = index.ids + part.ids
-    names = list(index.names)
-    number_of = {name: number for number, name in enumerate(names)}
+    id_text, id_ends = joined_texts((index.id_text, index.id_ends), (part.id_text, part.id_ends))
+    names = index.names
+    number_of = numbers_by_hash(
+        names, np.frombuffer(index.name_hashes, dtype=np.uint64), packed.text_hash
+    )
+    added: list[str] = []
     renumbered = np.full(len(part.names) + 1, NO_NAME, dtype=np.uint32)  # last: NO_NAME
+    new_number: dict[str, int] = {}
     for number, name in enumerate(part.names):
-        if name not in number_of:
-            number_of[name] = len(names)
-            names.append(name)
-        renumbered[number] = number_of[name]
+        known = number_of.get(name)
+        if known is None:
+            known = new_number.get(name)
+        if known is None:
+            known = new_number[name] = len(names) + len(added)
+            added.append(name)
+        renumbered[number] = known
+    name_text, name_ends = joined_texts((index.name_text, index.name_ends), pack_texts(added))
 
     def renamed(packed: bytes) -> bytes:
         own = np.frombuffer(packed, dtype=np.uint32)
         return renumbered[np.minimum(own, len(part.names))].tobytes()
 
+    postings = _merged_postings(index, part, held)
     return LexicalSnapshot(
-        ids=ids,
+        id_text=id_text,
+        id_ends=id_ends,
         vids=index.vids + part.vids,
-        id_order=_id_order(ids),
+        id_order=_id_order(Texts(id_text, id_ends)),
         importance=index.importance + part.importance,
         initial=index.initial + part.initial,
         created=index.created + part.created,
         pinned=index.pinned + part.pinned,
         subjects=_subjects(facts),
         aliases=_aliases(facts),
-        names=names,
+        name_text=name_text,
+        name_ends=name_ends,
+        name_hashes=index.name_hashes + text_hashes(added),
         subject_name=index.subject_name + renamed(part.subject_name),
         object_name=index.object_name + renamed(part.object_name),
-        postings=postings,
+        term_text=postings[0],
+        term_ends=postings[1],
+        term_hashes=postings[2],
+        posting_ends=postings[3],
+        posting_numbers=postings[4],
         exact_hashes=hashes[order].tobytes(),
         exact_numbers=numbers[order].tobytes(),
     )
+
+
+def _merged_postings(
+    index: LexicalSnapshot, part: LexicalSnapshot, held: int
+) -> tuple[bytes, bytes, bytes, bytes, bytes]:
+    """The packed terms and postings (term_text, term_ends, term_hashes, posting_ends,
+    posting_numbers) of `index` with those of `part`, the snapshot of the `held`-th fact on,
+    merged: each term once, in the order build_lexical_index gives them."""
+    old_hashes = np.frombuffer(index.term_hashes, dtype=np.uint64)
+    old_terms = Texts(index.term_text, index.term_ends)
+    old_of = packed.Numbers(old_terms, old_hashes, None, packed.text_hash)
+    part_terms = Texts(part.term_text, part.term_ends)
+    part_hashes = np.frombuffer(part.term_hashes, dtype=np.uint64)
+    # Each of part's terms: its place among the old terms, or after them among the new.
+    found = np.array([old_of.get(term, -1) for term in part_terms], dtype=np.int64)
+    new = np.flatnonzero(found < 0)
+    found[new] = len(old_terms) + np.arange(len(new))
+    every_hash = np.concatenate((old_hashes, part_hashes[new]))
+    blob, ends = joined_texts(
+        (index.term_text, index.term_ends), _reordered(part.term_text, part.term_ends, new)
+    )
+    order = np.argsort(every_hash, kind="stable")
+    if len(order) and np.any(np.diff(every_hash[order]) == 0):  # a hash shared: by the text
+        every = Texts(blob, ends)
+        order = np.array(
+            sorted(range(len(every)), key=lambda number: (int(every_hash[number]), every[number])),
+            dtype=np.int64,
+        )
+    slot = np.empty(len(order), dtype=np.int64)
+    slot[order] = np.arange(len(order))
+    old_lengths, part_lengths = _lengths(index.posting_ends), _lengths(part.posting_ends)
+    slots = np.concatenate(
+        (
+            np.repeat(slot[: len(old_terms)], old_lengths),
+            np.repeat(slot[found], part_lengths),
+        )
+    )
+    numbers = np.concatenate(
+        (
+            np.frombuffer(index.posting_numbers, dtype=np.uint32),
+            np.frombuffer(part.posting_numbers, dtype=np.uint32) + np.uint32(held),
+        )
+    )
+    grouped = np.argsort(slots, kind="stable")  # a term's old numbers, then its new ones
+    term_text, term_ends = _reordered(blob, ends, order)
+    posting_ends = np.cumsum(np.bincount(slots, minlength=len(order)))
+    return (
+        term_text,
+        term_ends,
+        every_hash[order].tobytes(),
+        posting_ends.astype(np.uint32).tobytes(),
+        numbers[grouped].tobytes(),
+    )
+
+
+def _lengths(ends: bytes) -> np.ndarray:
+    """The length of each part of a packed whole from the end of each (uint32)."""
+    own_ends = np.frombuffer(ends, dtype=np.uint32).astype(np.int64)
+    starts = np.concatenate((np.zeros(1, dtype=np.int64), own_ends[:-1]))
+    return np.subtract(own_ends, starts, dtype=np.int64)
+
+
+def _reordered(blob: bytes, ends: bytes, order: np.ndarray) -> tuple[bytes, bytes]:
+    """Packed texts (blob, ends) taken in `order` (the numbers of the texts to take)."""
+    every = _lengths(ends)
+    starts = np.frombuffer(ends, dtype=np.uint32).astype(np.int64) - every
+    lengths = every[order]
+    new_ends = np.cumsum(lengths, dtype=np.int64)
+    if not len(new_ends) or not new_ends[-1]:
+        return b"", new_ends.astype(np.uint32).tobytes()
+    at = np.arange(new_ends[-1], dtype=np.int64) + np.repeat(
+        starts[order] - (new_ends - lengths), lengths
+    )
+    return np.frombuffer(blob, dtype=np.uint8)[at].tobytes(), new_ends.astype(np.uint32).tobytes()
 
 
 def _subjects(facts: list[Fact]) -> dict[str, list[list[str]]]:
@@ -233,7 +367,7 @@ def name_key(terms: Iterable[str]) -> str:
     return " ".join(terms)
 
 
-def _id_order(ids: list[str]) -> bytes:
+def _id_order(ids: Sequence[str]) -> bytes:
     """Each fact's place when the ids are sorted."""
     id_order = array("I", bytes(4 * len(ids)))
     for place, number in enumerate(sorted(range(len(ids)), key=ids.__getitem__)):
@@ -268,6 +402,7 @@ def lexical_index(graph: KnowledgeGraph) -> LexicalSnapshot:
         layout=_layout(),
         sources=(path,),
         disk=graph.store.cache_usable(cache),
+        streamed=True,
         encode=LexicalSnapshot.plain,
         decode=LexicalSnapshot.from_plain,
     )
@@ -328,24 +463,32 @@ def _appended_to(
 
 
 class Tables:
-    """A lexical index snapshot as numpy arrays, made once per snapshot in a process: fact
-    numbers by id and by vector id, each fact id's place in sorted order (ties are broken by
-    id), postings decoded on first use, the names and subjects, and the facts' own
-    activation inputs."""
+    """A lexical index snapshot as recall reads it, made once per snapshot in a process: fact
+    numbers by id (found by vector id) and by vector id, each fact id's place in sorted order
+    (ties are broken by id), postings decoded on first use, the names and subjects, and the
+    facts' own activation inputs; the packed parts are read where they lie, not copied."""
 
     def __init__(self, index: LexicalSnapshot):
-        self.ids: list[str] = index.ids
-        self.position = {fact_id: number for number, fact_id in enumerate(self.ids)}
+        self.ids: Texts = index.ids
         self.id_order = np.frombuffer(index.id_order, dtype=np.uint32)
         vids = np.frombuffer(index.vids, dtype=np.uint64)
         self._vid_order = np.argsort(vids, kind="stable")
         self.sorted_vids = vids[self._vid_order]
-        self.packed: dict[str, bytes] = index.postings
-        # Made once per snapshot: five keys a fact, 4 MB to copy at 100,000 facts.
-        self.exact_hashes = array("Q", index.exact_hashes)
-        self.exact_numbers = array("I", index.exact_numbers)
+        self.position = packed.Numbers(self.ids, self.sorted_vids, self._vid_order, packed.id_hash)
+        self.terms = packed.Numbers(
+            Texts(index.term_text, index.term_ends),
+            np.frombuffer(index.term_hashes, dtype=np.uint64),
+            None,
+            text_hash,
+        )
+        self._posting_ends = memoryview(index.posting_ends).cast("B").cast("I")
+        self._posting_numbers = np.frombuffer(index.posting_numbers, dtype=np.uint32)
+        # Read as bisect reads them, one Python int at a time, where they lie.
+        self.exact_hashes = memoryview(index.exact_hashes).cast("B").cast("Q")
+        self.exact_numbers = memoryview(index.exact_numbers).cast("B").cast("I")
         self._decoded: dict[str, np.ndarray] = {}
-        self.names: list[str] = index.names
+        self.names: Texts = index.names
+        self._name_hashes = np.frombuffer(index.name_hashes, dtype=np.uint64)
         self.subjects: dict[str, list[list[str]]] = index.subjects
         self.aliases: list[list[list[str]]] = index.aliases
         self.subject_name = np.frombuffer(index.subject_name, dtype=np.uint32)
@@ -358,17 +501,22 @@ class Tables:
         )
 
     @cached_property
-    def name_number(self) -> dict[str, int]:
+    def name_number(self) -> packed.Numbers:
         """The number of each name (name_key) in subject_name and object_name, made when a
         query first names a subject."""
-        return {name: number for number, name in enumerate(self.names)}
+        return numbers_by_hash(self.names, self._name_hashes, text_hash)
 
     def posting(self, term: str) -> np.ndarray:
         """The numbers of the facts holding `term`."""
         held = self._decoded.get(term)
         if held is None:
-            packed = np.frombuffer(self.packed.get(term, b""), dtype=np.uint32)
-            held = self._decoded[term] = packed.astype(np.intp)
+            number = self.terms.get(term)
+            if number is None:
+                held = np.zeros(0, dtype=np.intp)
+            else:
+                start = self._posting_ends[number - 1] if number else 0
+                held = self._posting_numbers[start : self._posting_ends[number]].astype(np.intp)
+            self._decoded[term] = held
         return held
 
     def numbers_of(self, vids: np.ndarray) -> np.ndarray:

@@ -9,9 +9,11 @@ import os
 from collections import ChainMap
 from collections.abc import Iterable, Mapping
 from pathlib import Path
+from typing import Any
 
 from ..model.activation import ActivationEntries, ActivationEntry
 from . import files, snapshot
+from .activation_packed import ActivationRecords, packed_activation
 from .validation import problem
 from .writer import Writer
 
@@ -36,15 +38,32 @@ class ActivationState:
         return ActivationEntries(state)
 
     def view(self) -> ActivationEntries:
-        """The state `read` gives, without copying the file's: the journal's entries looked
-        up first, then the file's (for a recall, which reads the state of a few facts). An
-        entry set in it is held apart, in the view alone."""
-        return ActivationEntries(ChainMap({}, self._journal_state(), self._file_json(copy=False)))
+        """The state `read` gives, without reading the file's records: the journal's entries
+        looked up first, then the file's, packed (for a recall, which reads the state of a
+        few facts). An entry set in it is held apart, in the view alone."""
+        # A ChainMap writes to its first mapping alone: the packed records are only read.
+        records: Any = self.records()
+        return ActivationEntries(ChainMap({}, self._journal_state(), records))
+
+    def records(self) -> ActivationRecords:
+        """The records activation-metadata.json holds by fact id, as its packed state gives
+        them (storage/activation_packed.py): what a process that reads the state of a few
+        facts, or every fact's a0 and last access as columns, holds."""
+        store = self.store
+        store.usable(store.layout.activation)
+        return packed_activation(store, self._records_to_pack).records
+
+    def _records_to_pack(self) -> dict[str, dict]:
+        """The file's records, read to be packed: not kept once packed (a process that
+        writes the whole state reads them again)."""
+        records = self._file_json(copy=False)
+        snapshot.let_go(self.store.layout.snapshot_for(self.store.layout.activation))
+        return records
 
     def entries(self, ids: set[str]) -> ActivationEntries:
         """The state of these facts alone, as `read` gives it (the caller's to change)."""
         journal = self._journal_state()
-        held = self._file_json(copy=False)
+        held = self.records()
         return ActivationEntries(
             {
                 fact_id: journal[fact_id] if fact_id in journal else held[fact_id]

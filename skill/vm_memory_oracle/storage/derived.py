@@ -60,6 +60,7 @@ class Derived(Generic[T]):
     made_with: tuple = ()
     required: int = 1
     disk: bool = True
+    streamed: bool = False  # a packed payload, read as it goes (snapshot._stored)
     encode: Callable[[T], Any] = lambda value: value
     decode: Callable[[Any], T] = lambda plain: plain
 
@@ -77,7 +78,7 @@ class Derived(Generic[T]):
         mine = snapshot.decoded(self.cache)
         if mine is not None and mine[0] == key:
             return mine[1]  # type: ignore[return-value]
-        plain = snapshot.load(self.cache, key, disk=self.disk)
+        plain = snapshot.load(self.cache, key, disk=self.disk, streamed=self.streamed)
         return None if plain is None else self._decoded(key, plain)
 
     def earlier(self) -> tuple[tuple, T] | None:
@@ -86,7 +87,7 @@ class Derived(Generic[T]):
         mine = snapshot.decoded(self.cache)
         if mine is not None and mine[0][0] == self.layout:
             return mine  # type: ignore[return-value]
-        held = snapshot.load_any(self.cache, disk=self.disk)
+        held = snapshot.load_any(self.cache, disk=self.disk, streamed=self.streamed)
         if held is None or not held[0] or held[0][0] != self.layout:
             return None
         return held[0], self._decoded(held[0], held[1])
@@ -97,7 +98,7 @@ class Derived(Generic[T]):
         since this one read it."""
         if not self.disk:  # kept in this process alone
             return self.earlier()
-        held = snapshot.stored(self.cache)
+        held = snapshot.stored(self.cache, streamed=self.streamed)
         if held is None or not held[0] or held[0][0] != self.layout:
             return None
         return held[0], self._decoded(held[0], held[1])
@@ -105,7 +106,7 @@ class Derived(Generic[T]):
     def other_layout(self) -> bool:
         """Whether a state is kept that was made with another layout (other code, or
         another shape of record): made again, which mends nothing."""
-        held = snapshot.load_any(self.cache, disk=self.disk)
+        held = snapshot.load_any(self.cache, disk=self.disk, streamed=self.streamed)
         return held is not None and bool(held[0]) and held[0][0] != self.layout
 
     def keep(self, key: tuple | None, value: T) -> None:

@@ -22,7 +22,7 @@ import os
 import sys
 import weakref
 from array import array
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from functools import cache
 
@@ -170,7 +170,7 @@ class FactsAt(Mapping[str, Fact]):
         found = self._sorted[places] == vids
         return np.where(found, self._order[places], -1).astype(np.intp)
 
-    def held(self, fact_ids: list[str], vids: np.ndarray) -> set[str]:
+    def held(self, fact_ids: Sequence[str], vids: np.ndarray) -> set[str]:
         """Those of `fact_ids` the file holds, found together by their vector ids (`vids`,
         in the same order), each match read to be sure."""
         numbers = self.numbers_of(vids)
@@ -230,6 +230,7 @@ def _kept(store: Writer) -> derived.Derived[Places]:
         layout=_layout(),
         sources=(store.layout.facts,),
         disk=store.cache_usable(cache_path),
+        streamed=True,
         encode=Places.plain,
         decode=Places.from_plain,
     )

@@ -268,6 +268,11 @@ class Layout:
         return self.cache_dir / "facts-places.marshal"
 
     @cached_property
+    def activation_packed_cache(self) -> Path:
+        """activation-metadata.json packed as recall reads it (storage/activation_packed.py)."""
+        return self.cache_dir / "activation-packed.marshal"
+
+    @cached_property
     def archive_tier_cache(self) -> Path:
         """The pruned facts' lexical snapshot and vectors (archive_tier.py)."""
         return self.cache_dir / "archive-tier.marshal"

@@ -36,40 +36,48 @@ def file_key(path: Path) -> tuple | None:
     return (stat.st_ino, stat.st_size, stat.st_mtime_ns, stat.st_ctime_ns)
 
 
-def load(cache_path: Path, key: tuple | None, *, disk: bool = True):
-    """The payload saved for `key`, or None."""
+def load(cache_path: Path, key: tuple | None, *, disk: bool = True, streamed: bool = False):
+    """The payload saved for `key`, or None (`streamed`: see _stored)."""
     if key is None:
         return None
     held = _memory.get(str(cache_path))
     if held is not None and held[0] == key:
         return held[1]
-    stored = _stored(cache_path) if disk else None
+    stored = _stored(cache_path, streamed=streamed) if disk else None
     if stored is None or stored[0] != key:
         return None
     _memory[str(cache_path)] = stored
     return stored[1]
 
 
-def load_any(cache_path: Path, *, disk: bool = True) -> tuple[tuple, object] | None:
+def load_any(
+    cache_path: Path, *, disk: bool = True, streamed: bool = False
+) -> tuple[tuple, object] | None:
     """(key, payload) of whatever is held for `cache_path`, whatever file it was made of:
     for a snapshot that can be brought up to date instead of made again."""
     held = _memory.get(str(cache_path))
     if held is not None:
         return held
-    return _stored(cache_path) if disk else None
+    return _stored(cache_path, streamed=streamed) if disk else None
 
 
-def stored(cache_path: Path) -> tuple[tuple, object] | None:
+def stored(cache_path: Path, *, streamed: bool = False) -> tuple[tuple, object] | None:
     """(key, payload) of the snapshot file as it is now, whatever this process holds: what
     another process may have written meanwhile."""
-    return _stored(cache_path)
+    return _stored(cache_path, streamed=streamed)
 
 
-def _stored(cache_path: Path) -> tuple[tuple, object] | None:
+def _stored(cache_path: Path, *, streamed: bool = False) -> tuple[tuple, object] | None:
     """(key, payload) of the snapshot file, or None when it is missing, unreadable or of
-    another format."""
+    another format. `streamed`, for a payload of a few large bytes objects (a packed
+    snapshot): read from the file object by object, so that the file is not held whole
+    beside what it holds (marshal reads many small objects faster from bytes)."""
     try:
-        stored_format, stored_key, payload = marshal.loads(cache_path.read_bytes())
+        if streamed:
+            with open(cache_path, "rb") as handle:
+                stored_format, stored_key, payload = marshal.load(handle)
+        else:
+            stored_format, stored_key, payload = marshal.loads(cache_path.read_bytes())
     except (OSError, EOFError, ValueError, TypeError):
         return None
     return (tuple(stored_key), payload) if stored_format == FORMAT else None
@@ -87,6 +95,11 @@ def save(cache_path: Path, key: tuple | None, payload, *, disk: bool = True) -> 
         files.write_atomic(cache_path, marshal.dumps((FORMAT, key, payload)), durable=False)
     except (OSError, ValueError):
         pass  # a cache that cannot be written only costs speed
+
+
+def let_go(cache_path: Path) -> None:
+    """Hold no longer what was loaded for `cache_path` (read again from disk when asked)."""
+    _memory.pop(str(cache_path), None)
 
 
 def forget_memory() -> None:

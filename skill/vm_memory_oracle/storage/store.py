@@ -21,6 +21,7 @@ from ..errors import InvalidInputError
 from ..model.activation import ActivationEntries, ActivationEntry
 from ..model.fact import Fact
 from . import facts_file, files, jsonl, locks, snapshot, strict_json
+from .activation_packed import ActivationRecords
 from .activation_state import JOURNAL_LIMIT, ActivationState
 from .facts_file import FactsById
 from .layout import Layout, Refusal
@@ -437,6 +438,11 @@ class Store:
         """The state the journal of recalls gives from its `start`-th record on, and how many
         records it holds (ActivationState.journal_since)."""
         return self._activation.journal_since(start)
+
+    def activation_records(self) -> ActivationRecords:
+        """The records activation-metadata.json holds, packed, each made when looked up
+        (ActivationState.records)."""
+        return self._activation.records()
 
     def read_activation_file(self) -> ActivationEntries:
         """The state activation-metadata.json holds, without the journal over it
