@@ -424,14 +424,21 @@ def _member_layout(handle: BinaryIO, member: zipfile.ZipInfo) -> tuple:
 
 
 def _rows_of(filed: _Filed, dimension: int, rows: np.ndarray) -> np.ndarray:
-    """The file's vectors at `rows`, read through a mapping dropped after (the pages it
-    read are no longer counted as the process's once it is gone)."""
-    mapped = np.memmap(
-        filed.handle, dtype="<f4", mode="r", offset=filed.data, shape=(filed.count, dimension)
-    )
+    """The file's vectors at `rows`, each run of consecutive rows read at once (pread, not
+    a mapping: the pages of a file of half a million vectors that a block's rows lie on
+    would count as the process's while it is mapped)."""
+    size = dimension * 4
     chosen = np.empty((len(rows), dimension), dtype=np.float32)
-    np.take(mapped, rows, axis=0, out=chosen)
-    del mapped  # unmapped here: nothing else refers to it
+    order = np.argsort(rows, kind="stable")
+    ordered = rows[order]
+    starts = [0, *(np.flatnonzero(np.diff(ordered) != 1) + 1).tolist(), len(rows)]
+    fd = filed.handle.fileno()
+    for first, end in zip(starts, starts[1:]):
+        wanted = (end - first) * size
+        data = os.pread(fd, wanted, filed.data + int(ordered[first]) * size)
+        if len(data) != wanted:
+            raise EOFError(f"{filed.path.name} ends inside its vectors")
+        chosen[order[first:end]] = np.frombuffer(data, dtype="<f4").reshape(-1, dimension)
     return chosen
 
 
