@@ -391,25 +391,20 @@ def test_a_forgotten_turn_is_not_brought_back_by_an_import(cli, data_dir, histor
     )
 
 
+def codex_import(memory: str, histories: Path, *more: str) -> list[str]:
+    """The command line of an import of the Codex fixtures into `memory`."""
+    return [
+        *("--data-path", memory, "--now", NOW, "--action", "import"),
+        *("--from", str(histories / "codex"), "--format", "codex", *more),
+    ]
+
+
 @pytest.mark.parametrize("terminal", [True, False])
 def test_a_progress_bar_is_drawn_on_a_terminal_only(tmp_path, histories, terminal):
     from test_progress import run
 
     code, out, err = run(
-        [
-            "--data-path",
-            str(tmp_path / "memory"),
-            "--now",
-            NOW,
-            "--action",
-            "import",
-            "--from",
-            str(histories / "codex"),
-            "--format",
-            "codex",
-            "--dry-run",
-        ],
-        terminal=terminal,
+        codex_import(str(tmp_path / "memory"), histories, "--dry-run"), terminal=terminal
     )
     assert code == 0 and out.startswith("[DRY RUN] ")
     assert ("read codex" in err and "\r" in err) is terminal
@@ -424,21 +419,7 @@ def test_an_import_s_bar_follows_the_episodes_embedded_and_indexed(tmp_path, his
     memory = str(tmp_path / "memory")
     for args in (["--action", "init"], ["--action", "config", "--set", "embedding_model=hash"]):
         assert run(["--data-path", memory, *args], terminal=False)[0] == 0
-    code, _, err = run(
-        [
-            "--data-path",
-            memory,
-            "--now",
-            NOW,
-            "--action",
-            "import",
-            "--from",
-            str(histories / "codex"),
-            "--format",
-            "codex",
-        ],
-        terminal=True,
-    )
+    code, _, err = run(codex_import(memory, histories), terminal=True)
     assert code == 0, err
     assert "learn codex" in err
     assert "embedding episodes, MB" in err and "indexing episodes, MB" in err
