@@ -232,11 +232,13 @@ def _kept_state(store, model: str) -> derived.Derived[dict[str, Any]]:
 @cache
 def _layout() -> int:
     """What the record and the indexes are made by: this module, the episodes' texts (what
-    is embedded) and the tokens they are found by."""
+    is embedded), the tokens they are found by, the segments and the packed places."""
     from ..model import text
     from . import __name__ as episodes
+    from . import places, vectors
 
-    return derived.layout_of(None, (sys.modules[__name__], sys.modules[episodes], text))
+    modules = (sys.modules[__name__], sys.modules[episodes], text, vectors, places)
+    return derived.layout_of(None, modules)
 
 
 def _index_files_key(key: tuple) -> tuple:
