@@ -42,6 +42,18 @@ def data_dir(tmp_path) -> Path:
     return tmp_path / "memory"
 
 
+@pytest.fixture
+def store(data_dir):
+    """A store over a new data directory, stamping its writes with NOW."""
+    from vm_memory_oracle.data_directory import initialize
+    from vm_memory_oracle.storage.layout import Layout
+    from vm_memory_oracle.storage.store import Store
+
+    layout = Layout(data_dir)
+    initialize(layout)
+    return Store(layout, lock_timeout=5, timestamp=NOW)
+
+
 @dataclass
 class Result:
     code: int

@@ -8,12 +8,10 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from vm_memory_oracle.data_directory import initialize
 from vm_memory_oracle.graph.columns import ActivationColumns, FactColumns
 from vm_memory_oracle.model.activation import ActivationEntries, ActivationEntry
 from vm_memory_oracle.storage import snapshot
 from vm_memory_oracle.storage.activation_packed import pack
-from vm_memory_oracle.storage.layout import Layout
 from vm_memory_oracle.storage.packed import Texts, id_hash, numbers_by_hash, pack_texts
 from vm_memory_oracle.storage.store import Store
 
@@ -81,13 +79,6 @@ def test_columns_of_the_packed_records_are_those_of_the_records(records, numbere
     from_entries = ActivationColumns.of(plain, facts, ActivationEntries(dict(records)))
     assert from_records.a0.tolist() == from_entries.a0.tolist()
     assert from_records.last.tolist() == from_entries.last.tolist()
-
-
-@pytest.fixture
-def store(data_dir) -> Store:
-    layout = Layout(data_dir)
-    initialize(layout)
-    return Store(layout, lock_timeout=5, timestamp=NOW)
 
 
 def test_the_packed_state_follows_the_file_and_a_damaged_file_is_set_aside(store):

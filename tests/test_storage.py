@@ -31,13 +31,6 @@ def make_fact(index: int) -> dict:
     ).to_record()
 
 
-@pytest.fixture
-def store(data_dir) -> Store:
-    layout = Layout(data_dir)
-    initialize(layout)
-    return Store(layout, lock_timeout=5, timestamp=NOW)
-
-
 def test_a_torn_last_line_is_quarantined_with_its_line_number(store):
     facts = [make_fact(i) for i in range(3)]
     store.append_records(store.layout.facts, "fact", facts)

@@ -9,10 +9,8 @@ import os
 
 import numpy as np
 import pytest
-from vm_memory_oracle.data_directory import initialize
 from vm_memory_oracle.errors import EXIT_STORAGE
 from vm_memory_oracle.storage import files
-from vm_memory_oracle.storage.layout import Layout
 from vm_memory_oracle.storage.store import Store
 
 from conftest import NOW, hash_embedder
@@ -82,13 +80,6 @@ def test_a_directory_fsync_that_fails_names_the_file_written(tmp_path, monkeypat
     with pytest.raises(OSError) as raised:
         files.write_atomic(path, b"new\n")
     assert (raised.value.errno, raised.value.filename) == (errno.EIO, str(path))
-
-
-@pytest.fixture
-def store(data_dir) -> Store:
-    layout = Layout(data_dir)
-    initialize(layout)
-    return Store(layout, lock_timeout=5, timestamp=NOW)
 
 
 def test_an_audit_line_the_disk_refuses_does_not_hide_the_write_that_failed(store, monkeypatch):
