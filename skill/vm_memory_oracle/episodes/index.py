@@ -134,19 +134,20 @@ class _Reader:
         paths = episode_files(self.layout)
         sizes = _file_sizes(self.layout)
         total = sum(max(0, sizes.get(p.name, 0) - self.start.get(p.name, 0)) for p in paths)
-        done = 0
         for path in paths:
             for found in self._read(path):
                 chunk.append(found)
                 if len(chunk) >= size:
                     yield chunk
                     chunk = []
-                    self._told(done + self.reached[path.name] - self.start.get(path.name, 0), total)
-            done += self.reached.get(path.name, 0) - self.start.get(path.name, 0)
+                    self._told(self._bytes_read(), total)
         if chunk:
             yield chunk
         if total:
             self._told(total, total)
+
+    def _bytes_read(self) -> int:
+        return sum(at - self.start.get(name, 0) for name, at in self.reached.items())
 
     def _told(self, done: int, total: int) -> None:
         if self.progress is not None:
