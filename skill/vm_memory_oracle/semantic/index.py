@@ -29,6 +29,7 @@ from ..errors import IndexCorrupt
 from ..graph import KnowledgeGraph
 from ..model.fact import Fact, vector_id
 from ..storage import derived, snapshot, strict_json
+from ..storage.packed import Texts, pack_texts
 from .cache import EmbeddingCache, content_hash
 from .vectors import FLAT, IVF, VectorIndex
 
@@ -208,27 +209,22 @@ def _mapping(wanted: dict) -> FactOfVector:
 
 class FactOfVector(Mapping[int, str]):
     """Vector id -> fact id, packed: the vector ids sorted (uint64), and the fact ids in that
-    order as one text with the end of each (uint32). A million facts' map is 53 MB, not the
+    order as packed texts (storage/packed.py). A million facts' map is 53 MB, not the
     400 MB of a dictionary of Python ints and strings; a recall reads a few of it."""
 
-    def __init__(self, vids: bytes, ids: str, ends: bytes):
+    def __init__(self, vids: bytes, ids: bytes, ends: bytes):
         self._vids = np.frombuffer(vids, dtype=np.uint64)
-        self._ids = ids
-        self._ends = np.frombuffer(ends, dtype=np.uint32)
-        self._seen: dict[object, str] = {}  # the vector ids looked up and found
+        self._ids = Texts(ids, ends)
+        self._seen: dict[object, int] = {}  # the vector ids looked up and found: their numbers
 
     @classmethod
     def of(cls, pairs: Iterable[tuple[int, str]]) -> FactOfVector:
         ordered = sorted(pairs)
-        ends = np.cumsum([len(fact_id) for _, fact_id in ordered], dtype=np.uint64)
-        return cls(
-            np.array([vid for vid, _ in ordered], dtype=np.uint64).tobytes(),
-            "".join(fact_id for _, fact_id in ordered),
-            ends.astype(np.uint32).tobytes(),
-        )
+        vids = np.array([vid for vid, _ in ordered], dtype=np.uint64).tobytes()
+        return cls(vids, *pack_texts(fact_id for _, fact_id in ordered))
 
     def plain(self) -> list:
-        return [self._vids.tobytes(), self._ids, self._ends.tobytes()]
+        return [self._vids.tobytes(), self._ids.blob, self._ids.ends]
 
     @classmethod
     def from_plain(cls, values: list) -> FactOfVector:
@@ -245,16 +241,15 @@ class FactOfVector(Mapping[int, str]):
     def get(self, key: object, default: str | None = None) -> str | None:  # type: ignore[override]
         if isinstance(key, bool):
             return default
-        fact_id = self._seen.get(key)
-        if fact_id is None:
+        number = self._seen.get(key)
+        if number is None:
             if not isinstance(key, (int, np.integer)):
                 return default
             number = self._number(int(key))
             if number < 0:
                 return default
-            start = int(self._ends[number - 1]) if number else 0
-            fact_id = self._seen[key] = self._ids[start : int(self._ends[number])]
-        return fact_id
+            self._seen[key] = number
+        return self._ids[number]
 
     def __getitem__(self, key: int) -> str:
         fact_id = self.get(key)
