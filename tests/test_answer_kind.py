@@ -7,8 +7,11 @@ from __future__ import annotations
 from datetime import date, datetime, timedelta, timezone
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 from vm_memory_oracle.model.answer_kind import (
     AMOUNT,
+    HELD,
     KINDS,
     NAME,
     NUMBER,
@@ -94,6 +97,19 @@ def test_the_kind_of_value_a_question_asks_for(question, kind):
 def test_the_kinds_of_value_a_fact_holds(sentence, kinds):
     held = {kind for kind in KINDS if holds(sentence, kind, SAID)}
     assert held == kinds
+
+
+SAID_CHARACTERS = "Who met Anna in Lisbon at 9am for $5 2 hours 在北京谁 "
+
+
+@given(
+    sentence=st.text(alphabet=st.sampled_from(SAID_CHARACTERS)) | st.text(),
+    kind=st.sampled_from([kind for kind in KINDS if kind not in HELD]),
+)
+def test_a_kind_outside_held_is_held_by_no_sentence(sentence, kind):
+    # The answer source reads no candidate for such a question (recall/sources/answer.py)
+    assert set(KINDS) - set(HELD) == {PERSON, NAME}
+    assert not holds(sentence, kind, SAID, asked_words(sentence))
 
 
 def test_a_place_the_question_names_is_not_the_place_it_asks_for():

@@ -26,6 +26,8 @@ from .periods import named_periods
 AMOUNT, SPAN, NUMBER, TIME = "amount", "span", "number", "time"
 PLACE, PERSON, NAME = "place", "person", "name"
 KINDS = (AMOUNT, SPAN, NUMBER, TIME, PLACE, PERSON, NAME)
+# The kinds a fact's sentence can hold (holds): a person or a name is asked for, never held.
+HELD = (AMOUNT, SPAN, NUMBER, TIME, PLACE)
 
 # The comparatives that make "how much" ask for a difference.
 _COMPARED = (
@@ -168,4 +170,4 @@ def _holds(sentence: str, kind: str, said: date, asked: frozenset[str]) -> bool:
             (found.group(1) or found.group(2)).casefold() not in asked
             for found in _PLACE.finditer(sentence)
         )
-    return False  # a person or a name: see the module's docstring
+    return False  # a person or a name (not in HELD): see the module's docstring

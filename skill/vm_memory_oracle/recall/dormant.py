@@ -27,7 +27,7 @@ import numpy as np
 
 from ..clock import parse_iso
 from ..lexical.index import document_text
-from ..model.answer_kind import asked_kind, asked_words
+from ..model.answer_kind import HELD, asked_kind, asked_words
 from ..model.fact import vector_id
 from ..model.text import evidence_terms
 from ..semantic.index import SemanticIndex
@@ -144,7 +144,7 @@ def _reranked(query: Query, hits: list[Hit], fused: np.ndarray) -> tuple[np.ndar
     if query.periods:
         lists.append((time.WEIGHT, [of_the_time(hit.fact.record, query.periods) for hit in hits]))
     kind = asked_kind(query.text)
-    if kind is not None:
+    if kind in HELD:  # no fact holds a value of another kind
         asked = asked_words(query.text)
         lists.append((answer.WEIGHT, [holds_value(hit.fact.record, kind, asked) for hit in hits]))
     added = np.zeros(len(hits))

@@ -10,7 +10,7 @@ from __future__ import annotations
 import numpy as np
 
 from ...clock import parse_iso
-from ...model.answer_kind import asked_kind, asked_words, holds
+from ...model.answer_kind import HELD, asked_kind, asked_words, holds
 from ...model.fact import Fact
 from ..candidates import Candidates
 from ..corpus import MIN_RELATIVE_SCORE
@@ -23,10 +23,11 @@ RERANKS = True
 
 
 def rank(query: Query, candidates: Candidates) -> np.ndarray | None:
-    """None when the query asks for no kind of value, or when no candidate, or every one,
-    holds one: the list would then change no order."""
+    """None when the query asks for no kind of value, or for one no fact holds (a person, a
+    name: answer_kind.HELD), or when no candidate, or every one, holds one: the list would
+    then change no order. So the candidates are read only when one could hold a value."""
     kind = asked_kind(query.text)
-    if kind is None:
+    if kind not in HELD:
         return None
     ordered = candidates.ordered()
     asked = asked_words(query.text)
