@@ -292,7 +292,8 @@ def _made(graph: KnowledgeGraph, embedder: Embedder | None, *, disk: bool) -> Ar
     index = VectorIndex(embedder.dimension, kind=kind)
     if facts:
         vids = np.array([vector_id(fact.id) for fact in facts], dtype=np.int64)
-        index.add(vids, embeddings.combined_rows(groups))
+        # a block of rows at a time (VectorIndex.add_rows), not every vector at once
+        index.add_rows(vids, lambda numbers: embeddings.combined_rows([groups[n] for n in numbers]))
     tier._index, tier.embedded = index, len(missing)
     tier.vectors = [embedder.dimension, _written(graph, index) if disk and facts else None]
     return tier

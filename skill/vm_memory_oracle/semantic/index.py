@@ -145,6 +145,7 @@ def update_index(
         fresh, stale, late = _bring_in_step(index, known, wanted, cache, embedder, report)
         if fresh or stale or reason is not None:
             _save(graph, embedder, index, wanted)
+            index = _read_back(graph, embedder, index)
         if missing or late or reason is not None or cache.problem is not None:
             facts = {content_hash(text) for _, _, texts in wanted.values() for text in texts}
             cache.keep(facts, also_cached() if also_cached is not None else None)
@@ -154,6 +155,23 @@ def update_index(
         memo = _in_step_memo(graph, embedder, approximate_min_facts)
         memo.keep(memo.key(), mapping)
     return SemanticIndex(index, mapping), report
+
+
+def _read_back(graph: KnowledgeGraph, embedder: Embedder, built: VectorIndex) -> VectorIndex:
+    """The index just saved, mapped from its file as an index in step is (_in_step), so that
+    the one built is let go before recall makes its other tables (100,000 facts: 205 MB at
+    512 dimensions); the built one when the file cannot be read back."""
+    path = graph.layout.index_file
+    if not graph.store.usable(path):
+        return built
+    try:
+        mapped = VectorIndex.load(path, embedder.dimension, mapped=True)
+    except IndexCorrupt:
+        return built
+    if len(mapped) != len(built):
+        return built
+    mapped.measured_recall = built.measured_recall
+    return mapped
 
 
 def _embed(

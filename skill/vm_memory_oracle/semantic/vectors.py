@@ -28,13 +28,13 @@ WRITE_CHUNK = 1 << 20
 TARGET_RECALL = 0.99  # the goal is 0.98: the margin covers vectors added after the build
 CALIBRATION_QUERIES = 200
 CALIBRATION_K = 10
-CALIBRATION_BLOCK = 65_536
+CALIBRATION_BLOCK = 8_192
 # Centroids: about the square root of the vector count, trained on at most this many
 # vectors per centroid (FAISS warns below 39; k-means time grows with the sample).
 TRAINING_PER_CENTROID = 40
 MIN_CENTROIDS = 16
 SHARED_SEARCH = 8  # queries searched at once from which every thread takes a share
-ADD_BLOCK = 65_536  # vectors added at a time by add_rows
+ADD_BLOCK = 8_192  # vectors added at a time by add_rows
 
 
 class VectorIndex:
