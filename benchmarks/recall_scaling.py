@@ -8,7 +8,8 @@ Reported per size: the per-query cost (a --queries process's wall time over its 
 the marginal cost of a query (that time less the one-query process's, over the queries
 after the first), the one-query process, the peak RSS of the --queries process, and a
 `reindex` per fact; and, as ratios, what the goals name:
-  per-query cost at the largest at most 3x the smallest's, at the middle at most 1.5x;
+  per-query cost at the largest at most 3x the smallest's, at the middle at most 1.5x, and
+  the same of the marginal cost;
   peak RSS of a --queries recall at the largest at most 500 MB;
   an index rebuild (`reindex`, vectors from the cache) per fact at the largest at most
   1.5x that at the middle.
@@ -94,11 +95,14 @@ def measure(sizes: list[int], queries: int, runs: int, workdir: Path) -> dict:
             "peak_rss_mb": max(seen[size]["rss"]),
             "rebuild_us_per_fact": round(1e6 * statistics.median(seen[size]["rebuild"]) / size, 1),
         }
-    smallest = figures["sizes"][str(sizes[0])]["per_query_ms"]
-    figures["per_query_ratio"] = {
-        str(size): round(figures["sizes"][str(size)]["per_query_ms"] / smallest, 2)
-        for size in sizes[1:]
-    }
+    for measure in ("per_query", "marginal_query"):
+        smallest = figures["sizes"][str(sizes[0])][f"{measure}_ms"]
+        figures[f"{measure}_ratio"] = {  # None: no cost measured at the smallest (tiny runs)
+            str(size): round(figures["sizes"][str(size)][f"{measure}_ms"] / smallest, 2)
+            if smallest > 0
+            else None
+            for size in sizes[1:]
+        }
     if len(sizes) >= 2:
         middle, largest = (figures["sizes"][str(size)] for size in sizes[-2:])
         figures["rebuild_ratio"] = round(
@@ -119,13 +123,15 @@ def render(figures: dict, sizes: list[int]) -> str:
         )
     if len(sizes) >= 2:
         goals = dict(zip(sizes[1:][::-1], ("largest", "middle")))
-        for size in sizes[1:]:
-            goal = QUERY_GOAL.get(goals.get(size, ""))
-            lines.append(
-                f"  per-query cost at {size:,} / at {sizes[0]:,}: "
-                f"{figures['per_query_ratio'][str(size)]:.2f}"
-                + (f" (goal at most {goal})" if goal else "")
-            )
+        for measure, name in (("per_query", "per-query"), ("marginal_query", "marginal")):
+            for size in sizes[1:]:
+                goal = QUERY_GOAL.get(goals.get(size, ""))
+                ratio = figures[f"{measure}_ratio"][str(size)]
+                lines.append(
+                    f"  {name} cost at {size:,} / at {sizes[0]:,}: "
+                    + ("not measured" if ratio is None else f"{ratio:.2f}")
+                    + (f" (goal at most {goal})" if goal else "")
+                )
     largest = figures["sizes"][str(sizes[-1])]["peak_rss_mb"]
     lines.append(f"  peak RSS at {sizes[-1]:,}: {largest} MB (goal at most {RSS_GOAL_MB})")
     if "rebuild_ratio" in figures:

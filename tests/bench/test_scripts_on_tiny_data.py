@@ -93,13 +93,14 @@ def test_recall_scaling_runs_on_tiny_data(tmp_path):
         *("--workdir", str(tmp_path / "scaling")),
     )
     assert "per-query cost at 300 / at 100" in done.stdout
+    assert "marginal cost at 300 / at 100" in done.stdout
     figures = json.loads((tmp_path / "output" / "recall_scaling.json").read_text())["figures"]
     assert set(figures["sizes"]) == {"100", "300"} and figures["queries"] == 5
     for row in figures["sizes"].values():
         assert row["per_query_ms"] > 0 and row["peak_rss_mb"] > 0
         # per-query cost is the process's time over its 5 queries (each figure rounded)
         assert abs(row["queries_process_s"] - row["per_query_ms"] * 5 / 1000) < 0.002
-    assert figures["per_query_ratio"]["300"] > 0
+    assert figures["per_query_ratio"]["300"] > 0 and "300" in figures["marginal_query_ratio"]
     assert all(row["rebuild_us_per_fact"] > 0 for row in figures["sizes"].values())
     assert figures["rebuild_ratio"] > 0 and "index rebuild (reindex) per fact" in done.stdout
 
