@@ -322,7 +322,9 @@ def _index(store: Store, facts: list[Fact], records: dict[Path, list[dict]]) -> 
         )
     if metadata:
         try:
-            ids = set(VectorIndex.load(layout.index_file, metadata[0]["dimension"]).ids().tolist())
+            # mapped: the ids are read, not every vector (2 GB at a million at 512 dimensions)
+            index = VectorIndex.load(layout.index_file, metadata[0]["dimension"], mapped=True)
+            ids = set(index.ids().tolist())
         except (IndexCorrupt, FileNotFoundError) as exc:
             problems.append(f"{layout.relative(layout.index_file)} cannot be read ({exc})")
         else:
