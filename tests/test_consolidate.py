@@ -64,6 +64,25 @@ def test_a_fact_unused_for_200_days_is_archived_and_a_pinned_one_of_the_same_age
     assert "Oslo" not in (data_dir / "MEMORY.md").read_text()
 
 
+def test_the_first_recall_after_a_consolidation_reads_the_tables_it_left(cli, data_dir):
+    # The night rewrites facts.jsonl (a fact pruned); the tables recall reads are made of
+    # the file as it leaves it, so the morning's recall reads them, not makes them again.
+    hash_embedder(cli)
+    remember(cli, "--subject", "user", "--predicate", "visited", "--object", "Oslo")
+    kept = remember(cli, "--subject", "user", "--predicate", "likes", "--object", "oolong tea")
+    cli("--action", "pin", "--id", kept)
+    report = consolidate(cli)
+    assert next(step for step in report["steps"] if step["name"] == "prune")["counts"]["pruned"]
+    tables = [
+        data_dir / "state" / "cache" / name
+        for name in ("lexical-index.marshal", "activation-packed.marshal")
+    ]
+    made = [(path.stat().st_ino, path.stat().st_mtime_ns) for path in tables]
+    recalled = cli("--json", "--action", "recall", "--query", "oolong", "--no-boost", now=LATER)
+    assert [hit["id"] for hit in recalled.json()["results"]] == [kept]
+    assert [(path.stat().st_ino, path.stat().st_mtime_ns) for path in tables] == made
+
+
 def test_a_superseded_fact_is_archived_and_stays_the_newer_ones_history(cli, data_dir):
     hash_embedder(cli)
     berlin = remember(cli, "--subject", "user", "--predicate", "lives_in", "--object", "Berlin")
