@@ -5,7 +5,8 @@ HEAD), recall_scaling.py
 (memories of 100 and 300 facts through the command line), dormant_cost.py (200 facts and
 200 archived), fading.py (one LongMemEval question, its haystack cut short), view_page.py
 (the memory page of 300 facts, written and opened in headless Chromium) and import_scale.py
-(a ChatGPT export of 50 kB, counted and learned). Their figures at
+(a ChatGPT export of 50 kB, counted and learned) and ivf_agreement.py (3,000 synthetic
+facts). Their figures at
 size are in references/reliability.md; here only that each runs and reports what it
 measured. Figures go to the test's own directory, not benchmarks/output/."""
 
@@ -210,3 +211,24 @@ def test_import_scale_runs_on_tiny_data(tmp_path):
     assert learned["reindex"]["peak_rss_mb"] > 0 and learned["reindex"]["seconds"] > 0
     assert "a reindex of the memory it made (the build alone)" in done.stdout
     assert not workdir.exists()  # the export and the memory deleted afterwards
+
+
+def test_ivf_agreement_runs_on_tiny_data(tmp_path):
+    done = run_benchmark(tmp_path, "ivf_agreement.py", "--synthetic", "3000", "--sizes", "2000,0")
+    assert (
+        "| 2,000 | its top 10 alone |" in done.stdout
+        and "| 3,000 | top 10 and top 100 |" in done.stdout
+    )
+    figures = json.loads((tmp_path / "output" / "ivf_agreement.json").read_text())["figures"]
+    assert figures["questions"] == 200 and [row["vectors"] for row in figures["rows"]] == [
+        2000,
+        3000,
+    ]
+    for row in figures["rows"]:
+        for calibrated in (row["top_10_alone"], row["now"]):
+            assert 1 <= calibrated["nprobe"] <= calibrated["lists"]
+            assert (
+                0 < calibrated["agreement_at_10"] <= 1 and 0 < calibrated["agreement_at_100"] <= 1
+            )
+        # checking the top 100 too never scans fewer lists than the top 10 alone
+        assert row["now"]["nprobe"] >= row["top_10_alone"]["nprobe"]
