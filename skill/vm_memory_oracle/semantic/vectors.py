@@ -30,9 +30,9 @@ CALIBRATION_QUERIES = 200
 CALIBRATION_K = 10
 # Recall fuses the index's 100 nearest (semantic/search.py, SEMANTIC_MIN_CANDIDATES), so
 # the calibration checks those too. With the bundled model the top 10 alone let it stop
-# at nprobe 64 of 141 lists (over 20,000 texts of the LongMemEval dev haystacks), where the
-# dev questions' top 10 agreed with exact search on 95.5% of hits; with the 100 it goes on
-# to 128, and they agree on 99.9%.
+# at nprobe 64 of 141 lists over 20,000 texts of the LongMemEval dev haystacks, where the
+# dev questions' top 10 agreed with exact search on 95.6% of hits; with the 100 it goes on
+# to 128, and they agree on 99.9% (benchmarks/ivf_agreement.py).
 CALIBRATION_DEPTH = 100
 CALIBRATION_BLOCK = 8_192
 # Centroids: about the square root of the vector count, trained on at most this many
