@@ -88,7 +88,9 @@ def copied(data: Path, words: str) -> bool:
 def edit_config(state: Path, *settings: tuple[str, object]) -> None:
     """Set each (dotted path, value) in OpenClaw's configuration file in the state directory
     `state`, as a user edits it by hand: no `openclaw config set`, a start of Node that loads
-    OpenClaw whole, before a gateway that reads the file as it starts (and checks it)."""
+    OpenClaw whole, before a gateway that reads the file as it starts (and checks it). Only
+    for settings OpenClaw keeps as written, such as a plugin's config: `openclaw config set
+    agents.entries.X` also keeps the main agent, which a key written here would hide."""
     path = state / "openclaw.json"
     config = json5.loads(path.read_text())
     for dotted, value in settings:

@@ -33,7 +33,6 @@ import pytest
 from conftest import BUNDLE
 from openclaw_gateway import (
     copied,
-    edit_config,
     free_port,
     memory_processes,
     start_gateway,
@@ -425,6 +424,12 @@ def openclaw(setup: OpenClawHome, *args: str) -> str:
     return done.stdout
 
 
+def configure(setup: OpenClawHome, *settings: tuple[str, object]) -> None:
+    """Set each (path, value) of OpenClaw's configuration, in one `openclaw config set`."""
+    changes = [{"path": path, "value": value} for path, value in settings]
+    openclaw(setup, "config", "set", "--batch-json", json.dumps(changes))
+
+
 def this_turn(requests: list[dict], said: str) -> list[dict]:
     """The messages of the last request after the user's message saying `said`: this turn's
     tool calls and results (the session's history holds earlier turns' too, and OpenClaw
@@ -497,8 +502,8 @@ def plugin_gateway(openclaw_home):
         env=setup.env, stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=1200,
     )  # fmt: skip
     assert connected.returncode == 0, connected.stdout + connected.stderr[-3000:]
-    edit_config(
-        setup.state,
+    configure(
+        setup,
         ("plugins.entries.vm-memory-oracle.config.autoRecall", True),
         # An agent of its own for the live test: the main agent's transcript holds the
         # other tests' turns, asked with markers ("(plugin)", "(auto-recall)") that share
