@@ -6,12 +6,15 @@ was said (live learning)."""
 
 from __future__ import annotations
 
+import json
 import os
 import signal
 import socket
 import subprocess
 import time
 from pathlib import Path
+
+import json5
 
 
 def free_port() -> int:
@@ -80,3 +83,20 @@ def memory_processes(data: Path) -> list[str]:
 def copied(data: Path, words: str) -> bool:
     """Whether the memory's copies of what was said hold `words`: their turn was learned."""
     return any(words in path.read_text() for path in (data / "sessions").glob("*.jsonl"))
+
+
+def edit_config(state: Path, *settings: tuple[str, object]) -> None:
+    """Set each (dotted path, value) in OpenClaw's configuration file in the state directory
+    `state`, as a user edits it by hand: no `openclaw config set`, a start of Node that loads
+    OpenClaw whole, before a gateway that reads the file as it starts (and checks it). Only
+    for settings OpenClaw keeps as written, such as a plugin's config: `openclaw config set
+    agents.entries.X` also keeps the main agent, which a key written here would hide."""
+    path = state / "openclaw.json"
+    config = json5.loads(path.read_text())
+    for dotted, value in settings:
+        *parents, last = dotted.split(".")
+        node = config
+        for key in parents:
+            node = node.setdefault(key, {})
+        node[last] = value
+    path.write_text(json.dumps(config, indent=2) + "\n")

@@ -32,6 +32,7 @@ import pytest
 from conftest import BUNDLE, activation_state
 from openclaw_gateway import (
     copied,
+    edit_config,
     free_port,
     memory_processes,
     start_gateway,
@@ -402,7 +403,7 @@ def trust_run(tmp_path_factory) -> TrustRun:
             env=env, stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=1200,
         )  # fmt: skip
         assert connected.returncode == 0, connected.stdout + connected.stderr[-3000:]
-        openclaw("config", "set", "plugins.entries.vm-memory-oracle.config.autoRecall", "true")
+        edit_config(state, ("plugins.entries.vm-memory-oracle.config.autoRecall", True))
         (base,) = (
             Path(line.removeprefix("  skill: installed into "))
             for line in connected.stdout.splitlines()
