@@ -126,8 +126,8 @@ def update_index(
     wanted = _wanted(graph)
     cache = EmbeddingCache.of(graph, embedder)
     missing = cache.missing(wanted)
-    report.embedded += _embed(graph, cache, embedder, missing, progress)
     lock = graph.store.refused(graph.layout.write_lock)
+    report.embedded += _embed(graph, cache, embedder, missing, progress, writable=lock is None)
     if lock is not None:  # a memory that cannot be locked is read, never written
         report.warnings.append(
             f"{graph.layout.relative(lock.path)}: {lock.problem}; the "
@@ -175,12 +175,17 @@ def _read_back(graph: KnowledgeGraph, embedder: Embedder, built: VectorIndex) ->
 
 
 def _embed(
-    graph: KnowledgeGraph, cache: EmbeddingCache, embedder: Embedder, texts: list[str], progress
+    graph: KnowledgeGraph,
+    cache: EmbeddingCache,
+    embedder: Embedder,
+    texts: list[str],
+    progress,
+    *,
+    writable: bool,
 ) -> int:
-    """Embed `texts` into `cache`, EMBED_BATCH at a time, its vectors written to the cache's
-    files (under the lock, a moment each time) once it holds HELD_MAX of them; returns how
-    many."""
-    writable = graph.store.refused(graph.layout.write_lock) is None
+    """Embed `texts` into `cache`, EMBED_BATCH at a time; in a memory that can be locked
+    (`writable`), its vectors written to the cache's files (under the lock, a moment each
+    time) once it holds HELD_MAX of them. Returns how many."""
     for start in range(0, len(texts), EMBED_BATCH):
         if progress is not None:
             progress("embedding", start, len(texts))
