@@ -87,6 +87,42 @@ def test_append_after_a_torn_tail_keeps_new_records_whole(tmp_path):
     assert [bad.line for bad in contents.bad] == [2]
 
 
+def test_lines_are_written_a_piece_at_a_time_and_a_full_disk_cuts_the_append_back(
+    tmp_path, monkeypatch
+):
+    """Many lines go out a piece at a time, never joined whole; the disk filling up on a
+    later piece leaves the file as it was before the append, nothing torn."""
+    monkeypatch.setattr(files, "LINES_PIECE", 64)
+    lines = [
+        json.dumps({"n": number, "text": "茶" * (number % 7)}, ensure_ascii=False)
+        for number in range(40)
+    ]
+    longest = max(len(line.encode("utf-8")) + 1 for line in lines)
+    pieces = list(files.encoded_lines(lines))
+    assert len(pieces) > 5 and all(len(piece) < 64 + longest for piece in pieces)
+    assert b"".join(pieces).decode("utf-8") == "".join(line + "\n" for line in lines)
+    assert list(files.encoded_lines([])) == []
+
+    path = tmp_path / "log.jsonl"
+    files.append_lines(path, lines[:3])
+    files.append_lines(path, lines[3:])
+    assert path.read_text(encoding="utf-8").splitlines() == lines
+    before = path.read_bytes()
+    written = []
+    real_write = os.write
+
+    def filling(fd, data):
+        if len(written) == 2:
+            raise OSError(28, "No space left on device")
+        written.append(len(data))
+        return real_write(fd, data)
+
+    monkeypatch.setattr(os, "write", filling)
+    with pytest.raises(OSError):
+        files.append_lines(path, lines)
+    assert len(written) == 2 and path.read_bytes() == before
+
+
 def test_a_failed_rename_leaves_the_old_file_and_no_temp(tmp_path, monkeypatch):
     folder = tmp_path / "graph"
     folder.mkdir()

@@ -23,6 +23,7 @@ from . import strict_json
 
 FILE_MODE = 0o600
 DIR_MODE = 0o700
+LINES_PIECE = 1 << 20  # bytes of lines encoded and written at a time
 
 
 @dataclass
@@ -108,18 +109,25 @@ def append_lines(path: Path, lines: Iterable[str], *, durable: bool = True) -> N
 
     `durable=False` leaves out the fsync: the lines survive the process however it ends,
     but not a crash of the machine within the kernel's writeback delay.
+
+    The lines are encoded and written a piece at a time (encoded_lines): a million facts'
+    lines joined were a string of up to four bytes a character and its UTF-8 copy beside
+    every line, over 1 GB held at once.
     """
-    payload = "".join(line + "\n" for line in lines).encode("utf-8")
-    if not payload:
+    pieces = encoded_lines(lines)
+    first = next(pieces, b"")
+    if not first:
         return
     with _naming(path):
         fd = os.open(path, os.O_RDWR | os.O_APPEND | os.O_CREAT | os.O_NOFOLLOW, FILE_MODE)
         try:
             size = os.fstat(fd).st_size
             if size and os.pread(fd, 1, size - 1) != b"\n":
-                payload = b"\n" + payload
+                first = b"\n" + first
             try:
-                _write_all(fd, payload)
+                _write_all(fd, first)
+                for piece in pieces:
+                    _write_all(fd, piece)
                 if durable:
                     os.fsync(fd)
             except BaseException:
@@ -258,7 +266,29 @@ def replace_if_unchanged(path: Path, data: bytes, *, size: int, mtime_ns: int) -
 
 
 def write_lines_atomic(path: Path, lines: Iterable[str]) -> None:
-    write_atomic(path, "".join(line + "\n" for line in lines).encode("utf-8"))
+    def produce(write: Callable[[bytes | memoryview], None]) -> None:
+        for piece in encoded_lines(lines):
+            write(piece)
+
+    write_atomic(path, produce)
+
+
+def encoded_lines(lines: Iterable[str]) -> Iterator[bytes]:
+    """`lines`, each with its newline, in UTF-8, as pieces of about LINES_PIECE bytes (a
+    line longer than that is a piece of its own); nothing for no lines."""
+    size = LINES_PIECE
+    piece: list[bytes] = []
+    held = 0
+    for line in lines:
+        encoded = (line + "\n").encode("utf-8")
+        piece.append(encoded)
+        held += len(encoded)
+        if held >= size:
+            yield b"".join(piece)
+            piece.clear()
+            held = 0
+    if piece:
+        yield b"".join(piece)
 
 
 def read_json(path: Path) -> Any:
