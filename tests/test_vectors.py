@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import numpy as np
 import pytest
 from vm_memory_oracle.embed.hashing import HashEmbedder
@@ -69,6 +71,51 @@ def test_a_mapped_index_finds_the_same_and_refuses_a_change(kind, tmp_path):
     (tmp_path / "index.bin").write_bytes(data[: len(data) // 2])
     with pytest.raises(IndexCorrupt):  # a file cut short is refused, not read past its end
         VectorIndex.load(tmp_path / "index.bin", 384, mapped=True)
+
+
+def _resident_kb(path) -> int:
+    """How much of the file at `path` this process holds mapped and resident (smaps)."""
+    import os
+
+    inode, total, current = str(os.stat(path).st_ino), 0, False
+    with open("/proc/self/smaps", encoding="ascii", errors="replace") as smaps:
+        for line in smaps:
+            fields = line.split()
+            if "-" in fields[0] and len(fields) >= 5:  # a mapping's own line
+                current = fields[4] == inode
+            elif current and fields[0] == "Rss:":
+                total += int(fields[1])
+    return total
+
+
+@pytest.mark.skipif(not Path("/proc/self/smaps").exists(), reason="needs /proc/self/smaps")
+def test_a_large_mapped_ivf_index_lets_the_pages_it_read_go_and_finds_the_same(
+    tmp_path, monkeypatch
+):
+    """Queries of a mapped IVF index larger than PAGES_HELD are searched a few at a time,
+    and the file's pages they read leave the process after each few: what the process
+    holds of the file stays within about PAGES_HELD however many queries are asked, and
+    each query finds what it finds alone."""
+    from vm_memory_oracle.semantic import vectors as vectors_module
+
+    ids, vectors = _vectors(6000)
+    index = VectorIndex(384, kind=IVF)
+    index.add(ids, vectors)
+    (tmp_path / "index.bin").write_bytes(bytes(index.to_bytes()))
+    size = (tmp_path / "index.bin").stat().st_size
+    queries = vectors[::50] + vectors[7::50]  # 120 queries, between facts
+    whole = VectorIndex.load(tmp_path / "index.bin", 384, mapped=True)
+    expected = whole.search_many(queries, 20)  # the file is under PAGES_HELD: all at once
+    assert _resident_kb(tmp_path / "index.bin") > size // 1024 // 2  # read, and still held
+    del whole
+
+    monkeypatch.setattr(vectors_module, "PAGES_HELD", size // 20)
+    mapped = VectorIndex.load(tmp_path / "index.bin", 384, mapped=True)
+    step = mapped._queries_per_release()
+    assert step is not None and step < len(queries)
+    assert mapped.search_many(queries, 20) == expected
+    assert _resident_kb(tmp_path / "index.bin") < size // 1024 // 10
+    assert mapped.search(queries[3], 20) == expected[3]
 
 
 def test_the_ivf_index_is_calibrated_to_agree_with_exact_search():

@@ -22,6 +22,7 @@ from typing import Any
 import numpy as np
 
 from ..errors import IndexCorrupt
+from ..heap import MappedFile
 
 FLAT, IVF = "flat", "ivf"
 WRITE_CHUNK = 1 << 20
@@ -40,6 +41,10 @@ CALIBRATION_BLOCK = 8_192
 TRAINING_PER_CENTROID = 40
 MIN_CENTROIDS = 16
 SHARED_SEARCH = 8  # queries searched at once from which every thread takes a share
+# The pages of a mapped IVF index that a search may leave in the process before they are
+# let go (heap.MappedFile): queries are searched a few at a time, so that the pages they
+# read (the lists they scan) never add up to more than this.
+PAGES_HELD = 128 << 20
 ADD_BLOCK = 8_192  # vectors added at a time by add_rows
 
 
@@ -60,6 +65,7 @@ class VectorIndex:
         # An IVF index is made by the first add, which trains it on the vectors it adds.
         self._index: Any = _index
         self.mapped = False  # read from its file as searched (load): never changed
+        self._pages: MappedFile | None = None  # a large mapped IVF index's file (load)
 
     @property
     def approximate(self) -> bool:
@@ -154,9 +160,29 @@ class VectorIndex:
         shared out between the threads (below)."""
         if not len(self) or k <= 0:
             return [[] for _ in range(len(queries))]
+        queries = np.ascontiguousarray(queries, dtype=np.float32)
+        step = self._queries_per_release()
+        if step is None:
+            return self._searched(queries, k)
+        found = []
+        for start in range(0, len(queries), step):
+            found.extend(self._searched(queries[start : start + step], k))
+            self._pages.release()  # type: ignore[union-attr]  # (set with step)
+        return found
+
+    def _queries_per_release(self) -> int | None:
+        """How many queries are searched between two releases of the index's pages; None:
+        all at once, none released (an index in memory, or a file smaller than
+        PAGES_HELD). A query reads about nprobe lists of the nlist, each an equal share
+        of the file."""
+        if self._pages is None or self._pages.size <= PAGES_HELD:
+            return None
+        read = self._pages.size * self._index.nprobe / self._index.nlist
+        return max(1, int(PAGES_HELD // max(1.0, read)))
+
+    def _searched(self, queries: np.ndarray, k: int) -> list[list[tuple[int, float]]]:
         import faiss
 
-        queries = np.ascontiguousarray(queries, dtype=np.float32)
         # One query is one thread's work: OpenMP's other threads only wait for it, and on
         # a busy machine that wait costs more than the search (10,000 vectors: 5.2 ms with
         # two threads, 1.6 ms with one, measured on a loaded 2-core machine). Many queries
@@ -225,12 +251,14 @@ class VectorIndex:
     def load(cls, path: Path, dimension: int, *, mapped: bool = False) -> VectorIndex:
         """The index saved at `path`. A `mapped` one reads its vectors from the file as the
         search needs them (FAISS maps it into memory), not all of them first: a recall of a
-        large memory starts in a fraction of the time and holds only what it read. It is
-        read only: FAISS aborts the process on a change to a mapped index, so add and
-        remove refuse one."""
+        large memory starts in a fraction of the time and holds only what it read, and a
+        large IVF one lets those pages go every few queries (search_many). It is read only:
+        FAISS aborts the process on a change to a mapped index, so add and remove refuse
+        one."""
         import faiss
 
         try:
+            pages = MappedFile(path) if mapped else None  # (before it is mapped: see there)
             index = faiss.read_index(str(path), faiss.IO_FLAG_MMAP_IFC if mapped else 0)
         except (RuntimeError, OSError) as exc:
             raise IndexCorrupt(f"{path.name}: {str(exc).splitlines()[0][:160]}") from None
@@ -251,6 +279,8 @@ class VectorIndex:
         else:
             raise IndexCorrupt(f"{path.name}: not an id-mapped flat index nor an IVF index")
         loaded.mapped = mapped
+        if loaded.kind == IVF:
+            loaded._pages = pages
         return loaded
 
 
