@@ -50,6 +50,44 @@ def test_many_queries_searched_at_once_find_what_each_finds_alone(kind):
     assert VectorIndex(384).search_many(queries, 5) == [[], [], []]  # nothing to find
 
 
+@pytest.mark.parametrize("mapped", [False, True])
+def test_a_flat_index_finds_the_exact_nearest_ties_the_later_added_first_alone_or_among_many(
+    mapped, tmp_path
+):
+    """A flat index's k nearest are the k best by exact score, of vectors of equal score
+    the later added first, whether a query is asked alone or among many (which are scored
+    by a matrix product first, then again one by one). The vectors here repeat 60
+    directions, so most queries' k-th score is shared by several vectors beyond it."""
+    import faiss
+
+    rng = np.random.default_rng(0)
+    directions = rng.standard_normal((60, 32)).astype(np.float32)
+    directions /= np.linalg.norm(directions, axis=1, keepdims=True)
+    vectors = np.ascontiguousarray(directions[rng.integers(0, 60, 3000)])
+    ids = np.arange(3000, dtype=np.int64) * 11 + 5
+    index = VectorIndex(32)
+    index.add(ids, vectors)
+    if mapped:
+        (tmp_path / "index.bin").write_bytes(bytes(index.to_bytes()))
+        index = VectorIndex.load(tmp_path / "index.bin", 32, mapped=True)
+    queries = rng.standard_normal((40, 32)).astype(np.float32)
+    queries /= np.linalg.norm(queries, axis=1, keepdims=True)
+    every = faiss.IndexFlatIP(32)  # every vector's score, as FAISS scores it alone
+    every.add(vectors)
+    ties = 0
+    for k in (10, 100):
+        together = index.search_many(queries, k)
+        for query, found in zip(queries, together):
+            assert found == index.search(query, k)  # alone: the same, bit for bit
+            scores, places = every.search(query.reshape(1, -1), 3000)
+            order = np.lexsort((-places[0], -scores[0]))[:k]
+            expected = [(int(ids[places[0][o]]), float(scores[0][o])) for o in order]
+            assert [vector_id for vector_id, _ in found] == [vector_id for vector_id, _ in expected]
+            assert [score for _, score in found] == [score for _, score in expected]
+            ties += int(np.sum(scores[0] == scores[0][order[-1]]) > 1)
+    assert ties >= 20  # the case the order of equal scores is for
+
+
 @pytest.mark.parametrize("kind", [FLAT, IVF])
 def test_a_mapped_index_finds_the_same_and_refuses_a_change(kind, tmp_path):
     """Mapped from its file, the index is read as searched; FAISS would abort the process
