@@ -17,7 +17,7 @@ from vm_memory_oracle.memory import Memory
 from vm_memory_oracle.model.fact import vector_id
 from vm_memory_oracle.storage import derived, snapshot
 from vm_memory_oracle.storage.facts_file import FactsById
-from vm_memory_oracle.storage.facts_places import FactsAt, _kept, facts_at
+from vm_memory_oracle.storage.facts_places import FactsAt, _kept, facts_at, is_current
 
 from conftest import hash_embedder
 
@@ -120,6 +120,31 @@ def test_a_file_changed_by_hand_has_its_places_made_again(cli, memory_of_facts):
     assert not places_held(memory)
     same_as_the_file(memory)
     assert places_held(memory)
+
+
+def test_whether_a_fact_is_current_is_told_by_its_place_without_reading_it(cli, memory_of_facts):
+    """is_current answers from the places: a line this tool wrote is known for the fact's
+    own by its first bytes, and nothing is read or made of it. A line whose keys a hand put
+    in another order is read whole to be sure, and answers the same."""
+    remembered(cli, ("user", "lives in", "Berlin"), ("user", "lives in", "Lisbon"))
+    path = memory_of_facts / "knowledge-graph" / "facts.jsonl"
+    records = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines()]
+    reordered = dict(reversed(list(records[2].items())))  # the billing fact, id last
+    lines = [json.dumps(record, ensure_ascii=False, separators=(",", ":")) for record in records]
+    lines[2] = json.dumps(reordered, ensure_ascii=False, separators=(",", ":"))
+    path.write_text("".join(line + "\n" for line in lines), encoding="utf-8")
+    at = same_as_the_file(opened(memory_of_facts))
+    expected = {record["id"]: "superseded_by" not in record for record in records}
+    assert sorted(expected.values()) == [False, True, True, True, True]  # Berlin superseded
+
+    fresh = facts_at(opened(memory_of_facts).graph().store)
+    assert isinstance(fresh, FactsAt)
+    for fact_id, current in expected.items():
+        assert fresh.is_current(fact_id) is current and at[fact_id].current is current
+    assert set(fresh._made) == {2}  # only the reordered line was read
+    assert fresh.is_current("fact-00000000-0000-5000-8000-000000000000") is None
+    assert is_current(dict(at.items()), records[0]["id"]) is True  # any mapping of facts
+    assert is_current({}, records[0]["id"]) is None
 
 
 def test_a_line_to_set_aside_is_quarantined_by_the_whole_read(cli, memory_of_facts):

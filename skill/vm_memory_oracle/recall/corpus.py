@@ -30,7 +30,7 @@ from ..lexical.snapshot import (
 )
 from ..model.fact import Fact, normalise
 from ..model.text import FIRST_PERSON, adjacent_pairs, evidence_terms
-from ..storage.facts_places import FactsAt
+from ..storage.facts_places import FactsAt, is_current
 
 # A lexical hit scoring under this share of the query's best hit matched only on words that
 # nearly every fact has ("user", "topic"); it is noise, not an answer.
@@ -183,12 +183,13 @@ class Corpus:
 
     def searchable(self, fact_id: str) -> bool:
         number = self.tables.position.get(fact_id)
-        if number is None or fact_id not in self.view.records:  # changed since indexed
+        current = None if number is None else is_current(self.view.records, fact_id)
+        if number is None or current is None:  # changed since indexed
             reaches = self.view.searchable(fact_id, self.threshold)
             if not self.dormant:
                 return reaches
             return not reaches and self.view.searchable(fact_id, 0.0)
-        return bool(self.mask[number]) and self.view.records[fact_id].current
+        return bool(self.mask[number]) and current
 
     def places_keyed(self, key: str) -> range:
         """The places in the exact_numbers table of the indexed facts with an exact key

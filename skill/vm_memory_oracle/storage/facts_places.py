@@ -155,11 +155,33 @@ class FactsAt(Mapping[str, Fact]):
         place = int(np.searchsorted(self._sorted, np.uint64(vid)))
         while place < len(self._sorted) and int(self._sorted[place]) == vid:
             number = int(self._order[place])
-            if self.fact(number).id == fact_id:
+            if self._is_of(number, fact_id):
                 self._found[fact_id] = number
                 return number
             place += 1
         return None
+
+    def is_current(self, fact_id: str) -> bool | None:
+        """Whether the fact of `fact_id` is current (not superseded), None when the file
+        holds none: told by its place, the fact not read (recall asks it of every
+        neighbour of every query, and reads only the few it ranks)."""
+        fact = self._by_id.get(fact_id)
+        if fact is not None:
+            return fact.current
+        number = self.number(fact_id)
+        return None if number is None else bool(self.current[number])
+
+    def _is_of(self, number: int, fact_id: str) -> bool:
+        """Whether the `number`th record is the fact of `fact_id` (a vector id is the top
+        63 bits of a fact id's: two may share one). A line written by this tool begins with
+        its id, so its first bytes tell; any other is read whole."""
+        made = self._made.get(number)
+        if made is not None:
+            return made.id == fact_id
+        start = b'{"id":' + strict_json.dumps(fact_id).encode("utf-8") + b","
+        if os.pread(self._fd, len(start), int(self.offsets[number])) == start:
+            return True
+        return self.fact(number).id == fact_id
 
     def numbers_of(self, vids: np.ndarray) -> np.ndarray:
         """The record number of each vector id, -1 for one the file does not hold (a match
@@ -221,6 +243,15 @@ class FactsAt(Mapping[str, Fact]):
 
     def __len__(self) -> int:
         return len(self.offsets)
+
+
+def is_current(facts: Mapping[str, Fact], fact_id: str) -> bool | None:
+    """Whether the fact of `fact_id` among `facts` is current, None when they hold none; a
+    FactsAt tells it without reading the fact."""
+    if isinstance(facts, FactsAt):
+        return facts.is_current(fact_id)
+    fact = facts.get(fact_id)
+    return None if fact is None else fact.current
 
 
 def _kept(store: Writer) -> derived.Derived[Places]:
