@@ -308,7 +308,7 @@ def _flat_nearest(index, queries: np.ndarray, k: int) -> tuple[np.ndarray, np.nd
     k-th, until every vector of that score is among them."""
     import faiss
 
-    flat = faiss.downcast_index(index.index)
+    flat: Any = faiss.downcast_index(index.index)
     total, dimension = flat.ntotal, flat.d
     wanted = min(total, k + TIE_MARGIN)
     if len(queries) >= SHARED_SEARCH:
@@ -325,7 +325,7 @@ def _flat_nearest(index, queries: np.ndarray, k: int) -> tuple[np.ndarray, np.nd
             faiss.omp_set_num_threads(threads)
         places = np.ascontiguousarray(places, dtype=np.int64)
         scores = np.empty(places.shape, dtype=np.float32)
-        faiss.fvec_inner_products_by_idx(
+        faiss.fvec_inner_products_by_idx(  # type: ignore[attr-defined]  # absent from its stubs
             faiss.swig_ptr(scores),
             faiss.swig_ptr(queries),
             flat.get_xb(),
