@@ -106,7 +106,7 @@ def rewrite_facts(store: Writer, facts: Iterable[Fact]) -> None:
     facts = list(facts)
     records = [fact.to_record() for fact in facts]
     lines = _fact_lines(store, facts, records)
-    store.rewrite_records(store.layout.facts, "fact", records, lines=lines)
+    store.rewrite_records(store.layout.facts, "fact", records, lines=lines, copy=False)
     facts_places.rewritten(store, lines, facts)
     _hold_facts(store, [], facts)
 
@@ -120,7 +120,7 @@ def append_facts(store: Writer, facts: Iterable[Fact]) -> None:
     records = [fact.to_record() for fact in facts]
     lines = _fact_lines(store, facts, records)
     key_before = snapshot.file_key(path)
-    store.append_records(path, "fact", records, lines=lines)
+    store.append_records(path, "fact", records, lines=lines, copy=False)
     facts_places.appended(store, key_before, lines, facts)
     if held is not None and before is not None and held.made_of(before):
         _hold_facts(store, held.made, facts)

@@ -244,9 +244,18 @@ class Store:
         return jsonl.held_valid(self, path)
 
     def append_records(
-        self, path: Path, kind: str, records: Iterable[dict], *, lines: list[str] | None = None
+        self,
+        path: Path,
+        kind: str,
+        records: Iterable[dict],
+        *,
+        lines: list[str] | None = None,
+        copy: bool = True,
     ) -> None:
-        """Append `records`; `lines`: their lines, made by the caller (facts_file._fact_lines)."""
+        """Append `records`; `lines`: their lines, made by the caller (facts_file._fact_lines).
+        The snapshot of the file keeps copies of the records, or, `copy=False`, the records
+        themselves, which the caller made for this write and no longer changes (a million
+        facts' records copied were another 1 KB a fact)."""
         records = list(records)
         if lines is None:
             lines = [jsonl.checked_line(self.layout, path, kind, record) for record in records]
@@ -261,14 +270,21 @@ class Store:
             snapshot.save(
                 cache,
                 snapshot.file_key(path),
-                before + [dict(r) for r in records],
+                before + ([dict(r) for r in records] if copy else records),
                 disk=jsonl.snapshot_on_disk(self, path, cache),
             )
 
     def rewrite_records(
-        self, path: Path, kind: str, records: Iterable[dict], *, lines: list[str] | None = None
+        self,
+        path: Path,
+        kind: str,
+        records: Iterable[dict],
+        *,
+        lines: list[str] | None = None,
+        copy: bool = True,
     ) -> None:
-        """Replace the file with `records`; `lines`: their lines, made by the caller."""
+        """Replace the file with `records`; `lines`: their lines, made by the caller; `copy`
+        as for append_records."""
         records = list(records)
         if lines is None:
             lines = [jsonl.checked_line(self.layout, path, kind, record) for record in records]
@@ -280,7 +296,7 @@ class Store:
         snapshot.save(
             cache,
             snapshot.file_key(path),
-            [dict(record) for record in records],
+            [dict(record) for record in records] if copy else records,
             disk=self.cache_usable(cache),
         )
 

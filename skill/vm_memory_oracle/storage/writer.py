@@ -42,11 +42,23 @@ class Writer(Protocol):
     def peek_records(self, path: Path, kind: str) -> tuple[list[dict], int]: ...
 
     def append_records(
-        self, path: Path, kind: str, records: Iterable[dict], *, lines: list[str] | None = None
+        self,
+        path: Path,
+        kind: str,
+        records: Iterable[dict],
+        *,
+        lines: list[str] | None = None,
+        copy: bool = True,
     ) -> None: ...
 
     def rewrite_records(
-        self, path: Path, kind: str, records: Iterable[dict], *, lines: list[str] | None = None
+        self,
+        path: Path,
+        kind: str,
+        records: Iterable[dict],
+        *,
+        lines: list[str] | None = None,
+        copy: bool = True,
     ) -> None: ...
 
     def write_activation(
