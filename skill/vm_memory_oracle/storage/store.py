@@ -254,8 +254,8 @@ class Store:
     ) -> None:
         """Append `records`; `lines`: their lines, made by the caller (facts_file._fact_lines).
         The snapshot of the file keeps copies of the records, or, `copy=False`, the records
-        themselves, which the caller made for this write and no longer changes (a million
-        facts' records copied were another 1 KB a fact)."""
+        themselves, which the caller made for this write and no longer changes (copied, they
+        were 25 MB more at 100,000 facts)."""
         records = list(records)
         if lines is None:
             lines = [jsonl.checked_line(self.layout, path, kind, record) for record in records]
