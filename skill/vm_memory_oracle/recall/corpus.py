@@ -59,10 +59,10 @@ class Coverage(Mapping):
     share are kept (a recall keeps every query's coverage until it returns: one share per
     fact of the memory, for each query, would grow with the memory)."""
 
-    def __init__(self, tables: Tables, shares: np.ndarray):
+    def __init__(self, tables: Tables, numbers: np.ndarray, shares: np.ndarray):
         self._tables = tables
-        self.numbers = np.flatnonzero(shares)  # the facts holding a share, by number
-        self.shares_held = shares[self.numbers]  # their shares, in that order
+        self.numbers = numbers  # the facts holding a share, by number, ascending
+        self.shares_held = shares  # their shares, in that order
 
     def shares_of(self, numbers: np.ndarray) -> np.ndarray:
         """The share each fact (by number) holds; 0 for one holding none, or not
@@ -320,11 +320,6 @@ class Corpus:
         """Searchable fact id -> the share of the evidence `terms` (see
         model.text.evidence_terms: words, numbers, CJK character pairs) the fact holds, each
         term weighted by its idf here; only facts holding one or more are listed."""
-        return Coverage(self.tables, self.word_shares(terms))
-
-    def word_shares(self, terms: Iterable[str]) -> np.ndarray:
-        """word_coverage's shares, by fact number (0 for a fact holding none of the terms,
-        or not searchable)."""
         total = len(self.ids)
         holders = {term: self.tables.posting(term) for term in terms}
         weights = {
@@ -332,11 +327,18 @@ class Corpus:
             for term, numbers in holders.items()
         }
         whole = sum(weights.values())
-        shares = np.zeros(total, dtype=np.float64)
-        for term, numbers in holders.items():
-            shares[numbers] += weights[term] / whole  # a fact is once in a posting
-        shares[~self.mask] = 0.0
-        return shares
+        if not any(len(numbers) for numbers in holders.values()):
+            return Coverage(self.tables, np.zeros(0, dtype=np.intp), np.zeros(0))
+        # Each term's weight summed by fact, in the order of the terms (a fact is once in a
+        # posting), over the facts holding one: never an array of every fact, per query.
+        held = np.concatenate([numbers for numbers in holders.values()])
+        added = np.concatenate(
+            [np.full(len(numbers), weights[term] / whole) for term, numbers in holders.items()]
+        )
+        numbers, each = np.unique(held, return_inverse=True)
+        shares = np.bincount(each, weights=added, minlength=len(numbers))
+        kept = self.mask[numbers] & (shares != 0)
+        return Coverage(self.tables, numbers[kept], shares[kept])
 
     def lexical_ranking(
         self,

@@ -37,9 +37,7 @@ def _with_own_evidence(query: Query, numbers: np.ndarray, by_meaning: np.ndarray
     "the user mentioned topic 4242")."""
     corpus = query.corpus
     names = {term for name in query.about for term in name}
-    rest = corpus.word_shares([term for term in query.terms if term not in names])
-    indexed = numbers < len(corpus.ids)
-    shares = np.zeros(len(numbers), dtype=np.float64)
-    shares[indexed] = rest[numbers[indexed]]
+    rest = corpus.word_coverage([term for term in query.terms if term not in names])
+    shares = rest.shares_of(numbers)  # 0 for a fact outside the snapshot
     best = shares.max() if len(shares) else 0.0
     return by_meaning | ((shares > 0) & (shares >= MIN_RELATIVE_SCORE * best))
