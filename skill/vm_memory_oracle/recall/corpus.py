@@ -330,15 +330,15 @@ class Corpus:
         if not any(len(numbers) for numbers in holders.values()):
             return Coverage(self.tables, np.zeros(0, dtype=np.intp), np.zeros(0))
         # Each term's weight summed by fact, in the order of the terms (a fact is once in a
-        # posting), over the facts holding one: never an array of every fact, per query.
+        # posting), in one pass; only the facts holding one are kept.
         held = np.concatenate([numbers for numbers in holders.values()])
         added = np.concatenate(
             [np.full(len(numbers), weights[term] / whole) for term, numbers in holders.items()]
         )
-        numbers, each = np.unique(held, return_inverse=True)
-        shares = np.bincount(each, weights=added, minlength=len(numbers))
-        kept = self.mask[numbers] & (shares != 0)
-        return Coverage(self.tables, numbers[kept], shares[kept])
+        shares = np.bincount(held, weights=added, minlength=total)
+        numbers = np.flatnonzero(shares)
+        numbers = numbers[self.mask[numbers]]
+        return Coverage(self.tables, numbers, shares[numbers])
 
     def lexical_ranking(
         self,
