@@ -273,11 +273,11 @@ SLOW_PLACES = (
 LONGEST_FIRST = (
     BUNDLE / "tests" / "test_openclaw.py",
     BUNDLE / "tests" / "test_openclaw_trust.py",
-    BUNDLE / "tests" / "test_openclaw_connect.py",
-    BUNDLE / "tests" / "bench" / "test_recall_latency.py",
     BUNDLE / "tests" / "test_openclaw_plugin.py",
-    BUNDLE / "tests" / "bench" / "test_longmemeval.py",
+    BUNDLE / "tests" / "test_openclaw_connect.py",
     BUNDLE / "tests" / "bench" / "test_scripts_on_tiny_data.py",
+    BUNDLE / "tests" / "bench" / "test_longmemeval.py",
+    BUNDLE / "tests" / "bench" / "test_recall_latency.py",
     BUNDLE / "tests" / "bench" / "test_consolidate_bench.py",
     BUNDLE / "tests" / "stress" / "test_stress.py",
 )

@@ -162,15 +162,18 @@ def test_auto_recall_injects_the_statement_not_the_owners_earlier_questions(plug
     log_turns(data_dir, turns, "2026-05-14-090000.jsonl")
     assert cli("--action", "summarize", "--all").code == 0
     config = {"dataPath": str(data_dir), "bundlePath": str(BUNDLE), "autoRecall": True}
-    [injected] = plugin(
-        config,
-        [
-            {
-                "hook": "before_prompt_build",
-                "message": "Plan a dinner menu that avoids my allergies.",
-            }
-        ],
+    dinner = {
+        "hook": "before_prompt_build",
+        "message": "Plan a dinner menu that avoids my allergies.",
+    }
+    # Auto-recall gives up after 10 s, the recall process's start and its first search
+    # included: on a busy machine the first hooks get nothing. Asked again until it answers
+    # (what it injects is no use of a fact: nothing changes), the hook then meets a process
+    # that is up.
+    started, injected = plugin(
+        config, [{"until": dinner, "contains": "prependContext", "timeoutMs": 120_000}, dinner]
     )
+    assert started["found"], started
     context = (injected["hook"] or {}).get("prependContext", "")
     assert "sesame" in context, injected
     assert not any(question in context for question in asked), context

@@ -6,6 +6,7 @@ runs, scores what it should, and keeps results short."""
 from __future__ import annotations
 
 import json
+import shutil
 import sys
 from pathlib import Path
 
@@ -63,18 +64,30 @@ def test_a_sample_is_spread_over_the_types_and_a_cut_haystack_keeps_its_answers(
     assert [pair for pair in whole if pair in cut] == cut  # the haystack's order is kept
 
 
-@pytest.mark.slow
-@needs_data
-def test_the_benchmark_runs_on_cut_haystacks(tmp_path):
-    types = "single-session-user,single-session-assistant"
+CUT_TYPES = "single-session-user,single-session-assistant"
+
+
+@pytest.fixture(scope="module")
+def cut_run(tmp_path_factory) -> tuple[Path, dict]:
+    """The benchmark run once on the first question of two types, each haystack cut to its
+    answer sessions (its directory, and its report): what the tests below read, and the
+    rows they resume from."""
+    tmp_path = tmp_path_factory.mktemp("longmemeval")
     done = run_benchmark(
         tmp_path,
         "longmemeval.py",
-        *("--sample", "2", "--sessions", "0", "--types", types),
+        *("--sample", "2", "--sessions", "0", "--types", CUT_TYPES),
         *("--workdir", str(tmp_path / "memories"), "--json"),
         *("--turn-vectors", str(tmp_path / "turn-vectors.npz")),
     )
-    report = json.loads(done.stdout.strip().splitlines()[-1])
+    return tmp_path, json.loads(done.stdout.strip().splitlines()[-1])
+
+
+@pytest.mark.slow
+@needs_data
+def test_the_benchmark_runs_on_cut_haystacks(cut_run):
+    types = CUT_TYPES
+    tmp_path, report = cut_run
     assert set(report["summary"]) == {*types.split(","), "all"}
     for row in report["questions"]:
         assert row["fallback"] is None and row["ingest_s"] > 0 and row["facts"] > 0, row
@@ -109,21 +122,28 @@ def test_the_benchmark_runs_on_cut_haystacks(tmp_path):
 
 @pytest.mark.slow
 @needs_data
-def test_a_run_resumes_with_the_rows_the_same_code_kept(tmp_path):
+def test_a_run_resumes_with_the_rows_the_same_code_kept(cut_run, tmp_path):
     """--resume takes the rows kept in --workdir by the same code and runs the rest."""
     import longmemeval
 
+    # The rows the cut run kept, one for each of its questions (the first of each type),
+    # in a workdir of this test's own.
+    cut, report = cut_run
+    (tmp_path / "m").mkdir()
+    shutil.copy(cut / "memories" / longmemeval.ROWS, tmp_path / "m" / longmemeval.ROWS)
+    [row] = [row for row in report["questions"] if row["type"] == "single-session-user"]
+    kept = (tmp_path / "m" / longmemeval.ROWS).read_text().splitlines()
+    assert len(kept) == 2 and {json.loads(line)["question_id"] for line in kept} == {
+        row["question_id"] for row in report["questions"]
+    }
+    assert all(json.loads(line)["code"] == longmemeval.code_fingerprint() for line in kept)
     kind = "single-session-user"
     args = ("--sessions", "0", "--types", kind, "--workdir", str(tmp_path / "m"), "--json")
-    first = run_benchmark(tmp_path, "longmemeval.py", "--sample", "1", *args)
-    [row] = json.loads(first.stdout.strip().splitlines()[-1])["questions"]
-    kept = (tmp_path / "m" / longmemeval.ROWS).read_text().splitlines()
-    assert len(kept) == 1 and json.loads(kept[0])["code"] == longmemeval.code_fingerprint()
     second = run_benchmark(tmp_path, "longmemeval.py", "--sample", "2", "--resume", *args)
     rows = json.loads(second.stdout.strip().splitlines()[-1])["questions"]
     assert rows[0] == row  # taken as it was kept, not run again
     assert rows[1]["question_id"] != row["question_id"]
-    assert len((tmp_path / "m" / longmemeval.ROWS).read_text().splitlines()) == 2
+    assert len((tmp_path / "m" / longmemeval.ROWS).read_text().splitlines()) == 3
     # a row kept by other code is run again
     stale = [json.loads(line) for line in (tmp_path / "m" / longmemeval.ROWS).open()]
     (tmp_path / "m" / longmemeval.ROWS).write_text(
