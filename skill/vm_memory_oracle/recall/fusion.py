@@ -61,10 +61,10 @@ def rank(query: Query, sources: Sequence[Source], order: str) -> list[Hit]:
             used.append(source)
     top = reciprocal(sum(source.WEIGHT for source in used), 1)
     candidates = fused.candidates
-    scores = fused.scores_of(candidates)
+    scores = fused.scores[candidates]
     for source in used:
         if source.LEAD:
-            scores = scores + source.LEAD * fused.found_in(source.NAME, candidates)
+            scores = scores + source.LEAD * fused.found_by(source.NAME)[candidates]
             top += source.LEAD
     scores = scores / top
     ordered = _by_score(fused, candidates, scores)
@@ -74,7 +74,7 @@ def rank(query: Query, sources: Sequence[Source], order: str) -> list[Hit]:
         Hit(
             view[fused.fact_id(number)],
             score_of[number],
-            fused.lists_holding(number),
+            tuple(name for name, row in fused.rows.items() if fused.found[row, number]),
         )
         for number in ordered.tolist()
         if fused.fact_id(number) in view

@@ -24,13 +24,13 @@ def rank(query: Query, candidates: Candidates) -> np.ndarray | None:
     ordered = candidates.ordered()
     about_them = query.corpus.is_about(ordered, query.about, candidates.fact)
     if about_them.any():  # else no fact is about the name: its evidence need not be read
-        about_them &= _with_own_evidence(query, ordered, candidates.found_in("semantic", ordered))
+        about_them &= _with_own_evidence(query, ordered, candidates.found_by("semantic"))
     return ordered[about_them] if 0 < about_them.sum() < len(about_them) else None
 
 
 def _with_own_evidence(query: Query, numbers: np.ndarray, by_meaning: np.ndarray) -> np.ndarray:
     """Whether each candidate (by number) has evidence of its own beyond the names the
-    query asks about: found by meaning (as `by_meaning` says of each), or holding the
+    query asks about: found by meaning (`by_meaning`, by fact number), or holding the
     query's other words at least MIN_RELATIVE_SCORE as much as the fact holding the most of
     them. Without it, a name would lift its facts over one holding what the query is about
     ("what did the team decide about topic 4242": the team's facts on other topics over
@@ -40,4 +40,4 @@ def _with_own_evidence(query: Query, numbers: np.ndarray, by_meaning: np.ndarray
     rest = corpus.word_coverage([term for term in query.terms if term not in names])
     shares = rest.shares_of(numbers)  # 0 for a fact outside the snapshot
     best = shares.max() if len(shares) else 0.0
-    return by_meaning | ((shares > 0) & (shares >= MIN_RELATIVE_SCORE * best))
+    return by_meaning[numbers] | ((shares > 0) & (shares >= MIN_RELATIVE_SCORE * best))

@@ -32,7 +32,7 @@ def rank(query: Query, candidates: Candidates) -> np.ndarray | None:
     ordered = candidates.ordered()
     asked = asked_words(query.text)
     # Only a candidate about the question can count, so only those are read for a value.
-    holding = _about_the_question(query, ordered, candidates.found_in("semantic", ordered))
+    holding = _about_the_question(query, ordered, candidates.found_by("semantic"))
     for place in np.flatnonzero(holding).tolist():
         holding[place] = holds_value(candidates.fact(int(ordered[place])), kind, asked)
     return ordered[holding] if 0 < holding.sum() < len(holding) else None
@@ -47,9 +47,8 @@ def holds_value(fact: Fact | None, kind: str, asked: frozenset[str]) -> bool:
 
 
 def _about_the_question(query: Query, numbers: np.ndarray, by_meaning: np.ndarray) -> np.ndarray:
-    """Whether each candidate (by number) is about what is asked: found by meaning (as
-    `by_meaning` says of each), or holding the query's words at least MIN_RELATIVE_SCORE as
-    much as the best."""
+    """Whether each candidate (by number) is about what is asked: found by meaning, or
+    holding the query's words at least MIN_RELATIVE_SCORE as much as the best."""
     shares = query.coverage.shares_of(numbers)  # 0 for a fact outside the snapshot
     best = shares.max() if len(shares) else 0.0
-    return by_meaning | ((shares > 0) & (shares >= MIN_RELATIVE_SCORE * best))
+    return by_meaning[numbers] | ((shares > 0) & (shares >= MIN_RELATIVE_SCORE * best))
