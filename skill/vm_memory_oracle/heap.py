@@ -14,6 +14,7 @@ from __future__ import annotations
 import ctypes
 import ctypes.util
 import functools
+import os
 
 M_MMAP_THRESHOLD = -3  # mallopt's parameter (malloc.h)
 THRESHOLD = 1 << 20
@@ -49,8 +50,6 @@ class MappedFile:
     released). Where there is no /proc or no madvise, release() does nothing."""
 
     def __init__(self, path) -> None:
-        import os
-
         stat = os.stat(path)
         self.size = stat.st_size
         self._device = f"{os.major(stat.st_dev):02x}:{os.minor(stat.st_dev):02x}"
