@@ -30,7 +30,7 @@ from ..errors import IndexCorrupt
 from ..graph import KnowledgeGraph
 from ..model.fact import Fact, vector_id
 from ..storage import derived, snapshot, strict_json
-from ..storage.packed import Texts, pack_texts
+from ..storage.packed import Texts, numbers_view, pack_texts
 from .cache import EmbeddingCache, content_hash
 from .vectors import FLAT, IVF, VectorIndex
 
@@ -238,7 +238,7 @@ class FactOfVector(Mapping[int, str]):
 
     def __init__(self, vids: bytes, ids: bytes, ends: bytes):
         self._vids = np.frombuffer(vids, dtype=np.uint64)
-        self._sorted = memoryview(vids).cast("B").cast("Q")  # read by bisect, one at a time
+        self._sorted = numbers_view(self._vids, np.uint64, "Q")  # read by bisect
         self._ids = Texts(ids, ends)
         self._seen: dict[object, int] = {}  # the vector ids looked up and found: their numbers
 

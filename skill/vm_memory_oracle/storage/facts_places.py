@@ -32,6 +32,7 @@ import numpy as np
 from ..model import fact as fact_module
 from ..model.fact import Fact, vector_id
 from . import derived, snapshot, strict_json
+from .packed import numbers_view
 from .validation import problem
 from .writer import Writer
 
@@ -132,8 +133,8 @@ class FactsAt(Mapping[str, Fact]):
         self._order = np.argsort(self.vids, kind="stable")
         self._sorted = self.vids[self._order]
         # the same, read by bisect one at a time: eight times numpy's searchsorted of one
-        self._bisected = self._sorted.data.cast("B").cast("Q")
-        self._numbered = self._order.data.cast("B").cast("q")
+        self._bisected = numbers_view(self._sorted, np.uint64, "Q")
+        self._numbered = numbers_view(self._order, np.int64, "q")
         self._made: dict[int, Fact] = {}
         self._found: dict[str, int] = {}  # the number of each id looked up and found
         self._by_id: dict[str, Fact] = {}  # the facts looked up by id: read again at dict speed

@@ -125,8 +125,8 @@ class Numbers(Mapping[str, int]):
         hashed: Callable[[str], int],
     ):
         self.texts = texts
-        self._hashes = _view(hashes, np.uint64, "Q")
-        self._order = None if order is None else _view(order, np.int64, "q")
+        self._hashes = numbers_view(hashes, np.uint64, "Q")
+        self._order = None if order is None else numbers_view(order, np.int64, "q")
         self._hashed = hashed
         self._kept: dict[str, int | None] = {}
 
@@ -221,7 +221,7 @@ class Numbers(Mapping[str, int]):
         return found
 
 
-def _view(values: np.ndarray, dtype: type, code: Literal["Q", "q"]) -> memoryview:
+def numbers_view(values: np.ndarray, dtype: type, code: Literal["Q", "q"]) -> memoryview:
     """The numbers of `values` as a memoryview (read one at a time as Python ints, as
     bisect does, faster than from a numpy array)."""
     return np.ascontiguousarray(values, dtype=dtype).data.cast("B").cast(code)
