@@ -179,3 +179,38 @@ def test_a_name_alone_does_not_lift_its_facts_over_one_holding_the_querys_words(
     # Without the rule, the team's facts on other topics, sharing only "topic number", lead.
     monkeypatch.setattr(about_source, "_with_own_evidence", lambda query, numbers, _: numbers >= 0)
     assert recall_results(cli, question)[0]["text"].startswith("team mentioned")
+
+
+def test_word_coverage_is_the_same_summed_over_the_postings_or_over_every_fact(monkeypatch):
+    """A query's word coverage is summed over the facts its terms' postings name when they
+    are few against the facts, else over an array of every fact: the same facts and shares,
+    to the bit, and the facts holding no term left out either way."""
+    from vm_memory_oracle.lexical.snapshot import build_lexical_index
+    from vm_memory_oracle.model.text import evidence_terms
+    from vm_memory_oracle.recall import corpus as corpus_module
+    from vm_memory_oracle.recall.corpus import Corpus
+
+    facts = [fact_of({**fact, "category": "fact"}) for fact in MUSIC]
+    facts += [
+        fact_of(
+            {
+                "subject": f"player {i}",
+                "predicate": "owns",
+                "object": f"instrument {i % 7}",
+                "text": f"Player {i} owns instrument {i % 7}, a {('cello', 'drum')[i % 2]}.",
+                "category": "fact",
+            }
+        )
+        for i in range(200)
+    ]
+    corpus = Corpus(None, 0.0, build_lexical_index(facts))
+    queries = ["Who plays the cello?", "instrument 3", "violin", "drum player 17", "nothing"]
+    made = {}
+    for sparse in (0, 10**9):  # never, always
+        monkeypatch.setattr(corpus_module, "SPARSE_POSTINGS", sparse)
+        made[sparse] = [corpus.word_coverage(evidence_terms(query)) for query in queries]
+    for dense, sparse in zip(made[0], made[10**9]):
+        assert dense.numbers.tolist() == sparse.numbers.tolist()
+        assert dense.shares_held.tobytes() == sparse.shares_held.tobytes()
+    held = [len(coverage.numbers) for coverage in made[0]]
+    assert held[0] > 100 and 0 < held[2] < 5 and held[-1] == 0, held
