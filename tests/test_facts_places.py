@@ -18,6 +18,7 @@ from vm_memory_oracle.model.fact import vector_id
 from vm_memory_oracle.storage import derived, snapshot
 from vm_memory_oracle.storage.facts_file import FactsById
 from vm_memory_oracle.storage.facts_places import FactsAt, _kept, facts_at, is_current
+from vm_memory_oracle.storage.layout import Layout
 
 from conftest import hash_embedder
 
@@ -40,11 +41,13 @@ def remembered(cli, *triples: tuple[str, str, str]) -> None:
 
 
 def same_as_the_file(memory: Memory) -> FactsAt:
-    """The view's facts, checked fact by fact against the file read whole."""
+    """The view's facts, checked fact by fact against the file read whole (its records
+    parsed, as a file with a line to set aside is read)."""
     store = memory.graph().store
     at = facts_at(store)
     assert isinstance(at, FactsAt)
-    whole = store.facts_by_id()
+    assert store.facts_by_id() is at  # what every command reads, the records not parsed
+    whole = FactsById(store.read_records(store.layout.facts, "fact", unique_key="id"))
     assert isinstance(whole, FactsById)
     assert len(at) == len(whole)
     assert list(at) == list(whole)
@@ -214,3 +217,56 @@ def test_a_process_keeps_one_view_of_a_file_while_it_is_unchanged(cli, memory_of
     assert later[tea.id] == tea
     assert any(fact.object == "Lisbon" for fact in later.all())
     assert not any(fact.object == "Lisbon" for fact in first.all())  # as it was opened
+
+
+def test_every_fact_is_read_a_piece_of_the_file_at_a_time_and_kept(
+    cli, memory_of_facts, monkeypatch
+):
+    from vm_memory_oracle.storage import facts_places
+
+    remembered(cli, *[("user", "visited", f"city {i}") for i in range(40)])
+    monkeypatch.setattr(facts_places, "LINES_PIECE", 300)  # a few lines a piece
+    memory = opened(memory_of_facts)
+    at = facts_at(memory.graph().store)
+    assert isinstance(at, FactsAt)
+    asked = at.fact(5)  # made before: kept, not made again
+    facts = at.all()
+    assert len(facts) == 43 and facts[5] is asked
+    whole = FactsById(
+        memory.graph().store.read_records(memory.layout().facts, "fact", unique_key="id")
+    )
+    assert facts == whole.all()
+    again = at.all()
+    assert again == facts and all(a is b for a, b in zip(again, facts))
+    assert at[facts[7].id] is facts[7] and at.fact(9) is facts[9]
+
+
+def test_commands_hold_no_record_of_the_facts_and_a_write_keeps_the_facts_it_wrote(
+    cli, memory_of_facts
+):
+    """Every command reads facts.jsonl at its places: its records are never held, in the
+    process or on disk (parsed, a million facts' records held 3.4 GB), and a write leaves
+    the facts it wrote held for the next read of every fact."""
+    layout = Layout(memory_of_facts)
+    cache = layout.snapshot_for(layout.facts)
+    snapshot.forget_memory()
+    for action in (
+        ("--action", "recall", "--query", "tea"),
+        ("--action", "consolidate"),
+        ("--action", "health-check"),
+        ("--action", "remember", "--subject", "Dana", "--predicate", "lives in",
+         "--object", "Lisbon"),
+    ):  # fmt: skip
+        done = cli("--json", *action)
+        assert done.code == 0, (action, done.err)
+        assert snapshot.load(cache, snapshot.file_key(layout.facts), disk=False) is None, action
+        assert not cache.exists(), action
+    store = opened(memory_of_facts).graph().store
+    facts = store.read_facts()
+    tea = next(fact for fact in facts if "oolong" in fact.object)
+    with store.locked("test"):
+        store.rewrite_facts([fact.changed(pinned=True) if fact is tea else fact for fact in facts])
+    held = store.read_facts()
+    assert [fact.id for fact in held] == [fact.id for fact in facts]
+    assert all(a is b for a, b in zip(held, facts) if a.id != tea.id)  # none made again
+    assert held[facts.index(tea)].pinned

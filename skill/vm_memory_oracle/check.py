@@ -114,8 +114,11 @@ def findings(store: Store, settings) -> list[Finding]:
     found += _records(store, records)
     found += _documents(store)
     held = records.get(layout.facts)
-    if held is not None:
-        facts = store.facts_of(held)  # valid records only
+    at = store.facts_at() if held is None else None
+    facts = store.facts_of(held) if held is not None else None  # valid records only
+    if facts is None and at is not None:
+        facts = at.all()
+    if facts is not None:
         found += _derived(store, facts, records)
         found += _index(store, facts, records)
         found += _text_index(store)
@@ -207,8 +210,10 @@ def _records(store: Store, records: dict[Path, list[dict]]) -> list[Finding]:
     for path, kind in _jsonl_files(store).items():
         name = layout.relative(path)
         session = kind == "session-turn"
-        held, damaged = store.peek_records(path, kind)  # a snapshot of a clean file, if kept
         whole = data_ends_whole(path)
+        if path == layout.facts and whole and store.facts_at() is not None:
+            continue  # every line a fact, each id once: read at their places, not parsed here
+        held, damaged = store.peek_records(path, kind)  # a snapshot of a clean file, if kept
         if damaged or not whole:
             contents = files.read_jsonl(path, partial(problem, kind))
             held, bad, numbers = contents.records, list(contents.bad), contents.line_numbers

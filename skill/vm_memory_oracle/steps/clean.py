@@ -109,6 +109,8 @@ def quarantine_invalid_lines(store) -> None:
         (layout.probe_log, "probe-result", None),
         (layout.pending_memories, "pending-memory", "id"),
     ):
+        if path == layout.facts and store.facts_at() is not None:
+            continue  # every line a fact, each id once (read at their places)
         if path.exists():
             store.read_records(path, kind, unique_key=unique_key, copy=False)
 

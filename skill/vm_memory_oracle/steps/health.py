@@ -71,8 +71,7 @@ def collect(
     def usable(path: Path) -> bool:  # reported below, not read here
         return store.refused(path) is None
 
-    records, bad_facts = store.peek_records(layout.facts, "fact")
-    facts = store.facts_of(records)  # valid records only
+    facts, bad_facts = store.peek_facts()  # valid records only
     archived, bad_archived = store.peek_records(layout.archive, "archived-fact")
     state, _ = store.peek_activation()
     current = [fact for fact in facts if fact.current]

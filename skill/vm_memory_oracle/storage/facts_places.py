@@ -26,6 +26,7 @@ from bisect import bisect_left
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from functools import cache
+from pathlib import Path
 
 import numpy as np
 
@@ -35,6 +36,9 @@ from . import derived, snapshot, strict_json
 from .packed import numbers_view
 from .validation import problem
 from .writer import Writer
+
+# How much of the file all() reads at a time.
+LINES_PIECE = 1 << 20
 
 
 @dataclass(frozen=True)
@@ -138,15 +142,19 @@ class FactsAt(Mapping[str, Fact]):
         self._made: dict[int, Fact] = {}
         self._found: dict[str, int] = {}  # the number of each id looked up and found
         self._by_id: dict[str, Fact] = {}  # the facts looked up by id: read again at dict speed
+        self._all: list[Fact] | None = None  # every fact, once all() has read them
 
     def fact(self, number: int) -> Fact:
         """The fact of the file's `number`th record."""
-        made = self._made.get(number)
+        made = self._known(number)
         if made is None:
             line = os.pread(self._fd, int(self.lengths[number]), int(self.offsets[number]))
-            record = strict_json.loads(line.decode("utf-8"))
-            made = self._made[number] = Fact.from_record(record, checked=True)
+            made = self._made[number] = self._made_of(line)
         return made
+
+    def _known(self, number: int) -> Fact | None:
+        """The fact of the `number`th record when it was made already."""
+        return self._made.get(number) if self._all is None else self._all[number]
 
     def number(self, fact_id: str) -> int | None:
         """The number of the record of `fact_id`, None when the file has none."""
@@ -180,7 +188,7 @@ class FactsAt(Mapping[str, Fact]):
         """Whether the `number`th record is the fact of `fact_id` (a vector id is the top
         63 bits of a fact id's: two may share one). A line written by this tool begins with
         its id, so its first bytes tell; any other is read whole."""
-        made = self._made.get(number)
+        made = self._known(number)
         if made is not None:
             return made.id == fact_id
         start = b'{"id":' + strict_json.dumps(fact_id).encode("utf-8") + b","
@@ -218,8 +226,42 @@ class FactsAt(Mapping[str, Fact]):
         return [self.fact(number).id for number in numbers.tolist()]
 
     def all(self) -> list[Fact]:
-        """Every fact, in the order of the file (each read)."""
-        return [self.fact(number) for number in range(len(self.offsets))]
+        """Every fact, in the order of the file (a new list): read once, a piece of the
+        file at a time, and kept (the Facts, not their records: a consolidation asks for
+        every fact at several steps)."""
+        if self._all is None:
+            made = self._made
+            facts = []
+            for number, line in enumerate(self._lines()):
+                fact = made.get(number)
+                facts.append(fact if fact is not None else self._made_of(line))
+            self._all, self._made = facts, {}
+        return list(self._all)
+
+    def hold_all(self, facts: list[Fact]) -> None:
+        """Keep `facts` as the file's facts, in its order: those a write of this process
+        has just written, so that the next read makes none of them again."""
+        if len(facts) == len(self.offsets):
+            self._all = list(facts)
+            self._made = {}
+
+    def _lines(self) -> Iterator[bytes]:
+        """Each record's line, in file order, read about LINES_PIECE bytes at a time."""
+        offsets, lengths = self.offsets, self.lengths
+        number = 0
+        while number < len(offsets):
+            start = int(offsets[number])
+            end = max(number + 1, int(np.searchsorted(offsets, start + LINES_PIECE)))
+            starts = (offsets[number:end] - start).tolist()
+            sizes = lengths[number:end].tolist()
+            piece = os.pread(self._fd, starts[-1] + sizes[-1], start)
+            for begin, size in zip(starts, sizes):
+                yield piece[begin : begin + size]
+            number = end
+
+    @staticmethod
+    def _made_of(line: bytes) -> Fact:
+        return Fact.from_record(strict_json.loads(line.decode("utf-8")), checked=True)
 
     def _looked_up(self, fact_id: object) -> Fact | None:
         """The fact of `fact_id` first looked up: read, and kept by id."""
@@ -291,7 +333,7 @@ def facts_at(store: Writer) -> FactsAt | None:
         if key is None or key[-1] != key_of_fd:  # replaced meanwhile: read as it was opened
             key = None
         # The view of this snapshot made earlier in this process, with the facts it read.
-        opened = kept.cache.with_name(f"{kept.cache.name} opened")  # a name only
+        opened = _opened(kept)
         held = snapshot.decoded(opened) if key is not None else None
         if held is not None and held[0] == key:
             os.close(fd)
@@ -311,6 +353,30 @@ def facts_at(store: Writer) -> FactsAt | None:
     if key is not None:
         snapshot.hold_decoded(opened, key, facts)
     return facts
+
+
+def held_facts(store: Writer) -> list[Fact] | None:
+    """Every fact of the file as it is now, when this process holds them all (FactsAt.all
+    read them, or a write kept them), else None."""
+    kept = _kept(store)
+    key = kept.key()
+    held = snapshot.decoded(_opened(kept)) if key is not None else None
+    if held is None or held[0] != key:
+        return None
+    return held[1]._all  # type: ignore[attr-defined]
+
+
+def hold_facts(store: Writer, facts: list[Fact]) -> None:
+    """Keep `facts`, just written, as every fact of the file as it is now (FactsAt.hold_all),
+    when its places are known: the next read makes none of them again."""
+    at = facts_at(store)
+    if at is not None:
+        at.hold_all(facts)
+
+
+def _opened(kept: derived.Derived) -> Path:
+    """The name the view of the file opened last is held under (a name only)."""
+    return kept.cache.with_name(f"{kept.cache.name} opened")
 
 
 def appended(store: Writer, key_before: tuple | None, lines: list[str], facts: list[Fact]) -> None:

@@ -76,8 +76,11 @@ def held_valid(store: Writer, path: Path) -> bool:
 
 def snapshot_on_disk(store: Writer, path: Path, cache: Path) -> bool:
     """Whether the snapshot of records of `path` is kept on disk too: not the journal of
-    recalls, which changes at every recall (kept in this process only)."""
-    return path != store.layout.activation_journal and store.cache_usable(cache)
+    recalls, which changes at every recall, nor facts.jsonl, read at the places of its
+    records (storage/facts_places.py) unless a line of it is to be set aside (kept in this
+    process only)."""
+    layout = store.layout
+    return path not in (layout.activation_journal, layout.facts) and store.cache_usable(cache)
 
 
 def _read(path: Path, kind: str, unique_key: str | None) -> JsonlContents:

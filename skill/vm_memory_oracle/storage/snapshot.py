@@ -97,6 +97,16 @@ def save(cache_path: Path, key: tuple | None, payload, *, disk: bool = True) -> 
         pass  # a cache that cannot be written only costs speed
 
 
+def discard(cache_path: Path) -> None:
+    """Hold no snapshot for `cache_path`, in this process or on disk (best effort): one of
+    a file no longer read from its snapshot, which would only take memory and disk."""
+    let_go(cache_path)
+    try:
+        cache_path.unlink()
+    except OSError:
+        pass  # none, or a cache that cannot be changed: a key of another file, ignored
+
+
 def let_go(cache_path: Path) -> None:
     """Hold no longer what was loaded for `cache_path` (read again from disk when asked)."""
     _memory.pop(str(cache_path), None)

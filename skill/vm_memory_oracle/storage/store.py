@@ -20,10 +20,11 @@ from pathlib import Path
 from ..errors import InvalidInputError
 from ..model.activation import ActivationEntries, ActivationEntry
 from ..model.fact import Fact
-from . import facts_file, files, jsonl, locks, snapshot, strict_json
+from . import facts_file, facts_places, files, jsonl, locks, snapshot, strict_json
 from .activation_packed import ActivationRecords
 from .activation_state import JOURNAL_LIMIT, ActivationState
 from .facts_file import FactsById
+from .facts_places import FactsAt
 from .layout import Layout, Refusal
 from .validation import problem
 
@@ -251,22 +252,26 @@ class Store:
         *,
         lines: list[str] | None = None,
         copy: bool = True,
+        kept: bool = True,
     ) -> None:
         """Append `records`; `lines`: their lines, made by the caller (facts_file._fact_lines).
         The snapshot of the file keeps copies of the records, or, `copy=False`, the records
         themselves, which the caller made for this write and no longer changes (copied, they
-        were 25 MB more at 100,000 facts)."""
+        were 25 MB more at 100,000 facts); `kept=False`: no snapshot of the records is kept
+        (the caller reads the file otherwise), and `records` may be empty beside `lines`."""
         records = list(records)
         if lines is None:
             lines = [jsonl.checked_line(self.layout, path, kind, record) for record in records]
         if not self.usable(path):
             return
         cache = self.layout.snapshot_for(path)
-        before = snapshot.load(cache, snapshot.file_key(path), disk=False)
+        before = snapshot.load(cache, snapshot.file_key(path), disk=False) if kept else None
         files.append_lines(path, lines, durable=self._durable)
         if lines:
             self.touched(path)
-        if before is not None:  # the file is what the snapshot held, plus these records
+        if not kept:
+            snapshot.discard(cache)
+        elif before is not None:  # the file is what the snapshot held, plus these records
             snapshot.save(
                 cache,
                 snapshot.file_key(path),
@@ -282,9 +287,10 @@ class Store:
         *,
         lines: list[str] | None = None,
         copy: bool = True,
+        kept: bool = True,
     ) -> None:
         """Replace the file with `records`; `lines`: their lines, made by the caller; `copy`
-        as for append_records."""
+        and `kept` as for append_records."""
         records = list(records)
         if lines is None:
             lines = [jsonl.checked_line(self.layout, path, kind, record) for record in records]
@@ -293,6 +299,9 @@ class Store:
         files.write_lines_atomic(path, lines)
         self.touched(path)
         cache = self.layout.snapshot_for(path)
+        if not kept:
+            snapshot.discard(cache)
+            return
         snapshot.save(
             cache,
             snapshot.file_key(path),
@@ -318,10 +327,28 @@ class Store:
         lines quarantined), as Facts. The list is new at each call."""
         return self.facts_by_id().all()
 
-    def facts_by_id(self) -> FactsById:
+    def facts_by_id(self) -> FactsById | FactsAt:
         """The facts of facts.jsonl by id, each made a Fact when first looked up
         (facts_file.facts_by_id)."""
         return facts_file.facts_by_id(self)
+
+    def facts_at(self) -> FactsAt | None:
+        """facts.jsonl read at the places of its records, None when a line of it is to be
+        set aside (facts_places.facts_at), or when the file is refused (reads as empty, as
+        peek_records reads it: the health check lists it)."""
+        if self.refused(self.layout.facts) is not None:
+            return None
+        return facts_places.facts_at(self)
+
+    def peek_facts(self) -> tuple[list[Fact], int]:
+        """(the facts of facts.jsonl's valid records, the number of invalid lines), writing
+        nothing to the file: read at their places when every line is valid, else as
+        peek_records reads it."""
+        at = self.facts_at()
+        if at is not None:
+            return at.all(), 0
+        records, bad = self.peek_records(self.layout.facts, "fact")
+        return self.facts_of(records), bad
 
     def facts_of(self, records: list[dict]) -> list[Fact]:
         """The Facts of valid records of facts.jsonl as peek_records gave them

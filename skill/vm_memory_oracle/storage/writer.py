@@ -49,6 +49,7 @@ class Writer(Protocol):
         *,
         lines: list[str] | None = None,
         copy: bool = True,
+        kept: bool = True,
     ) -> None: ...
 
     def rewrite_records(
@@ -59,6 +60,7 @@ class Writer(Protocol):
         *,
         lines: list[str] | None = None,
         copy: bool = True,
+        kept: bool = True,
     ) -> None: ...
 
     def write_activation(
