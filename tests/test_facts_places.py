@@ -236,6 +236,12 @@ def test_every_fact_is_read_a_piece_of_the_file_at_a_time_and_kept(
         memory.graph().store.read_records(memory.layout().facts, "fact", unique_key="id")
     )
     assert facts == whole.all()
+    assert [fact.to_record() for fact in facts] == [fact.to_record() for fact in whole.all()]
+    # what repeats from fact to fact is one object, not one each as JSON parses it
+    visits = [fact for fact in facts if fact.object.startswith("city ")]
+    assert len(visits) == 40
+    for name in ("subject", "predicate", "source", "provenance", "_keys"):
+        assert len({id(getattr(fact, name)) for fact in visits}) == 1, name
     again = at.all()
     assert again == facts and all(a is b for a, b in zip(again, facts))
     assert at[facts[7].id] is facts[7] and at.fact(9) is facts[9]

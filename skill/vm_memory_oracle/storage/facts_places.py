@@ -143,6 +143,7 @@ class FactsAt(Mapping[str, Fact]):
         self._found: dict[str, int] = {}  # the number of each id looked up and found
         self._by_id: dict[str, Fact] = {}  # the facts looked up by id: read again at dict speed
         self._all: list[Fact] | None = None  # every fact, once all() has read them
+        self._shared: dict = {}  # the values the facts made share (Fact.from_record)
 
     def fact(self, number: int) -> Fact:
         """The fact of the file's `number`th record."""
@@ -259,9 +260,9 @@ class FactsAt(Mapping[str, Fact]):
                 yield piece[begin : begin + size]
             number = end
 
-    @staticmethod
-    def _made_of(line: bytes) -> Fact:
-        return Fact.from_record(strict_json.loads(line.decode("utf-8")), checked=True)
+    def _made_of(self, line: bytes) -> Fact:
+        record = strict_json.loads(line.decode("utf-8"))
+        return Fact.from_record(record, checked=True, shared=self._shared)
 
     def _looked_up(self, fact_id: object) -> Fact | None:
         """The fact of `fact_id` first looked up: read, and kept by id."""
