@@ -135,3 +135,23 @@ def test_changes_name_what_an_index_removes_and_adds():
     wanted = {2: ("b", "text"), 3: ("C", "text"), 4: ("d", "text")}
     gone, new = derived.changes(known, wanted, lambda want: want[0])
     assert (gone, new) == ([1, 3], [3, 4])
+
+
+def test_a_pass_over_every_file_holds_what_it_loaded_only_while_it_runs(tmp_path):
+    """snapshot.only_while: what the block loads or saves is let go at its end and read
+    from disk again next time; what the process held before stays held, and one it held
+    but the block replaced is let go too (its disk copy is the newer)."""
+    held, loaded, replaced = (tmp_path / name for name in ("held", "loaded", "replaced"))
+    snapshot.save(held, ("h",), ["held before"])
+    snapshot.save(replaced, ("r", 1), ["old"])
+    snapshot.save(loaded, ("l",), ["on disk"])
+    snapshot.let_go(loaded)
+    with snapshot.only_while():
+        assert snapshot.load(loaded, ("l",)) == ["on disk"]
+        assert snapshot.load(loaded, ("l",), disk=False) == ["on disk"]  # held inside
+        snapshot.save(replaced, ("r", 2), ["new"])
+        assert snapshot.load(held, ("h",), disk=False) == ["held before"]
+    assert snapshot.load(loaded, ("l",), disk=False) is None
+    assert snapshot.load(replaced, ("r", 2), disk=False) is None
+    assert snapshot.load(replaced, ("r", 2)) == ["new"]  # read from disk again
+    assert snapshot.load(held, ("h",), disk=False) == ["held before"]

@@ -97,7 +97,15 @@ def check(
 # -- finding ---------------------------------------------------------------------------------
 def findings(store: Store, settings) -> list[Finding]:
     """The broken invariants of the memory `store` writes, read without changing it (the
-    refused entries as the store knows them)."""
+    refused entries as the store knows them). The records it reads of every file are not
+    held after it (snapshot.only_while)."""
+    from .storage import snapshot
+
+    with snapshot.only_while():
+        return _findings(store, settings)
+
+
+def _findings(store: Store, settings) -> list[Finding]:
     layout = store.layout
     found = [
         Finding(

@@ -19,6 +19,7 @@ from ..graph import KnowledgeGraph
 from ..learning.daily import DAILY_NAME
 from ..learning.ledger import forget_removed_logs, unsummarized
 from ..proposals import PendingMemories
+from ..storage import snapshot
 from ..storage.sessions import session_day
 from .report import StepReport
 
@@ -96,7 +97,13 @@ def quarantine_invalid_lines(store) -> None:
     """Read every JSONL file the tool appends to, so that a line torn by a power loss or
     spoilt by a hand edit is quarantined now, even in a file no step of this run reads
     (the probe log, the audit log before its trim). Each file is read as its own reader
-    reads it (the snapshot kept is shared with that reader)."""
+    reads it, whose next read loads the snapshot saved on disk; what was read is not held
+    after (snapshot.only_while)."""
+    with snapshot.only_while():
+        _read_every_line(store)
+
+
+def _read_every_line(store) -> None:
     layout = store.layout
     for path, kind, unique_key in (
         (layout.facts, "fact", "id"),
@@ -110,7 +117,10 @@ def quarantine_invalid_lines(store) -> None:
         (layout.pending_memories, "pending-memory", "id"),
     ):
         if path == layout.facts and store.facts_at() is not None:
-            continue  # every line a fact, each id once (read at their places)
+            # every line a fact, each id once (read at their places); a snapshot of its
+            # records left by an earlier version is read no more
+            snapshot.discard(layout.snapshot_for(path))
+            continue
         if path.exists():
             store.read_records(path, kind, unique_key=unique_key, copy=False)
 

@@ -20,6 +20,8 @@ from __future__ import annotations
 
 import marshal
 import os
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 from . import files
@@ -95,6 +97,21 @@ def save(cache_path: Path, key: tuple | None, payload, *, disk: bool = True) -> 
         files.write_atomic(cache_path, marshal.dumps((FORMAT, key, payload)), durable=False)
     except (OSError, ValueError):
         pass  # a cache that cannot be written only costs speed
+
+
+@contextmanager
+def only_while() -> Iterator[None]:
+    """Hold what is loaded inside the block only while it runs: the snapshots it loads
+    (or saves) that this process did not hold before are let go at its end, and read from
+    disk again by whoever wants them next. For a pass that reads every file once (the
+    consolidation's check of every line, the health check), so that what it read is not
+    held beside what the steps after it hold (at a million facts, 900 MB of records)."""
+    before = {path: held[0] for path, held in _memory.items()}
+    try:
+        yield
+    finally:
+        for path in [path for path, held in _memory.items() if before.get(path) != held[0]]:
+            del _memory[path]
 
 
 def discard(cache_path: Path) -> None:
