@@ -872,3 +872,48 @@ def test_a_line_two_facts_share_is_read_back_as_the_one_shown():
 
     assert first.added == ["fact-1"] and "## The user" in first.text
     assert not again.changed and again.kept == ["fact-1"]
+
+
+def test_a_block_line_is_known_as_if_every_fact_line_were_listed():
+    """Only the lines of the block (and their first words) are looked up, so only those
+    are kept: each goes to the fact it went to when every fact's line was listed, shared
+    lines and lines known by their first words included."""
+    from vm_memory_oracle.steps.memory_md.block import _core, _known
+
+    long = "The user keeps a very long note about the garden " + "and its roses " * 8
+    candidates = [
+        fact(1),
+        fact(2, "The user said thing number 1", activation=0.05),  # shares fact 1's line
+        fact(3, superseded=True),
+        fact(4, "The user said thing number 3"),  # shares the superseded one's line
+        fact(5, long, valid_from="2026-05-01"),
+        *[fact(number) for number in range(6, 60)],
+    ]
+    former = {line(70): "fact-0070"}
+    block = [
+        line(1) + "\n",
+        line(3),
+        line(9),
+        fact_line(candidates[4])[:90] + " and tulips  ",  # known by its first words
+        line(70),
+        "- a line no fact has",
+    ]
+    everything: dict[str, str] = {}  # the mapping of every fact's line, as it was made
+    addable = ADD_ABOVE
+
+    def claim(candidate):
+        return (candidate.superseded, not (candidate.pinned or candidate.activation > addable))
+
+    for candidate in sorted(candidates, key=claim):  # ranks tie here: a stable sort
+        for key in (fact_line(candidate), _core(fact_line(candidate))):
+            everything.setdefault(key, candidate.id)
+    for key, fact_id in former.items():
+        everything.setdefault(key, fact_id)
+        everything.setdefault(_core(key), fact_id)
+
+    known = _known(block, candidates, former)
+    asked = {key for text in block for key in (text.rstrip(), _core(text.rstrip()))}
+    assert known == {key: everything[key] for key in asked if key in everything}
+    assert known[line(1)] == "fact-0001" and known[line(3)] == "fact-0004"
+    assert known[_core(block[3].rstrip())] == "fact-0005"
+    assert known[line(70)] == "fact-0070" and len(known) < len(everything) / 10

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from functools import cache, lru_cache
+from functools import lru_cache
 
 from ...extract.fragments import without_opening
 from ...extract.redact import redact
@@ -250,13 +250,18 @@ def _core(line: str) -> str:
 
 
 def _known(
-    candidates, former: dict[str, str] | None = None, add_above: float = ADD_ABOVE
+    block: list[str],
+    candidates,
+    former: dict[str, str] | None = None,
+    add_above: float = ADD_ABOVE,
 ) -> dict[str, str]:
-    """line -> fact id for the lines the facts have (or, by their first words, had). A line
-    two facts share goes to the one the block would show: a current fact before a
-    superseded one, one that may be added (pinned, or above `add_above`) before one that may
-    not, then the best ranked; else a line shown for one fact would be read back as the
-    other's and the next run would show that one instead."""
+    """line -> fact id for the lines of `block` the facts have (or, by their first words,
+    had): only those are looked up (_id_of), and a memory of a million facts has two
+    million lines and first words. A line two facts share goes to the one the block would
+    show: a current fact before a superseded one, one that may be added (pinned, or above
+    `add_above`) before one that may not, then the best ranked; else a line shown for one
+    fact would be read back as the other's and the next run would show that one instead."""
+    asked = {key for line in block for key in (line.rstrip(), _core(line.rstrip()))}
     known: dict[str, str] = {}
     unique: dict[str, Candidate] = {}
     for candidate in candidates:
@@ -267,13 +272,19 @@ def _known(
         return (candidate.superseded, not addable, _rank_key(candidate))
 
     for candidate in sorted(unique.values(), key=claim):
-        line = fact_line(candidate)
-        known.setdefault(line, candidate.id)
-        known.setdefault(_core(line), candidate.id)
+        for key in _keys_of(fact_line(candidate)):
+            if key in asked:
+                known.setdefault(key, candidate.id)
     for line, fact_id in (former or {}).items():
-        known.setdefault(line, fact_id)
-        known.setdefault(_core(line), fact_id)
+        for key in _keys_of(line):
+            if key in asked:
+                known.setdefault(key, fact_id)
     return known
+
+
+def _keys_of(line: str) -> tuple[str, str]:
+    """What a line is known by: itself, and its first words (_core)."""
+    return line, _core(line)
 
 
 def block_fact_ids(text: str | None, candidates=()) -> list[str]:
@@ -281,7 +292,7 @@ def block_fact_ids(text: str | None, candidates=()) -> list[str]:
     an earlier version's lines) tell them; [] without a (well-formed) block."""
     lines = (text or "").splitlines(keepends=True)
     document = None if _marker_problem(lines) else _split_document(lines)
-    return _ids_in_block(document.block, _known(candidates)) if document else []
+    return _ids_in_block(document.block, _known(document.block, candidates)) if document else []
 
 
 def _select(
@@ -327,8 +338,12 @@ def display(candidate: Candidate) -> str:
 
 
 # A reconciliation shows each of its candidates several times (choosing, fitting, writing):
-# each text is made once; the next reconciliation empties the cache.
-@cache
+# each text is made once, of the last DISPLAYS_HELD (a million facts' would be held to the
+# end of the consolidation); the next reconciliation empties the cache.
+DISPLAYS_HELD = 1 << 16
+
+
+@lru_cache(maxsize=DISPLAYS_HELD)
 def _display(text: str, valid_from: str | None) -> str:
     text = without_opening(" ".join(text.split()))
     day = valid_from or ""
@@ -527,7 +542,7 @@ def reconcile(
         _with_empty_block(text, newline, max_lines).splitlines(keepends=True)
     )
     assert document is not None, "a file with an empty block added has the block"
-    known = _known(candidates, former, add_above)
+    known = _known(document.block, candidates, former, add_above)
     old_ids = _ids_in_block(document.block, known)
     warnings = _foreign_lines(document.block, candidates, known)
 
