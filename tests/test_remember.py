@@ -410,3 +410,40 @@ def test_reading_the_same_log_lines_again_counts_each_statement_once(data_dir, b
         assert not report.added
     assert report.known == [expected[0][0]["id"]] * 2
     assert (fact_lines(data_dir), activation_state(data_dir)) == expected
+
+
+def test_the_entities_are_written_only_when_they_change_and_only_new_lines_are_checked(
+    cli, data_dir, monkeypatch
+):
+    """entities.jsonl is compared with what the facts make a line at a time, its records
+    never parsed: left as it is when it holds those lines, else written with only the lines
+    it did not hold checked against the schema; a record that would not pass is refused."""
+    from vm_memory_oracle.errors import InvalidInputError
+    from vm_memory_oracle.storage import jsonl, strict_json
+    from vm_memory_oracle.storage.layout import Layout
+
+    for said in ("Acme", "Rome", "Oslo"):
+        cli("--action", "remember", "--subject", "user", "--predicate", "visited", "--object", said)
+    layout = Layout(data_dir)
+    path = layout.entities
+    lines = path.read_text(encoding="utf-8").splitlines()
+    records = [json.loads(text) for text in lines]
+    checked = []
+    problem = jsonl.problem
+    monkeypatch.setattr(
+        jsonl, "problem", lambda kind, record: checked.append(record) or problem(kind, record)
+    )
+    monkeypatch.setattr(strict_json, "loads", lambda *a, **k: pytest.fail("a record was parsed"))
+
+    assert jsonl.lines_in_step(layout, path, "entity", records) is None
+    assert checked == []
+    lisbon = {"name": "Lisbon", "key": "lisbon", "fact_ids": records[0]["fact_ids"][:1]}
+    changed = [*records, lisbon]
+    assert jsonl.lines_in_step(layout, path, "entity", changed) == [
+        *lines,
+        json.dumps(lisbon, ensure_ascii=False, separators=(",", ":")),
+    ]
+    assert checked == [lisbon]  # the lines the file holds are not checked again
+    with pytest.raises(InvalidInputError, match="entities.jsonl"):
+        jsonl.lines_in_step(layout, path, "entity", [*records, {"name": "Lisbon"}])
+    assert path.read_text(encoding="utf-8").splitlines() == lines

@@ -554,16 +554,16 @@ class KnowledgeGraph:
 
     def _write_indexes(self, facts: list[Fact]) -> None:
         """entities.jsonl and relations.jsonl as `facts` make them, written if they differ
-        (so a crash between a rewrite of facts.jsonl and this is repaired by the next call)."""
-        for path, kind, key, made in (
-            (self.layout.entities, "entity", "key", entity_records(facts)),
-            (self.layout.relations, "relation", "predicate", relation_records(facts)),
+        (so a crash between a rewrite of facts.jsonl and this is repaired by the next call);
+        no snapshot of their records is kept (no command reads them but to check them)."""
+        for path, kind, made in (
+            (self.layout.entities, "entity", entity_records(facts)),
+            (self.layout.relations, "relation", relation_records(facts)),
         ):
             records = [record.to_json() for record in made]
-            held = self.store.read_records(path, kind, copy=False) if path.exists() else None
-            if held != records:
-                lines = self.store.lines_beside(path, kind, records, held, key)
-                self.store.rewrite_records(path, kind, records, lines=lines)
+            lines = self.store.lines_in_step(path, kind, records)
+            if lines is not None:
+                self.store.rewrite_records(path, kind, (), lines=lines, kept=False)
 
 
 def _replaced(supersession: Supersession, fact: Fact, by_id: dict[str, Fact]) -> list[str]:

@@ -309,12 +309,10 @@ class Store:
             disk=self.cache_usable(cache),
         )
 
-    def lines_beside(
-        self, path: Path, kind: str, records: list[dict], held: list[dict] | None, key: str
-    ) -> list[str]:
-        """The lines of `records`, each checked against the schema unless it equals the
-        record of `held` with the same `key` (jsonl.lines_beside)."""
-        return jsonl.lines_beside(self.layout, path, kind, records, held, key)
+    def lines_in_step(self, path: Path, kind: str, records: list[dict]) -> list[str] | None:
+        """The lines of `records` to write `path` with, None when it holds them already
+        (jsonl.lines_in_step)."""
+        return jsonl.lines_in_step(self.layout, path, kind, records)
 
     def cache_usable(self, cache: Path | None) -> bool:
         """Whether snapshots may be kept on disk (state/cache/ not refused): otherwise they
