@@ -122,10 +122,11 @@ def _findings(store: Store, settings) -> list[Finding]:
     found += _records(store, records)
     found += _documents(store)
     held = records.get(layout.facts)
-    at = store.facts_at() if held is None else None
-    facts = store.facts_of(held) if held is not None else None  # valid records only
-    if facts is None and at is not None:
-        facts = at.all()
+    if held is not None:
+        facts: list[Fact] | None = store.facts_of(held)  # valid records only
+    else:  # every line valid: read at their places (_records)
+        at = store.facts_at()
+        facts = at.all() if at is not None else None
     if facts is not None:
         found += _derived(store, facts, records)
         found += _index(store, facts, records)

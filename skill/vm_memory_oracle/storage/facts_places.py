@@ -362,9 +362,8 @@ def held_facts(store: Writer) -> list[Fact] | None:
     kept = _kept(store)
     key = kept.key()
     held = snapshot.decoded(_opened(kept)) if key is not None else None
-    if held is None or held[0] != key:
-        return None
-    return held[1]._all  # type: ignore[attr-defined]
+    at = held[1] if held is not None and held[0] == key else None
+    return at._all if isinstance(at, FactsAt) else None
 
 
 def hold_facts(store: Writer, facts: list[Fact]) -> None:
