@@ -326,3 +326,35 @@ def test_a_recall_returns_its_warnings_with_its_results(seeded, data_dir, tmp_pa
     assert any("recalled facts were not boosted" in warning for warning in result_sets.warnings)
     assert store.warnings == []
     assert data_files(data_dir) == before
+
+
+def test_what_the_process_held_is_kept_from_the_collector_only_while_queries_rank(
+    seeded, tmp_path, monkeypatch
+):
+    """A recall of many queries freezes what the process holds before ranking them (the
+    code, the memory's tables: a full collection traversed all of it again), and unfreezes
+    it after, whatever the ranking did."""
+    import gc
+
+    from vm_memory_oracle.recall import pipeline
+
+    frozen = []
+    ranked = pipeline._Ranking.ranked
+
+    def ranking(self, *args, **kwargs):
+        frozen.append(gc.get_freeze_count())
+        return ranked(self, *args, **kwargs)
+
+    monkeypatch.setattr(pipeline._Ranking, "ranked", ranking)
+    queries = write_jsonl(tmp_path / "q.jsonl", [{"query": "Berlin"}, {"query": "乌龙茶"}])
+    assert seeded("--action", "recall", "--queries", str(queries), "--no-boost").code == 0
+    assert len(frozen) == 1 and frozen[0] > 1000
+    assert gc.get_freeze_count() == 0
+
+    def failing(self, *args, **kwargs):
+        raise RuntimeError("ranking failed")
+
+    monkeypatch.setattr(pipeline._Ranking, "ranked", failing)
+    with pytest.raises(RuntimeError):
+        seeded("--action", "recall", "--query", "Berlin", "--no-boost")
+    assert gc.get_freeze_count() == 0

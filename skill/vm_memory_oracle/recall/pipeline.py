@@ -11,6 +11,7 @@ The queries are checked here, before anything is read or written: the library's 
 
 from __future__ import annotations
 
+import gc
 from collections.abc import Callable, Sequence
 from datetime import datetime
 from typing import TYPE_CHECKING
@@ -77,13 +78,22 @@ def recall_many(
         vectors = semantic.embedder.embed_queries([asked.text for asked in queries])
     history = HistoryLookup(graph, view.records)
     ranking = _Ranking(indexes, corpus, vectors, said, now, order)
-    if shown is None:
-        read, ranked = ranking.ranked(queries, wanted, restore=boost)
-    else:
-        read, ranked = _visible(ranking, queries, wanted, shown, history)
-        if boost:  # an archived fact is restored only when it is returned
-            for hits in ranked:
-                restore_found(graph, [h for h in hits if isinstance(h, Hit)], indexes.archive, now)
+    # What the process holds before the queries (the code, the memory's tables) is kept out
+    # of the collector's sight while they are ranked: a full collection among them traversed
+    # all of it again (25 ms at 10,000 facts, once in 200 queries).
+    gc.freeze()
+    try:
+        if shown is None:
+            read, ranked = ranking.ranked(queries, wanted, restore=boost)
+        else:
+            read, ranked = _visible(ranking, queries, wanted, shown, history)
+            if boost:  # an archived fact is restored only when it is returned
+                for hits in ranked:
+                    restore_found(
+                        graph, [h for h in hits if isinstance(h, Hit)], indexes.archive, now
+                    )
+    finally:
+        gc.unfreeze()
     if boost:
         warning = _reinforce(graph, ranked, now)
         warnings.extend([warning] if warning else [])
