@@ -278,6 +278,8 @@ LONGEST_FIRST = (
     BUNDLE / "tests" / "bench" / "test_scripts_on_tiny_data.py",
     BUNDLE / "tests" / "bench" / "test_longmemeval.py",
     BUNDLE / "tests" / "bench" / "test_recall_latency.py",
+    BUNDLE / "tests" / "bench" / "test_locomo_retrieval.py",
+    BUNDLE / "tests" / "bench" / "test_salience_training.py",
     BUNDLE / "tests" / "bench" / "test_consolidate_bench.py",
     BUNDLE / "tests" / "stress" / "test_stress.py",
 )
@@ -294,10 +296,15 @@ def pytest_collection_modifyitems(config, items):
 
 def _turn(item, tests_in: Counter) -> tuple:
     """When a test's file is handed out: the longest files first, then the files with the
-    most tests; the tests that read the LoCoMo embeddings last, the longer to embed them
-    ahead (on workers: the files holding only such tests are handed out last). The OpenClaw
-    files go first only once OpenClaw is installed: on a machine's first run they wait for
-    the install, which begins with the first test outside tests/bench."""
+    most tests. Two kinds of long files go first only once what they wait for is in the test
+    cache. The tests that read the LoCoMo embeddings: on a machine's first run they go last,
+    the longer to embed the conversations ahead (on workers: the files holding only such
+    tests are handed out last); later runs only check the kept embeddings, and two such
+    files handed out last, one after the other to the same worker, would leave the other
+    worker idle for a minute at the end. The OpenClaw files: on a machine's first run they
+    wait for the install, which begins with the first test outside tests/bench."""
+    import locomo_embeddings
+
     import openclaw_install
 
     path = Path(str(item.fspath))
@@ -305,7 +312,8 @@ def _turn(item, tests_in: Counter) -> tuple:
     if path in OPENCLAW_TESTS and not openclaw_install.installed():
         longest = tuple(place for place in LONGEST_FIRST if place not in OPENCLAW_TESTS)
     place = longest.index(path) if path in longest else len(longest)
-    return (_reads_locomo_embeddings(item), place, -tests_in[path], str(path))
+    late = _reads_locomo_embeddings(item) and not locomo_embeddings.kept()
+    return (late, place, -tests_in[path], str(path))
 
 
 def _reads_locomo_embeddings(item) -> bool:

@@ -1,14 +1,14 @@
 """The LoCoMo dev conversations embedded with the bundled model, in a background process.
 
 Five tests read the conversations' embeddings kept in the test cache (see
-benchmarks/locomo_retrieval.py, KEPT_EMBEDDINGS): the retrieval and MEMORY.md benchmarks, the
-salience training check, the lexical engines' run on one conversation and the relevance
+benchmarks/locomo_retrieval.py, KEPT_EMBEDDINGS): the retrieval and MEMORY.md benchmarks,
+the salience training check, the lexical engines' run on one conversation and the relevance
 test. On a first run the ~7,000 texts take minutes of the bundled model, so when such a test
 is selected, one process of the run (the first worker, or the only process) starts this
-module as a child as the session begins, those tests run last (conftest.py), and their
-fixture, in whichever worker runs them, waits for the child's status file. The tests still
-summarize, index and recall afresh: only the vectors, what any run would compute, are made
-ahead.
+module as a child as the session begins, those tests run last on a first run (conftest.py),
+and their fixture, in whichever worker runs them, waits for the child's status file. The
+tests still summarize, index and recall afresh: only the vectors, what any run would
+compute, are made ahead.
 
 The run's own directory (conftest.run_directory) holds the child's process id, its log and
 its status; the process that began the run removes it, stopping the child if it still
@@ -38,6 +38,12 @@ WAIT_SECONDS = 3600  # the embedding takes minutes; a child that never ends is a
 _STATUS = "locomo-embeddings.json"
 _LOG = "locomo-embeddings.log"
 _PID = "locomo-embeddings.pid"
+
+
+def kept() -> bool:
+    """Whether an earlier run kept the conversations' embeddings: this run's child then only
+    checks them, and the tests that read them need not wait for it."""
+    return any(KEPT_EMBEDDINGS.glob("*/cache-*.npz"))
 
 
 def start(directory: Path) -> None:

@@ -93,6 +93,11 @@ def openclaw_environment(environ: dict) -> dict:
     # openclaw's install script checks the Node version: node 24 must already be first.
     npm_install(openclaw, f"openclaw@{OPENCLAW_VERSION}", env)
     env["PATH"] = f"{openclaw / 'node_modules' / '.bin'}{os.pathsep}{env['PATH']}"
+    # Each call of the CLI would otherwise start Node twice: a launcher that starts it again
+    # with a flag against experimental warnings and waits for it. OpenClaw's setting for
+    # small hosts keeps it one process (what the suite's calls then ask of OpenClaw is the
+    # same).
+    env["OPENCLAW_NO_RESPAWN"] = "1"
     version = subprocess.run(["node", "--version"], capture_output=True, text=True, env=env)
     assert version.stdout.startswith("v24."), version.stdout
     return env
