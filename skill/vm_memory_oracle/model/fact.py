@@ -191,8 +191,8 @@ class Fact:
         (not only by whoever made it), so the Fact is written back unchecked. `shared`: a
         dictionary kept by a reader of many records, through which the values that repeat
         from fact to fact (SHARED_VALUES, the record's keys, its provenance) are one object
-        for all the facts holding them, not one each as JSON parses them (a million facts
-        read from facts.jsonl held 1.5 KB each)."""
+        for all the facts holding them, not one each as JSON parses them (100,000 facts
+        read from facts.jsonl held 1.5 KB each, 448 bytes so)."""
         values = dict(record)
         keys = tuple(record)
         if "sources" in values:
