@@ -153,8 +153,9 @@ def lines_in_step(layout: Layout, path: Path, kind: str, records: list[dict]) ->
     hashes = np.sort(np.frombuffer(held, dtype=np.int64))
 
     def in_file(text: bytes) -> bool:
-        place = int(np.searchsorted(hashes, hash(text)))
-        return place < len(hashes) and int(hashes[place]) == hash(text)
+        hashed = hash(text)
+        place = int(np.searchsorted(hashes, hashed))
+        return place < len(hashes) and int(hashes[place]) == hashed
 
     return [
         text.decode("utf-8") if in_file(text) else checked_line(layout, path, kind, record)

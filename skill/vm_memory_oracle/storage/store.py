@@ -286,11 +286,10 @@ class Store:
         records: Iterable[dict],
         *,
         lines: list[str] | None = None,
-        copy: bool = True,
         kept: bool = True,
     ) -> None:
-        """Replace the file with `records`; `lines`: their lines, made by the caller; `copy`
-        and `kept` as for append_records."""
+        """Replace the file with `records`; `lines`: their lines, made by the caller; `kept`
+        as for append_records."""
         records = list(records)
         if lines is None:
             lines = [jsonl.checked_line(self.layout, path, kind, record) for record in records]
@@ -305,7 +304,7 @@ class Store:
         snapshot.save(
             cache,
             snapshot.file_key(path),
-            [dict(record) for record in records] if copy else records,
+            [dict(record) for record in records],
             disk=self.cache_usable(cache),
         )
 

@@ -59,7 +59,6 @@ class Writer(Protocol):
         records: Iterable[dict],
         *,
         lines: list[str] | None = None,
-        copy: bool = True,
         kept: bool = True,
     ) -> None: ...
 
