@@ -310,7 +310,7 @@ def _derived(store: Store, facts: list[Fact], records: dict[Path, list[dict]]) -
 def _index(store: Store, facts: list[Fact], records: dict[Path, list[dict]]) -> list[Finding]:
     from .errors import IndexCorrupt
     from .semantic import wanted_vectors
-    from .semantic.vectors import VectorIndex
+    from .semantic.segments import FactVectors
 
     layout = store.layout
     if not layout.index_built.exists() or not all(
@@ -337,7 +337,7 @@ def _index(store: Store, facts: list[Fact], records: dict[Path, list[dict]]) -> 
     if metadata:
         try:
             # mapped: the ids are read, not every vector (2 GB at a million at 512 dimensions)
-            index = VectorIndex.load(layout.index_file, metadata[0]["dimension"], mapped=True)
+            index = FactVectors.open(layout, metadata[0]["dimension"])
             ids = set(index.ids().tolist())
         except (IndexCorrupt, FileNotFoundError) as exc:
             problems.append(f"{layout.relative(layout.index_file)} cannot be read ({exc})")

@@ -31,7 +31,9 @@ from ..graph import KnowledgeGraph
 from ..model.fact import Fact, vector_id
 from ..storage import derived, snapshot, strict_json
 from ..storage.packed import Texts, numbers_view, pack_texts
+from . import segments
 from .cache import EmbeddingCache, content_hash
+from .segments import FactVectors, wanted_kind
 from .vectors import FLAT, IVF, VectorIndex
 
 DEFAULT_APPROXIMATE_MIN_FACTS = 20_000
@@ -75,13 +77,14 @@ class IndexReport:
 class SemanticIndex:
     """What recall needs: the index and which fact each vector stands for."""
 
-    index: VectorIndex
+    index: FactVectors | VectorIndex  # (the archive tier's is one VectorIndex)
     fact_of_vector: Mapping[int, str] = field(default_factory=dict)
 
 
 def index_kind(count: int, approximate_min_facts: int) -> str:
-    """Exact search for a memory of fewer than `approximate_min_facts` facts, else IVF."""
-    return IVF if count >= approximate_min_facts else FLAT
+    """Exact search for a memory of fewer than `approximate_min_facts` facts, else IVF (of
+    each segment, by its own count: segments.wanted_kind)."""
+    return wanted_kind(count, approximate_min_facts)
 
 
 def indexed_texts(fact: Fact) -> tuple[str, ...]:
@@ -134,19 +137,21 @@ def update_index(
             f"{graph.layout.relative(lock.path)}: {lock.problem}; the "
             f"vector index was built for this command only ({lock.fix})"
         )
-        index = VectorIndex(embedder.dimension, kind=index_kind(len(wanted), approximate_min_facts))
-        _bring_in_step(index, {}, wanted, cache, embedder, report)
+        vectors = FactVectors(embedder.dimension)
+        _bring_in_step(vectors, {}, wanted, cache, embedder, report, approximate_min_facts, None)
         report.rebuilt = f"{graph.layout.relative(lock.path)} is refused"
-        return SemanticIndex(index, _mapping(wanted)), report
+        return SemanticIndex(vectors, _mapping(wanted)), report
     with graph.store.locked("index"):
         if snapshot.file_key(graph.layout.facts) != facts_key:
             wanted = _wanted(graph)  # the facts as they are now, not before the embedding
-        index, known, reason = _load(graph, embedder, force, len(wanted), approximate_min_facts)
+        vectors, known, reason = _load(graph, embedder, force, approximate_min_facts)
         report.rebuilt = reason
-        fresh, stale, late = _bring_in_step(index, known, wanted, cache, embedder, report)
+        write = _segment_writer(graph, embedder)
+        fresh, stale, late = _bring_in_step(
+            vectors, known, wanted, cache, embedder, report, approximate_min_facts, write
+        )
         if fresh or stale or reason is not None:
-            _save(graph, embedder, index, wanted)
-            index = _read_back(graph, embedder, index)
+            _save(graph, embedder, vectors, wanted)
         if missing or late or reason is not None or cache.problem is not None:
             facts = {content_hash(text) for _, _, texts in wanted.values() for text in texts}
             cache.keep(facts, also_cached() if also_cached is not None else None)
@@ -155,24 +160,32 @@ def update_index(
         mapping = _mapping(wanted)
         memo = _in_step_memo(graph, embedder, approximate_min_facts)
         memo.keep(memo.key(), mapping)
-    return SemanticIndex(index, mapping), report
+    return SemanticIndex(vectors, mapping), report
 
 
-def _read_back(graph: KnowledgeGraph, embedder: Embedder, built: VectorIndex) -> VectorIndex:
-    """The index just saved, mapped from its file as an index in step is (_in_step), so that
-    the one built is let go before recall makes its other tables (100,000 facts: 205 MB at
-    512 dimensions); the built one when the file cannot be read back."""
-    path = graph.layout.index_file
-    if not graph.store.usable(path):
-        return built
-    try:
-        mapped = VectorIndex.load(path, embedder.dimension, mapped=True)
-    except IndexCorrupt:
-        return built
-    if len(mapped) != len(built):
-        return built
-    mapped.measured_recall = built.measured_recall
-    return mapped
+def _segment_writer(graph: KnowledgeGraph, embedder: Embedder):
+    """FactVectors.change's `write`: the segment saved, and read back mapped from its file as
+    an index in step is (_in_step), so that the one built is let go before the next is
+    made, and before recall makes its other tables (100,000 facts: 205 MB at 512
+    dimensions); the built one when the file cannot be read back."""
+    layout, store = graph.layout, graph.store
+
+    def write(number: int, built: VectorIndex) -> VectorIndex:
+        path = layout.index_segment(number)
+        store.make_directory(layout.embeddings_dir)
+        store.write_bytes(path, built.write_to)
+        if not store.usable(path):
+            return built
+        try:
+            mapped = VectorIndex.load(path, embedder.dimension, mapped=True)
+        except IndexCorrupt:
+            return built
+        if len(mapped) != len(built):
+            return built
+        mapped.measured_recall = built.measured_recall
+        return mapped
+
+    return write
 
 
 def _embed(
@@ -201,28 +214,37 @@ def _embed(
 
 
 def _bring_in_step(
-    index: VectorIndex, known: dict, wanted: dict, cache, embedder: Embedder, report: IndexReport
+    vectors: FactVectors,
+    known: dict,
+    wanted: dict,
+    cache,
+    embedder: Embedder,
+    report: IndexReport,
+    approximate_min_facts: int,
+    write,
 ) -> tuple[list[int], list[int], list[str]]:
-    """Remove from `index` the vectors of facts gone or changed since it was made (`known`:
+    """Remove from `vectors` the vectors of facts gone or changed since it was made (`known`:
     vector id -> (fact id, digest)) and add those of the `wanted` facts it lacks, embedding
-    the texts of facts remembered meanwhile; the report says what was done. Returns the
-    vector ids added and removed, and the texts embedded late."""
+    the texts of facts remembered meanwhile, the segments written with `write`
+    (FactVectors.change); the report says what was done. Returns the vector ids added and
+    removed, and the texts embedded late."""
     stale, fresh = derived.changes(known, wanted, lambda want: (want.fact_id, want.digest))
     late = cache.unreadable(text for vid in fresh for text in wanted[vid].texts)
     if late:  # facts remembered while we were embedding
         cache.add(late, embedder.embed_passages(late))
         report.embedded += len(late)
-    index.remove(np.array(stale, dtype=np.int64))
-    if fresh:
-        index.add_rows(
-            np.array(fresh, dtype=np.int64),
-            lambda numbers: cache.combined_rows([wanted[fresh[n]].texts for n in numbers]),
-        )
+    vectors.change(
+        np.array(stale, dtype=np.int64),
+        np.array(fresh, dtype=np.int64),
+        lambda ids: cache.combined_rows([wanted[vid].texts for vid in ids.tolist()]),
+        approximate_min_facts=approximate_min_facts,
+        write=write,
+    )
     fresh_texts = {text for vid in fresh for text in wanted[vid].texts}
     report.from_cache = max(0, len(fresh_texts) - report.embedded)
-    report.added, report.removed, report.vectors = len(fresh), len(stale), len(index)
-    report.index_kind, report.nprobe = index.kind, index.nprobe
-    report.measured_recall = index.measured_recall
+    report.added, report.removed, report.vectors = len(fresh), len(stale), len(vectors)
+    report.index_kind, report.nprobe = vectors.kind, vectors.nprobe
+    report.measured_recall = vectors.measured_recall
     return fresh, stale, late
 
 
@@ -302,13 +324,18 @@ def _in_step_memo(
     return derived.Derived(
         layout.index_state_cache,
         layout=_memo_layout(),
-        sources=(layout.facts, layout.index_file, layout.vector_metadata),
+        sources=(layout.facts, layout.vector_metadata, *_segments(layout)),
         made_with=(index_model_id(embedder), approximate_min_facts),
         required=3,
         disk=graph.store.cache_usable(layout.index_state_cache),
         encode=FactOfVector.plain,
         decode=FactOfVector.from_plain,
     )
+
+
+def _segments(layout) -> list[Path]:
+    """The index's segment files (segments.py); index.bin alone when there is none."""
+    return layout.index_segments() or [layout.index_file]
 
 
 @cache
@@ -322,15 +349,15 @@ def _in_step(
     """The index as it is, when nothing changed since it was last brought in step."""
     memo = _in_step_memo(graph, embedder, approximate_min_facts)
     mapping = memo.held(memo.key())
-    if mapping is None or not graph.store.usable(graph.layout.index_file):
+    if mapping is None or not all(graph.store.usable(path) for path in _segments(graph.layout)):
         return None
-    try:  # nothing is to change: read it from the file as the searches need it
-        index = VectorIndex.load(graph.layout.index_file, embedder.dimension, mapped=True)
+    try:  # nothing is to change: read it from its files as the searches need it
+        vectors = FactVectors.open(graph.layout, embedder.dimension)
     except IndexCorrupt:
         return None
-    if len(index) != len(mapping):
+    if not vectors.segments or len(vectors) != len(mapping):
         return None
-    return SemanticIndex(index, mapping)
+    return SemanticIndex(vectors, mapping)
 
 
 def _wanted(graph: KnowledgeGraph) -> dict[int, Wanted]:
@@ -384,18 +411,18 @@ def _wanted_memo(facts_file: Path) -> derived.Derived[_Made]:
 
 
 def _load(
-    graph: KnowledgeGraph, embedder: Embedder, force: bool, count: int, approximate_min_facts: int
-) -> tuple[VectorIndex, dict[int, tuple[str, str]], str | None]:
-    """The index on disk with its metadata, or an empty one and the reason to rebuild."""
+    graph: KnowledgeGraph, embedder: Embedder, force: bool, approximate_min_facts: int
+) -> tuple[FactVectors, dict[int, tuple[str, str]], str | None]:
+    """The index on disk (its segments mapped) with its metadata, or an empty one and the
+    reason to build it again."""
     layout = graph.layout
-    kind = index_kind(count, approximate_min_facts)
 
     def fresh(reason: str):
-        return VectorIndex(embedder.dimension, kind=kind), {}, reason
+        return FactVectors(embedder.dimension), {}, reason
 
     if force:
         return fresh(FORCED)
-    for path in (layout.index_file, layout.vector_metadata):
+    for path in (*_segments(layout), layout.vector_metadata):
         if not graph.store.usable(path):  # built in memory for this command, never saved
             return fresh(f"{layout.relative(path)} is refused")
     if not layout.index_file.exists():
@@ -409,32 +436,40 @@ def _load(
         old = ", ".join(sorted(model for model, _ in models))
         return fresh(f"the embedding model changed from {old} to {index_model_id(embedder)}")
     try:
-        index = VectorIndex.load(layout.index_file, embedder.dimension)
+        vectors = FactVectors.open(layout, embedder.dimension)
     except IndexCorrupt as exc:
         return fresh(f"{layout.relative(layout.embeddings_dir)}/{exc}")
     known = {record["vector_id"]: (record["fact_id"], record["content_hash"]) for record in records}
-    if set(index.ids().tolist()) != set(known):
+    if set(vectors.ids().tolist()) != set(known):
         return fresh(
             f"{layout.relative(layout.index_file)} and "
             f"{layout.relative(layout.vector_metadata)} disagree"
         )
-    if index.kind != kind:
-        return fresh(
-            f"{count} facts call for {'an IVF' if kind == IVF else 'a flat'} index "
-            f"(approximate_min_facts {approximate_min_facts})"
-        )
-    return index, known, None
+    for path, segment in zip(_segments(layout), vectors.segments):
+        count = len(segment)
+        if count > segments.SEGMENT_MAX:  # one file of every vector, as indexes were once made
+            return fresh(
+                f"{layout.relative(path)} holds {count} vectors, more than a segment's "
+                f"{segments.SEGMENT_MAX}"
+            )
+        kind = wanted_kind(count, approximate_min_facts)
+        if segment.kind != kind:
+            return fresh(
+                f"{count} facts call for {'an IVF' if kind == IVF else 'a flat'} index "
+                f"(approximate_min_facts {approximate_min_facts})"
+            )
+    return vectors, known, None
 
 
 def _save(
-    graph: KnowledgeGraph,
-    embedder: Embedder,
-    index: VectorIndex,
-    wanted: dict[int, Wanted],
+    graph: KnowledgeGraph, embedder: Embedder, vectors: FactVectors, wanted: dict[int, Wanted]
 ) -> None:
+    """The metadata of the vectors just written, after their segments (a crash between
+    leaves the two disagreeing, which builds the index again); segment files beyond the
+    index's are removed (a build from the start that made fewer)."""
     layout, store = graph.layout, graph.store
-    store.make_directory(layout.embeddings_dir)
-    store.write_bytes(layout.index_file, index.write_to)
+    for path in layout.index_segments()[max(1, len(vectors.segments)) :]:
+        store.delete(path)
     model_id = index_model_id(embedder)
     records = [
         {

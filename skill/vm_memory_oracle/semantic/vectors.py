@@ -72,7 +72,9 @@ class VectorIndex:
         # An IVF index is made by the first add, which trains it on the vectors it adds.
         self._index: Any = _index
         self.mapped = False  # read from its file as searched (load): never changed
+        self.path: Path | None = None  # the file it was read from (load)
         self._pages: MappedFile | None = None  # a large mapped IVF index's file (load)
+        self.pages_held = PAGES_HELD  # of its file's pages, at most (_queries_per_release)
 
     @property
     def approximate(self) -> bool:
@@ -182,10 +184,10 @@ class VectorIndex:
         all at once, none released (an index in memory, or a file smaller than
         PAGES_HELD). A query reads about nprobe lists of the nlist, each an equal share
         of the file."""
-        if self._pages is None or self._pages.size <= PAGES_HELD:
+        if self._pages is None or self._pages.size <= self.pages_held:
             return None
         read = self._pages.size * self._index.nprobe / self._index.nlist
-        return max(1, int(PAGES_HELD // max(1.0, read)))
+        return max(1, int(self.pages_held // max(1.0, read)))
 
     def _searched(self, queries: np.ndarray, k: int) -> list[list[tuple[int, float]]]:
         import faiss
@@ -289,6 +291,7 @@ class VectorIndex:
         else:
             raise IndexCorrupt(f"{path.name}: not an id-mapped flat index nor an IVF index")
         loaded.mapped = mapped
+        loaded.path = path
         if loaded.kind == IVF:
             loaded._pages = pages
         return loaded

@@ -98,7 +98,9 @@ def collect(
         avg_activation=round(sum(values) / len(values), 3) if values else None,
         daily_files_count=_count(layout.daily_dir, ".md") if usable(layout.daily_dir) else 0,
         session_files_count=len(store.session_files()),
-        embedding_index_size_bytes=_size(layout.index_file) if usable(layout.index_file) else 0,
+        embedding_index_size_bytes=sum(
+            _size(path) for path in layout.index_segments() if usable(path)
+        ),
         memory_md_lines=_lines(layout.memory_md) if usable(layout.memory_md) else 0,
         last_consolidation=last_consolidation,
         consolidation_duration_seconds=duration_seconds,

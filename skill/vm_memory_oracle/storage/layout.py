@@ -104,6 +104,8 @@ FOLDERS: tuple[FileKind, ...] = (
     FileKind("state/reports/*", durable=False, audited=False),
     FileKind("state/cache/*", durable=False, audited=False),
     FileKind("embeddings/cache-*", durable=False, audited=False),
+    # The vector index's segments after the first (embeddings/index.bin), as derived as it.
+    FileKind("embeddings/index-*.bin", durable=False),
     FileKind("embeddings/background-*", durable=False, audited=False),
 )
 
@@ -384,6 +386,25 @@ class Layout:
     def known_files(self) -> list[Path]:
         """The files of fixed name whose presence says the directory holds a memory."""
         return [self.root / kind.path for kind in FILES.values() if kind.sign]
+
+    def index_segment(self, number: int) -> Path:
+        """The file of the vector index's `number`-th segment (from 1; semantic/segments.py)."""
+        return self.index_file if number == 1 else self.embeddings_dir / f"index-{number}.bin"
+
+    def index_segments(self) -> list[Path]:
+        """The vector index's segment files there are, in order: index.bin (when it exists)
+        and every index-<n>.bin, whatever their numbers (a gap is the reader's to find)."""
+        try:
+            names = os.listdir(self.embeddings_dir)
+        except FileNotFoundError:
+            return []
+        numbers = sorted(
+            int(name[6:-4])
+            for name in names
+            if name.startswith("index-") and name.endswith(".bin") and name[6:-4].isdigit()
+        )
+        first = [self.index_file] if self.index_file.exists() else []
+        return first + [self.index_segment(number) for number in numbers]
 
     def quarantine_for(self, path: Path) -> Path:
         return path.with_name(f"{path.stem}.quarantine.jsonl")
