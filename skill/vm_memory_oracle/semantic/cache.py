@@ -159,6 +159,24 @@ class EmbeddingCache:
                 return filed, int(filed.rows[at])
         return None
 
+    def holds(self, keys: np.ndarray, *, check: bool = False) -> np.ndarray:
+        """Whether a vector of each digest key (digest_keys) is cached, for many at once;
+        `check`: the files holding any of them are first checked against their CRC (a
+        damaged one holds nothing), as unreadable checks them."""
+        keys = np.asarray(keys, dtype=np.uint64)
+        found = np.zeros(len(keys), dtype=bool)
+        for filed in list(self._filed):
+            if not len(filed.keys):
+                continue
+            at = np.minimum(np.searchsorted(filed.keys, keys), len(filed.keys) - 1)
+            here = (filed.keys[at] == keys) & filed.kept[at]
+            if check and here.any() and not self._checked(filed):
+                continue
+            found |= here
+        if self._added:
+            found |= np.isin(keys, digest_keys(self._added))
+        return found
+
     def __contains__(self, digest: str) -> bool:
         return digest in self._added or self._place(digest) is not None
 

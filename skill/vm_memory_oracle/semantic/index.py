@@ -16,25 +16,33 @@ from __future__ import annotations
 
 import re
 import sys
+from array import array
 from bisect import bisect_left
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
-from typing import NamedTuple
 
 import numpy as np
 
 from ..embed.base import Embedder
 from ..errors import IndexCorrupt
 from ..graph import KnowledgeGraph
-from ..model.fact import Fact, vector_id
 from ..storage import derived, snapshot, strict_json
 from ..storage.packed import Texts, numbers_view, pack_texts
 from . import segments
 from .cache import EmbeddingCache, content_hash
 from .segments import FactVectors, wanted_kind
 from .vectors import FLAT, IVF, VectorIndex
+from .wanted import (
+    KnownVectors,
+    WantedVectors,
+    changes,
+    indexed_texts,
+    known_vectors,
+    remember_known,
+    wanted_vectors,
+)
 
 DEFAULT_APPROXIMATE_MIN_FACTS = 20_000
 # How a fact's vector is made from its texts; part of the id stored with each vector, so
@@ -42,15 +50,6 @@ DEFAULT_APPROXIMATE_MIN_FACTS = 20_000
 VECTOR_RECIPE = "sentence-context-mean-v1"
 FIRST_BUILD = "no vector index yet"
 FORCED = "a rebuild was asked for"
-
-
-class Wanted(NamedTuple):
-    """What the index wants for one current fact: its id, the content hash of its texts,
-    and the texts its vector is made from (indexed_texts)."""
-
-    fact_id: str
-    digest: str
-    texts: tuple[str, ...]
 
 
 @dataclass
@@ -85,13 +84,6 @@ def index_kind(count: int, approximate_min_facts: int) -> str:
     """Exact search for a memory of fewer than `approximate_min_facts` facts, else IVF (of
     each segment, by its own count: segments.wanted_kind)."""
     return wanted_kind(count, approximate_min_facts)
-
-
-def indexed_texts(fact: Fact) -> tuple[str, ...]:
-    """The texts a fact's vector is made from: its sentence, and its context if it has one."""
-    sentence = fact.sentence
-    context = fact.context
-    return (sentence, context) if context and context != sentence else (sentence,)
 
 
 def index_model_id(embedder: Embedder) -> str:
@@ -129,7 +121,8 @@ def update_index(
     facts_key = snapshot.file_key(graph.layout.facts)
     wanted = _wanted(graph)
     cache = EmbeddingCache.of(graph, embedder)
-    missing = cache.missing(wanted)
+    texts = _Texts.of(wanted)
+    missing = texts.uncached(cache, wanted)
     lock = graph.store.refused(graph.layout.write_lock)
     report.embedded += _embed(graph, cache, embedder, missing, progress, writable=lock is None)
     if lock is not None:  # a memory that cannot be locked is read, never written
@@ -138,23 +131,34 @@ def update_index(
             f"vector index was built for this command only ({lock.fix})"
         )
         vectors = FactVectors(embedder.dimension)
-        _bring_in_step(vectors, {}, wanted, cache, embedder, report, approximate_min_facts, None)
+        _bring_in_step(
+            vectors,
+            _NOTHING_KNOWN,
+            wanted,
+            texts,
+            cache,
+            embedder,
+            report,
+            approximate_min_facts,
+            None,
+        )
         report.rebuilt = f"{graph.layout.relative(lock.path)} is refused"
         return SemanticIndex(vectors, _mapping(wanted)), report
     with graph.store.locked("index"):
         if snapshot.file_key(graph.layout.facts) != facts_key:
             wanted = _wanted(graph)  # the facts as they are now, not before the embedding
+            texts = _Texts.of(wanted)
         vectors, known, reason = _load(graph, embedder, force, approximate_min_facts)
         report.rebuilt = reason
         write = _segment_writer(graph, embedder)
         fresh, stale, late = _bring_in_step(
-            vectors, known, wanted, cache, embedder, report, approximate_min_facts, write
+            vectors, known, wanted, texts, cache, embedder, report, approximate_min_facts, write
         )
-        if fresh or stale or reason is not None:
+        if len(fresh) or len(stale) or reason is not None:
             _save(graph, embedder, vectors, wanted)
         if missing or late or reason is not None or cache.problem is not None:
-            facts = {content_hash(text) for _, _, texts in wanted.values() for text in texts}
-            cache.keep(facts, also_cached() if also_cached is not None else None)
+            also = also_cached() if also_cached is not None else None
+            cache.keep((), texts.keys if also is None else np.concatenate([texts.keys, also]))
             cache.save(graph.store)
         cache.note_mended(graph.store)
         mapping = _mapping(wanted)
@@ -213,44 +217,87 @@ def _embed(
     return len(texts)
 
 
+@dataclass(frozen=True)
+class _Texts:
+    """Every text the wanted vectors are made of, as numbers: its content hash (a
+    cache.digest_keys key), and the place in WantedVectors of the vector it is a text of
+    (a fact's texts one after the other, in the facts' order)."""
+
+    keys: np.ndarray  # uint64
+    owners: np.ndarray  # int64
+
+    @classmethod
+    def of(cls, wanted: WantedVectors) -> _Texts:
+        keys, owners = array("Q"), array("q")
+        for place in range(len(wanted)):
+            for text in indexed_texts(wanted.fact(place)):
+                keys.append(int(content_hash(text), 16))
+                owners.append(place)
+        return cls(np.frombuffer(keys, dtype=np.uint64), np.frombuffer(owners, dtype=np.int64))
+
+    def uncached(
+        self,
+        cache: EmbeddingCache,
+        wanted: WantedVectors,
+        places: np.ndarray | None = None,
+        *,
+        check: bool = False,
+    ) -> list[str]:
+        """The texts (each once) of the vectors at `places` (None: all) that the cache has
+        no vector of (`check`: none it can read, cache.holds)."""
+        chosen = slice(None) if places is None else np.isin(self.owners, places)
+        keys, owners = self.keys[chosen], self.owners[chosen]
+        lacking = ~cache.holds(keys, check=check)
+        texts: dict[str, None] = {}
+        for key, owner in zip(keys[lacking].tolist(), owners[lacking].tolist()):
+            for text in indexed_texts(wanted.fact(owner)):
+                if int(content_hash(text), 16) == key:
+                    texts[text] = None
+        return list(texts)
+
+
 def _bring_in_step(
     vectors: FactVectors,
-    known: dict,
-    wanted: dict,
+    known: KnownVectors,
+    wanted: WantedVectors,
+    texts: _Texts,
     cache,
     embedder: Embedder,
     report: IndexReport,
     approximate_min_facts: int,
     write,
-) -> tuple[list[int], list[int], list[str]]:
-    """Remove from `vectors` the vectors of facts gone or changed since it was made (`known`:
-    vector id -> (fact id, digest)) and add those of the `wanted` facts it lacks, embedding
-    the texts of facts remembered meanwhile, the segments written with `write`
-    (FactVectors.change); the report says what was done. Returns the vector ids added and
-    removed, and the texts embedded late."""
-    stale, fresh = derived.changes(known, wanted, lambda want: (want.fact_id, want.digest))
-    late = cache.unreadable(text for vid in fresh for text in wanted[vid].texts)
+) -> tuple[np.ndarray, np.ndarray, list[str]]:
+    """Remove from `vectors` the vectors of facts gone or changed since it was made (`known`)
+    and add those of the `wanted` facts it lacks, embedding the texts of facts remembered
+    meanwhile, the segments written with `write` (FactVectors.change); the report says what
+    was done. Returns the vector ids added and removed, and the texts embedded late."""
+    gone, new = changes(known, wanted)
+    stale, fresh = known.vids[gone], wanted.vids[new]
+    late = texts.uncached(cache, wanted, new, check=True)
     if late:  # facts remembered while we were embedding
         cache.add(late, embedder.embed_passages(late))
         report.embedded += len(late)
     vectors.change(
-        np.array(stale, dtype=np.int64),
-        np.array(fresh, dtype=np.int64),
-        lambda ids: cache.combined_rows([wanted[vid].texts for vid in ids.tolist()]),
+        stale,
+        fresh,
+        lambda ids: cache.combined_rows(wanted.texts(wanted.places(ids))),
         approximate_min_facts=approximate_min_facts,
         write=write,
     )
-    fresh_texts = {text for vid in fresh for text in wanted[vid].texts}
-    report.from_cache = max(0, len(fresh_texts) - report.embedded)
+    fresh_texts = len(np.unique(texts.keys[np.isin(texts.owners, new)]))
+    report.from_cache = max(0, fresh_texts - report.embedded)
     report.added, report.removed, report.vectors = len(fresh), len(stale), len(vectors)
     report.index_kind, report.nprobe = vectors.kind, vectors.nprobe
     report.measured_recall = vectors.measured_recall
     return fresh, stale, late
 
 
-def _mapping(wanted: dict) -> FactOfVector:
+def _mapping(wanted: WantedVectors) -> FactOfVector:
     """Which fact each vector stands for."""
-    return FactOfVector.of((vid, fact_id) for vid, (fact_id, _, _) in wanted.items())
+    order = wanted.sorted_places()
+    return FactOfVector(
+        wanted.vids[order].astype(np.uint64).tobytes(), *pack_texts(wanted.fact_ids(order))
+    )
 
 
 class FactOfVector(Mapping[int, str]):
@@ -360,65 +407,19 @@ def _in_step(
     return SemanticIndex(vectors, mapping)
 
 
-def _wanted(graph: KnowledgeGraph) -> dict[int, Wanted]:
+def _wanted(graph: KnowledgeGraph) -> WantedVectors:
     return wanted_vectors(graph.facts(), graph.layout.facts)
-
-
-# What wanted_vectors made of each Fact, by the Fact object (held, so its id is not reused).
-_Made = dict[int, tuple[Fact, int, Wanted]]
-
-
-def wanted_vectors(facts: list[Fact], facts_file: Path | None = None) -> dict[int, Wanted]:
-    """vector id -> (fact id, content hash, texts) for every current fact of `facts`.
-
-    With `facts_file`, the file `facts` were read from, what was made of each Fact is kept
-    in memory (storage/derived.Derived) while the file is unchanged, and carried over to
-    the Facts still held when it changed (facts appended): a consolidation asks for the
-    same facts' vectors three times (index step, health check, index state), and hashing
-    their texts cost a second each at 100,000 facts."""
-    memo = None if facts_file is None else _wanted_memo(facts_file)
-    key = None if memo is None else memo.key()
-    # what was made for the file as it is, or as it was before (Derived.earlier gives both)
-    earlier = None if memo is None else memo.earlier()
-    held = {} if earlier is None else earlier[1]
-    made: _Made = {}
-    wanted = {}
-    for fact in facts:
-        if not fact.current:
-            continue
-        entry = held.get(id(fact))
-        if entry is None or entry[0] is not fact:
-            texts = indexed_texts(fact)
-            entry = (
-                fact,
-                vector_id(fact.id),
-                Wanted(fact.id, content_hash("\n".join(texts)), texts),
-            )
-        made[id(fact)] = entry
-        wanted[entry[1]] = entry[2]
-    if memo is not None:
-        memo.keep(key, made)
-    return wanted
-
-
-def _wanted_memo(facts_file: Path) -> derived.Derived[_Made]:
-    return derived.Derived(
-        facts_file.with_name(f"{facts_file.name} wanted vectors"),  # a name only: in memory
-        layout=_memo_layout(),
-        sources=(facts_file,),
-        disk=False,
-    )
 
 
 def _load(
     graph: KnowledgeGraph, embedder: Embedder, force: bool, approximate_min_facts: int
-) -> tuple[FactVectors, dict[int, tuple[str, str]], str | None]:
+) -> tuple[FactVectors, KnownVectors, str | None]:
     """The index on disk (its segments mapped) with its metadata, or an empty one and the
     reason to build it again."""
     layout = graph.layout
 
     def fresh(reason: str):
-        return FactVectors(embedder.dimension), {}, reason
+        return FactVectors(embedder.dimension), _NOTHING_KNOWN, reason
 
     if force:
         return fresh(FORCED)
@@ -430,8 +431,12 @@ def _load(
         if not layout.index_built.exists():
             return fresh(FIRST_BUILD)
         return fresh(f"{layout.relative(layout.index_file)} is missing")
-    records = graph.store.read_records(layout.vector_metadata, "vector-metadata")
-    models = {(record["model_id"], record["dimension"]) for record in records}
+    known = _known(graph)
+    if known.bad:  # read as records, which sets the bad lines aside (quarantined)
+        with snapshot.only_while():
+            graph.store.read_records(layout.vector_metadata, "vector-metadata", copy=False)
+        known = _known(graph)
+    models = known.models
     if models and models != {(index_model_id(embedder), embedder.dimension)}:
         old = ", ".join(sorted(model for model, _ in models))
         return fresh(f"the embedding model changed from {old} to {index_model_id(embedder)}")
@@ -439,8 +444,7 @@ def _load(
         vectors = FactVectors.open(layout, embedder.dimension)
     except IndexCorrupt as exc:
         return fresh(f"{layout.relative(layout.embeddings_dir)}/{exc}")
-    known = {record["vector_id"]: (record["fact_id"], record["content_hash"]) for record in records}
-    if set(vectors.ids().tolist()) != set(known):
+    if not np.array_equal(np.unique(vectors.ids()), np.unique(known.vids)):
         return fresh(
             f"{layout.relative(layout.index_file)} and "
             f"{layout.relative(layout.vector_metadata)} disagree"
@@ -461,8 +465,17 @@ def _load(
     return vectors, known, None
 
 
+_NOTHING_KNOWN = KnownVectors(np.zeros(0, np.int64), np.zeros(0, np.uint64), frozenset())
+
+
+def _known(graph: KnowledgeGraph) -> KnownVectors:
+    layout = graph.layout
+    cache = layout.known_vectors_cache
+    return known_vectors(layout.vector_metadata, cache, disk=graph.store.cache_usable(cache))
+
+
 def _save(
-    graph: KnowledgeGraph, embedder: Embedder, vectors: FactVectors, wanted: dict[int, Wanted]
+    graph: KnowledgeGraph, embedder: Embedder, vectors: FactVectors, wanted: WantedVectors
 ) -> None:
     """The metadata of the vectors just written, after their segments (a crash between
     leaves the two disagreeing, which builds the index again); segment files beyond the
@@ -471,45 +484,59 @@ def _save(
     for path in layout.index_segments()[max(1, len(vectors.segments)) :]:
         store.delete(path)
     model_id = index_model_id(embedder)
-    records = [
+    order = wanted.sorted_places()
+    records = (
         {
             "vector_id": vid,
             "fact_id": fact_id,
             "model_id": model_id,
             "dimension": embedder.dimension,
-            "content_hash": digest,
+            "content_hash": f"{digest:016x}",
         }
-        for vid, (fact_id, digest, _) in sorted(wanted.items())
-    ]
-    graph.store.rewrite_records(
-        layout.vector_metadata,
-        "vector-metadata",
-        records,
-        lines=metadata_lines(records, layout.relative(layout.vector_metadata)),
+        for vid, fact_id, digest in zip(
+            wanted.vids[order].tolist(), wanted.fact_ids(order), wanted.digests[order].tolist()
+        )
     )
-    store.write_text(layout.index_built, f"{model_id} {len(records)} vectors\n")
+    path = layout.vector_metadata
+    lines = _metadata_lines(records, layout.relative(path))
+    graph.store.rewrite_records(path, "vector-metadata", (), lines=lines, kept=False)
+    if store.usable(path):  # what it holds is known: the next command need not read it
+        made = KnownVectors(
+            wanted.vids[order], wanted.digests[order], frozenset({(model_id, embedder.dimension)})
+        )
+        cache = layout.known_vectors_cache
+        remember_known(cache, snapshot.file_key(path), made, disk=store.cache_usable(cache))
+    store.write_text(layout.index_built, f"{model_id} {len(wanted)} vectors\n")
 
 
 def metadata_lines(records: list[dict], source: str) -> list[str]:
+    """_metadata_lines of `records`, as a list."""
+    return list(_metadata_lines(records, source))
+
+
+def _metadata_lines(records: Iterable[dict], source: str) -> Iterator[str]:
     """The lines of vector-metadata records as files.dumps_record writes them, each checked
     against the schema only in what differs between them: they share the model and the
     dimension (the first record is checked whole), and the rest is made here from a valid
     fact (its id, and the vector id and content hash made of it). Checking and encoding
-    100,000 records one by one took two seconds of each recall after a remember."""
+    100,000 records one by one took two seconds of each recall after a remember. Made as
+    they are written: a million lines are not held (an invalid record stops the write,
+    which then changes nothing)."""
     from ..errors import InvalidInputError
     from ..storage.validation import problem
 
-    if not records:
-        return []
-    first = records[0]
-    fault = problem("vector-metadata", first)
-    if fault:
-        raise InvalidInputError(
-            f"refusing to write an invalid vector-metadata record: {fault}", source=source
-        )
-    shared = f'"model_id":{strict_json.dumps(first["model_id"])},"dimension":{first["dimension"]}'
-    lines = []
+    first = None
+    shared = ""
     for record in records:
+        if first is None:
+            first = record
+            fault = problem("vector-metadata", first)
+            if fault:
+                raise InvalidInputError(
+                    f"refusing to write an invalid vector-metadata record: {fault}", source=source
+                )
+            model = strict_json.dumps(first["model_id"])
+            shared = f'"model_id":{model},"dimension":{first["dimension"]}'
         vid, fact_id, digest = record["vector_id"], record["fact_id"], record["content_hash"]
         if not (
             type(vid) is int
@@ -522,10 +549,7 @@ def metadata_lines(records: list[dict], source: str) -> list[str]:
             raise InvalidInputError(
                 f"refusing to write an invalid vector-metadata record: {record}", source=source
             )
-        lines.append(
-            f'{{"vector_id":{vid},"fact_id":"{fact_id}",{shared},"content_hash":"{digest}"}}'
-        )
-    return lines
+        yield f'{{"vector_id":{vid},"fact_id":"{fact_id}",{shared},"content_hash":"{digest}"}}'
 
 
 # What a fact id or content hash is made of: nothing JSON escapes.

@@ -22,6 +22,8 @@ from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+import numpy as np
+
 from ..clock import days_between, format_iso, parse_iso
 from ..config import Settings
 from ..embed.base import BUNDLED_NAMES, HASH
@@ -47,6 +49,7 @@ from .memory_md.workspaces import OpenClawHealth
 if TYPE_CHECKING:
     from ..check import Finding as CheckFinding
     from ..openclaw.ledger import ExcludedCount
+    from ..semantic.wanted import KnownVectors
 
 RECENT_REPAIRS_SHOWN = 20  # repairs health.json lists, the latest
 
@@ -81,7 +84,7 @@ def collect(
     disk_percent = _disk_percent(layout, disk_usage or shutil.disk_usage)
     oldest = min((parse_iso(fact.created) for fact in current), default=None)
     quarantined, recently_quarantined = _quarantined(store, now)
-    vectors, bad_vectors = store.peek_records(layout.vector_metadata, "vector-metadata")
+    vectors = _known_vectors(store)
     audit, _ = store.peek_records(layout.audit_log, "audit-entry")
     proposals, _ = store.peek_records(layout.pending_memories, "pending-memory")
     return Measurements(
@@ -104,9 +107,9 @@ def collect(
         memory_md_lines=_lines(layout.memory_md) if usable(layout.memory_md) else 0,
         last_consolidation=last_consolidation,
         consolidation_duration_seconds=duration_seconds,
-        index=_index_state(store, current, vectors, bad_vectors),
+        index=_index_state(store, current, vectors),
         text_index=text_index_state(store),
-        embedder=_embedder_state(vectors, settings),
+        embedder=_embedder_state(vectors.models, settings),
         last_probe=_last_probe(store),
         quarantined_lines=quarantined,
         invalid_lines=bad_facts + bad_archived,
@@ -247,30 +250,38 @@ def _previous_consolidation(store: Store) -> tuple[str | None, float | None]:
     return previous.get("last_consolidation"), previous.get("consolidation_duration_seconds")
 
 
-def _index_state(store: Store, current: list[Fact], records: list[dict], bad: int) -> IndexState:
+def _known_vectors(store: Store) -> KnownVectors:
+    """What embeddings/metadata.jsonl holds (semantic/wanted.py), read without writing."""
+    from ..semantic.wanted import KnownVectors, known_vectors
+
+    layout = store.layout
+    if store.refused(layout.vector_metadata) is not None:
+        return KnownVectors(np.zeros(0, np.int64), np.zeros(0, np.uint64), frozenset())
+    cache = layout.known_vectors_cache
+    return known_vectors(layout.vector_metadata, cache, disk=store.cache_usable(cache), save=False)
+
+
+def _index_state(store: Store, current: list[Fact], known: KnownVectors) -> IndexState:
     """How the vector index stands against the facts.
 
     Facts remembered since the index was last brought in step are `pending`: the next
     recall or consolidation embeds them first, so that is normal. A `problem` is damage:
     an index that was built and is now missing, or metadata with invalid lines.
     """
-    from ..semantic import wanted_vectors
+    from ..semantic.wanted import changes, wanted_vectors
 
     layout = store.layout
-    expected = {
-        vid: (fact_id, digest)
-        for vid, (fact_id, digest, _) in wanted_vectors(current, layout.facts).items()
-    }
-    known = {record["vector_id"]: (record["fact_id"], record["content_hash"]) for record in records}
-    pending = sum(1 for vid, value in expected.items() if known.get(vid) != value)
-    stale = sum(1 for vid in known if vid not in expected)
+    expected = wanted_vectors(current, layout.facts)
+    pending = len(changes(known, expected)[1])
+    stale = len(np.setdiff1d(known.vids, expected.vids))
+    bad = known.bad
     problem = None
     if expected and not layout.index_file.exists() and layout.index_built.exists():
         problem = f"{layout.relative(layout.index_file)} is missing"
     elif bad:
         problem = f"{layout.relative(layout.vector_metadata)} has {bad} invalid line(s)"
     return IndexState(
-        vectors=len(known),
+        vectors=len(np.unique(known.vids)),
         facts=len(expected),
         consistent=problem is None and pending == 0 and stale == 0,
         pending=pending,
@@ -279,10 +290,10 @@ def _index_state(store: Store, current: list[Fact], records: list[dict], bad: in
     )
 
 
-def _embedder_state(records: list[dict], settings: Settings) -> EmbedderState:
-    """The model the index was built with (`records`: vector metadata), against the one
+def _embedder_state(models: frozenset[tuple[str, int]], settings: Settings) -> EmbedderState:
+    """The model the index was built with (`models`: the vector metadata's), against the one
     configured."""
-    built = sorted({record["model_id"].split("+")[0] for record in records})
+    built = sorted({model.split("+")[0] for model, _ in models})
     configured = settings.embedding_model
     if not built:
         return EmbedderState(configured, None)

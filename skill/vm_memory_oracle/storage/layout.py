@@ -300,6 +300,11 @@ class Layout:
         return self.cache_dir / "index-state.marshal"
 
     @cached_property
+    def known_vectors_cache(self) -> Path:
+        """The vector ids and content hashes embeddings/metadata.jsonl holds (numbers only)."""
+        return self.cache_dir / "known-vectors.marshal"
+
+    @cached_property
     def merge_search_cache(self) -> Path:
         """What the merge step's last search was made on, when it found no duplicate."""
         return self.cache_dir / "merge-search.marshal"

@@ -285,7 +285,7 @@ class Store:
         kind: str,
         records: Iterable[dict],
         *,
-        lines: list[str] | None = None,
+        lines: Iterable[str] | None = None,
         kept: bool = True,
     ) -> None:
         """Replace the file with `records`; `lines`: their lines, made by the caller; `kept`

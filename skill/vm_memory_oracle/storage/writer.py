@@ -58,7 +58,7 @@ class Writer(Protocol):
         kind: str,
         records: Iterable[dict],
         *,
-        lines: list[str] | None = None,
+        lines: Iterable[str] | None = None,
         kept: bool = True,
     ) -> None: ...
 

@@ -1,0 +1,277 @@
+"""What the vector index should hold (WantedVectors, of the facts) and what it says it holds
+(KnownVectors, of embeddings/metadata.jsonl), both as columns of numbers: a million facts'
+are 24 MB and 16 MB, where a dictionary of a tuple per vector held 550 MB and the metadata's
+parsed records a gigabyte. The index is brought in step by comparing the two (changes).
+
+A vector is known by its id (vector_id, from the fact id) and the content hash of the texts
+it is made of; the hash is kept as its 64-bit number (the 16 hex digits content_hash gives).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import sys
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
+from typing import NamedTuple
+
+import numpy as np
+
+from ..model.fact import Fact, vector_id
+from ..storage import derived, snapshot
+from .cache import content_hash
+
+
+class Wanted(NamedTuple):
+    """What the index wants for one current fact: its id, the content hash of its texts,
+    and the texts its vector is made from (indexed_texts)."""
+
+    fact_id: str
+    digest: str
+    texts: tuple[str, ...]
+
+
+def indexed_texts(fact: Fact) -> tuple[str, ...]:
+    """The texts a fact's vector is made from: its sentence, and its context if it has one."""
+    sentence = fact.sentence
+    context = fact.context
+    return (sentence, context) if context and context != sentence else (sentence,)
+
+
+def text_digest(texts: tuple[str, ...]) -> int:
+    """The content hash of a vector's texts, as a number."""
+    return int(content_hash("\n".join(texts)), 16)
+
+
+class WantedVectors(Mapping[int, Wanted]):
+    """vector id -> Wanted, for every current fact of `facts`, in their order: the vector
+    ids and content hashes as arrays, and which Fact each is (its id and texts are read from
+    it when asked). Of two facts with one vector id, the later is kept (as a dictionary
+    keeps the value set last)."""
+
+    def __init__(self, facts: Sequence[Fact], numbers: np.ndarray, vids: np.ndarray, digests):
+        last = _last_of_each(vids)
+        self._facts = facts
+        self.numbers = numbers[last]  # of each vector, its fact's place in `facts`
+        self.vids = vids[last]  # int64
+        self.digests = digests[last]  # uint64
+        self._order = np.argsort(self.vids, kind="stable")
+        self._sorted = self.vids[self._order]
+
+    def __len__(self) -> int:
+        return len(self.vids)
+
+    def __iter__(self) -> Iterator[int]:
+        return iter(self.vids.tolist())
+
+    def place(self, vid: int) -> int:
+        """The vector's place in the columns, or -1."""
+        at = int(np.searchsorted(self._sorted, vid))
+        if at == len(self._sorted) or int(self._sorted[at]) != vid:
+            return -1
+        return int(self._order[at])
+
+    def places(self, vids: np.ndarray) -> np.ndarray:
+        """place() of each of `vids`, all of them wanted."""
+        return self._order[np.searchsorted(self._sorted, np.asarray(vids, dtype=np.int64))]
+
+    def fact(self, place: int) -> Fact:
+        return self._facts[int(self.numbers[place])]
+
+    def __getitem__(self, vid: object) -> Wanted:
+        place = self.place(int(vid)) if isinstance(vid, (int, np.integer)) else -1
+        if place < 0:
+            raise KeyError(vid)
+        fact = self.fact(place)
+        return Wanted(fact.id, f"{int(self.digests[place]):016x}", indexed_texts(fact))
+
+    def texts(self, places: np.ndarray) -> list[tuple[str, ...]]:
+        """The texts of the vectors at `places`."""
+        return [indexed_texts(self.fact(place)) for place in places.tolist()]
+
+    def fact_ids(self, places: np.ndarray) -> Iterator[str]:
+        return (self.fact(place).id for place in places.tolist())
+
+    def sorted_places(self) -> np.ndarray:
+        """The places of the vectors by vector id."""
+        return self._order
+
+
+def _last_of_each(vids: np.ndarray) -> np.ndarray:
+    """The places of `vids` that are the last of their value, in order."""
+    if len(np.unique(vids)) == len(vids):
+        return np.arange(len(vids))
+    reverse = vids[::-1]
+    _, first = np.unique(reverse, return_index=True)
+    return np.sort(len(vids) - 1 - first)
+
+
+@dataclass(frozen=True)
+class _Made:
+    """What wanted_vectors made of a list of Facts: the list (held, so that no id() of its
+    Facts is reused), the id() of each current Fact, sorted, and each one's vector id and
+    content hash in that order."""
+
+    facts: Sequence[Fact]
+    objects: np.ndarray  # uint64, sorted
+    vids: np.ndarray
+    digests: np.ndarray
+
+
+def wanted_vectors(facts: Sequence[Fact], facts_file: Path | None = None) -> WantedVectors:
+    """The vectors the current facts of `facts` want.
+
+    With `facts_file`, the file `facts` were read from, what was made of each Fact is kept
+    in memory (storage/derived.Derived) while the file is unchanged, and carried over to
+    the Facts still held when it changed: a consolidation asks for the same facts' vectors
+    three times (index step, health check, index state), and hashing their texts cost a
+    second each at 100,000 facts."""
+    memo = None if facts_file is None else _memo(facts_file)
+    key = None if memo is None else memo.key()
+    earlier = None if memo is None else memo.earlier()
+    numbers = np.fromiter(
+        (number for number, fact in enumerate(facts) if fact.current), dtype=np.int64
+    )
+    objects = np.fromiter((id(facts[number]) for number in numbers.tolist()), dtype=np.uint64)
+    vids = np.zeros(len(numbers), dtype=np.int64)
+    digests = np.zeros(len(numbers), dtype=np.uint64)
+    found = np.zeros(len(numbers), dtype=bool)
+    if earlier is not None and len(earlier[1].objects) and len(objects):
+        made = earlier[1]
+        at = np.minimum(np.searchsorted(made.objects, objects), len(made.objects) - 1)
+        found = made.objects[at] == objects
+        vids[found], digests[found] = made.vids[at[found]], made.digests[at[found]]
+    for place in np.flatnonzero(~found).tolist():
+        fact = facts[int(numbers[place])]
+        vids[place] = vector_id(fact.id)
+        digests[place] = text_digest(indexed_texts(fact))
+    if memo is not None:
+        order = np.argsort(objects, kind="stable")
+        memo.keep(key, _Made(facts, objects[order], vids[order], digests[order]))
+    return WantedVectors(facts, numbers, vids, digests)
+
+
+def _memo(facts_file: Path) -> derived.Derived[_Made]:
+    return derived.Derived(
+        facts_file.with_name(f"{facts_file.name} wanted vectors"),  # a name only: in memory
+        layout=_memo_layout(),
+        sources=(facts_file,),
+        disk=False,
+    )
+
+
+@cache
+def _memo_layout() -> int:
+    return derived.layout_of(None, (sys.modules[__name__],))
+
+
+@dataclass(frozen=True)
+class KnownVectors:
+    """What embeddings/metadata.jsonl says the index holds: each valid line's vector id and
+    content hash (in the file's order), the (model, dimension) pairs named, and how many
+    lines are not valid records."""
+
+    vids: np.ndarray  # int64
+    digests: np.ndarray  # uint64
+    models: frozenset[tuple[str, int]]
+    bad: int = 0
+
+    def __len__(self) -> int:
+        return len(self.vids)
+
+
+# A line as metadata_lines writes it; any other is parsed and checked against the schema.
+_LINE = re.compile(
+    rb'\{"vector_id":(0|[1-9][0-9]{0,18}),'
+    rb'"fact_id":"fact-[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}",'
+    rb'"model_id":"([^"\\\x00-\x1f]{1,256})","dimension":([1-9][0-9]{0,4}),'
+    rb'"content_hash":"([0-9a-f]{16})"\}'
+)
+
+
+def read_known(path: Path) -> KnownVectors:
+    """The metadata file read a line at a time, no record of it held."""
+    from ..storage.validation import problem
+
+    vids: list[int] = []
+    digests: list[int] = []
+    models: set[tuple[str, int]] = set()
+    bad = 0
+    try:
+        handle = open(path, "rb")  # noqa: SIM115  # closed below
+    except FileNotFoundError:
+        return KnownVectors(np.zeros(0, np.int64), np.zeros(0, np.uint64), frozenset())
+    with handle:
+        for raw in handle:
+            line = raw.rstrip(b"\n")
+            if not line.strip():
+                continue
+            match = _LINE.fullmatch(line)
+            if match is not None and int(match[3]) <= 65536 and int(match[1]) < 2**63:
+                vids.append(int(match[1]))
+                digests.append(int(match[4], 16))
+                models.add((match[2].decode("utf-8", "replace"), int(match[3])))
+                continue
+            try:
+                record = json.loads(line)
+            except (ValueError, UnicodeDecodeError):
+                bad += 1
+                continue
+            if problem("vector-metadata", record) or record["vector_id"] >= 2**63:
+                bad += 1
+                continue
+            vids.append(record["vector_id"])
+            digests.append(int(record["content_hash"], 16))
+            models.add((record["model_id"], record["dimension"]))
+    return KnownVectors(
+        np.array(vids, dtype=np.int64),
+        np.array(digests, dtype=np.uint64),
+        frozenset(models),
+        bad,
+    )
+
+
+def known_vectors(path: Path, cache_path: Path, *, disk: bool, save: bool = True) -> KnownVectors:
+    """read_known of `path`, kept (in memory, and on disk with `disk`) while it is unchanged;
+    `save` False: what was kept is read, and what is read kept in memory only (a check
+    writes nothing)."""
+    key = snapshot.file_key(path)
+    held = snapshot.load(cache_path, key, disk=disk)
+    if held is not None:
+        vids, digests, models, bad = held
+        return KnownVectors(
+            np.frombuffer(vids, dtype=np.int64),
+            np.frombuffer(digests, dtype=np.uint64),
+            frozenset((model, dimension) for model, dimension in models),
+            bad,
+        )
+    known = read_known(path)
+    remember_known(cache_path, key, known, disk=disk and save)
+    return known
+
+
+def remember_known(cache_path: Path, key: tuple | None, known: KnownVectors, *, disk: bool):
+    """Keep `known` as what the metadata file of `key` holds (its writer knows it)."""
+    if key is not None:
+        plain = (known.vids.tobytes(), known.digests.tobytes(), sorted(known.models), known.bad)
+        snapshot.save(cache_path, key, plain, disk=disk)
+
+
+def changes(known: KnownVectors, wanted: WantedVectors) -> tuple[np.ndarray, np.ndarray]:
+    """(the places in `known` of the vectors to remove: gone, or made of other texts now;
+    the places in `wanted` of those to add), each in its own order."""
+    pairs_known = _pairs(known.vids, known.digests)
+    pairs_wanted = _pairs(wanted.vids, wanted.digests)
+    stale = np.flatnonzero(~np.isin(pairs_known, pairs_wanted))
+    fresh = np.flatnonzero(~np.isin(pairs_wanted, pairs_known))
+    return stale, fresh
+
+
+def _pairs(vids: np.ndarray, digests: np.ndarray) -> np.ndarray:
+    """(vector id, content hash) of each vector as one 16-byte value, for np.isin."""
+    pairs = np.empty(len(vids), dtype=[("vid", "<i8"), ("digest", "<u8")])
+    pairs["vid"], pairs["digest"] = vids, digests
+    return pairs.view("V16")
