@@ -22,6 +22,7 @@ import json
 import os
 import sys
 import zipfile
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
@@ -90,10 +91,6 @@ class _Record:
     facts_key: list | None
     facts_hash: str
     files: dict[str, list[int]]
-
-    def documents(self) -> dict[int, int]:
-        """Vector id -> content hash, made when the index is brought in step."""
-        return dict(zip(self.vids.tolist(), self.digests.tolist()))
 
 
 @cache
@@ -294,8 +291,8 @@ def update_text_index(
                 f"was built for this command only ({lock.fix})"
             )
             index = TextIndex.create(None)
-            wanted = _wanted(graph.facts())
-            index.write([], [(vid, document_body(fact)) for vid, (fact, _) in wanted.items()])
+            wanted = _Wanted.of(graph.facts())
+            index.write([], wanted.documents(np.arange(len(wanted.facts))))
             report.added = report.documents = len(index)
             report.rebuilt = f"{graph.layout.relative(lock.path)} is refused"
             return index, report
@@ -306,8 +303,27 @@ def update_text_index(
         return None, report
 
 
-def _wanted(facts: list[Fact]) -> dict[int, tuple[Fact, int]]:
-    return {vector_id(fact.id): (fact, document_digest(fact)) for fact in facts if fact.current}
+@dataclass(frozen=True)
+class _Wanted:
+    """The documents the current facts want, as columns: each one's vector id and content
+    hash, and its Fact (of two with one vector id, the later)."""
+
+    facts: list[Fact]
+    vids: np.ndarray  # uint64
+    digests: np.ndarray  # uint64
+
+    @classmethod
+    def of(cls, facts: list[Fact]) -> _Wanted:
+        current = [fact for fact in facts if fact.current]
+        vids = np.fromiter((vector_id(fact.id) for fact in current), np.uint64, len(current))
+        digests = np.fromiter((document_digest(fact) for fact in current), np.uint64, len(current))
+        last = derived.last_of_each(vids)
+        return cls([current[place] for place in last.tolist()], vids[last], digests[last])
+
+    def documents(self, places: np.ndarray) -> Iterator[tuple[int, str]]:
+        """(vector id, body) of the documents at `places`, made as the index takes them."""
+        for place in places.tolist():
+            yield int(self.vids[place]), document_body(self.facts[place])
 
 
 def _bring_in_step(
@@ -316,32 +332,34 @@ def _bring_in_step(
     layout, store = graph.layout, graph.store
     facts_key = _facts_key(layout.facts)  # before reading: a later change is seen next time
     facts_hash = _facts_hash(layout.facts)
-    wanted = _wanted(graph.facts())
+    wanted = _Wanted.of(graph.facts())
     index, record, reason = _load(graph, force)
-    known = record.documents() if record is not None else {}
+    nothing = np.zeros(0, dtype=np.uint64)
+    known_vids = record.vids if record is not None else nothing
+    gone, added = derived.column_changes(
+        known_vids, record.digests if record is not None else nothing, wanted.vids, wanted.digests
+    )
+    removed = np.unique(known_vids[gone]).tolist()  # a vector id once, as in a dictionary
     report.rebuilt = reason
-    removed, added = derived.changes(known, wanted, lambda want: want[1])
     report.added, report.removed = len(added), len(removed)
     if index.path is None:  # refused directory: nothing is kept
-        store.write_text_index(index, [], [(vid, document_body(wanted[vid][0])) for vid in added])
+        store.write_text_index(index, [], wanted.documents(added))
         report.documents = len(index)
         return index, report
     if (
         removed
-        or added
+        or len(added)
         or reason is not None
         or record is None
         or (record.facts_hash != facts_hash or record.facts_key != facts_key)
     ):
         store.write_bytes(layout.text_index_state, b"")  # unreadable until the write is done
-        store.write_text_index(
-            index, removed, [(vid, document_body(wanted[vid][0])) for vid in added]
-        )
-        vids = np.array(list(wanted), dtype=np.uint64)
-        digests = np.array([digest for _, digest in wanted.values()], dtype=np.uint64)
+        store.write_text_index(index, removed, wanted.documents(added))
         store.write_bytes(
             layout.text_index_state,
-            _record_bytes(_Record(vids, digests, facts_key, facts_hash, index.files())),
+            _record_bytes(
+                _Record(wanted.vids, wanted.digests, facts_key, facts_hash, index.files())
+            ),
         )
     report.documents = len(index)
     return index, report

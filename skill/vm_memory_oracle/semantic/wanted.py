@@ -53,7 +53,7 @@ class WantedVectors(Mapping[int, Wanted]):
     keeps the value set last)."""
 
     def __init__(self, facts: Sequence[Fact], numbers: np.ndarray, vids: np.ndarray, digests):
-        last = _last_of_each(vids)
+        last = derived.last_of_each(vids)
         self._facts = facts
         self.numbers = numbers[last]  # of each vector, its fact's place in `facts`
         self.vids = vids[last]  # int64
@@ -98,15 +98,6 @@ class WantedVectors(Mapping[int, Wanted]):
     def sorted_places(self) -> np.ndarray:
         """The places of the vectors by vector id."""
         return self._order
-
-
-def _last_of_each(vids: np.ndarray) -> np.ndarray:
-    """The places of `vids` that are the last of their value, in order."""
-    if len(np.unique(vids)) == len(vids):
-        return np.arange(len(vids))
-    reverse = vids[::-1]
-    _, first = np.unique(reverse, return_index=True)
-    return np.sort(len(vids) - 1 - first)
 
 
 @dataclass(frozen=True)
@@ -263,15 +254,4 @@ def remember_known(cache_path: Path, key: tuple | None, known: KnownVectors, *, 
 def changes(known: KnownVectors, wanted: WantedVectors) -> tuple[np.ndarray, np.ndarray]:
     """(the places in `known` of the vectors to remove: gone, or made of other texts now;
     the places in `wanted` of those to add), each in its own order."""
-    pairs_known = _pairs(known.vids, known.digests)
-    pairs_wanted = _pairs(wanted.vids, wanted.digests)
-    stale = np.flatnonzero(~np.isin(pairs_known, pairs_wanted))
-    fresh = np.flatnonzero(~np.isin(pairs_wanted, pairs_known))
-    return stale, fresh
-
-
-def _pairs(vids: np.ndarray, digests: np.ndarray) -> np.ndarray:
-    """(vector id, content hash) of each vector as one 16-byte value, for np.isin."""
-    pairs = np.empty(len(vids), dtype=[("vid", "<i8"), ("digest", "<u8")])
-    pairs["vid"], pairs["digest"] = vids, digests
-    return pairs.view("V16")
+    return derived.column_changes(known.vids, known.digests, wanted.vids, wanted.digests)

@@ -15,7 +15,7 @@ compared; the cosine check compares every pair of facts about the same subject.
 from __future__ import annotations
 
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from datetime import datetime
 from functools import cache
 
@@ -23,7 +23,7 @@ import numpy as np
 
 from ..clock import parse_iso
 from ..graph import KnowledgeGraph
-from ..model.fact import Fact
+from ..model.fact import Fact, normalise
 from ..model.similarity import MIN_OVERLAP, Wording, duplicate_reason, overlap, wording
 from .report import StepReport
 
@@ -45,14 +45,15 @@ def find_duplicates(
     without it, or without a threshold, only word overlap is checked.
     """
     current = [fact for fact in facts if fact.current]
-    wordings = [wording(fact) for fact in current]
     groups: dict[str, list[int]] = {}
-    for position, item in enumerate(wordings):
-        groups.setdefault(item.subject, []).append(position)
+    for position, fact in enumerate(current):
+        groups.setdefault(normalise(fact.subject), []).append(position)  # (Wording.subject)
     reasons: dict[tuple[int, int], str] = {}
     for members in groups.values():
         if len(members) < 2:
             continue
+        # The wordings of one subject's facts at a time: a million facts' took 1.7 GB.
+        wordings = {position: wording(current[position]) for position in members}
         cosines = (
             _close_pairs(current, members, vectors, threshold)
             if vectors is not None and threshold is not None
@@ -67,7 +68,7 @@ def find_duplicates(
     return _choose(current, reasons)
 
 
-def _overlapping_pairs(wordings: list[Wording], members: list[int]) -> set[tuple[int, int]]:
+def _overlapping_pairs(wordings: Mapping[int, Wording], members: list[int]) -> set[tuple[int, int]]:
     """Pairs (i < j) of `members` that the word check may merge: one's value words all
     among the other's words (else each names a value the other never mentions), so the
     other holds the rarest of them, and the two share MIN_OVERLAP of the smaller set."""

@@ -155,3 +155,34 @@ def changes(
     gone = [key for key, held in known.items() if key not in wanted or of(wanted[key]) != held]
     new = [key for key, want in wanted.items() if known.get(key) != of(want)]
     return gone, new
+
+
+def column_changes(known_ids, known_values, wanted_ids, wanted_values):
+    """changes() of columns (numpy arrays of 64-bit numbers): `known_ids[n]` holds
+    `known_values[n]`, and `wanted_ids[n]` should hold `wanted_values[n]`. Returns (the
+    places in known of what is gone or held otherwise, the places in wanted of what known
+    lacks or holds otherwise), each in its own order: no dictionary of a million entries."""
+    import numpy as np
+
+    held, want = _pairs(known_ids, known_values), _pairs(wanted_ids, wanted_values)
+    return np.flatnonzero(~np.isin(held, want)), np.flatnonzero(~np.isin(want, held))
+
+
+def _pairs(ids, values):
+    """(id, value) of each entry as one 16-byte value, which np.isin compares whole."""
+    import numpy as np
+
+    pairs = np.empty(len(ids), dtype=[("id", "<u8"), ("value", "<u8")])
+    pairs["id"], pairs["value"] = ids, values
+    return pairs.view("V16")
+
+
+def last_of_each(ids):
+    """The places of `ids` (a numpy array) that are the last of their value, in order: of
+    entries of one key, a dictionary keeps the value set last."""
+    import numpy as np
+
+    if len(np.unique(ids)) == len(ids):
+        return np.arange(len(ids))
+    _, first = np.unique(ids[::-1], return_index=True)
+    return np.sort(len(ids) - 1 - first)
