@@ -435,15 +435,18 @@ def test_the_entities_are_written_only_when_they_change_and_only_new_lines_are_c
     )
     monkeypatch.setattr(strict_json, "loads", lambda *a, **k: pytest.fail("a record was parsed"))
 
-    assert jsonl.lines_in_step(layout, path, "entity", records) is None
+    assert jsonl.lines_in_step(layout, path, "entity", lambda: records) is None
     assert checked == []
     lisbon = {"name": "Lisbon", "key": "lisbon", "fact_ids": records[0]["fact_ids"][:1]}
     changed = [*records, lisbon]
-    assert jsonl.lines_in_step(layout, path, "entity", changed) == [
+    assert list(jsonl.lines_in_step(layout, path, "entity", lambda: changed) or ()) == [
         *lines,
         json.dumps(lisbon, ensure_ascii=False, separators=(",", ":")),
     ]
     assert checked == [lisbon]  # the lines the file holds are not checked again
     with pytest.raises(InvalidInputError, match="entities.jsonl"):
-        jsonl.lines_in_step(layout, path, "entity", [*records, {"name": "Lisbon"}])
+        list(
+            jsonl.lines_in_step(layout, path, "entity", lambda: [*records, {"name": "Lisbon"}])
+            or ()
+        )
     assert path.read_text(encoding="utf-8").splitlines() == lines

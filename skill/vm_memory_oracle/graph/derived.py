@@ -68,7 +68,9 @@ def _same(held: list[Fact], facts: list[Fact]) -> bool:
 
 def _entity_records(facts: list[Fact]) -> list[Entity]:
     names: dict[str, str] = {}
-    mentions: dict[str, dict[str, None]] = {}  # key -> fact ids, in order, without repeats
+    # key -> fact ids, in order, without repeats: a fact's names come one after another, so
+    # a repeat is the list's last id (a list of one id takes 64 bytes, a dictionary 232)
+    mentions: dict[str, list[str]] = {}
     keys: dict[str, str] = {}  # a subject is named by thousands of facts: normalised once
     for fact in facts:
         for name in entity_names(fact):
@@ -76,7 +78,9 @@ def _entity_records(facts: list[Fact]) -> list[Entity]:
             if key is None:
                 key = keys[name] = normalise(name)
             names.setdefault(key, name)
-            mentions.setdefault(key, {})[fact.id] = None
+            held = mentions.setdefault(key, [])
+            if not held or held[-1] != fact.id:
+                held.append(fact.id)
     return [Entity(names[key], key, tuple(mentions[key])) for key in sorted(mentions)]
 
 

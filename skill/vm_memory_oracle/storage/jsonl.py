@@ -7,6 +7,7 @@ A file unchanged since it was last parsed is served from its snapshot (storage.s
 from __future__ import annotations
 
 from array import array
+from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 
 import numpy as np
@@ -130,25 +131,30 @@ def _quarantine(store: Writer, path: Path, contents: JsonlContents) -> None:
 
 # -- records made lines ----------------------------------------------------------------------
 # `layout` names the file in the error that refuses a record.
-def lines_in_step(layout: Layout, path: Path, kind: str, records: list[dict]) -> list[str] | None:
-    """The lines of `records` to write `path` with, or None when the file holds exactly
-    those lines. Each is checked against the schema unless the file holds the same line: a
+def lines_in_step(
+    layout: Layout, path: Path, kind: str, records: Callable[[], Iterable[dict]]
+) -> Iterator[str] | None:
+    """The lines of the records `records()` gives (a new iterator at each call) to write
+    `path` with, made as they are written, or None when the file holds exactly those
+    lines. Each is checked against the schema unless the file holds the same line: a
     remember at 100,000 facts changes a few of entities.jsonl's 90,000 records, and checking
     them all again took a second and a half. The file is read a line at a time, each line
     known by its hash, no record of it parsed (a million facts' entities.jsonl, parsed, held
-    a gigabyte)."""
-    made = [line(layout, path, kind, record).encode("utf-8") for record in records]
+    a gigabyte); neither the records nor their lines are held (the records are made twice
+    when the file differs). A record that would not pass raises InvalidInputError where its
+    line is made, which stops the write it was made for before anything changed."""
+    made = (line(layout, path, kind, record).encode("utf-8") for record in records())
     held = array("q")
     same = True
     try:
         with open(path, "rb") as handle:
-            for number, raw in enumerate(handle):
+            for raw in handle:
                 text = raw[:-1] if raw.endswith(b"\n") else raw
                 held.append(hash(text))
-                same = same and number < len(made) and made[number] == text
+                same = same and next(made, None) == text
     except FileNotFoundError:
-        same = not made
-    if same and len(held) == len(made):
+        pass
+    if same and next(made, None) is None:
         return None
     hashes = np.sort(np.frombuffer(held, dtype=np.int64))
 
@@ -157,10 +163,14 @@ def lines_in_step(layout: Layout, path: Path, kind: str, records: list[dict]) ->
         place = int(np.searchsorted(hashes, hashed))
         return place < len(hashes) and int(hashes[place]) == hashed
 
-    return [
-        text.decode("utf-8") if in_file(text) else checked_line(layout, path, kind, record)
-        for text, record in zip(made, records)
-    ]
+    def lines() -> Iterator[str]:
+        for record in records():
+            text = line(layout, path, kind, record).encode("utf-8")
+            yield (
+                text.decode("utf-8") if in_file(text) else checked_line(layout, path, kind, record)
+            )
+
+    return lines()
 
 
 def checked_line(layout: Layout, path: Path, kind: str, record: dict) -> str:

@@ -13,7 +13,7 @@ as Facts) and activation_state.py (the activation state and its journal of recal
 from __future__ import annotations
 
 import os
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from contextlib import contextmanager
 from pathlib import Path
 
@@ -308,9 +308,11 @@ class Store:
             disk=self.cache_usable(cache),
         )
 
-    def lines_in_step(self, path: Path, kind: str, records: list[dict]) -> list[str] | None:
-        """The lines of `records` to write `path` with, None when it holds them already
-        (jsonl.lines_in_step)."""
+    def lines_in_step(
+        self, path: Path, kind: str, records: Callable[[], Iterable[dict]]
+    ) -> Iterator[str] | None:
+        """The lines of the records `records()` gives to write `path` with, made as they are
+        written; None when it holds them already (jsonl.lines_in_step)."""
         return jsonl.lines_in_step(self.layout, path, kind, records)
 
     def cache_usable(self, cache: Path | None) -> bool:

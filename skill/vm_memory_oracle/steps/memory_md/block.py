@@ -68,7 +68,7 @@ _BARE_TOKEN = (
 _BARE = re.compile(rf"{_BARE_TOKEN}(?:[\s,;]+{_BARE_TOKEN})*[.,;]?")
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Candidate:
     """One active fact as reconcile sees it."""
 
