@@ -107,6 +107,12 @@ def test_an_append_and_a_rewrite_keep_the_places_in_step_without_a_read(cli, mem
     assert places_held(memory)  # kept by the append itself, not made by a read
     at = same_as_the_file(memory)
     assert any(fact.object == "Lisbon" for fact in at.all())
+    # lines of more bytes than characters: their places are counted in bytes
+    remembered(cli, ("用户", "喜欢", "乌龙茶"), ("Zoë", "moved to", "São Paulo"))
+    memory = opened(memory_of_facts)
+    assert places_held(memory)
+    at = same_as_the_file(memory)
+    assert {"乌龙茶", "São Paulo"} <= {fact.object for fact in at.all()}
     tea = next(fact for fact in at.all() if "oolong" in fact.object)
     assert cli("--json", "--action", "pin", "--id", tea.id).code == 0  # a rewrite
     memory = opened(memory_of_facts)
@@ -276,3 +282,11 @@ def test_commands_hold_no_record_of_the_facts_and_a_write_keeps_the_facts_it_wro
     assert [fact.id for fact in held] == [fact.id for fact in facts]
     assert all(a is b for a, b in zip(held, facts) if a.id != tea.id)  # none made again
     assert held[facts.index(tea)].pinned
+
+
+def test_the_lengths_of_lines_are_counted_in_bytes():
+    from vm_memory_oracle.storage.facts_places import byte_lengths
+
+    lines = ["plain", "乌龙茶", "São Paulo", ""]
+    assert byte_lengths(lines).tolist() == [len(line.encode("utf-8")) for line in lines]
+    assert byte_lengths(lines).tolist() == [5, 9, 10, 0]
