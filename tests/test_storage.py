@@ -12,6 +12,8 @@ from dataclasses import replace
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from vm_memory_oracle.data_directory import initialize
 from vm_memory_oracle.errors import ChangedMeanwhile, DataDirError, InvalidInputError
 from vm_memory_oracle.model.activation import ActivationEntry
@@ -497,3 +499,46 @@ def test_a_file_digest_is_blake2b_of_its_bytes_or_of_their_beginning(tmp_path):
     assert files.file_digest(path, 0) == blake(b"")
     assert files.file_digest(path, len(data) + 1) is None  # shorter than asked
     assert files.file_digest(tmp_path / "missing") is None
+
+
+_JSON_VALUES = st.recursive(
+    st.none()
+    | st.booleans()
+    | st.integers()
+    | st.floats(allow_nan=False, allow_infinity=False)
+    | st.text(),
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=3), inner),
+    max_leaves=30,
+)
+
+
+@settings(max_examples=200, deadline=None)
+@given(value=st.dictionaries(st.text(max_size=4), _JSON_VALUES, max_size=12))
+def test_a_compact_document_is_written_in_pieces_that_join_to_its_whole_text(value):
+    from vm_memory_oracle.storage import strict_json
+
+    whole = strict_json.dumps(value, sort_keys=True, separators=(",", ":"))
+    original = files.JSON_BLOCK
+    files.JSON_BLOCK = 2  # every object of more than two entries written in blocks
+    try:
+        pieces = list(files.compact_pieces(value))
+    finally:
+        files.JSON_BLOCK = original
+    assert "".join(pieces) == whole
+    assert len(value) <= 2 or len(pieces) > 1
+
+
+def test_the_activation_state_is_written_a_block_at_a_time_as_one_line(tmp_path, monkeypatch):
+    monkeypatch.setattr(files, "JSON_BLOCK", 3)
+    monkeypatch.setattr(files, "LINES_PIECE", 64)
+    document = {
+        "updated": "2026-05-15T00:00:00Z",
+        "facts": {f"fact-{n}": {"activation": 1.0, "access_count": n} for n in range(10)},
+    }
+    path = tmp_path / "activation-metadata.json"
+    files.write_json_atomic(path, document, compact=True)
+    text = path.read_text(encoding="utf-8")
+    assert text == json.dumps(document, sort_keys=True, separators=(",", ":")) + "\n"
+    with pytest.raises(ValueError, match="cannot be written as JSON"):
+        files.write_json_atomic(path, {"facts": {"a": float("nan")}}, compact=True)
+    assert path.read_text(encoding="utf-8") == text  # a refused document changes nothing
