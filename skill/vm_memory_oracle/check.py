@@ -27,9 +27,12 @@ from __future__ import annotations
 
 import os
 import stat
-from dataclasses import dataclass, replace
-from functools import partial
+from array import array
+from dataclasses import dataclass, field, replace
 from pathlib import Path
+from typing import TYPE_CHECKING
+
+import numpy as np
 
 from .clock import format_iso, utc_now
 from .episodes import episode_files
@@ -40,7 +43,11 @@ from .storage.layout import Layout
 from .storage.store import Store
 from .storage.validation import problem
 
+if TYPE_CHECKING:
+    from .semantic.wanted import KnownVectors
+
 FILE_MODE, DIR_MODE = 0o600, 0o700
+INT64_MAX = (1 << 63) - 1
 _UNIQUE = {"fact": "id", "pending-memory": "id"}
 # JSON documents a repair may replace: activation is rebuilt from the facts, health.json is
 # written again by every health check.
@@ -118,18 +125,18 @@ def _findings(store: Store, settings) -> list[Finding]:
     ]
     found += _modes(store)
     found += _temporaries(store)
-    records: dict[Path, list[dict]] = {}
-    found += _records(store, records)
+    read = _Read()
+    found += _records(store, read)
     found += _documents(store)
-    held = records.get(layout.facts)
-    if held is not None:
-        facts: list[Fact] | None = store.facts_of(held)  # valid records only
+    if read.facts is not None:
+        facts: list[Fact] | None = store.facts_of(read.facts)  # valid records only
+        read.facts = None
     else:  # every line valid: read at their places (_records)
         at = store.facts_at()
         facts = at.all() if at is not None else None
     if facts is not None:
-        found += _derived(store, facts, records)
-        found += _index(store, facts, records)
+        found += _derived(store, facts, read)
+        found += _index(store, facts, read.vectors)
         found += _text_index(store)
         found += _orphans(store, facts)
     return found
@@ -206,10 +213,54 @@ def _jsonl_files(store: Store) -> dict[Path, str]:
     return {path: kind for path, kind in sorted(kinds.items()) if _usable(store, path)}
 
 
-def _records(store: Store, records: dict[Path, list[dict]]) -> list[Finding]:
-    """Every line of every JSONL file against its schema (a session log's bad lines once
-    copied to the sessions quarantine are known, not findings); `records` gets the valid
-    records of each file."""
+class _MetadataRead:
+    """What _index needs of metadata.jsonl's valid records, gathered as _records checks
+    its lines (parsed and held, with a dict of them by vector id, they were much of the
+    2.9 GB the check held at a million facts): each one's vector id and content hash in
+    arrays, as semantic/wanted.KnownVectors holds them, and the first one's dimension."""
+
+    def __init__(self) -> None:
+        self.vids = array("q")
+        self.digests = array("Q")
+        self.oversized: set[int] = set()  # ids past int64, which no fact's vector has
+        self.dimension: int | None = None
+
+    def add(self, record: dict) -> None:
+        if self.dimension is None:
+            self.dimension = record["dimension"]
+        if record["vector_id"] > INT64_MAX:
+            self.oversized.add(record["vector_id"])
+            return
+        self.vids.append(record["vector_id"])
+        self.digests.append(int(record["content_hash"], 16))
+
+    def known(self) -> KnownVectors:
+        from .semantic.wanted import KnownVectors
+
+        return KnownVectors(  # the models are health.json's, not compared here
+            np.frombuffer(self.vids, dtype=np.int64),
+            np.frombuffer(self.digests, dtype=np.uint64),
+            frozenset(),
+        )
+
+
+@dataclass
+class _Read:
+    """What the checks after _records need of the files it read, kept compact: the
+    records of facts.jsonl only when it has a line to set aside (it is otherwise read at
+    its places), how many valid records each file holds, the numbers of the lines set
+    aside of the derived files, and the vectors metadata.jsonl names."""
+
+    facts: list[dict] | None = None
+    records: dict[Path, int] = field(default_factory=dict)
+    set_aside: dict[Path, set[int]] = field(default_factory=dict)
+    vectors: _MetadataRead | None = None
+
+
+def _records(store: Store, read: _Read) -> list[Finding]:
+    """Every line of every JSONL file against its schema, a line at a time (a session
+    log's bad lines once copied to the sessions quarantine are known, not findings);
+    `read` gets what the later checks need of them."""
     layout = store.layout
     copied = {
         (entry["file"], entry["line"])
@@ -222,29 +273,27 @@ def _records(store: Store, records: dict[Path, list[dict]]) -> list[Finding]:
         whole = data_ends_whole(path)
         if path == layout.facts and whole and store.facts_at() is not None:
             continue  # every line a fact, each id once: read at their places, not parsed here
-        held, damaged = store.peek_records(path, kind)  # a snapshot of a clean file, if kept
-        if damaged or not whole:
-            contents = files.read_jsonl(path, partial(problem, kind))
-            held, bad, numbers = contents.records, list(contents.bad), contents.line_numbers
-        else:
-            bad, numbers = [], list(range(1, len(held) + 1))
+        each = None
+        if path == layout.facts:
+            read.facts = []
+            each = read.facts.append
+        elif path == layout.vector_metadata:
+            read.vectors = _MetadataRead()
+            each = read.vectors.add
+        checked = store.check_lines(path, kind, unique_key=_UNIQUE.get(kind), each=each)
+        bad = checked.bad
         if not whole and not any(line.reason.endswith("torn last line") for line in bad):
             # a whole record without its newline is kept, and the next append ends it
             found.append(Finding("invalid_line", name, f"{name}: no newline at the end", False))
-        unique = _UNIQUE.get(kind)
-        if unique:
-            seen: set = set()
-            for record, number in zip(held, numbers):
-                if record[unique] in seen:
-                    bad.append(files.BadLine(number, "", f"duplicate {unique} {record[unique]!r}"))
-                seen.add(record[unique])
         for line in sorted(bad, key=lambda line: line.line):
             if session and (name, line.line) in copied:
                 continue
             found.append(
                 Finding("invalid_line", name, f"{name}:{line.line}: {line.reason}", not session)
             )
-        records[path] = held
+        read.records[path] = checked.records
+        if path in (layout.entities, layout.relations):
+            read.set_aside[path] = {line.line for line in bad}
     return found
 
 
@@ -282,72 +331,92 @@ def _documents(store: Store) -> list[Finding]:
     return found
 
 
-def _derived(store: Store, facts: list[Fact], records: dict[Path, list[dict]]) -> list[Finding]:
+def _derived(store: Store, facts: list[Fact], read: _Read) -> list[Finding]:
     from .graph import entity_records, relation_records
 
     layout = store.layout
     found = []
-    for path, derived in (
-        (layout.entities, entity_records(facts)),
-        (layout.relations, relation_records(facts)),
+    for path, kind, derived in (
+        (layout.entities, "entity", entity_records(facts)),
+        (layout.relations, "relation", relation_records(facts)),
     ):
-        made = [record.to_json() for record in derived]
-        if _usable(store, path) and records.get(path, []) != made:
+        if _usable(store, path) and not _made_of(store, path, kind, derived, read):
             name = layout.relative(path)
             found.append(
                 Finding(
                     "derived_mismatch",
                     name,
                     f"{name} is not what the facts make "
-                    f"({len(records.get(path, []))} records, the facts make "
-                    f"{len(made)})",
+                    f"({read.records.get(path, 0)} records, the facts make "
+                    f"{len(derived)})",
                     True,
                 )
             )
     return found
 
 
-def _index(store: Store, facts: list[Fact], records: dict[Path, list[dict]]) -> list[Finding]:
+def _made_of(store: Store, path: Path, kind: str, derived: list, read: _Read) -> bool:
+    """Whether the valid records of `path` are the records `derived` (Entity or Relation)
+    makes, in order: each valid line compared with the line the writer would write of the
+    next record (jsonl.line), a line at a time, neither side's records held; a line written
+    otherwise (a hand edit) is parsed and compared as a record."""
+    from .storage import jsonl, strict_json
+
+    set_aside = read.set_aside.get(path, set())
+    made = iter(derived)
+    for number, raw in files.each_line(path):
+        text = raw.rstrip(b"\n")
+        if not text.strip() or number in set_aside:
+            continue  # not a record (the line check reports it)
+        record = next(made, None)
+        if record is None:
+            return False  # the file holds more records
+        wanted = record.to_json()
+        line = jsonl.line(store.layout, path, kind, wanted).encode("utf-8")
+        if text != line and strict_json.loads(text.decode("utf-8")) != wanted:
+            return False
+    return next(made, None) is None
+
+
+def _index(store: Store, facts: list[Fact], named: _MetadataRead | None) -> list[Finding]:
     from .errors import IndexCorrupt
-    from .semantic import wanted_vectors
     from .semantic.segments import FactVectors
+    from .semantic.wanted import changes, wanted_vectors
 
     layout = store.layout
     if not layout.index_built.exists() or not all(
         _usable(store, path) for path in (layout.index_file, layout.vector_metadata)
     ):
         return []  # never built (the first recall builds it), or refused (reported so)
-    metadata = records.get(layout.vector_metadata, [])
-    wanted = {
-        vid: (fact_id, digest)
-        for vid, (fact_id, digest, _) in wanted_vectors(facts, layout.facts).items()
-    }
-    known = {
-        record["vector_id"]: (record["fact_id"], record["content_hash"]) for record in metadata
-    }
+    named = named or _MetadataRead()
+    known = named.known()
+    wanted = wanted_vectors(facts, layout.facts)
+    # as the index step brings it in step: a wanted vector is missing unless its id is
+    # known with its content hash (semantic/wanted.changes)
+    missing = len(changes(known, wanted)[1])
+    known_ids = np.unique(known.vids)
+    stale = len(np.setdiff1d(known_ids, wanted.vids)) + len(named.oversized)
     problems = []
-    if known != wanted:
-        missing = sum(1 for vid in wanted if known.get(vid) != wanted[vid])
-        stale = sum(1 for vid in known if vid not in wanted)
+    if missing or stale:
         problems.append(
-            f"{layout.relative(layout.vector_metadata)} holds {len(known)} vectors, "
-            f"the facts call for {len(wanted)} ({missing} missing or changed, "
-            f"{stale} stale)"
+            f"{layout.relative(layout.vector_metadata)} holds "
+            f"{len(known_ids) + len(named.oversized)} vectors, the facts call for "
+            f"{len(wanted)} ({missing} missing or changed, {stale} stale)"
         )
-    if metadata:
+    if named.dimension is not None:
         try:
             # mapped: the ids are read, not every vector (2 GB at a million at 512 dimensions)
-            index = FactVectors.open(layout, metadata[0]["dimension"])
-            ids = set(index.ids().tolist())
+            index = FactVectors.open(layout, named.dimension)
+            ids = np.unique(index.ids())
         except (IndexCorrupt, FileNotFoundError) as exc:
             problems.append(f"{layout.relative(layout.index_file)} cannot be read ({exc})")
         else:
-            if ids != set(known):
+            if named.oversized or not np.array_equal(ids, known_ids):
                 problems.append(
                     f"{layout.relative(layout.index_file)} and "
                     f"{layout.relative(layout.vector_metadata)} hold different ids"
                 )
-    elif layout.index_file.exists() and wanted:
+    elif layout.index_file.exists() and len(wanted):
         problems.append(f"{layout.relative(layout.vector_metadata)} is empty")
     name = layout.relative(layout.index_file)
     return [Finding("index_mismatch", name, message, True) for message in problems]

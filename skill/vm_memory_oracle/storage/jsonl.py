@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from array import array
 from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
@@ -66,6 +67,44 @@ def peek_records(store: Writer, path: Path, kind: str) -> tuple[list[dict], int]
         return records, 0
     contents = files.read_jsonl(path, lambda record: problem(kind, record))
     return contents.records, len(contents.bad)
+
+
+@dataclass
+class LinesChecked:
+    """What a pass over every line of a JSONL file found: how many records passed their
+    schema, and the lines read_records would set aside, in order."""
+
+    records: int = 0
+    bad: list[BadLine] = field(default_factory=list)
+
+
+def check_lines(
+    path: Path,
+    kind: str,
+    *,
+    unique_key: str | None = None,
+    each: Callable[[dict], None] | None = None,
+) -> LinesChecked:
+    """Every line of `path` checked as read_records checks it (the `kind` schema, and each
+    `unique_key` once), a line at a time: no record is held after its line, only the keys
+    seen. `each` is given every record that passes the schema, a repeated key's too. For a
+    pass that only checks the file: a clean file need not be read again, and one with a
+    line to set aside is read by read_records, which quarantines it."""
+    checked = LinesChecked()
+    seen: set = set()
+    for number, parsed in files.each_jsonl_line(path, lambda record: problem(kind, record)):
+        if isinstance(parsed, BadLine):
+            checked.bad.append(parsed)
+            continue
+        checked.records += 1
+        if each is not None:
+            each(parsed)
+        if unique_key is not None:
+            key = parsed[unique_key]
+            if key in seen:
+                checked.bad.append(BadLine(number, "", f"duplicate {unique_key} {key!r}"))
+            seen.add(key)
+    return checked
 
 
 def held_valid(store: Writer, path: Path) -> bool:

@@ -240,6 +240,18 @@ class Store:
         (jsonl.peek_records)."""
         return jsonl.peek_records(self, path, kind)
 
+    def check_lines(
+        self,
+        path: Path,
+        kind: str,
+        *,
+        unique_key: str | None = None,
+        each: Callable[[dict], None] | None = None,
+    ) -> jsonl.LinesChecked:
+        """Every line of `path` checked as read_records checks it, writing nothing and
+        holding no record after its line (jsonl.check_lines)."""
+        return jsonl.check_lines(path, kind, unique_key=unique_key, each=each)
+
     def held_valid(self, path: Path) -> bool:
         """Whether a snapshot of `path` as it is now is held (jsonl.held_valid)."""
         return jsonl.held_valid(self, path)
