@@ -73,11 +73,12 @@ def found(data_dir: Path) -> list[Finding]:
     return findings(new_store(data_dir), Settings(data_path=str(data_dir), embedding_model="hash"))
 
 
-def test_a_check_of_every_line_of_a_clean_memory_holds_and_writes_no_records(memory, monkeypatch):
-    layout = Layout(memory)
+def whole_reads(layout: Layout, monkeypatch) -> list[str]:
+    """The files read whole from now on (files.read_jsonl), by their names in the memory,
+    no snapshot of records left on disk to be read instead."""
     for kept in layout.cache_dir.glob("*.jsonl.marshal"):
         kept.unlink()
-    read_whole = []
+    read_whole: list[str] = []
     read_jsonl = files.read_jsonl
 
     def reading(path, check):
@@ -85,6 +86,12 @@ def test_a_check_of_every_line_of_a_clean_memory_holds_and_writes_no_records(mem
         return read_jsonl(path, check)
 
     monkeypatch.setattr(files, "read_jsonl", reading)
+    return read_whole
+
+
+def test_a_check_of_every_line_of_a_clean_memory_holds_and_writes_no_records(memory, monkeypatch):
+    layout = Layout(memory)
+    read_whole = whole_reads(layout, monkeypatch)
     store = new_store(memory)
     quarantine_invalid_lines(store)
     assert store.warnings == []
@@ -102,18 +109,12 @@ def test_a_check_of_every_line_of_a_clean_memory_holds_and_writes_no_records(mem
 
 def test_health_json_counts_the_vectors_of_the_metadata_read_a_line_at_a_time(memory, monkeypatch):
     layout = Layout(memory)
-    for kept in layout.cache_dir.glob("*.jsonl.marshal"):
-        kept.unlink()
-    read_whole = []
-    read_jsonl = files.read_jsonl
-    monkeypatch.setattr(
-        files, "read_jsonl", lambda path, check: read_whole.append(path) or read_jsonl(path, check)
-    )
+    read_whole = whole_reads(layout, monkeypatch)
     snapshot.forget_memory()
     settings = Settings(data_path=str(memory), embedding_model="hash")
     report = health_report(layout, settings, datetime.fromisoformat(NOW.replace("Z", "+00:00")))
     assert report.measured.index.consistent and report.measured.embedder.index_built_with
-    assert layout.vector_metadata not in read_whole
+    assert layout.relative(layout.vector_metadata) not in read_whole
     assert not layout.snapshot_for(layout.vector_metadata).exists()
 
 
