@@ -220,3 +220,41 @@ def test_an_index_of_more_than_a_segment_is_made_again_in_segments(
         "index-3.bin",
     ]
     assert cli("--json", "--action", "health-check").json()["problems"] == []
+
+
+def test_a_segment_made_again_as_the_other_kind_takes_its_vectors_in_the_facts_order(
+    monkeypatch,
+):
+    monkeypatch.setattr(segments, "SEGMENT_MAX", 64)
+    rows = unit_rows(50)
+    table = {number: rows[number] for number in range(50)}  # ids in the facts' order
+
+    def change(vectors, removed=(), added=(), order=None):
+        vectors.change(
+            np.array(removed, dtype=np.int64),
+            np.array(added, dtype=np.int64),
+            lambda chosen: np.vstack([table[vid] for vid in chosen.tolist()]),
+            approximate_min_facts=40,
+            write=None,
+            order=order,
+        )
+
+    in_order = lambda ids: np.sort(ids)  # noqa: E731  # the facts' order is the ids' here
+    shrunk = FactVectors(DIMENSION)
+    change(shrunk, added=range(50))
+    assert shrunk.segments[0].kind == "ivf"
+    assert shrunk.segments[0].ids().tolist() != list(range(50))  # held by group, not order
+    change(shrunk, removed=range(0, 30, 2), order=in_order)  # 35 left: a flat index again
+    remaining = [vid for vid in range(50) if vid not in range(0, 30, 2)]
+    assert shrunk.segments[0].kind == "flat"
+    assert shrunk.segments[0].ids().tolist() == remaining
+    built = FactVectors(DIMENSION)
+    change(built, added=remaining)
+    query = unit_rows(1, seed=4)[0]
+    assert shrunk.search(query, 35) == built.search(query, 35)
+    grown = FactVectors(DIMENSION)
+    change(grown, added=range(30))
+    change(grown, added=range(30, 50), order=in_order)  # 50: IVF, as a build of the 50 is
+    whole = FactVectors(DIMENSION)
+    change(whole, added=range(50))
+    assert bytes(grown.segments[0].to_bytes()) == bytes(whole.segments[0].to_bytes())

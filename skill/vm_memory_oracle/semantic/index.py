@@ -283,6 +283,7 @@ def _bring_in_step(
         lambda ids: cache.combined_rows(wanted.texts(wanted.places(ids))),
         approximate_min_facts=approximate_min_facts,
         write=write,
+        order=lambda ids: ids[np.argsort(wanted.places(ids), kind="stable")],
     )
     fresh_texts = len(np.unique(texts.keys[np.isin(texts.owners, new)]))
     report.from_cache = max(0, fresh_texts - report.embedded)

@@ -128,16 +128,23 @@ class FactVectors:
         *,
         approximate_min_facts: int,
         write: Callable[[int, VectorIndex], VectorIndex] | None,
+        order: Callable[[np.ndarray], np.ndarray] | None = None,
     ) -> None:
         """Remove the vectors of ids `removed` and add those of `added` (`rows_of(ids)`: their
         vectors), one segment at a time: each segment holding a removed id, and the last one
         when it has room for the added, is read whole from its file, changed and written; the
         added that are left fill new segments. A segment whose count now calls for the other
-        kind is made again of its vectors (`rows_of`). `write(number, segment)` saves the
+        kind is made again of its vectors (`rows_of`), in the order `order(ids)` gives them
+        (the facts' order: a memory of one segment gets the index a build from the start
+        gives; None: as the segment holds them). `write(number, segment)` saves the
         `number`-th segment and returns it as the recall reads it (mapped from its file); None:
         the segments are held in memory (a memory that cannot be written)."""
         removed = np.asarray(removed, dtype=np.int64)
         added = np.asarray(added, dtype=np.int64)
+
+        def replace(number: int, segment: VectorIndex) -> None:
+            self._replace(number, segment, rows_of, approximate_min_facts, write, order)
+
         last = len(self.segments) - 1
         for number, segment in enumerate(self.segments):
             held = segment.ids()
@@ -150,20 +157,20 @@ class FactVectors:
             whole.remove(gone)
             if len(joining):
                 whole.add_rows(joining, _by_number(rows_of, joining))
-            self._replace(number, whole, rows_of, approximate_min_facts, write)
+            replace(number, whole)
         for start in range(0, len(added), SEGMENT_MAX):
             ids = added[start : start + SEGMENT_MAX]
             segment = VectorIndex(self.dimension, kind=wanted_kind(len(ids), approximate_min_facts))
             segment.add_rows(ids, _by_number(rows_of, ids))
-            self._replace(len(self.segments), segment, rows_of, approximate_min_facts, write)
+            replace(len(self.segments), segment)
         if not self.segments:  # no vector: an empty first segment, so that the index exists
-            self._replace(0, VectorIndex(self.dimension), rows_of, approximate_min_facts, write)
+            replace(0, VectorIndex(self.dimension))
         self._share_pages()
 
-    def _replace(self, number, segment, rows_of, approximate_min_facts, write) -> None:
+    def _replace(self, number, segment, rows_of, approximate_min_facts, write, order) -> None:
         kind = wanted_kind(len(segment), approximate_min_facts)
         if segment.kind != kind:
-            ids = segment.ids()
+            ids = segment.ids() if order is None else order(segment.ids())
             segment = VectorIndex(self.dimension, kind=kind)
             segment.add_rows(ids, _by_number(rows_of, ids))
         if segment.measured_recall is not None:
