@@ -32,8 +32,22 @@ def files_of(layout: Layout) -> dict[str, tuple]:
     }
 
 
-def change(layout: Layout, vectors: FactVectors, table: dict, removed=(), added=()) -> None:
+def change(
+    vectors: FactVectors,
+    table: dict,
+    removed=(),
+    added=(),
+    *,
+    layout: Layout | None = None,
+    minimum: int = 20_000,
+    order=None,
+) -> None:
+    """vectors.change with the rows of `table` (vector id -> vector), approximate_min_facts
+    `minimum`; with `layout`, each segment written to its file and read back mapped, else
+    held in memory."""
+
     def write(number: int, segment: VectorIndex) -> VectorIndex:
+        assert layout is not None
         path = layout.index_segment(number)
         temporary = path.with_name(path.name + ".new")
         temporary.write_bytes(bytes(segment.to_bytes()))
@@ -44,8 +58,9 @@ def change(layout: Layout, vectors: FactVectors, table: dict, removed=(), added=
         np.array(removed, dtype=np.int64),
         np.array(added, dtype=np.int64),
         lambda ids: np.vstack([table[vid] for vid in ids.tolist()]),
-        approximate_min_facts=20_000,
-        write=write,
+        approximate_min_facts=minimum,
+        write=write if layout is not None else None,
+        order=order,
     )
 
 
@@ -61,7 +76,7 @@ def test_segments_hold_at_most_segment_max_and_search_as_one_index(small, tmp_pa
     rows = unit_rows(11)
     table = {100 + number: rows[number] for number in range(11)}
     vectors = FactVectors(DIMENSION)
-    change(layout, vectors, table, added=list(table))
+    change(vectors, table, added=list(table), layout=layout)
     opened = FactVectors.open(layout, DIMENSION)
     assert [path.name for path in layout.index_segments()] == [
         "index.bin",
@@ -92,15 +107,15 @@ def test_a_change_writes_only_the_segments_it_touches(small, tmp_path):
     rows = unit_rows(13)
     table = {number: rows[number] for number in range(11)}
     vectors = FactVectors(DIMENSION)
-    change(layout, vectors, table, added=list(table))
+    change(vectors, table, added=list(table), layout=layout)
     before = files_of(layout)
-    change(layout, vectors, table, removed=[5])  # in the second segment
+    change(vectors, table, removed=[5], layout=layout)  # in the second segment
     after = files_of(layout)
     assert [name for name in before if after[name] != before[name]] == ["index-2.bin"]
     del table[5]
     table.update({11: rows[11], 12: rows[12]})
     before = after
-    change(layout, vectors, table, added=[11, 12])  # one fills the last, one starts another
+    change(vectors, table, added=[11, 12], layout=layout)  # one fills the last, one starts another
     after = files_of(layout)
     assert [name for name in after if after.get(name) != before.get(name)] == [
         "index-3.bin",
@@ -123,7 +138,7 @@ def test_of_equal_scores_the_later_segment_comes_first(small, tmp_path):
     row = unit_rows(1)[0]
     table = {vid: row for vid in range(6)}  # one vector six times: every score tied
     vectors = FactVectors(DIMENSION)
-    change(layout, vectors, table, added=list(table))
+    change(vectors, table, added=list(table), layout=layout)
     one = VectorIndex(DIMENSION)
     one.add(np.arange(6, dtype=np.int64), np.vstack([row] * 6))
     expected = [vid for vid, _ in one.search(row, 6)]  # a flat index: the later added first
@@ -138,19 +153,11 @@ def test_a_segment_whose_count_calls_for_ivf_is_made_again_as_ivf(monkeypatch, t
     rows = unit_rows(100)
     table = {number: rows[number] for number in range(100)}
 
-    def grow(ids, minimum):
-        vectors.change(
-            np.zeros(0, dtype=np.int64),
-            np.array(ids, dtype=np.int64),
-            lambda chosen: np.vstack([table[vid] for vid in chosen.tolist()]),
-            approximate_min_facts=minimum,
-            write=None,
-        )
-
     vectors = FactVectors(DIMENSION)
-    grow(range(30), 40)
+    change(vectors, table, added=range(30), minimum=40)
     assert [segment.kind for segment in vectors.segments] == ["flat"]
-    grow(range(30, 100), 40)  # the first fills to 64 (IVF), the rest make a flat second
+    # the first fills to 64 (IVF), the rest make a flat second
+    change(vectors, table, added=range(30, 100), minimum=40)
     assert [(segment.kind, len(segment)) for segment in vectors.segments] == [
         ("ivf", 64),
         ("flat", 36),
@@ -229,32 +236,24 @@ def test_a_segment_made_again_as_the_other_kind_takes_its_vectors_in_the_facts_o
     rows = unit_rows(50)
     table = {number: rows[number] for number in range(50)}  # ids in the facts' order
 
-    def change(vectors, removed=(), added=(), order=None):
-        vectors.change(
-            np.array(removed, dtype=np.int64),
-            np.array(added, dtype=np.int64),
-            lambda chosen: np.vstack([table[vid] for vid in chosen.tolist()]),
-            approximate_min_facts=40,
-            write=None,
-            order=order,
-        )
-
     in_order = lambda ids: np.sort(ids)  # noqa: E731  # the facts' order is the ids' here
     shrunk = FactVectors(DIMENSION)
-    change(shrunk, added=range(50))
+    change(shrunk, table, added=range(50), minimum=40)
     assert shrunk.segments[0].kind == "ivf"
     assert shrunk.segments[0].ids().tolist() != list(range(50))  # held by group, not order
-    change(shrunk, removed=range(0, 30, 2), order=in_order)  # 35 left: a flat index again
+    # 35 left: a flat index again
+    change(shrunk, table, removed=range(0, 30, 2), minimum=40, order=in_order)
     remaining = [vid for vid in range(50) if vid not in range(0, 30, 2)]
     assert shrunk.segments[0].kind == "flat"
     assert shrunk.segments[0].ids().tolist() == remaining
     built = FactVectors(DIMENSION)
-    change(built, added=remaining)
+    change(built, table, added=remaining, minimum=40)
     query = unit_rows(1, seed=4)[0]
     assert shrunk.search(query, 35) == built.search(query, 35)
     grown = FactVectors(DIMENSION)
-    change(grown, added=range(30))
-    change(grown, added=range(30, 50), order=in_order)  # 50: IVF, as a build of the 50 is
+    change(grown, table, added=range(30), minimum=40)
+    # 50: IVF, as a build of the 50 is
+    change(grown, table, added=range(30, 50), minimum=40, order=in_order)
     whole = FactVectors(DIMENSION)
-    change(whole, added=range(50))
+    change(whole, table, added=range(50), minimum=40)
     assert bytes(grown.segments[0].to_bytes()) == bytes(whole.segments[0].to_bytes())
