@@ -11,6 +11,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 from vm_memory_oracle.semantic.index import FactOfVector
+from vm_memory_oracle.storage.packed import pack_texts
 
 from conftest import write_jsonl
 
@@ -389,7 +390,9 @@ def _vectors(indexes):
     st.integers(min_value=-(2**64), max_value=2**64),
 )
 def test_the_packed_map_of_vectors_to_facts_answers_as_a_dictionary(pairs, other):
-    packed = FactOfVector.of(pairs.items())
+    ordered = sorted(pairs.items())
+    vids = np.array([vid for vid, _ in ordered], dtype=np.uint64).tobytes()
+    packed = FactOfVector(vids, *pack_texts(fact_id for _, fact_id in ordered))
     again = FactOfVector.from_plain(marshal.loads(marshal.dumps(packed.plain())))
     for mapping in (packed, again):
         assert dict(mapping) == pairs

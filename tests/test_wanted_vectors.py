@@ -56,7 +56,9 @@ def test_the_columns_answer_as_the_dictionary_did():
     repeated = vector_id(facts[7].id)
     # in the facts' order, the repeated id where it was last
     assert list(wanted) == [vid for vid in expected if vid != repeated] + [repeated]
-    assert vector_id(facts[4].id) not in wanted and wanted.place(12345) == -1
+    assert vector_id(facts[4].id) not in wanted and wanted.places(np.array([12345])).tolist() == [
+        -1
+    ]
     with pytest.raises(KeyError):
         wanted["not a vector id"]
 

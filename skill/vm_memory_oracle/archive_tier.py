@@ -44,7 +44,8 @@ from .lexical.snapshot import LexicalSnapshot, build_lexical_index, tables_of
 from .model.archive import Archived, cause_of
 from .model.fact import Fact, vector_id
 from .semantic.cache import EmbeddingCache, content_hash
-from .semantic.index import SemanticIndex, index_kind, indexed_texts
+from .semantic.index import SemanticIndex, indexed_texts
+from .semantic.segments import wanted_kind
 from .semantic.vectors import VectorIndex
 from .storage import derived, snapshot
 from .storage.packed import Numbers, Texts
@@ -288,7 +289,7 @@ def _made(graph: KnowledgeGraph, embedder: Embedder | None, *, disk: bool) -> Ar
     missing = embeddings.unreadable(text for group in groups for text in group)
     if missing:
         embeddings.add(missing, embedder.embed_passages(missing))
-    kind = index_kind(len(facts), graph.settings.approximate_min_facts)
+    kind = wanted_kind(len(facts), graph.settings.approximate_min_facts)
     index = VectorIndex(embedder.dimension, kind=kind)
     if facts:
         vids = np.array([vector_id(fact.id) for fact in facts], dtype=np.int64)

@@ -27,7 +27,6 @@ from __future__ import annotations
 
 import os
 import stat
-from array import array
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -47,7 +46,6 @@ if TYPE_CHECKING:
     from .semantic.wanted import KnownVectors
 
 FILE_MODE, DIR_MODE = 0o600, 0o700
-INT64_MAX = (1 << 63) - 1
 _UNIQUE = {"fact": "id", "pending-memory": "id"}
 # JSON documents a repair may replace: activation is rebuilt from the facts, health.json is
 # written again by every health check.
@@ -220,28 +218,21 @@ class _MetadataRead:
     arrays, as semantic/wanted.KnownVectors holds them, and the first one's dimension."""
 
     def __init__(self) -> None:
-        self.vids = array("q")
-        self.digests = array("Q")
+        from .semantic.wanted import KnownColumns
+
+        self.columns = KnownColumns()
         self.oversized: set[int] = set()  # ids past int64, which no fact's vector has
         self.dimension: int | None = None
 
     def add(self, record: dict) -> None:
         if self.dimension is None:
             self.dimension = record["dimension"]
-        if record["vector_id"] > INT64_MAX:
-            self.oversized.add(record["vector_id"])
-            return
-        self.vids.append(record["vector_id"])
-        self.digests.append(int(record["content_hash"], 16))
+        vid, digest = record["vector_id"], int(record["content_hash"], 16)
+        if not self.columns.add(vid, digest, record["model_id"], record["dimension"]):
+            self.oversized.add(vid)
 
     def known(self) -> KnownVectors:
-        from .semantic.wanted import KnownVectors
-
-        return KnownVectors(  # the models are health.json's, not compared here
-            np.frombuffer(self.vids, dtype=np.int64),
-            np.frombuffer(self.digests, dtype=np.uint64),
-            frozenset(),
-        )
+        return self.columns.known()
 
 
 @dataclass

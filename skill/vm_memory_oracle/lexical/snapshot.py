@@ -34,6 +34,7 @@ from ..storage.packed import (
     Texts,
     joined_texts,
     numbers_by_hash,
+    numbers_in,
     pack_texts,
     text_hash,
     text_hashes,
@@ -527,11 +528,7 @@ class Tables:
 
     def numbers_of(self, vids: np.ndarray) -> np.ndarray:
         """The fact number of each vector id, -1 for one this snapshot does not hold."""
-        if not len(self.sorted_vids):
-            return np.full(len(vids), -1, dtype=np.intp)
-        places = np.minimum(np.searchsorted(self.sorted_vids, vids), len(self.sorted_vids) - 1)
-        found = self.sorted_vids[places] == vids
-        return np.where(found, self._vid_order[places], -1).astype(np.intp)
+        return numbers_in(self.sorted_vids, vids, self._vid_order)
 
 
 def tables_of(index: LexicalSnapshot) -> Tables:

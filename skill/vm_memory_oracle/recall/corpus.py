@@ -31,6 +31,7 @@ from ..lexical.snapshot import (
 from ..model.fact import Fact, normalise
 from ..model.text import FIRST_PERSON, adjacent_pairs, evidence_terms
 from ..storage.facts_places import FactsAt, is_current
+from ..storage.packed import numbers_in
 
 # A lexical hit scoring under this share of the query's best hit matched only on words that
 # nearly every fact has ("user", "topic"); it is noise, not an answer.
@@ -72,8 +73,8 @@ class Coverage(Mapping):
         searchable, or outside the snapshot."""
         if not len(self.numbers):
             return np.zeros(len(numbers), dtype=np.float64)
-        places = np.minimum(np.searchsorted(self.numbers, numbers), len(self.numbers) - 1)
-        return np.where(self.numbers[places] == numbers, self.shares_held[places], 0.0)
+        places = numbers_in(self.numbers, numbers)
+        return np.where(places >= 0, self.shares_held[places], 0.0)
 
     def best(self) -> float:
         return float(self.shares_held.max()) if len(self.shares_held) else 0.0

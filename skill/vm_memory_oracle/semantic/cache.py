@@ -30,6 +30,7 @@ import numpy as np
 
 from ..embed.base import Embedder
 from ..storage import files
+from ..storage.packed import numbers_in
 
 
 def content_hash(text: str) -> str:
@@ -166,10 +167,9 @@ class EmbeddingCache:
         keys = np.asarray(keys, dtype=np.uint64)
         found = np.zeros(len(keys), dtype=bool)
         for filed in list(self._filed):
-            if not len(filed.keys):
-                continue
-            at = np.minimum(np.searchsorted(filed.keys, keys), len(filed.keys) - 1)
-            here = (filed.keys[at] == keys) & filed.kept[at]
+            at = numbers_in(filed.keys, keys)
+            here = at >= 0
+            here[here] = filed.kept[at[here]]
             if check and here.any() and not self._checked(filed):
                 continue
             found |= here

@@ -80,12 +80,6 @@ class SemanticIndex:
     fact_of_vector: Mapping[int, str] = field(default_factory=dict)
 
 
-def index_kind(count: int, approximate_min_facts: int) -> str:
-    """Exact search for a memory of fewer than `approximate_min_facts` facts, else IVF (of
-    each segment, by its own count: segments.wanted_kind)."""
-    return wanted_kind(count, approximate_min_facts)
-
-
 def index_model_id(embedder: Embedder) -> str:
     return f"{embedder.model_id}+{VECTOR_RECIPE}"
 
@@ -312,12 +306,6 @@ class FactOfVector(Mapping[int, str]):
         self._ids = Texts(ids, ends)
         self._seen: dict[object, int] = {}  # the vector ids looked up and found: their numbers
 
-    @classmethod
-    def of(cls, pairs: Iterable[tuple[int, str]]) -> FactOfVector:
-        ordered = sorted(pairs)
-        vids = np.array([vid for vid, _ in ordered], dtype=np.uint64).tobytes()
-        return cls(vids, *pack_texts(fact_id for _, fact_id in ordered))
-
     def plain(self) -> list:
         return [self._vids.tobytes(), self._ids.blob, self._ids.ends]
 
@@ -466,7 +454,7 @@ def _load(
     return vectors, known, None
 
 
-_NOTHING_KNOWN = KnownVectors(np.zeros(0, np.int64), np.zeros(0, np.uint64), frozenset())
+_NOTHING_KNOWN = KnownVectors.empty()
 
 
 def _known(graph: KnowledgeGraph) -> KnownVectors:

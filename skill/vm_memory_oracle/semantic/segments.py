@@ -7,7 +7,7 @@ file), and what it adds fills the last segment, then new ones. A consolidation o
 facts that adds a day's facts reads and writes the last segment (at most 268 MB at 512
 dimensions), not the 2 GB of every vector, and a first build holds one segment at a time.
 Each segment is flat (exact) or IVF by its own count, as the one index was by the memory's
-(index.index_kind): a memory of at most SEGMENT_MAX facts has one segment, the index it had.
+(wanted_kind): a memory of at most SEGMENT_MAX facts has one segment, the index it had.
 
 A recall searches every segment, read mapped from its file, and merges their hits by score;
 of equal scores the later segment's first, as a flat index puts the vector added later first.

@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 import re
 import sys
+from array import array
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from functools import cache
@@ -22,6 +23,7 @@ import numpy as np
 
 from ..model.fact import Fact, vector_id
 from ..storage import derived, snapshot
+from ..storage.packed import numbers_in
 from .cache import content_hash
 
 
@@ -67,22 +69,17 @@ class WantedVectors(Mapping[int, Wanted]):
     def __iter__(self) -> Iterator[int]:
         return iter(self.vids.tolist())
 
-    def place(self, vid: int) -> int:
-        """The vector's place in the columns, or -1."""
-        at = int(np.searchsorted(self._sorted, vid))
-        if at == len(self._sorted) or int(self._sorted[at]) != vid:
-            return -1
-        return int(self._order[at])
-
     def places(self, vids: np.ndarray) -> np.ndarray:
-        """place() of each of `vids`, all of them wanted."""
-        return self._order[np.searchsorted(self._sorted, np.asarray(vids, dtype=np.int64))]
+        """The place in the columns of each of `vids`, -1 for one not wanted."""
+        return numbers_in(self._sorted, np.asarray(vids, dtype=np.int64), self._order)
 
     def fact(self, place: int) -> Fact:
         return self._facts[int(self.numbers[place])]
 
     def __getitem__(self, vid: object) -> Wanted:
-        place = self.place(int(vid)) if isinstance(vid, (int, np.integer)) else -1
+        if not isinstance(vid, (int, np.integer)) or not 0 <= vid < 2**63:
+            raise KeyError(vid)
+        place = int(self.places(np.array([vid]))[0])
         if place < 0:
             raise KeyError(vid)
         fact = self.fact(place)
@@ -130,10 +127,10 @@ def wanted_vectors(facts: Sequence[Fact], facts_file: Path | None = None) -> Wan
     vids = np.zeros(len(numbers), dtype=np.int64)
     digests = np.zeros(len(numbers), dtype=np.uint64)
     found = np.zeros(len(numbers), dtype=bool)
-    if earlier is not None and len(earlier[1].objects) and len(objects):
+    if earlier is not None:
         made = earlier[1]
-        at = np.minimum(np.searchsorted(made.objects, objects), len(made.objects) - 1)
-        found = made.objects[at] == objects
+        at = numbers_in(made.objects, objects)
+        found = at >= 0
         vids[found], digests[found] = made.vids[at[found]], made.digests[at[found]]
     for place in np.flatnonzero(~found).tolist():
         fact = facts[int(numbers[place])]
@@ -170,8 +167,40 @@ class KnownVectors:
     models: frozenset[tuple[str, int]]
     bad: int = 0
 
+    @classmethod
+    def empty(cls) -> KnownVectors:
+        return cls(np.zeros(0, np.int64), np.zeros(0, np.uint64), frozenset())
+
     def __len__(self) -> int:
         return len(self.vids)
+
+
+class KnownColumns:
+    """KnownVectors gathered a valid record at a time: by read_known, and by the check,
+    which reads the metadata's lines for a pass of its own."""
+
+    def __init__(self) -> None:
+        self.vids, self.digests = array("q"), array("Q")
+        self.models: set[tuple[str, int]] = set()
+        self.bad = 0
+
+    def add(self, vid: int, digest: int, model: str, dimension: int) -> bool:
+        """Keep one record's vector; False, keeping nothing, for a vector id past int64,
+        which no fact's vector has."""
+        if vid >= 2**63:
+            return False
+        self.vids.append(vid)
+        self.digests.append(digest)
+        self.models.add((model, dimension))
+        return True
+
+    def known(self) -> KnownVectors:
+        return KnownVectors(
+            np.frombuffer(self.vids, dtype=np.int64),
+            np.frombuffer(self.digests, dtype=np.uint64),
+            frozenset(self.models),
+            self.bad,
+        )
 
 
 # A line as metadata_lines writes it; any other is parsed and checked against the schema.
@@ -187,42 +216,35 @@ def read_known(path: Path) -> KnownVectors:
     """The metadata file read a line at a time, no record of it held."""
     from ..storage.validation import problem
 
-    vids: list[int] = []
-    digests: list[int] = []
-    models: set[tuple[str, int]] = set()
-    bad = 0
+    gathered = KnownColumns()
     try:
         handle = open(path, "rb")  # noqa: SIM115  # closed below
     except FileNotFoundError:
-        return KnownVectors(np.zeros(0, np.int64), np.zeros(0, np.uint64), frozenset())
+        return KnownVectors.empty()
     with handle:
         for raw in handle:
             line = raw.rstrip(b"\n")
             if not line.strip():
                 continue
             match = _LINE.fullmatch(line)
-            if match is not None and int(match[3]) <= 65536 and int(match[1]) < 2**63:
-                vids.append(int(match[1]))
-                digests.append(int(match[4], 16))
-                models.add((match[2].decode("utf-8", "replace"), int(match[3])))
+            if match is not None and int(match[3]) <= 65536:
+                model = match[2].decode("utf-8", "replace")
+                if not gathered.add(int(match[1]), int(match[4], 16), model, int(match[3])):
+                    gathered.bad += 1
                 continue
             try:
                 record = json.loads(line)
             except (ValueError, UnicodeDecodeError):
-                bad += 1
+                gathered.bad += 1
                 continue
-            if problem("vector-metadata", record) or record["vector_id"] >= 2**63:
-                bad += 1
-                continue
-            vids.append(record["vector_id"])
-            digests.append(int(record["content_hash"], 16))
-            models.add((record["model_id"], record["dimension"]))
-    return KnownVectors(
-        np.array(vids, dtype=np.int64),
-        np.array(digests, dtype=np.uint64),
-        frozenset(models),
-        bad,
-    )
+            if problem("vector-metadata", record) or not gathered.add(
+                record["vector_id"],
+                int(record["content_hash"], 16),
+                record["model_id"],
+                record["dimension"],
+            ):
+                gathered.bad += 1
+    return gathered.known()
 
 
 def known_vectors(path: Path, cache_path: Path, *, disk: bool, save: bool = True) -> KnownVectors:

@@ -256,7 +256,7 @@ def _known_vectors(store: Store) -> KnownVectors:
 
     layout = store.layout
     if store.refused(layout.vector_metadata) is not None:
-        return KnownVectors(np.zeros(0, np.int64), np.zeros(0, np.uint64), frozenset())
+        return KnownVectors.empty()
     cache = layout.known_vectors_cache
     return known_vectors(layout.vector_metadata, cache, disk=store.cache_usable(cache), save=False)
 

@@ -33,7 +33,7 @@ import numpy as np
 from ..model import fact as fact_module
 from ..model.fact import Fact, vector_id
 from . import derived, snapshot, strict_json
-from .packed import numbers_view
+from .packed import numbers_in, numbers_view
 from .validation import problem
 from .writer import Writer
 
@@ -211,11 +211,7 @@ class FactsAt(Mapping[str, Fact]):
     def numbers_of(self, vids: np.ndarray) -> np.ndarray:
         """The record number of each vector id, -1 for one the file does not hold (a match
         is of the id's top 63 bits: the caller reads the fact to be sure)."""
-        if not len(self._sorted):
-            return np.full(len(vids), -1, dtype=np.intp)
-        places = np.minimum(np.searchsorted(self._sorted, vids), len(self._sorted) - 1)
-        found = self._sorted[places] == vids
-        return np.where(found, self._order[places], -1).astype(np.intp)
+        return numbers_in(self._sorted, vids, self._order)
 
     def held(self, fact_ids: Sequence[str], vids: np.ndarray) -> set[str]:
         """Those of `fact_ids` the file holds, found together by their vector ids (`vids`,
@@ -232,9 +228,7 @@ class FactsAt(Mapping[str, Fact]):
         file order: those a snapshot of other facts does not hold."""
         numbers = np.flatnonzero(self.current)
         mine = self.vids[numbers]
-        if len(vids):
-            places = np.minimum(np.searchsorted(vids, mine), len(vids) - 1)
-            numbers = numbers[vids[places] != mine]
+        numbers = numbers[numbers_in(vids, mine) < 0]
         return [self.fact(number).id for number in numbers.tolist()]
 
     def all(self) -> list[Fact]:

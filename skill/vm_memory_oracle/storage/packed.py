@@ -221,6 +221,18 @@ class Numbers(Mapping[str, int]):
         return found
 
 
+def numbers_in(
+    sorted_values: np.ndarray, keys: np.ndarray, order: np.ndarray | None = None
+) -> np.ndarray:
+    """For each of `keys`, its place in `sorted_values` (sorted), or, with `order`, the
+    number `order` gives that place (the entry sorted there); -1 for a key not there."""
+    if not len(sorted_values):
+        return np.full(len(keys), -1, dtype=np.intp)
+    places = np.minimum(np.searchsorted(sorted_values, keys), len(sorted_values) - 1)
+    found = sorted_values[places] == keys
+    return np.where(found, places if order is None else order[places], -1).astype(np.intp)
+
+
 def numbers_view(values: np.ndarray, dtype: type, code: Literal["Q", "q"]) -> memoryview:
     """The numbers of `values` as a memoryview (read one at a time as Python ints, as
     bisect does, faster than from a numpy array)."""
