@@ -536,9 +536,27 @@ def test_the_activation_state_is_written_a_block_at_a_time_as_one_line(tmp_path,
         "facts": {f"fact-{n}": {"activation": 1.0, "access_count": n} for n in range(10)},
     }
     path = tmp_path / "activation-metadata.json"
+    made: list[str] = []  # the pieces made so far
+    written: list[int] = []  # how many had been made at each write
+    compact_pieces, write_atomic = files.compact_pieces, files.write_atomic
+
+    def counted(value):
+        for piece in compact_pieces(value):
+            made.append(piece)
+            yield piece
+
+    def watched(target, produce, **options):
+        def writing(write):
+            produce(lambda piece: (written.append(len(made)), write(piece)))
+
+        write_atomic(target, writing, **options)
+
+    monkeypatch.setattr(files, "compact_pieces", counted)
+    monkeypatch.setattr(files, "write_atomic", watched)
     files.write_json_atomic(path, document, compact=True)
     text = path.read_text(encoding="utf-8")
     assert text == json.dumps(document, sort_keys=True, separators=(",", ":")) + "\n"
+    assert len(written) > 1 and written[0] < len(made)  # written while it is made
     with pytest.raises(ValueError, match="cannot be written as JSON"):
         files.write_json_atomic(path, {"facts": {"a": float("nan")}}, compact=True)
     assert path.read_text(encoding="utf-8") == text  # a refused document changes nothing

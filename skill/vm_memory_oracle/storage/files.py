@@ -15,6 +15,7 @@ import tempfile
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
+from itertools import chain
 from pathlib import Path
 from typing import Any
 
@@ -309,11 +310,17 @@ def write_lines_atomic(path: Path, lines: Iterable[str]) -> None:
 def encoded_lines(lines: Iterable[str]) -> Iterator[bytes]:
     """`lines`, each with its newline, in UTF-8, as pieces of about LINES_PIECE bytes (a
     line longer than that is a piece of its own); nothing for no lines."""
+    return encoded_pieces(line + "\n" for line in lines)
+
+
+def encoded_pieces(texts: Iterable[str]) -> Iterator[bytes]:
+    """`texts` one after another in UTF-8, as pieces of about LINES_PIECE bytes (a text
+    longer than that is a piece of its own); nothing for no texts."""
     size = LINES_PIECE
     piece: list[bytes] = []
     held = 0
-    for line in lines:
-        encoded = (line + "\n").encode("utf-8")
+    for text in texts:
+        encoded = text.encode("utf-8")
         piece.append(encoded)
         held += len(encoded)
         if held >= size:
@@ -340,16 +347,8 @@ def write_json_atomic(path: Path, value: Any, *, compact: bool = False) -> None:
         return
 
     def produce(write: Callable[[bytes | memoryview], None]) -> None:
-        piece: list[str] = []
-        held = 0
-        for part in (*compact_pieces(value), "\n"):
-            piece.append(part)
-            held += len(part)
-            if held >= LINES_PIECE:
-                write("".join(piece).encode("utf-8"))
-                piece.clear()
-                held = 0
-        write("".join(piece).encode("utf-8"))
+        for piece in encoded_pieces(chain(compact_pieces(value), ("\n",))):
+            write(piece)
 
     write_atomic(path, produce)
 
