@@ -22,7 +22,7 @@ from typing import NamedTuple
 import numpy as np
 
 from ..model.fact import Fact, vector_id
-from ..storage import derived, snapshot
+from ..storage import derived, files, snapshot
 from ..storage.packed import numbers_in
 from .cache import content_hash
 
@@ -217,33 +217,28 @@ def read_known(path: Path) -> KnownVectors:
     from ..storage.validation import problem
 
     gathered = KnownColumns()
-    try:
-        handle = open(path, "rb")  # noqa: SIM115  # closed below
-    except FileNotFoundError:
-        return KnownVectors.empty()
-    with handle:
-        for raw in handle:
-            line = raw.rstrip(b"\n")
-            if not line.strip():
-                continue
-            match = _LINE.fullmatch(line)
-            if match is not None and int(match[3]) <= 65536:
-                model = match[2].decode("utf-8", "replace")
-                if not gathered.add(int(match[1]), int(match[4], 16), model, int(match[3])):
-                    gathered.bad += 1
-                continue
-            try:
-                record = json.loads(line)
-            except (ValueError, UnicodeDecodeError):
+    for _, raw in files.each_line(path):
+        line = raw.rstrip(b"\n")
+        if not line.strip():
+            continue
+        match = _LINE.fullmatch(line)
+        if match is not None and int(match[3]) <= 65536:
+            model = match[2].decode("utf-8", "replace")
+            if not gathered.add(int(match[1]), int(match[4], 16), model, int(match[3])):
                 gathered.bad += 1
-                continue
-            if problem("vector-metadata", record) or not gathered.add(
-                record["vector_id"],
-                int(record["content_hash"], 16),
-                record["model_id"],
-                record["dimension"],
-            ):
-                gathered.bad += 1
+            continue
+        try:
+            record = json.loads(line)
+        except (ValueError, UnicodeDecodeError):
+            gathered.bad += 1
+            continue
+        if problem("vector-metadata", record) or not gathered.add(
+            record["vector_id"],
+            int(record["content_hash"], 16),
+            record["model_id"],
+            record["dimension"],
+        ):
+            gathered.bad += 1
     return gathered.known()
 
 
