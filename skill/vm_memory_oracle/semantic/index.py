@@ -420,11 +420,11 @@ def _load(
         if not layout.index_built.exists():
             return fresh(FIRST_BUILD)
         return fresh(f"{layout.relative(layout.index_file)} is missing")
-    known = _known(graph)
+    known = known_vectors(graph.store)
     if known.bad:  # read as records, which sets the bad lines aside (quarantined)
         with snapshot.only_while():
             graph.store.read_records(layout.vector_metadata, "vector-metadata", copy=False)
-        known = _known(graph)
+        known = known_vectors(graph.store)
     models = known.models
     if models and models != {(index_model_id(embedder), embedder.dimension)}:
         old = ", ".join(sorted(model for model, _ in models))
@@ -457,12 +457,6 @@ def _load(
 _NOTHING_KNOWN = KnownVectors.empty()
 
 
-def _known(graph: KnowledgeGraph) -> KnownVectors:
-    layout = graph.layout
-    cache = layout.known_vectors_cache
-    return known_vectors(layout.vector_metadata, cache, disk=graph.store.cache_usable(cache))
-
-
 def _save(
     graph: KnowledgeGraph, embedder: Embedder, vectors: FactVectors, wanted: WantedVectors
 ) -> None:
@@ -493,8 +487,7 @@ def _save(
         made = KnownVectors(
             wanted.vids[order], wanted.digests[order], frozenset({(model_id, embedder.dimension)})
         )
-        cache = layout.known_vectors_cache
-        remember_known(cache, snapshot.file_key(path), made, disk=store.cache_usable(cache))
+        remember_known(store, made)
     store.write_text(layout.index_built, f"{model_id} {len(wanted)} vectors\n")
 
 

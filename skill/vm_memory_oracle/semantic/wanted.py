@@ -242,12 +242,18 @@ def read_known(path: Path) -> KnownVectors:
     return gathered.known()
 
 
-def known_vectors(path: Path, cache_path: Path, *, disk: bool, save: bool = True) -> KnownVectors:
-    """read_known of `path`, kept (in memory, and on disk with `disk`) while it is unchanged;
-    `save` False: what was kept is read, and what is read kept in memory only (a check
-    writes nothing)."""
+def known_vectors(store, *, save: bool = True) -> KnownVectors:
+    """read_known of the store's embeddings/metadata.jsonl, kept in memory and in
+    state/cache/known-vectors.marshal while the file is unchanged (none for a refused
+    file); `save` False: what was kept is read, and what is read is kept in memory only
+    (a check writes nothing)."""
+    layout = store.layout
+    path, cache = layout.vector_metadata, layout.known_vectors_cache
+    if store.refused(path) is not None:
+        return KnownVectors.empty()
     key = snapshot.file_key(path)
-    held = snapshot.load(cache_path, key, disk=disk)
+    disk = store.cache_usable(cache)
+    held = snapshot.load(cache, key, disk=disk)
     if held is not None:
         vids, digests, models, bad = held
         return KnownVectors(
@@ -257,15 +263,21 @@ def known_vectors(path: Path, cache_path: Path, *, disk: bool, save: bool = True
             bad,
         )
     known = read_known(path)
-    remember_known(cache_path, key, known, disk=disk and save)
+    _keep(cache, key, known, disk=disk and save)
     return known
 
 
-def remember_known(cache_path: Path, key: tuple | None, known: KnownVectors, *, disk: bool):
-    """Keep `known` as what the metadata file of `key` holds (its writer knows it)."""
+def remember_known(store, known: KnownVectors) -> None:
+    """Keep `known` as what the store's metadata.jsonl holds now (its writer knows it)."""
+    cache = store.layout.known_vectors_cache
+    key = snapshot.file_key(store.layout.vector_metadata)
+    _keep(cache, key, known, disk=store.cache_usable(cache))
+
+
+def _keep(cache: Path, key: tuple | None, known: KnownVectors, *, disk: bool) -> None:
     if key is not None:
         plain = (known.vids.tobytes(), known.digests.tobytes(), sorted(known.models), known.bad)
-        snapshot.save(cache_path, key, plain, disk=disk)
+        snapshot.save(cache, key, plain, disk=disk)
 
 
 def changes(known: KnownVectors, wanted: WantedVectors) -> tuple[np.ndarray, np.ndarray]:

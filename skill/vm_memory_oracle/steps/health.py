@@ -67,6 +67,7 @@ def collect(
 
     `last_consolidation` and `duration_seconds` default to those of the previous health.json.
     """
+    from ..semantic.wanted import known_vectors
     from .stale import flagged_references, reference_checker
 
     store = Store(layout, lock_timeout=settings.lock_timeout_seconds, timestamp=format_iso(now))
@@ -84,7 +85,7 @@ def collect(
     disk_percent = _disk_percent(layout, disk_usage or shutil.disk_usage)
     oldest = min((parse_iso(fact.created) for fact in current), default=None)
     quarantined, recently_quarantined = _quarantined(store, now)
-    vectors = _known_vectors(store)
+    vectors = known_vectors(store, save=False)  # (read, not written: a check)
     audit, _ = store.peek_records(layout.audit_log, "audit-entry")
     proposals, _ = store.peek_records(layout.pending_memories, "pending-memory")
     return Measurements(
@@ -248,17 +249,6 @@ def _previous_consolidation(store: Store) -> tuple[str | None, float | None]:
     except (FileNotFoundError, ValueError):
         return None, None
     return previous.get("last_consolidation"), previous.get("consolidation_duration_seconds")
-
-
-def _known_vectors(store: Store) -> KnownVectors:
-    """What embeddings/metadata.jsonl holds (semantic/wanted.py), read without writing."""
-    from ..semantic.wanted import KnownVectors, known_vectors
-
-    layout = store.layout
-    if store.refused(layout.vector_metadata) is not None:
-        return KnownVectors.empty()
-    cache = layout.known_vectors_cache
-    return known_vectors(layout.vector_metadata, cache, disk=store.cache_usable(cache), save=False)
 
 
 def _index_state(store: Store, current: list[Fact], known: KnownVectors) -> IndexState:
