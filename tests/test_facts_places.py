@@ -228,10 +228,10 @@ def test_a_process_keeps_one_view_of_a_file_while_it_is_unchanged(cli, memory_of
 def test_every_fact_is_read_a_piece_of_the_file_at_a_time_and_kept(
     cli, memory_of_facts, monkeypatch
 ):
-    from vm_memory_oracle.storage import facts_places
+    from vm_memory_oracle.storage import files
 
     remembered(cli, *[("user", "visited", f"city {i}") for i in range(40)])
-    monkeypatch.setattr(facts_places, "LINES_PIECE", 300)  # a few lines a piece
+    monkeypatch.setattr(files, "LINES_PIECE", 300)  # a few lines a piece
     memory = opened(memory_of_facts)
     at = facts_at(memory.graph().store)
     assert isinstance(at, FactsAt)

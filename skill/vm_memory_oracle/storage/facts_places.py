@@ -32,13 +32,10 @@ import numpy as np
 
 from ..model import fact as fact_module
 from ..model.fact import Fact, vector_id
-from . import derived, snapshot, strict_json
+from . import derived, files, snapshot, strict_json
 from .packed import numbers_in, numbers_view
 from .validation import problem
 from .writer import Writer
-
-# How much of the file all() reads at a time.
-LINES_PIECE = 1 << 20
 
 
 @dataclass(frozen=True)
@@ -252,12 +249,12 @@ class FactsAt(Mapping[str, Fact]):
             self._made = {}
 
     def _lines(self) -> Iterator[bytes]:
-        """Each record's line, in file order, read about LINES_PIECE bytes at a time."""
+        """Each record's line, in file order, read about files.LINES_PIECE bytes at a time."""
         offsets, lengths = self.offsets, self.lengths
         number = 0
         while number < len(offsets):
             start = int(offsets[number])
-            end = max(number + 1, int(np.searchsorted(offsets, start + LINES_PIECE)))
+            end = max(number + 1, int(np.searchsorted(offsets, start + files.LINES_PIECE)))
             starts = (offsets[number:end] - start).tolist()
             sizes = lengths[number:end].tolist()
             piece = os.pread(self._fd, starts[-1] + sizes[-1], start)
