@@ -20,6 +20,8 @@ from vm_memory_oracle.steps.memory_md.block import (
     REMOVE_BELOW,
     SAME_TURN_REASON,
     Candidate,
+    _rank_key,
+    _ranked,
     block_fact_ids,
     chars,
     fact_line,
@@ -668,6 +670,50 @@ def test_a_fact_squeezed_out_by_the_cap_is_removed_with_that_reason():
     assert result.removed == [("fact-0001", CAP_REASON)]
     assert len(result.text.splitlines()) == 6
     assert result.left_out == 1
+
+
+def test_only_the_facts_cut_by_the_cap_count_as_left_out():
+    same_turn = [fact(n, salience=0.9, source="sessions/a.jsonl:3") for n in (2, 3)]
+    twin = fact(4, "The user said thing number 2", salience=0.8)  # the line fact 2 shows
+    capped = [fact(n, salience=0.1) for n in (5, 6)]
+
+    result = reconcile(None, same_turn + [twin] + capped, max_lines=6)  # a heading, a line
+
+    assert block_fact_ids(result.text, same_turn) == ["fact-0002"]
+    assert result.left_out == 2  # 5 and 6; 3 (same turn) and 4 (same line) are not cut by it
+    assert result.removed == []
+
+
+def test_an_eligible_new_fact_with_a_problem_is_reported_as_never_promoted():
+    secret = fact(1, f"The user's key is {OPENAI_KEY}", salience=1.0)
+    faded = fact(2, f"The user's old key is {OPENAI_KEY}", activation=0.1)
+
+    result = reconcile(None, [secret, faded, fact(3)], max_lines=200)
+
+    assert result.skipped == [("fact-0001", "holds a secret (openai-key)")]
+    assert block_fact_ids(result.text, [fact(3)]) == ["fact-0003"]
+
+
+@given(
+    st.lists(
+        st.tuples(
+            st.integers(0, 40),
+            st.booleans(),
+            st.sampled_from([0.0, 0.25, 0.5, 1.0]),
+            st.sampled_from([0.0, 0.5, 1.0]),
+            st.sampled_from([None, 0.0, 0.5]),
+        ),
+        max_size=30,
+        unique_by=lambda drawn: drawn[0],
+    )
+)
+def test_facts_are_ranked_as_their_rank_keys_sort(drawn):
+    candidates = [
+        fact(number, pinned=pinned, activation=activation, importance=importance, salience=salience)
+        for number, pinned, activation, importance, salience in drawn
+    ]
+
+    assert _ranked(candidates) == sorted(candidates, key=_rank_key)
 
 
 def test_the_character_budget_cuts_the_least_salient_first():
