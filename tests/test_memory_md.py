@@ -963,3 +963,65 @@ def test_a_block_line_is_known_as_if_every_fact_line_were_listed():
     assert known[line(1)] == "fact-0001" and known[line(3)] == "fact-0004"
     assert known[_core(block[3].rstrip())] == "fact-0005"
     assert known[line(70)] == "fact-0070" and len(known) < len(everything) / 10
+
+
+def test_a_fact_reads_as_the_candidate_made_of_its_fields():
+    from vm_memory_oracle.model.fact import Fact
+    from vm_memory_oracle.model.provenance import UNTRUSTED, Provenance
+    from vm_memory_oracle.steps.memory_md.data_file import FactCandidate
+
+    base = {"subject": "user", "predicate": "likes_a_lot", "created": "2026-01-02T03:04:05Z"}
+    facts = [
+        Fact(id="fact-a", object="green tea", source="user-stated", activation=0.9, **base),
+        Fact(
+            id="fact-b",
+            object="x",
+            text="The user moved to Lisbon",
+            source="sessions/a.jsonl:4",
+            activation=0.7,
+            category="identity",
+            importance=0.8,
+            salience=0.6,
+            pinned=True,
+            valid_from="2026-03-01",
+            superseded_by="fact-c",
+            provenance=Provenance(UNTRUSTED),
+            **base,
+        ),
+        Fact(
+            id="fact-c",
+            object="y",
+            source="sessions/a.jsonl:9",
+            activation=0.2,
+            valid_from="2026-03-01T10:00:00Z",
+            **base,
+        ),
+    ]
+    activations = [0.9, 0.55, 0.1]
+    made = [
+        Candidate(
+            id=fact.id,
+            text=fact.sentence,
+            category=fact.category or "fact",
+            importance=fact.importance or 0.0,
+            activation=activation,
+            pinned=fact.pinned,
+            superseded=not fact.current,
+            subject=fact.subject,
+            salience=fact.salience
+            if fact.salience is not None
+            else (None if fact.source.startswith("sessions/") else 1.0),
+            source=fact.source,
+            valid_from=fact.valid_from if fact.valid_from and len(fact.valid_from) == 10 else None,
+            origin=fact.said_by.origin,
+        )
+        for fact, activation in zip(facts, activations)
+    ]
+    read = [FactCandidate(fact, activation) for fact, activation in zip(facts, activations)]
+    names = [name for name in Candidate.__slots__ if not name.startswith("_")] + ["weight"]
+
+    for candidate, fact_read in zip(made, read):
+        assert {name: getattr(fact_read, name) for name in names} == {
+            name: getattr(candidate, name) for name in names
+        }
+    assert reconcile(None, read, max_lines=200) == reconcile(None, made, max_lines=200)

@@ -250,11 +250,11 @@ def recovery_problems(
     if "MEMORY.md" in cuts and "MEMORY.md" not in reported:
         from vm_memory_oracle.model.fact import Fact
         from vm_memory_oracle.steps.memory_md.block import BEGIN, END, block_fact_ids
-        from vm_memory_oracle.steps.memory_md.data_file import candidate
+        from vm_memory_oracle.steps.memory_md.data_file import FactCandidate
 
         text = (data / "MEMORY.md").read_text()
         facts = records(data / "knowledge-graph" / "facts.jsonl")
-        known = [candidate(Fact.from_record(fact), 0.0) for fact in facts]
+        known = [FactCandidate(Fact.from_record(fact), 0.0) for fact in facts]
         block = block_fact_ids(text, known)
         inside = text.split(BEGIN, 1)[-1].split(END, 1)[0]
         lines = [line for line in inside.splitlines() if line.startswith("- ")]

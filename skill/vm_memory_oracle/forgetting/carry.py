@@ -392,12 +392,14 @@ def _described(ident: str | None, selection: Selection, changed: list[str]) -> F
 def _files(graph, selection: Selection) -> list[str]:
     """The files a forget of `selection` changes (data directory relative)."""
     from ..steps.memory_md.block import fact_line
-    from ..steps.memory_md.data_file import candidate
+    from ..steps.memory_md.data_file import FactCandidate
     from .selection import preview_files
 
     layout = graph.layout
     memory_md = layout.memory_md.read_text("utf-8") if layout.memory_md.exists() else ""
-    shown = {fact.id for fact in selection.facts if fact_line(candidate(fact, 0.0)) in memory_md}
+    shown = {
+        fact.id for fact in selection.facts if fact_line(FactCandidate(fact, 0.0)) in memory_md
+    }
     changed = preview_files(selection, layout, shown)
     sources = selection.sources
     ids = {fact.id for fact in selection.facts} | {a.fact.id for a in selection.archived}

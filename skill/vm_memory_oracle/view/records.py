@@ -287,7 +287,7 @@ def _forgotten_sources(graph: KnowledgeGraph) -> frozenset[str]:
 def _memory_md_ids(graph: KnowledgeGraph, facts: list[Fact], values: list[float]) -> set[str]:
     """The facts MEMORY.md's managed block shows, known by their lines as the block is."""
     from ..steps.memory_md.block import block_fact_ids
-    from ..steps.memory_md.data_file import candidate
+    from ..steps.memory_md.data_file import FactCandidate
 
     path = graph.layout.memory_md
     try:
@@ -295,7 +295,9 @@ def _memory_md_ids(graph: KnowledgeGraph, facts: list[Fact], values: list[float]
     except (FileNotFoundError, UnicodeDecodeError):
         return set()
     candidates = [
-        candidate(fact, value) for fact, value in zip(facts, values, strict=True) if fact.current
+        FactCandidate(fact, value)
+        for fact, value in zip(facts, values, strict=True)
+        if fact.current
     ]
     return set(block_fact_ids(text, candidates))
 

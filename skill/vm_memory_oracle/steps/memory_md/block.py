@@ -17,6 +17,7 @@ from collections.abc import Container, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 from operator import attrgetter
+from typing import Protocol
 
 from ...extract.fragments import without_opening
 from ...extract.redact import redact
@@ -70,6 +71,44 @@ _BARE_TOKEN = (
 _BARE = re.compile(rf"{_BARE_TOKEN}(?:[\s,;]+{_BARE_TOKEN})*[.,;]?")
 
 
+class Shown(Protocol):
+    """What reconcile reads of an active fact: a Candidate, or a fact read as one when
+    asked (data_file.FactCandidate)."""
+
+    @property
+    def id(self) -> str: ...
+    @property
+    def text(self) -> str: ...
+    @property
+    def category(self) -> str: ...
+    @property
+    def importance(self) -> float: ...
+    @property
+    def activation(self) -> float: ...
+    @property
+    def pinned(self) -> bool: ...
+    @property
+    def superseded(self) -> bool: ...
+    @property
+    def subject(self) -> str: ...
+    @property
+    def salience(self) -> float | None: ...
+    @property
+    def source(self) -> str: ...
+    @property
+    def valid_from(self) -> str | None: ...
+    @property
+    def origin(self) -> str: ...
+    @property
+    def weight(self) -> float: ...
+
+
+def weight_of(importance: float, salience: float | None, activation: float) -> float:
+    """What the block is filled by, after pinned facts: salience x activation (the
+    importance stands in for a salience never scored)."""
+    return (importance if salience is None else salience) * activation
+
+
 @dataclass(frozen=True, slots=True)
 class Candidate:
     """One active fact as reconcile sees it."""
@@ -89,9 +128,7 @@ class Candidate:
 
     @property
     def weight(self) -> float:
-        """What the block is filled by, after pinned facts: salience x activation."""
-        salience = self.importance if self.salience is None else self.salience
-        return salience * self.activation
+        return weight_of(self.importance, self.salience, self.activation)
 
 
 @dataclass
@@ -118,7 +155,7 @@ class _Document:
     after: str  # everything after the END line, verbatim
 
 
-def _category(candidate: Candidate) -> str:
+def _category(candidate: Shown) -> str:
     return candidate.category.strip().lower()
 
 
@@ -131,7 +168,7 @@ def _subject_problem(subject: str) -> str | None:
     return None
 
 
-def promotion_problem(candidate: Candidate) -> str | None:
+def promotion_problem(candidate: Shown) -> str | None:
     """Why this fact must never be in MEMORY.md, or None when it may be."""
     if candidate.origin not in TRUSTED:
         return f"of {candidate.origin} origin: only the owner's and the agent's words go there"
@@ -253,7 +290,7 @@ def _core(line: str) -> str:
 
 def _known(
     block: list[str],
-    candidates: Sequence[Candidate],
+    candidates: Sequence[Shown],
     former: dict[str, str] | None = None,
     add_above: float = ADD_ABOVE,
 ) -> dict[str, str]:
@@ -276,7 +313,7 @@ def _known(
         if first.get(candidate.id) == -1:
             first[candidate.id] = place  # the first of a repeated id claims, as reconcile
 
-    def claim(candidate: Candidate) -> tuple:
+    def claim(candidate: Shown) -> tuple:
         addable = candidate.pinned or candidate.activation > add_above
         return (candidate.superseded, not addable, _rank_key(candidate))
 
@@ -306,13 +343,13 @@ def block_fact_ids(text: str | None, candidates=()) -> list[str]:
 
 
 def _select(
-    candidates: dict[str, Candidate], old_ids: list[str], add_above: float, remove_below: float
-) -> tuple[list[Candidate], dict[str, str], list[tuple[str, str]]]:
+    candidates: dict[str, Shown], old_ids: list[str], add_above: float, remove_below: float
+) -> tuple[list[Shown], dict[str, str], list[tuple[str, str]]]:
     """The facts that belong in the block, why each old one that does not leaves (the
     others' reasons are not kept: a million facts would each hold one), and which are
     refused."""
     in_block = set(old_ids)
-    wanted: list[Candidate] = []
+    wanted: list[Shown] = []
     reasons: dict[str, str] = {}
     skipped: list[tuple[str, str]] = []
     for candidate in candidates.values():
@@ -344,7 +381,7 @@ def chars(text: str) -> int:
     return len(text.encode("utf-16-le")) // 2
 
 
-def display(candidate: Candidate) -> str:
+def display(candidate: Shown) -> str:
     """The fact as its line shows it: its text without a spoken opening ("Yeah, ..."), its
     day when it is dated and the text does not say it, shortened at a word to fit
     MAX_LINE_CHARS."""
@@ -377,7 +414,7 @@ def line_cost(text: str) -> int:
     return chars(f"- {text}") + 1
 
 
-def fact_line(candidate: Candidate) -> str:
+def fact_line(candidate: Shown) -> str:
     return f"- {display(candidate)}"
 
 
@@ -386,7 +423,7 @@ def _heading(subject: str) -> str:
     return USER_HEADING if name.casefold() in (USER, "用户") else f"## {name}"
 
 
-def _rank_key(candidate: Candidate):
+def _rank_key(candidate: Shown):
     return (not candidate.pinned, -candidate.weight, -candidate.importance, candidate.id)
 
 
@@ -409,21 +446,21 @@ def _near_duplicate(words: frozenset[str], shown: dict[frozenset[str], list[froz
 
 
 def _fit(
-    wanted: list[Candidate],
+    wanted: list[Shown],
     budget: int,
     char_budget: int | None = None,
     noted: Container[str] = frozenset(),
-) -> tuple[list[Candidate], dict[str, str], int]:
+) -> tuple[list[Shown], dict[str, str], int]:
     """The facts whose lines, with their subject headings, fit in `budget` lines and
     `char_budget` characters (line endings counted), taken in rank order: pinned first,
     then by salience x activation. One line per turn and per distinct statement. Returns
     them, why each of the `noted` others was left out, and how many of all the others
     were left out by the line cap or the character budget."""
-    taken: list[Candidate] = []
+    taken: list[Shown] = []
     left: dict[str, str] = {}
     capped = 0
 
-    def leave(candidate: Candidate, reason: str) -> None:
+    def leave(candidate: Shown, reason: str) -> None:
         if candidate.id in noted:
             left[candidate.id] = reason
 
@@ -461,7 +498,7 @@ def _fit(
     return taken, left, capped
 
 
-def _ranked(candidates: list[Candidate]) -> list[Candidate]:
+def _ranked(candidates: list[Shown]) -> list[Shown]:
     """`candidates` in the order of _rank_key, without a key tuple per candidate (a million
     facts' held 150 MB): by id, then stably by pinned, salience x activation and importance,
     compared as arrays."""
@@ -480,10 +517,10 @@ def _ranked(candidates: list[Candidate]) -> list[Candidate]:
     return [by_id[place] for place in order.tolist()]
 
 
-def _grouped(facts: list[Candidate]) -> dict[str, list[Candidate]]:
+def _grouped(facts: list[Shown]) -> dict[str, list[Shown]]:
     """The facts grouped by subject: the user first, then each subject in the order of its
     best fact; within a group, in rank order."""
-    groups: dict[str, list[Candidate]] = {}
+    groups: dict[str, list[Shown]] = {}
     for candidate in sorted(facts, key=_rank_key):
         groups.setdefault(_heading(candidate.subject), []).append(candidate)
     return {
@@ -492,7 +529,7 @@ def _grouped(facts: list[Candidate]) -> dict[str, list[Candidate]]:
     }
 
 
-def _block_lines(groups: dict[str, list[Candidate]]) -> list[str]:
+def _block_lines(groups: dict[str, list[Shown]]) -> list[str]:
     lines: list[str] = []
     for heading, group in groups.items():
         lines.append(heading)
@@ -500,7 +537,7 @@ def _block_lines(groups: dict[str, list[Candidate]]) -> list[str]:
     return lines
 
 
-def _foreign_lines(block: list[str], candidates: list[Candidate], known) -> list[str]:
+def _foreign_lines(block: list[str], candidates: Sequence[Shown], known) -> list[str]:
     """The warning for lines inside the managed block that it did not write (they are
     replaced), if there are any."""
     headings = {_heading(candidate.subject) for candidate in candidates} | _OLD_HEADINGS
@@ -551,7 +588,7 @@ def _room(
 
 def reconcile(
     current: str | None,
-    candidates: list[Candidate],
+    candidates: Sequence[Shown],
     *,
     max_lines: int,
     fill_lines: int | None = None,
@@ -587,7 +624,7 @@ def reconcile(
     old_ids = _ids_in_block(document.block, known)
     warnings = _foreign_lines(document.block, candidates, known)
 
-    by_id: dict[str, Candidate] = {}
+    by_id: dict[str, Shown] = {}
     for candidate in candidates:
         by_id.setdefault(candidate.id, candidate)  # the first of a repeated id wins
     wanted, reasons, skipped = _select(by_id, old_ids, add_above, remove_below)

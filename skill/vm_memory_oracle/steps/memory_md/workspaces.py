@@ -21,6 +21,7 @@ from __future__ import annotations
 import math
 import os
 import stat
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -30,7 +31,7 @@ from ...graph import KnowledgeGraph
 from ...openclaw.ledger import ExcludedCount
 from ...openclaw.state import BOOTSTRAP_FILES, OpenClawSetup, SetupFinding, read_setup
 from ...storage import files
-from .block import Candidate, chars, reconcile
+from .block import Shown, chars, reconcile
 
 ATTEMPTS = 5
 FILL_SHARE = 0.9
@@ -102,7 +103,7 @@ class OpenClawHealth:
 
 def write_workspace_memories(
     graph: KnowledgeGraph,
-    candidates: list[Candidate],
+    candidates: Sequence[Shown],
     setup: OpenClawSetup | None = None,
     *,
     former: dict[str, str] | None = None,
@@ -174,7 +175,7 @@ def memory_budget(workspace: Path, max_chars: int, setup: OpenClawSetup) -> int:
 def _write_one(
     graph: KnowledgeGraph,
     path: Path,
-    candidates: list[Candidate],
+    candidates: Sequence[Shown],
     budget: int,
     former: dict[str, str] | None = None,
 ):
