@@ -104,6 +104,32 @@ def test_multi_valued_predicates_replace_nothing():
     )
 
 
+def test_entities_are_the_same_when_few_names_are_kept_normalised(monkeypatch):
+    from vm_memory_oracle.graph import derived
+
+    facts = [
+        new_fact(
+            {"subject": subject, "predicate": "visited", "object": f"City {n % 4}"},
+            created="2026-05-01T00:00:00Z",
+            default_source="user-stated",
+        )
+        for n, subject in enumerate(["user", "Sam", "user", "the team", "Sam", "user"] * 3)
+    ]
+    every = derived._entity_records(facts)
+    monkeypatch.setattr(derived, "NAMES_HELD", 2)
+
+    assert derived._entity_records(facts) == every
+    assert [entity.key for entity in every] == [
+        "city 0",
+        "city 1",
+        "city 2",
+        "city 3",
+        "sam",
+        "the team",
+        "user",
+    ]
+
+
 def test_entities_and_vector_keys_made_again_when_a_fact_changes(tmp_path):
     """entity_records and wanted_vectors keep what they made of the last facts they were
     given (wanted_vectors while the facts file is unchanged); a list holding one other Fact

@@ -10,9 +10,10 @@ from dataclasses import dataclass
 from ..model.fact import Fact, normalise
 
 _VALUE_LIKE = re.compile(r"^[\d\s.,:/\-+%$€£¥]+$")
+NAMES_HELD = 1 << 16
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Entity:
     """A line of entities.jsonl: a name as first written, its normalised key, and the ids
     of the facts naming it, in the facts' order."""
@@ -25,7 +26,7 @@ class Entity:
         return {"name": self.name, "key": self.key, "fact_ids": list(self.fact_ids)}
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Relation:
     """A line of relations.jsonl: a predicate and how many current facts use it."""
 
@@ -71,17 +72,23 @@ def _entity_records(facts: list[Fact]) -> list[Entity]:
     # key -> fact ids, in order, without repeats: a fact's names come one after another, so
     # a repeat is the list's last id (a list of one id takes 64 bytes, a dictionary 232)
     mentions: dict[str, list[str]] = {}
-    keys: dict[str, str] = {}  # a subject is named by thousands of facts: normalised once
+    # A subject is named by thousands of facts: normalised once. Only the first NAMES_HELD
+    # names are kept normalised: a million facts each naming its own object held a million.
+    keys: dict[str, str] = {}
     for fact in facts:
         for name in entity_names(fact):
             key = keys.get(name)
             if key is None:
-                key = keys[name] = normalise(name)
+                key = normalise(name)
+                if len(keys) < NAMES_HELD:
+                    keys[name] = key
             names.setdefault(key, name)
             held = mentions.setdefault(key, [])
             if not held or held[-1] != fact.id:
                 held.append(fact.id)
-    return [Entity(names[key], key, tuple(mentions[key])) for key in sorted(mentions)]
+    keys.clear()
+    # each key's list let go as its record is made
+    return [Entity(names.pop(key), key, tuple(mentions.pop(key))) for key in sorted(mentions)]
 
 
 def relation_records(facts: list[Fact]) -> list[Relation]:
