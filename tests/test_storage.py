@@ -460,6 +460,13 @@ def test_facts_are_written_unchecked_only_when_known_to_pass_the_schema(store):
         store.rewrite_facts([broken])
     with pytest.raises(InvalidInputError, match="refusing to write an invalid fact record"):
         store.append_facts([Fact.from_record(make_fact(2)).changed(activation=-1.0)])
+    before = store.layout.facts.read_bytes()
+    valid = Fact.from_record(make_fact(3))  # unchecked, and before the invalid one
+    with pytest.raises(InvalidInputError, match="refusing to write an invalid fact record"):
+        store.append_facts([valid, broken.changed(id=make_fact(4)["id"])])
+    with pytest.raises(InvalidInputError, match="refusing to write an invalid fact record"):
+        store.rewrite_facts([read, valid, broken])
+    assert store.layout.facts.read_bytes() == before
     assert [fact.id for fact in store.read_facts()] == [read.id]
 
 

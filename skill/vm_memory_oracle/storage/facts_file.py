@@ -6,6 +6,7 @@ next read makes no Fact again."""
 from __future__ import annotations
 
 import sys
+from array import array
 from collections.abc import Iterable, Iterator, KeysView, Mapping
 from functools import cache
 
@@ -111,9 +112,9 @@ def facts_of(store: Writer, records: list[dict]) -> list[Fact]:
 
 def rewrite_facts(store: Writer, facts: Iterable[Fact]) -> None:
     facts = list(facts)
-    lines = _fact_lines(store, facts)
+    lines = _FactLines(store.layout, facts)
     store.rewrite_records(store.layout.facts, "fact", (), lines=lines, kept=False)
-    facts_places.rewritten(store, lines, facts)
+    facts_places.rewritten(store, lines.lengths, facts)
     facts_places.hold_facts(store, facts)
 
 
@@ -124,7 +125,7 @@ def append_facts(store: Writer, facts: Iterable[Fact]) -> None:
     memo = _made_facts(store.layout)
     held = memo.held(memo.key())
     before = snapshot.load(store.layout.snapshot_for(path), snapshot.file_key(path), disk=False)
-    lines = _fact_lines(store, facts)
+    lines = _FactLines(store.layout, facts)
     key_before = snapshot.file_key(path)
     if held is not None and before is not None and held.made_of(before):
         # read whole (a line was set aside): the records' snapshot kept in step
@@ -133,22 +134,36 @@ def append_facts(store: Writer, facts: Iterable[Fact]) -> None:
         _hold_facts(store, held.made, facts)
     else:
         store.append_records(path, "fact", (), lines=lines, kept=False)
-    facts_places.appended(store, key_before, lines, facts)
+    facts_places.appended(store, key_before, lines.lengths, facts)
     if earlier is not None:
         facts_places.hold_facts(store, [*earlier, *facts])
 
 
-def _fact_lines(store: Writer, facts: list[Fact]) -> list[str]:
-    """The lines of these facts' records, each checked against the schema unless its
-    Fact is known to pass it (read from the file, or checked by intake); the records are
-    made one at a time and not kept."""
-    layout, path = store.layout, store.layout.facts
-    return [
-        line(layout, path, "fact", fact.to_record())
-        if fact.checked
-        else checked_line(layout, path, "fact", fact.to_record())
-        for fact in facts
-    ]
+class _FactLines:
+    """The lines of the records of `facts`, made one at a time as they are written (a
+    million facts' lines held at once were 350 MB), and the length in bytes of each once
+    written (`lengths`, their newlines not counted). Each fact not known to pass the schema
+    (read from the file, or checked by intake) is checked first, when this is made: a
+    refused one stops the write before a line of it is written."""
+
+    def __init__(self, layout: Layout, facts: list[Fact]):
+        self._layout, self._facts = layout, facts
+        self.lengths: array[int] = array("q")
+        for fact in facts:
+            if not fact.checked:
+                checked_line(layout, layout.facts, "fact", fact.to_record())
+                fact.mark_checked()
+
+    def __len__(self) -> int:
+        return len(self._facts)
+
+    def __iter__(self) -> Iterator[str]:
+        layout = self._layout
+        lengths = self.lengths = array("q")
+        for fact in self._facts:
+            made = line(layout, layout.facts, "fact", fact.to_record())
+            lengths.append(facts_places.byte_length(made))
+            yield made
 
 
 def _hold_facts(store: Writer, earlier: list[Fact | None], facts: list[Fact]) -> None:

@@ -67,14 +67,10 @@ def places_of_lines(lines: Iterable[tuple[int, int, Fact]], size: int) -> Places
     return found.places(size)
 
 
-def byte_lengths(lines: list[str]) -> np.ndarray:
-    """The length of each line in UTF-8, not counting its newline (no encoded copy of the
-    lines is held: a million facts' lines are 350 MB)."""
-    return np.fromiter(
-        (len(line) if line.isascii() else len(line.encode("utf-8")) for line in lines),
-        dtype=np.int64,
-        count=len(lines),
-    )
+def byte_length(line: str) -> int:
+    """The length of a line in UTF-8, not counting its newline, without an encoded copy
+    of it when it is ASCII."""
+    return len(line) if line.isascii() else len(line.encode("utf-8"))
 
 
 class _Found:
@@ -381,15 +377,18 @@ def _opened(kept: derived.Derived) -> Path:
     return kept.cache.with_name(f"{kept.cache.name} opened")
 
 
-def appended(store: Writer, key_before: tuple | None, lines: list[str], facts: list[Fact]) -> None:
-    """Keep the places in step with an append of `lines` (the lines of `facts`) to the file
-    whose key was `key_before` (taken under the write lock), when the places of that file
-    are held and the file grew by exactly those lines."""
+def appended(
+    store: Writer, key_before: tuple | None, written: Sequence[int], facts: list[Fact]
+) -> None:
+    """Keep the places in step with an append of the lines of `facts`, `written` bytes long
+    each (their newlines not counted), to the file whose key was `key_before` (taken under
+    the write lock), when the places of that file are held and the file grew by exactly
+    those lines."""
     kept = _kept(store)
     earlier = kept.earlier()
     if key_before is None or earlier is None or tuple(earlier[0][-1] or ()) != key_before:
         return
-    lengths = byte_lengths(lines)
+    lengths = np.asarray(written, dtype=np.int64)
     size = key_before[1] + int(lengths.sum()) + len(lengths)
     key = kept.key()
     if key is None or key[-1][0] != key_before[0] or key[-1][1] != size:
@@ -409,11 +408,12 @@ def appended(store: Writer, key_before: tuple | None, lines: list[str], facts: l
     )
 
 
-def rewritten(store: Writer, lines: list[str], facts: list[Fact]) -> None:
-    """Keep the places of the file just written whole with `lines` (those of `facts`)."""
+def rewritten(store: Writer, written: Sequence[int], facts: list[Fact]) -> None:
+    """Keep the places of the file just written whole with the lines of `facts`, `written`
+    bytes long each (their newlines not counted)."""
     kept = _kept(store)
     key = kept.key()
-    lengths = byte_lengths(lines)
+    lengths = np.asarray(written, dtype=np.int64)
     size = int(lengths.sum()) + len(lengths)
     if key is None or key[-1][1] != size:
         return

@@ -133,8 +133,9 @@ def _parsed(
     return record, text
 
 
-def append_lines(path: Path, lines: Iterable[str], *, durable: bool = True) -> None:
-    """Append whole lines in a single write, durably, or not at all.
+def append_lines(path: Path, lines: Iterable[str], *, durable: bool = True) -> bool:
+    """Append whole lines in a single write, durably, or not at all; whether there were
+    any.
 
     If the file's last line lacks its newline (a torn earlier write), a newline goes first,
     so the torn tail stays one bad line and never swallows the new records. If the write
@@ -151,7 +152,7 @@ def append_lines(path: Path, lines: Iterable[str], *, durable: bool = True) -> N
     pieces = encoded_lines(lines)
     first = next(pieces, b"")
     if not first:
-        return
+        return False
     with _naming(path):
         fd = os.open(path, os.O_RDWR | os.O_APPEND | os.O_CREAT | os.O_NOFOLLOW, FILE_MODE)
         try:
@@ -174,6 +175,7 @@ def append_lines(path: Path, lines: Iterable[str], *, durable: bool = True) -> N
                 raise
         finally:
             os.close(fd)
+    return True
 
 
 # Writes a file's content piece by piece through the function it is given (a producer

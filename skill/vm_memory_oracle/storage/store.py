@@ -262,7 +262,7 @@ class Store:
         kind: str,
         records: Iterable[dict],
         *,
-        lines: list[str] | None = None,
+        lines: Iterable[str] | None = None,
         copy: bool = True,
         kept: bool = True,
     ) -> None:
@@ -278,8 +278,7 @@ class Store:
             return
         cache = self.layout.snapshot_for(path)
         before = snapshot.load(cache, snapshot.file_key(path), disk=False) if kept else None
-        files.append_lines(path, lines, durable=self._durable)
-        if lines:
+        if files.append_lines(path, lines, durable=self._durable):
             self.touched(path)
         if not kept:
             snapshot.discard(cache)

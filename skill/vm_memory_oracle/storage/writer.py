@@ -47,7 +47,7 @@ class Writer(Protocol):
         kind: str,
         records: Iterable[dict],
         *,
-        lines: list[str] | None = None,
+        lines: Iterable[str] | None = None,
         copy: bool = True,
         kept: bool = True,
     ) -> None: ...
