@@ -129,6 +129,32 @@ def test_new_fact_writes_what_it_always_wrote():
     assert fact.sources == () and fact.text is None and fact.superseded_by is None
 
 
+def test_the_facts_of_one_input_share_what_repeats_and_write_what_they_always_wrote():
+    import io
+
+    from vm_memory_oracle.intake import facts_from_jsonl
+    from vm_memory_oracle.model.provenance import OWNER_SAID
+
+    lines = [
+        {"subject": "user", "predicate": "likes", "object": f"tea {n}", "category": "preference"}
+        for n in range(3)
+    ]
+    given = "".join(json.dumps(line) + "\n" for line in lines).encode()
+
+    facts = facts_from_jsonl(io.BytesIO(given), "in.jsonl", created=NOW).facts
+
+    alone = [
+        new_fact(
+            line, created=NOW, default_source="import:in.jsonl", provenance=OWNER_SAID
+        ).to_record()
+        for line in lines
+    ]
+    assert [fact.to_record() for fact in facts] == alone
+    first, *others = facts
+    for name in ("subject", "source", "created", "category", "provenance", "_keys"):
+        assert all(getattr(other, name) is getattr(first, name) for other in others), name
+
+
 def test_a_fact_made_without_a_record_writes_what_it_holds():
     fact = Fact(
         id="fact-00000000-0000-5000-8000-000000000000",

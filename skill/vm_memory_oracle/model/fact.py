@@ -416,10 +416,16 @@ def replacement_key(fact: Fact, single_valued: frozenset[str]) -> tuple | None:
 
 
 def new_fact(
-    fields: dict, *, created: str, default_source: str, provenance: Provenance | None = None
+    fields: dict,
+    *,
+    created: str,
+    default_source: str,
+    provenance: Provenance | None = None,
+    shared: dict | None = None,
 ) -> Fact:
     """A complete fact from the fields a user gave (already schema-checked input), said by
-    whom `provenance` names (set by the caller, never by the fields)."""
+    whom `provenance` names (set by the caller, never by the fields). `shared`: as for
+    Fact.from_record, kept by the maker of many facts."""
     subject = clean_text(fields["subject"])
     predicate = normalise_predicate(fields["predicate"])
     obj = clean_text(fields["object"])
@@ -457,7 +463,7 @@ def new_fact(
         record["salience"] = round(float(fields["salience"]), 3)
     if provenance is not None:
         record["provenance"] = provenance.to_json()
-    return Fact.from_record(record)
+    return Fact.from_record(record, shared=shared)
 
 
 def vector_id(fact_id: str) -> int:
