@@ -106,3 +106,16 @@ def test_an_extended_snapshot_is_the_one_a_whole_build_makes(triples, colliding)
         check_reads_as_built(whole, facts)
     finally:
         packed.text_hash = lexical.text_hash = original  # type: ignore[assignment]
+
+
+@settings(max_examples=20, deadline=None)
+@given(triples=st.lists(FACT, min_size=1, max_size=12))
+def test_a_snapshot_is_the_same_when_few_texts_are_kept_read(triples):
+    facts = facts_of(triples)
+    every = lexical.build_lexical_index(facts)
+    held = lexical.TEXTS_HELD
+    lexical.TEXTS_HELD = 1  # the subjects and objects after the first are read again
+    try:
+        assert lexical.build_lexical_index(facts) == every
+    finally:
+        lexical.TEXTS_HELD = held

@@ -42,6 +42,8 @@ from ..storage.packed import (
 from . import index as lexical_documents
 from .index import document_text
 
+TEXTS_HELD = 1 << 16
+
 # In subject_name and object_name: an end that names nothing (an object too long to be a
 # name, or a text with no evidence term).
 NO_NAME = 0xFFFFFFFF
@@ -139,7 +141,11 @@ def build_lexical_index(facts: list[Fact]) -> LexicalSnapshot:
     # the exact keys' hashes and fact numbers as two columns (a million facts' four million
     # keys as tuples of Python ints held 460 MB)
     exact_hashes, exact_owners = array("Q"), array("I")
-    postings: dict[str, array] = {}
+    # Each term's number as met, and the term and fact numbers of each posting as two
+    # columns: a million facts' postings as an array a term, their terms as tuples with
+    # their hashes, held 300 MB.
+    term_numbers: dict[str, int] = {}
+    posted_terms, posted_facts = array("I"), array("I")
     vids = array("Q")
     names: dict[str, int] = {}
     read: dict[str, int] = {}
@@ -153,20 +159,20 @@ def build_lexical_index(facts: list[Fact]) -> LexicalSnapshot:
             exact_hashes.append(key_hash(key))
             exact_owners.append(number)
         for term in set(tokens(document_text(fact))):
-            postings.setdefault(term, array("I")).append(number)
+            posted_terms.append(term_numbers.setdefault(term, len(term_numbers)))
+            posted_facts.append(number)
+    read.clear()
     hashes = np.frombuffer(exact_hashes, dtype=np.uint64)
     owners = np.frombuffer(exact_owners, dtype=np.uint32)
     order = np.lexsort((owners, hashes))  # by hash, then by fact number
     columns = fact_columns(facts)
-    terms = sorted((text_hash(term), term) for term in postings)
-    numbers = array("I")
-    ends = array("I")
-    for _, term in terms:
-        numbers.extend(postings[term])
-        ends.append(len(numbers))
+    terms = list(term_numbers)
+    term_numbers.clear()
+    term_order, term_hashes = _by_hash(terms)
+    numbers, ends = _postings(term_order, posted_terms, posted_facts)
     id_text, id_ends = pack_texts(ids)
     name_text, name_ends = pack_texts(names)
-    term_text, term_ends = pack_texts(term for _, term in terms)
+    term_text, term_ends = pack_texts(terms[place] for place in term_order.tolist())
     return LexicalSnapshot(
         id_text=id_text,
         id_ends=id_ends,
@@ -185,12 +191,40 @@ def build_lexical_index(facts: list[Fact]) -> LexicalSnapshot:
         object_name=object_name.tobytes(),
         term_text=term_text,
         term_ends=term_ends,
-        term_hashes=array("Q", [hashed for hashed, _ in terms]).tobytes(),
+        term_hashes=term_hashes.tobytes(),
         posting_ends=ends.tobytes(),
         posting_numbers=numbers.tobytes(),
         exact_hashes=hashes[order].tobytes(),
         exact_numbers=owners[order].tobytes(),
     )
+
+
+def _by_hash(terms: list[str]) -> tuple[np.ndarray, np.ndarray]:
+    """The order of `terms` by their hashes, then (for a hash shared) by themselves, and
+    their hashes in that order."""
+    hashes = np.fromiter(map(text_hash, terms), dtype=np.uint64, count=len(terms))
+    order = np.argsort(hashes, kind="stable")
+    if len(order) and np.any(np.diff(hashes[order]) == 0):
+        order = np.array(
+            sorted(range(len(terms)), key=lambda place: (int(hashes[place]), terms[place])),
+            dtype=np.int64,
+        )
+    return order, hashes[order]
+
+
+def _postings(
+    term_order: np.ndarray, posted_terms: array, posted_facts: array
+) -> tuple[np.ndarray, np.ndarray]:
+    """The fact numbers of each term's posting one after another, the terms in
+    `term_order`, each term's in the order they were posted (the facts' order); and the
+    end of each term's (uint32 both)."""
+    slot = np.empty(len(term_order), dtype=np.uint32)
+    slot[term_order] = np.arange(len(term_order), dtype=np.uint32)
+    slots = slot[np.frombuffer(posted_terms, dtype=np.uint32)]
+    grouped = np.argsort(slots, kind="stable")
+    numbers = np.frombuffer(posted_facts, dtype=np.uint32)[grouped]
+    ends = np.cumsum(np.bincount(slots, minlength=len(term_order)), dtype=np.int64)
+    return numbers, ends.astype(np.uint32)
 
 
 def extend_lexical_index(index: LexicalSnapshot, facts: list[Fact]) -> LexicalSnapshot:
@@ -354,11 +388,15 @@ def _aliases(facts: list[Fact]) -> list[list[list[str]]]:
 
 def _name_number(text: str, names: dict[str, int], read: dict[str, int]) -> int:
     """The number in `names` (name_key -> number, grown as met) of the name a subject or
-    object is, NO_NAME for one too long to be a name; `read`: the texts met."""
+    object is, NO_NAME for one too long to be a name; `read`: the first TEXTS_HELD texts
+    met (a subject is met a thousand times; a million facts each with its own object would
+    keep a million)."""
     number = read.get(text)
     if number is None:
         name = name_of(text)
-        number = read[text] = names.setdefault(name, len(names)) if name else NO_NAME
+        number = names.setdefault(name, len(names)) if name else NO_NAME
+        if len(read) < TEXTS_HELD:
+            read[text] = number
     return number
 
 
