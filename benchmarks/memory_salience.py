@@ -29,7 +29,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from vm_memory_oracle.cli import main as cli_main  # noqa: E402
 from vm_memory_oracle.steps.memory_md.block import BEGIN, END, fact_line  # noqa: E402
-from vm_memory_oracle.steps.memory_md.data_file import candidate  # noqa: E402
+from vm_memory_oracle.steps.memory_md.data_file import FactCandidate  # noqa: E402
 
 from locomo import load_dataset  # noqa: E402
 from locomo_retrieval import KEPT_EMBEDDINGS, prepare  # noqa: E402
@@ -89,7 +89,7 @@ def score(workdir: Path, caches: Path | None = None) -> list[Salience]:
         salient_turns |= {dia for ids in shown_observations for dia in ids}
         dia_of_source = {source: dia for dia, source in conversation.turn_sources.items()}
         # A line of the block is known by its text, as consolidation knows it.
-        facts = {fact_line(candidate(fact, 0.0)): fact for fact in graph.facts()}
+        facts = {fact_line(FactCandidate(fact, 0.0)): fact for fact in graph.facts()}
         text = (data / "MEMORY.md").read_text(encoding="utf-8")
         result = Salience(conversation.sample_id, chars=len(text))
         shown: set[str] = set()
