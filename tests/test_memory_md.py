@@ -19,15 +19,14 @@ from vm_memory_oracle.steps.memory_md.block import (
     MAX_LINE_CHARS,
     REMOVE_BELOW,
     SAME_TURN_REASON,
-    Candidate,
     _rank_key,
     _ranked,
     block_fact_ids,
     chars,
     fact_line,
-    promotion_problem,
     reconcile,
 )
+from vm_memory_oracle.steps.memory_md.candidates import Candidate, promotion_problem
 
 OPENAI_KEY = "sk-" + "A1b2C3d4E5" * 4
 FOREIGN_WARNING = (

@@ -17,17 +17,19 @@ from collections.abc import Container, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 from operator import attrgetter
-from typing import Protocol
 
 from ...extract.fragments import without_opening
-from ...extract.redact import redact
-from ...model.provenance import OWNER, TRUSTED
+from .candidates import (
+    USER,
+    Shown,
+    category_of,
+    promotion_problem,
+)
 
 BEGIN = "<!-- vm-memory-oracle:begin -->"
 END = "<!-- vm-memory-oracle:end -->"
 ADD_ABOVE = 0.5  # facts with activation > this are added
 REMOVE_BELOW = 0.15  # facts in the block with activation < this are removed
-MAX_TEXT_CHARS = 300
 MAX_LINE_CHARS = 200  # a longer fact is shortened at a word, with "…"
 DEFAULT_DOCUMENT = f"# MEMORY\n\n{BEGIN}\n{END}\n"
 CAP_REASON = "MEMORY.md line cap"
@@ -35,7 +37,6 @@ CHAR_CAP_REASON = "MEMORY.md character budget"
 GONE_REASON = "no longer an active fact (forgotten or archived)"
 SAME_TURN_REASON = "another statement of the same turn is shown"
 DUPLICATE_REASON = "a near-duplicate of a line shown"
-USER = "user"
 USER_HEADING = "## The user"
 # Two lines whose words overlap this much (Jaccard) say the same thing: one is shown.
 NEAR_DUPLICATE = 0.8
@@ -54,81 +55,8 @@ _OLD_HEADINGS = frozenset(
         "## Temporary",
     )
 )
-_SAFE_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.:-]*")
 _DAY = re.compile(r"\d{4}-\d{2}-\d{2}")
 _WORDS = re.compile(r"[^\W_]+|[\u4e00-\u9fff]", re.UNICODE)
-_LOG_LINE = re.compile(
-    r"\[?\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}"  # ISO date-time
-    r"|\[[^\]]*\d{1,2}:\d{2}[^\]]*\]|\[\d{9,}"
-)  # [time], [epoch]
-_BARE_TOKEN = (
-    r"(?:[0-9a-fA-F]{8}(?:-[0-9a-fA-F]{4}){3}-[0-9a-fA-F]{12}"  # uuid
-    r"|(?=[0-9a-fA-F]*\d)[0-9a-fA-F]{7,}"  # hash
-    r"|[A-Za-z]+[-_:][\w-]*\d[\w-]*"  # fact-..., id_42
-    r"|[~.]?(?:[\w.-]*[/\\])+[\w.-]*"  # a/b, C:\x
-    r"|[\w.-]+\.(?:md|jsonl?|txt|log|py|ya?ml|toml|csv|bin|npz))"
-)
-_BARE = re.compile(rf"{_BARE_TOKEN}(?:[\s,;]+{_BARE_TOKEN})*[.,;]?")
-
-
-class Shown(Protocol):
-    """What reconcile reads of an active fact: a Candidate, or a fact read as one when
-    asked (data_file.FactCandidate)."""
-
-    @property
-    def id(self) -> str: ...
-    @property
-    def text(self) -> str: ...
-    @property
-    def category(self) -> str: ...
-    @property
-    def importance(self) -> float: ...
-    @property
-    def activation(self) -> float: ...
-    @property
-    def pinned(self) -> bool: ...
-    @property
-    def superseded(self) -> bool: ...
-    @property
-    def subject(self) -> str: ...
-    @property
-    def salience(self) -> float | None: ...
-    @property
-    def source(self) -> str: ...
-    @property
-    def valid_from(self) -> str | None: ...
-    @property
-    def origin(self) -> str: ...
-    @property
-    def weight(self) -> float: ...
-
-
-def weight_of(importance: float, salience: float | None, activation: float) -> float:
-    """What the block is filled by, after pinned facts: salience x activation (the
-    importance stands in for a salience never scored)."""
-    return (importance if salience is None else salience) * activation
-
-
-@dataclass(frozen=True, slots=True)
-class Candidate:
-    """One active fact as reconcile sees it."""
-
-    id: str
-    text: str
-    category: str
-    importance: float
-    activation: float
-    pinned: bool = False
-    superseded: bool = False
-    subject: str = USER
-    salience: float | None = None  # None: the importance stands in for it
-    source: str = ""  # sessions/<log>:<line> for a fact learned from a turn
-    valid_from: str | None = None  # a day (YYYY-MM-DD) for a dated fact
-    origin: str = OWNER  # who said it (model/provenance.py)
-
-    @property
-    def weight(self) -> float:
-        return weight_of(self.importance, self.salience, self.activation)
 
 
 @dataclass
@@ -153,55 +81,6 @@ class _Document:
     block: list[str]  # the lines between the markers, without their endings
     end_ending: str  # the END line's own ending ("" when it is the last line unended)
     after: str  # everything after the END line, verbatim
-
-
-def _category(candidate: Shown) -> str:
-    return candidate.category.strip().lower()
-
-
-@lru_cache(maxsize=4096)  # a memory has few subjects, each shared by many facts
-def _subject_problem(subject: str) -> str | None:
-    if "<!--" in subject or "-->" in subject or len(subject.splitlines()) > 1:
-        return "its subject would break the block (a marker or a line break)"
-    if redact(subject).count:
-        return "its subject holds a secret"
-    return None
-
-
-def promotion_problem(candidate: Shown) -> str | None:
-    """Why this fact must never be in MEMORY.md, or None when it may be."""
-    if candidate.origin not in TRUSTED:
-        return f"of {candidate.origin} origin: only the owner's and the agent's words go there"
-    text = candidate.text.strip()
-    if not text:
-        return "empty text"
-    secrets = redact(text)
-    if secrets.count:
-        return f"holds a secret ({', '.join(sorted(set(secrets.kinds)))})"
-    if "[REDACTED:" in text:
-        return "holds a redacted secret"
-    if text.splitlines() != [text]:
-        return "contains a line break (would break the block)"
-    if "<!--" in text or "-->" in text:
-        return "contains an HTML comment marker (would break the block)"
-    subject_problem = _subject_problem(candidate.subject)
-    if subject_problem:
-        return subject_problem
-    if not _SAFE_ID.fullmatch(candidate.id):
-        return "its id cannot be written in a comment"
-    if len(text) > MAX_TEXT_CHARS:
-        return "too long for a memory line"
-    if _LOG_LINE.match(text):
-        return "looks like a raw log line"
-    if text[0] in "{[":
-        return "looks like JSON metadata"
-    if "sessions/" in text and ".jsonl" in text:
-        return "cites a session log file"
-    if _BARE.fullmatch(text):
-        return "a bare id, hash or path with no words"
-    if _category(candidate) == "temporary" and not candidate.pinned:
-        return "temporary facts stay out of MEMORY.md"
-    return None
 
 
 def _content(line: str) -> str:
@@ -471,7 +350,7 @@ def _fit(
         # Of the remarks of one turn (category "fact": what no pattern read), the most
         # salient speaks for the turn; what a pattern read (a name, an allergy, a home)
         # is a fact of its own.
-        remark = candidate.source.startswith("sessions/") and _category(candidate) == "fact"
+        remark = candidate.source.startswith("sessions/") and category_of(candidate) == "fact"
         if remark and candidate.source in turns:
             leave(candidate, SAME_TURN_REASON)
             continue

@@ -16,7 +16,8 @@ from ...errors import ChangedMeanwhile
 from ...graph import KnowledgeGraph
 from ...model.fact import Fact
 from ..report import StepReport
-from .block import Reconciled, Shown, chars, fact_line, reconcile, weight_of
+from .block import Reconciled, chars, fact_line, reconcile
+from .candidates import Shown, weight_of
 
 ATTEMPTS = 5
 # The block fills MEMORY.md to 90% of memory_md_max_lines (180 of 200): the health check
@@ -32,7 +33,7 @@ def memory_candidates(graph: KnowledgeGraph, now: datetime) -> list[FactCandidat
 
 
 class FactCandidate:
-    """A fact as reconcile sees it (block.Shown), read from the Fact when asked: the
+    """A fact as reconcile sees it (candidates.Shown), read from the Fact when asked: the
     graph holds the Facts anyway, and a Candidate of each, with its own sentence, held
     300 MB more at a million facts."""
 

@@ -31,7 +31,8 @@ from ...graph import KnowledgeGraph
 from ...openclaw.ledger import ExcludedCount
 from ...openclaw.state import BOOTSTRAP_FILES, OpenClawSetup, SetupFinding, read_setup
 from ...storage import files
-from .block import Shown, chars, reconcile
+from .block import chars, reconcile
+from .candidates import Shown
 
 ATTEMPTS = 5
 FILL_SHARE = 0.9
