@@ -80,6 +80,7 @@ def _entity_records(facts: list[Fact]) -> list[Entity]:
             key = keys.get(name)
             if key is None:
                 key = normalise(name)
+                key = name if key == name else key  # one string, not two equal ones
                 if len(keys) < NAMES_HELD:
                     keys[name] = key
             names.setdefault(key, name)
