@@ -85,7 +85,7 @@ class Texts(Sequence[str]):
         return (self[number] for number in range(len(self)))
 
 
-def _width(texts: Texts) -> int | None:
+def texts_width(texts: Texts) -> int | None:
     """The length in bytes every one of `texts` has, None when they differ."""
     if not len(texts):
         return 0
@@ -178,8 +178,8 @@ class Numbers(Mapping[str, int]):
     def many_packed(self, texts: Texts, hashes: np.ndarray) -> np.ndarray:
         """many(texts), given the texts' hashes: where every text of both is as long as
         every other (fact ids), the matches are compared together, byte for byte."""
-        width = _width(texts)
-        if width is None or width != _width(self.texts) or not len(self._hashes):
+        width = texts_width(texts)
+        if width is None or width != texts_width(self.texts) or not len(self._hashes):
             return self.many(texts)
         mine = np.frombuffer(self._hashes, dtype=np.uint64)
         inside = np.minimum(np.searchsorted(mine, hashes), len(mine) - 1)

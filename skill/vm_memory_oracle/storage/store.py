@@ -527,9 +527,10 @@ class Store:
     # -- JSON files ------------------------------------------------------------------------
     def write_validated_json(
         self, path: Path, kind: str, document, *, compact: bool = False, checked=None
-    ) -> None:
+    ) -> bool:
         """Write `document` once it passes the `kind` schema. `checked`: the part of it to
-        check, when the rest is known to pass (entries read from the file and kept)."""
+        check, when the rest is known to pass (entries read from the file and kept). False
+        when the file is refused and skipped (Store.usable), so nothing was written."""
         fault = problem(kind, document if checked is None else checked)
         if fault:
             raise InvalidInputError(
@@ -537,7 +538,7 @@ class Store:
                 source=self.layout.relative(path),
             )
         if not self.usable(path):
-            return
+            return False
         try:
             files.write_json_atomic(path, document, compact=compact)
         except strict_json.JsonRefused as exc:
@@ -545,6 +546,7 @@ class Store:
                 f"refusing to write a {kind} document that {exc}", source=self.layout.relative(path)
             ) from None
         self.touched(path)
+        return True
 
     def read_json_file(self, path: Path, kind: str):
         """A JSON document that must be valid; raises InvalidInputError naming the file."""
