@@ -4,6 +4,7 @@ packed state follows the file as it changes."""
 
 from __future__ import annotations
 
+import json
 import os
 
 import numpy as np
@@ -256,8 +257,6 @@ def test_folding_a_state_that_is_the_files_writes_nothing(store):
 
 
 def test_a_file_a_person_edited_still_reads_and_is_written_back_compact(store):
-    import json
-
     records = {
         fact_id(2): {"access_count": 1, "last_accessed": NOW, "activation": 0.5},
         fact_id(1): {"activation": 1, "access_count": 0, "last_accessed": STAMPS[2]},
@@ -292,3 +291,79 @@ def test_a_damaged_file_is_set_aside_with_the_same_warning(store, text, reason):
 
 def a_fact(one: str, **fields):
     return fact_of({"id": one, "subject": "s", "predicate": "p", "object": one, **fields})
+
+
+# -- the file packed as it is read -----------------------------------------------------------
+
+
+@settings(max_examples=80, deadline=None)
+@given(records=st.dictionaries(IDS, VALID_RECORD, max_size=20))
+def test_a_file_in_the_writers_form_is_packed_as_its_records_are(tmp_path_factory, records):
+    from vm_memory_oracle.storage.activation_file import packed_file
+
+    path = tmp_path_factory.mktemp("data") / "activation-metadata.json"
+    path.write_text(file_text(records), encoding="utf-8")
+    packed = packed_file(path)
+    assert packed is not None
+    # As the records parsed from the file pack: ties of vector id in the file's order.
+    assert packed.plain() == pack(json.loads(path.read_text())["facts"]).plain()
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # Indented, or its records' keys in another order: a file a person edited.
+        '{\n  "facts": {}, "updated": "2026-05-15T14:30:00Z"}',
+        '{"facts":{"F1":{"activation":1,"access_count":0,"last_accessed":"T"}},"updated":"T"}',
+        # The same fact twice, or the facts out of order.
+        '{"facts":{"F1":R,"F1":R},"updated":"T"}',
+        '{"facts":{"F2":R,"F1":R},"updated":"T"}',
+        # What the schema refuses: an activation above 1, a key it does not know, a time
+        # that is not one, a heard list of an empty text.
+        '{"facts":{"F1":{"access_count":0,"activation":1.5,"last_accessed":"T"}},"updated":"T"}',
+        '{"facts":{"F1":{"access_count":0,"activation":1,"last_accessed":"T","x":1}},'
+        '"updated":"T"}',
+        '{"facts":{"F1":{"access_count":0,"activation":1,"last_accessed":"yesterday"}},'
+        '"updated":"T"}',
+        '{"facts":{"F1":{"access_count":0,"activation":1,"heard":[""],"last_accessed":"T"}},'
+        '"updated":"T"}',
+        # Cut short, or more after its end.
+        '{"facts":{"F1":R,',
+        '{"facts":{"F1":R},"updated":"T"}{}',
+    ],
+)
+def test_a_file_in_any_other_form_is_not_packed_as_it_is_read(tmp_path, text):
+    from vm_memory_oracle.storage.activation_file import packed_file
+
+    record = '{"access_count":0,"activation":1,"last_accessed":"T"}'
+    text = (
+        text.replace("R", record)
+        .replace("F1", fact_id(1))
+        .replace("F2", fact_id(2))
+        .replace('"T"', f'"{NOW}"')
+    )
+    path = tmp_path / "activation-metadata.json"
+    path.write_text(text, encoding="utf-8")
+    assert packed_file(path) is None
+
+
+def test_a_file_read_a_piece_at_a_time_packs_records_cut_across_pieces(tmp_path, monkeypatch):
+    from vm_memory_oracle.storage import files
+    from vm_memory_oracle.storage.activation_file import packed_file
+
+    monkeypatch.setattr(files, "LINES_PIECE", 7)
+    records = {
+        fact_id(number): {
+            "activation": number / 50,
+            "last_accessed": STAMPS[number % len(STAMPS)],
+            "access_count": number,
+            **({"heard": [f"log.jsonl:{number}", 'é\\"]']} if number % 3 else {}),
+        }
+        for number in range(40)
+    }
+    path = tmp_path / "activation-metadata.json"
+    path.write_text(file_text(records), encoding="utf-8")
+    packed = packed_file(path)
+    assert (
+        packed is not None and packed.plain() == pack(json.loads(path.read_text())["facts"]).plain()
+    )

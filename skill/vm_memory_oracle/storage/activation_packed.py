@@ -69,18 +69,18 @@ def pack(records: Mapping[str, dict]) -> PackedActivation:
     a0, counts = array("d"), array("q")
     last, stamps, whole = array("q"), array("I"), bytearray()
     heard: dict[str, list[str]] = {}
-    microseconds: list[int] = []
+    times: list[int] = []
     for fact_id in ids:
         record = records[fact_id]
         stamp = record["last_accessed"]
         number = stamp_number.get(stamp)
         if number is None:
             number = stamp_number[stamp] = len(stamp_number)
-            microseconds.append(_microseconds(stamp))
+            times.append(microseconds(stamp))
         value = record["activation"]
         a0.append(value)
         whole.append(isinstance(value, int))
-        last.append(microseconds[number])
+        last.append(times[number])
         stamps.append(number)
         counts.append(record["access_count"])
         if "heard" in record:
@@ -102,7 +102,7 @@ def pack(records: Mapping[str, dict]) -> PackedActivation:
     )
 
 
-def _microseconds(stamp: str) -> int:
+def microseconds(stamp: str) -> int:
     """Whole microseconds since the epoch, as graph.columns.microseconds counts them."""
     return (parse_iso(stamp) - _EPOCH) // _MICROSECOND
 
@@ -406,11 +406,10 @@ def _in_order(ids: Texts) -> np.ndarray:
     return np.argsort(texts, kind="stable")
 
 
-def packed_activation(store: Writer, read: Callable[[], Mapping[str, dict]]) -> PackedActivation:
+def packed_activation(store: Writer, make: Callable[[], PackedActivation]) -> PackedActivation:
     """The packed state of activation-metadata.json as it is now: kept (state/cache/)
-    while the file is unchanged, else made of the file's records (by fact id) that `read`
-    gives, and kept."""
-    return derived.brought_in_step(_kept(store), lambda key: pack(read()))
+    while the file is unchanged, else made of the file (`make`), and kept."""
+    return derived.brought_in_step(_kept(store), lambda key: make())
 
 
 def held_activation(store: Writer) -> PackedActivation | None:

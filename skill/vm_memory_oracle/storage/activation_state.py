@@ -14,9 +14,11 @@ from typing import Any
 
 from ..model.activation import ActivationEntries, ActivationEntry
 from . import files, snapshot
+from .activation_file import packed_file
 from .activation_packed import (
     ActivationRecords,
     FileRecords,
+    PackedActivation,
     PackedState,
     held_activation,
     keep_written,
@@ -61,11 +63,13 @@ class ActivationState:
         facts, or every fact's a0 and last access as columns, holds."""
         store = self.store
         store.usable(store.layout.activation)
-        return packed_activation(store, self._records_to_pack).records
+        return packed_activation(store, self._packed_file).records
 
-    def _records_to_pack(self) -> dict[str, dict]:
-        """The file's records, read to be packed (and not kept once packed)."""
-        return self._file_json()
+    def _packed_file(self) -> PackedActivation:
+        """The file packed: a piece at a time where it is in the form this tool writes,
+        else read whole and checked (a damaged file is set aside and packs as none)."""
+        packed = packed_file(self.store.layout.activation)
+        return packed if packed is not None else pack(self._file_json())
 
     def entries(self, ids: set[str]) -> ActivationEntries:
         """The state of these facts alone, as `read` gives it (the caller's to change)."""
@@ -212,7 +216,7 @@ class ActivationState:
         store = self.store
         path = store.layout.activation
         refused = store.refused(path) is not None  # never read, packed or otherwise
-        held = None if refused else held_activation(store)
+        held = None if refused else held_activation(store) or packed_file(path)
         damaged = False
         state: MutableMapping[str, dict]
         if held is not None:
