@@ -367,3 +367,27 @@ def test_a_file_read_a_piece_at_a_time_packs_records_cut_across_pieces(tmp_path,
     assert (
         packed is not None and packed.plain() == pack(json.loads(path.read_text())["facts"]).plain()
     )
+
+
+def test_activation_values_of_the_packed_state_are_those_of_its_records(store):
+    from datetime import timedelta
+
+    from vm_memory_oracle.clock import parse_iso
+    from vm_memory_oracle.graph.columns import activation_values
+
+    ids = [fact_id(number) for number in range(1, 7)]
+    store.write_activation(
+        {
+            one: ActivationEntry(0.9 - number / 10, STAMPS[number % 4], 1)
+            for number, one in enumerate(ids)
+        }
+    )
+    state = store.read_activation()
+    state[ids[0]] = ActivationEntry(0.25, STAMPS[1], 2)  # set over its row
+    del state[ids[1]]  # its fact reads at its creation state
+    state = state.only(ids[:5])  # ids[5] is not in the state
+    state[fact_id(9)] = ActivationEntry(1, STAMPS[3], 0)
+    facts = [a_fact(one, importance=0.5) for one in [*ids, fact_id(9), fact_id(10)]]
+    now = parse_iso(NOW) + timedelta(days=40)
+    plain = ActivationEntries(dict(state.to_json()))
+    assert activation_values(facts, state, now, 30) == activation_values(facts, plain, now, 30)

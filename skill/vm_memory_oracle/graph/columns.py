@@ -24,7 +24,7 @@ import numpy as np
 from ..clock import SECONDS_PER_DAY, parse_iso
 from ..model.activation import ActivationEntries
 from ..model.fact import Fact
-from ..storage.activation_packed import ActivationRecords
+from ..storage.activation_packed import ActivationRecords, PackedState
 from ..storage.packed import Numbers
 
 _EPOCH = datetime(1970, 1, 1, tzinfo=timezone.utc)
@@ -216,8 +216,17 @@ def activation_values(
     it one by one (float for float), over arrays."""
     position = {fact.id: number for number, fact in enumerate(facts)}
     columns = fact_columns(facts)
-    values = ActivationColumns.of(position, columns, state).activation(columns, now, half_life_days)
-    return values.tolist()
+    held = state.to_json()
+    if isinstance(held, PackedState):  # the rows found together, no (id, a0, time) of each
+        activation = ActivationColumns(position, columns.initial.copy(), columns.created.copy())
+        rows = held.rows([fact.id for fact in facts])
+        found = rows >= 0
+        activation.a0[found] = held.records.a0[rows[found]]
+        activation.last[found] = held.records.last[rows[found]]
+        activation.apply(ActivationEntries(held.changes()))
+    else:
+        activation = ActivationColumns.of(position, columns, state)
+    return activation.activation(columns, now, half_life_days).tolist()
 
 
 @dataclass

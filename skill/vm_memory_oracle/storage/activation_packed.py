@@ -253,16 +253,22 @@ class PackedState(HeldRecords):
             return False
         return all(records[fact_id] == record for fact_id, record in self._over.items())
 
-    def select(self, ids: Sequence[str], made: Callable[[int], dict] | None = None) -> PackedState:
-        """The state of `ids` alone: the rows of those that have one (found together), in
-        the order of `ids`, and the records set of those set; with `made`, those without
-        one at made(n) for the n-th id."""
+    def rows(self, ids: Sequence[str]) -> np.ndarray:
+        """The row of the state of each of `ids`, found together: -1 for one of none (a
+        record set over a row is the row's, and not that row's record)."""
         numbers = self.records.numbers(ids)
         if self._chosen is not None and len(self._chosen):
             numbers[(numbers >= 0) & ~self._chosen[np.maximum(numbers, 0)]] = -1
         gone = [self.records.number(fact_id) for fact_id in self._deleted]
         if gone:
             numbers[np.isin(numbers, np.array(gone, dtype=np.int64))] = -1
+        return numbers
+
+    def select(self, ids: Sequence[str], made: Callable[[int], dict] | None = None) -> PackedState:
+        """The state of `ids` alone: the rows of those that have one (found together), in
+        the order of `ids`, and the records set of those set; with `made`, those without
+        one at made(n) for the n-th id."""
+        numbers = self.rows(ids)
         found = numbers[numbers >= 0]
         _, first = np.unique(found, return_index=True)  # a fact asked for twice is held once
         chosen = PackedState(self.records, found[np.sort(first)])
