@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import sys
 from array import array
-from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, fields
 from datetime import datetime, timedelta, timezone
 from functools import cache, cached_property
@@ -236,8 +236,12 @@ class PackedState(HeldRecords):
                 yield fact_id
         yield from list(self._added)
 
-    def _row_numbers(self) -> Iterable[int]:
-        return range(len(self.records)) if self._rows is None else self._rows.tolist()
+    def _row_numbers(self) -> Iterator[int]:
+        if self._rows is None:
+            yield from range(len(self.records))
+            return
+        for start in range(0, len(self._rows), GATHERED_AT_ONCE):  # not a million ints at once
+            yield from self._rows[start : start + GATHERED_AT_ONCE].tolist()
 
     def changes(self) -> dict[str, dict]:
         """The records set in this state (over a row or not), by fact id: all that a write
