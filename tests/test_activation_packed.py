@@ -391,3 +391,16 @@ def test_activation_values_of_the_packed_state_are_those_of_its_records(store):
     now = parse_iso(NOW) + timedelta(days=40)
     plain = ActivationEntries(dict(state.to_json()))
     assert activation_values(facts, state, now, 30) == activation_values(facts, plain, now, 30)
+
+
+def test_the_file_is_known_to_pass_its_schema_where_it_packs_without_being_read_whole(store):
+    assert not store.activation_passes()  # none yet
+    store.write_activation({fact_id(1): ActivationEntry(0.5, NOW, 0)})
+    assert store.activation_passes()  # its packed state is kept
+    store.layout.activation_packed_cache.unlink()
+    fresh = fresh_store(store.layout.root)
+    assert fresh.activation_passes()  # in the writer's form
+    assert not fresh.layout.activation_packed_cache.exists()  # a check keeps nothing
+    text = store.layout.activation.read_text(encoding="utf-8")
+    store.layout.activation.write_text(text.replace(",", ", "), encoding="utf-8")
+    assert not fresh_store(store.layout.root).activation_passes()  # read whole to know

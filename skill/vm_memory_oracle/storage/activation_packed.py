@@ -231,7 +231,7 @@ class PackedState(HeldRecords):
     def __iter__(self) -> Iterator[str]:
         ids, deleted = self.records.ids, self._deleted
         for number in self._row_numbers():
-            fact_id = ids[number]
+            fact_id = ids.text_at(number)
             if fact_id not in deleted:
                 yield fact_id
         yield from list(self._added)
@@ -294,7 +294,7 @@ class PackedState(HeldRecords):
         ids, a0, stamps = records.ids, records.a0, records._stamps
         texts, skipped = records._stamp_texts, self._deleted.union(self._over)
         for number in self._row_numbers():
-            fact_id = ids[number]
+            fact_id = ids.text_at(number)
             if fact_id not in skipped:
                 yield fact_id, float(a0[number]), texts[stamps[number]]
         for fact_id, record in self.changes().items():
@@ -397,8 +397,11 @@ class FileRecords(files.ObjectInBlocks):
         order = _in_order(records.ids)
         ids = records.ids
         for start in range(0, len(order), size):
-            numbers = order[start : start + size].tolist()
-            yield {ids[number]: records.record_at(number, ids[number]) for number in numbers}
+            block = {}
+            for number in order[start : start + size].tolist():
+                fact_id = ids.text_at(number)
+                block[fact_id] = records.record_at(number, fact_id)
+            yield block
 
 
 def _in_order(ids: Texts) -> np.ndarray:

@@ -211,6 +211,17 @@ class ActivationState:
         self.store.write_activation(state)
         return True
 
+    def passes(self) -> bool:
+        """Whether activation-metadata.json as it is now is known to pass its schema,
+        without reading it whole: its packed state is kept (made only of a file that
+        passed, or by the writer of what passed), or it packs as it is read (the writer's
+        form, whose every record the schema passes). Writes nothing."""
+        store = self.store
+        path = store.layout.activation
+        if store.refused(path) is not None or not path.exists():
+            return False
+        return held_activation(store) is not None or packed_file(path) is not None
+
     def peek(self) -> tuple[ActivationEntries, bool]:
         """(activation state, whether the file is damaged), writing nothing."""
         store = self.store

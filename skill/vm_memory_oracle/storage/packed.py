@@ -84,6 +84,12 @@ class Texts(Sequence[str]):
     def __iter__(self) -> Iterator[str]:
         return (self[number] for number in range(len(self)))
 
+    def text_at(self, number: int) -> str:
+        """The `number`-th text (not negative), made and not kept: for a pass over many,
+        which would only churn what is kept."""
+        start = self._ends[number - 1] if number else 0
+        return self.blob[start : self._ends[number]].decode("utf-8")
+
 
 def texts_width(texts: Texts) -> int | None:
     """The length in bytes every one of `texts` has, None when they differ."""

@@ -252,10 +252,6 @@ class Store:
         holding no record after its line (jsonl.check_lines)."""
         return jsonl.check_lines(path, kind, unique_key=unique_key, each=each)
 
-    def held_valid(self, path: Path) -> bool:
-        """Whether a snapshot of `path` as it is now is held (jsonl.held_valid)."""
-        return jsonl.held_valid(self, path)
-
     def append_records(
         self,
         path: Path,
@@ -518,6 +514,11 @@ class Store:
         """Write `state` as the whole activation file, the journal folded in, unless nothing
         would change; True when it wrote (ActivationState.fold)."""
         return self._activation.fold(state)
+
+    def activation_passes(self) -> bool:
+        """Whether activation-metadata.json is known to pass its schema without reading it
+        whole (ActivationState.passes)."""
+        return self._activation.passes()
 
     def peek_activation(self) -> tuple[ActivationEntries, bool]:
         """(activation state, whether the file is damaged), writing nothing
