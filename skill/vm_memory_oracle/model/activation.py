@@ -78,12 +78,14 @@ class HeldRecords(MutableMapping[str, dict]):
 class ActivationEntries(MutableMapping[str, ActivationEntry]):
     """Fact id -> ActivationEntry: the activation state, as the store reads and writes it.
 
-    The entries are held as the files' JSON records and made records when one is looked up:
-    the state has an entry per active fact, and making 100,000 records (100 ms) cost more
-    than loading the file's snapshot (45 ms), at every recall process and consolidation,
-    which look at a few entries or at two fields of each (decay_starts). A record set is
-    held as its JSON record; entries passed on (only, for_facts) are shared, not copied, so
-    the store writes them back as they were read and need not check them again.
+    The entries are held as the files' JSON records, a dictionary of them or HeldRecords
+    (the file's records packed, as the store reads the whole state), and made records when
+    one is looked up: the state has an entry per active fact, and making 100,000 records
+    (100 ms) cost more than loading the file's snapshot (45 ms), at every recall process and
+    consolidation, which look at a few entries or at two fields of each (decay_starts). A
+    record set is held as its JSON record; entries passed on (only, for_facts) are shared,
+    not copied (held packed, a selection of the rows), so the store writes them back as
+    they were read and need not check them again.
     """
 
     __slots__ = ("_json",)
