@@ -304,8 +304,8 @@ def _documents(store: Store) -> list[Finding]:
     for path, kind in layout.schemas().items():
         if path.suffix != ".json" or not _usable(store, path):
             continue
-        if path == layout.activation and store.held_valid(path):
-            continue  # 100,000 facts' state took a second to check again
+        if path == layout.activation and store.activation_passes():
+            continue  # read whole, a million facts' state took 500 MB to check again
         name = layout.relative(path)
         try:
             document = files.read_json(path)
@@ -430,7 +430,7 @@ def _orphans(store: Store, facts: list[Fact]) -> list[Finding]:
     found = []
     state, damaged = store.peek_activation()
     ids = {fact.id for fact in facts}
-    orphans = sorted(set(state) - ids)
+    orphans = sorted(fact_id for fact_id in state if fact_id not in ids)
     if orphans and not damaged:
         found.append(
             Finding(
@@ -499,9 +499,8 @@ def _repair(store: Store, settings, found: list[Finding]) -> None:
             store.note("entities.jsonl and relations.jsonl made again from the facts", repair=True)
         if "orphan_state" in codes:
             state = store.read_activation()
-            ids = {fact.id for fact in facts}
-            kept = state.only(fact_id for fact_id in state if fact_id in ids)
-            if kept != state:
+            kept = state.only(fact.id for fact in facts)
+            if len(kept) != len(state):
                 store.write_activation(kept)
                 store.note(
                     f"dropped the activation of {len(state) - len(kept)} fact(s) no longer held",

@@ -375,9 +375,9 @@ class KnowledgeGraph:
                 )
                 self.store.rewrite_facts(remaining)
             self._write_indexes(remaining)
-            kept = {fact.id for fact in remaining}
-            if set(state) - kept:
-                self.store.write_activation(state.only(fid for fid in state if fid in kept))
+            kept = state.only(fact.id for fact in remaining)
+            if len(kept) != len(state):  # some state is of facts that left
+                self.store.write_activation(kept)
         return records
 
     def merge(self, pairs: dict[str, tuple[str, str]], now: datetime) -> dict[str, tuple[str, str]]:

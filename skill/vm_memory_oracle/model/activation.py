@@ -7,7 +7,8 @@ so computing it twice, or after a retried consolidation, gives the same number.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Mapping, MutableMapping
+from abc import abstractmethod
+from collections.abc import Callable, Iterable, Iterator, Mapping, MutableMapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
@@ -58,15 +59,33 @@ class ActivationEntry:
         return record
 
 
+class HeldRecords(MutableMapping[str, dict]):
+    """The files' records by fact id held otherwise than as a dictionary of them (the
+    packed state of storage/activation_packed.py, with the changes made to it held apart):
+    what ActivationEntries asks of them besides a mapping's methods, each answered without
+    a record made of every entry."""
+
+    @abstractmethod
+    def select(self, ids: Sequence[str], made: Callable[[int], dict] | None = None) -> HeldRecords:
+        """The records of `ids` that are held; with `made`, those of the others too, the
+        n-th id's made by made(n)."""
+
+    @abstractmethod
+    def decay_starts(self) -> Iterator[tuple[str, float, str]]:
+        """(fact id, a0, last access) of each record."""
+
+
 class ActivationEntries(MutableMapping[str, ActivationEntry]):
     """Fact id -> ActivationEntry: the activation state, as the store reads and writes it.
 
-    The entries are held as the files' JSON records and made records when one is looked up:
-    the state has an entry per active fact, and making 100,000 records (100 ms) cost more
-    than loading the file's snapshot (45 ms), at every recall process and consolidation,
-    which look at a few entries or at two fields of each (decay_starts). A record set is
-    held as its JSON record; entries passed on (only, for_facts) are shared, not copied, so
-    the store writes them back as they were read and need not check them again.
+    The entries are held as the files' JSON records, a dictionary of them or HeldRecords
+    (the file's records packed, as the store reads the whole state), and made records when
+    one is looked up: the state has an entry per active fact, and making 100,000 records
+    (100 ms) cost more than loading the file's snapshot (45 ms), at every recall process and
+    consolidation, which look at a few entries or at two fields of each (decay_starts). A
+    record set is held as its JSON record; entries passed on (only, for_facts) are shared,
+    not copied (held packed, a selection of the rows), so the store writes them back as
+    they were read and need not check them again.
     """
 
     __slots__ = ("_json",)
@@ -112,14 +131,25 @@ class ActivationEntries(MutableMapping[str, ActivationEntry]):
         return f"ActivationEntries({len(self)} entries)"
 
     def only(self, ids: Iterable[str]) -> ActivationEntries:
-        """The entries of `ids` that are held, in the order of `ids`."""
+        """The entries of `ids` that are held, in the order of `ids` (held packed: those of
+        the packed rows in that order, then the others)."""
         held = self._json
+        if isinstance(held, HeldRecords):
+            return ActivationEntries(held.select(list(ids)))
         return ActivationEntries({fact_id: held[fact_id] for fact_id in ids if fact_id in held})
 
     def for_facts(self, facts: Iterable[Fact]) -> ActivationEntries:
         """The entries of `facts` alone, in their order; a fact without one at its creation
         state (ActivationEntry.initial)."""
         held = self._json
+        if isinstance(held, HeldRecords):
+            listed = list(facts)
+            return ActivationEntries(
+                held.select(
+                    [fact.id for fact in listed],
+                    lambda number: ActivationEntry.initial(listed[number]).to_json(),
+                )
+            )
         return ActivationEntries(
             {
                 fact.id: held[fact.id]
@@ -132,14 +162,17 @@ class ActivationEntries(MutableMapping[str, ActivationEntry]):
     def decay_starts(self) -> Iterator[tuple[str, float, str]]:
         """(fact id, a0, last access) of each entry, where its fact's decay starts from,
         without making a record of each (activation columns read all of them)."""
+        held = self._json
+        if isinstance(held, HeldRecords):
+            yield from held.decay_starts()
+            return
         for fact_id, record in self._json.items():
             yield fact_id, record["activation"], record["last_accessed"]
 
-    def to_json(self) -> dict[str, dict]:
+    def to_json(self) -> Mapping[str, dict]:
         """The entries as the files' records, by fact id (the held records themselves: the
-        caller only reads them)."""
-        held = self._json
-        return held if isinstance(held, dict) else dict(held)
+        caller only reads them; held packed, each is made when it is looked up)."""
+        return self._json
 
 
 def effective_half_life(half_life_days: float, importance: float) -> float:

@@ -1,19 +1,30 @@
 """The per-fact activation state: activation-metadata.json, and the journal of recalls
 (state/activation-journal.jsonl) applied over it, read, written and folded through the
-store. The state is handed out and taken as ActivationEntries (model/activation.py), which
-hold the files' JSON records."""
+store. The state is handed out and taken as ActivationEntries (model/activation.py): over
+the file's packed records (activation_packed.PackedState, the changes held apart) where it
+is read whole, over a few JSON records where only some facts' are read."""
 
 from __future__ import annotations
 
 import os
 from collections import ChainMap
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, MutableMapping
 from pathlib import Path
 from typing import Any
 
 from ..model.activation import ActivationEntries, ActivationEntry
 from . import files, snapshot
-from .activation_packed import ActivationRecords, packed_activation
+from .activation_file import packed_file
+from .activation_packed import (
+    ActivationRecords,
+    FileRecords,
+    PackedActivation,
+    PackedState,
+    held_activation,
+    keep_written,
+    pack,
+    packed_activation,
+)
 from .validation import problem
 from .writer import Writer
 
@@ -32,8 +43,9 @@ class ActivationState:
     def read(self) -> ActivationEntries:
         """Per-fact activation state: activation-metadata.json with the journal of recalls
         since its last full write applied over it. A corrupt file is set aside and reads as
-        empty. The mapping is the caller's to change."""
-        state = self._file_json()
+        empty. The mapping is the caller's to change: the file's records stay packed, and
+        what is changed is held apart (PackedState)."""
+        state = PackedState(self.records())
         apply_journal(state, self.journal())
         return ActivationEntries(state)
 
@@ -51,14 +63,13 @@ class ActivationState:
         facts, or every fact's a0 and last access as columns, holds."""
         store = self.store
         store.usable(store.layout.activation)
-        return packed_activation(store, self._records_to_pack).records
+        return packed_activation(store, self._packed_file).records
 
-    def _records_to_pack(self) -> dict[str, dict]:
-        """The file's records, read to be packed: not kept once packed (a process that
-        writes the whole state reads them again)."""
-        records = self._file_json(copy=False)
-        snapshot.let_go(self.store.layout.snapshot_for(self.store.layout.activation))
-        return records
+    def _packed_file(self) -> PackedActivation:
+        """The file packed: a piece at a time where it is in the form this tool writes,
+        else read whole and checked (a damaged file is set aside and packs as none)."""
+        packed = packed_file(self.store.layout.activation)
+        return packed if packed is not None else pack(self._file_json())
 
     def entries(self, ids: set[str]) -> ActivationEntries:
         """The state of these facts alone, as `read` gives it (the caller's to change)."""
@@ -116,21 +127,14 @@ class ActivationState:
 
     def read_file(self) -> ActivationEntries:
         """The state activation-metadata.json holds, without the journal over it (the
-        caller's to change)."""
-        return ActivationEntries(self._file_json())
+        caller's to change, as read gives it)."""
+        return ActivationEntries(PackedState(self.records()))
 
-    def _file_json(self, *, copy: bool = True) -> dict[str, dict]:
-        """The records activation-metadata.json holds by fact id (the caller's to change,
-        unless copy=False: then the snapshot's own)."""
-        store = self.store
-        path = store.layout.activation
-        store.usable(path)
-        cache = store.layout.snapshot_for(path)
-        key = snapshot.file_key(path)
-        disk = store.cache_usable(cache)
-        held = snapshot.load(cache, key, disk=disk)
-        if held is not None:
-            return dict(held) if copy else held
+    def _file_json(self) -> dict[str, dict]:
+        """The records activation-metadata.json holds by fact id, parsed (a corrupt file is
+        set aside and reads as none)."""
+        path = self.store.layout.activation
+        self.store.usable(path)
         try:
             document = files.read_json(path)
         except FileNotFoundError:
@@ -142,8 +146,7 @@ class ActivationState:
         if fault:
             self._set_aside(path, fault)
             return {}
-        snapshot.save(cache, key, document["facts"], disk=disk)
-        return dict(document["facts"])
+        return document["facts"]
 
     def write(
         self,
@@ -170,71 +173,72 @@ class ActivationState:
             if len(self.journal()) + len(entries) < journal_limit:
                 store.append_records(journal, "activation-journal", entries)
                 return
-        # An entry that is the very one read from the file passed the schema then: only
-        # the others are checked (all 100,000 took a second at every remember).
-        held = self._file_json(copy=False) if layout.activation.exists() else {}
-        store.write_validated_json(
+        # The packed rows came from a file that passed the schema: only the records set
+        # over them are checked (all 100,000 took a second at every remember), and the
+        # state is packed, for the file to be written of, once they passed.
+        if isinstance(records, PackedState):
+            changes, make = records.changes(), records.repacked
+        else:
+            changes = dict(records)
+            make = lambda: pack(changes)  # noqa: E731
+        facts = FileRecords(make)
+        written = store.write_validated_json(
             layout.activation,
             "activation-metadata",
-            {"updated": store.timestamp, "facts": records},
+            {"updated": store.timestamp, "facts": facts},
             compact=True,
-            checked={
-                "updated": store.timestamp,
-                "facts": {
-                    fact_id: entry
-                    for fact_id, entry in records.items()
-                    if held.get(fact_id) is not entry
-                },
-            },
+            checked={"updated": store.timestamp, "facts": changes},
         )
-        cache = layout.snapshot_for(layout.activation)
-        snapshot.save(
-            cache,
-            snapshot.file_key(layout.activation),
-            dict(records),
-            disk=store.cache_usable(cache),
-        )
+        if written:
+            # What was written, packed already: the next command need not parse the file.
+            keep_written(store, facts.packed)
+        # The parsed copy of the whole file that earlier versions kept: no longer read.
+        snapshot.discard(layout.snapshot_for(layout.activation))
         if journal.exists():
             store.rewrite_records(journal, "activation-journal", [])
 
     def fold(self, state: ActivationEntries) -> bool:
         """Write `state` as the whole activation file, with the journal folded in, unless the
         file already holds exactly that and the journal is empty. True when it wrote."""
-        pending = bool(self.journal())
-        if (
-            not pending
-            and self.store.layout.activation.exists()
-            and self._file_json(copy=False) == state.to_json()
-        ):
-            return False
+        if not self.journal() and self.store.layout.activation.exists():
+            held, records = state.to_json(), self.records()
+            if (
+                held.unchanged_from(records)
+                if isinstance(held, PackedState)  # the file's, a copy of every record spared
+                else records == held
+            ):
+                return False
         self.store.write_activation(state)
         return True
+
+    def passes(self) -> bool:
+        """Whether activation-metadata.json as it is now is known to pass its schema,
+        without reading it whole: its packed state is kept (made only of a file that
+        passed, or by the writer of what passed), or it packs as it is read (the writer's
+        form, whose every record the schema passes). Writes nothing."""
+        store = self.store
+        path = store.layout.activation
+        if store.refused(path) is not None or not path.exists():
+            return False
+        return held_activation(store) is not None or packed_file(path) is not None
 
     def peek(self) -> tuple[ActivationEntries, bool]:
         """(activation state, whether the file is damaged), writing nothing."""
         store = self.store
         path = store.layout.activation
-        refused = store.refused(path) is not None  # never read, from a snapshot or otherwise
-        held = (
-            None
-            if refused
-            else snapshot.load(
-                store.layout.snapshot_for(path),
-                snapshot.file_key(path),
-                disk=store.cache_usable(None),
-            )
-        )
+        refused = store.refused(path) is not None  # never read, packed or otherwise
+        held = None if refused else held_activation(store) or packed_file(path)
         damaged = False
-        state: dict[str, dict]
+        state: MutableMapping[str, dict]
         if held is not None:
-            state = dict(held)
+            state = PackedState(held.records)
         elif refused:
             state = {}
         else:
             try:
                 document = files.read_json(path)
                 damaged = problem("activation-metadata", document) is not None
-                state = {} if damaged else dict(document["facts"])
+                state = {} if damaged else document["facts"]
             except FileNotFoundError:
                 state = {}
             except (ValueError, UnicodeDecodeError):
@@ -261,7 +265,7 @@ class ActivationState:
         )
 
 
-def apply_journal(state: dict[str, dict], entries: list[dict]) -> None:
+def apply_journal(state: MutableMapping[str, dict], entries: list[dict]) -> None:
     """Each journal record replaces its fact's record in `state` (records by fact id, as the
     activation file holds them): records hold values, not changes."""
     for entry in entries:

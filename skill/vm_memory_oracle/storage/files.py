@@ -12,6 +12,7 @@ from __future__ import annotations
 import hashlib
 import os
 import tempfile
+from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -358,10 +359,31 @@ def write_json_atomic(path: Path, value: Any, *, compact: bool = False) -> None:
 JSON_BLOCK = 4096  # entries of a large object written at a time by compact_pieces
 
 
+class ObjectInBlocks(ABC):
+    """A JSON object not held as a dictionary (a million facts' activation records, held
+    packed): compact_pieces writes it a block of its entries at a time."""
+
+    @abstractmethod
+    def blocks(self, size: int) -> Iterator[dict]:
+        """Its entries, `size` at a time (the last block may hold fewer), each block's keys
+        after those of the block before: the order of sort_keys."""
+
+
 def compact_pieces(value: Any) -> Iterator[str]:
     """The pieces of strict_json.dumps(value, sort_keys=True, separators=(",", ":")), the
     same text once joined: an object of more than JSON_BLOCK entries (by text keys) is
-    written JSON_BLOCK entries at a time, its keys sorted once."""
+    written JSON_BLOCK entries at a time, its keys sorted once; an ObjectInBlocks as its
+    blocks come."""
+    if isinstance(value, ObjectInBlocks):
+        yield "{"
+        first = True
+        for block in value.blocks(JSON_BLOCK):
+            if block:
+                text = strict_json.dumps(block, sort_keys=True, separators=(",", ":"))
+                yield ("" if first else ",") + text[1:-1]
+                first = False
+        yield "}"
+        return
     if not isinstance(value, dict) or not all(isinstance(key, str) for key in value):
         yield strict_json.dumps(value, sort_keys=True, separators=(",", ":"))
         return
@@ -384,6 +406,8 @@ def compact_pieces(value: Any) -> Iterator[str]:
 
 
 def _large(value: Any) -> bool:
+    if isinstance(value, ObjectInBlocks):
+        return True
     return isinstance(value, dict) and (
         len(value) > JSON_BLOCK or any(_large(inner) for inner in value.values())
     )

@@ -107,16 +107,6 @@ def check_lines(
     return checked
 
 
-def held_valid(store: Writer, path: Path) -> bool:
-    """Whether a snapshot of `path` as it is now is held: a snapshot is made only of a
-    file that passed its schema, so the file still does (a check need not read it)."""
-    if store.refused(path) is not None:
-        return False
-    key = snapshot.file_key(path)
-    cache = store.layout.snapshot_for(path)
-    return key is not None and snapshot.load(cache, key, disk=store.cache_usable(None)) is not None
-
-
 def snapshot_on_disk(store: Writer, path: Path, cache: Path) -> bool:
     """Whether the snapshot of records of `path` is kept on disk too: not the journal of
     recalls, which changes at every recall, nor facts.jsonl, read at the places of its

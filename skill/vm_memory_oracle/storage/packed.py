@@ -84,8 +84,14 @@ class Texts(Sequence[str]):
     def __iter__(self) -> Iterator[str]:
         return (self[number] for number in range(len(self)))
 
+    def text_at(self, number: int) -> str:
+        """The `number`-th text (not negative), made and not kept: for a pass over many,
+        which would only churn what is kept."""
+        start = self._ends[number - 1] if number else 0
+        return self.blob[start : self._ends[number]].decode("utf-8")
 
-def _width(texts: Texts) -> int | None:
+
+def texts_width(texts: Texts) -> int | None:
     """The length in bytes every one of `texts` has, None when they differ."""
     if not len(texts):
         return 0
@@ -178,8 +184,8 @@ class Numbers(Mapping[str, int]):
     def many_packed(self, texts: Texts, hashes: np.ndarray) -> np.ndarray:
         """many(texts), given the texts' hashes: where every text of both is as long as
         every other (fact ids), the matches are compared together, byte for byte."""
-        width = _width(texts)
-        if width is None or width != _width(self.texts) or not len(self._hashes):
+        width = texts_width(texts)
+        if width is None or width != texts_width(self.texts) or not len(self._hashes):
             return self.many(texts)
         mine = np.frombuffer(self._hashes, dtype=np.uint64)
         inside = np.minimum(np.searchsorted(mine, hashes), len(mine) - 1)

@@ -252,10 +252,6 @@ class Store:
         holding no record after its line (jsonl.check_lines)."""
         return jsonl.check_lines(path, kind, unique_key=unique_key, each=each)
 
-    def held_valid(self, path: Path) -> bool:
-        """Whether a snapshot of `path` as it is now is held (jsonl.held_valid)."""
-        return jsonl.held_valid(self, path)
-
     def append_records(
         self,
         path: Path,
@@ -518,6 +514,11 @@ class Store:
         would change; True when it wrote (ActivationState.fold)."""
         return self._activation.fold(state)
 
+    def activation_passes(self) -> bool:
+        """Whether activation-metadata.json is known to pass its schema without reading it
+        whole (ActivationState.passes)."""
+        return self._activation.passes()
+
     def peek_activation(self) -> tuple[ActivationEntries, bool]:
         """(activation state, whether the file is damaged), writing nothing
         (ActivationState.peek)."""
@@ -526,9 +527,10 @@ class Store:
     # -- JSON files ------------------------------------------------------------------------
     def write_validated_json(
         self, path: Path, kind: str, document, *, compact: bool = False, checked=None
-    ) -> None:
+    ) -> bool:
         """Write `document` once it passes the `kind` schema. `checked`: the part of it to
-        check, when the rest is known to pass (entries read from the file and kept)."""
+        check, when the rest is known to pass (entries read from the file and kept). False
+        when the file is refused and skipped (Store.usable), so nothing was written."""
         fault = problem(kind, document if checked is None else checked)
         if fault:
             raise InvalidInputError(
@@ -536,7 +538,7 @@ class Store:
                 source=self.layout.relative(path),
             )
         if not self.usable(path):
-            return
+            return False
         try:
             files.write_json_atomic(path, document, compact=compact)
         except strict_json.JsonRefused as exc:
@@ -544,6 +546,7 @@ class Store:
                 f"refusing to write a {kind} document that {exc}", source=self.layout.relative(path)
             ) from None
         self.touched(path)
+        return True
 
     def read_json_file(self, path: Path, kind: str):
         """A JSON document that must be valid; raises InvalidInputError naming the file."""
