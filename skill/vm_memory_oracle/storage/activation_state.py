@@ -9,6 +9,7 @@ from __future__ import annotations
 import os
 from collections import ChainMap
 from collections.abc import Iterable, Mapping, MutableMapping
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -180,7 +181,7 @@ class ActivationState:
             changes, make = records.changes(), records.repacked
         else:
             changes = dict(records)
-            make = lambda: pack(changes)  # noqa: E731
+            make = partial(pack, changes)
         facts = FileRecords(make)
         written = store.write_validated_json(
             layout.activation,
