@@ -18,12 +18,10 @@ from __future__ import annotations
 
 import math
 import re
-from array import array
 from pathlib import Path
 
 from . import files, strict_json
-from .activation_packed import PackedActivation, microseconds
-from .packed import id_hash, pack_texts
+from .activation_packed import PackedActivation, Rows
 
 _TIME = (
     rb"[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(?:\.[0-9]+)?"
@@ -61,12 +59,7 @@ def _packed(handle) -> PackedActivation | None:
     if not text.startswith(_START):
         return None
     place, ended = len(_START), False
-    id_text, id_ends, vids = bytearray(), array("I"), array("Q")
-    a0, counts, stamps = array("d"), array("q"), array("I")
-    last, whole = array("q"), bytearray()
-    heard: dict[str, list[str]] = {}
-    stamp_number: dict[bytes, int] = {}
-    times: list[int] = []
+    rows = Rows()
     previous = b""
     if text[place : place + 1] == b"}":  # no records
         closing = place
@@ -87,27 +80,19 @@ def _packed(handle) -> PackedActivation | None:
             value = _activation(match[3])
             if value is None:
                 return None
-            if match[4] is not None:
-                sources = _heard(match[4])
-                if sources is None:
-                    return None
-                heard[fact_id.decode("ascii")] = sources
-            stamp = match[5]
-            number = stamp_number.get(stamp)
-            if number is None:
-                try:
-                    times.append(microseconds(stamp.decode("ascii")))
-                except ValueError:  # a time the schema's pattern passes, but no date
-                    return None
-                number = stamp_number[stamp] = len(stamp_number)
-            id_text += fact_id
-            id_ends.append(len(id_text))
-            vids.append(id_hash(fact_id.decode("ascii")))
-            a0.append(value)
-            whole.append(isinstance(value, int))
-            counts.append(int(match[2]))
-            stamps.append(number)
-            last.append(times[number])
+            sources = None if match[4] is None else _heard(match[4])
+            if match[4] is not None and sources is None:
+                return None
+            try:
+                rows.add(
+                    fact_id.decode("ascii"),
+                    value,
+                    int(match[2]),
+                    match[5].decode("ascii"),
+                    sources,
+                )
+            except ValueError:  # a time the schema's pattern passes, but no date
+                return None
             place = match.end() + 1
             separator = text[match.end() : place]
             if separator == b"}":
@@ -118,20 +103,7 @@ def _packed(handle) -> PackedActivation | None:
     rest = text[closing:] + handle.read()
     if not _END.fullmatch(rest):
         return None
-    stamp_text, stamp_ends = pack_texts(stamp.decode("ascii") for stamp in stamp_number)
-    return PackedActivation(
-        id_text=bytes(id_text),
-        id_ends=id_ends.tobytes(),
-        vids=vids.tobytes(),
-        a0=a0.tobytes(),
-        last=last.tobytes(),
-        stamp_text=stamp_text,
-        stamp_ends=stamp_ends,
-        stamps=stamps.tobytes(),
-        counts=counts.tobytes(),
-        whole=bytes(whole),
-        heard=heard,
-    )
+    return rows.packed()
 
 
 def _activation(text: bytes) -> float | int | None:

@@ -64,42 +64,72 @@ class PackedActivation:
 
 def pack(records: Mapping[str, dict]) -> PackedActivation:
     """The records of activation-metadata.json (by fact id) packed."""
-    ids = sorted(records, key=id_hash)  # ties (none among fact ids) in the file's order
-    stamp_number: dict[str, int] = {}
-    a0, counts = array("d"), array("q")
-    last, stamps, whole = array("q"), array("I"), bytearray()
-    heard: dict[str, list[str]] = {}
-    times: list[int] = []
-    for fact_id in ids:
+    rows = Rows()
+    for fact_id in sorted(records, key=id_hash):  # ties (none among fact ids) in file order
         record = records[fact_id]
-        stamp = record["last_accessed"]
-        number = stamp_number.get(stamp)
+        rows.add(
+            fact_id,
+            record["activation"],
+            record["access_count"],
+            record["last_accessed"],
+            record.get("heard"),
+        )
+    return rows.packed()
+
+
+class Rows:
+    """A PackedActivation made a record at a time, in the order of its rows: what pack
+    makes of parsed records and activation_file of the file's text alike. The times of
+    last access are counted once for each distinct text (a batch of facts shares one)."""
+
+    def __init__(self) -> None:
+        self.id_text, self.id_ends, self.vids = bytearray(), array("I"), array("Q")
+        self.a0, self.counts, self.whole = array("d"), array("q"), bytearray()
+        self.last, self.stamps = array("q"), array("I")
+        self.heard: dict[str, list[str]] = {}
+        self._stamp_number: dict[str, int] = {}
+        self._times: list[int] = []
+
+    def add(
+        self,
+        fact_id: str,
+        activation: float,
+        access_count: int,
+        last_accessed: str,
+        heard: Sequence[str] | None = None,
+    ) -> None:
+        """The record of `fact_id` as the next row; ValueError, with nothing added, for a
+        time of last access that is no date."""
+        number = self._stamp_number.get(last_accessed)
         if number is None:
-            number = stamp_number[stamp] = len(stamp_number)
-            times.append(microseconds(stamp))
-        value = record["activation"]
-        a0.append(value)
-        whole.append(isinstance(value, int))
-        last.append(times[number])
-        stamps.append(number)
-        counts.append(record["access_count"])
-        if "heard" in record:
-            heard[fact_id] = list(record["heard"])
-    id_text, id_ends = pack_texts(ids)
-    stamp_text, stamp_ends = pack_texts(stamp_number)
-    return PackedActivation(
-        id_text=id_text,
-        id_ends=id_ends,
-        vids=array("Q", [id_hash(fact_id) for fact_id in ids]).tobytes(),
-        a0=a0.tobytes(),
-        last=last.tobytes(),
-        stamp_text=stamp_text,
-        stamp_ends=stamp_ends,
-        stamps=stamps.tobytes(),
-        counts=counts.tobytes(),
-        whole=bytes(whole),
-        heard=heard,
-    )
+            self._times.append(microseconds(last_accessed))
+            number = self._stamp_number[last_accessed] = len(self._stamp_number)
+        self.id_text += fact_id.encode("utf-8")
+        self.id_ends.append(len(self.id_text))
+        self.vids.append(id_hash(fact_id))
+        self.a0.append(activation)
+        self.whole.append(isinstance(activation, int))
+        self.counts.append(access_count)
+        self.stamps.append(number)
+        self.last.append(self._times[number])
+        if heard is not None:
+            self.heard[fact_id] = list(heard)
+
+    def packed(self) -> PackedActivation:
+        stamp_text, stamp_ends = pack_texts(self._stamp_number)
+        return PackedActivation(
+            id_text=bytes(self.id_text),
+            id_ends=self.id_ends.tobytes(),
+            vids=self.vids.tobytes(),
+            a0=self.a0.tobytes(),
+            last=self.last.tobytes(),
+            stamp_text=stamp_text,
+            stamp_ends=stamp_ends,
+            stamps=self.stamps.tobytes(),
+            counts=self.counts.tobytes(),
+            whole=bytes(self.whole),
+            heard=self.heard,
+        )
 
 
 def microseconds(stamp: str) -> int:
