@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import sys
 from array import array
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, fields, replace
 from functools import cache, cached_property
 
@@ -218,13 +218,21 @@ def _by_hash(terms: list[str]) -> tuple[np.ndarray, np.ndarray]:
     """The order of `terms` by their hashes, then (for a hash shared) by themselves, and
     their hashes in that order."""
     hashes = np.fromiter(map(text_hash, terms), dtype=np.uint64, count=len(terms))
+    order = _hash_order(hashes, lambda: terms)
+    return order, hashes[order]
+
+
+def _hash_order(hashes: np.ndarray, texts: Callable[[], Sequence[str]]) -> np.ndarray:
+    """The order of texts by their `hashes`, then (for a hash shared) by the texts
+    themselves, which `texts()` gives only then."""
     order = np.argsort(hashes, kind="stable")
     if len(order) and np.any(np.diff(hashes[order]) == 0):
+        every = texts()
         order = np.array(
-            sorted(range(len(terms)), key=lambda place: (int(hashes[place]), terms[place])),
+            sorted(range(len(every)), key=lambda place: (int(hashes[place]), every[place])),
             dtype=np.int64,
         )
-    return order, hashes[order]
+    return order
 
 
 def _postings(
@@ -323,13 +331,7 @@ def _merged_postings(
     blob, ends = joined_texts(
         (index.term_text, index.term_ends), _reordered(part.term_text, part.term_ends, new)
     )
-    order = np.argsort(every_hash, kind="stable")
-    if len(order) and np.any(np.diff(every_hash[order]) == 0):  # a hash shared: by the text
-        every = Texts(blob, ends)
-        order = np.array(
-            sorted(range(len(every)), key=lambda number: (int(every_hash[number]), every[number])),
-            dtype=np.int64,
-        )
+    order = _hash_order(every_hash, lambda: Texts(blob, ends))
     slot = np.empty(len(order), dtype=np.int64)
     slot[order] = np.arange(len(order))
     old_lengths, part_lengths = _lengths(index.posting_ends), _lengths(part.posting_ends)
