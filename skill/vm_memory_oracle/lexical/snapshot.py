@@ -169,7 +169,11 @@ def build_lexical_index(facts: list[Fact]) -> LexicalSnapshot:
     terms = list(term_numbers)
     term_numbers.clear()
     term_order, term_hashes = _by_hash(terms)
-    numbers, ends = _postings(term_order, posted_terms, posted_facts)
+    numbers, ends = _postings(
+        term_order,
+        np.frombuffer(posted_terms, dtype=np.uint32),
+        np.frombuffer(posted_facts, dtype=np.uint32),
+    )
     del posted_terms, posted_facts
     term_text, term_ends = pack_texts(terms[place] for place in term_order.tolist())
     del terms, term_order
@@ -236,16 +240,17 @@ def _hash_order(hashes: np.ndarray, texts: Callable[[], Sequence[str]]) -> np.nd
 
 
 def _postings(
-    term_order: np.ndarray, posted_terms: array, posted_facts: array
+    term_order: np.ndarray, posted_terms: np.ndarray, posted_facts: np.ndarray
 ) -> tuple[np.ndarray, np.ndarray]:
     """The fact numbers of each term's posting one after another, the terms in
-    `term_order`, each term's in the order they were posted (the facts' order); and the
-    end of each term's (uint32 both)."""
+    `term_order`, each term's in the order they were posted (`posted_terms[n]` the term of
+    the n-th fact number posted, `posted_facts[n]`); and the end of each term's (uint32
+    both)."""
     slot = np.empty(len(term_order), dtype=np.uint32)
     slot[term_order] = np.arange(len(term_order), dtype=np.uint32)
-    slots = slot[np.frombuffer(posted_terms, dtype=np.uint32)]
+    slots = slot[posted_terms]
     grouped = np.argsort(slots, kind="stable")
-    numbers = np.frombuffer(posted_facts, dtype=np.uint32)[grouped]
+    numbers = np.asarray(posted_facts, dtype=np.uint32)[grouped]
     ends = np.cumsum(np.bincount(slots, minlength=len(term_order)), dtype=np.int64)
     return numbers, ends.astype(np.uint32)
 
@@ -332,30 +337,25 @@ def _merged_postings(
         (index.term_text, index.term_ends), _reordered(part.term_text, part.term_ends, new)
     )
     order = _hash_order(every_hash, lambda: Texts(blob, ends))
-    slot = np.empty(len(order), dtype=np.int64)
-    slot[order] = np.arange(len(order))
     old_lengths, part_lengths = _lengths(index.posting_ends), _lengths(part.posting_ends)
-    slots = np.concatenate(
-        (
-            np.repeat(slot[: len(old_terms)], old_lengths),
-            np.repeat(slot[found], part_lengths),
-        )
+    # Each posting's term, among the merged ones (a term's old numbers, then its new ones).
+    posted_terms = np.concatenate(
+        (np.repeat(np.arange(len(old_terms)), old_lengths), np.repeat(found, part_lengths))
     )
-    numbers = np.concatenate(
+    posted_facts = np.concatenate(
         (
             np.frombuffer(index.posting_numbers, dtype=np.uint32),
             np.frombuffer(part.posting_numbers, dtype=np.uint32) + np.uint32(held),
         )
     )
-    grouped = np.argsort(slots, kind="stable")  # a term's old numbers, then its new ones
+    numbers, posting_ends = _postings(order, posted_terms, posted_facts)
     term_text, term_ends = _reordered(blob, ends, order)
-    posting_ends = np.cumsum(np.bincount(slots, minlength=len(order)))
     return (
         term_text,
         term_ends,
         every_hash[order].tobytes(),
-        posting_ends.astype(np.uint32).tobytes(),
-        numbers[grouped].tobytes(),
+        posting_ends.tobytes(),
+        numbers.tobytes(),
     )
 
 
