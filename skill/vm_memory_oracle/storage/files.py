@@ -375,14 +375,7 @@ def compact_pieces(value: Any) -> Iterator[str]:
     written JSON_BLOCK entries at a time, its keys sorted once; an ObjectInBlocks as its
     blocks come."""
     if isinstance(value, ObjectInBlocks):
-        yield "{"
-        first = True
-        for block in value.blocks(JSON_BLOCK):
-            if block:
-                text = strict_json.dumps(block, sort_keys=True, separators=(",", ":"))
-                yield ("" if first else ",") + text[1:-1]
-                first = False
-        yield "}"
+        yield from _in_blocks(value.blocks(JSON_BLOCK))
         return
     if not isinstance(value, dict) or not all(isinstance(key, str) for key in value):
         yield strict_json.dumps(value, sort_keys=True, separators=(",", ":"))
@@ -392,16 +385,29 @@ def compact_pieces(value: Any) -> Iterator[str]:
         yield strict_json.dumps(value, sort_keys=True, separators=(",", ":"))
         return
     keys = sorted(value)
-    yield "{"
     if large:
-        for start in range(0, len(keys), JSON_BLOCK):
-            block = {key: value[key] for key in keys[start : start + JSON_BLOCK]}
+        yield from _in_blocks(
+            {key: value[key] for key in keys[start : start + JSON_BLOCK]}
+            for start in range(0, len(keys), JSON_BLOCK)
+        )
+        return
+    yield "{"
+    for number, key in enumerate(keys):
+        yield ("," if number else "") + strict_json.dumps(key) + ":"
+        yield from compact_pieces(value[key])
+    yield "}"
+
+
+def _in_blocks(blocks: Iterable[dict]) -> Iterator[str]:
+    """The pieces of a JSON object whose entries come a block at a time, each block's keys
+    after those of the block before: each block's entries as one piece."""
+    yield "{"
+    first = True
+    for block in blocks:
+        if block:
             text = strict_json.dumps(block, sort_keys=True, separators=(",", ":"))
-            yield ("," if start else "") + text[1:-1]
-    else:
-        for number, key in enumerate(keys):
-            yield ("," if number else "") + strict_json.dumps(key) + ":"
-            yield from compact_pieces(value[key])
+            yield ("" if first else ",") + text[1:-1]
+            first = False
     yield "}"
 
 
