@@ -154,9 +154,6 @@ class _FactLines:
                 checked_line(layout, layout.facts, "fact", fact.to_record())
                 fact.mark_checked()
 
-    def __len__(self) -> int:
-        return len(self._facts)
-
     def __iter__(self) -> Iterator[str]:
         layout = self._layout
         lengths = self.lengths = array("q")
