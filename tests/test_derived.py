@@ -5,6 +5,8 @@ was being made."""
 from __future__ import annotations
 
 import dataclasses
+import marshal
+import tracemalloc
 import types
 from pathlib import Path
 
@@ -155,3 +157,35 @@ def test_a_pass_over_every_file_holds_what_it_loaded_only_while_it_runs(tmp_path
     assert snapshot.load(replaced, ("r", 2), disk=False) is None
     assert snapshot.load(replaced, ("r", 2)) == ["new"]  # read from disk again
     assert snapshot.load(held, ("h",), disk=False) == ["held before"]
+
+
+@pytest.mark.parametrize(
+    "payload", [[], [b""], [b"x" * 70_000, 3, b"\x00\xff", None], (b"ab", [1.5, "名"])]
+)
+def test_a_packed_payload_is_written_a_value_at_a_time_as_marshal_reads_it(tmp_path, payload):
+    """A streamed save writes each bytes value where it lies, not one marshal.dumps of
+    them all; the file is still marshal's form of (format, key, payload), read back the same
+    whole or as it goes, by this process and the next."""
+    cache = tmp_path / "packed.marshal"
+    key = ("k", 1, (2, 3))
+    snapshot.save(cache, key, payload, streamed=True)
+    assert marshal.loads(cache.read_bytes()) == (snapshot.FORMAT, key, payload)
+    snapshot.forget_memory()
+    for streamed in (False, True):
+        assert snapshot.stored(cache, streamed=streamed) == (key, payload)
+    assert snapshot.load(cache, key, streamed=True) == payload
+
+
+def test_a_packed_payload_is_saved_without_a_copy_of_it(tmp_path):
+    """What a streamed save allocates while it writes is a few small pieces, not a second
+    copy of the payload; a save that is not streamed makes one."""
+    payload = [b"x" * 20_000_000, b"y" * 1_000]
+    peaks = {}
+    for streamed in (False, True):
+        tracemalloc.start()
+        try:
+            snapshot.save(tmp_path / f"{streamed}.marshal", ("k",), payload, streamed=streamed)
+            peaks[streamed] = tracemalloc.get_traced_memory()[1]
+        finally:
+            tracemalloc.stop()
+    assert peaks[False] > 20_000_000 > 1_000_000 > peaks[True]

@@ -60,7 +60,7 @@ class Derived(Generic[T]):
     made_with: tuple = ()
     required: int = 1
     disk: bool = True
-    streamed: bool = False  # a packed payload, read as it goes (snapshot._stored)
+    streamed: bool = False  # a packed payload, read and written as it goes (snapshot)
     encode: Callable[[T], Any] = lambda value: value
     decode: Callable[[Any], T] = lambda plain: plain
 
@@ -114,7 +114,7 @@ class Derived(Generic[T]):
         if key is None or self.key() != key:
             return  # the sources changed meanwhile: it is made again next time
         snapshot.hold_decoded(self.cache, key, value)
-        snapshot.save(self.cache, key, self.encode(value), disk=self.disk)
+        snapshot.save(self.cache, key, self.encode(value), disk=self.disk, streamed=self.streamed)
 
     def _decoded(self, key: tuple, plain: object) -> T:
         value = self.decode(plain)
