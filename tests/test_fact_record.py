@@ -155,6 +155,31 @@ def test_the_facts_of_one_input_share_what_repeats_and_write_what_they_always_wr
         assert all(getattr(other, name) is getattr(first, name) for other in others), name
 
 
+@settings(max_examples=100, deadline=None)
+@given(
+    records=st.lists(fact_records(), min_size=1, max_size=8),
+    numbers=st.lists(st.sampled_from([1, 1.0, 0, 0.0, -0.0, 0.5, 0.25]), min_size=16, max_size=16),
+)
+def test_facts_read_sharing_their_numbers_write_what_they_were_read_from(records, numbers):
+    """Equal numbers of facts read together are one object, unless written otherwise (1
+    and 1.0, 0.0 and -0.0): each fact still writes back the bytes it was read from."""
+    numbers_of = iter(numbers)
+    for record in records:
+        for name in ("activation", "importance"):
+            if name in record:
+                record[name] = json.loads(json.dumps(next(numbers_of)))  # as read: new
+    shared: dict = {}
+    facts = [Fact.from_record(record, shared=shared) for record in records]
+    for fact, record in zip(facts, records):
+        assert files.dumps_record(fact.to_record()) == files.dumps_record(record)
+    by_written: dict = {}
+    for fact in facts:
+        for value in (fact.activation, fact.importance):
+            if value is not None:
+                held = by_written.setdefault(files.dumps_record([value]), value)
+                assert held is value
+
+
 def test_a_fact_made_without_a_record_writes_what_it_holds():
     fact = Fact(
         id="fact-00000000-0000-5000-8000-000000000000",
