@@ -156,6 +156,22 @@ def test_a_large_mapped_ivf_index_lets_the_pages_it_read_go_and_finds_the_same(
     assert mapped.search(queries[3], 20) == expected[3]
 
 
+@pytest.mark.skipif(not Path("/proc/self/smaps").exists(), reason="needs /proc/self/smaps")
+def test_the_ids_of_a_mapped_ivf_index_are_read_and_its_pages_let_go(tmp_path):
+    """A list's ids lie after its vectors in the file: reading every list's ids maps pages
+    of all of them, which leave the process once the ids are read."""
+    ids, vectors = _vectors(6000)
+    index = VectorIndex(384, kind=IVF)
+    index.add(ids, vectors)
+    (tmp_path / "index.bin").write_bytes(bytes(index.to_bytes()))
+    size = (tmp_path / "index.bin").stat().st_size
+    mapped = VectorIndex.load(tmp_path / "index.bin", 384, mapped=True)
+    assert np.array_equal(np.sort(mapped.ids()), np.sort(index.ids()))
+    assert np.array_equal(np.sort(mapped.ids()), np.sort(np.asarray(ids, dtype=np.int64)))
+    assert _resident_kb(tmp_path / "index.bin") < size // 1024 // 10
+    assert mapped.search(vectors[42], 10) == index.search(vectors[42], 10)
+
+
 def test_the_ivf_index_is_calibrated_to_agree_with_exact_search():
     ids, vectors = _vectors(5000)
     index = VectorIndex(384, kind=IVF)
