@@ -328,3 +328,38 @@ def test_a_search_that_found_nothing_is_not_made_again_on_the_same_memory(
     assert cli("--action", "config", "--set", "merge_similarity=0.9").code == 0
     consolidate(cli, now="2026-03-06T00:30:00Z")
     assert len(searches) == 3
+
+
+def test_the_cosine_search_finds_the_same_pairs_whatever_rows_it_takes_at_once(monkeypatch):
+    """The cosines of one subject's facts are computed a block of rows at a time, the block
+    bounded by how many facts the subject has; the pairs found are the same for any block,
+    with the same cosines (to float32's precision). A sentence the cache has no vector of
+    is left out of the search."""
+    import numpy as np
+    from vm_memory_oracle.steps import merge as merge_step
+
+    count = 300
+    facts = [fact(f"note number {n}", obj=f"thing {n}") for n in range(count)]
+    generator = np.random.default_rng(7)
+    base = generator.normal(size=(count, 64)).astype(np.float32)
+    base[1::2] = base[0::2] + 0.05 * generator.normal(size=(count // 2, 64)).astype(np.float32)
+    base /= np.linalg.norm(base, axis=1, keepdims=True)
+    by_sentence = {f.sentence: base[n] for n, f in enumerate(facts)}
+    without = facts[5].sentence
+
+    def vectors(sentences):
+        places = [n for n, sentence in enumerate(sentences) if sentence != without]
+        return np.array([by_sentence[sentences[n]] for n in places]), np.array(places)
+
+    found = []
+    for rows, cells, fewest in ((1024, 4 * 1024 * 1024, 64), (64, 100, 7), (1, 1, 1)):
+        monkeypatch.setattr(merge_step, "_ROWS", rows)
+        monkeypatch.setattr(merge_step, "_CELLS", cells)
+        monkeypatch.setattr(merge_step, "_FEWEST", fewest)
+        found.append(merge_step._close_pairs(facts, list(range(count)), vectors, 0.9))
+    whole = found[0]
+    assert (0, 1) in whole and not any(5 in pair for pair in whole)
+    assert len(whole) >= count // 4 and not np.any(np.abs(base @ base.T - 0.9) < 1e-3)
+    for other in found[1:]:
+        assert other.keys() == whole.keys()
+        assert all(abs(other[pair] - whole[pair]) < 1e-5 for pair in whole)

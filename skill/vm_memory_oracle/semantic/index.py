@@ -539,14 +539,15 @@ _PLAIN = re.compile(r"[a-z0-9-]{1,64}")
 
 
 def cached_sentence_vectors(graph: KnowledgeGraph, embedder: Embedder):
-    """sentences -> each one's vector from the embedding cache, or None when it has none
-    (the index step has just cached every fact's sentence; nothing is embedded here)."""
+    """sentences -> the vectors the embedding cache holds of them, as the rows of a matrix,
+    and the place among the sentences of each row; one it has none of has no row (the index
+    step has just cached every fact's sentence; nothing is embedded here)."""
     cache = EmbeddingCache.of(graph, embedder)
 
-    def vectors(sentences: list[str]) -> list[np.ndarray | None]:
-        readable = set(sentences) - set(cache.unreadable(sentences))
-        found = [sentence for sentence in sentences if sentence in readable]
-        rows = dict(zip(found, cache.vectors([content_hash(sentence) for sentence in found])))
-        return [rows.get(sentence) for sentence in sentences]
+    def vectors(sentences: list[str]) -> tuple[np.ndarray, np.ndarray]:
+        unreadable = set(cache.unreadable(sentences))
+        places = [place for place, sentence in enumerate(sentences) if sentence not in unreadable]
+        rows = cache.vectors([content_hash(sentences[place]) for place in places])
+        return rows, np.array(places, dtype=np.int64)
 
     return vectors

@@ -27,13 +27,20 @@ from ..model.fact import Fact, normalise
 from ..model.similarity import MIN_OVERLAP, Wording, duplicate_reason, overlap, wording
 from .report import StepReport
 
-# Rows of the similarity matrix computed at once, which bounds its memory for a subject
-# with many facts (1,024 rows x 50,000 facts x 4 bytes is 200 MB).
+# Rows of the similarity matrix computed at once: at most _ROWS, and at most _CELLS cosines,
+# which bounds its memory for a subject with many facts (1,024 rows of a subject of 100,000
+# facts at a million were 400 MB, and their comparison with the threshold 100 MB more); but
+# never fewer than _FEWEST, where the matrix product takes another way (BLAS's product of
+# a few rows sums in another order, and a cosine at the threshold could fall either side).
 _ROWS = 1024
+_CELLS = 4 * 1024 * 1024
+_FEWEST = 64
 # What the merge step's memo holds when the search found nothing.
 NO_DUPLICATE = "no duplicate"
 
-SentenceVectors = Callable[[list[str]], "list[np.ndarray | None]"]
+# sentences -> (the unit vectors of those that have one, as the rows of a matrix; the place
+# among the sentences of each row)
+SentenceVectors = Callable[[list[str]], "tuple[np.ndarray, np.ndarray]"]
 
 
 def find_duplicates(
@@ -98,15 +105,15 @@ def _close_pairs(
     facts: list[Fact], members: list[int], vectors: SentenceVectors, threshold: float
 ) -> dict[tuple[int, int], float]:
     """Pairs (i < j) of `members` whose sentence vectors have cosine >= threshold."""
-    found = vectors([facts[position].sentence for position in members])
-    known = [(position, vector) for position, vector in zip(members, found) if vector is not None]
-    if len(known) < 2:
+    matrix, places = vectors([facts[position].sentence for position in members])
+    if len(places) < 2:
         return {}
-    positions = [position for position, _ in known]
-    matrix = np.vstack([vector for _, vector in known]).astype(np.float32)
+    positions = [members[place] for place in places.tolist()]
+    matrix = np.asarray(matrix, dtype=np.float32)
     close: dict[tuple[int, int], float] = {}
-    for start in range(0, len(matrix), _ROWS):
-        block = matrix[start : start + _ROWS] @ matrix.T
+    rows = max(_FEWEST, min(_ROWS, _CELLS // len(matrix)))
+    for start in range(0, len(matrix), rows):
+        block = matrix[start : start + rows] @ matrix.T
         for row, column in zip(*np.nonzero(block >= threshold)):
             i, j = start + int(row), int(column)
             if i < j:
