@@ -404,3 +404,53 @@ def test_the_file_is_known_to_pass_its_schema_where_it_packs_without_being_read_
     text = store.layout.activation.read_text(encoding="utf-8")
     store.layout.activation.write_text(text.replace(",", ", "), encoding="utf-8")
     assert not fresh_store(store.layout.root).activation_passes()  # read whole to know
+
+
+def test_a_record_set_over_the_packed_state_reads_back_as_it_was_set(store):
+    """A record set is held by its values (a remember of a million new facts sets a million)
+    and read back equal, "heard" and all; one with another shape is held as it was given."""
+    from vm_memory_oracle.storage.activation_packed import PackedState
+
+    store.write_activation({fact_id(1): ActivationEntry(0.5, NOW, 0)})
+    state = store.read_activation().to_json()
+    assert isinstance(state, PackedState)
+    given = {
+        fact_id(1): {"activation": 0.75, "last_accessed": NOW, "access_count": 2},
+        fact_id(2): {"activation": 1, "last_accessed": NOW, "access_count": 0, "heard": ["a:1"]},
+        fact_id(3): {"activation": 1, "last_accessed": NOW, "access_count": 0, "heard": None},
+        fact_id(4): {"activation": 1, "last_accessed": NOW, "access_count": 0, "other": 1},
+        fact_id(5): {"activation": 1, "last_accessed": NOW},
+    }
+    for one, record in given.items():
+        state[one] = record
+    for one, record in given.items():
+        assert state[one] == record and list(state[one]) == list(record)
+    assert dict(state.changes()) == given and len(state.changes()) == 5
+    assert list(state.changes()) == [fact_id(1), *list(given)[1:]]
+
+
+def test_a_write_refuses_a_bad_record_among_many_as_a_whole_check_would(store, monkeypatch):
+    """The records set are checked a block at a time; when one fails, the message is the one
+    the whole state's check gives (the field a person fixes first), and nothing is written."""
+    from vm_memory_oracle.errors import InvalidInputError
+    from vm_memory_oracle.storage import activation_state
+    from vm_memory_oracle.storage.validation import problem
+
+    monkeypatch.setattr(activation_state, "CHECKED_AT_ONCE", 3)
+    store.write_activation({fact_id(0): ActivationEntry(0.5, NOW, 0)})
+    before = store.layout.activation.read_bytes()
+    state = store.read_activation()
+    for number in range(1, 11):
+        state[fact_id(number)] = ActivationEntry(0.5, NOW, number)
+    state.to_json()[fact_id(8)] = {"activation": 2.5, "last_accessed": NOW, "access_count": 0}
+    state.to_json()[fact_id(5)] = {"activation": 0.5, "last_accessed": NOW, "access_count": -1}
+    whole = {"updated": store.timestamp, "facts": dict(state.to_json().changes())}
+    expected = problem("activation-metadata", whole)
+    assert expected is not None
+    with pytest.raises(InvalidInputError) as refused:
+        store.write_activation(state)
+    assert expected in str(refused.value)
+    assert store.layout.activation.read_bytes() == before
+    del state[fact_id(5)], state[fact_id(8)]
+    store.write_activation(state)
+    assert len(fresh_store(store.layout.root).read_activation()) == 9

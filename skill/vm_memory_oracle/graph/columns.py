@@ -227,7 +227,7 @@ def activation_values(
         found = rows >= 0
         activation.a0[found] = held.records.a0[rows[found]]
         activation.last[found] = held.records.last[rows[found]]
-        activation.apply(ActivationEntries(changes))
+        activation.apply(ActivationEntries(dict(changes)))
     else:
         position = {fact.id: number for number, fact in enumerate(facts)}
         activation = ActivationColumns.of(position, columns, state)

@@ -213,8 +213,10 @@ class PackedState(HeldRecords):
         if rows is not None:
             self._chosen = np.zeros(len(records), dtype=np.bool_)
             self._chosen[rows] = True
-        self._over: dict[str, dict] = {}  # set over a row of the state
-        self._added: dict[str, dict] = {}  # set for a fact of no row of the state
+        # The records set, each as _held keeps it (a remember of a million new facts sets a
+        # million of them).
+        self._over: dict[str, Held] = {}  # set over a row of the state
+        self._added: dict[str, Held] = {}  # set for a fact of no row of the state
         self._deleted: set[str] = set()  # the facts of rows deleted
 
     def _row(self, fact_id: object) -> int | None:
@@ -225,9 +227,9 @@ class PackedState(HeldRecords):
 
     def __getitem__(self, fact_id: str) -> dict:
         if fact_id in self._added:
-            return self._added[fact_id]
+            return _record(self._added[fact_id])
         if fact_id in self._over:
-            return self._over[fact_id]
+            return _record(self._over[fact_id])
         number = None if fact_id in self._deleted else self._row(fact_id)
         if number is None:
             raise KeyError(fact_id)
@@ -241,9 +243,9 @@ class PackedState(HeldRecords):
     def __setitem__(self, fact_id: str, record: dict) -> None:
         if fact_id not in self._added and self._row(fact_id) is not None:
             self._deleted.discard(fact_id)
-            self._over[fact_id] = record
+            self._over[fact_id] = _held(record)
         else:
-            self._added[fact_id] = record
+            self._added[fact_id] = _held(record)
 
     def __delitem__(self, fact_id: str) -> None:
         if fact_id in self._added:
@@ -273,10 +275,11 @@ class PackedState(HeldRecords):
         for start in range(0, len(self._rows), GATHERED_AT_ONCE):  # not a million ints at once
             yield from self._rows[start : start + GATHERED_AT_ONCE].tolist()
 
-    def changes(self) -> dict[str, dict]:
+    def changes(self) -> Mapping[str, dict]:
         """The records set in this state (over a row or not), by fact id: all that a write
-        of it checks, the rest having come from a file that passed the schema."""
-        return {**self._over, **self._added}
+        of it checks, the rest having come from a file that passed the schema. Each record
+        is made when it is looked up."""
+        return _Changes(self._over, self._added)
 
     def unchanged_from(self, records: ActivationRecords) -> bool:
         """Whether the state is exactly `records`: every row of them, none deleted, none
@@ -285,7 +288,7 @@ class PackedState(HeldRecords):
             return False
         if self._rows is not None and len(self._rows) != len(records):
             return False
-        return all(records[fact_id] == record for fact_id, record in self._over.items())
+        return all(records[fact_id] == _record(held) for fact_id, held in self._over.items())
 
     def rows(self, ids: Sequence[str]) -> np.ndarray:
         """The row of the state of each of `ids`, found together: -1 for one of none (a
@@ -316,7 +319,7 @@ class PackedState(HeldRecords):
             if fact_id in self._added:
                 chosen._added[fact_id] = self._added[fact_id]
             elif made is not None:
-                chosen._added[fact_id] = made(place)
+                chosen._added[fact_id] = _held(made(place))
         return chosen
 
     def decay_starts(self) -> Iterator[tuple[str, float, str]]:
@@ -390,8 +393,61 @@ class PackedState(HeldRecords):
         )
 
 
-# How many texts _gathered copies in one step (each step indexes every byte of them).
-GATHERED_AT_ONCE = 65_536
+# A record set in a PackedState as it is held: a tuple of its values (activation, last
+# access, access count, and the sources heard or None) when its keys are a record's (72
+# bytes; a dictionary of its three keys is 184), else the record itself.
+Held = tuple | dict
+_VALUES = ("activation", "last_accessed", "access_count")
+
+
+def _held(record: dict) -> Held:
+    if len(record) == 3 or (len(record) == 4 and record.get("heard") is not None):
+        try:
+            return (*(record[key] for key in _VALUES), record.get("heard"))
+        except KeyError:  # other keys: kept as they are (the schema refuses them)
+            return record
+    return record
+
+
+def _record(held: Held) -> dict:
+    """The record `held` holds, made again."""
+    if type(held) is dict:
+        return held
+    activation, last_accessed, access_count, heard = held
+    record = {
+        "activation": activation,
+        "last_accessed": last_accessed,
+        "access_count": access_count,
+    }
+    if heard is not None:
+        record["heard"] = heard
+    return record
+
+
+class _Changes(Mapping[str, dict]):
+    """The records set over the rows and for facts of none (no fact is in both), by fact
+    id, each made when it is looked up."""
+
+    def __init__(self, over: dict[str, Held], added: dict[str, Held]):
+        self._over, self._added = over, added
+
+    def __getitem__(self, fact_id: str) -> dict:
+        held = self._over.get(fact_id)
+        if held is None:
+            held = self._added[fact_id]
+        return _record(held)
+
+    def __iter__(self) -> Iterator[str]:
+        yield from self._over
+        yield from self._added
+
+    def __len__(self) -> int:
+        return len(self._over) + len(self._added)
+
+
+# How many texts _gathered copies in one step: each step indexes every byte of them, with
+# three arrays of 8 bytes a byte (65,536 fact ids at a time took 64 MB).
+GATHERED_AT_ONCE = 8192
 
 
 def _gathered(text: bytes, ends: bytes, numbers: np.ndarray) -> tuple[bytes, bytes]:
