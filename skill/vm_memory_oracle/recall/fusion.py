@@ -19,7 +19,7 @@ the query's words) comes after every fact and every other episode, with score 0.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -31,6 +31,9 @@ from .sources import Source
 from .sources.episodes import LIST_WEIGHT, EpisodeHit
 
 ORDERS = ("relevance", "activation")
+# How many of a query's candidates are sorted at first, times the k hits it wants
+# (by_score): the others are sorted only when the hits read reach them.
+SORTED_FIRST = 4
 FACT_WEIGHT = 1.0  # of the facts' list, fused with the episodes
 EPISODE_WEIGHT = 1.0  # of a turn no fact was learned from: the episode is all there is
 COVERED_WEIGHT = 0.5  # of a turn facts were learned from: they speak for it first
@@ -67,34 +70,44 @@ def rank(query: Query, sources: Sequence[Source], order: str) -> list[Hit]:
             scores = scores + source.LEAD * fused.found_by(source.NAME)[candidates]
             top += source.LEAD
     scores = scores / top
-    ordered = _by_score(fused, candidates, scores)
-    score_of = dict(zip(candidates.tolist(), scores.tolist()))
     view = query.corpus.view
     hits = (
         Hit(
             view[fused.fact_id(number)],
-            score_of[number],
+            score,
             tuple(name for name, row in fused.rows.items() if fused.found[row, number]),
         )
-        for number in ordered.tolist()
+        for number, score in by_score(fused, candidates, scores, SORTED_FIRST * query.k)
         if fused.fact_id(number) in view
     )
     return in_order(one_per_turn_first(hits, query.k), order)
 
 
-def _by_score(fused: Candidates, candidates: np.ndarray, scores: np.ndarray) -> np.ndarray:
-    """The candidates best first: by score, then activation, then id."""
+def by_score(
+    fused: Candidates, candidates: np.ndarray, scores: np.ndarray, first: int
+) -> Iterator[tuple[int, float]]:
+    """(number, score) of the candidates, best first: by score, then activation, then id.
+    The `first` best by score (with those tied with the last of them) are sorted before
+    the first is given, the others only when they are reached: they all score less, and
+    the hits are read only until k turns are found, most often among the first k."""
     corpus = fused.corpus
     if corpus.activation is not None and not fused.outside:
-        activation = corpus.activation[candidates]
-        return candidates[np.lexsort((fused.tables.id_order[candidates], -activation, -scores))]
+        head = np.ones(len(scores), dtype=np.bool_)
+        if len(scores) > first > 0:
+            head = scores >= np.partition(scores, len(scores) - first)[len(scores) - first]
+        for part in (head, ~head) if not head.all() else (head,):
+            numbers, scored = candidates[part], scores[part]
+            activation = corpus.activation[numbers]
+            order = np.lexsort((fused.tables.id_order[numbers], -activation, -scored))
+            yield from zip(numbers[order].tolist(), scored[order].tolist())
+        return
     # A few facts, some outside the snapshot: their activation and ids one by one.
     keyed = [
         (-score, -corpus.view[fact_id].activation, fact_id, number)
         for number, score in zip(candidates.tolist(), scores.tolist())
         if (fact_id := fused.fact_id(number)) in corpus.view
     ]
-    return np.array([item[3] for item in sorted(keyed)], dtype=np.intp)
+    yield from ((number, -score) for score, _, _, number in sorted(keyed))
 
 
 def in_order(hits: list[Hit], order: str) -> list[Hit]:

@@ -199,10 +199,13 @@ class VectorIndex:
         # One query is one thread's work: OpenMP's other threads only wait for it, and on
         # a busy machine that wait costs more than the search (10,000 vectors: 5.2 ms with
         # two threads, 1.6 ms with one, measured on a loaded 2-core machine). Many queries
-        # are shared out between the threads: 200 at 10,000 vectors took 115 ms on one
-        # thread and 52-59 ms on two, on an idle 2-core machine.
+        # are shared out between the threads of an IVF index: 200 at 10,000 vectors took
+        # 115 ms on one thread and 52-59 ms on two, on an idle 2-core machine. A flat
+        # index's many queries keep to one thread (_flat_nearest): a matrix product, then
+        # a query at a time.
         threads = faiss.omp_get_max_threads()
-        faiss.omp_set_num_threads(threads if len(queries) >= SHARED_SEARCH else 1)
+        shared = len(queries) >= SHARED_SEARCH and self.kind == IVF
+        faiss.omp_set_num_threads(threads if shared else 1)
         try:
             if self.kind == FLAT:
                 scores, ids = _flat_nearest(self._index, queries, min(k, len(self)))
@@ -314,24 +317,25 @@ def _flat_nearest(index, queries: np.ndarray, k: int) -> tuple[np.ndarray, np.nd
     them alone, bit for bit. A query for which a vector outside its candidates could still
     reach its k-th score (the product's scores differ from those by less than
     PRODUCT_ERROR) is searched alone; so is one whose candidates end in a tie with the
-    k-th, until every vector of that score is among them."""
+    k-th, until every vector of that score is among them. The caller runs it on one
+    OpenMP thread."""
     import faiss
 
     flat: Any = faiss.downcast_index(index.index)
     total, dimension = flat.ntotal, flat.d
     wanted = min(total, k + TIE_MARGIN)
     if len(queries) >= SHARED_SEARCH:
-        # The matrix product, for any count of queries, on one thread: its threads wait
-        # for each other by spinning, and on a busy machine took six times the processor
-        # time (200 queries of 10,000 vectors: 0.89 ms a query on two, 0.14 on one).
-        threshold, threads = faiss.cvar.distance_compute_blas_threshold, faiss.omp_get_max_threads()
+        # The matrix product, for any count of queries, on one thread (the caller's,
+        # VectorIndex._searched): its threads wait for each other by spinning, and on a busy
+        # machine took six times the processor time (200 queries of 10,000 vectors: 0.89 ms
+        # a query on two, 0.14 on one). So do the one-query searches of the unsure ones
+        # below (10,000 vectors: 12 ms on two, 0.5 on one).
+        threshold = faiss.cvar.distance_compute_blas_threshold
         faiss.cvar.distance_compute_blas_threshold = 1
-        faiss.omp_set_num_threads(1)
         try:
             near, places = flat.search(queries, wanted)
         finally:
             faiss.cvar.distance_compute_blas_threshold = threshold
-            faiss.omp_set_num_threads(threads)
         places = np.ascontiguousarray(places, dtype=np.int64)
         scores = np.empty(places.shape, dtype=np.float32)
         faiss.fvec_inner_products_by_idx(  # type: ignore[attr-defined]  # absent from its stubs

@@ -18,6 +18,6 @@ GRAPH_SEEDS = 3
 
 
 def rank(query: Query, candidates: Candidates) -> np.ndarray | None:
-    seeds = [candidates.fact(number) for number in candidates.ordered()[:GRAPH_SEEDS].tolist()]
+    seeds = [candidates.fact(number) for number in candidates.best(GRAPH_SEEDS).tolist()]
     linked = query.corpus.linked_facts([fact for fact in seeds if fact is not None])
     return np.array(linked, dtype=np.intp) if linked else None
