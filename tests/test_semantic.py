@@ -403,3 +403,25 @@ def test_the_packed_map_of_vectors_to_facts_answers_as_a_dictionary(pairs, other
         assert "fact" not in mapping and True not in mapping and False not in mapping
         for key, fact_id in pairs.items():  # as the index's searches give them, too
             assert mapping[np.int64(key)] == fact_id == mapping.get(key)
+
+
+def test_the_vector_metadata_made_a_block_at_a_time_is_the_same(
+    cli, tmp_path, data_dir, monkeypatch
+):
+    """The metadata of the vectors is made from their columns a block at a time: a
+    rebuild with blocks of two writes the same file as one with a single block."""
+    from vm_memory_oracle.semantic import index as semantic_index
+    from vm_memory_oracle.storage.layout import Layout
+
+    from conftest import hash_embedder
+
+    hash_embedder(cli)
+    remember(cli, tmp_path, ENGLISH + CHINESE)
+    assert cli("--action", "reindex").code == 0
+    path = Layout(data_dir).vector_metadata
+    whole = path.read_bytes()
+    assert len(whole.splitlines()) == len(ENGLISH) + len(CHINESE)
+    monkeypatch.setattr(semantic_index, "SAVED_AT_ONCE", 2)
+    path.unlink()
+    assert cli("--action", "reindex").code == 0
+    assert path.read_bytes() == whole

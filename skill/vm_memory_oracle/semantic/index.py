@@ -457,6 +457,10 @@ def _load(
 _NOTHING_KNOWN = KnownVectors.empty()
 
 
+# How many vectors' metadata records are made from their columns at once.
+SAVED_AT_ONCE = 65_536
+
+
 def _save(
     graph: KnowledgeGraph, embedder: Embedder, vectors: FactVectors, wanted: WantedVectors
 ) -> None:
@@ -468,6 +472,8 @@ def _save(
         store.delete(path)
     model_id = index_model_id(embedder)
     order = wanted.sorted_places()
+    # a block of vectors at a time: a million vector ids, fact places and content hashes
+    # as Python ints at once took 110 MB
     records = (
         {
             "vector_id": vid,
@@ -476,8 +482,11 @@ def _save(
             "dimension": embedder.dimension,
             "content_hash": f"{digest:016x}",
         }
+        for start in range(0, len(order), SAVED_AT_ONCE)
         for vid, fact_id, digest in zip(
-            wanted.vids[order].tolist(), wanted.fact_ids(order), wanted.digests[order].tolist()
+            wanted.vids[order[start : start + SAVED_AT_ONCE]].tolist(),
+            wanted.fact_ids(order[start : start + SAVED_AT_ONCE]),
+            wanted.digests[order[start : start + SAVED_AT_ONCE]].tolist(),
         )
     )
     path = layout.vector_metadata
