@@ -12,7 +12,6 @@ the queries of a recall asking the same kind meet many of the same candidates.
 from __future__ import annotations
 
 from collections.abc import Callable
-from weakref import WeakKeyDictionary
 
 import numpy as np
 
@@ -22,6 +21,7 @@ from ...model.fact import Fact
 from ..candidates import Candidates
 from ..corpus import MIN_RELATIVE_SCORE, Corpus
 from ..query import Query
+from .read_once import ReadOnce
 
 NAME = "answer"
 WEIGHT = 2.0
@@ -95,11 +95,4 @@ class ValuesHeld:
 
 # What is read of the facts of each corpus this process searches (one per recall: its
 # facts do not change while it ranks).
-_known: WeakKeyDictionary[Corpus, ValuesHeld] = WeakKeyDictionary()
-
-
-def _values_of(corpus: Corpus) -> ValuesHeld:
-    values = _known.get(corpus)
-    if values is None:
-        values = _known[corpus] = ValuesHeld(len(corpus.ids))
-    return values
+_values_of: ReadOnce[Corpus, ValuesHeld] = ReadOnce(lambda corpus: ValuesHeld(len(corpus.ids)))

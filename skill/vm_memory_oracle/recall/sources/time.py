@@ -12,7 +12,6 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from datetime import date
 from functools import lru_cache
-from weakref import WeakKeyDictionary
 
 import numpy as np
 
@@ -22,6 +21,7 @@ from ...model.fact import Fact
 from ...model.periods import Period, named_periods
 from ..candidates import Candidates
 from ..query import Query
+from .read_once import ReadOnce
 
 NAME = "time"
 WEIGHT = 2.0
@@ -47,14 +47,7 @@ def rank(query: Query, candidates: Candidates) -> np.ndarray | None:
 
 
 # What is known of the facts of each snapshot's tables this process has seen.
-_known: WeakKeyDictionary[Tables, FactTimes] = WeakKeyDictionary()
-
-
-def _times_of(tables: Tables) -> FactTimes:
-    times = _known.get(tables)
-    if times is None:
-        times = _known[tables] = FactTimes(len(tables.ids))
-    return times
+_times_of: ReadOnce[Tables, FactTimes] = ReadOnce(lambda tables: FactTimes(len(tables.ids)))
 
 
 def of_the_time(fact: Fact, periods: Sequence[Period]) -> bool:
