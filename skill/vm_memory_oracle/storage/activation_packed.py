@@ -437,6 +437,9 @@ class _Changes(Mapping[str, dict]):
             held = self._added[fact_id]
         return _record(held)
 
+    def __contains__(self, fact_id: object) -> bool:
+        return fact_id in self._over or fact_id in self._added
+
     def __iter__(self) -> Iterator[str]:
         yield from self._over
         yield from self._added

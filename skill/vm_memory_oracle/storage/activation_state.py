@@ -181,8 +181,9 @@ class ActivationState:
         checked: Mapping[str, dict]
         if isinstance(records, PackedState):
             changes, make = records.changes(), records.repacked
-            # checked a block at a time (a million new facts' records made at once held
-            # 200 MB), and whole only when one fails, for the message a whole check gives
+            # checked a block at a time (a million new facts' records, made at once, are
+            # about 200 MB), and whole only when one fails, for the message a whole check
+            # gives
             checked = {} if _pass(store.timestamp, changes) else dict(changes)
         else:
             changes = checked = dict(records)

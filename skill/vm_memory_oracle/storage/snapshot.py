@@ -111,11 +111,12 @@ _LONGEST = 2**31  # marshal's lengths are 32-bit: a longer value is left to it (
 
 
 def _in_pieces(stored: tuple) -> files.Producer:
-    """What marshal.loads reads as `stored` (format, key, a payload list or tuple), written a value
-    of the payload at a time, and each bytes value from where it lies: marshal.dumps makes
-    one bytes object of it all, a second copy of what is saved (the lexical snapshot of a
-    million facts: 240 MB). Version 2 of marshal's format throughout, which refers back to
-    no earlier object, so that values marshalled one by one read as one whole."""
+    """What marshal.loads reads as `stored` (format, key, a payload list or tuple), written
+    a value of the payload at a time, and each bytes value from where it lies:
+    marshal.dumps makes one bytes object of it all, a second copy of what is saved (the
+    lexical snapshot of a million facts: 240 MB). Version 2 of marshal's format throughout,
+    which refers back to no earlier object, so that values marshalled one by one read as
+    one whole."""
     stored_format, key, payload = stored
 
     def produce(write) -> None:
