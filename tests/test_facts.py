@@ -130,6 +130,49 @@ def test_entities_are_the_same_when_few_names_are_kept_normalised(monkeypatch):
     ]
 
 
+def test_entities_held_as_columns_read_as_the_records_one_by_one_would_be():
+    """The entities are held as columns, the one fact naming a key as its id; read by
+    place, by slice or in order, they are the records made one by one: each key's name as
+    first written and the ids of the facts naming it, in order, a fact once."""
+    from vm_memory_oracle.graph import derived
+    from vm_memory_oracle.graph.derived import Entity, entity_names
+    from vm_memory_oracle.model.fact import normalise
+
+    said = [
+        ("user", "Rome"),
+        ("Sam", "user"),
+        ("user", "user"),
+        ("The Team", "Rome 2"),
+        ("sam", "x"),
+    ]
+    facts = [
+        new_fact(
+            {"subject": subject, "predicate": "visited", "object": obj},
+            created="2026-05-01T00:00:00Z",
+            default_source="user-stated",
+        )
+        for subject, obj in said
+    ]
+    names: dict[str, str] = {}
+    mentions: dict[str, list[str]] = {}
+    for fact in facts:
+        for name in entity_names(fact):
+            names.setdefault(normalise(name), name)
+            ids = mentions.setdefault(normalise(name), [])
+            if not ids or ids[-1] != fact.id:
+                ids.append(fact.id)
+    expected = [Entity(names[key], key, tuple(mentions[key])) for key in sorted(mentions)]
+
+    made = derived._entity_records(facts)
+    assert made == expected and list(made) == expected and len(made) == len(expected)
+    assert [made[n] for n in range(len(made))] == expected and made[1:3] == expected[1:3]
+    assert made[-1] == expected[-1]
+    assert {entity.key: entity.fact_ids for entity in made}["user"] == tuple(
+        fact.id for fact in facts[:3]
+    )
+    assert [entity.to_json() for entity in made] == [entity.to_json() for entity in expected]
+
+
 def test_entities_and_vector_keys_made_again_when_a_fact_changes(tmp_path):
     """entity_records and wanted_vectors keep what they made of the last facts they were
     given (wanted_vectors while the facts file is unchanged); a list holding one other Fact

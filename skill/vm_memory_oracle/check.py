@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import os
 import stat
+from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -346,7 +347,7 @@ def _derived(store: Store, facts: list[Fact], read: _Read) -> list[Finding]:
     return found
 
 
-def _made_of(store: Store, path: Path, kind: str, derived: list, read: _Read) -> bool:
+def _made_of(store: Store, path: Path, kind: str, derived: Sequence, read: _Read) -> bool:
     """Whether the valid records of `path` are the records `derived` (Entity or Relation)
     makes, in order: each valid line compared with the line the writer would write of the
     next record (jsonl.line), a line at a time, neither side's records held; a line written

@@ -5,7 +5,9 @@ rewritten with the facts and checked against them."""
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
+from typing import overload
 
 from ..model.fact import Fact, normalise
 
@@ -46,15 +48,53 @@ def entity_names(fact: Fact) -> list[str]:
     return names
 
 
+class Entities(Sequence[Entity]):
+    """The entities of some facts, by key, held as three columns: each one's name, its key,
+    and the id of the one fact naming it or the ids of the several (a tuple); its Entity
+    made when it is read. A million facts each naming its own object made a million Entity
+    records and tuples of one id, about 130 MB over the names."""
+
+    __slots__ = ("_names", "_keys", "_ids")
+
+    def __init__(self, names: list[str], keys: list[str], ids: list[str | tuple[str, ...]]):
+        self._names, self._keys, self._ids = names, keys, ids
+
+    def __len__(self) -> int:
+        return len(self._keys)
+
+    @overload
+    def __getitem__(self, place: int) -> Entity: ...
+
+    @overload
+    def __getitem__(self, place: slice) -> list[Entity]: ...
+
+    def __getitem__(self, place: int | slice) -> Entity | list[Entity]:
+        if isinstance(place, slice):
+            return [self[number] for number in range(len(self))[place]]
+        ids = self._ids[place]
+        held = (ids,) if isinstance(ids, str) else ids
+        return Entity(self._names[place], self._keys[place], held)
+
+    def __iter__(self) -> Iterator[Entity]:
+        return (self[number] for number in range(len(self)))
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Sequence):
+            return NotImplemented
+        return len(self) == len(other) and all(a == b for a, b in zip(self, other))
+
+    __hash__ = None  # type: ignore[assignment]
+
+
 # The last facts entity_records was given and what it made of them: a consolidation asks
 # for the entities of one list of facts twice (prune brings the file in step, the health
 # check compares it), a second or more at 100,000 facts. Facts cannot change, and the
 # list held keeps them alive, so the same objects in the same order make the same records.
-_last: tuple[list[Fact], list[Entity]] | None = None
+_last: tuple[list[Fact], Entities] | None = None
 
 
-def entity_records(facts: list[Fact]) -> list[Entity]:
-    """The entities that `facts` make, by key (a list the caller must not change)."""
+def entity_records(facts: list[Fact]) -> Entities:
+    """The entities that `facts` make, by key (the caller must not change them)."""
     global _last
     if _last is not None and _same(_last[0], facts):
         return _last[1]
@@ -67,11 +107,12 @@ def _same(held: list[Fact], facts: list[Fact]) -> bool:
     return len(held) == len(facts) and all(a is b for a, b in zip(held, facts))
 
 
-def _entity_records(facts: list[Fact]) -> list[Entity]:
+def _entity_records(facts: list[Fact]) -> Entities:
     names: dict[str, str] = {}
     # key -> fact ids, in order, without repeats: a fact's names come one after another, so
-    # a repeat is the list's last id (a list of one id takes 64 bytes, a dictionary 232)
-    mentions: dict[str, list[str]] = {}
+    # a repeat is the last id; the one id of a key named once is held as itself (a list of
+    # one id takes 64 bytes, a dictionary 232)
+    mentions: dict[str, str | list[str]] = {}
     # A subject is named by thousands of facts: normalised once. Only the first NAMES_HELD
     # names are kept normalised: a million facts each naming its own object held a million.
     keys: dict[str, str] = {}
@@ -84,12 +125,23 @@ def _entity_records(facts: list[Fact]) -> list[Entity]:
                 if len(keys) < NAMES_HELD:
                     keys[name] = key
             names.setdefault(key, name)
-            held = mentions.setdefault(key, [])
-            if not held or held[-1] != fact.id:
+            held = mentions.get(key)
+            if held is None:
+                mentions[key] = fact.id
+            elif isinstance(held, str):
+                if held != fact.id:
+                    mentions[key] = [held, fact.id]
+            elif held[-1] != fact.id:
                 held.append(fact.id)
     keys.clear()
-    # each key's list let go as its record is made
-    return [Entity(names.pop(key), key, tuple(mentions.pop(key))) for key in sorted(mentions)]
+    ordered = sorted(mentions)
+    # each key's ids let go as its column's entry is made
+    ids = [_ids(mentions.pop(key)) for key in ordered]
+    return Entities([names.pop(key) for key in ordered], ordered, ids)
+
+
+def _ids(held: str | list[str]) -> str | tuple[str, ...]:
+    return held if isinstance(held, str) else tuple(held)
 
 
 def relation_records(facts: list[Fact]) -> list[Relation]:

@@ -7,7 +7,7 @@ derived from the facts and rewritten with them. Every mutation re-reads under th
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import datetime
 from typing import TYPE_CHECKING
@@ -565,7 +565,7 @@ class KnowledgeGraph:
                 self.store.rewrite_records(path, kind, (), lines=lines, kept=False)
 
 
-def _records_of(made: list) -> Callable[[], Iterator[dict]]:
+def _records_of(made: Sequence) -> Callable[[], Iterator[dict]]:
     """The records of entities or relations, made one at a time as they are read (a million
     facts' entities as dictionaries held 400 MB)."""
     return lambda: (record.to_json() for record in made)
