@@ -5,6 +5,7 @@ packed state follows the file as it changes."""
 from __future__ import annotations
 
 import json
+import math
 import os
 
 import numpy as np
@@ -454,3 +455,32 @@ def test_a_write_refuses_a_bad_record_among_many_as_a_whole_check_would(store, m
     del state[fact_id(5)], state[fact_id(8)]
     store.write_activation(state)
     assert len(fresh_store(store.layout.root).read_activation()) == 9
+
+
+def test_records_of_equal_values_are_held_once_and_read_back_as_they_were_set(store):
+    """The records set of equal values (a remember's new facts) are one held object; 1 and
+    1.0, 0.0 and -0.0, and counts of 0 and 0.0 are told apart, and every record reads back
+    and is written as it was set."""
+    from vm_memory_oracle.storage.activation_packed import PackedState
+
+    state = store.read_activation().to_json()
+    assert isinstance(state, PackedState)
+    values = [1.0, 1.0, 1, 1, 0.0, -0.0, 0.5, 0.5]
+    for number, activation in enumerate(values):
+        state[fact_id(number)] = {"activation": activation, "last_accessed": NOW, "access_count": 0}
+    state[fact_id(20)] = {"activation": 0.5, "last_accessed": [NOW], "access_count": 0}
+    held = [state._added[fact_id(number)] for number in range(len(values))]
+    assert held[0] is held[1] and held[2] is held[3] and held[6] is held[7]
+    assert held[0] is not held[2] and held[4] is not held[5]
+    for number, activation in enumerate(values):
+        read = state[fact_id(number)]["activation"]
+        assert read == activation and type(read) is type(activation)
+        assert math.copysign(1, read) == math.copysign(1, activation)
+    assert state[fact_id(20)]["last_accessed"] == [NOW]
+    del state[fact_id(20)]
+    store.write_activation(ActivationEntries(state))
+    written = json.loads(store.layout.activation.read_text(encoding="utf-8"))["facts"]
+    assert [written[fact_id(n)]["activation"] for n in range(len(values))] == values
+    text = store.layout.activation.read_text(encoding="utf-8")
+    assert text.count('"activation":1.0') == 2 and text.count('"activation":1,') == 2
+    assert text.count('"activation":-0.0') == 1

@@ -214,10 +214,11 @@ class PackedState(HeldRecords):
             self._chosen = np.zeros(len(records), dtype=np.bool_)
             self._chosen[rows] = True
         # The records set, each as _held keeps it (a remember of a million new facts sets a
-        # million of them).
+        # million of them, most of them equal: one object for each value).
         self._over: dict[str, Held] = {}  # set over a row of the state
         self._added: dict[str, Held] = {}  # set for a fact of no row of the state
         self._deleted: set[str] = set()  # the facts of rows deleted
+        self._same: dict[tuple, Held] = {}
 
     def _row(self, fact_id: object) -> int | None:
         number = self.records.number(fact_id)
@@ -243,9 +244,21 @@ class PackedState(HeldRecords):
     def __setitem__(self, fact_id: str, record: dict) -> None:
         if fact_id not in self._added and self._row(fact_id) is not None:
             self._deleted.discard(fact_id)
-            self._over[fact_id] = _held(record)
+            self._over[fact_id] = self._kept(record)
         else:
-            self._added[fact_id] = _held(record)
+            self._added[fact_id] = self._kept(record)
+
+    def _kept(self, record: dict) -> Held:
+        """`record` as _held holds it, one object for all the records of equal values
+        (all the new facts of a remember, at their creation and never accessed)."""
+        held = _held(record)
+        key = _same_key(held)
+        if key is None:
+            return held
+        try:
+            return self._same.setdefault(key, held)
+        except TypeError:  # a value no record holds (the schema refuses it at the write)
+            return held
 
     def __delitem__(self, fact_id: str) -> None:
         if fact_id in self._added:
@@ -319,7 +332,7 @@ class PackedState(HeldRecords):
             if fact_id in self._added:
                 chosen._added[fact_id] = self._added[fact_id]
             elif made is not None:
-                chosen._added[fact_id] = _held(made(place))
+                chosen._added[fact_id] = chosen._kept(made(place))
         return chosen
 
     def decay_starts(self) -> Iterator[tuple[str, float, str]]:
@@ -407,6 +420,19 @@ def _held(record: dict) -> Held:
         except KeyError:  # other keys: kept as they are (the schema refuses them)
             return record
     return record
+
+
+def _same_key(held: Held) -> tuple | None:
+    """What tells held values apart when they are one object for all the records holding
+    them: the values, and the types of the numbers (1 and 1.0 are equal, and written
+    otherwise); None for values not shared (a record kept as it is, sources heard, a zero
+    of either sign)."""
+    if type(held) is not tuple or held[3] is not None:
+        return None
+    activation, _, access_count, _ = held
+    if type(activation) is float and activation == 0:
+        return None
+    return (held, type(activation), type(access_count))
 
 
 def _record(held: Held) -> dict:
