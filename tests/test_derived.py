@@ -11,6 +11,8 @@ import types
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from vm_memory_oracle.storage import derived, snapshot
 
 
@@ -137,6 +139,30 @@ def test_changes_name_what_an_index_removes_and_adds():
     wanted = {2: ("b", "text"), 3: ("C", "text"), 4: ("d", "text")}
     gone, new = derived.changes(known, wanted, lambda want: want[0])
     assert (gone, new) == ([1, 3], [3, 4])
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    known=st.lists(st.tuples(st.integers(0, 6), st.integers(0, 3)), max_size=12),
+    wanted=st.lists(st.tuples(st.integers(0, 6), st.integers(0, 3)), max_size=12),
+    big=st.integers(0, 2**64 - 1),
+)
+def test_column_changes_are_the_pairs_of_either_side_the_other_lacks(known, wanted, big):
+    """column_changes names the places of the (id, value) pairs of each side that the other
+    side does not hold, repeats and all, whatever the 64-bit numbers."""
+    import numpy as np
+
+    def columns(pairs):
+        ids = np.array([big if number == 6 else number for number, _ in pairs], dtype=np.uint64)
+        values = np.array([big ^ value for _, value in pairs], dtype=np.uint64)
+        return ids, values
+
+    held, want = columns(known), columns(wanted)
+    gone, new = derived.column_changes(*held, *want)
+    held_pairs = list(zip(held[0].tolist(), held[1].tolist()))
+    wanted_pairs = list(zip(want[0].tolist(), want[1].tolist()))
+    assert gone.tolist() == [n for n, pair in enumerate(held_pairs) if pair not in wanted_pairs]
+    assert new.tolist() == [n for n, pair in enumerate(wanted_pairs) if pair not in held_pairs]
 
 
 def test_a_pass_over_every_file_holds_what_it_loaded_only_while_it_runs(tmp_path):
