@@ -78,6 +78,32 @@ def test_a_state_is_made_once_then_held_then_extended_then_made_again(tmp_path):
     assert remade.lines == ["x"] and calls == ["make", "extend", "extend", "make"]
 
 
+def test_a_state_made_again_is_made_without_the_earlier_one_held(tmp_path):
+    """When the earlier state cannot be extended, it is let go before the new one is made
+    (the process holds one of them at a time, not both), and read from its file no more."""
+    import gc
+    import weakref
+
+    source = tmp_path / "source.txt"
+    source.write_text("a\nb\n")
+    state = lines_state(tmp_path, source)
+    first = derived.brought_in_step(state, *counted(source, []))
+    gone = weakref.ref(first)
+    del first
+    source.write_text("x\n")
+    held_while_made: list[object] = []
+
+    def make(key):
+        gc.collect()
+        held_while_made.append(gone())
+        held_while_made.append(snapshot.decoded(state.cache))
+        return Lines(source.read_text().splitlines())
+
+    remade = derived.brought_in_step(state, make, counted(source, [])[1])
+    assert remade.lines == ["x"] and held_while_made == [None, None]
+    assert derived.brought_in_step(state, make, counted(source, [])[1]) is remade
+
+
 def test_a_state_of_another_layout_is_neither_used_nor_extended(tmp_path):
     source = tmp_path / "source.txt"
     source.write_text("a\n")

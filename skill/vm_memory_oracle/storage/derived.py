@@ -138,6 +138,10 @@ def brought_in_step(
     if earlier is not None and extend is not None:
         value = extend(earlier[0], earlier[1], key)
     if value is None:
+        # The state of other sources is not held while the new one is made (the lexical
+        # snapshot of a million facts, 240 MB, was held beside the one made again).
+        earlier = None
+        snapshot.let_go(derived.cache)
         value = make(key)
     derived.keep(key, value)
     return value

@@ -160,8 +160,10 @@ def discard(cache_path: Path) -> None:
 
 
 def let_go(cache_path: Path) -> None:
-    """Hold no longer what was loaded for `cache_path` (read again from disk when asked)."""
+    """Hold no longer what was loaded or decoded for `cache_path` (read again from disk
+    when asked)."""
     _memory.pop(str(cache_path), None)
+    _decoded.pop(str(cache_path), None)
 
 
 def forget_memory() -> None:
