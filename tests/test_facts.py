@@ -209,3 +209,28 @@ def test_entities_and_vector_keys_made_again_when_a_fact_changes(tmp_path):
     assert again[moved][1] != vectors[moved][1]
     superseded = [*facts[:4], facts[4].changed(superseded_by=facts[0].id)]
     assert len(wanted_vectors(superseded, facts_file)) == 4
+
+
+def test_a_consolidation_lets_go_of_the_entities_before_it_makes_the_recalls_tables(
+    cli, data_dir, monkeypatch
+):
+    """The prune step and the health check share the entities of the facts; the last pass,
+    which makes the lexical snapshot for the next recall, is made without them held."""
+    from vm_memory_oracle.graph import derived
+    from vm_memory_oracle.lexical import snapshot as lexical_snapshot
+
+    from conftest import hash_embedder
+
+    hash_embedder(cli)
+    assert cli("--action", "remember", "--from", "assets/examples/facts.jsonl").code == 0
+    held_then: list[object] = []
+    build = lexical_snapshot.build_lexical_index
+
+    def building(facts):
+        held_then.append(derived._last)
+        return build(facts)
+
+    monkeypatch.setattr(lexical_snapshot, "build_lexical_index", building)
+    assert derived._last is not None  # the remember's, held
+    assert cli("--action", "consolidate").code == 0
+    assert held_then == [None]

@@ -385,8 +385,10 @@ def _ready_for_recall(graph: KnowledgeGraph) -> None:
     them (the lexical snapshot, made again from every fact when the steps rewrote
     facts.jsonl, and the packed activation state), kept in state/cache/: the morning's first
     recall reads them instead of making them (at 100,000 facts that took it 8 s)."""
+    from .graph.derived import let_go_of_entities
     from .lexical.snapshot import lexical_index
 
+    let_go_of_entities()  # the prune step's and the health check's, asked for no more
     lexical_index(graph)
     graph.store.activation_view()
 
