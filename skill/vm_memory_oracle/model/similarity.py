@@ -36,9 +36,10 @@ _NUMBER = re.compile(r"\d+(?:[-.:/,]\d+)*")
 _NEGATION = re.compile(r"\b(?:not|no|never|nor|cannot|without)\b|n't\b|[不没别未]")
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Wording:
-    """What the checks compare of one fact."""
+    """What the checks compare of one fact (slotted: the merge step holds one for each fact
+    of a subject, 100,000 of the largest at a million facts)."""
 
     subject: str
     words: frozenset[str]  # significant words of the sentence, the subject's left out
