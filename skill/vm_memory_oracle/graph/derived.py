@@ -51,8 +51,8 @@ def entity_names(fact: Fact) -> list[str]:
 class Entities(Sequence[Entity]):
     """The entities of some facts, by key, held as three columns: each one's name, its key,
     and the id of the one fact naming it or the ids of the several (a tuple); its Entity
-    made when it is read. A million facts each naming its own object made a million Entity
-    records and tuples of one id, about 130 MB over the names."""
+    made when it is read. 100,000 facts each naming its own object made as many Entity
+    records and tuples of one id: held after a remember, they took 12.5 MB, these 4.8."""
 
     __slots__ = ("_names", "_keys", "_ids")
 
@@ -105,7 +105,7 @@ def entity_records(facts: list[Fact]) -> Entities:
 
 def let_go_of_entities() -> None:
     """Hold no longer the last entities made (for a pass that needs the memory after the
-    steps that ask for them: a million facts' entities are about 130 MB)."""
+    steps that ask for them: about 50 bytes a fact)."""
     global _last
     _last = None
 
