@@ -212,7 +212,7 @@ class Fact:
             for name in SHARED_NUMBERS:
                 value = values.get(name)
                 if value is not None:
-                    values[name] = shared.setdefault(_number_key(value), value)
+                    values[name] = shared.setdefault(number_key(value), value)
             keys = shared.setdefault(keys, keys)
             if isinstance(given, dict):
                 held = ("provenance", *given.items())
@@ -406,9 +406,10 @@ _NEGATIVE_BASE = {
 }
 
 
-def _number_key(value: float) -> tuple:
-    """A number's key among shared values: its type and its sign too, since 1 and 1.0, and
-    0.0 and -0.0, are equal but written otherwise."""
+def number_key(value: float) -> tuple:
+    """A number's key among values held once for all that hold them: its type and its sign
+    too, since 1 and 1.0, and 0.0 and -0.0, are equal but written otherwise (TypeError for
+    what is no number)."""
     return (type(value), value, math.copysign(1.0, value))
 
 

@@ -23,6 +23,7 @@ import numpy as np
 
 from ..clock import parse_iso
 from ..model.activation import HeldRecords
+from ..model.fact import number_key
 from . import derived, files
 from .packed import Numbers, Texts, id_hash, joined_texts, pack_texts, texts_width
 from .writer import Writer
@@ -252,10 +253,11 @@ class PackedState(HeldRecords):
         """`record` as _held holds it, one object for all the records of equal values
         (all the new facts of a remember, at their creation and never accessed)."""
         held = _held(record)
-        key = _same_key(held)
-        if key is None:
-            return held
+        if type(held) is not tuple or held[3] is not None:
+            return held  # a record kept as it is, or one with sources heard
+        activation, last_accessed, access_count, _ = held
         try:
+            key = (number_key(activation), last_accessed, number_key(access_count))
             return self._same.setdefault(key, held)
         except TypeError:  # a value no record holds (the schema refuses it at the write)
             return held
@@ -420,19 +422,6 @@ def _held(record: dict) -> Held:
         except KeyError:  # other keys: kept as they are (the schema refuses them)
             return record
     return record
-
-
-def _same_key(held: Held) -> tuple | None:
-    """What tells held values apart when they are one object for all the records holding
-    them: the values, and the types of the numbers (1 and 1.0 are equal, and written
-    otherwise); None for values not shared (a record kept as it is, sources heard, a zero
-    of either sign)."""
-    if type(held) is not tuple or held[3] is not None:
-        return None
-    activation, _, access_count, _ = held
-    if type(activation) is float and activation == 0:
-        return None
-    return (held, type(activation), type(access_count))
 
 
 def _record(held: Held) -> dict:
