@@ -472,25 +472,27 @@ def _save(
         store.delete(path)
     model_id = index_model_id(embedder)
     order = wanted.sorted_places()
-    # a block of vectors at a time: a million vector ids, fact places and content hashes
-    # as Python ints at once took 110 MB
-    records = (
-        {
-            "vector_id": vid,
-            "fact_id": fact_id,
-            "model_id": model_id,
-            "dimension": embedder.dimension,
-            "content_hash": f"{digest:016x}",
-        }
-        for start in range(0, len(order), SAVED_AT_ONCE)
-        for vid, fact_id, digest in zip(
-            wanted.vids[order[start : start + SAVED_AT_ONCE]].tolist(),
-            wanted.fact_ids(order[start : start + SAVED_AT_ONCE]),
-            wanted.digests[order[start : start + SAVED_AT_ONCE]].tolist(),
-        )
-    )
+
+    def records() -> Iterator[dict]:
+        # a block of vectors at a time: a million vector ids, fact places and content
+        # hashes as Python ints at once took 110 MB
+        for start in range(0, len(order), SAVED_AT_ONCE):
+            places = order[start : start + SAVED_AT_ONCE]
+            for vid, fact_id, digest in zip(
+                wanted.vids[places].tolist(),
+                wanted.fact_ids(places),
+                wanted.digests[places].tolist(),
+            ):
+                yield {
+                    "vector_id": vid,
+                    "fact_id": fact_id,
+                    "model_id": model_id,
+                    "dimension": embedder.dimension,
+                    "content_hash": f"{digest:016x}",
+                }
+
     path = layout.vector_metadata
-    lines = _metadata_lines(records, layout.relative(path))
+    lines = _metadata_lines(records(), layout.relative(path))
     graph.store.rewrite_records(path, "vector-metadata", (), lines=lines, kept=False)
     if store.usable(path):  # what it holds is known: the next command need not read it
         made = KnownVectors(
