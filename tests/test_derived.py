@@ -241,3 +241,48 @@ def test_a_packed_payload_is_saved_without_a_copy_of_it(tmp_path):
         finally:
             tracemalloc.stop()
     assert peaks[False] > 20_000_000 > 1_000_000 > peaks[True]
+
+
+def test_the_key_of_a_packed_state_is_read_without_its_payload(tmp_path, monkeypatch):
+    """A state written a value at a time has its key read alone: whether it is in step
+    (Derived.saved), and whether an earlier one is worth reading to extend it, are told
+    without reading it; a state written otherwise, or damaged, is told by reading it."""
+    source = tmp_path / "source.txt"
+    source.write_text("a\nb\n")
+    state = dataclasses.replace(
+        lines_state(tmp_path, source), streamed=True, encode=lambda value: [b"x" * 4096]
+    )
+    state = dataclasses.replace(state, decode=lambda plain: Lines(["decoded"]))
+    key = state.key()
+    state.keep(key, Lines(["a", "b"]))
+    snapshot.forget_memory()
+    assert snapshot.key_of(state.cache, streamed=True) == key
+    assert snapshot.key_of(state.cache, streamed=False) is None  # unknown unread
+    read: list[Path] = []
+    real = snapshot._stored
+
+    def stored(path, **kwargs):
+        read.append(path)
+        return real(path, **kwargs)
+
+    monkeypatch.setattr(snapshot, "_stored", stored)
+    assert state.saved(key) and not read
+    asked: list[tuple] = []
+    with open(source, "a") as handle:
+        handle.write("c\n")
+    later = state.key()
+    assert not state.saved(later) and not read
+    assert state.earlier(lambda kept: asked.append(kept) or False) is None
+    assert asked == [key] and not read  # not worth it: never read
+    assert state.earlier(lambda kept: True) is not None and read == [state.cache]
+    monkeypatch.undo()
+
+    plain = lines_state(tmp_path / "plain", source)
+    plain.keep(plain.key(), Lines(["a"]))
+    snapshot.forget_memory()
+    assert snapshot.key_of(plain.cache, streamed=True) is None  # marshalled whole
+    assert plain.saved(plain.key())  # told by reading it
+    state.cache.write_bytes(state.cache.read_bytes()[:7])  # damaged inside its key
+    snapshot.forget_memory()
+    assert snapshot.key_of(state.cache, streamed=True) is None
+    assert not state.saved(later)

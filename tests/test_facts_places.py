@@ -290,3 +290,83 @@ def test_the_lengths_of_lines_are_counted_in_bytes():
     lines = ["plain", "乌龙茶", "São Paulo", ""]
     assert [byte_length(line) for line in lines] == [len(line.encode("utf-8")) for line in lines]
     assert [byte_length(line) for line in lines] == [5, 9, 10, 0]
+
+
+def test_a_large_file_is_passed_through_a_block_at_a_time_and_not_held(
+    cli, memory_of_facts, monkeypatch
+):
+    """The passes that go through every fact (the indexes' builds) read a file of more than
+    PASSING_MIN records a block of PASSING_BLOCK at a time, and keep none: the facts equal
+    those the whole read makes, a fact looked up before is the one made then, and once
+    every fact is held the passes use those. A smaller file's facts are read once and kept."""
+    from vm_memory_oracle.storage import facts_places
+    from vm_memory_oracle.storage.facts_places import FactsPassing, held_facts
+
+    remembered(cli, *[("user", "visited", f"city {i}") for i in range(40)])
+    store = opened(memory_of_facts).graph().store
+    assert isinstance(store.facts_passing(), list) and held_facts(store) is not None
+
+    monkeypatch.setattr(facts_places, "PASSING_MIN", 10)
+    monkeypatch.setattr(facts_places, "PASSING_BLOCK", 7)
+    store = opened(memory_of_facts).graph().store
+    at = facts_at(store)
+    assert isinstance(at, FactsAt)
+    asked = at.fact(9)
+    passing = store.facts_passing()
+    assert isinstance(passing, FactsPassing) and len(passing) == 43
+    whole = FactsById(store.read_records(store.layout.facts, "fact", unique_key="id")).all()
+    assert list(passing) == whole
+    assert passing[9] is asked
+    assert passing[-1] == whole[-1] and passing[5:16] == whole[5:16]
+    assert [passing[number] for number in (40, 2, 41, 8)] == [whole[n] for n in (40, 2, 41, 8)]
+    with pytest.raises(IndexError):
+        passing[43]
+    assert held_facts(store) is None  # nothing was kept
+    facts = at.all()
+    held = store.facts_passing()
+    assert held == whole and all(a is b for a, b in zip(held, facts))
+
+
+def test_indexes_built_of_facts_read_as_they_go_are_those_built_of_facts_held(
+    cli, memory_of_facts, tmp_path, monkeypatch
+):
+    """A first recall of a large file reads its facts as each pass goes (the vectors' texts
+    embedded a block at a time, the full-text documents, the lexical snapshot's columns a
+    block at a time): it finds what a recall of the facts held finds, and writes the same
+    vector index, metadata and lexical snapshot."""
+    import shutil
+
+    from vm_memory_oracle.lexical import snapshot as lexical_snapshot
+    from vm_memory_oracle.semantic import index as semantic_index
+    from vm_memory_oracle.storage import facts_places
+
+    remembered(
+        cli,
+        *[(f"person {i % 6}", "visited", f"city {i} in spring") for i in range(30)],
+        ("user", "name", "Priya Raman"),
+        ("user", "lives in", "Berlin"),
+        ("user", "lives in", "Lisbon"),
+        ("Dana", "said", "person 3 visited city 12 in spring"),
+    )
+    copy = tmp_path / "copy"
+    shutil.copytree(memory_of_facts, copy)
+    store = opened(memory_of_facts).graph().store
+    assert not all(fact.current for fact in store.read_facts())  # Berlin was superseded
+    queries = ("city 12", "where does Priya live", "person 3 spring")
+    snapshot.forget_memory()
+    held = [cli("--json", "--action", "recall", "--query", query) for query in queries]
+
+    monkeypatch.setattr(facts_places, "PASSING_MIN", 10)
+    monkeypatch.setattr(facts_places, "PASSING_BLOCK", 7)
+    monkeypatch.setattr(semantic_index, "EMBEDDED_PLACES", 5)
+    monkeypatch.setattr(lexical_snapshot, "COLUMNS_BLOCK", 6)
+    snapshot.forget_memory()
+    passed = [cli("--json", "--action", "recall", "--query", query, data=copy) for query in queries]
+    for one, other in zip(held, passed):
+        assert one.code == other.code == 0, (one.err, other.err)
+        assert one.json()["results"] == other.json()["results"] != []
+    for name in ("embeddings/metadata.jsonl", "embeddings/index.bin"):
+        assert (memory_of_facts / name).read_bytes() == (copy / name).read_bytes(), name
+    snapshot.forget_memory()
+    made = [lexical_snapshot.lexical_index(opened(at).graph()) for at in (memory_of_facts, copy)]
+    assert made[0] == made[1] and len(made[0].ids) == 36  # the current facts

@@ -8,7 +8,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from vm_memory_oracle.lexical import snapshot as lexical
+from vm_memory_oracle.lexical import tables as lexical_tables
 from vm_memory_oracle.lexical.index import document_text
+from vm_memory_oracle.lexical.tables import Tables
 from vm_memory_oracle.model.text import tokens
 from vm_memory_oracle.storage import packed
 from vm_memory_oracle.storage.packed import Numbers, Texts, numbers_by_hash, pack_texts
@@ -74,7 +76,7 @@ def facts_of(triples) -> list:
 def check_reads_as_built(index, facts) -> None:
     """Recall's tables of `index` give each fact's number by id and each term's facts as
     the facts' own documents hold them."""
-    tables = lexical.Tables(index)
+    tables = Tables(index)
     assert list(tables.ids) == [fact.id for fact in facts]
     for number, fact in enumerate(facts):
         assert tables.position[fact.id] == number
@@ -94,8 +96,10 @@ def check_reads_as_built(index, facts) -> None:
 def test_an_extended_snapshot_is_the_one_a_whole_build_makes(triples, colliding):
     facts = facts_of(triples)
     original = packed.text_hash
+    hashing = (packed, lexical, lexical_tables)  # the modules that hash the texts
     if colliding:  # every term and name of one length shares a hash
-        packed.text_hash = lexical.text_hash = by_length  # type: ignore[assignment]
+        for module in hashing:
+            module.text_hash = by_length  # type: ignore[attr-defined]
     try:
         whole = lexical.build_lexical_index(facts)
         for held in range(len(facts) + 1):
@@ -105,7 +109,8 @@ def test_an_extended_snapshot_is_the_one_a_whole_build_makes(triples, colliding)
             assert extended == whole
         check_reads_as_built(whole, facts)
     finally:
-        packed.text_hash = lexical.text_hash = original  # type: ignore[assignment]
+        for module in hashing:
+            module.text_hash = original  # type: ignore[attr-defined]
 
 
 @settings(max_examples=20, deadline=None)

@@ -425,3 +425,55 @@ def test_the_vector_metadata_made_a_block_at_a_time_is_the_same(
     path.unlink()
     assert cli("--action", "reindex").code == 0
     assert path.read_bytes() == whole
+
+
+def test_the_texts_to_embed_are_found_and_embedded_a_block_at_a_time(
+    cli, tmp_path, data_dir, monkeypatch
+):
+    """The texts the embedding cache has no vector of are found and embedded those of
+    EMBEDDED_PLACES vectors at a time, each text once though facts in two blocks share it:
+    the count, the progress told and the index are those of a build in one block."""
+    from vm_memory_oracle.clock import parse_iso
+    from vm_memory_oracle.config import Settings
+    from vm_memory_oracle.indexes import VECTORS, bring_in_step
+    from vm_memory_oracle.memory import Memory
+    from vm_memory_oracle.semantic import index as semantic_index
+    from vm_memory_oracle.storage import snapshot
+
+    from conftest import hash_embedder
+
+    said = "We planned the trip to Porto and the hike after it."
+    hash_embedder(cli)
+    remember(
+        cli,
+        tmp_path,
+        [
+            *ENGLISH,
+            {**CHINESE[0], "context": said},
+            *CHINESE[1:],
+            {"subject": "user", "predicate": "planned", "object": "a hike", "context": said},
+        ],
+    )
+    embeddings = data_dir / "embeddings"
+
+    def built_again(progress=None):
+        for cached in embeddings.glob("cache-*"):
+            cached.unlink()
+        snapshot.forget_memory()
+        at = parse_iso("2026-05-15T00:00:00Z")
+        graph = Memory.open(data_dir, Settings(embedding_model="hash"), now=at).graph()
+        report = _vectors(bring_in_step(graph, rebuild={VECTORS}, progress=progress))[1]
+        return report.embedded, (embeddings / "index.bin").read_bytes()
+
+    embedded, whole = built_again()
+    told: list[tuple[int, int]] = []
+    monkeypatch.setattr(semantic_index, "EMBEDDED_PLACES", 2)
+    again = built_again(lambda label, done, total: told.append((done, total)))
+    assert again == (embedded, whole)
+    facts = (data_dir / "knowledge-graph/facts.jsonl").read_text().splitlines()
+    assert sum(said in line for line in facts) == 2  # in the third block and the fifth
+    texts = len(ENGLISH) + len(CHINESE) + 2  # each sentence, and the turn said once
+    assert embedded == texts
+    assert told[-1] == (texts, texts) and len(told) > 2
+    assert [done for done, _ in told] == sorted(done for done, _ in told)
+    assert {total for _, total in told} == {texts}

@@ -277,11 +277,13 @@ def test_the_lexical_snapshot_of_appended_facts_is_extended_to_what_a_build_make
     _recall(cli, "oolong tea")
     built: list[int] = []
     real_build = lexical_snapshot.build_lexical_index
-    monkeypatch.setattr(
-        lexical_snapshot,
-        "build_lexical_index",
-        lambda facts: built.append(len(facts)) or real_build(facts),
-    )
+
+    def counted(facts):
+        facts = list(facts)  # the facts may come as the pass reads them
+        built.append(len(facts))
+        return real_build(facts)
+
+    monkeypatch.setattr(lexical_snapshot, "build_lexical_index", counted)
 
     def fresh_snapshot() -> lexical_snapshot.LexicalSnapshot:
         snapshot.forget_memory()  # as a new process: the snapshot on disk is what counts
@@ -314,3 +316,37 @@ def test_the_lexical_snapshot_of_appended_facts_is_extended_to_what_a_build_make
               name="kayak.jsonl")  # fmt: skip
     fresh_snapshot()
     assert built == [6]
+
+
+def test_a_consolidation_with_nothing_new_tells_the_lexical_snapshot_in_step_unread(
+    cli, data_dir, tmp_path, monkeypatch
+):
+    """A consolidation leaves the lexical snapshot in step for the next recall; when the
+    one kept is (nothing new), its key alone tells so, and the snapshot is not read (at a
+    million facts, 240 MB)."""
+    from vm_memory_oracle.lexical import snapshot as lexical_snapshot
+    from vm_memory_oracle.storage import snapshot
+
+    hash_embedder(cli)
+    _remember(cli, tmp_path, FACTS)
+    for _ in range(2):  # the first may rewrite facts.jsonl (decay, merge)
+        assert cli("--action", "consolidate").code == 0
+    kept = lexical_snapshot._kept(_graph(data_dir))
+    facts = data_dir / "knowledge-graph/facts.jsonl"
+    before = snapshot.file_key(facts)
+    snapshot.forget_memory()
+    assert snapshot.key_of(kept.cache, streamed=True) == kept.key()
+    read: list[Path] = []
+    real = snapshot._stored
+
+    def stored(path, **kwargs):
+        read.append(Path(path))
+        return real(path, **kwargs)
+
+    monkeypatch.setattr(snapshot, "_stored", stored)
+    assert cli("--action", "consolidate").code == 0
+    assert snapshot.file_key(facts) == before  # nothing new: the facts were not written
+    assert kept.cache not in read and read  # other states were read from their files
+    snapshot.forget_memory()
+    assert snapshot.key_of(kept.cache, streamed=True) == kept.key()
+    assert [hit["text"] for hit in _recall(cli, "北京").json()["results"]][0] == "用户住在北京"

@@ -386,10 +386,17 @@ def _ready_for_recall(graph: KnowledgeGraph) -> None:
     facts.jsonl, and the packed activation state), kept in state/cache/: the morning's first
     recall reads them instead of making them (at 100,000 facts that took it 8 s)."""
     from .graph.derived import let_go_of_entities
-    from .lexical.snapshot import lexical_index
+    from .lexical.snapshot import lexical_index_saved
+    from .semantic.wanted import let_go_of_wanted
+    from .storage.facts_places import let_go_of_facts
 
-    let_go_of_entities()  # the prune step's and the health check's, asked for no more
-    lexical_index(graph)
+    # What the steps asked for and ask no more (the prune step's and the health check's
+    # entities; every Fact of a large file, whose snapshot is then made of its facts as
+    # they are read, storage/facts_places.FactsPassing, in the memory they held).
+    let_go_of_entities()
+    if let_go_of_facts(graph.store):
+        let_go_of_wanted(graph.layout.facts)  # which holds them too
+    lexical_index_saved(graph)
     graph.store.activation_view()
 
 

@@ -159,7 +159,7 @@ def _has_text(graph: KnowledgeGraph) -> bool:
     layout = graph.layout
     if layout.text_index_dir.exists() or layout.text_index_state.exists():
         return True
-    return any(fact.current for fact in graph.facts())
+    return any(fact.current for fact in graph.store.facts_passing())
 
 
 def _rebuilt(report: InStepReport) -> list[str]:

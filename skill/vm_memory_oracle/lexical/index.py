@@ -22,7 +22,8 @@ import json
 import os
 import sys
 import zipfile
-from collections.abc import Iterator
+from array import array
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
@@ -291,8 +292,8 @@ def update_text_index(
                 f"was built for this command only ({lock.fix})"
             )
             index = TextIndex.create(None)
-            wanted = _Wanted.of(graph.facts())
-            index.write([], wanted.documents(np.arange(len(wanted.facts))))
+            wanted = _Wanted.of(graph.store.facts_passing())
+            index.write([], wanted.documents(np.arange(len(wanted))))
             report.added = report.documents = len(index)
             report.rebuilt = f"{graph.layout.relative(lock.path)} is refused"
             return index, report
@@ -306,24 +307,39 @@ def update_text_index(
 @dataclass(frozen=True)
 class _Wanted:
     """The documents the current facts want, as columns: each one's vector id and content
-    hash, and its Fact (of two with one vector id, the later)."""
+    hash, and the number among the facts of its Fact (of two with one vector id, the
+    later); the facts may be read as a pass goes (store.facts_passing), so none is held
+    here."""
 
-    facts: list[Fact]
+    facts: Sequence[Fact]
+    numbers: np.ndarray  # int64
     vids: np.ndarray  # uint64
     digests: np.ndarray  # uint64
 
     @classmethod
-    def of(cls, facts: list[Fact]) -> _Wanted:
-        current = [fact for fact in facts if fact.current]
-        vids = np.fromiter((vector_id(fact.id) for fact in current), np.uint64, len(current))
-        digests = np.fromiter((document_digest(fact) for fact in current), np.uint64, len(current))
-        last = derived.last_of_each(vids)
-        return cls([current[place] for place in last.tolist()], vids[last], digests[last])
+    def of(cls, facts: Sequence[Fact]) -> _Wanted:
+        numbers, vids, digests = array("q"), array("Q"), array("Q")
+        for number, fact in enumerate(facts):
+            if fact.current:
+                numbers.append(number)
+                vids.append(vector_id(fact.id))
+                digests.append(document_digest(fact))
+        vid_column = np.frombuffer(vids, dtype=np.uint64)
+        last = derived.last_of_each(vid_column)
+        return cls(
+            facts,
+            np.frombuffer(numbers, dtype=np.int64)[last],
+            vid_column[last],
+            np.frombuffer(digests, dtype=np.uint64)[last],
+        )
+
+    def __len__(self) -> int:
+        return len(self.numbers)
 
     def documents(self, places: np.ndarray) -> Iterator[tuple[int, str]]:
         """(vector id, body) of the documents at `places`, made as the index takes them."""
         for place in places.tolist():
-            yield int(self.vids[place]), document_body(self.facts[place])
+            yield int(self.vids[place]), document_body(self.facts[int(self.numbers[place])])
 
 
 def _bring_in_step(
@@ -332,7 +348,7 @@ def _bring_in_step(
     layout, store = graph.layout, graph.store
     facts_key = _facts_key(layout.facts)  # before reading: a later change is seen next time
     facts_hash = _facts_hash(layout.facts)
-    wanted = _Wanted.of(graph.facts())
+    wanted = _Wanted.of(graph.store.facts_passing())
     index, record, reason = _load(graph, force)
     nothing = np.zeros(0, dtype=np.uint64)
     known_vids = record.vids if record is not None else nothing

@@ -22,34 +22,35 @@ from array import array
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, fields, replace
 from functools import cache, cached_property
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from ..graph import KnowledgeGraph
 from ..graph.columns import FactColumns, fact_columns
-from ..model.fact import NAME_PREDICATES, Fact, normalise, stable_hash, vector_id
+from ..model.fact import Fact, normalise, stable_hash, vector_id
 from ..model.text import evidence_terms, tokens
 from ..storage import derived, files, packed
 from ..storage.packed import (
     Texts,
     joined_texts,
     numbers_by_hash,
-    numbers_in,
     pack_texts,
     text_hash,
     text_hashes,
 )
 from . import index as lexical_documents
 from .index import document_text
+from .subjects import NAME_CHARS, Subjects
+
+if TYPE_CHECKING:
+    from .tables import Tables
 
 TEXTS_HELD = 1 << 16
 
 # In subject_name and object_name: an end that names nothing (an object too long to be a
 # name, or a text with no evidence term).
 NO_NAME = 0xFFFFFFFF
-
-# An object longer than this is not read as a name (a said sentence is not one).
-NAME_CHARS = 60
 
 
 @dataclass(frozen=True)
@@ -106,6 +107,8 @@ class LexicalSnapshot:
     def tables(self) -> Tables:
         """Its arrays as recall reads them, made once: a snapshot is held (storage/derived)
         as one object for as long as the facts file it was made of is unchanged."""
+        from .tables import Tables
+
         return Tables(self)
 
     def plain(self) -> list:
@@ -122,7 +125,7 @@ class LexicalSnapshot:
         return snapshot
 
 
-def build_lexical_index(facts: list[Fact]) -> LexicalSnapshot:
+def build_lexical_index(facts: Iterable[Fact]) -> LexicalSnapshot:
     """Exact keys and term postings of facts, and what else recall reads of them.
 
     A fact's lexical document is lexical.document_text (its sentence, subject, predicate,
@@ -135,9 +138,11 @@ def build_lexical_index(facts: list[Fact]) -> LexicalSnapshot:
     a sorted array of 63-bit key hashes with the fact number of each; `id_order` is each
     fact's place when ids are sorted (ties in a ranking are broken by id). The facts' own
     activation inputs (importance, pinned, creation activation and time) come along, as
-    columns in the same order (graph.columns).
+    columns in the same order (graph.columns). The facts are gone through once, and none
+    is held: they may be read as the pass goes (store.facts_passing).
     """
-    ids: list[str] = []
+    # the facts' ids packed as they come (pack_texts), not held as a million strings
+    id_blob, id_ends = bytearray(), array("I")
     # the exact keys' hashes and fact numbers as two columns (a million facts' four million
     # keys as tuples of Python ints held 460 MB)
     exact_hashes, exact_owners = array("Q"), array("I")
@@ -150,8 +155,17 @@ def build_lexical_index(facts: list[Fact]) -> LexicalSnapshot:
     names: dict[str, int] = {}
     read: dict[str, int] = {}
     subject_name, object_name = array("I"), array("I")
+    subjects = Subjects()
+    columns: list[FactColumns] = []  # those of each block of facts
+    block: list[Fact] = []
     for number, fact in enumerate(facts):
-        ids.append(fact.id)
+        subjects.add(fact)
+        block.append(fact)
+        if len(block) == COLUMNS_BLOCK:
+            columns.append(fact_columns(block))
+            block = []
+        id_blob += fact.id.encode("utf-8")
+        id_ends.append(len(id_blob))
         vids.append(vector_id(fact.id))
         subject_name.append(_name_number(fact.subject, names, read))
         object_name.append(_name_number(fact.object, names, read))
@@ -162,10 +176,17 @@ def build_lexical_index(facts: list[Fact]) -> LexicalSnapshot:
             posted_terms.append(term_numbers.setdefault(term, len(term_numbers)))
             posted_facts.append(number)
     read.clear()
-    # Each part is made, and what it was made of let go, before the next: a million facts'
-    # parts and all they were made of, held to the end, were 200 MB more.
-    exact = _exact(exact_hashes, exact_owners)
-    del exact_hashes, exact_owners
+    columns.append(fact_columns(block))
+    del block
+    # Each part is made, and what it was made of let go, before the next, those held as
+    # many small objects first: a million facts' parts and all they were made of, held to
+    # the end, were 200 MB more; the exact keys sorted first, 80 MB more at the peak.
+    name_text, name_ends = pack_texts(names)
+    name_hashes = text_hashes(names)
+    names.clear()
+    id_text = bytes(id_blob)
+    del id_blob
+    id_order = _id_order(Texts(id_text, id_ends.tobytes()))
     terms = list(term_numbers)
     term_numbers.clear()
     term_order, term_hashes = _by_hash(terms)
@@ -177,24 +198,19 @@ def build_lexical_index(facts: list[Fact]) -> LexicalSnapshot:
     del posted_terms, posted_facts
     term_text, term_ends = pack_texts(terms[place] for place in term_order.tolist())
     del terms, term_order
-    name_text, name_ends = pack_texts(names)
-    name_hashes = text_hashes(names)
-    names.clear()
-    id_text, id_ends = pack_texts(ids)
-    id_order = _id_order(ids)
-    del ids
-    columns = fact_columns(facts)
+    exact = _exact(exact_hashes, exact_owners)
+    del exact_hashes, exact_owners
     return LexicalSnapshot(
         id_text=id_text,
-        id_ends=id_ends,
+        id_ends=id_ends.tobytes(),
         vids=vids.tobytes(),
         id_order=id_order,
-        importance=columns.importance.tobytes(),
-        initial=columns.initial.tobytes(),
-        created=columns.created.tobytes(),
-        pinned=columns.pinned.tobytes(),
-        subjects=_subjects(facts),
-        aliases=_aliases(facts),
+        importance=_column(columns, "importance"),
+        initial=_column(columns, "initial"),
+        created=_column(columns, "created"),
+        pinned=_column(columns, "pinned"),
+        subjects=subjects.by_term(),
+        aliases=subjects.aliases(),
         name_text=name_text,
         name_ends=name_ends,
         name_hashes=name_hashes,
@@ -244,23 +260,38 @@ def _postings(
 ) -> tuple[np.ndarray, np.ndarray]:
     """The fact numbers of each term's posting one after another, the terms in
     `term_order`, each term's in the order they were posted (`posted_terms[n]` the term of
-    the n-th fact number posted, `posted_facts[n]`); and the end of each term's (uint32
-    both)."""
-    slot = np.empty(len(term_order), dtype=np.uint32)
-    slot[term_order] = np.arange(len(term_order), dtype=np.uint32)
-    slots = slot[posted_terms]
-    grouped = np.argsort(slots, kind="stable")
-    numbers = np.asarray(posted_facts, dtype=np.uint32)[grouped]
-    ends = np.cumsum(np.bincount(slots, minlength=len(term_order)), dtype=np.int64)
+    the n-th fact number posted, `posted_facts[n]`), which is ascending: a term is posted
+    once a fact, the facts in their order; and the end of each term's (uint32 both). Each
+    posting is sorted as one 64-bit key (its term's place, its fact number), in place: a
+    million facts' six million postings grouped by a stable argsort took 180 MB at once."""
+    slot = np.empty(len(term_order), dtype=np.uint64)
+    slot[term_order] = np.arange(len(term_order), dtype=np.uint64)
+    keys = slot[posted_terms]
+    del slot
+    np.left_shift(keys, np.uint64(32), out=keys)
+    np.bitwise_or(keys, posted_facts, out=keys, casting="unsafe")
+    keys.sort()
+    low = 0 if sys.byteorder == "little" else 1  # the fact number's half of each key
+    numbers = np.ascontiguousarray(keys.view(np.uint32)[low::2])
+    firsts = np.arange(1, len(term_order) + 1, dtype=np.uint64) << np.uint64(32)
+    ends = np.searchsorted(keys, firsts)
     return numbers, ends.astype(np.uint32)
 
 
-def extend_lexical_index(index: LexicalSnapshot, facts: list[Fact]) -> LexicalSnapshot:
+def extend_lexical_index(index: LexicalSnapshot, facts: Iterable[Fact]) -> LexicalSnapshot:
     """The lexical index of `facts`, made from `index`, the index of the ones before them
     (facts appended to the file since): what build_lexical_index(facts) gives, with only
-    the new facts' documents read."""
+    the new facts' documents read. The facts are gone through once; only the new ones
+    are held."""
     held = len(index.ids)
-    part = build_lexical_index(facts[held:])
+    subjects = Subjects()
+    new = []
+    for number, fact in enumerate(facts):
+        subjects.add(fact)
+        if number >= held:
+            new.append(fact)
+    part = build_lexical_index(new)
+    del new
 
     def shifted(packed: bytes) -> bytes:
         return (np.frombuffer(packed, dtype=np.uint32) + np.uint32(held)).tobytes()
@@ -300,8 +331,8 @@ def extend_lexical_index(index: LexicalSnapshot, facts: list[Fact]) -> LexicalSn
         initial=index.initial + part.initial,
         created=index.created + part.created,
         pinned=index.pinned + part.pinned,
-        subjects=_subjects(facts),
-        aliases=_aliases(facts),
+        subjects=subjects.by_term(),
+        aliases=subjects.aliases(),
         name_text=name_text,
         name_ends=name_ends,
         name_hashes=index.name_hashes + text_hashes(added),
@@ -380,27 +411,13 @@ def _reordered(blob: bytes, ends: bytes, order: np.ndarray) -> tuple[bytes, byte
     return np.frombuffer(blob, dtype=np.uint8)[at].tobytes(), new_ends.astype(np.uint32).tobytes()
 
 
-def _subjects(facts: list[Fact]) -> dict[str, list[list[str]]]:
-    """Each subject's evidence terms, by its first term, subjects in sorted order."""
-    subjects: dict[str, list[list[str]]] = {}
-    for subject in sorted({fact.subject for fact in facts}):
-        terms = sorted(evidence_terms(subject))
-        if terms:
-            subjects.setdefault(terms[0], []).append(terms)
-    return subjects
+# The facts whose activation columns are made at a time.
+COLUMNS_BLOCK = 4096
 
 
-def _aliases(facts: list[Fact]) -> list[list[list[str]]]:
-    """[a name's evidence terms, the subject's] for each name a subject is known by (a fact
-    "user | name | Priya Raman"): a query naming any of them is about that subject."""
-    aliases = set()
-    for fact in facts:
-        if fact.predicate in NAME_PREDICATES and fact.current:
-            name = sorted(evidence_terms(fact.object))
-            subject = sorted(evidence_terms(fact.subject))
-            if name and subject and len(fact.object) <= NAME_CHARS:
-                aliases.add((tuple(name), tuple(subject)))
-    return [[list(name), list(subject)] for name, subject in sorted(aliases)]
+def _column(parts: list[FactColumns], name: str) -> bytes:
+    """One activation column of every fact, its blocks' parts one after the other."""
+    return np.concatenate([getattr(part, name) for part in parts]).tobytes()
 
 
 def _name_number(text: str, names: dict[str, int], read: dict[str, int]) -> int:
@@ -455,46 +472,61 @@ def key_hash(key: str) -> int:
     return stable_hash(key.encode("utf-8"))
 
 
-def lexical_index(graph: KnowledgeGraph) -> LexicalSnapshot:
-    """The lexical snapshot of the current facts, made again only when facts.jsonl changed,
-    and then only for the facts appended since when nothing else changed (a remember)."""
-    path = graph.layout.facts
+def _kept(graph: KnowledgeGraph) -> derived.Derived[LexicalSnapshot]:
     cache = graph.layout.lexical_cache
-    kept: derived.Derived[LexicalSnapshot] = derived.Derived(
+    return derived.Derived(
         cache,
         layout=_layout(),
-        sources=(path,),
+        sources=(graph.layout.facts,),
         disk=graph.store.cache_usable(cache),
         streamed=True,
         encode=LexicalSnapshot.plain,
         decode=LexicalSnapshot.from_plain,
     )
 
+
+def lexical_index_saved(graph: KnowledgeGraph) -> None:
+    """The lexical snapshot of the current facts brought in step and kept for the next
+    recall, not read when the one kept is in step (a consolidation with nothing new read
+    the snapshot of a million facts, 240 MB, only to find it so)."""
+    kept = _kept(graph)
+    if not kept.saved(kept.key()):
+        lexical_index(graph)
+
+
+def lexical_index(graph: KnowledgeGraph) -> LexicalSnapshot:
+    """The lexical snapshot of the current facts, made again only when facts.jsonl changed,
+    and then only for the facts appended since when nothing else changed (a remember)."""
+    path = graph.layout.facts
+    kept = _kept(graph)
+
     def make(key: tuple | None) -> LexicalSnapshot:
-        facts = graph.facts()
-        built = build_lexical_index([fact for fact in facts if fact.current])
+        facts = graph.store.facts_passing()
+        built = build_lexical_index(fact for fact in facts if fact.current)
         return replace(built, made_of=_made_of(path, key, len(facts)))
 
     def extend(
         old_key: tuple, earlier: LexicalSnapshot, key: tuple | None
     ) -> LexicalSnapshot | None:
-        facts = graph.facts()
+        facts = graph.store.facts_passing()
         if not _appended_to(old_key, earlier, key, path, len(facts)):
             return None
-        extended = extend_lexical_index(earlier, [fact for fact in facts if fact.current])
+        extended = extend_lexical_index(earlier, (fact for fact in facts if fact.current))
         return replace(extended, made_of=_made_of(path, key, len(facts)))
 
-    return derived.brought_in_step(kept, make, extend)
+    return derived.brought_in_step(kept, make, extend, _may_be_appended_to)
 
 
 @cache
 def _layout() -> int:
     """The snapshot's shape and the code that makes it: this module, the lexical documents,
-    the terms of a text, a fact's keys and its activation inputs."""
+    the subjects and their names, the terms of a text, a fact's keys and its activation
+    inputs."""
     from ..graph import columns
     from ..model import fact, text
+    from . import subjects
 
-    makers = (sys.modules[__name__], lexical_documents, text, fact, columns)
+    makers = (sys.modules[__name__], lexical_documents, subjects, text, fact, columns)
     return derived.layout_of(LexicalSnapshot, makers)
 
 
@@ -511,6 +543,15 @@ def _made_of(path, key: tuple | None, records: int) -> FactsPrefix | None:
     return None if digest is None else FactsPrefix(records, size, digest)
 
 
+def _may_be_appended_to(old_key: tuple, key: tuple | None) -> bool:
+    """Whether the facts file may be the one a snapshot of `old_key` was made of with facts
+    appended (_appended_to tells it for sure): the same file (inode), grown."""
+    if key is None or len(old_key) <= _FILE or len(old_key[_FILE] or ()) <= _SIZE:
+        return False
+    earlier, now = old_key[_FILE], key[_FILE]
+    return earlier[_INODE] == now[_INODE] and earlier[_SIZE] < now[_SIZE]
+
+
 def _appended_to(
     old_key: tuple, earlier: LexicalSnapshot, key: tuple | None, path, records: int
 ) -> bool:
@@ -523,68 +564,6 @@ def _appended_to(
     if not made_of.size < key[_FILE][_SIZE] or not made_of.records <= records:
         return False
     return files.file_digest(path, made_of.size) == made_of.digest
-
-
-class Tables:
-    """A lexical index snapshot as recall reads it, made once per snapshot in a process: fact
-    numbers by id (found by vector id) and by vector id, each fact id's place in sorted order
-    (ties are broken by id), postings decoded on first use, the names and subjects, and the
-    facts' own activation inputs; the packed parts are read where they lie, not copied."""
-
-    def __init__(self, index: LexicalSnapshot):
-        self.ids: Texts = index.ids
-        self.id_order = np.frombuffer(index.id_order, dtype=np.uint32)
-        vids = np.frombuffer(index.vids, dtype=np.uint64)
-        self._vid_order = np.argsort(vids, kind="stable")
-        self.sorted_vids = vids[self._vid_order]
-        self.position = packed.Numbers(self.ids, self.sorted_vids, self._vid_order, packed.id_hash)
-        self.terms = packed.Numbers(
-            Texts(index.term_text, index.term_ends),
-            np.frombuffer(index.term_hashes, dtype=np.uint64),
-            None,
-            text_hash,
-        )
-        self._posting_ends = memoryview(index.posting_ends).cast("B").cast("I")
-        self._posting_numbers = np.frombuffer(index.posting_numbers, dtype=np.uint32)
-        # Read as bisect reads them, one Python int at a time, where they lie.
-        self.exact_hashes = memoryview(index.exact_hashes).cast("B").cast("Q")
-        self.exact_numbers = memoryview(index.exact_numbers).cast("B").cast("I")
-        self._decoded: dict[str, np.ndarray] = {}
-        self.names: Texts = index.names
-        self._name_hashes = np.frombuffer(index.name_hashes, dtype=np.uint64)
-        self.subjects: dict[str, list[list[str]]] = index.subjects
-        self.aliases: list[list[list[str]]] = index.aliases
-        self.subject_name = np.frombuffer(index.subject_name, dtype=np.uint32)
-        self.object_name = np.frombuffer(index.object_name, dtype=np.uint32)
-        self.facts = FactColumns(
-            np.frombuffer(index.importance, dtype=np.float64),
-            np.frombuffer(index.pinned, dtype=np.bool_),
-            np.frombuffer(index.created, dtype=np.int64),
-            np.frombuffer(index.initial, dtype=np.float64),
-        )
-
-    @cached_property
-    def name_number(self) -> packed.Numbers:
-        """The number of each name (name_key) in subject_name and object_name, made when a
-        query first names a subject."""
-        return numbers_by_hash(self.names, self._name_hashes, text_hash)
-
-    def posting(self, term: str) -> np.ndarray:
-        """The numbers of the facts holding `term`."""
-        held = self._decoded.get(term)
-        if held is None:
-            number = self.terms.get(term)
-            if number is None:
-                held = np.zeros(0, dtype=np.intp)
-            else:
-                start = self._posting_ends[number - 1] if number else 0
-                held = self._posting_numbers[start : self._posting_ends[number]].astype(np.intp)
-            self._decoded[term] = held
-        return held
-
-    def numbers_of(self, vids: np.ndarray) -> np.ndarray:
-        """The fact number of each vector id, -1 for one this snapshot does not hold."""
-        return numbers_in(self.sorted_vids, vids, self._vid_order)
 
 
 def tables_of(index: LexicalSnapshot) -> Tables:

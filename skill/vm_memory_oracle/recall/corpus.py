@@ -21,13 +21,13 @@ import numpy as np
 from ..graph.columns import ActivationsAt
 from ..lexical.snapshot import (
     LexicalSnapshot,
-    Tables,
     exact_keys,
     key_hash,
     name_key,
     name_of,
     tables_of,
 )
+from ..lexical.tables import Tables
 from ..model.fact import Fact, normalise
 from ..model.text import FIRST_PERSON, adjacent_pairs, evidence_terms
 from ..storage.facts_places import FactsAt, is_current

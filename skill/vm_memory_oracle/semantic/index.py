@@ -116,9 +116,9 @@ def update_index(
     wanted = _wanted(graph)
     cache = EmbeddingCache.of(graph, embedder)
     texts = _Texts.of(wanted)
-    missing = texts.uncached(cache, wanted)
     lock = graph.store.refused(graph.layout.write_lock)
-    report.embedded += _embed(graph, cache, embedder, missing, progress, writable=lock is None)
+    embedded = _embed(graph, cache, embedder, texts, wanted, progress, writable=lock is None)
+    report.embedded += embedded
     if lock is not None:  # a memory that cannot be locked is read, never written
         report.warnings.append(
             f"{graph.layout.relative(lock.path)}: {lock.problem}; the "
@@ -150,7 +150,7 @@ def update_index(
         )
         if len(fresh) or len(stale) or reason is not None:
             _save(graph, embedder, vectors, wanted)
-        if missing or late or reason is not None or cache.problem is not None:
+        if embedded or late or reason is not None or cache.problem is not None:
             also = also_cached() if also_cached is not None else None
             cache.keep((), texts.keys if also is None else np.concatenate([texts.keys, also]))
             cache.save(graph.store)
@@ -186,29 +186,42 @@ def _segment_writer(graph: KnowledgeGraph, embedder: Embedder):
     return write
 
 
+# The vectors whose uncached texts are found and embedded at a time: a first build of a
+# million facts held every text to embed at once, 240 MB.
+EMBEDDED_PLACES = 65_536
+
+
 def _embed(
     graph: KnowledgeGraph,
     cache: EmbeddingCache,
     embedder: Embedder,
-    texts: list[str],
+    texts: _Texts,
+    wanted: WantedVectors,
     progress,
     *,
     writable: bool,
 ) -> int:
-    """Embed `texts` into `cache`, EMBED_BATCH at a time; in a memory that can be locked
-    (`writable`), its vectors written to the cache's files (under the lock, a moment each
-    time) once it holds HELD_MAX of them. Returns how many."""
-    for start in range(0, len(texts), EMBED_BATCH):
-        if progress is not None:
-            progress("embedding", start, len(texts))
-        batch = texts[start : start + EMBED_BATCH]
-        cache.add(batch, embedder.embed_passages(batch))
-        if writable and cache.held >= HELD_MAX:
-            with graph.store.locked("embedding cache"):
-                cache.save(graph.store)
-    if texts and progress is not None:
-        progress("embedding", len(texts), len(texts))
-    return len(texts)
+    """Embed into `cache` the texts of the `wanted` vectors it has no vector of, each once,
+    those of EMBEDDED_PLACES vectors at a time, EMBED_BATCH texts a batch; in a memory that
+    can be locked (`writable`), the vectors written to the cache's files (under the lock, a
+    moment each time) once it holds HELD_MAX of them. Returns how many texts."""
+    total = len(np.unique(texts.keys[~cache.holds(texts.keys)]))
+    done = 0
+    for first in range(0, len(wanted) if total else 0, EMBEDDED_PLACES):
+        places = np.arange(first, min(first + EMBEDDED_PLACES, len(wanted)))
+        missing = texts.uncached(cache, wanted, places)
+        for start in range(0, len(missing), EMBED_BATCH):
+            if progress is not None:
+                progress("embedding", done, total)
+            batch = missing[start : start + EMBED_BATCH]
+            cache.add(batch, embedder.embed_passages(batch))
+            done += len(batch)
+            if writable and cache.held >= HELD_MAX:
+                with graph.store.locked("embedding cache"):
+                    cache.save(graph.store)
+    if done and progress is not None:
+        progress("embedding", done, max(done, total))
+    return done
 
 
 @dataclass(frozen=True)
@@ -397,7 +410,7 @@ def _in_step(
 
 
 def _wanted(graph: KnowledgeGraph) -> WantedVectors:
-    return wanted_vectors(graph.facts(), graph.layout.facts)
+    return wanted_vectors(graph.store.facts_passing(), graph.layout.facts)
 
 
 def _load(

@@ -23,7 +23,8 @@ import numpy as np
 
 from ..model.fact import Fact, vector_id
 from ..storage import derived, files, snapshot
-from ..storage.packed import numbers_in
+from ..storage.facts_places import FactsPassing
+from ..storage.packed import Texts, numbers_in
 from .cache import content_hash
 
 
@@ -54,9 +55,19 @@ class WantedVectors(Mapping[int, Wanted]):
     it when asked). Of two facts with one vector id, the later is kept (as a dictionary
     keeps the value set last)."""
 
-    def __init__(self, facts: Sequence[Fact], numbers: np.ndarray, vids: np.ndarray, digests):
+    def __init__(
+        self,
+        facts: Sequence[Fact],
+        numbers: np.ndarray,
+        vids: np.ndarray,
+        digests,
+        ids: Texts | None = None,
+    ):
         last = derived.last_of_each(vids)
         self._facts = facts
+        # the facts' ids, packed in the order of `numbers`, when the facts are read as a
+        # pass goes: the ids are asked for in vector-id order, which is no order of the file
+        self._ids, self._id_rows = ids, last
         self.numbers = numbers[last]  # of each vector, its fact's place in `facts`
         self.vids = vids[last]  # int64
         self.digests = digests[last]  # uint64
@@ -86,10 +97,19 @@ class WantedVectors(Mapping[int, Wanted]):
         return Wanted(fact.id, f"{int(self.digests[place]):016x}", indexed_texts(fact))
 
     def texts(self, places: np.ndarray) -> list[tuple[str, ...]]:
-        """The texts of the vectors at `places`."""
-        return [indexed_texts(self.fact(place)) for place in places.tolist()]
+        """The texts of the vectors at `places`, their facts read in file order (facts read
+        as a pass goes are read a block at a time: an index's calibration asks for rows in
+        no order)."""
+        texts: list[tuple[str, ...]] = [()] * len(places)
+        order = np.argsort(places, kind="stable")
+        for at, place in zip(order.tolist(), places[order].tolist()):
+            texts[at] = indexed_texts(self.fact(place))
+        return texts
 
     def fact_ids(self, places: np.ndarray) -> Iterator[str]:
+        ids = self._ids
+        if ids is not None:
+            return (ids[row] for row in self._id_rows[places].tolist())
         return (self.fact(place).id for place in places.tolist())
 
     def sorted_places(self) -> np.ndarray:
@@ -117,6 +137,8 @@ def wanted_vectors(facts: Sequence[Fact], facts_file: Path | None = None) -> Wan
     the Facts still held when it changed: a consolidation asks for the same facts' vectors
     three times (index step, health check, index state), and hashing their texts cost a
     second each at 100,000 facts."""
+    if isinstance(facts, FactsPassing):
+        return _wanted_in_one_pass(facts)
     memo = None if facts_file is None else _memo(facts_file)
     key = None if memo is None else memo.key()
     earlier = None if memo is None else memo.earlier()
@@ -140,6 +162,35 @@ def wanted_vectors(facts: Sequence[Fact], facts_file: Path | None = None) -> Wan
         order = np.argsort(objects, kind="stable")
         memo.keep(key, _Made(facts, objects[order], vids[order], digests[order]))
     return WantedVectors(facts, numbers, vids, digests)
+
+
+def _wanted_in_one_pass(facts: Sequence[Fact]) -> WantedVectors:
+    """wanted_vectors of facts read as a pass goes (storage/facts_places.FactsPassing): one
+    pass, which packs the current facts' ids as it goes; nothing is kept by Fact (the
+    Facts are not held, so another could take one's place in memory)."""
+    numbers, vids, digests = array("q"), array("q"), array("Q")
+    blob, ends = bytearray(), array("I")
+    for number, fact in enumerate(facts):
+        if not fact.current:
+            continue
+        numbers.append(number)
+        vids.append(vector_id(fact.id))
+        digests.append(text_digest(indexed_texts(fact)))
+        blob += fact.id.encode("utf-8")
+        ends.append(len(blob))
+    return WantedVectors(
+        facts,
+        np.frombuffer(numbers, dtype=np.int64),
+        np.frombuffer(vids, dtype=np.int64),
+        np.frombuffer(digests, dtype=np.uint64),
+        Texts(bytes(blob), ends.tobytes()),
+    )
+
+
+def let_go_of_wanted(facts_file: Path) -> None:
+    """Hold no longer what wanted_vectors made of the Facts of `facts_file` (and the Facts:
+    see _Made)."""
+    snapshot.let_go(_memo(facts_file).cache)
 
 
 def _memo(facts_file: Path) -> derived.Derived[_Made]:

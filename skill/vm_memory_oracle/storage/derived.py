@@ -81,12 +81,30 @@ class Derived(Generic[T]):
         plain = snapshot.load(self.cache, key, disk=self.disk, streamed=self.streamed)
         return None if plain is None else self._decoded(key, plain)
 
-    def earlier(self) -> tuple[tuple, T] | None:
+    def saved(self, key: tuple | None) -> bool:
+        """Whether the state kept is the one for `key`, told without reading it where its
+        key can be read alone (snapshot.key_of)."""
+        if key is None:
+            return False
+        mine = snapshot.decoded(self.cache)
+        if mine is not None:
+            return mine[0] == key
+        kept = snapshot.key_of(self.cache, disk=self.disk, streamed=self.streamed)
+        if kept is not None:
+            return kept == key
+        return self.held(key) is not None
+
+    def earlier(self, worth: Callable[[tuple], bool] | None = None) -> tuple[tuple, T] | None:
         """(key, state) of the state kept whatever its sources were, if made with this
-        layout: one that may be brought up to date instead of made again."""
+        layout: one that may be brought up to date instead of made again. `worth(its key)`:
+        whether it may be, asked before it is read where its key can be read alone."""
         mine = snapshot.decoded(self.cache)
         if mine is not None and mine[0][0] == self.layout:
             return mine  # type: ignore[return-value]
+        if worth is not None:
+            kept = snapshot.key_of(self.cache, disk=self.disk, streamed=self.streamed)
+            if kept is not None and (not kept or kept[0] != self.layout or not worth(kept)):
+                return None
         held = snapshot.load_any(self.cache, disk=self.disk, streamed=self.streamed)
         if held is None or not held[0] or held[0][0] != self.layout:
             return None
@@ -126,15 +144,18 @@ def brought_in_step(
     derived: Derived[T],
     make: Callable[[tuple | None], T],
     extend: Callable[[tuple, T, tuple | None], T | None] | None = None,
+    extendable: Callable[[tuple, tuple | None], bool] | None = None,
 ) -> T:
     """The state for the sources as they are: held, else `extend(earlier key, earlier
     state, key)` of an earlier one (None: it cannot be), else `make(key)`; kept if the
-    sources did not change meanwhile."""
+    sources did not change meanwhile. `extendable(earlier key, key)`: whether an earlier
+    state may be extended, told before it is read (Derived.earlier)."""
     key = derived.key()
     value = derived.held(key)
     if value is not None:
         return value
-    earlier = derived.earlier() if extend is not None else None
+    worth = None if extendable is None else (lambda kept: extendable(kept, key))
+    earlier = derived.earlier(worth) if extend is not None else None
     if earlier is not None and extend is not None:
         value = extend(earlier[0], earlier[1], key)
     if value is None:

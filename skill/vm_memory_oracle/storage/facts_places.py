@@ -26,7 +26,9 @@ from bisect import bisect_left
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from functools import cache
+from operator import index
 from pathlib import Path
+from typing import SupportsIndex, overload
 
 import numpy as np
 
@@ -237,6 +239,19 @@ class FactsAt(Mapping[str, Fact]):
             self._all, self._made = facts, {}
         return list(self._all)
 
+    def passing(self) -> Sequence[Fact]:
+        """Every fact, in the order of the file, for passes over all of them: the facts
+        all() keeps once it has read them, or those of a file of up to PASSING_MIN records
+        (kept: a few passes would each read the file again); else read as each pass goes
+        and not kept (FactsPassing)."""
+        if self._all is not None or len(self.offsets) <= PASSING_MIN:
+            return self.all()
+        return FactsPassing(self)
+
+    def let_go(self) -> None:
+        """Hold no longer the facts made so far (all() reads them again when asked)."""
+        self._all, self._made, self._by_id = None, {}, {}
+
     def hold_all(self, facts: list[Fact]) -> None:
         """Keep `facts` as the file's facts, in its order: those a write of this process
         has just written, so that the next read makes none of them again."""
@@ -244,13 +259,15 @@ class FactsAt(Mapping[str, Fact]):
             self._all = list(facts)
             self._made = {}
 
-    def _lines(self) -> Iterator[bytes]:
-        """Each record's line, in file order, read about files.LINES_PIECE bytes at a time."""
+    def _lines(self, number: int = 0, stop: int | None = None) -> Iterator[bytes]:
+        """Each record's line from the `number`th to the one before `stop` (None: the last),
+        in file order, read about files.LINES_PIECE bytes at a time."""
         offsets, lengths = self.offsets, self.lengths
-        number = 0
-        while number < len(offsets):
+        stop = len(offsets) if stop is None else min(stop, len(offsets))
+        while number < stop:
             start = int(offsets[number])
             end = max(number + 1, int(np.searchsorted(offsets, start + files.LINES_PIECE)))
+            end = min(end, stop)
             starts = (offsets[number:end] - start).tolist()
             sizes = lengths[number:end].tolist()
             piece = os.pread(self._fd, starts[-1] + sizes[-1], start)
@@ -258,9 +275,11 @@ class FactsAt(Mapping[str, Fact]):
                 yield piece[begin : begin + size]
             number = end
 
-    def _made_of(self, line: bytes) -> Fact:
+    def _made_of(self, line: bytes, shared: dict | None = None) -> Fact:
         record = strict_json.loads(line.decode("utf-8"))
-        return Fact.from_record(record, checked=True, shared=self._shared)
+        return Fact.from_record(
+            record, checked=True, shared=self._shared if shared is None else shared
+        )
 
     def _looked_up(self, fact_id: object) -> Fact | None:
         """The fact of `fact_id` first looked up: read, and kept by id."""
@@ -289,6 +308,59 @@ class FactsAt(Mapping[str, Fact]):
 
     def __len__(self) -> int:
         return len(self.offsets)
+
+
+# A file of more records than this is read as each pass over its facts goes (FactsPassing),
+# not held: a million Facts held 470 MB, and a pass reads them again in about 15 seconds.
+PASSING_MIN = 200_000
+# The records a FactsPassing reads and holds at a time.
+PASSING_BLOCK = 4096
+
+
+class FactsPassing(Sequence[Fact]):
+    """The facts of a FactsAt in file order, for passes that go through all of them (the
+    indexes a first recall builds): each read from its line when asked, with the block of
+    PASSING_BLOCK records around it, and let go when the pass moves on to the next block.
+    A fact the FactsAt made already (looked up) is the one it made. A pass in file order
+    reads the file once; the facts' repeated values are shared within a block only, so that
+    nothing grows from pass to pass."""
+
+    def __init__(self, at: FactsAt):
+        self._at = at
+        self._start = -1
+        self._block: list[Fact] = []
+
+    def __len__(self) -> int:
+        return len(self._at.offsets)
+
+    @overload
+    def __getitem__(self, number: SupportsIndex) -> Fact: ...
+
+    @overload
+    def __getitem__(self, number: slice) -> list[Fact]: ...
+
+    def __getitem__(self, number: SupportsIndex | slice) -> Fact | list[Fact]:
+        if isinstance(number, slice):
+            return [self[one] for one in range(*number.indices(len(self)))]
+        number = index(number)
+        if number < 0:
+            number += len(self)
+        if not 0 <= number < len(self):
+            raise IndexError(number)
+        start = number - number % PASSING_BLOCK
+        if start != self._start:
+            at = self._at
+            shared: dict = {}
+            self._block = [
+                at._known(place) or at._made_of(line, shared)
+                for place, line in enumerate(at._lines(start, start + PASSING_BLOCK), start)
+            ]
+            self._start = start
+        return self._block[number - start]
+
+    def __iter__(self) -> Iterator[Fact]:
+        for number in range(len(self)):
+            yield self[number]
 
 
 def is_current(facts: Mapping[str, Fact], fact_id: str) -> bool | None:
@@ -362,6 +434,19 @@ def held_facts(store: Writer) -> list[Fact] | None:
     held = snapshot.decoded(_opened(kept)) if key is not None else None
     at = held[1] if held is not None and held[0] == key else None
     return at._all if isinstance(at, FactsAt) else None
+
+
+def let_go_of_facts(store: Writer) -> bool:
+    """Hold no longer the facts this process made of the file as it is now (FactsAt.let_go),
+    when it is a file whose passes read them as they go (FactsAt.passing): a pass then
+    needs the memory they held (a million Facts, 470 MB). Whether they were let go."""
+    kept = _kept(store)
+    key = kept.key()
+    held = snapshot.decoded(_opened(kept)) if key is not None else None
+    if held is None or not isinstance(held[1], FactsAt) or len(held[1]) <= PASSING_MIN:
+        return False
+    held[1].let_go()
+    return True
 
 
 def hold_facts(store: Writer, facts: list[Fact]) -> None:

@@ -64,6 +64,29 @@ def load_any(
     return _stored(cache_path, streamed=streamed) if disk else None
 
 
+def key_of(cache_path: Path, *, disk: bool = True, streamed: bool = False) -> tuple | None:
+    """The key of what load_any would give, read without its payload: of the payload held
+    in memory, else of a file written a value at a time (`streamed`: the lexical snapshot of
+    a million facts is 240 MB, read only to find it made of other facts); None when that
+    cannot be told so (nothing held, no such file, or one of another form)."""
+    held = _memory.get(str(cache_path))
+    if held is not None:
+        return held[0]
+    if not disk or not streamed:
+        return None
+    try:
+        with open(cache_path, "rb") as handle:
+            if handle.read(5) != _TUPLE + struct.pack("<i", 3):
+                return None
+            stored_format = marshal.load(handle)
+            key = marshal.load(handle)
+    except (OSError, EOFError, ValueError, TypeError):
+        return None
+    if stored_format != FORMAT or not isinstance(key, (tuple, list)):
+        return None
+    return tuple(key)
+
+
 def stored(cache_path: Path, *, streamed: bool = False) -> tuple[tuple, object] | None:
     """(key, payload) of the snapshot file as it is now, whatever this process holds: what
     another process may have written meanwhile."""

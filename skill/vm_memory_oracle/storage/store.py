@@ -13,7 +13,7 @@ as Facts) and activation_state.py (the activation state and its journal of recal
 from __future__ import annotations
 
 import os
-from collections.abc import Callable, Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 
@@ -332,6 +332,13 @@ class Store:
         """The facts of facts.jsonl, read like any records (checked against the schema, bad
         lines quarantined), as Facts. The list is new at each call."""
         return self.facts_by_id().all()
+
+    def facts_passing(self) -> Sequence[Fact]:
+        """The facts of facts.jsonl in file order, for passes over all of them: a large
+        file's read as each pass goes, not held (FactsAt.passing); read_facts' where the
+        file cannot be read at its places."""
+        at = self.facts_at()
+        return at.passing() if at is not None else self.read_facts()
 
     def facts_by_id(self) -> FactsById | FactsAt:
         """The facts of facts.jsonl by id, each made a Fact when first looked up

@@ -16,7 +16,7 @@ from functools import lru_cache
 import numpy as np
 
 from ...clock import parse_iso
-from ...lexical.snapshot import Tables
+from ...lexical.tables import Tables
 from ...model.fact import Fact
 from ...model.periods import Period, named_periods
 from ..candidates import Candidates
