@@ -5,6 +5,7 @@ with a line to set aside is read whole (which quarantines the line)."""
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import os
 from datetime import datetime, timezone
@@ -370,3 +371,42 @@ def test_indexes_built_of_facts_read_as_they_go_are_those_built_of_facts_held(
     snapshot.forget_memory()
     made = [lexical_snapshot.lexical_index(opened(at).graph()) for at in (memory_of_facts, copy)]
     assert made[0] == made[1] and len(made[0].ids) == 36  # the current facts
+
+
+def test_a_consolidation_lets_go_of_every_fact_before_it_makes_the_lexical_snapshot(
+    cli, memory_of_facts, monkeypatch
+):
+    """When its steps rewrote a large facts file (a year on, the faded facts are pruned), a
+    consolidation makes the next recall's lexical snapshot of its facts read as they go,
+    having let go of every Fact the steps held: none is held while it is made, and it is
+    the snapshot a build of the facts held makes."""
+    from vm_memory_oracle.lexical import snapshot as lexical_snapshot
+    from vm_memory_oracle.storage import facts_places
+    from vm_memory_oracle.storage.facts_places import held_facts
+
+    remembered(cli, *[("user", "visited", f"city {i}") for i in range(30)])
+    facts = opened(memory_of_facts).graph().facts()
+    tea = next(fact.id for fact in facts if "oolong" in fact.object)
+    kept = [tea, *(fact.id for fact in facts if fact.object.startswith("city 1"))]
+    for fact_id in kept:  # pinned: kept a year on, more than PASSING_MIN
+        assert cli("--action", "pin", "--id", fact_id).code == 0
+    assert cli("--json", "--action", "recall", "--query", "city 3").code == 0
+    monkeypatch.setattr(facts_places, "PASSING_MIN", 10)
+    monkeypatch.setattr(facts_places, "PASSING_BLOCK", 7)
+    store = opened(memory_of_facts).graph().store
+    held_while_built: list[object] = []
+    build = lexical_snapshot.build_lexical_index
+
+    def building(facts):
+        held_while_built.append(held_facts(store))
+        return build(facts)
+
+    monkeypatch.setattr(lexical_snapshot, "build_lexical_index", building)
+    before = snapshot.file_key(store.layout.facts)
+    assert cli("--action", "consolidate", now="2027-06-01T00:00:00Z").code == 0
+    assert snapshot.file_key(store.layout.facts) != before  # the steps rewrote it
+    assert held_while_built == [None]
+    made = lexical_snapshot.lexical_index(opened(memory_of_facts).graph())
+    current = [fact for fact in opened(memory_of_facts).graph().facts() if fact.current]
+    assert dataclasses.replace(made, made_of=None) == build(current)
+    assert sorted(made.ids) == sorted(kept)  # the faded facts were pruned
