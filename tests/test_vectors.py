@@ -421,6 +421,9 @@ def test_a_build_s_vectors_go_to_parts_as_it_goes_and_many_parts_are_written_who
     assert content_hash(texts[1]) not in read and content_hash(texts[0]) in read
     read._write_whole(store)
     assert not module.part_paths(whole)
+    with np.load(whole) as written:  # its digests each once, sorted, as 16 hex digits
+        assert written["hashes"].dtype == np.dtype("<U16")
+        assert written["hashes"].tolist() == sorted(content_hash(t) for t in kept)
     after = EmbeddingCache.load(whole, 6, recent)
     assert all(content_hash(t) in after for t in kept)
     assert not any(content_hash(t) in after for t in texts[1::2])

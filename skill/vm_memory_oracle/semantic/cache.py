@@ -334,15 +334,20 @@ class EmbeddingCache:
         each lies), the parts and the recent file removed after it."""
         for filed in list(self._filed):
             self._checked(filed)  # a damaged file's vectors are left out, embedded again
-        filed_keys = (filed.keys[filed.kept].tolist() for filed in self._filed)
-        digests = sorted({*self._added, *(f"{key:016x}" for keys in filed_keys for key in keys)})
+        # Every digest once, sorted (as their 16 hex digits sort), as 64-bit keys: a
+        # million as strings in a set took 200 MB.
+        keys = np.unique(
+            np.concatenate(
+                [digest_keys(self._added), *(filed.keys[filed.kept] for filed in self._filed)]
+            )
+        )
 
         def blocks():
-            for start in range(0, len(digests), BLOCK):
-                yield self.vectors(digests[start : start + BLOCK])
+            for start in range(0, len(keys), BLOCK):
+                yield self.vectors([f"{key:016x}" for key in keys[start : start + BLOCK].tolist()])
 
-        hashes = {"hashes": np.array(digests, dtype="U16")}
-        shape = (len(digests), self.dimension)
+        hashes = {"hashes": _hex_digests(keys)}
+        shape = (len(keys), self.dimension)
         write = files.npz_producer(hashes, "vectors", shape, blocks)
         store.write_bytes(self.path, write)
         for path in part_paths(self.path):
@@ -401,6 +406,18 @@ def digest_keys(digests: Iterable[str]) -> np.ndarray:
     keys = _keys(np.array([d for d in digests if _HEX.fullmatch(d)], dtype="U16"))
     assert keys is not None  # only digests of sixteen hex digits are given to it
     return keys
+
+
+def _hex_digests(keys: np.ndarray) -> np.ndarray:
+    """64-bit keys as the digests they are (16 lowercase hex digits each), as a "U16" array,
+    made a column of digits at a time, not a string each."""
+    keys = np.asarray(keys, dtype=np.uint64)
+    digits = np.empty((len(keys), 16), dtype=np.uint8)
+    for column in range(16):
+        shift = np.uint64(4 * (15 - column))
+        digits[:, column] = (keys >> shift) & np.uint64(15)
+    hexadecimal = np.frombuffer(b"0123456789abcdef", dtype=np.uint8)
+    return hexadecimal[digits].view("S16").reshape(len(keys)).astype("U16")
 
 
 def _keys(hashes: np.ndarray) -> np.ndarray | None:
