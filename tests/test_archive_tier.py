@@ -106,3 +106,31 @@ def test_a_tier_held_while_the_archive_is_rewritten_reads_the_file_it_was_made_o
     tier = tier_of(memory)
     assert tier is not held and len(tier) == COUNT
     assert tier.record(first["id"]) == first and tier.ids[0] != held.ids[0]
+
+
+def test_a_tier_of_no_pruned_fact_is_made_without_opening_the_embedding_cache(
+    cli, data_dir, monkeypatch
+):
+    """With nothing pruned, the tier has no vector to find: the embedding cache, whose
+    digests at a million facts are 100 MB, is not opened; a tier of pruned facts opens it."""
+    from vm_memory_oracle.semantic import cache
+
+    hash_embedder(cli)
+    assert cli("--action", "remember", "--subject", "user", "--predicate", "likes",
+               "--object", "oolong tea").code == 0  # fmt: skip
+    opened: list[object] = []
+    real = cache.EmbeddingCache.of.__func__  # type: ignore[attr-defined]
+    monkeypatch.setattr(
+        cache.EmbeddingCache,
+        "of",
+        classmethod(lambda cls, *args: opened.append(args) or real(cls, *args)),
+    )
+    snapshot.forget_memory()
+    memory = Memory.open(data_dir, Settings(embedding_model="hash"), now=NOW)
+    embedder = configured_embedder(memory.graph(), memory.graph().settings).embedder
+    tier = archive_tier(memory.graph(), embedder)
+    assert len(tier) == 0 and tier.embedded == 0 and not opened
+    write_jsonl(data_dir / "knowledge-graph" / "archived-facts.jsonl", map(pruned, range(3)))
+    snapshot.forget_memory()
+    tier = archive_tier(Memory.open(data_dir, Settings(), now=NOW).graph(), embedder)
+    assert len(tier) == 3 and len(opened) == 1

@@ -284,14 +284,15 @@ def _made(graph: KnowledgeGraph, embedder: Embedder | None, *, disk: bool) -> Ar
     tier = ArchiveTier(held, places, lengths, source, None, _file=handle)
     if embedder is None:
         return tier
-    groups = [indexed_texts(fact) for fact in facts]
-    embeddings = EmbeddingCache.of(graph, embedder)
-    missing = embeddings.unreadable(text for group in groups for text in group)
-    if missing:
-        embeddings.add(missing, embedder.embed_passages(missing))
     kind = wanted_kind(len(facts), graph.settings.approximate_min_facts)
     index = VectorIndex(embedder.dimension, kind=kind)
-    if facts:
+    missing: list[str] = []
+    if facts:  # the cache is opened only to find vectors (its million digests: 100 MB)
+        groups = [indexed_texts(fact) for fact in facts]
+        embeddings = EmbeddingCache.of(graph, embedder)
+        missing = embeddings.unreadable(text for group in groups for text in group)
+        if missing:
+            embeddings.add(missing, embedder.embed_passages(missing))
         vids = np.array([vector_id(fact.id) for fact in facts], dtype=np.int64)
         # a block of rows at a time (VectorIndex.add_rows), not every vector at once
         index.add_rows(vids, lambda numbers: embeddings.combined_rows([groups[n] for n in numbers]))
