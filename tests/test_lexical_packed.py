@@ -124,3 +124,20 @@ def test_a_snapshot_is_the_same_when_few_texts_are_kept_read(triples):
         assert lexical.build_lexical_index(facts) == every
     finally:
         lexical.TEXTS_HELD = held
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    ids=st.one_of(
+        st.lists(st.text(alphabet="abc-019", min_size=4, max_size=4), max_size=30),
+        st.lists(st.text(alphabet="ab-é北", max_size=4), max_size=30),
+    )
+)
+def test_packed_ids_are_ordered_as_their_strings_are(ids):
+    """Each id's place when the ids are sorted, equal ones first first: packed ids of one
+    length in ASCII are sorted as bytes, any others as strings, to the same order."""
+    order = np.frombuffer(lexical._id_order(ids), dtype=np.uint32)
+    packed_order = np.frombuffer(lexical._id_order(Texts(*pack_texts(ids))), dtype=np.uint32)
+    assert packed_order.tolist() == order.tolist()
+    expected = sorted(range(len(ids)), key=lambda number: (ids[number], number))
+    assert [int(place) for place in np.argsort(order)] == expected
