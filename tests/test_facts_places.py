@@ -16,7 +16,7 @@ import pytest
 from vm_memory_oracle.config import Settings
 from vm_memory_oracle.memory import Memory
 from vm_memory_oracle.model.fact import vector_id
-from vm_memory_oracle.storage import derived, snapshot
+from vm_memory_oracle.storage import derived, facts_places, snapshot
 from vm_memory_oracle.storage.facts_file import FactsById
 from vm_memory_oracle.storage.facts_places import FactsAt, _kept, facts_at, is_current
 from vm_memory_oracle.storage.layout import Layout
@@ -188,7 +188,12 @@ def test_a_view_reads_the_file_it_was_made_of_when_it_is_replaced(cli, memory_of
     assert any("Braga" in fact.object for fact in opened(memory_of_facts).graph().facts())
 
 
-def test_the_current_facts_a_snapshot_does_not_hold_are_found_by_vector_id(cli, memory_of_facts):
+@pytest.mark.parametrize("block", [65_536, 2])
+def test_the_current_facts_a_snapshot_does_not_hold_are_found_by_vector_id(
+    cli, memory_of_facts, monkeypatch, block
+):
+    """Found by vector id, a block of records at a time (of two, among three records)."""
+    monkeypatch.setattr(facts_places, "OUTSIDE_BLOCK", block)
     memory = opened(memory_of_facts)
     at = facts_at(memory.graph().store)
     assert isinstance(at, FactsAt)
@@ -196,6 +201,7 @@ def test_the_current_facts_a_snapshot_does_not_hold_are_found_by_vector_id(cli, 
     assert at.current_outside(np.sort(at.vids)) == []
     held = np.sort(at.vids[1:])
     assert at.current_outside(held) == [ids[0]]
+    assert at.current_outside(np.sort(at.vids[[0, 2]])) == [ids[1]]
     assert at.current_outside(np.zeros(0, dtype=np.uint64)) == ids
     asked = [ids[2], "fact-00000000-0000-5000-8000-000000000000"]
     vids = np.array([vector_id(fact_id) for fact_id in asked], dtype=np.uint64)
@@ -300,7 +306,6 @@ def test_a_large_file_is_passed_through_a_block_at_a_time_and_not_held(
     PASSING_MIN records a block of PASSING_BLOCK at a time, and keep none: the facts equal
     those the whole read makes, a fact looked up before is the one made then, and once
     every fact is held the passes use those. A smaller file's facts are read once and kept."""
-    from vm_memory_oracle.storage import facts_places
     from vm_memory_oracle.storage.facts_places import FactsPassing, held_facts
 
     remembered(cli, *[("user", "visited", f"city {i}") for i in range(40)])
@@ -339,7 +344,6 @@ def test_indexes_built_of_facts_read_as_they_go_are_those_built_of_facts_held(
 
     from vm_memory_oracle.lexical import snapshot as lexical_snapshot
     from vm_memory_oracle.semantic import index as semantic_index
-    from vm_memory_oracle.storage import facts_places
 
     remembered(
         cli,
@@ -381,7 +385,6 @@ def test_a_consolidation_lets_go_of_every_fact_before_it_makes_the_lexical_snaps
     having let go of every Fact the steps held: none is held while it is made, and it is
     the snapshot a build of the facts held makes."""
     from vm_memory_oracle.lexical import snapshot as lexical_snapshot
-    from vm_memory_oracle.storage import facts_places
     from vm_memory_oracle.storage.facts_places import held_facts
 
     remembered(cli, *[("user", "visited", f"city {i}") for i in range(30)])

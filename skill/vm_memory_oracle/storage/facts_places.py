@@ -220,11 +220,15 @@ class FactsAt(Mapping[str, Fact]):
 
     def current_outside(self, vids: np.ndarray) -> list[str]:
         """The ids of the current facts whose vector ids are not among `vids` (sorted), in
-        file order: those a snapshot of other facts does not hold."""
-        numbers = np.flatnonzero(self.current)
-        mine = self.vids[numbers]
-        numbers = numbers[numbers_in(vids, mine) < 0]
-        return [self.fact(number).id for number in numbers.tolist()]
+        file order: those a snapshot of other facts does not hold. Looked for a block of
+        records at a time: the arrays of a million at once took 50 MB, at the peak of a
+        first recall."""
+        outside: list[str] = []
+        for start in range(0, len(self.current), OUTSIDE_BLOCK):
+            numbers = np.flatnonzero(self.current[start : start + OUTSIDE_BLOCK]) + start
+            numbers = numbers[numbers_in(vids, self.vids[numbers]) < 0]
+            outside += [self.fact(number).id for number in numbers.tolist()]
+        return outside
 
     def all(self) -> list[Fact]:
         """Every fact, in the order of the file (a new list): read once, a piece of the
@@ -310,6 +314,8 @@ class FactsAt(Mapping[str, Fact]):
         return len(self.offsets)
 
 
+# The records current_outside looks among at a time.
+OUTSIDE_BLOCK = 65_536
 # A file of more records than this is read as each pass over its facts goes (FactsPassing),
 # not held: a million Facts held 470 MB, and a pass reads them again in about 15 seconds.
 PASSING_MIN = 200_000
