@@ -344,6 +344,7 @@ def test_indexes_built_of_facts_read_as_they_go_are_those_built_of_facts_held(
 
     from vm_memory_oracle.lexical import snapshot as lexical_snapshot
     from vm_memory_oracle.semantic import index as semantic_index
+    from vm_memory_oracle.semantic import wanted
 
     remembered(
         cli,
@@ -364,6 +365,7 @@ def test_indexes_built_of_facts_read_as_they_go_are_those_built_of_facts_held(
     monkeypatch.setattr(facts_places, "PASSING_MIN", 10)
     monkeypatch.setattr(facts_places, "PASSING_BLOCK", 7)
     monkeypatch.setattr(semantic_index, "EMBEDDED_PLACES", 5)
+    monkeypatch.setattr(wanted, "TEXTS_HELD", 4)  # the texts read, let go when 4 are held
     monkeypatch.setattr(lexical_snapshot, "COLUMNS_BLOCK", 6)
     snapshot.forget_memory()
     passed = [cli("--json", "--action", "recall", "--query", query, data=copy) for query in queries]

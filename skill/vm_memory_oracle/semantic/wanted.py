@@ -49,6 +49,11 @@ def text_digest(texts: tuple[str, ...]) -> int:
     return int(content_hash("\n".join(texts)), 16)
 
 
+# The texts a WantedVectors of facts read as a pass goes keeps: those of a segment of the
+# index (semantic/segments.SEGMENT_MAX), about 30 MB.
+TEXTS_HELD = 131_072
+
+
 class WantedVectors(Mapping[int, Wanted]):
     """vector id -> Wanted, for every current fact of `facts`, in their order: the vector
     ids and content hashes as arrays, and which Fact each is (its id and texts are read from
@@ -68,6 +73,9 @@ class WantedVectors(Mapping[int, Wanted]):
         # the facts' ids, packed in the order of `numbers`, when the facts are read as a
         # pass goes: the ids are asked for in vector-id order, which is no order of the file
         self._ids, self._id_rows = ids, last
+        # the texts read of facts read as a pass goes, by place (up to TEXTS_HELD): a
+        # segment of the index asks for its vectors' rows four times as it is built
+        self._texts: dict[int, tuple[str, ...]] | None = None if ids is None else {}
         self.numbers = numbers[last]  # of each vector, its fact's place in `facts`
         self.vids = vids[last]  # int64
         self.digests = digests[last]  # uint64
@@ -102,8 +110,16 @@ class WantedVectors(Mapping[int, Wanted]):
         no order)."""
         texts: list[tuple[str, ...]] = [()] * len(places)
         order = np.argsort(places, kind="stable")
+        held = self._texts
         for at, place in zip(order.tolist(), places[order].tolist()):
-            texts[at] = indexed_texts(self.fact(place))
+            made = None if held is None else held.get(place)
+            if made is None:
+                made = indexed_texts(self.fact(place))
+                if held is not None:
+                    if len(held) >= TEXTS_HELD:
+                        held.clear()
+                    held[place] = made
+            texts[at] = made
         return texts
 
     def fact_ids(self, places: np.ndarray) -> Iterator[str]:
