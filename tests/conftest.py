@@ -277,19 +277,33 @@ SLOW_PLACES = (
 # The files that take longest, longest first (references/reliability.md lists the slowest
 # tests): the workers are handed whole files (scripts/test: --dist loadfile) in the order of
 # the collection, so these go first and the many short files fill in beside them, and no
-# worker is left running a long file at the end while the other has nothing to do.
+# worker is left running a long file at the end while the other has nothing to do. The files
+# after them go by their number of tests, most first: a file of a few tests that takes ten
+# seconds or more is listed here, else it would be among the last handed out.
 LONGEST_FIRST = (
     BUNDLE / "tests" / "test_openclaw.py",
     BUNDLE / "tests" / "test_openclaw_trust.py",
-    BUNDLE / "tests" / "test_openclaw_plugin.py",
     BUNDLE / "tests" / "test_openclaw_connect.py",
+    BUNDLE / "tests" / "test_openclaw_plugin.py",
     BUNDLE / "tests" / "bench" / "test_scripts_on_tiny_data.py",
-    BUNDLE / "tests" / "bench" / "test_longmemeval.py",
-    BUNDLE / "tests" / "bench" / "test_recall_latency.py",
-    BUNDLE / "tests" / "bench" / "test_locomo_retrieval.py",
     BUNDLE / "tests" / "bench" / "test_salience_training.py",
+    BUNDLE / "tests" / "bench" / "test_longmemeval.py",
+    BUNDLE / "tests" / "bench" / "test_locomo_retrieval.py",
+    BUNDLE / "tests" / "faults" / "test_sigkill.py",
     BUNDLE / "tests" / "bench" / "test_consolidate_bench.py",
+    BUNDLE / "tests" / "test_concurrency.py",
+    BUNDLE / "tests" / "test_doc_outputs.py",
+    BUNDLE / "tests" / "test_relevance.py",
+    BUNDLE / "tests" / "test_consolidate_crash.py",
+    BUNDLE / "tests" / "test_fading.py",
+    BUNDLE / "tests" / "test_docs.py",
+    BUNDLE / "tests" / "bench" / "test_recall_latency.py",
     BUNDLE / "tests" / "stress" / "test_stress.py",
+    BUNDLE / "tests" / "test_openclaw_backup.py",
+    BUNDLE / "tests" / "test_forget_races.py",
+    BUNDLE / "tests" / "faults" / "test_live_kill.py",
+    BUNDLE / "tests" / "bench" / "test_ingest_bench.py",
+    BUNDLE / "tests" / "bench" / "test_memory_salience.py",
 )
 
 
