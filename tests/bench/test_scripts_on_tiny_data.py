@@ -13,6 +13,7 @@ measured. Figures go to the test's own directory, not benchmarks/output/."""
 from __future__ import annotations
 
 import json
+import os
 import sys
 from pathlib import Path
 
@@ -28,13 +29,16 @@ from longmemeval import dataset_path as longmemeval_path  # noqa: E402
 
 @pytest.mark.slow
 @pytest.mark.skipif(not dataset_path().exists(), reason="LoCoMo data not found")
-@pytest.mark.usefixtures("locomo_embeddings")  # the kept vectors it reads
-def test_lexical_engines_runs_on_tiny_data(tmp_path):
+def test_lexical_engines_runs_on_tiny_data(tmp_path, locomo_embeddings):
+    # The script finds the kept vectors in the test cache it is told of: under the test's
+    # own HOME it would find none and embed the whole conversation again.
+    assert locomo_embeddings.name == "locomo-embeddings"
     done = run_benchmark(
         tmp_path,
         "lexical_engines.py",
         *("--sizes", "300", "--queries", "5", "--repeats", "1", "--updates", "1"),
         *("--locomo-samples", "conv-26", "--workdir", str(tmp_path / "locomo"), "--json"),
+        env={**os.environ, "VM_MEMORY_ORACLE_TEST_CACHE": str(locomo_embeddings.parent)},
     )
     figures = json.loads(done.stdout.strip().splitlines()[-1])
     engines = {row["engine"] for row in figures["speed"]}
