@@ -317,7 +317,7 @@ class FactsAt(Mapping[str, Fact]):
 # The records current_outside looks among at a time.
 OUTSIDE_BLOCK = 65_536
 # A file of more records than this is read as each pass over its facts goes (FactsPassing),
-# not held: a million Facts held 470 MB, and a pass reads them again in about 15 seconds.
+# not held: a million Facts held 470 MB, and a pass reads them again in 15 to 30 seconds.
 PASSING_MIN = 200_000
 # The records a FactsPassing reads and holds at a time.
 PASSING_BLOCK = 4096
