@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import os
 import stat
+from bisect import bisect_left
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -425,13 +426,21 @@ def _text_index(store: Store) -> list[Finding]:
     return [Finding("index_mismatch", name, problem, True)]
 
 
+def _among(ids: list[str], fact_id: str) -> bool:
+    """Whether `fact_id` is one of `ids` (sorted)."""
+    place = bisect_left(ids, fact_id)
+    return place < len(ids) and ids[place] == fact_id
+
+
 def _orphans(store: Store, facts: list[Fact]) -> list[Finding]:
     """Activation state of facts that are gone, and snapshots of JSONL files that are gone."""
     layout = store.layout
     found = []
     state, damaged = store.peek_activation()
-    ids = {fact.id for fact in facts}
-    orphans = sorted(fact_id for fact_id in state if fact_id not in ids)
+    # the facts' ids sorted, each state id looked for by bisection: a set of a million ids
+    # took 64 MB, at the peak of a consolidation
+    ids = sorted(fact.id for fact in facts)
+    orphans = sorted(fact_id for fact_id in state if not _among(ids, fact_id))
     if orphans and not damaged:
         found.append(
             Finding(
