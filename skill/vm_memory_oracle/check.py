@@ -438,7 +438,7 @@ def _orphans(store: Store, facts: list[Fact]) -> list[Finding]:
     found = []
     state, damaged = store.peek_activation()
     # the facts' ids sorted, each state id looked for by bisection: a set of a million ids
-    # took 64 MB, at the peak of a consolidation
+    # took 32 MB, at the peak of a consolidation
     ids = sorted(fact.id for fact in facts)
     orphans = sorted(fact_id for fact_id in state if not _among(ids, fact_id))
     if orphans and not damaged:
