@@ -32,6 +32,7 @@ from ..model.fact import Fact, normalise, stable_hash, vector_id
 from ..model.text import evidence_terms, tokens
 from ..storage import derived, files, packed
 from ..storage.packed import (
+    Packing,
     Texts,
     joined_texts,
     numbers_by_hash,
@@ -141,8 +142,7 @@ def build_lexical_index(facts: Iterable[Fact]) -> LexicalSnapshot:
     columns in the same order (graph.columns). The facts are gone through once, and none
     is held: they may be read as the pass goes (store.facts_passing).
     """
-    # the facts' ids packed as they come (pack_texts), not held as a million strings
-    id_blob, id_ends = bytearray(), array("I")
+    ids = Packing()  # the facts' ids packed as they come, not held as a million strings
     # the exact keys' hashes and fact numbers as two columns (a million facts' four million
     # keys as tuples of Python ints held 460 MB)
     exact_hashes, exact_owners = array("Q"), array("I")
@@ -164,8 +164,7 @@ def build_lexical_index(facts: Iterable[Fact]) -> LexicalSnapshot:
         if len(block) == COLUMNS_BLOCK:
             columns.append(fact_columns(block))
             block = []
-        id_blob += fact.id.encode("utf-8")
-        id_ends.append(len(id_blob))
+        ids.add(fact.id)
         vids.append(vector_id(fact.id))
         subject_name.append(_name_number(fact.subject, names, read))
         object_name.append(_name_number(fact.object, names, read))
@@ -184,9 +183,9 @@ def build_lexical_index(facts: Iterable[Fact]) -> LexicalSnapshot:
     name_text, name_ends = pack_texts(names)
     name_hashes = text_hashes(names)
     names.clear()
-    id_text = bytes(id_blob)
-    del id_blob
-    id_order = _id_order(Texts(id_text, id_ends.tobytes()))
+    id_text, id_ends = ids.packed()
+    del ids
+    id_order = _id_order(Texts(id_text, id_ends))
     terms = list(term_numbers)
     term_numbers.clear()
     term_order, term_hashes = _by_hash(terms)
@@ -204,7 +203,7 @@ def build_lexical_index(facts: Iterable[Fact]) -> LexicalSnapshot:
     del exact_hashes, exact_owners
     return LexicalSnapshot(
         id_text=id_text,
-        id_ends=id_ends.tobytes(),
+        id_ends=id_ends,
         vids=vids.tobytes(),
         id_order=id_order,
         importance=_column(columns, "importance"),

@@ -24,7 +24,7 @@ import numpy as np
 from ..model.fact import Fact, vector_id
 from ..storage import derived, files, snapshot
 from ..storage.facts_places import FactsPassing
-from ..storage.packed import Texts, numbers_in
+from ..storage.packed import Packing, Texts, numbers_in
 from .cache import content_hash
 
 
@@ -186,21 +186,20 @@ def _wanted_in_one_pass(facts: Sequence[Fact]) -> WantedVectors:
     pass, which packs the current facts' ids as it goes; nothing is kept by Fact (the
     Facts are not held, so another could take one's place in memory)."""
     numbers, vids, digests = array("q"), array("q"), array("Q")
-    blob, ends = bytearray(), array("I")
+    ids = Packing()
     for number, fact in enumerate(facts):
         if not fact.current:
             continue
         numbers.append(number)
         vids.append(vector_id(fact.id))
         digests.append(text_digest(indexed_texts(fact)))
-        blob += fact.id.encode("utf-8")
-        ends.append(len(blob))
+        ids.add(fact.id)
     return WantedVectors(
         facts,
         np.frombuffer(numbers, dtype=np.int64),
         np.frombuffer(vids, dtype=np.int64),
         np.frombuffer(digests, dtype=np.uint64),
-        Texts(bytes(blob), ends.tobytes()),
+        Texts(*ids.packed()),
     )
 
 

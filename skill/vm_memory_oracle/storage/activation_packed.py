@@ -25,7 +25,7 @@ from ..clock import parse_iso
 from ..model.activation import HeldRecords
 from ..model.fact import number_key
 from . import derived, files
-from .packed import Numbers, Texts, id_hash, joined_texts, pack_texts, texts_width
+from .packed import Numbers, Packing, Texts, id_hash, joined_texts, pack_texts, texts_width
 from .writer import Writer
 
 _EPOCH = datetime(1970, 1, 1, tzinfo=timezone.utc)
@@ -84,7 +84,7 @@ class Rows:
     last access are counted once for each distinct text (a batch of facts shares one)."""
 
     def __init__(self) -> None:
-        self.id_text, self.id_ends, self.vids = bytearray(), array("I"), array("Q")
+        self.ids, self.vids = Packing(), array("Q")
         self.a0, self.counts, self.whole = array("d"), array("q"), bytearray()
         self.last, self.stamps = array("q"), array("I")
         self.heard: dict[str, list[str]] = {}
@@ -105,8 +105,7 @@ class Rows:
         if number is None:
             self._times.append(microseconds(last_accessed))
             number = self._stamp_number[last_accessed] = len(self._stamp_number)
-        self.id_text += fact_id.encode("utf-8")
-        self.id_ends.append(len(self.id_text))
+        self.ids.add(fact_id)
         self.vids.append(id_hash(fact_id))
         self.a0.append(activation)
         self.whole.append(isinstance(activation, int))
@@ -118,9 +117,10 @@ class Rows:
 
     def packed(self) -> PackedActivation:
         stamp_text, stamp_ends = pack_texts(self._stamp_number)
+        id_text, id_ends = self.ids.packed()
         return PackedActivation(
-            id_text=bytes(self.id_text),
-            id_ends=self.id_ends.tobytes(),
+            id_text=id_text,
+            id_ends=id_ends,
             vids=self.vids.tobytes(),
             a0=self.a0.tobytes(),
             last=self.last.tobytes(),

@@ -30,12 +30,32 @@ COMPARED_AT_ONCE = 65_536
 
 def pack_texts(texts: Iterable[str]) -> tuple[bytes, bytes]:
     """(the texts' UTF-8 bytes one after the other, the end of each as uint32)."""
-    blob = bytearray()
-    ends = array("I")
+    packing = Packing()
+    blob, ends = packing.blob, packing.ends  # the loop's own names: a million texts, 40 ms
     for text in texts:
         blob += text.encode("utf-8")
         ends.append(len(blob))
-    return bytes(blob), ends.tobytes()
+    return packing.packed()
+
+
+class Packing:
+    """Texts packed as pack_texts packs them, one added at a time: by a pass that packs a
+    text of each of many records among other work (the facts' ids, a million of them, not
+    held as strings)."""
+
+    __slots__ = ("blob", "ends")
+
+    def __init__(self) -> None:
+        self.blob = bytearray()
+        self.ends = array("I")
+
+    def add(self, text: str) -> None:
+        self.blob += text.encode("utf-8")
+        self.ends.append(len(self.blob))
+
+    def packed(self) -> tuple[bytes, bytes]:
+        """(the texts' bytes, their ends), as pack_texts gives them."""
+        return bytes(self.blob), self.ends.tobytes()
 
 
 def joined_texts(first: tuple[bytes, bytes], second: tuple[bytes, bytes]) -> tuple[bytes, bytes]:
